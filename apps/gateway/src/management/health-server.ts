@@ -1,0 +1,55 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What the probes report. Readiness will depend on the tool catalogue once it exists (issue #4). */
+export interface HealthState {
+  ready(): boolean;
+}
+
+export interface ManagementServer {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+type Route = (res: ServerResponse) => void;
+
+/**
+ * The management port (SPEC G17): liveness and readiness probes, kept apart from the MCP port so that
+ * probes and scrapes never compete with agent traffic and never need the MCP headers.
+ */
+export async function startManagementServer(port: number, host: string, health: HealthState): Promise<ManagementServer> {
+  const routes: Record<string, Route> = {
+    '/actuator/health': (res) => sendStatus(res, health.ready()),
+    '/actuator/health/liveness': (res) => sendStatus(res, true),
+    '/actuator/health/readiness': (res) => sendStatus(res, health.ready()),
+  };
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const route = req.method === 'GET' ? routes[new URL(req.url ?? '/', 'http://management').pathname] : undefined;
+    if (route) route(res);
+    else sendJson(res, 404, { error: 'not_found', message: `no management endpoint ${req.method} ${req.url}` });
+  });
+  await listen(server, port, host);
+  const { address, port: boundPort } = server.address() as AddressInfo;
+  return {
+    url: `http://${address.includes(':') ? `[${address}]` : address}:${boundPort}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+function sendStatus(res: ServerResponse, up: boolean): void {
+  sendJson(res, up ? 200 : 503, { status: up ? 'UP' : 'DOWN' });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,76 @@
+import nx from '@nx/eslint-plugin';
+
+/**
+ * Layering, as docs/architecture.md draws it. Two tag dimensions on every project:
+ *   type:  app → (transport | domain | bridge) → protocol       (what a project is)
+ *   scope: gateway | agent | shared                              (which deployable it serves)
+ * tools/architecture/src/boundaries.spec.ts lints one forbidden import per rule and expects an error,
+ * so these rules cannot quietly turn into "anything goes".
+ */
+const layerRules = [
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:transport', 'type:domain', 'type:bridge', 'type:protocol'] },
+  { sourceTag: 'type:transport', onlyDependOnLibsWithTags: ['type:protocol'] },
+  { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:protocol'] },
+  { sourceTag: 'type:bridge', onlyDependOnLibsWithTags: ['type:protocol'] },
+  { sourceTag: 'type:protocol', onlyDependOnLibsWithTags: [] },
+  { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: [] },
+];
+
+const scopeRules = [
+  { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'] },
+  { sourceTag: 'scope:agent', onlyDependOnLibsWithTags: ['scope:agent', 'scope:shared'] },
+  { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+];
+
+// Only transport-http (type:transport + scope:shared) may import express; only registry (type:domain) may
+// import ioredis. Each ban names the tags of every other project, so a new project inherits a ban through its tags.
+const externalImportRules = [
+  { sourceTag: 'type:protocol', bannedExternalImports: ['express', 'ioredis', 'got', 'undici', 'winston'] },
+  { sourceTag: 'type:app', bannedExternalImports: ['express', 'ioredis'] },
+  { sourceTag: 'type:bridge', bannedExternalImports: ['express', 'ioredis'] },
+  { sourceTag: 'type:domain', bannedExternalImports: ['express'] },
+  { sourceTag: 'type:transport', bannedExternalImports: ['ioredis'] },
+  { sourceTag: 'scope:agent', bannedExternalImports: ['express'] },
+];
+
+export default [
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  ...nx.configs['flat/javascript'],
+  { ignores: ['**/dist', '**/out-tsc', '**/coverage', '**/node_modules', 'tmp/**', '.nx/**'] },
+  {
+    files: ['**/*.ts', '**/*.js', '**/*.mjs', '**/*.cjs'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: true,
+          banTransitiveDependencies: true,
+          // The root package.json is read for the version the CLI and the gateway report.
+          allow: ['^.*/eslint(\\.base)?\\.config\\.[cm]?[jt]s$', '^(\\.\\./)+package\\.json$'],
+          depConstraints: [...layerRules, ...scopeRules, ...externalImportRules],
+        },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // The protocol library knows no transport, no HTTP framework and no process (SPEC "Layers and boundaries").
+    files: ['libs/protocol/src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['child_process', 'node:child_process', 'http', 'node:http', 'https', 'node:https', 'net', 'node:net'].map(
+            (name) => ({ name, message: 'libs/protocol does no I/O: transports live in transport-stdio / transport-http.' }),
+          ),
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+];

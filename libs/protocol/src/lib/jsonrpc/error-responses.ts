@@ -1,0 +1,34 @@
+import { JsonRpcErrorCode } from './error-codes';
+import { JSONRPC_VERSION, type JsonRpcErrorResponse, type RequestId } from './messages';
+
+/** Builds a wire error response. `data` must be safe to show the caller: never a stack or a request body. */
+export function jsonRpcError(id: RequestId | null, code: number, message: string, data?: unknown): JsonRpcErrorResponse {
+  const error = data === undefined ? { code, message } : { code, message, data };
+  return { jsonrpc: JSONRPC_VERSION, id, error };
+}
+
+export function parseError(detail: string): JsonRpcErrorResponse {
+  return jsonRpcError(null, JsonRpcErrorCode.ParseError, `Parse error: ${detail}`);
+}
+
+export function invalidRequest(id: RequestId | null, detail: string): JsonRpcErrorResponse {
+  return jsonRpcError(id, JsonRpcErrorCode.InvalidRequest, `Invalid Request: ${detail}`);
+}
+
+export function methodNotFound(id: RequestId, method: string): JsonRpcErrorResponse {
+  return jsonRpcError(id, JsonRpcErrorCode.MethodNotFound, `Method not found: ${callerText(method)}`);
+}
+
+export function invalidParams(id: RequestId, detail: string): JsonRpcErrorResponse {
+  return jsonRpcError(id, JsonRpcErrorCode.InvalidParams, `Invalid params: ${detail}`);
+}
+
+/** The detail stays in the server's logs; the caller learns only that the server failed. */
+export function internalError(id: RequestId | null): JsonRpcErrorResponse {
+  return jsonRpcError(id, JsonRpcErrorCode.InternalError, 'Internal error');
+}
+
+/** Caller-supplied text echoed in an error message is cut short, so an error never amplifies a request. */
+export function callerText(text: string): string {
+  return text.length > 64 ? `${text.slice(0, 64)}…` : text;
+}

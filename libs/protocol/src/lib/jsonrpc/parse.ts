@@ -1,0 +1,164 @@
+import secureJson from 'secure-json-parse';
+import { callerText, invalidParams, invalidRequest, parseError } from './error-responses';
+import {
+  JSONRPC_VERSION,
+  type JSONRPCNotification,
+  type JSONRPCRequest,
+  type JsonRpcErrorResponse,
+  type JsonRpcResponse,
+  type ParsedMessage,
+  type RequestId,
+} from './messages';
+
+/**
+ * The parser's answer: a message, or the error response to send back. It never throws, whatever the
+ * input (the fuzz test in parse.fuzz.spec.ts holds it to that).
+ */
+export type ParseResult = { ok: true; value: ParsedMessage } | { ok: false; error: JsonRpcErrorResponse };
+
+const REQUEST_MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params']);
+const RESPONSE_MEMBERS = new Set(['jsonrpc', 'id', 'result', 'error']);
+const ERROR_OBJECT_MEMBERS = new Set(['code', 'message', 'data']);
+const utf8 = new TextDecoder('utf-8', { fatal: true }); // strips a leading BOM, rejects malformed bytes
+const SECURE_JSON = { protoAction: 'error', constructorAction: 'error' } as const;
+
+export interface ParseOptions {
+  /**
+   * Deepest nesting of objects and arrays accepted, the envelope being level 1. V8 parses far deeper
+   * input than `JSON.stringify` can write back (it overflows the stack near 10,000 levels), so an
+   * unbounded message would fail later, wherever it is serialised again. Default 256.
+   */
+  maxDepth?: number;
+}
+
+export const DEFAULT_MAX_DEPTH = 256;
+
+/** Parses one JSON-RPC 2.0 message from a request or stream body. Batches are refused (MCP 2025-06-18 on). */
+export function parseJsonRpcMessage(body: string | Uint8Array, options: ParseOptions = {}): ParseResult {
+  let text: string;
+  try {
+    text = typeof body === 'string' ? stripBom(body) : utf8.decode(body);
+  } catch {
+    return fail(parseError('the body is not valid UTF-8'));
+  }
+  let value: unknown;
+  try {
+    value = secureJson.parse(text, undefined, SECURE_JSON);
+  } catch {
+    // Told apart only on this failure path, so valid input is parsed once.
+    return isJson(text)
+      ? fail(invalidRequest(null, 'the message contains a forbidden key (__proto__ or constructor.prototype)'))
+      : fail(parseError('the body is not valid JSON'));
+  }
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  if (exceedsDepth(value, maxDepth)) return fail(invalidRequest(null, `the message is nested deeper than ${maxDepth} levels`));
+  return classifyJsonRpcMessage(value);
+}
+
+/** Checks an already-parsed value against the JSON-RPC 2.0 envelope as MCP uses it. */
+export function classifyJsonRpcMessage(value: unknown): ParseResult {
+  if (Array.isArray(value)) return fail(invalidRequest(null, 'batches are not supported; send one message per request'));
+  if (!isPlainObject(value)) return fail(invalidRequest(null, 'a message must be a JSON object'));
+
+  const id = readId(value);
+  if (id === INVALID_ID) return fail(invalidRequest(null, '"id" must be a string or a safe integer'));
+  if (value.jsonrpc !== JSONRPC_VERSION) return fail(invalidRequest(id ?? null, '"jsonrpc" must be exactly "2.0"'));
+  return 'method' in value ? classifyRequest(value, id) : classifyResponse(value, id);
+}
+
+function classifyRequest(value: Record<string, unknown>, id: RequestId | null | undefined): ParseResult {
+  const unknown = firstUnknownMember(value, REQUEST_MEMBERS);
+  if (unknown !== undefined) return fail(invalidRequest(id ?? null, `unexpected member "${callerText(unknown)}"`));
+  if (typeof value.method !== 'string' || value.method.length === 0) {
+    return fail(invalidRequest(id ?? null, '"method" must be a non-empty string'));
+  }
+  if (id === null) return fail(invalidRequest(null, '"id" must not be null (MCP); omit it to send a notification'));
+  if (value.params !== undefined && !isPlainObject(value.params)) {
+    // MCP uses named parameters only: positional (array) params are well-formed JSON-RPC but invalid here.
+    return Array.isArray(value.params) && id !== undefined
+      ? fail(invalidParams(id, '"params" must be an object'))
+      : fail(invalidRequest(id ?? null, '"params" must be an object when present'));
+  }
+  return id === undefined
+    ? { ok: true, value: { kind: 'notification', message: value as JSONRPCNotification } }
+    : { ok: true, value: { kind: 'request', message: value as JSONRPCRequest } };
+}
+
+function classifyResponse(value: Record<string, unknown>, id: RequestId | null | undefined): ParseResult {
+  const unknown = firstUnknownMember(value, RESPONSE_MEMBERS);
+  if (unknown !== undefined) return fail(invalidRequest(id ?? null, `unexpected member "${callerText(unknown)}"`));
+  const hasResult = 'result' in value;
+  const hasError = 'error' in value;
+  if (hasResult === hasError) {
+    return fail(invalidRequest(id ?? null, 'a message needs "method" (request) or exactly one of "result" and "error" (response)'));
+  }
+  if (hasResult) {
+    if (id === undefined || id === null) return fail(invalidRequest(null, 'a result response needs the id of its request'));
+    if (!isPlainObject(value.result)) return fail(invalidRequest(id, '"result" must be an object'));
+  } else {
+    if (id === undefined) return fail(invalidRequest(null, 'an error response needs "id" (null when unknown)'));
+    const problem = errorObjectProblem(value.error);
+    if (problem) return fail(invalidRequest(id, problem));
+  }
+  return { ok: true, value: { kind: 'response', message: value as JsonRpcResponse } };
+}
+
+function errorObjectProblem(error: unknown): string | undefined {
+  if (!isPlainObject(error)) return '"error" must be an object';
+  if (!Number.isSafeInteger(error.code)) return '"error.code" must be an integer';
+  if (typeof error.message !== 'string') return '"error.message" must be a string';
+  const unknown = firstUnknownMember(error, ERROR_OBJECT_MEMBERS);
+  return unknown === undefined ? undefined : `unexpected member "error.${callerText(unknown)}"`;
+}
+
+const INVALID_ID = Symbol('invalid id');
+
+/** undefined: absent (a notification); null: explicitly null; INVALID_ID: present but unusable. */
+function readId(value: Record<string, unknown>): RequestId | null | undefined | typeof INVALID_ID {
+  if (!('id' in value)) return undefined;
+  const id = value.id;
+  if (id === null || typeof id === 'string') return id;
+  // Integers beyond 2^53 lose precision in JavaScript, so we could not echo them back unchanged.
+  if (typeof id === 'number' && Number.isFinite(id) && (!Number.isInteger(id) || Number.isSafeInteger(id))) return id;
+  return INVALID_ID;
+}
+
+/** Iterative, so that checking a hostile document cannot itself overflow the stack. */
+function exceedsDepth(root: unknown, maxDepth: number): boolean {
+  const pending: Array<[unknown, number]> = [[root, 1]];
+  while (pending.length > 0) {
+    const [value, depth] = pending.pop() as [unknown, number];
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > maxDepth) return true;
+    for (const child of Array.isArray(value) ? value : Object.values(value)) {
+      if (typeof child === 'object' && child !== null) pending.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+function firstUnknownMember(value: Record<string, unknown>, allowed: ReadonlySet<string>): string | undefined {
+  for (const key of Object.keys(value)) if (!allowed.has(key)) return key;
+  return undefined;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+function fail(error: JsonRpcErrorResponse): ParseResult {
+  return { ok: false, error };
+}

@@ -1,0 +1,58 @@
+import {
+  CallToolRequestSchema,
+  CancelledNotificationSchema,
+  GetPromptRequestSchema,
+  InitializedNotificationSchema,
+  InitializeRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  LoggingMessageNotificationSchema,
+  PingRequestSchema,
+  ProgressNotificationSchema,
+  PromptListChangedNotificationSchema,
+  ReadResourceRequestSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  ToolListChangedNotificationSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/core';
+
+/** Reads the literal method name out of an SDK schema, so no method name is ever retyped here. */
+function methodOf<M extends string>(schema: { shape: { method: { value: M } } }): M {
+  return schema.shape.method.value;
+}
+
+/** MCP method names used by this project, taken from the SDK's own schemas. */
+export const McpMethod = {
+  Initialize: methodOf(InitializeRequestSchema),
+  Ping: methodOf(PingRequestSchema),
+  ToolsList: methodOf(ListToolsRequestSchema),
+  ToolsCall: methodOf(CallToolRequestSchema),
+  ResourcesList: methodOf(ListResourcesRequestSchema),
+  ResourceTemplatesList: methodOf(ListResourceTemplatesRequestSchema),
+  ResourcesRead: methodOf(ReadResourceRequestSchema),
+  ResourcesSubscribe: methodOf(SubscribeRequestSchema),
+  ResourcesUnsubscribe: methodOf(UnsubscribeRequestSchema),
+  PromptsList: methodOf(ListPromptsRequestSchema),
+  PromptsGet: methodOf(GetPromptRequestSchema),
+  LoggingSetLevel: methodOf(SetLevelRequestSchema),
+} as const;
+
+/** MCP notification names used by this project, taken from the SDK's own schemas. */
+export const McpNotification = {
+  Initialized: methodOf(InitializedNotificationSchema),
+  Cancelled: methodOf(CancelledNotificationSchema),
+  Progress: methodOf(ProgressNotificationSchema),
+  Message: methodOf(LoggingMessageNotificationSchema),
+  ToolsListChanged: methodOf(ToolListChangedNotificationSchema),
+  ResourcesListChanged: methodOf(ResourceListChangedNotificationSchema),
+  ResourceUpdated: methodOf(ResourceUpdatedNotificationSchema),
+  PromptsListChanged: methodOf(PromptListChangedNotificationSchema),
+} as const;
+
+export type McpMethod = (typeof McpMethod)[keyof typeof McpMethod];
+export type McpNotification = (typeof McpNotification)[keyof typeof McpNotification];

@@ -1,0 +1,31 @@
+import type { MessageExtraInfo, TransportSendOptions } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage } from '../jsonrpc/messages';
+
+/**
+ * One message channel to one MCP peer. Every transport in this repository (stdio and Streamable HTTP,
+ * client and server side) implements it, and it is shaped like the SDK's `Transport` so that the SDK
+ * client and server can run over our transports unchanged.
+ *
+ * Errors that do not end the channel (a malformed inbound line, a failed notification stream) go to
+ * `onerror`; they are reports, not exceptions. `onclose` fires exactly once, whoever closed.
+ */
+export interface McpTransport {
+  /** Opens the channel (spawns the process, opens the stream). Resolves when messages can flow. */
+  start(): Promise<void>;
+  /** Sends one message; rejects if it could not be handed to the peer. */
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void>;
+  /** Closes the channel and releases everything it holds (processes, sockets, timers). Idempotent. */
+  close(): Promise<void>;
+
+  /** Every inbound message, requests, responses and notifications alike, in arrival order. */
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+
+  /** Streamable HTTP only: the session the server assigned, if any. */
+  readonly sessionId?: string;
+  /** Streamable HTTP only: the negotiated version, sent as `MCP-Protocol-Version` from then on. */
+  setProtocolVersion?: (version: string) => void;
+}
+
+export type { MessageExtraInfo, TransportSendOptions };

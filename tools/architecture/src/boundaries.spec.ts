@@ -1,0 +1,94 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+
+/**
+ * The layering of docs/architecture.md, proven rule by rule: each forbidden import must fail lint with the
+ * rule's own message, and each allowed one must pass. The snippets are linted in memory as if they lived
+ * at the given path; nothing is written into the libraries.
+ */
+const ROOT = path.join(__dirname, '../../..');
+
+interface Snippet {
+  filePath: string;
+  code: string;
+}
+interface LintResult {
+  filePath: string;
+  messages: Array<{ ruleId: string | null; message: string }>;
+}
+
+const importing = (from: string, specifier: string): Snippet => ({
+  filePath: `${from}/src/boundary-fixture.ts`,
+  code: `import * as imported from '${specifier}';\nexport const used = imported;\n`,
+});
+
+const forbidden: Array<[string, Snippet, RegExp]> = [
+  // libraries never import apps
+  ['a library imports an app', importing('libs/registry', '../../../apps/gateway/src/main'), /cannot be imported by a relative or absolute path|Imports of apps are forbidden/],
+  // a library imports only libraries below it
+  ['transport-stdio imports registry (transport → domain)', importing('libs/transport-stdio', '@toolmesh/registry'), /"type:transport" can only depend on libs tagged with "type:protocol"/],
+  ['transport-http imports rewake-bridge (transport → bridge)', importing('libs/transport-http', '@toolmesh/rewake-bridge'), /"type:transport" can only depend on libs tagged with "type:protocol"/],
+  ['registry imports transport-http (domain → transport)', importing('libs/registry', '@toolmesh/transport-http'), /"type:domain" can only depend on libs tagged with "type:protocol"/],
+  ['rewake-bridge imports transport-stdio (bridge → transport)', importing('libs/rewake-bridge', '@toolmesh/transport-stdio'), /"type:bridge" can only depend on libs tagged with "type:protocol"/],
+  ['protocol imports transport-http (protocol → anything)', importing('libs/protocol', '@toolmesh/transport-http'), /"type:protocol" cannot depend on any libs/],
+  // each deployable uses only its own scope and shared libraries
+  ['the gateway imports transport-stdio (agent scope)', importing('apps/gateway', '@toolmesh/transport-stdio'), /"scope:gateway" can only depend on libs tagged with "scope:gateway", "scope:shared"/],
+  ['the agent CLI imports registry (gateway scope)', importing('apps/agent-cli', '@toolmesh/registry'), /"scope:agent" can only depend on libs tagged with "scope:agent", "scope:shared"/],
+  // express only in transport-http
+  ...['libs/protocol', 'libs/transport-stdio', 'libs/registry', 'libs/rewake-bridge', 'apps/gateway', 'apps/agent-cli'].map(
+    (from): [string, Snippet, RegExp] => [`${from} imports express`, importing(from, 'express'), /is not allowed to import "express"/],
+  ),
+  // ioredis only in registry
+  ...['libs/protocol', 'libs/transport-stdio', 'libs/transport-http', 'libs/rewake-bridge', 'apps/gateway', 'apps/agent-cli'].map(
+    (from): [string, Snippet, RegExp] => [`${from} imports ioredis`, importing(from, 'ioredis'), /is not allowed to import "ioredis"/],
+  ),
+  // protocol does no I/O
+  ['protocol imports node:child_process', importing('libs/protocol', 'node:child_process'), /libs\/protocol does no I\/O/],
+  ['protocol imports node:http', importing('libs/protocol', 'node:http'), /libs\/protocol does no I\/O/],
+];
+
+const allowed: Array<[string, Snippet]> = [
+  ['transport-http imports express', importing('libs/transport-http', 'express')],
+  ['registry imports ioredis', importing('libs/registry', 'ioredis')],
+  ['registry imports protocol', importing('libs/registry', '@toolmesh/protocol')],
+  ['rewake-bridge imports protocol', importing('libs/rewake-bridge', '@toolmesh/protocol')],
+  ['the gateway imports transport-http', importing('apps/gateway', '@toolmesh/transport-http')],
+  ['the gateway imports registry', importing('apps/gateway', '@toolmesh/registry')],
+  ['the agent CLI imports transport-stdio', importing('apps/agent-cli', '@toolmesh/transport-stdio')],
+  ['the agent CLI imports transport-http', importing('apps/agent-cli', '@toolmesh/transport-http')],
+  ['the agent CLI imports rewake-bridge', importing('apps/agent-cli', '@toolmesh/rewake-bridge')],
+];
+
+function lint(snippets: Snippet[]): Map<string, LintResult['messages']> {
+  const output = execFileSync(process.execPath, [path.join(__dirname, 'lint-snippets.mjs')], {
+    cwd: ROOT,
+    input: JSON.stringify(snippets),
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const results = JSON.parse(output) as LintResult[];
+  return new Map(results.map((r, i) => [String(i), r.messages]));
+}
+
+describe('module boundaries', () => {
+  let forbiddenMessages: Map<string, LintResult['messages']>;
+  let allowedMessages: Map<string, LintResult['messages']>;
+
+  beforeAll(() => {
+    // The Nx rule silently skips itself when no project graph is cached; computing the graph first
+    // makes "no error" mean "allowed", never "not checked".
+    execFileSync('npx', ['nx', 'show', 'projects'], { cwd: ROOT, stdio: 'ignore' });
+    forbiddenMessages = lint(forbidden.map(([, snippet]) => snippet));
+    allowedMessages = lint(allowed.map(([, snippet]) => snippet));
+  }, 60_000);
+
+  it.each(forbidden.map(([name, , expected], i) => [name, i, expected] as const))('fails lint when %s', (_, i, expected) => {
+    const messages = forbiddenMessages.get(String(i)) ?? [];
+    const boundaryErrors = messages.filter((m) => m.ruleId === '@nx/enforce-module-boundaries' || m.ruleId === 'no-restricted-imports');
+    expect(boundaryErrors.map((m) => m.message)).toEqual(expect.arrayContaining([expect.stringMatching(expected)]));
+  });
+
+  it.each(allowed.map(([name], i) => [name, i] as const))('passes lint when %s', (_, i) => {
+    expect(allowedMessages.get(String(i))).toEqual([]);
+  });
+});

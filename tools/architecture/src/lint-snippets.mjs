@@ -1,0 +1,18 @@
+// Lints source snippets as if they were files at the given paths, without writing them anywhere, and
+// prints the messages as JSON. Run as a child process: ESLint's flat config is ESM, which Jest's module
+// system does not load. Input (stdin): [{ filePath, code }]. Output: [{ filePath, messages: [{ ruleId, message }] }].
+import { ESLint } from 'eslint';
+
+const snippets = JSON.parse(await new Promise((resolve) => {
+  let text = '';
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (chunk) => (text += chunk));
+  process.stdin.on('end', () => resolve(text));
+}));
+const eslint = new ESLint({ cwd: process.cwd() });
+const results = [];
+for (const { filePath, code } of snippets) {
+  const [result] = await eslint.lintText(code, { filePath });
+  results.push({ filePath, messages: result.messages.map(({ ruleId, message }) => ({ ruleId, message })) });
+}
+process.stdout.write(JSON.stringify(results));
