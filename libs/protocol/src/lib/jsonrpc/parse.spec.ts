@@ -89,6 +89,7 @@ describe('parseJsonRpcMessage', () => {
       ['an error without a message', '{"jsonrpc":"2.0","id":1,"error":{"code":1}}', 1, '"error.message" must be a string'],
       ['an error with an unknown member', '{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m","x":0}}', 1, 'unexpected member "error.x"'],
       ['a __proto__ key', '{"jsonrpc":"2.0","id":1,"method":"x","params":{"__proto__":{"polluted":1}}}', null, 'forbidden key'],
+      ['a __proto__ key spelled with escapes', '{"jsonrpc":"2.0","id":1,"method":"x","params":{"\\u005f_pro\\u0074o__":{"p":1}}}', null, 'forbidden key'],
       ['a constructor.prototype key', '{"jsonrpc":"2.0","id":1,"method":"x","params":{"constructor":{"prototype":{"p":1}}}}', null, 'forbidden key'],
     ])('for %s', (_, body, id, detail) => {
       const error = errorOf(parseJsonRpcMessage(body));
