@@ -46,8 +46,13 @@ export default [
         {
           enforceBuildableLibDependency: true,
           banTransitiveDependencies: true,
-          // The root package.json is read for the version the CLI and the gateway report.
-          allow: ['^.*/eslint(\\.base)?\\.config\\.[cm]?[jt]s$', '^(\\.\\./)+package\\.json$'],
+          // The root package.json gives the version the apps report; docs/schemas holds the JSON Schemas
+          // that both document a format and validate it, so the two cannot drift apart.
+          allow: [
+            '^.*/eslint(\\.base)?\\.config\\.[cm]?[jt]s$',
+            '^(\\.\\./)+package\\.json$',
+            '^(\\.\\./)+docs/schemas/[\\w.-]+\\.schema\\.json$',
+          ],
           depConstraints: [...layerRules, ...scopeRules, ...externalImportRules],
         },
       ],

@@ -1,34 +1,56 @@
-import { startManagementServer } from './management/health-server';
+import { parseArgs } from 'node:util';
+import { startGateway } from './app/start-gateway';
+import { ConfigError, loadConfig } from './config/load-config';
 
-const DEFAULT_MANAGEMENT_PORT = 9090;
+const HELP = `toolmesh gateway - an MCP Streamable HTTP server in front of REST tool services
 
-/** Reads a TCP port from the environment; refuses to start on a value that is not one. */
-function portFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`${name} must be a TCP port number (0-65535), got "${raw}"`);
+Usage:
+  node dist/apps/gateway/main.js [--config gateway.yaml]
+  npx nx serve gateway                 (local profile: also starts the sample tool service)
+
+Options:
+  -c, --config <file>   YAML configuration (also GATEWAY_CONFIG); environment variables override it
+  -h, --help            Show this help and exit
+
+Without configuration it serves http://127.0.0.1:8080/mcp with the sample tool service at
+http://127.0.0.1:8081 as its one bundle, and health on http://127.0.0.1:9090/actuator/health.
+Every setting and variable: docs/configuration.md.
+
+Exit codes: 0 stopped cleanly, 1 could not start (the message says why), 2 usage error.
+`;
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({ options: { config: { type: 'string', short: 'c' }, help: { type: 'boolean', short: 'h' } } }).values;
+  } catch (error) {
+    process.stderr.write(`gateway: ${(error as Error).message}\nRun with --help for usage.\n`);
+    return 2;
   }
-  return port;
-}
+  if (args.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const config = loadConfig({ file: args.config, env: process.env });
+  const gateway = await startGateway(config, { env: process.env });
+  gateway.logger.info('gateway_started', { mcpUrl: gateway.mcpUrl, managementUrl: gateway.managementUrl });
 
-async function main(): Promise<void> {
-  const host = process.env.HOST || '127.0.0.1';
-  const management = await startManagementServer(portFromEnv('MANAGEMENT_PORT', DEFAULT_MANAGEMENT_PORT), host, {
-    ready: () => true,
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      gateway.logger.info('gateway_signal', { signal });
+      gateway.stop().then(resolve, resolve);
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
   });
-  console.log(`gateway management endpoint listening on ${management.url} (GET /actuator/health/liveness, /readiness)`);
-
-  const shutdown = (signal: string) => {
-    console.log(`gateway received ${signal}, shutting down`);
-    management.close().then(() => process.exit(0));
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  return 0;
 }
 
-main().catch((error: unknown) => {
-  console.error(`gateway failed to start: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const message = error instanceof ConfigError ? error.message : `could not start: ${error instanceof Error ? error.message : String(error)}`;
+    process.stderr.write(`gateway: ${message}\n`);
+    process.exit(1);
+  },
+);

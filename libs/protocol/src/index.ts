@@ -7,3 +7,4 @@ export * from './lib/mcp/methods';
 export * from './lib/transport/mcp-transport';
 export * from './lib/notifications/notification-listener';
 export * from './lib/notifications/notification-fanout';
+export * from './lib/jsonrpc/serialize';

@@ -1,5 +1,9 @@
-/**
- * The gateway's tool catalogue: portal registry, manifest discovery and validation, last-good snapshots,
- * TTL refresh with single-flight, Redis warm start. The only library allowed to import ioredis. Built in issue #4.
- */
-export {};
+export * from './lib/errors';
+export * from './lib/catalogue/tool-definition';
+export * from './lib/catalogue/catalogue-generation';
+export * from './lib/catalogue/tool-catalogue';
+export * from './lib/catalogue/bundle-catalogue';
+export * from './lib/manifest/validate-manifest';
+export * from './lib/sources/manifest-source';
+export * from './lib/sources/http-manifest-source';
+export * from './lib/sources/file-manifest-source';

@@ -1,0 +1,104 @@
+import type { Writable } from 'node:stream';
+import { BundleCatalogue, FileManifestSource, HttpManifestSource, type BundleConfig } from '@toolmesh/registry';
+import { createLogger, createMcpHttpApp, listenHttp, type Logger } from '@toolmesh/transport-http';
+import type { BundleSettings, GatewayConfig } from '../config/gateway-config';
+import { ArgumentValidator } from '../execution/argument-validator';
+import { ToolExecutionService } from '../execution/tool-execution-service';
+import { startManagementServer } from '../management/health-server';
+import { createDispatcher } from '../mcp/dispatcher';
+import { Era2025, era2025Methods } from '../mcp/era-2025/era-2025';
+import { initializeHandler } from '../mcp/era-2025/handlers/initialize';
+import { toolsCallHandler } from '../mcp/era-2025/handlers/tools-call';
+import { toolsListHandler } from '../mcp/era-2025/handlers/tools-list';
+import { resolveCallerIdentity } from '../tool-client/caller-identity';
+import { UndiciToolClient } from '../tool-client/undici-tool-client';
+
+export interface RunningGateway {
+  /** The MCP endpoint, e.g. `http://127.0.0.1:8080/mcp`. */
+  readonly mcpUrl: string;
+  readonly managementUrl: string;
+  readonly logger: Logger;
+  /** Graceful stop: drains in-flight calls for at most `mcp.shutdownDrainMillis`, then closes everything. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  env: NodeJS.ProcessEnv;
+  /** Where log lines go (standard output by default). */
+  logStream?: Writable;
+}
+
+/** The composition root: builds every part of the gateway from its configuration and starts it. */
+export async function startGateway(config: GatewayConfig, options: StartOptions): Promise<RunningGateway> {
+  const { mcp } = config;
+  const logger = createLogger({ ...config.logging, stream: options.logStream });
+  const catalogue = new BundleCatalogue({
+    bundles: mcp.bundles.map((bundle) => toBundleConfig(bundle, mcp.catalogue)),
+    limits: mcp.catalogue,
+    forcedRefreshCooldownMillis: mcp.catalogue.forcedRefreshCooldownMillis,
+    log: logger,
+  });
+  const toolClient = new UndiciToolClient({
+    connectionsPerOrigin: mcp.toolClient.connectionsPerOrigin,
+    maxReplyBytes: mcp.maxBodyBytes * 8,
+  });
+  const execution = new ToolExecutionService(
+    catalogue,
+    new ArgumentValidator(),
+    toolClient,
+    resolveCallerIdentity(options.env),
+    { maxToolTimeoutMillis: mcp.maxToolTimeoutMillis, forwardAuthorization: mcp.forwardAuthorization },
+    logger,
+  );
+  const era2025 = new Era2025(
+    era2025Methods({
+      initialize: initializeHandler({ ...mcp.protocol, serverInfo: mcp.serverInfo }),
+      toolsList: toolsListHandler(catalogue),
+      toolsCall: toolsCallHandler(execution),
+    }),
+  );
+
+  let draining = false;
+  const app = createMcpHttpApp({
+    endpointPath: mcp.endpointPath,
+    maxBodyBytes: mcp.maxBodyBytes,
+    requestDeadlineMillis: mcp.requestDeadlineMillis,
+    originPolicy: { allowedHosts: mcp.allowedHosts, allowedOrigins: mcp.allowedOrigins },
+    versionPolicy: mcp.protocol,
+    payloadLogging: mcp.payloadLoggingEnabled,
+    keepAuthorization: mcp.forwardAuthorization,
+    logger,
+    dispatch: createDispatcher([era2025]),
+    isDraining: () => draining,
+  });
+  const server = await listenHttp(app, { port: config.server.port, host: config.server.host });
+  const management = await startManagementServer(config.server.managementPort, config.server.host, {
+    ready: () => catalogue.current() !== undefined,
+  });
+  // Startup preload: failures are logged by the catalogue and never stop the process (SPEC G16).
+  void catalogue.refreshAll();
+
+  return {
+    mcpUrl: `${server.url}${mcp.endpointPath}`,
+    managementUrl: management.url,
+    logger,
+    stop: async () => {
+      draining = true;
+      logger.info('gateway_draining', { inFlight: server.inFlight(), drainMillis: mcp.shutdownDrainMillis });
+      await server.close(mcp.shutdownDrainMillis);
+      await Promise.all([toolClient.close(), management.close()]);
+      logger.info('gateway_stopped', {});
+    },
+  };
+}
+
+function toBundleConfig(bundle: BundleSettings, catalogue: GatewayConfig['mcp']['catalogue']): BundleConfig {
+  const source =
+    bundle.manifestFile !== undefined
+      ? new FileManifestSource(bundle.manifestFile)
+      : new HttpManifestSource(new URL(`${bundle.serviceDomain.replace(/\/+$/, '')}${bundle.manifestPath}`), {
+          timeoutMillis: catalogue.manifestTimeoutMillis,
+          maxBytes: catalogue.maxManifestBytes,
+        });
+  return { name: bundle.name, serviceDomain: bundle.serviceDomain, namePrefix: bundle.namePrefix, source };
+}

@@ -1,0 +1,93 @@
+/** JSON Schema of the gateway's configuration after defaults and environment are applied. */
+const port = { type: 'integer', minimum: 0, maximum: 65535 };
+const positiveInt = { type: 'integer', minimum: 1 };
+const stringList = { type: 'array', items: { type: 'string', minLength: 1 } };
+
+export const configSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['server', 'mcp', 'logging'],
+  properties: {
+    server: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['host', 'port', 'managementPort'],
+      properties: { host: { type: 'string', minLength: 1 }, port, managementPort: port },
+    },
+    mcp: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['endpointPath', 'serverInfo', 'protocol', 'maxBodyBytes', 'requestDeadlineMillis', 'maxToolTimeoutMillis', 'shutdownDrainMillis', 'forwardAuthorization', 'allowedHosts', 'allowedOrigins', 'payloadLoggingEnabled', 'bundles', 'catalogue', 'toolClient'],
+      properties: {
+        endpointPath: { type: 'string', pattern: '^/[A-Za-z0-9._~/-]*$' },
+        serverInfo: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['name', 'title', 'version'],
+          properties: { name: { type: 'string', minLength: 1 }, title: { type: 'string' }, version: { type: 'string', minLength: 1 } },
+        },
+        protocol: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['supportedVersions', 'preferredVersion'],
+          properties: {
+            supportedVersions: { ...stringList, minItems: 1 },
+            preferredVersion: { type: 'string' },
+            assumeVersionWhenMissing: { type: 'string' },
+          },
+        },
+        maxBodyBytes: positiveInt,
+        requestDeadlineMillis: positiveInt,
+        maxToolTimeoutMillis: positiveInt,
+        shutdownDrainMillis: { type: 'integer', minimum: 0 },
+        forwardAuthorization: { type: 'boolean' },
+        allowedHosts: stringList,
+        allowedOrigins: stringList,
+        payloadLoggingEnabled: { type: 'boolean' },
+        bundles: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['name', 'serviceDomain'],
+            properties: {
+              name: { type: 'string', pattern: '^[a-z0-9]([a-z0-9-]*[a-z0-9])?$' },
+              serviceDomain: { type: 'string', pattern: '^https?://' },
+              manifestPath: { type: 'string', pattern: '^/' },
+              manifestFile: { type: 'string', minLength: 1 },
+              namePrefix: { type: 'string', minLength: 1 },
+            },
+            oneOf: [{ required: ['manifestPath'] }, { required: ['manifestFile'] }],
+          },
+        },
+        catalogue: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['maxTools', 'maxSerializedBytes', 'forcedRefreshCooldownMillis', 'manifestTimeoutMillis', 'maxManifestBytes'],
+          properties: {
+            maxTools: positiveInt,
+            maxSerializedBytes: positiveInt,
+            forcedRefreshCooldownMillis: { type: 'integer', minimum: 0 },
+            manifestTimeoutMillis: positiveInt,
+            maxManifestBytes: positiveInt,
+          },
+        },
+        toolClient: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['connectionsPerOrigin'],
+          properties: { connectionsPerOrigin: positiveInt },
+        },
+      },
+    },
+    logging: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['level', 'format'],
+      properties: {
+        level: { enum: ['error', 'warn', 'info', 'debug'] },
+        format: { enum: ['kv', 'json'] },
+      },
+    },
+  },
+} as const;

@@ -1,0 +1,41 @@
+import { version } from '../../../../package.json';
+import type { GatewayConfig } from './gateway-config';
+
+/** The port the sample tool service listens on in the local profile (`nx serve tool-service-sample`). */
+export const SAMPLE_TOOL_SERVICE_URL = 'http://127.0.0.1:8081';
+
+/**
+ * Defaults: the local profile, which works on a fresh clone with no configuration: loopback only, and the
+ * sample tool service as the one bundle.
+ */
+export function defaultConfig(): GatewayConfig {
+  return {
+    server: { host: '127.0.0.1', port: 8080, managementPort: 9090 },
+    mcp: {
+      endpointPath: '/mcp',
+      serverInfo: { name: 'toolmesh-gateway', title: 'Toolmesh MCP gateway', version },
+      protocol: {
+        supportedVersions: ['2025-03-26', '2025-06-18', '2025-11-25'],
+        preferredVersion: '2025-11-25',
+      },
+      maxBodyBytes: 1_048_576,
+      requestDeadlineMillis: 270_000,
+      maxToolTimeoutMillis: 30_000,
+      shutdownDrainMillis: 40_000,
+      forwardAuthorization: false,
+      allowedHosts: ['localhost', '127.0.0.1', '[::1]'],
+      allowedOrigins: ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'],
+      payloadLoggingEnabled: false,
+      bundles: [{ name: 'sample', serviceDomain: SAMPLE_TOOL_SERVICE_URL, manifestPath: '/tool-manifest' }],
+      catalogue: {
+        maxTools: 2_000,
+        maxSerializedBytes: 8 * 1_048_576,
+        forcedRefreshCooldownMillis: 5_000,
+        manifestTimeoutMillis: 5_000,
+        maxManifestBytes: 8 * 1_048_576,
+      },
+      toolClient: { connectionsPerOrigin: 128 },
+    },
+    logging: { level: 'info', format: 'kv' },
+  };
+}

@@ -1,0 +1,53 @@
+import type { LogFormat } from '@toolmesh/transport-http';
+
+/** A tool service whose manifest the gateway reads (`mcp.bundles`, SPEC G14). */
+export interface BundleSettings {
+  name: string;
+  /** Base URL of the tool service; relative tool endpoints are appended to it. */
+  serviceDomain: string;
+  /** Path of the manifest under `serviceDomain` (e.g. `/tool-manifest`). One of this and `manifestFile`. */
+  manifestPath?: string;
+  /** A manifest read from a file instead (local work, tests). */
+  manifestFile?: string;
+  namePrefix?: string;
+}
+
+/** Everything the gateway can be told; docs/configuration.md describes each field. */
+export interface GatewayConfig {
+  server: {
+    host: string;
+    port: number;
+    managementPort: number;
+  };
+  mcp: {
+    endpointPath: string;
+    serverInfo: { name: string; title: string; version: string };
+    protocol: {
+      supportedVersions: string[];
+      preferredVersion: string;
+      /** Unset: a missing MCP-Protocol-Version is refused (the seed's contract). */
+      assumeVersionWhenMissing?: string;
+    };
+    maxBodyBytes: number;
+    requestDeadlineMillis: number;
+    maxToolTimeoutMillis: number;
+    shutdownDrainMillis: number;
+    forwardAuthorization: boolean;
+    allowedHosts: string[];
+    allowedOrigins: string[];
+    payloadLoggingEnabled: boolean;
+    bundles: BundleSettings[];
+    catalogue: {
+      maxTools: number;
+      maxSerializedBytes: number;
+      forcedRefreshCooldownMillis: number;
+      manifestTimeoutMillis: number;
+      maxManifestBytes: number;
+    };
+    toolClient: {
+      /** Keep-alive connections per tool service origin. */
+      connectionsPerOrigin: number;
+    };
+  };
+  logging: { level: string; format: LogFormat };
+}

@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs';
+import Ajv from 'ajv';
+import { parse as parseYaml } from 'yaml';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@toolmesh/protocol';
+import { configSchema } from './config-schema';
+import { defaultConfig } from './defaults';
+import type { GatewayConfig } from './gateway-config';
+
+/** The gateway refuses to start on a configuration it cannot use, and says what to fix. */
+export class ConfigError extends Error {
+  readonly code = 'GATEWAY_CONFIG_INVALID';
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+type EnvKind = 'string' | 'int' | 'bool' | 'list';
+
+/** Environment overrides (docs/configuration.md): variable, config path, value kind. */
+const ENV_OVERRIDES: ReadonlyArray<[string, string, EnvKind]> = [
+  ['HOST', 'server.host', 'string'],
+  ['PORT', 'server.port', 'int'],
+  ['MANAGEMENT_PORT', 'server.managementPort', 'int'],
+  ['MCP_ENDPOINT_PATH', 'mcp.endpointPath', 'string'],
+  ['MCP_MAX_BODY_BYTES', 'mcp.maxBodyBytes', 'int'],
+  ['MCP_REQUEST_DEADLINE_MILLIS', 'mcp.requestDeadlineMillis', 'int'],
+  ['MCP_MAX_TOOL_TIMEOUT_MILLIS', 'mcp.maxToolTimeoutMillis', 'int'],
+  ['MCP_SHUTDOWN_DRAIN_MILLIS', 'mcp.shutdownDrainMillis', 'int'],
+  ['MCP_FORWARD_AUTHORIZATION', 'mcp.forwardAuthorization', 'bool'],
+  ['MCP_ALLOWED_HOSTS', 'mcp.allowedHosts', 'list'],
+  ['MCP_ALLOWED_ORIGINS', 'mcp.allowedOrigins', 'list'],
+  ['MCP_PAYLOAD_LOGGING_ENABLED', 'mcp.payloadLoggingEnabled', 'bool'],
+  ['LOG_LEVEL', 'logging.level', 'string'],
+  ['LOG_FORMAT', 'logging.format', 'string'],
+];
+
+const validate = new Ajv({ allErrors: true }).compile(configSchema);
+
+/**
+ * Defaults, then the YAML file (when given), then environment variables; the result is validated as a
+ * whole. `file` comes from `--config` or `GATEWAY_CONFIG`.
+ */
+export function loadConfig(options: { file?: string; env: NodeJS.ProcessEnv }): GatewayConfig {
+  let config: unknown = defaultConfig();
+  const file = options.file ?? options.env.GATEWAY_CONFIG;
+  if (file) config = mergeDeep(config, readYaml(file));
+  for (const [variable, path, kind] of ENV_OVERRIDES) {
+    const raw = options.env[variable];
+    if (raw !== undefined && raw !== '') setPath(config as Record<string, unknown>, path, convert(variable, raw, kind));
+  }
+  if (!validate(config)) {
+    const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message}`);
+    throw new ConfigError(`invalid configuration${file ? ` (${file})` : ''}:\n  ${problems.join('\n  ')}`);
+  }
+  const valid = config as GatewayConfig;
+  checkVersions(valid.mcp.protocol);
+  checkBundleNames(valid.mcp.bundles.map((b) => b.name));
+  return valid;
+}
+
+function readYaml(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new ConfigError(`cannot read the configuration file ${file}; check the path given to --config or GATEWAY_CONFIG`);
+  }
+  try {
+    return parseYaml(text) ?? {};
+  } catch (error) {
+    throw new ConfigError(`the configuration file ${file} is not valid YAML: ${(error as Error).message}`);
+  }
+}
+
+function checkVersions(protocol: GatewayConfig['mcp']['protocol']): void {
+  const unknown = protocol.supportedVersions.filter((v) => !SUPPORTED_PROTOCOL_VERSIONS.includes(v));
+  if (unknown.length > 0) {
+    throw new ConfigError(`mcp.protocol.supportedVersions: unknown MCP version(s) ${unknown.join(', ')}; known: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`);
+  }
+  if (!protocol.supportedVersions.includes(protocol.preferredVersion)) {
+    throw new ConfigError(`mcp.protocol.preferredVersion ${protocol.preferredVersion} must be one of mcp.protocol.supportedVersions`);
+  }
+  if (protocol.assumeVersionWhenMissing !== undefined && !protocol.supportedVersions.includes(protocol.assumeVersionWhenMissing)) {
+    throw new ConfigError('mcp.protocol.assumeVersionWhenMissing must be one of mcp.protocol.supportedVersions');
+  }
+}
+
+function checkBundleNames(names: string[]): void {
+  const duplicate = names.find((name, i) => names.indexOf(name) !== i);
+  if (duplicate !== undefined) throw new ConfigError(`mcp.bundles: the name ${duplicate} is used twice`);
+}
+
+function convert(variable: string, raw: string, kind: EnvKind): unknown {
+  switch (kind) {
+    case 'int': {
+      const value = Number(raw);
+      if (!Number.isInteger(value)) throw new ConfigError(`${variable} must be an integer, got "${raw}"`);
+      return value;
+    }
+    case 'bool':
+      if (raw !== 'true' && raw !== 'false') throw new ConfigError(`${variable} must be true or false, got "${raw}"`);
+      return raw === 'true';
+    case 'list':
+      return raw.split(',').map((item) => item.trim()).filter(Boolean);
+    default:
+      return raw;
+  }
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let node = target;
+  for (const key of keys.slice(0, -1)) node = node[key] as Record<string, unknown>;
+  node[keys[keys.length - 1]] = value;
+}
+
+/** Objects merge key by key; arrays and scalars from `override` replace. */
+function mergeDeep(base: unknown, override: unknown): unknown {
+  if (!isObject(base) || !isObject(override)) return override === undefined ? base : override;
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(override)) {
+    if (key === '__proto__' || key === 'constructor' || key === 'prototype') continue; // never from a file
+    merged[key] = mergeDeep(base[key], value);
+  }
+  return merged;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

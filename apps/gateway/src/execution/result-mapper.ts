@@ -1,0 +1,48 @@
+import type { ToolHttpResponse } from '../tool-client/tool-client';
+
+/** The `CallToolResult` the gateway returns (SPEC G13): one text block carrying the call's duration. */
+export interface GatewayCallToolResult {
+  content: [{ type: 'text'; text: string; _meta: { searchTime: number } }];
+  isError: boolean;
+}
+
+const MAX_ERROR_DETAIL = 500;
+
+export function toolResult(text: string, isError: boolean, durationMs: number): GatewayCallToolResult {
+  return { content: [{ type: 'text', text, _meta: { searchTime: durationMs } }], isError };
+}
+
+/**
+ * Maps a tool service's reply to a result. Only `data` of a JSON reply is used: text as is, objects and
+ * arrays as compact JSON. Everything else is a tool execution failure (`isError: true`), which the model
+ * can read and act on, never a JSON-RPC error.
+ */
+export function mapToolReply(toolName: string, reply: ToolHttpResponse, durationMs: number): GatewayCallToolResult {
+  if (reply.kind === 'failure') return toolResult(`Tool ${toolName} failed: ${reply.detail}.`, true, durationMs);
+  if (reply.status < 200 || reply.status > 299) {
+    const detail = errorDetail(reply.body);
+    return toolResult(`Tool ${toolName} failed: the tool service answered HTTP ${reply.status}${detail ? `: ${detail}` : '.'}`, true, durationMs);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(reply.body);
+  } catch {
+    return toolResult(`Tool ${toolName} failed: the tool service's reply is not JSON.`, true, durationMs);
+  }
+  if (typeof parsed !== 'object' || parsed === null || !('data' in parsed)) {
+    return toolResult(`Tool ${toolName} failed: the tool service's reply has no "data" member.`, true, durationMs);
+  }
+  const { data } = parsed as { data: unknown };
+  return toolResult(typeof data === 'string' ? data : JSON.stringify(data), false, durationMs);
+}
+
+/** A short, human-readable reason from an error reply (`{"error": "..."}` or `{"message": "..."}`), if any. */
+function errorDetail(body: string): string | undefined {
+  try {
+    const parsed = JSON.parse(body) as { error?: unknown; message?: unknown };
+    const detail = typeof parsed.error === 'string' ? parsed.error : typeof parsed.message === 'string' ? parsed.message : undefined;
+    return detail?.slice(0, MAX_ERROR_DETAIL);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,85 @@
+import type { ToolCatalogue } from '@toolmesh/registry';
+import { CallerHeader, remainingMillis, type Logger, type RequestContext } from '@toolmesh/transport-http';
+import type { CallerIdentity } from '../tool-client/caller-identity';
+import type { ToolClient } from '../tool-client/tool-client';
+import type { ArgumentValidator } from './argument-validator';
+import { mapToolReply, toolResult, type GatewayCallToolResult } from './result-mapper';
+
+export interface ExecutionSettings {
+  /** Cap over any manifest timeout (SPEC G12). */
+  readonly maxToolTimeoutMillis: number;
+  /** Forward the caller's Authorization header to tool services (SPEC G11). */
+  readonly forwardAuthorization: boolean;
+}
+
+export type ToolCallOutcome =
+  | { kind: 'result'; result: GatewayCallToolResult }
+  | { kind: 'unknown_tool' }
+  | { kind: 'registry_unavailable' };
+
+/**
+ * Executes one `tools/call`: resolve the tool by exact name, validate the arguments, POST them once to the
+ * tool's endpoint with the correlation headers and what is left of the deadline, and map the reply.
+ */
+export class ToolExecutionService {
+  constructor(
+    private readonly catalogue: ToolCatalogue,
+    private readonly validator: ArgumentValidator,
+    private readonly client: ToolClient,
+    private readonly caller: CallerIdentity,
+    private readonly settings: ExecutionSettings,
+    private readonly logger: Logger,
+  ) {}
+
+  async call(name: string, args: Record<string, unknown>, context: RequestContext): Promise<ToolCallOutcome> {
+    let generation = this.catalogue.current() ?? (await this.catalogue.ensureLoaded());
+    if (!generation) return { kind: 'registry_unavailable' };
+    let tool = generation.tools.get(name);
+    if (!tool) {
+      // Maybe the snapshot is stale: look again after one (rate-limited) refresh before saying "unknown".
+      generation = (await this.catalogue.refreshForUnknownTool(name)) ?? generation;
+      tool = generation.tools.get(name);
+      if (!tool) return { kind: 'unknown_tool' };
+    }
+
+    const started = performance.now();
+    const check = this.validator.check(generation, tool, args);
+    if (!check.ok) {
+      return { kind: 'result', result: toolResult(`Invalid arguments for tool ${name}: ${check.problems.join('; ')}`, true, 0) };
+    }
+    const timeoutMillis = Math.min(tool.timeoutMillis ?? Infinity, this.settings.maxToolTimeoutMillis, remainingMillis(context));
+    if (timeoutMillis <= 0) {
+      return { kind: 'result', result: toolResult(`Tool ${name} was not called: the request's deadline has passed.`, true, 0) };
+    }
+
+    const reply = await this.client.post({
+      endpoint: tool.endpoint,
+      body: JSON.stringify(args),
+      headers: this.outboundHeaders(context),
+      timeoutMillis: Math.ceil(timeoutMillis),
+    });
+    const durationMs = Math.round(performance.now() - started);
+    if (reply.kind === 'reply' && (reply.status === 404 || reply.status === 410)) this.catalogue.reportStaleTool(tool);
+    this.logger.info('tool_call_completed', {
+      tool: name,
+      status: reply.kind === 'reply' ? reply.status : reply.reason,
+      durationMs,
+    });
+    return { kind: 'result', result: mapToolReply(name, reply, durationMs) };
+  }
+
+  private outboundHeaders(context: RequestContext): Record<string, string> {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      [CallerHeader.Guid]: context.guid,
+      [CallerHeader.RequestId]: context.requestId,
+      'x-caller-ip': this.caller.ip,
+      'x-caller-host': this.caller.host,
+    };
+    if (context.sessionId !== undefined) headers[CallerHeader.SessionId] = context.sessionId;
+    if (context.employeeNo !== undefined) headers[CallerHeader.EmployeeNo] = context.employeeNo;
+    if (context.virtualEmployeeNo !== undefined) headers[CallerHeader.VirtualEmployeeNo] = context.virtualEmployeeNo;
+    if (this.settings.forwardAuthorization && context.authorization !== undefined) headers.authorization = context.authorization;
+    return headers;
+  }
+}

@@ -1,0 +1,37 @@
+import { LATEST_PROTOCOL_VERSION } from '@toolmesh/protocol';
+import { invalidParamsResult } from '../handler-errors';
+import type { RequestHandler } from '../method-handler';
+
+export interface InitializeSettings {
+  readonly supportedVersions: readonly string[];
+  readonly preferredVersion: string;
+  readonly serverInfo: { name: string; title: string; version: string };
+}
+
+/**
+ * `initialize` (SPEC G5, G7): echoes the client's version when served, else offers the preferred one (the
+ * spec's negotiation; the seed always answered with the preferred version). `listChanged` is false: this
+ * stateless endpoint has no stream to announce changes on yet (G21).
+ */
+export function initializeHandler(settings: InitializeSettings): RequestHandler {
+  return async (params) => {
+    const requested = params.protocolVersion;
+    if (typeof requested !== 'string' || requested.length === 0) {
+      return invalidParamsResult(`"protocolVersion" must be a string, e.g. "${LATEST_PROTOCOL_VERSION}"`);
+    }
+    if (params.capabilities !== undefined && !isObject(params.capabilities)) return invalidParamsResult('"capabilities" must be an object');
+    if (params.clientInfo !== undefined && !isObject(params.clientInfo)) return invalidParamsResult('"clientInfo" must be an object');
+    const protocolVersion = settings.supportedVersions.includes(requested) ? requested : settings.preferredVersion;
+    return {
+      result: {
+        protocolVersion,
+        capabilities: { tools: { listChanged: false } },
+        serverInfo: settings.serverInfo,
+      },
+    };
+  };
+}
+
+function isObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

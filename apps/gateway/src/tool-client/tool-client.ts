@@ -1,0 +1,21 @@
+/** One outbound tool call: a single POST, never retried (SPEC G12: idempotency belongs to the tool service). */
+export interface ToolHttpRequest {
+  readonly endpoint: URL;
+  /** The call's arguments as raw JSON. */
+  readonly body: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Total time allowed, already cut to the request's remaining budget. */
+  readonly timeoutMillis: number;
+}
+
+export type ToolHttpResponse =
+  | { readonly kind: 'reply'; readonly status: number; readonly contentType: string | undefined; readonly body: string }
+  | { readonly kind: 'failure'; readonly reason: ToolCallFailureReason; readonly detail: string };
+
+export type ToolCallFailureReason = 'timeout' | 'connection_refused' | 'network' | 'reply_too_large';
+
+/** The outbound port of tool execution; the HTTP adapter is swappable (ADR 0004 tells why undici). */
+export interface ToolClient {
+  post(request: ToolHttpRequest): Promise<ToolHttpResponse>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,21 @@
+import type { CatalogueGeneration } from './catalogue-generation';
+import type { ToolDefinition } from './tool-definition';
+
+/**
+ * The gateway's view of the tool catalogue (the port the request path depends on). Implementations keep
+ * last-good state in memory; nothing here does I/O on the request path except the cold-start load and
+ * the rate-limited refresh for an unknown name.
+ */
+export interface ToolCatalogue {
+  /** The generation in memory, if any. Never does I/O. */
+  current(): CatalogueGeneration | undefined;
+  /** The generation in memory, or (cold start, memory empty) the result of one shared load. */
+  ensureLoaded(): Promise<CatalogueGeneration | undefined>;
+  /**
+   * Called when a request names a tool that is not in `current()`: refreshes the sources once (at most
+   * once per cooldown) and returns the generation to look the name up in again.
+   */
+  refreshForUnknownTool(name: string): Promise<CatalogueGeneration | undefined>;
+  /** A tool answered 404 or 410: its bundle is likely stale; refresh it in the background (rate-limited). */
+  reportStaleTool(tool: ToolDefinition): void;
+}

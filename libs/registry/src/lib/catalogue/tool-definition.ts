@@ -1,0 +1,21 @@
+/** The MCP `Tool` as agents see it: the manifest's public fields, untouched. */
+export interface PublicTool {
+  readonly name: string;
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  readonly [field: string]: unknown;
+}
+
+/** One tool of the catalogue: what agents see plus what only the gateway uses to execute it. */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly publicTool: PublicTool;
+  /** Absolute URL the call is POSTed to; fixed by the manifest, never by arguments (SPEC G10). */
+  readonly endpoint: URL;
+  /** The manifest's timeout for one call, before the gateway's cap. */
+  readonly timeoutMillis?: number;
+  /** The bundle (tool service) the tool came from; refreshes and status are per bundle. */
+  readonly bundle: string;
+}
+
+/** Manifest fields that reach `tools/list`; everything else (endpoint, timeoutMillis, _meta) is execution detail. */
+export const PUBLIC_TOOL_FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'icons'] as const;

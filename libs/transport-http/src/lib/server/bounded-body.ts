@@ -1,0 +1,37 @@
+import type { IncomingMessage } from 'node:http';
+
+export type BodyResult = { ok: true; body: Buffer } | { ok: false; reason: 'too_large' | 'aborted' };
+
+/**
+ * Reads a request body once, never holding more than `maxBytes`. A declared Content-Length over the limit
+ * is refused before a byte is read.
+ */
+export function readBoundedBody(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve({ ok: false, reason: 'too_large' });
+
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const finish = (result: BodyResult) => {
+      if (settled) return;
+      settled = true;
+      req.off('data', onData);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        finish({ ok: false, reason: 'too_large' });
+        req.resume(); // drain the rest without keeping it, so the 413 can still be written
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => finish({ ok: true, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size) }));
+    req.once('aborted', () => finish({ ok: false, reason: 'aborted' }));
+    req.once('error', () => finish({ ok: false, reason: 'aborted' }));
+  });
+}

@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** The five optional caller headers of SPEC G2, lower-cased as Node delivers them. */
+export const CallerHeader = {
+  Guid: 'guid',
+  RequestId: 'x-request-id',
+  SessionId: 'mcp-session-id',
+  EmployeeNo: 'employee-no',
+  VirtualEmployeeNo: 'virtual-employee-no',
+} as const;
+
+export interface CorrelationValues {
+  guid: string;
+  requestId: string;
+  sessionId?: string;
+  employeeNo?: string;
+  virtualEmployeeNo?: string;
+}
+
+export type CorrelationResult = { ok: true; values: CorrelationValues } | { ok: false; header: string; problem: string };
+
+/** Correlation ids are echoed in headers and logs, so they are held to a short, inert alphabet. */
+const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/**
+ * Employee ids are passed through uninterpreted (they may be ciphertext), but only as visible ASCII:
+ * no control characters, so nothing can split or inject a header downstream.
+ */
+const OPAQUE_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]{0,1022}[\x21-\x7e])?$/;
+
+/** Reads and validates the caller headers, generating `guid` and `x-request-id` when absent. */
+export function readCorrelationHeaders(headers: IncomingHttpHeaders): CorrelationResult {
+  const guid = single(headers, CallerHeader.Guid);
+  const requestId = single(headers, CallerHeader.RequestId);
+  const sessionId = single(headers, CallerHeader.SessionId);
+  const employeeNo = single(headers, CallerHeader.EmployeeNo);
+  const virtualEmployeeNo = single(headers, CallerHeader.VirtualEmployeeNo);
+
+  for (const [header, value] of [
+    [CallerHeader.Guid, guid],
+    [CallerHeader.RequestId, requestId],
+    [CallerHeader.SessionId, sessionId],
+  ] as const) {
+    if (value !== undefined && !CORRELATION_ID.test(value)) {
+      return { ok: false, header, problem: 'must be 1-128 characters of A-Z a-z 0-9 . _ : -' };
+    }
+  }
+  for (const [header, value] of [
+    [CallerHeader.EmployeeNo, employeeNo],
+    [CallerHeader.VirtualEmployeeNo, virtualEmployeeNo],
+  ] as const) {
+    if (value !== undefined && !OPAQUE_VALUE.test(value)) {
+      return { ok: false, header, problem: 'must be 1-1024 visible ASCII characters' };
+    }
+  }
+  return {
+    ok: true,
+    values: {
+      guid: guid ?? randomUUID(),
+      requestId: requestId ?? randomUUID(),
+      ...(sessionId !== undefined && { sessionId }),
+      ...(employeeNo !== undefined && { employeeNo }),
+      ...(virtualEmployeeNo !== undefined && { virtualEmployeeNo }),
+    },
+  };
+}
+
+/** Node joins repeated headers with ", "; a repeated correlation header is refused by the patterns. */
+function single(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}

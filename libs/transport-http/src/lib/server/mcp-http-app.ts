@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { invalidRequest, McpHttpHeader, McpMethod, parseJsonRpcMessage, type ParsedMessage } from '@toolmesh/protocol';
+import type { Logger } from '../logging/logger';
+import { CallerHeader, readCorrelationHeaders } from './correlation-headers';
+import { readBoundedBody } from './bounded-body';
+import { checkOrigin, type OriginPolicy } from './origin-guard';
+import { checkProtocolVersion, type ProtocolVersionPolicy } from './protocol-version-guard';
+import { runWithRequestContext, type RequestContext } from './request-context';
+import { sendJsonRpcError, sendVersionError } from './error-responses';
+
+/** What the application answers to one message: the serialized JSON-RPC response, and whether it is an error. */
+export interface DispatchOutcome {
+  readonly json: string;
+  readonly isError: boolean;
+}
+
+/**
+ * The application behind the endpoint. Requests must resolve to a response; notifications and responses
+ * from the client resolve to `undefined` (the endpoint answers 202). A rejection becomes -32603.
+ */
+export type McpDispatcher = (message: ParsedMessage, context: RequestContext) => Promise<DispatchOutcome | undefined>;
+
+export interface McpHttpAppOptions {
+  /** The one public path (SPEC G1), e.g. `/mcp`. */
+  readonly endpointPath: string;
+  readonly maxBodyBytes: number;
+  /** Budget of one request from arrival (SPEC G12). */
+  readonly requestDeadlineMillis: number;
+  readonly originPolicy: OriginPolicy;
+  readonly versionPolicy: ProtocolVersionPolicy;
+  /** Debugging only: logs request and response bodies. Off in production (SPEC G3). */
+  readonly payloadLogging?: boolean;
+  /** Keep the caller's Authorization header in the request context (for forwarding to tool services). */
+  readonly keepAuthorization?: boolean;
+  readonly logger: Logger;
+  readonly dispatch: McpDispatcher;
+  /** Consulted per request; while true, new work is refused with 503 (graceful shutdown). */
+  readonly isDraining?: () => boolean;
+}
+
+/**
+ * The Streamable HTTP front of a stateless MCP server: one POST endpoint, every message answered with a
+ * single JSON response (or 202), every failure turned into a standard JSON-RPC error response.
+ */
+export function createMcpHttpApp(options: McpHttpAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.post(options.endpointPath, (req, res) => handleExchange(req, res, options));
+  app.all(options.endpointPath, (req, res) => {
+    res.setHeader('Allow', 'POST');
+    sendJsonRpcError(res, 405, invalidRequest(null, `${req.method} is not served here; POST one JSON-RPC message`));
+  });
+  app.use((req: Request, res: Response) => {
+    sendJsonRpcError(res, 404, invalidRequest(null, `no MCP endpoint at ${req.path.slice(0, 64)}; use ${options.endpointPath}`));
+  });
+  // Anything thrown past the handlers (express itself, a bug) still ends as JSON, never an HTML page.
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    options.logger.error('mcp_http_unhandled_error', { error: describe(error) });
+    if (!res.headersSent) sendJsonRpcError(res, 500, { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error' } });
+  });
+  return app;
+}
+
+async function handleExchange(req: IncomingMessage, res: ServerResponse, options: McpHttpAppOptions): Promise<void> {
+  const receivedAt = performance.now();
+  const correlation = readCorrelationHeaders(req.headers);
+  if (!correlation.ok) {
+    sendJsonRpcError(res, 400, invalidRequest(null, `header ${correlation.header} ${correlation.problem}`));
+    return;
+  }
+  const context: RequestContext = {
+    ...correlation.values,
+    ...(options.keepAuthorization && req.headers.authorization !== undefined && { authorization: req.headers.authorization }),
+    deadline: receivedAt + options.requestDeadlineMillis,
+    receivedAt,
+  };
+  res.setHeader(CallerHeader.Guid, context.guid);
+  res.setHeader(CallerHeader.RequestId, context.requestId);
+
+  await runWithRequestContext(context, async () => {
+    const { logger } = options;
+    let method: string | undefined;
+    res.once('close', () => {
+      const durationMs = Math.round(performance.now() - receivedAt);
+      if (res.writableFinished) logger.info('mcp_http_response_completed', { method, status: res.statusCode, durationMs });
+      else logger.warn('mcp_http_response_undeliverable', { method, status: res.statusCode, durationMs });
+    });
+
+    if (options.isDraining?.()) {
+      res.setHeader('Connection', 'close');
+      sendJsonRpcError(res, 503, invalidRequest(null, 'the server is shutting down; retry on another replica'));
+      return;
+    }
+    const origin = checkOrigin(req.headers, options.originPolicy);
+    if (!origin.ok) {
+      sendJsonRpcError(res, 403, invalidRequest(null, `forbidden: ${origin.reason}`));
+      return;
+    }
+    if (!isJsonContentType(req.headers['content-type'])) {
+      sendJsonRpcError(res, 415, invalidRequest(null, 'Content-Type must be application/json'));
+      return;
+    }
+    const body = await readBoundedBody(req, options.maxBodyBytes);
+    if (!body.ok) {
+      if (body.reason === 'too_large') {
+        res.setHeader('Connection', 'close');
+        sendJsonRpcError(res, 413, invalidRequest(null, `the body exceeds ${options.maxBodyBytes} bytes`));
+      }
+      return; // aborted: nobody is left to answer
+    }
+    const parsed = parseJsonRpcMessage(body.body);
+    if (parsed.ok && parsed.value.kind !== 'response') method = parsed.value.message.method;
+    logger.info('mcp_http_request_received', { method });
+    if (options.payloadLogging) logger.debug('mcp_http_request_payload', { payload: body.body.toString('utf8') });
+    if (!parsed.ok) {
+      sendJsonRpcError(res, 400, parsed.error);
+      return;
+    }
+
+    const version = checkProtocolVersion(method, headerValue(req, McpHttpHeader.ProtocolVersion), options.versionPolicy);
+    if (!version.ok) {
+      sendVersionError(res, version.error, version.message, options.versionPolicy.supportedVersions, context.guid);
+      return;
+    }
+    const message = parsed.value;
+    const messageContext = version.version === undefined ? context : { ...context, protocolVersion: version.version };
+
+    let outcome: DispatchOutcome | undefined;
+    try {
+      outcome = await options.dispatch(message, messageContext);
+    } catch (error) {
+      logger.error('mcp_dispatch_failed', { method, error: describe(error) });
+      const id = message.kind === 'request' ? message.message.id : null;
+      sendJsonRpcError(res, 500, { jsonrpc: '2.0', id, error: { code: -32603, message: 'Internal error' } });
+      return;
+    }
+    if (message.kind !== 'request' || outcome === undefined) {
+      res.writeHead(202).end();
+      return;
+    }
+    if (method === McpMethod.Initialize && !outcome.isError) {
+      // Opaque correlation for the caller's later requests; never stored, never checked (SPEC G1).
+      res.setHeader('Mcp-Session-Id', randomUUID());
+    }
+    if (options.payloadLogging) logger.debug('mcp_http_response_payload', { payload: outcome.json });
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end(outcome.json);
+  });
+}
+
+function isJsonContentType(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const type = contentType.split(';', 1)[0].trim().toLowerCase();
+  return type === 'application/json';
+}
+
+function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Error descriptions for logs: the message only, which our own code writes without request data. */
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
