@@ -1,6 +1,16 @@
 const path = require('node:path');
 const nxPreset = require('@nx/jest/preset').default;
 
+/**
+ * got 14 (the design's HTTP client, used by the registry) and its dependencies ship only ES modules,
+ * which Jest on Node 20 cannot require; ts-jest transpiles them to CommonJS. Node itself loads them fine.
+ */
+const ESM_ONLY_PACKAGES = [
+  'got', '@sindresorhus/is', 'byte-counter', 'cacheable-lookup', 'cacheable-request', 'get-stream',
+  '@sec-ant/readable-stream', 'is-stream', 'keyv', '@keyv/serialize', 'mimic-response', 'normalize-url',
+  'responselike', 'lowercase-keys', 'decompress-response', 'form-data-encoder', 'p-cancelable',
+];
+
 /** Shared Jest settings; every project's jest.config.js starts from this preset. */
 module.exports = {
   ...nxPreset, // tsconfig-paths resolver and CommonJS export conditions (the MCP SDK loads its CJS build)
@@ -11,6 +21,7 @@ module.exports = {
     // tsconfig has isolatedModules: ts-jest transpiles per file; type errors are the typecheck target's job.
     '^.+\\.[tj]s$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }],
   },
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY_PACKAGES.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
   reporters: ['default', path.join(__dirname, 'tools/test/summary-reporter.js')],
 };

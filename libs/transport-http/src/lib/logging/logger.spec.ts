@@ -1,0 +1,38 @@
+import { PassThrough } from 'node:stream';
+import { runWithRequestContext } from '../server/request-context';
+import { createLogger, type LogFormat } from './logger';
+
+function capture(format: LogFormat) {
+  const stream = new PassThrough();
+  const lines: string[] = [];
+  stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+  return { logger: createLogger({ stream, format }), lines };
+}
+
+const context = { guid: 'g-1', requestId: 'r-1', employeeNo: 'E123', deadline: 0, receivedAt: 0 };
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('createLogger', () => {
+  it('writes one key=value line per event with the current guid and requestId', async () => {
+    const { logger, lines } = capture('kv');
+    runWithRequestContext(context, () => logger.info('tool_call_completed', { tool: 'echo', status: 200, note: 'two words' }));
+    await tick();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^\S+ level=info event=tool_call_completed tool=echo status=200 note="two words" guid=g-1 requestId=r-1$/);
+  });
+
+  it('writes JSON lines when asked', async () => {
+    const { logger, lines } = capture('json');
+    runWithRequestContext(context, () => logger.warn('manifest_rejected', { bundle: 'core' }));
+    await tick();
+    expect(JSON.parse(lines[0])).toMatchObject({ level: 'warn', message: 'manifest_rejected', bundle: 'core', guid: 'g-1', requestId: 'r-1' });
+  });
+
+  it('drops fields that must never be logged, even when code passes them by mistake', async () => {
+    const { logger, lines } = capture('kv');
+    logger.info('oops', { authorization: 'Bearer abc', Cookie: 'c=1', employeeNo: 'E123', 'virtual-employee-no': 'V9', body: '{}', kept: 'yes' });
+    await tick();
+    expect(lines[0]).toContain('kept=yes');
+    for (const secret of ['Bearer', 'c=1', 'E123', 'V9', 'body=']) expect(lines[0]).not.toContain(secret);
+  });
+});

@@ -1,0 +1,212 @@
+import { connect } from 'node:net';
+import { PassThrough } from 'node:stream';
+import { serializeResultResponse, type ParsedMessage } from '@toolmesh/protocol';
+import { createLogger } from '../logging/logger';
+import { listenHttp, type RunningHttpServer } from './http-server';
+import { createMcpHttpApp, type McpDispatcher } from './mcp-http-app';
+import { LOOPBACK_ORIGIN_POLICY } from './origin-guard';
+import type { RequestContext } from './request-context';
+
+const VERSION = '2025-11-25';
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': VERSION };
+
+describe('MCP HTTP front', () => {
+  let server: RunningHttpServer;
+  let url: string;
+  const seen: Array<{ message: ParsedMessage; context: RequestContext }> = [];
+  let logs = '';
+  const dispatch: McpDispatcher = async (message, context) => {
+    seen.push({ message, context });
+    if (message.kind !== 'request') return undefined;
+    if (message.message.method === 'explode') throw new Error('handler bug');
+    return { json: serializeResultResponse(message.message.id, { echoed: message.message.method }), isError: false };
+  };
+
+  beforeAll(async () => {
+    const stream = new PassThrough();
+    stream.on('data', (chunk) => (logs += chunk));
+    const app = createMcpHttpApp({
+      endpointPath: '/mcp',
+      maxBodyBytes: 1024,
+      requestDeadlineMillis: 5_000,
+      originPolicy: LOOPBACK_ORIGIN_POLICY,
+      versionPolicy: { supportedVersions: ['2025-06-18', VERSION] },
+      logger: createLogger({ stream }),
+      dispatch,
+    });
+    server = await listenHttp(app, { port: 0, host: '127.0.0.1' });
+    url = `${server.url}/mcp`;
+  });
+  afterAll(() => server.close());
+  beforeEach(() => {
+    seen.length = 0;
+  });
+
+  const post = (body: string, headers: Record<string, string> = {}) =>
+    fetch(url, { method: 'POST', headers: { ...HEADERS, ...headers }, body });
+
+  async function jsonOf(res: Response): Promise<{ error?: { code: number; message: string }; id?: unknown; result?: unknown }> {
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    return (await res.json()) as never;
+  }
+
+  it('answers a request with a single JSON response, whatever the Accept header allows', async () => {
+    const res = await post('{"jsonrpc":"2.0","id":1,"method":"ping"}');
+    expect(res.status).toBe(200);
+    expect(await jsonOf(res)).toEqual({ jsonrpc: '2.0', id: 1, result: { echoed: 'ping' } });
+  });
+
+  it('answers malformed JSON with -32700 as JSON, never HTML', async () => {
+    const res = await post('{"jsonrpc":"2.0",');
+    expect(res.status).toBe(400);
+    expect((await jsonOf(res)).error?.code).toBe(-32700);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('refuses a batch with -32600', async () => {
+    const res = await post('[{"jsonrpc":"2.0","id":1,"method":"ping"}]');
+    expect(res.status).toBe(400);
+    expect((await jsonOf(res)).error?.code).toBe(-32600);
+  });
+
+  it('refuses a body over the limit with -32600 before any handler runs', async () => {
+    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(2000) } }));
+    expect(res.status).toBe(413);
+    expect((await jsonOf(res)).error).toMatchObject({ code: -32600, message: expect.stringContaining('exceeds 1024 bytes') });
+    expect(seen).toHaveLength(0);
+  });
+
+  it('refuses a chunked body that grows over the limit while streaming', async () => {
+    const raw = await rawRequest(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nmcp-protocol-version: ${VERSION}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n` +
+        `800\r\n${'x'.repeat(0x800)}\r\n0\r\n\r\n`,
+    );
+    expect(raw).toMatch(/^HTTP\/1\.1 413/);
+    expect(seen).toHaveLength(0);
+  });
+
+  it.each([
+    ['a missing', undefined, 'missing_protocol_version'],
+    ['an unsupported', '2024-01-01', 'unsupported_protocol_version'],
+  ])('answers %s MCP-Protocol-Version with HTTP 400 and the versions to use', async (_, version, error) => {
+    const headers: Record<string, string> = { ...HEADERS };
+    if (version === undefined) delete headers['mcp-protocol-version'];
+    else headers['mcp-protocol-version'] = version;
+    const res = await fetch(url, { method: 'POST', headers, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toEqual({ error, message: expect.any(String), supportedVersions: ['2025-06-18', VERSION], guid: res.headers.get('guid') });
+    expect(seen).toHaveLength(0);
+  });
+
+  it('lets initialize through without a version header and gives it a fresh Mcp-Session-Id', async () => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":"i","method":"initialize","params":{}}',
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('mcp-session-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const again = await post('{"jsonrpc":"2.0","id":"i","method":"initialize","params":{}}');
+    expect(again.headers.get('mcp-session-id')).not.toBe(res.headers.get('mcp-session-id'));
+  });
+
+  it('acknowledges a notification with 202 and an empty body', async () => {
+    const res = await post('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    expect(res.status).toBe(202);
+    expect(await res.text()).toBe('');
+    expect(seen[0].message.kind).toBe('notification');
+  });
+
+  it('refuses a foreign Origin or Host with 403', async () => {
+    expect((await post('{"jsonrpc":"2.0","id":1,"method":"ping"}', { origin: 'http://evil.example.com' })).status).toBe(403);
+    const raw = await rawRequest(
+      `POST /mcp HTTP/1.1\r\nHost: evil.example.com\r\nContent-Type: application/json\r\nmcp-protocol-version: ${VERSION}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    );
+    expect(raw).toMatch(/^HTTP\/1\.1 403/);
+    expect((await post('{"jsonrpc":"2.0","id":1,"method":"ping"}', { origin: 'http://localhost:6274' })).status).toBe(200);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('refuses a body that is not declared as JSON with 415', async () => {
+    const res = await post('{"jsonrpc":"2.0","id":1,"method":"ping"}', { 'content-type': 'text/plain' });
+    expect(res.status).toBe(415);
+    expect((await jsonOf(res)).error?.code).toBe(-32600);
+  });
+
+  it('generates guid and x-request-id when absent and echoes them when present', async () => {
+    const generated = await post('{"jsonrpc":"2.0","id":1,"method":"ping"}');
+    expect(generated.headers.get('guid')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const echoed = await post('{"jsonrpc":"2.0","id":1,"method":"ping"}', { guid: 'g-1', 'x-request-id': 'r-1', 'mcp-session-id': 's-1', 'employee-no': 'E 12=3' });
+    expect([echoed.headers.get('guid'), echoed.headers.get('x-request-id')]).toEqual(['g-1', 'r-1']);
+    expect(seen.at(-1)?.context).toMatchObject({ guid: 'g-1', requestId: 'r-1', sessionId: 's-1', employeeNo: 'E 12=3' });
+  });
+
+  it.each([
+    ['guid', 'has spaces'],
+    ['x-request-id', 'x'.repeat(129)],
+    ['mcp-session-id', 'a/b'],
+  ])('refuses a malformed %s header', async (header, value) => {
+    const res = await post('{"jsonrpc":"2.0","id":1,"method":"ping"}', { [header]: value });
+    expect(res.status).toBe(400);
+    expect((await jsonOf(res)).error?.message).toContain(`header ${header}`);
+  });
+
+  it.each([
+    ['employee-no', 'E1\u00c9', /header employee-no must be 1-1024 visible ASCII characters/],
+    ['virtual-employee-no', 'V1\u007f', /^/], // DEL: refused by Node's own parser already
+  ])('refuses %s values with bytes that are not visible ASCII', async (header, value, body) => {
+    const raw = await rawRequest(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n${header}: ${value}\r\nContent-Type: application/json\r\nmcp-protocol-version: ${VERSION}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    );
+    expect(raw).toMatch(/^HTTP\/1\.1 400/);
+    expect(raw).toMatch(body);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('refuses CR/LF in a header (header injection) without reaching any handler', async () => {
+    const raw = await rawRequest(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nemployee-no: E1\rX-Injected: yes\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    );
+    expect(raw).toMatch(/^HTTP\/1\.1 400/);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('turns a failing handler into -32603 with the request id, and keeps serving', async () => {
+    const res = await post('{"jsonrpc":"2.0","id":9,"method":"explode"}');
+    expect(res.status).toBe(500);
+    expect(await jsonOf(res)).toEqual({ jsonrpc: '2.0', id: 9, error: { code: -32603, message: 'Internal error' } });
+    expect((await post('{"jsonrpc":"2.0","id":1,"method":"ping"}')).status).toBe(200);
+  });
+
+  it('answers other methods and paths with JSON errors', async () => {
+    const get = await fetch(url, { headers: HEADERS });
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    expect((await jsonOf(get)).error?.code).toBe(-32600);
+    const other = await fetch(`${server.url}/elsewhere`, { method: 'POST', headers: HEADERS, body: '{}' });
+    expect(other.status).toBe(404);
+    expect((await jsonOf(other)).error?.code).toBe(-32600);
+  });
+
+  it('logs each exchange at its boundaries with guid and requestId, and the method only', async () => {
+    logs = '';
+    await post('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"secret":"p4ssw0rd"}}', { guid: 'log-guid', 'x-request-id': 'log-req' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(logs).toMatch(/event=mcp_http_request_received method=ping guid=log-guid requestId=log-req/);
+    expect(logs).toMatch(/event=mcp_http_response_completed method=ping status=200 durationMs=\d+ guid=log-guid requestId=log-req/);
+    expect(logs).not.toContain('p4ssw0rd');
+  });
+
+  function rawRequest(text: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(new URL(url).port), '127.0.0.1', () => socket.end(Buffer.from(text, 'latin1')));
+      let reply = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk) => (reply += chunk));
+      socket.on('end', () => resolve(reply));
+      socket.on('error', reject);
+    });
+  }
+});
