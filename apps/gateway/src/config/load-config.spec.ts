@@ -1,0 +1,70 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ConfigError, loadConfig } from './load-config';
+import { defaultConfig } from './defaults';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'gateway-config-'));
+function yamlFile(text: string): string {
+  const file = path.join(dir, `${Math.random().toString(36).slice(2)}.yaml`);
+  writeFileSync(file, text);
+  return file;
+}
+
+describe('loadConfig', () => {
+  it('works with no file and no environment: the local profile', () => {
+    expect(loadConfig({ env: {} })).toEqual(defaultConfig());
+  });
+
+  it('applies the file over the defaults, then the environment over the file', () => {
+    const file = yamlFile(`
+server:
+  port: 7000
+mcp:
+  endpointPath: /tools/mcp
+  allowedOrigins: [https://agents.example.com]
+  bundles:
+    - name: core
+      serviceDomain: http://core.internal:8080
+      manifestPath: /tool-manifest
+      namePrefix: core_
+`);
+    const config = loadConfig({ file, env: { PORT: '7100', MCP_FORWARD_AUTHORIZATION: 'true', MCP_ALLOWED_HOSTS: 'gw.internal, localhost' } });
+    expect(config.server).toEqual({ host: '127.0.0.1', port: 7100, managementPort: 9090 });
+    expect(config.mcp.endpointPath).toBe('/tools/mcp');
+    expect(config.mcp.forwardAuthorization).toBe(true);
+    expect(config.mcp.allowedHosts).toEqual(['gw.internal', 'localhost']);
+    expect(config.mcp.allowedOrigins).toEqual(['https://agents.example.com']);
+    expect(config.mcp.bundles).toEqual([{ name: 'core', serviceDomain: 'http://core.internal:8080', manifestPath: '/tool-manifest', namePrefix: 'core_' }]);
+    expect(config.mcp.maxBodyBytes).toBe(defaultConfig().mcp.maxBodyBytes);
+  });
+
+  it('reads GATEWAY_CONFIG when no file is given', () => {
+    expect(loadConfig({ env: { GATEWAY_CONFIG: yamlFile('mcp: { maxBodyBytes: 4096 }') } }).mcp.maxBodyBytes).toBe(4096);
+  });
+
+  it.each([
+    ['a typo in a key', 'mcp: { maxBodyByte: 1 }', "/mcp must NOT have additional properties"],
+    ['a wrong type', 'mcp: { maxBodyBytes: lots }', '/mcp/maxBodyBytes must be integer'],
+    ['a preferred version that is not supported', 'mcp: { protocol: { supportedVersions: [2025-06-18], preferredVersion: 2025-11-25 } }', 'preferredVersion 2025-11-25 must be one of'],
+    ['an unknown MCP version', 'mcp: { protocol: { supportedVersions: [1999-01-01], preferredVersion: 1999-01-01 } }', 'unknown MCP version(s) 1999-01-01'],
+    ['a bundle with two manifest sources', 'mcp: { bundles: [{ name: a, serviceDomain: "http://a", manifestPath: /m, manifestFile: m.json }] }', 'must match exactly one schema'],
+    ['duplicate bundle names', 'mcp: { bundles: [{ name: a, serviceDomain: "http://a", manifestPath: /m }, { name: a, serviceDomain: "http://b", manifestPath: /m }] }', 'the name a is used twice'],
+    ['broken YAML', 'mcp: [unclosed', 'is not valid YAML'],
+  ])('refuses %s, saying what to fix', (_, text, message) => {
+    expect(() => loadConfig({ file: yamlFile(text), env: {} })).toThrow(expect.objectContaining({ code: 'GATEWAY_CONFIG_INVALID', message: expect.stringContaining(message) }));
+  });
+
+  it('refuses bad environment values and missing files', () => {
+    expect(() => loadConfig({ env: { PORT: 'eighty' } })).toThrow('PORT must be an integer, got "eighty"');
+    expect(() => loadConfig({ env: { MCP_FORWARD_AUTHORIZATION: 'yes' } })).toThrow('must be true or false');
+    expect(() => loadConfig({ env: { PORT: '70000' } })).toThrow('/server/port must be <= 65535');
+    expect(() => loadConfig({ file: path.join(dir, 'missing.yaml'), env: {} })).toThrow(ConfigError);
+  });
+
+  it('ignores prototype keys in the file instead of letting them reach an object prototype', () => {
+    const config = loadConfig({ file: yamlFile('__proto__: { polluted: true }\nmcp: { constructor: { x: 1 } }'), env: {} });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(config.mcp.endpointPath).toBe('/mcp');
+  });
+});
