@@ -1,0 +1,55 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+
+export const REPO_ROOT = path.join(__dirname, '../../../..');
+
+export interface ServerProcess {
+  readonly child: ChildProcess;
+  /** Everything the process wrote to stdout so far. */
+  output(): string;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Starts a built app (`dist/apps/<app>/main.js`) as its own process and waits until its stdout matches
+ * `ready`. The environment is minimal: PATH plus what the test passes.
+ */
+export async function spawnServerProcess(app: string, env: Record<string, string>, ready: RegExp, args: string[] = []): Promise<ServerProcess & { match: RegExpExecArray }> {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'dist/apps', app, 'main.js'), ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let errors = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${app} did not become ready: ${output}${errors}`)), 15_000);
+    const check = () => {
+      const found = ready.exec(output);
+      if (found) {
+        clearTimeout(timer);
+        child.stdout?.off('data', check);
+        resolve(found);
+      }
+    };
+    child.stdout?.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${app} exited with ${code} before it was ready: ${output}${errors}`));
+    });
+  });
+  return {
+    child,
+    match,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill('SIGTERM');
+      const [code] = await once(child, 'exit');
+      return code as number | null;
+    },
+  };
+}

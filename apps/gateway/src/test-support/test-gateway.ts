@@ -1,0 +1,58 @@
+import { PassThrough } from 'node:stream';
+import { startGateway, type RunningGateway } from '../app/start-gateway';
+import { defaultConfig } from '../config/defaults';
+import type { GatewayConfig } from '../config/gateway-config';
+
+export const TEST_PROTOCOL_VERSION = '2025-11-25';
+
+export interface TestGateway {
+  readonly url: string;
+  readonly gateway: RunningGateway;
+  /** Every log line written so far. */
+  logs(): string;
+  /** POSTs one JSON-RPC message with the headers a well-behaved client sends after initialize. */
+  post(message: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** `post` for a request, returning the parsed JSON-RPC response. */
+  rpc(method: string, params?: unknown, headers?: Record<string, string>): Promise<JsonRpcReply>;
+  stop(): Promise<void>;
+}
+
+export interface JsonRpcReply {
+  id?: unknown;
+  result?: { content?: Array<{ type: string; text: string; _meta?: { searchTime: number } }>; isError?: boolean; [key: string]: unknown };
+  error?: { code: number; message: string };
+}
+
+/** An in-process gateway on free ports with the sample tool service as its bundle and captured logs. */
+export async function startTestGateway(toolServiceUrl: string, adjust: (config: GatewayConfig) => void = () => undefined): Promise<TestGateway> {
+  const config = defaultConfig();
+  config.server = { host: '127.0.0.1', port: 0, managementPort: 0 };
+  config.mcp.bundles = [{ name: 'sample', serviceDomain: toolServiceUrl, manifestPath: '/tool-manifest' }];
+  config.mcp.shutdownDrainMillis = 2_000;
+  adjust(config);
+
+  let logs = '';
+  const logStream = new PassThrough();
+  logStream.on('data', (chunk: Buffer) => (logs += chunk.toString('utf8')));
+  const gateway = await startGateway(config, { env: { POD_IP: '10.1.2.3', POD_NAME: 'gateway-pod-0' }, logStream });
+  await fetch(gateway.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}' });
+
+  let nextId = 1;
+  const post = (message: unknown, headers: Record<string, string> = {}) =>
+    fetch(gateway.mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': TEST_PROTOCOL_VERSION, ...headers },
+      body: typeof message === 'string' ? message : JSON.stringify(message),
+    });
+  return {
+    url: gateway.mcpUrl,
+    gateway,
+    logs: () => logs,
+    post,
+    rpc: async (method, params, headers) => {
+      const res = await post({ jsonrpc: '2.0', id: nextId++, method, ...(params !== undefined && { params }) }, headers);
+      return (await res.json()) as JsonRpcReply;
+    },
+    stop: () => gateway.stop(),
+  };
+}
