@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
 /** The headers the gateway forwards (docs/manifest-format.md, "The call"), the only ones a recorded call keeps. */
-export const RECORDED_HEADERS = [
+const RECORDED_HEADERS = [
   'guid',
   'x-request-id',
   'mcp-session-id',

@@ -86,7 +86,7 @@ export async function startToolService(options: ToolServiceOptions): Promise<Too
     const target = req.url ?? '/';
     const endpoint = URL.canParse(target, 'http://tool-service') ? endpointAt(new URL(target, 'http://tool-service').pathname) : undefined;
     if (!endpoint) return errorReply(404, `nothing at ${req.method} ${target}`);
-    const handler = endpoint[req.method as Method];
+    const handler = Object.hasOwn(endpoint, req.method ?? '') ? endpoint[req.method as Method] : undefined;
     if (handler) return handler(req, signal);
     const allowed = Object.keys(endpoint).join(', ');
     const refusal = errorReply(405, `${req.method} is not allowed on ${target}; use ${allowed}`);
