@@ -1,0 +1,145 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CallLog } from './call-log';
+import { parseArguments } from './http/parse-arguments';
+import { MAX_BODY_BYTES, readBody } from './http/read-body';
+import { errorReply, jsonReply, noContentReply, type Reply } from './http/reply';
+import { buildManifest, MANIFEST_PATH, TOOL_PATH_PREFIX } from './manifest';
+import { TOOLS, type Tool } from './tools';
+
+export interface ToolServiceOptions {
+  /** 0 lets the OS pick a free port; `url` then tells which. */
+  readonly port: number;
+  readonly host: string;
+  /** How many recent calls GET /_calls keeps. */
+  readonly callLogCapacity?: number;
+}
+
+export interface ToolService {
+  readonly url: string;
+  /** Stops listening and aborts calls still running (their timers are cleared), then resolves. */
+  close(): Promise<void>;
+}
+
+type Method = 'GET' | 'POST' | 'DELETE';
+type Handler = (req: IncomingMessage, signal: AbortSignal) => Reply | Promise<Reply>;
+type Endpoint = Partial<Record<Method, Handler>>;
+
+const DEFAULT_CALL_LOG_CAPACITY = 100;
+
+/**
+ * The sample tool service: the manifest, one POST endpoint per tool, and the diagnostic endpoints
+ * /_calls and /_stats that let tests running it as a separate process see what reached it.
+ */
+export async function startToolService(options: ToolServiceOptions): Promise<ToolService> {
+  const manifest = buildManifest(TOOLS);
+  const toolsByName = new Map(TOOLS.map((tool) => [tool.name, tool]));
+  const callLog = new CallLog(options.callLogCapacity ?? DEFAULT_CALL_LOG_CAPACITY);
+  const stats = { manifestFetches: 0, calls: 0 };
+  const running = new Set<AbortController>();
+  let closing = false;
+
+  const fixedEndpoints = new Map<string, Endpoint>([
+    [
+      MANIFEST_PATH,
+      {
+        GET: () => {
+          stats.manifestFetches += 1;
+          return jsonReply(200, manifest);
+        },
+      },
+    ],
+    [
+      '/_calls',
+      {
+        GET: () => jsonReply(200, callLog.list()),
+        DELETE: () => {
+          callLog.clear();
+          return noContentReply;
+        },
+      },
+    ],
+    ['/_stats', { GET: () => jsonReply(200, stats) }],
+  ]);
+
+  async function callTool(tool: Tool, req: IncomingMessage, signal: AbortSignal): Promise<Reply> {
+    const body = await readBody(req);
+    if (!body.ok) {
+      return body.reason === 'too_large'
+        ? errorReply(413, `the body exceeds ${MAX_BODY_BYTES} bytes`)
+        : errorReply(400, 'the request body was cut off');
+    }
+    const args = parseArguments(body.text);
+    if (!args.ok) return errorReply(400, args.error);
+    stats.calls += 1;
+    callLog.record(tool.name, req.headers, args.value);
+    return tool.call(args.value, signal);
+  }
+
+  function endpointAt(pathname: string): Endpoint | undefined {
+    if (!pathname.startsWith(TOOL_PATH_PREFIX)) return fixedEndpoints.get(pathname);
+    const tool = toolsByName.get(pathname.slice(TOOL_PATH_PREFIX.length));
+    return tool && { POST: (req, signal) => callTool(tool, req, signal) };
+  }
+
+  function route(req: IncomingMessage, signal: AbortSignal): Reply | Promise<Reply> {
+    const target = req.url ?? '/';
+    const endpoint = URL.canParse(target, 'http://tool-service') ? endpointAt(new URL(target, 'http://tool-service').pathname) : undefined;
+    if (!endpoint) return errorReply(404, `nothing at ${req.method} ${target}`);
+    const handler = Object.hasOwn(endpoint, req.method ?? '') ? endpoint[req.method as Method] : undefined;
+    if (handler) return handler(req, signal);
+    const allowed = Object.keys(endpoint).join(', ');
+    const refusal = errorReply(405, `${req.method} is not allowed on ${target}; use ${allowed}`);
+    return { ...refusal, headers: { ...refusal.headers, allow: allowed } };
+  }
+
+  async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const call = new AbortController();
+    running.add(call);
+    // A caller that hangs up before its answer (for example a gateway whose deadline passed) aborts the call.
+    res.once('close', () => {
+      running.delete(call);
+      if (!res.writableFinished) call.abort();
+    });
+    let reply: Reply;
+    try {
+      reply = await route(req, call.signal);
+    } catch (error) {
+      reply = call.signal.aborted
+        ? errorReply(503, 'the service is shutting down')
+        : errorReply(500, `internal error: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (res.destroyed) return; // the caller is gone; nobody to answer
+    res
+      .writeHead(reply.status, {
+        ...reply.headers,
+        'content-length': Buffer.byteLength(reply.body),
+        ...(closing ? { connection: 'close' } : {}),
+      })
+      .end(reply.body);
+  }
+
+  // handleRequest answers every failure itself; this catch only guards against a write that throws.
+  const server = createServer((req, res) => void handleRequest(req, res).catch(() => res.destroy()));
+  await listen(server, options.port, options.host);
+  const { address, port } = server.address() as AddressInfo;
+  return {
+    url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        closing = true;
+        server.close(() => resolve());
+        for (const call of running) call.abort();
+      }),
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,63 @@
+import Ajv2020 from 'ajv/dist/2020';
+import { errorReply, type Reply } from '../http/reply';
+
+/** The JSON Schema of a tool's arguments object, as published in the manifest. */
+export interface InputSchema {
+  readonly type: 'object';
+  readonly properties: Readonly<Record<string, object>>;
+  readonly required?: readonly string[];
+  readonly additionalProperties: false;
+}
+
+/** MCP tool annotations (hints for clients; they are passed through the gateway unchanged). */
+export interface ToolAnnotations {
+  readonly title?: string;
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
+}
+
+/** Everything about one tool in one place: what the manifest publishes and how a call is answered. */
+export interface ToolSpec<Args> {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly inputSchema: InputSchema;
+  readonly annotations: ToolAnnotations;
+  readonly timeoutMillis: number;
+  /** Called with arguments already valid against inputSchema; `signal` aborts when the caller goes away. */
+  handle(args: Args, signal: AbortSignal): Reply | Promise<Reply>;
+}
+
+/** A tool with its argument type erased, so that tools of different argument types share one list. */
+export interface Tool extends Omit<ToolSpec<unknown>, 'handle'> {
+  call(args: unknown, signal: AbortSignal): Promise<Reply>;
+}
+
+// One validator for every tool; the gateway validates too, but the service must not trust its callers.
+const ajv = new Ajv2020({ allErrors: true, strict: true });
+
+/**
+ * Turns a spec into a Tool whose `call` validates the arguments against the published schema before the
+ * handler sees them: the schema is the single source of truth for both the manifest and the checks.
+ */
+export function defineTool<Args>(spec: ToolSpec<Args>): Tool {
+  const validate = ajv.compile<Args>(spec.inputSchema);
+  const { handle, ...published } = spec;
+  return {
+    ...published,
+    call: async (args, signal) =>
+      validate(args)
+        ? handle(args, signal)
+        : errorReply(400, `invalid arguments: ${ajv.errorsText(validate.errors, { dataVar: 'arguments' })}`),
+  };
+}
+
+/** The input schema of a tool that takes no arguments. */
+export const NO_ARGUMENTS: InputSchema = { type: 'object', properties: {}, additionalProperties: false };
+
+/** Every tool of this sample only reads bundled data or simulates a reply: nothing changes, nothing leaves the process. */
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+export const DEFAULT_TIMEOUT_MILLIS = 3000;
