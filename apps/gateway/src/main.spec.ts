@@ -1,40 +1,91 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { startSampleToolService, type SampleToolService } from './test-support/sample-tool-service';
+import { REPO_ROOT, spawnServerProcess } from './test-support/spawn-server-process';
 
-const MAIN = path.join(__dirname, '../../../dist/apps/gateway/main.js');
+const MAIN = path.join(REPO_ROOT, 'dist/apps/gateway/main.js');
+const READY = /event=gateway_started mcpUrl=(\S+) managementUrl=(\S+)/;
 
-describe('gateway process (built dist/apps/gateway/main.js)', () => {
-  it('serves health on the management port and exits cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, [MAIN], {
-      env: { PATH: process.env.PATH, MANAGEMENT_PORT: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.setEncoding('utf8');
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', (chunk: string) => {
-        output += chunk;
-        const match = /listening on (http:\/\/\S+)/.exec(output);
-        if (match) resolve(match[1]);
-      });
-      child.once('exit', (code) => reject(new Error(`gateway exited early (${code}): ${output}`)));
-    });
+function configFile(toolServiceUrl: string): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'gw-main-')), 'gateway.yaml');
+  writeFileSync(
+    file,
+    `server: { port: 0, managementPort: 0 }
+mcp:
+  shutdownDrainMillis: 5000
+  bundles:
+    - { name: sample, serviceDomain: "${toolServiceUrl}", manifestPath: /tool-manifest }
+`,
+  );
+  return file;
+}
 
-    const res = await fetch(`${url}/actuator/health/liveness`);
-    expect(res.status).toBe(200);
-
-    child.kill('SIGTERM');
-    const [code] = await once(child, 'exit');
-    expect(code).toBe(0);
+const call = (url: string, id: number, name: string, args: object) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }),
   });
 
-  it('refuses to start on an invalid port, saying which variable is wrong', async () => {
+describe('gateway process (built dist/apps/gateway/main.js)', () => {
+  let tools: SampleToolService;
+  beforeAll(async () => {
+    tools = await startSampleToolService();
+  });
+  afterAll(() => tools?.stop());
+
+  it('serves MCP and health from a YAML configuration', async () => {
+    const gateway = await spawnServerProcess('gateway', {}, READY, ['--config', configFile(tools.url)]);
+    const [, mcpUrl, managementUrl] = gateway.match;
+    const res = await call(mcpUrl, 1, 'echo_text', { text: 'from a process' });
+    expect(((await res.json()) as { result: { content: Array<{ text: string }> } }).result.content[0].text).toBe('from a process');
+    expect((await fetch(`${managementUrl}/actuator/health/liveness`)).status).toBe(200);
+    expect(await gateway.stop()).toBe(0);
+  });
+
+  it('on SIGTERM lets in-flight calls finish, refuses new work, and exits', async () => {
+    const gateway = await spawnServerProcess('gateway', {}, READY, ['--config', configFile(tools.url)]);
+    const [, mcpUrl] = gateway.match;
+    const inFlight = [1, 2, 3].map((id) => call(mcpUrl, id, 'slow_operation', { delayMillis: 700 }).then((r) => r.json()));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+
+    gateway.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const late = await call(mcpUrl, 4, 'echo_text', { text: 'too late' }).then(
+      (r) => r.status,
+      () => 'refused',
+    );
+    expect([503, 'refused']).toContain(late);
+
+    const results = (await Promise.all(inFlight)) as Array<{ result: { isError: boolean; content: Array<{ text: string }> } }>;
+    expect(results.map((r) => [r.result.isError, r.result.content[0].text])).toEqual([
+      [false, 'waited 700 ms'],
+      [false, 'waited 700 ms'],
+      [false, 'waited 700 ms'],
+    ]);
+    const [code] = await once(gateway.child, 'exit');
+    expect(code).toBe(0);
+    expect(gateway.output()).toMatch(/event=gateway_draining inFlight=3/);
+  });
+
+  it('refuses to start on an invalid configuration, saying what to fix', async () => {
     const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH, MANAGEMENT_PORT: 'ninety' } });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const [code] = await once(child, 'exit');
     expect(code).toBe(1);
-    expect(stderr).toContain('MANAGEMENT_PORT must be a TCP port number');
+    expect(stderr).toContain('MANAGEMENT_PORT must be an integer, got "ninety"');
+  });
+
+  it('prints help', async () => {
+    const child = spawn(process.execPath, [MAIN, '--help']);
+    let stdout = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+    expect(stdout).toContain('Usage:');
   });
 });
