@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+/**
+ * Runs scenarios of the official MCP conformance suite (the devDependency, so no download) and prints one
+ * line per scenario, then "N passed, M failed". A scenario passes when none of its checks is a FAILURE,
+ * the suite's own rule.
+ *
+ *   node tools/conformance/run-conformance.js server <url> <scenario...>
+ *   node tools/conformance/run-conformance.js client "<client command>" <scenario...>
+ *
+ * With --json, prints {scenario: {passed, failures: [...]}} instead. Exit code 0 when all passed.
+ */
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const SUITE = require.resolve('@modelcontextprotocol/conformance/dist/index.js');
+const NODE_ARGS = Number(process.versions.node.split('.')[0]) < 22 ? ['--import', path.join(__dirname, 'node20-shim/register.mjs')] : [];
+
+function runScenario(mode, target, scenario) {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), `conformance-${scenario.replace(/\W/g, '-')}-`));
+  const args = mode === 'server' ? ['server', '--url', target] : ['client', '--command', target];
+  const run = spawnSync(process.execPath, [...NODE_ARGS, SUITE, ...args, '--scenario', scenario, '-o', out], { encoding: 'utf8', timeout: 120_000 });
+  const checks = findChecks(out).flatMap((file) => JSON.parse(fs.readFileSync(file, 'utf8')));
+  const failures = checks.filter((c) => c.status === 'FAILURE').map((c) => `${c.id}: ${c.errorMessage ?? c.description ?? ''}`);
+  if (checks.length === 0) failures.push(`no results written (exit ${run.status}): ${(run.stderr || run.stdout || '').slice(-500)}`);
+  return { passed: failures.length === 0, failures };
+}
+
+function findChecks(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return findChecks(full);
+    return entry.name === 'checks.json' ? [full] : [];
+  });
+}
+
+function main() {
+  const argv = process.argv.slice(2);
+  const json = argv.includes('--json');
+  const [mode, target, ...scenarios] = argv.filter((a) => a !== '--json');
+  if (!['server', 'client'].includes(mode) || !target || scenarios.length === 0) {
+    process.stderr.write('usage: run-conformance.js server <url> | client "<command>" <scenario...> [--json]\n');
+    process.exit(2);
+  }
+  const results = Object.fromEntries(scenarios.map((s) => [s, runScenario(mode, target, s)]));
+  const failed = Object.values(results).filter((r) => !r.passed).length;
+  if (json) process.stdout.write(`${JSON.stringify(results)}\n`);
+  else {
+    for (const [scenario, r] of Object.entries(results)) {
+      process.stdout.write(`${r.passed ? 'PASS' : 'FAIL'} ${scenario}\n${r.failures.map((f) => `     ${f}\n`).join('')}`);
+    }
+    process.stdout.write(`${scenarios.length - failed} passed, ${failed} failed\n`);
+  }
+  process.exit(failed === 0 ? 0 : 1);
+}
+
+main();
