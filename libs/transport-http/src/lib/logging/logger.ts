@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import winston from 'winston';
 import { currentRequestContext } from '../server/request-context';
+import { BatchingStreamTransport } from './batching-transport';
 
 export type LogFormat = 'kv' | 'json';
 
@@ -8,7 +9,7 @@ export interface LoggerOptions {
   level?: string;
   /** `kv`: one `key=value` line per event (default); `json`: one JSON object per line. */
   format?: LogFormat;
-  /** Where lines go; standard output by default. Tests pass a stream to read what was logged. */
+  /** Where lines go (standard output by default), batched per event-loop turn. Tests pass a stream to read them. */
   stream?: Writable;
 }
 
@@ -65,7 +66,7 @@ export function createLogger(options: LoggerOptions = {}): winston.Logger {
       winston.format.timestamp(),
       options.format === 'json' ? winston.format.json() : keyValueLine,
     ),
-    transports: [options.stream ? new winston.transports.Stream({ stream: options.stream }) : new winston.transports.Console()],
+    transports: [new BatchingStreamTransport(options.stream ?? process.stdout)],
   });
 }
 

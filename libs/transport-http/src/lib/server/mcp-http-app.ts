@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import { invalidRequest, McpHttpHeader, McpMethod, parseJsonRpcMessage, type ParsedMessage } from '@toolmesh/protocol';
 import type { Logger } from '../logging/logger';
 import { CallerHeader, readCorrelationHeaders } from './correlation-headers';
@@ -43,12 +43,15 @@ export interface McpHttpAppOptions {
 /**
  * The Streamable HTTP front of a stateless MCP server: one POST endpoint, every message answered with a
  * single JSON response (or 202), every failure turned into a standard JSON-RPC error response.
+ *
+ * POSTs to the endpoint, the one hot path, go straight to the exchange handler; Express serves every
+ * other method and path. Express's per-request set-up halved the gateway's throughput when it also
+ * routed the hot path (docs/adr/0005-express-off-the-hot-path.md).
  */
-export function createMcpHttpApp(options: McpHttpAppOptions): Express {
+export function createMcpHttpApp(options: McpHttpAppOptions): RequestListener {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.post(options.endpointPath, (req, res) => handleExchange(req, res, options));
   app.all(options.endpointPath, (req, res) => {
     res.setHeader('Allow', 'POST');
     sendJsonRpcError(res, 405, invalidRequest(null, `${req.method} is not served here; POST one JSON-RPC message`));
@@ -57,11 +60,26 @@ export function createMcpHttpApp(options: McpHttpAppOptions): Express {
     sendJsonRpcError(res, 404, invalidRequest(null, `no MCP endpoint at ${req.path.slice(0, 64)}; use ${options.endpointPath}`));
   });
   // Anything thrown past the handlers (express itself, a bug) still ends as JSON, never an HTML page.
-  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    options.logger.error('mcp_http_unhandled_error', { error: describe(error) });
-    if (!res.headersSent) sendJsonRpcError(res, 500, { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error' } });
-  });
-  return app;
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => sendUnhandledError(res, error, options.logger));
+
+  return (req, res) => {
+    if (req.method === 'POST' && pathOf(req.url) === options.endpointPath) {
+      handleExchange(req, res, options).catch((error: unknown) => sendUnhandledError(res, error, options.logger));
+    } else {
+      app(req, res);
+    }
+  };
+}
+
+function sendUnhandledError(res: ServerResponse, error: unknown, logger: Logger): void {
+  logger.error('mcp_http_unhandled_error', { error: describe(error) });
+  sendJsonRpcError(res, 500, { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error' } });
+}
+
+function pathOf(url: string | undefined): string {
+  if (url === undefined) return '/';
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
 }
 
 async function handleExchange(req: IncomingMessage, res: ServerResponse, options: McpHttpAppOptions): Promise<void> {
@@ -146,7 +164,7 @@ async function handleExchange(req: IncomingMessage, res: ServerResponse, options
       res.setHeader('Mcp-Session-Id', randomUUID());
     }
     if (options.payloadLogging) logger.debug('mcp_http_response_payload', { payload: outcome.json });
-    res.writeHead(200, { 'Content-Type': 'application/json' }).end(outcome.json);
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(outcome.json) }).end(outcome.json);
   });
 }
 

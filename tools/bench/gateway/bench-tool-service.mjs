@@ -1,0 +1,32 @@
+// The tool service of the gateway benchmark: as cheap as a REST service can be, so that it measures the
+// gateways, not itself. Publishes TOOLS tools that all POST to /tools/echo.
+import { createServer } from 'node:http';
+
+const count = Number(process.env.TOOLS ?? 1000);
+const tools = Array.from({ length: count }, (_, i) => ({
+  name: `tool_${String(i).padStart(4, '0')}`,
+  description: `Benchmark tool number ${i}: echoes its text argument back as JSON.`,
+  inputSchema: { type: 'object', properties: { text: { type: 'string', maxLength: 1000 } }, required: ['text'] },
+  annotations: { readOnlyHint: true },
+  endpoint: '/tools/echo',
+  timeoutMillis: 5000,
+}));
+const manifest = JSON.stringify({ manifestVersion: '1', revision: `bench-${count}`, tools });
+
+const server = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (chunk) => chunks.push(chunk));
+  req.on('end', () => {
+    if (req.url === '/tool-manifest') return res.writeHead(200, { 'content-type': 'application/json' }).end(manifest);
+    if (req.url === '/tools/echo' && req.method === 'POST') {
+      const { text } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { echo: text } }));
+    }
+    res.writeHead(404).end();
+  });
+});
+server.keepAliveTimeout = 65_000;
+server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+  console.log(`bench tool service listening on http://127.0.0.1:${server.address().port}`);
+});
+process.on('SIGTERM', () => server.close(() => process.exit(0)));

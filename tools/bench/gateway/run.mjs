@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// Gateway benchmark (README "Benchmarks"): in one run, on loopback, with autocannon, measures
+//   tools/call: the tool service called directly, the SDK recipe, our gateway;
+//   tools/list of 1,000 tools: the SDK recipe, our gateway;
+// and prints req/s, p50, p99 and the ratios the targets are stated in. Absolute numbers drift with the
+// machine; the ratios are what to compare. Usage: npx nx run gateway:bench [-- --duration 10 --connections 32]
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.join(here, '../../..');
+const { values: options } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '32' } } });
+const duration = Number(options.duration);
+const connections = Number(options.connections);
+const children = [];
+
+function start(label, args, env, ready) {
+  const child = spawn(process.execPath, args, { cwd: root, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const onData = (chunk) => {
+      output += chunk;
+      const match = ready.exec(output);
+      if (match) {
+        child.stdout.off('data', onData);
+        child.stdout.resume(); // keep draining its logs, as a log collector would
+        resolve(match[1]);
+      }
+    };
+    child.stdout.setEncoding('utf8').on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${label} exited with ${code}: ${output}`)));
+  });
+}
+
+const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+const callBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'tool_0004', arguments: { text: 'hello' } } });
+const listBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+
+async function check(url, headers, body, expectText) {
+  const text = await (await fetch(url, { method: 'POST', headers, body })).text();
+  if (!text.includes(expectText)) throw new Error(`sanity check failed for ${url}: ${text.slice(0, 300)}`);
+}
+
+async function measure(name, url, headers, body) {
+  await autocannon({ url, method: 'POST', headers, body, connections, duration: 1 }); // warm-up
+  const r = await autocannon({ url, method: 'POST', headers, body, connections, duration });
+  if (r.errors > 0 || r.non2xx > 0) throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx replies`);
+  const row = { name, reqPerSec: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99 };
+  console.log(`${name.padEnd(28)} ${String(row.reqPerSec).padStart(8)} req/s   p50 ${String(row.p50Ms).padStart(5)} ms   p99 ${String(row.p99Ms).padStart(5)} ms`);
+  return row;
+}
+
+async function startStack(tools) {
+  const toolService = await start(`tool service (${tools} tools)`, [path.join(here, 'bench-tool-service.mjs')], { TOOLS: String(tools) }, /listening on (\S+)/);
+  const sdkRecipe = await start('SDK recipe', [path.join(here, 'sdk-recipe-gateway.mjs')], { TOOL_SERVICE_URL: toolService }, /listening on (\S+)/);
+  const config = path.join(mkdtempSync(path.join(tmpdir(), 'gw-bench-')), 'gateway.yaml');
+  writeFileSync(config, `server: { port: 0, managementPort: 0 }\nmcp:\n  bundles: [{ name: bench, serviceDomain: "${toolService}", manifestPath: /tool-manifest }]\n`);
+  const gateway = await start('gateway', [path.join(root, 'dist/apps/gateway/main.js'), '--config', config], {}, /event=gateway_started mcpUrl=(\S+)/);
+  await check(`${toolService}/tools/echo`, { 'content-type': 'application/json' }, '{"text":"hello"}', '"echo":"hello"');
+  for (const url of [sdkRecipe, gateway]) {
+    await check(url, mcpHeaders, callBody, 'hello');
+    await check(url, mcpHeaders, listBody, `tool_${String(tools - 1).padStart(4, '0')}`);
+  }
+  return { toolService, sdkRecipe, gateway };
+}
+
+try {
+  // tools/call is measured on a small catalogue, as a deployment with one tool service has; the SDK
+  // recipe's cost grows with every tool it registers per request, so a 1,000-tool catalogue is shown too.
+  const small = await startStack(10);
+  const large = await startStack(1000);
+
+  console.log(`\n${connections} connections, ${duration} s per scenario, node ${process.version}\n`);
+  const direct = await measure('tools/call direct (limit)', `${small.toolService}/tools/echo`, { 'content-type': 'application/json' }, '{"text":"hello"}');
+  const sdkCall = await measure('tools/call SDK recipe', small.sdkRecipe, mcpHeaders, callBody);
+  const ourCall = await measure('tools/call gateway', small.gateway, mcpHeaders, callBody);
+  const sdkCallLarge = await measure('tools/call SDK, 1000 tools', large.sdkRecipe, mcpHeaders, callBody);
+  const ourCallLarge = await measure('tools/call gw, 1000 tools', large.gateway, mcpHeaders, callBody);
+  const sdkList = await measure('tools/list 1000 SDK recipe', large.sdkRecipe, mcpHeaders, listBody);
+  const ourList = await measure('tools/list 1000 gateway', large.gateway, mcpHeaders, listBody);
+
+  const ratios = {
+    callVsSdk: ourCall.reqPerSec / sdkCall.reqPerSec,
+    callVsDirect: ourCall.reqPerSec / direct.reqPerSec,
+    callVsSdkLargeCatalogue: ourCallLarge.reqPerSec / sdkCallLarge.reqPerSec,
+    listVsSdk: ourList.reqPerSec / sdkList.reqPerSec,
+  };
+  console.log(`\ntools/call gateway / SDK recipe              ${ratios.callVsSdk.toFixed(1)}x   (target >= 10x)`);
+  console.log(`tools/call gateway / direct                  ${ratios.callVsDirect.toFixed(2)}x  (target >= 0.3x)`);
+  console.log(`tools/call gateway / SDK, 1000-tool catalogue ${ratios.callVsSdkLargeCatalogue.toFixed(0)}x`);
+  console.log(`tools/list 1000 gateway / SDK recipe         ${ratios.listVsSdk.toFixed(0)}x    (target >= 50x)`);
+  mkdirSync(path.join(root, 'tmp/bench'), { recursive: true });
+  const rows = [direct, sdkCall, ourCall, sdkCallLarge, ourCallLarge, sdkList, ourList];
+  writeFileSync(path.join(root, 'tmp/bench/gateway.json'), `${JSON.stringify({ connections, duration, rows, ratios }, null, 2)}\n`);
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+}
