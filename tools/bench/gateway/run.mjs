@@ -2,6 +2,7 @@
 // Gateway benchmark (README "Benchmarks"): in one run, on loopback, with autocannon, measures
 //   tools/call: the tool service called directly, the SDK recipe, our gateway;
 //   tools/list of 1,000 tools: the SDK recipe, our gateway;
+// plus, for reference, a minimal hand-written proxy (no validation, no logging) for tools/call,
 // and prints req/s, p50, p99 and the ratios the targets are stated in. Absolute numbers drift with the
 // machine; the ratios are what to compare. Usage: npx nx run gateway:bench [-- --duration 10 --connections 32]
 import { spawn } from 'node:child_process';
@@ -74,12 +75,15 @@ try {
   // tools/call is measured on a small catalogue, as a deployment with one tool service has; the SDK
   // recipe's cost grows with every tool it registers per request, so a 1,000-tool catalogue is shown too.
   const small = await startStack(10);
+  const minimalProxy = await start('minimal proxy', [path.join(here, 'minimal-proxy.mjs')], { TOOL_SERVICE_URL: small.toolService }, /listening on (\S+)/);
+  await check(minimalProxy, mcpHeaders, callBody, 'hello');
   const large = await startStack(1000);
 
   console.log(`\n${connections} connections, ${duration} s per scenario, node ${process.version}\n`);
   const direct = await measure('tools/call direct (limit)', `${small.toolService}/tools/echo`, { 'content-type': 'application/json' }, '{"text":"hello"}');
   const sdkCall = await measure('tools/call SDK recipe', small.sdkRecipe, mcpHeaders, callBody);
   const ourCall = await measure('tools/call gateway', small.gateway, mcpHeaders, callBody);
+  const proxyCall = await measure('tools/call minimal proxy', minimalProxy, mcpHeaders, callBody);
   const sdkCallLarge = await measure('tools/call SDK, 1000 tools', large.sdkRecipe, mcpHeaders, callBody);
   const ourCallLarge = await measure('tools/call gw, 1000 tools', large.gateway, mcpHeaders, callBody);
   const sdkList = await measure('tools/list 1000 SDK recipe', large.sdkRecipe, mcpHeaders, listBody);
@@ -90,13 +94,17 @@ try {
     callVsDirect: ourCall.reqPerSec / direct.reqPerSec,
     callVsSdkLargeCatalogue: ourCallLarge.reqPerSec / sdkCallLarge.reqPerSec,
     listVsSdk: ourList.reqPerSec / sdkList.reqPerSec,
+    callVsMinimalProxy: ourCall.reqPerSec / proxyCall.reqPerSec,
+    minimalProxyVsDirect: proxyCall.reqPerSec / direct.reqPerSec,
   };
   console.log(`\ntools/call gateway / SDK recipe              ${ratios.callVsSdk.toFixed(1)}x   (target >= 10x)`);
   console.log(`tools/call gateway / direct                  ${ratios.callVsDirect.toFixed(2)}x  (target >= 0.3x)`);
   console.log(`tools/call gateway / SDK, 1000-tool catalogue ${ratios.callVsSdkLargeCatalogue.toFixed(0)}x`);
   console.log(`tools/list 1000 gateway / SDK recipe         ${ratios.listVsSdk.toFixed(0)}x    (target >= 50x)`);
+  console.log(`tools/call gateway / minimal proxy           ${ratios.callVsMinimalProxy.toFixed(2)}x  (reference: no validation, no logging)`);
+  console.log(`tools/call minimal proxy / direct            ${ratios.minimalProxyVsDirect.toFixed(2)}x  (reference: the ceiling of two hops here)`);
   mkdirSync(path.join(root, 'tmp/bench'), { recursive: true });
-  const rows = [direct, sdkCall, ourCall, sdkCallLarge, ourCallLarge, sdkList, ourList];
+  const rows = [direct, sdkCall, ourCall, proxyCall, sdkCallLarge, ourCallLarge, sdkList, ourList];
   writeFileSync(path.join(root, 'tmp/bench/gateway.json'), `${JSON.stringify({ connections, duration, rows, ratios }, null, 2)}\n`);
 } finally {
   for (const child of children) child.kill('SIGTERM');
