@@ -18,7 +18,7 @@ export class ConfigError extends Error {
 type EnvKind = 'string' | 'int' | 'bool' | 'list';
 
 /** Environment overrides (docs/configuration.md): variable, config path, value kind. */
-const ENV_OVERRIDES: ReadonlyArray<[string, string, EnvKind]> = [
+export const ENV_OVERRIDES: ReadonlyArray<[string, string, EnvKind]> = [
   ['HOST', 'server.host', 'string'],
   ['PORT', 'server.port', 'int'],
   ['MANAGEMENT_PORT', 'server.managementPort', 'int'],
