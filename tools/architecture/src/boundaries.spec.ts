@@ -36,7 +36,7 @@ const forbidden: Array<[string, Snippet, RegExp]> = [
   ['the gateway imports transport-stdio (agent scope)', importing('apps/gateway', '@toolmesh/transport-stdio'), /"scope:gateway" can only depend on libs tagged with "scope:gateway", "scope:shared"/],
   ['the agent CLI imports registry (gateway scope)', importing('apps/agent-cli', '@toolmesh/registry'), /"scope:agent" can only depend on libs tagged with "scope:agent", "scope:shared"/],
   // express only in transport-http
-  ...['libs/protocol', 'libs/transport-stdio', 'libs/registry', 'libs/rewake-bridge', 'apps/gateway', 'apps/agent-cli'].map(
+  ...['libs/protocol', 'libs/transport-stdio', 'libs/registry', 'libs/rewake-bridge', 'apps/gateway', 'apps/agent-cli', 'apps/tool-service-sample'].map(
     (from): [string, Snippet, RegExp] => [`${from} imports express`, importing(from, 'express'), /is not allowed to import "express"/],
   ),
   // ioredis only in registry
