@@ -2,8 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { startSampleToolService, type SampleToolService } from './test-support/sample-tool-service';
-import { startTestGateway, type TestGateway } from './test-support/test-gateway';
+import { useGatewayWithSampleService } from './test-support/test-gateway';
 
 /**
  * Inspector CLI 1.0.3 finds its own package.json relative to the working directory, so it runs from its
@@ -17,21 +16,12 @@ async function inspector(...args: string[]): Promise<unknown> {
 }
 
 describe('real MCP clients through the gateway', () => {
-  let tools: SampleToolService;
-  let gw: TestGateway;
-  beforeAll(async () => {
-    tools = await startSampleToolService();
-    gw = await startTestGateway(tools.url);
-  });
-  afterAll(async () => {
-    await gw?.stop();
-    await tools?.stop();
-  });
+  const { gateway } = useGatewayWithSampleService();
 
   it('the MCP Inspector CLI lists and calls a tool', async () => {
-    const listed = (await inspector(gw.url, '--transport', 'http', '--method', 'tools/list')) as { tools: Array<{ name: string }> };
+    const listed = (await inspector(gateway().url, '--transport', 'http', '--method', 'tools/list')) as { tools: Array<{ name: string }> };
     expect(listed.tools.map((t) => t.name)).toContain('product_search');
-    const called = (await inspector(gw.url, '--transport', 'http', '--method', 'tools/call', '--tool-name', 'echo_text', '--tool-arg', 'text=inspected')) as {
+    const called = (await inspector(gateway().url, '--transport', 'http', '--method', 'tools/call', '--tool-name', 'echo_text', '--tool-arg', 'text=inspected')) as {
       content: Array<{ text: string }>;
       isError: boolean;
     };
@@ -40,7 +30,7 @@ describe('real MCP clients through the gateway', () => {
 
   it("the SDK's Streamable HTTP client lists and calls a tool", async () => {
     const client = new Client({ name: 'sdk-client-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(gw.url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(gateway().url)));
     try {
       expect(client.getServerVersion()?.name).toBe('toolmesh-gateway');
       const { tools: listed } = await client.listTools();

@@ -1,27 +1,17 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { startSampleToolService, type SampleToolService } from './test-support/sample-tool-service';
 import { REPO_ROOT } from './test-support/spawn-server-process';
-import { startTestGateway, type TestGateway } from './test-support/test-gateway';
+import { useGatewayWithSampleService } from './test-support/test-gateway';
 
 const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection', 'tools-call-simple-text', 'tools-call-error'];
 
 describe('official MCP conformance suite, server scenarios', () => {
-  let tools: SampleToolService;
-  let gw: TestGateway;
-  beforeAll(async () => {
-    tools = await startSampleToolService();
-    gw = await startTestGateway(tools.url);
-  });
-  afterAll(async () => {
-    await gw?.stop();
-    await tools?.stop();
-  });
+  const { gateway } = useGatewayWithSampleService();
 
   it(`passes ${SCENARIOS.join(', ')}`, async () => {
     const runner = path.join(REPO_ROOT, 'tools/conformance/run-conformance.js');
-    const { stdout } = await promisify(execFile)(process.execPath, [runner, 'server', gw.url, ...SCENARIOS, '--json']).catch(
+    const { stdout } = await promisify(execFile)(process.execPath, [runner, 'server', gateway().url, ...SCENARIOS, '--json']).catch(
       (error: { stdout: string }) => ({ stdout: error.stdout }),
     );
     const results = JSON.parse(stdout) as Record<string, { passed: boolean; failures: string[] }>;

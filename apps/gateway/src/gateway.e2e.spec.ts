@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSampleToolService, type SampleToolService } from './test-support/sample-tool-service';
-import { startTestGateway, type JsonRpcReply, type TestGateway } from './test-support/test-gateway';
+import { startTestGateway, useGatewayWithSampleService, type JsonRpcReply, type TestGateway } from './test-support/test-gateway';
 
 /** A port nobody listens on: bound once, then released. */
 async function closedPort(): Promise<number> {
@@ -186,22 +186,12 @@ describe('gateway against the sample tool service', () => {
 });
 
 describe('deadlines (SPEC G12)', () => {
-  let tools: SampleToolService;
-  let gw: TestGateway;
-
-  beforeAll(async () => {
-    tools = await startSampleToolService();
-    gw = await startTestGateway(tools.url, (config) => {
-      config.mcp.requestDeadlineMillis = 400;
-    });
-  });
-  afterAll(async () => {
-    await gw?.stop();
-    await tools?.stop();
+  const { gateway } = useGatewayWithSampleService((config) => {
+    config.mcp.requestDeadlineMillis = 400;
   });
 
   it('cuts the outbound timeout to what is left of the request budget', async () => {
-    const reply = await gw.rpc('tools/call', { name: 'slow_operation', arguments: { delayMillis: 3_000 } });
+    const reply = await gateway().rpc('tools/call', { name: 'slow_operation', arguments: { delayMillis: 3_000 } });
     expect(reply.result?.isError).toBe(true);
     const allowed = Number(/no complete reply within (\d+) ms/.exec(textOf(reply))?.[1]);
     expect(allowed).toBeGreaterThan(0);

@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import { startGateway, type RunningGateway } from '../app/start-gateway';
 import { defaultConfig } from '../config/defaults';
 import type { GatewayConfig } from '../config/gateway-config';
+import { startSampleToolService, type SampleToolService } from './sample-tool-service';
 
 export const TEST_PROTOCOL_VERSION = '2025-11-25';
 
@@ -54,5 +55,26 @@ export async function startTestGateway(toolServiceUrl: string, adjust: (config: 
       return (await res.json()) as JsonRpcReply;
     },
     stop: () => gateway.stop(),
+  };
+}
+
+/**
+ * For a `describe` block: the sample tool service as a process and an in-process gateway in front of it,
+ * started before the block's tests and stopped after them.
+ */
+export function useGatewayWithSampleService(adjust?: (config: GatewayConfig) => void): { tools: () => SampleToolService; gateway: () => TestGateway } {
+  let tools: SampleToolService | undefined;
+  let gateway: TestGateway | undefined;
+  beforeAll(async () => {
+    tools = await startSampleToolService();
+    gateway = await startTestGateway(tools.url, adjust);
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await tools?.stop();
+  });
+  return {
+    tools: () => tools as SampleToolService,
+    gateway: () => gateway as TestGateway,
   };
 }
