@@ -1,3 +1,4 @@
+import { seededRandom, type SeededRandom as Random } from '../../testing';
 import { parseJsonRpcMessage, type ParseResult } from './parse';
 
 /**
@@ -9,21 +10,6 @@ const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed);
 const CASES = Number(process.env.FUZZ_CASES ?? 12_000);
 const STANDARD_PARSER_CODES = new Set([-32700, -32600, -32602]);
 
-/** mulberry32: small, fast, and reproducible across Node versions. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)];
-  return { next, int, pick };
-}
-type Random = ReturnType<typeof prng>;
 
 const VALID: readonly unknown[] = [
   { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } },
@@ -127,7 +113,7 @@ function assertWellFormed(result: ParseResult): void {
 
 describe(`parser fuzz (seed ${SEED}, ${CASES} cases)`, () => {
   it('never throws and always answers with a message or a standard error', () => {
-    const r = prng(SEED);
+    const r = seededRandom(SEED);
     const outcomes = { ok: 0, error: 0 };
     for (let i = 0; i < CASES; i++) {
       const input = generate(r);
