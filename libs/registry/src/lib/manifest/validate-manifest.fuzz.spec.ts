@@ -9,7 +9,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? 0x3a11);
 const CASES = Number(process.env.FUZZ_CASES ?? 5_000);
 const target = { name: 'fuzz', serviceDomain: 'http://tools.internal:8080/base', namePrefix: undefined };
 
-const VALUES = [null, true, 0, -1, 1.5, 1e400, '', 'x', '/path', '//evil', 'http://h/x', 'https://u:p@h/x', 'file:///etc/passwd', 'javascript:alert(1)', '\u0000', [], {}];
+const VALUES = [null, true, 0, -1, 1.5, Number.POSITIVE_INFINITY, '', 'x', '/path', '//evil', 'http://h/x', 'https://u:p@h/x', 'file:///etc/passwd', 'javascript:alert(1)', '\u0000', [], {}];
 const KEYS = ['name', 'inputSchema', 'endpoint', 'timeoutMillis', '_meta', 'title', '__proto__', 'constructor', 'tools', 'type', 'properties'];
 
 function randomValue(r: SeededRandom, depth: number): unknown {
