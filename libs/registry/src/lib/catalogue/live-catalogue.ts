@@ -159,9 +159,12 @@ export class LiveCatalogue implements ToolCatalogue {
     const loaded = await Promise.all(due.map((route) => this.loadRoute(route)));
     due.forEach((route, i) => next.set(route.token, loaded[i]));
 
+    const before = this.states;
     const rejection = this.adopt(routes, next);
     if (rejection === undefined) {
-      due.forEach((route, i) => this.writeThrough(route.token, loaded[i]));
+      due.forEach((route, i) => {
+        if (loaded[i].snapshot !== before.get(route.token)?.snapshot) this.writeThrough(route.token, loaded[i].snapshot);
+      });
       return;
     }
     // The whole refresh is refused: old snapshots stay, but the attempt and its error are recorded.
@@ -261,10 +264,10 @@ export class LiveCatalogue implements ToolCatalogue {
     for (const listener of this.listeners) listener(candidate);
   }
 
-  /** Best effort, after the generation is installed: only fresh remote successes reach the shared cache. */
-  private writeThrough(route: string, state: RouteState): void {
-    if (!this.options.cache || state.snapshot?.source !== 'remote' || state.lastSuccessAt !== state.attemptedAt) return;
-    void this.options.cache.writeRoute(route, encodeRouteSnapshot(route, state.snapshot));
+  /** Best effort, after the generation is installed: only new remote successes reach the shared cache. */
+  private writeThrough(route: string, snapshot: RouteSnapshot | undefined): void {
+    if (!this.options.cache || snapshot?.source !== 'remote') return;
+    void this.options.cache.writeRoute(route, encodeRouteSnapshot(route, snapshot));
   }
 }
 
