@@ -12,6 +12,8 @@ export class DocumentServer {
   private readonly replies = new Map<string, ScriptedReply>();
   private readonly counts = new Map<string, number>();
   private server: Server | undefined;
+  private holding = false;
+  private readonly held: Array<() => void> = [];
   /** Milliseconds every reply waits, so concurrent requests overlap a fetch. */
   delayMillis = 0;
 
@@ -24,12 +26,15 @@ export class DocumentServer {
     this.server = createServer((req, res) => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
       this.counts.set(path, this.fetches(path) + 1);
-      const reply = this.replies.get(path) ?? { status: 404 };
-      setTimeout(() => {
-        if (reply === 'hang-up') res.destroy();
-        else if ('json' in reply) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply.json));
-        else res.writeHead(reply.status).end();
-      }, this.delayMillis);
+      const answer = () =>
+        setTimeout(() => {
+          const reply = this.replies.get(path) ?? { status: 404 };
+          if (reply === 'hang-up') res.destroy();
+          else if ('json' in reply) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply.json));
+          else res.writeHead(reply.status).end();
+        }, this.delayMillis);
+      if (this.holding) this.held.push(answer);
+      else answer();
     });
     await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
     return this;
@@ -38,6 +43,17 @@ export class DocumentServer {
   serve(path: string, reply: ScriptedReply): this {
     this.replies.set(path, reply);
     return this;
+  }
+
+  /** From now on, requests wait unanswered until release(): a tool service still thinking, deterministically. */
+  hold(): void {
+    this.holding = true;
+  }
+
+  /** Answers every held request with what is served now, and stops holding. */
+  release(): void {
+    this.holding = false;
+    for (const answer of this.held.splice(0)) answer();
   }
 
   fetches(path: string): number {
