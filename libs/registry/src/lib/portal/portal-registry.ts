@@ -50,9 +50,11 @@ export function parsePortalRegistry(document: unknown, options: PortalRouteOptio
 function toRouteConfig(route: PortalRoute, options: PortalRouteOptions): RouteConfig {
   const base = { token: route.routeToken, revision: String(route.routeRevision), ...(options.namePrefix !== undefined && { namePrefix: options.namePrefix }) };
   const services: ToolServiceTarget[] = [];
-  for (const service of route.toolServices.filter((s) => s.enabled === 'Y')) {
+  for (const [i, service] of route.toolServices.entries()) {
+    if (service.enabled !== 'Y') continue;
     const problem = endpointProblem(service);
-    if (problem !== undefined) return { ...base, services: [], endpointProblem: `${service.serviceDomain}: ${problem}` };
+    // Named by position, never by value: a bad serviceDomain may carry credentials.
+    if (problem !== undefined) return { ...base, services: [], endpointProblem: `toolServices[${i}]: ${problem}` };
     const domain = service.serviceDomain.replace(/\/+$/, '');
     services.push({
       serviceDomain: domain,
