@@ -73,6 +73,17 @@ describe('the seed failure tables (real tool service, real redis-server)', () =>
       expect(await redis.get(KEY).catch(() => 'still planted')).toBe('still planted');
     });
 
+    it('memory hit, Redis down: memory is returned, and no client sees Redis', async () => {
+      service.serve(manifestPath('core'), { json: manifestOf('a1') });
+      const catalogue = gateway();
+      await catalogue.refreshAll();
+      await redis.kill();
+      clock.advance(TTL); // the background refresh that follows writes to a dead Redis
+      for (let i = 0; i < 20; i++) expect(toolsList(catalogue)).toEqual(['a1']);
+      await catalogue.refreshAll();
+      expect(toolsList(catalogue)).toEqual(['a1']);
+    });
+
     it('memory miss (just started), source confirmable: the tool service is read and memory filled; Redis then holds it', async () => {
       service.serve(manifestPath('core'), { json: manifestOf('a1', 'a2') });
       const catalogue = gateway();
