@@ -1,5 +1,5 @@
 import type { CatalogueLog } from '../catalogue/catalogue-log';
-import type { RouteConfig } from '../catalogue/route';
+import { routeSignature, type RouteConfig } from '../catalogue/route';
 import { RegistryErrorCode, toRegistryError } from '../errors';
 
 /** One route's routing hint: each enabled tool service's `/tool-service-manifest`, as published. */
@@ -19,12 +19,15 @@ export interface RoutingHintsOptions {
 
 /**
  * Routing hints for `initialize` (`_meta.toolServers`, SPEC G18), with their own TTL and per-route last
- * good. Like the catalogue, no timer: `current()` answers from memory and, when due, starts one
- * background refresh. A route whose lookup never worked is left out; with none, there is no hint at all.
+ * good. Like the catalogue, no timer: `current()` answers from memory and, when the TTL expired or the
+ * routes' configuration changed, starts one background refresh. A route whose lookup never worked is
+ * left out; with none, there is no hint at all.
  */
 export class RoutingHints {
   private readonly lastGood = new Map<string, ToolServerHint>();
   private dueAt = Number.NEGATIVE_INFINITY;
+  /** The routes' configuration the hints were loaded for; a change (portal update) makes them due at once. */
+  private loadedFor = '';
   private flight: Promise<void> | undefined;
   private readonly now: () => number;
 
@@ -33,7 +36,7 @@ export class RoutingHints {
   }
 
   current(): ToolServerHint[] | undefined {
-    if (this.flight === undefined && this.now() >= this.dueAt) void this.refresh();
+    if (this.flight === undefined && (this.now() >= this.dueAt || this.configuration() !== this.loadedFor)) void this.refresh();
     return this.lastGood.size === 0 ? undefined : [...this.lastGood.values()];
   }
 
@@ -42,8 +45,13 @@ export class RoutingHints {
     return this.flight;
   }
 
+  private configuration(): string {
+    return (this.options.routes() ?? []).map(routeSignature).join('\n');
+  }
+
   private async load(): Promise<void> {
     this.dueAt = this.now() + this.options.ttlMillis;
+    this.loadedFor = this.configuration();
     const routes = (this.options.routes() ?? []).filter((route) => route.services.some((service) => service.routingHint));
     const tokens = new Set(routes.map((route) => route.token));
     for (const token of this.lastGood.keys()) if (!tokens.has(token)) this.lastGood.delete(token);
