@@ -6,6 +6,7 @@ import Redis from 'ioredis';
 /** A real redis-server process of the test's own, on a free port, with no persistence. */
 export interface TestRedis {
   readonly url: string;
+  readonly port: number;
   /** The value at `key`, parsed; `undefined` when absent. */
   get(key: string): Promise<unknown>;
   set(key: string, value: string): Promise<void>;
@@ -25,8 +26,9 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startRedis(): Promise<TestRedis> {
-  const port = await freePort();
+/** Starts redis-server on a free port, or on `port` (a restart of one the test killed). */
+export async function startRedis(port?: number): Promise<TestRedis> {
+  port ??= await freePort();
   const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -49,6 +51,7 @@ export async function startRedis(): Promise<TestRedis> {
   await client.connect();
   return {
     url,
+    port,
     get: async (key) => {
       const text = await client.get(key);
       return text === null ? undefined : JSON.parse(text);
