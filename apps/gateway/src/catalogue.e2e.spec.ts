@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { DocumentServer } from '@toolmesh/registry/testing';
 import { startSampleToolService, type SampleToolService } from './test-support/sample-tool-service';
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';
@@ -66,6 +69,19 @@ describe('gateway catalogue (real tool services, in-process gateway)', () => {
     while ((await tools.stats()).manifestFetches === before) await new Promise((r) => setTimeout(r, 10));
     expect((await tools.stats()).manifestFetches).toBe(before + 1);
     expect(gw.logs().match(/event=catalogue_refresh_forced reason=stale_tool/g)).toHaveLength(1);
+  });
+
+  it('serves the routes of a file: portal registry, with the portal\'s state in toolBundles', async () => {
+    const registry = path.join(mkdtempSync(path.join(tmpdir(), 'gw-portal-')), 'toolserver-info.json');
+    const toolServices = [{ serviceDomain: tools.url, manifestPath: '/tool-manifest', enabled: 'Y' }];
+    writeFileSync(registry, JSON.stringify({ routes: [{ routeToken: 'core', enabled: 'Y', routeRevision: '3', toolServices }, { routeToken: 'off', enabled: 'N', routeRevision: '1', toolServices }] }));
+    gw = await startTestGateway(tools.url, (config) => (config.mcp.portal.registryUrl = `file:${registry}`));
+    const listed = (await gw.rpc('tools/list')).result?.tools as Array<{ name: string }>;
+    expect(listed.map((tool) => tool.name)).toContain('customer_lookup');
+    expect((await gw.rpc('tools/call', { name: 'echo_text', arguments: { text: 'via the portal' } })).result?.content?.[0].text).toBe('via the portal');
+    const body = (await management('/actuator/toolBundles')).body as { portal: { source: string }; bundles: BundleRow[] };
+    expect(body.portal).toMatchObject({ source: 'remote', lastError: null });
+    expect(body.bundles.map((row) => [row.bundle, row.source])).toEqual([['core', 'remote']]);
   });
 
   describe('readiness and /actuator/toolBundles', () => {
