@@ -92,6 +92,20 @@ describe('gateway catalogue (real tool services, in-process gateway)', () => {
     afterEach(() => service.stop());
     const bundleOn = (name: string, extra: object = {}) => ({ name, serviceDomain: `${service.url}/${name}`, manifestPath: '/tool-manifest', ...extra });
 
+    it('announces a changed tool list to onToolsListChanged listeners, and only a changed one', async () => {
+      let now = 1_800_000_000_000;
+      service.serve('/s/tool-manifest', { json: manifestOf('t1') });
+      gw = await startTestGateway(service.url, (config) => (config.mcp.bundles = [bundleOn('s')]), { now: () => now });
+      await gw.rpc('tools/list');
+      const announced: string[][] = [];
+      gw.gateway.onToolsListChanged((generation) => announced.push([...generation.tools.keys()]));
+      expect((await gw.rpc('tools/call', { name: 't2', arguments: {} })).error?.code).toBe(-32001); // forced refresh, same list
+      service.serve('/s/tool-manifest', { json: manifestOf('t1', 't2') });
+      now += 5_000; // mcp.catalogue.forcedRefreshCooldownMillis
+      expect((await gw.rpc('tools/call', { name: 't2', arguments: {} })).error).toBeUndefined(); // found after the refresh
+      expect(announced).toEqual([['t1', 't2']]);
+    });
+
     it('is DOWN before the first discovery attempt ends, then UP with an empty list from a healthy manifest', async () => {
       service.serve('/empty/tool-manifest', { json: manifestOf() }).hold();
       gw = await startTestGateway(service.url, (config) => (config.mcp.bundles = [bundleOn('empty')]));
