@@ -56,7 +56,6 @@ describe('Redis warm start across gateway processes (real redis-server, real too
       const status = (await (await fetch(`${managementUrl}/actuator/toolBundles`)).json()) as { ready: boolean; bundles: Array<{ source: string; lastError: { code: string } }> };
       expect(status.bundles[0]).toMatchObject({ source: 'redis', lastError: { code: 'REGISTRY_MANIFEST_UNREACHABLE' } });
       expect((await fetch(`${managementUrl}/actuator/health/readiness`)).status).toBe(200);
-      expect(b.output()).not.toContain(redis.url.split('//')[1]); // the Redis address never reaches the logs
     } finally {
       await b.stop();
     }
