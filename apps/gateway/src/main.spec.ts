@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '@toolmesh/registry/testing';
 import { startSampleToolService, type SampleToolService } from './test-support/sample-tool-service';
 import { REPO_ROOT, spawnServerProcess } from './test-support/spawn-server-process';
 
@@ -69,6 +70,22 @@ describe('gateway process (built dist/apps/gateway/main.js)', () => {
     const [code] = await once(gateway.child, 'exit');
     expect(code).toBe(0);
     expect(gateway.output()).toMatch(/event=gateway_draining inFlight=3/);
+  });
+
+  it('survives a startup preload with the tool service and Redis both down: live, not ready, -32003', async () => {
+    const [deadService, deadRedis] = [await freePort(), await freePort()];
+    const redisUrl = `redis://:redis-secret-42@127.0.0.1:${deadRedis}`;
+    const gateway = await spawnServerProcess('gateway', { REDIS_URL: redisUrl }, READY, ['--config', configFile(`http://127.0.0.1:${deadService}`)]);
+    const [, mcpUrl, managementUrl] = gateway.match;
+    const list = async () =>
+      (await (await fetch(mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' })).json()) as { error?: { code: number } };
+    expect((await list()).error?.code).toBe(-32003); // waits for the cold load, which fails
+    expect((await fetch(`${managementUrl}/actuator/health/liveness`)).status).toBe(200);
+    expect((await fetch(`${managementUrl}/actuator/health/readiness`)).status).toBe(503);
+    expect(gateway.child.exitCode).toBeNull();
+    expect(await gateway.stop()).toBe(0);
+    expect(gateway.output()).toContain('event=snapshot_cache_unavailable');
+    expect(gateway.output()).not.toContain('redis-secret-42'); // the Redis password never reaches the logs
   });
 
   it('refuses to start on an invalid configuration, saying what to fix', async () => {

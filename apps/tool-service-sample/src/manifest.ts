@@ -5,6 +5,8 @@ import type { Tool } from './tools';
 /** The path at which the service publishes its manifest (the gateway's `manifestPath`). */
 export const MANIFEST_PATH = '/tool-manifest';
 export const TOOL_PATH_PREFIX = '/tools/';
+/** Where the service describes itself for agents' routing (the gateway's `_meta.toolServers`, SPEC G18). */
+export const SERVICE_MANIFEST_PATH = '/tool-service-manifest';
 
 /** docs/manifest-format.md; only the members this service uses. */
 export interface ToolManifest {
@@ -26,5 +28,14 @@ export function buildManifest(tools: readonly Tool[]): ToolManifest {
     revision,
     service: { name: SERVICE_IDENTITY.name, title: SERVICE_IDENTITY.title },
     tools: published,
+  };
+}
+
+/** The routing hint: who the service is and which tools it serves, without schemas or endpoints. */
+export function buildServiceManifest(manifest: ToolManifest) {
+  return {
+    service: manifest.service,
+    revision: manifest.revision,
+    tools: manifest.tools.map((tool) => tool.name),
   };
 }

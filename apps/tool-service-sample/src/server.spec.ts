@@ -41,6 +41,11 @@ describe('tool service (in process, real HTTP)', () => {
       expect(validate(manifest) ? [] : validate.errors).toEqual([]);
     });
 
+    it('is what config/local-core-tools-manifest-sample-v1.json (the local fallback) holds', async () => {
+      const fallback = JSON.parse(readFileSync(path.join(__dirname, '../../../config/local-core-tools-manifest-sample-v1.json'), 'utf8'));
+      expect(await getJson('/tool-manifest')).toEqual(fallback);
+    });
+
     it('lists every tool once, each at /tools/<name> with a timeout, annotations and a closed input schema', async () => {
       const manifest = (await getJson('/tool-manifest')) as {
         manifestVersion: string;
@@ -80,6 +85,15 @@ describe('tool service (in process, real HTTP)', () => {
       const { tools } = (await getJson('/tool-manifest')) as { tools: Array<{ inputSchema: object }> };
       const ajv = new Ajv2020({ strict: true });
       for (const tool of tools) expect(() => ajv.compile(tool.inputSchema)).not.toThrow();
+    });
+  });
+
+  it('GET /tool-service-manifest names the service, its revision and its tools (the routing hint)', async () => {
+    const manifest = (await getJson('/tool-manifest')) as { revision: string; tools: Array<{ name: string }> };
+    expect(await getJson('/tool-service-manifest')).toEqual({
+      service: { name: 'tool-service-sample', title: 'Sample tool service' },
+      revision: manifest.revision,
+      tools: manifest.tools.map((tool) => tool.name),
     });
   });
 

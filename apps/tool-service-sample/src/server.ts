@@ -4,7 +4,7 @@ import { CallLog } from './call-log';
 import { parseArguments } from './http/parse-arguments';
 import { MAX_BODY_BYTES, readBody } from './http/read-body';
 import { errorReply, jsonReply, noContentReply, type Reply } from './http/reply';
-import { buildManifest, MANIFEST_PATH, TOOL_PATH_PREFIX } from './manifest';
+import { buildManifest, buildServiceManifest, MANIFEST_PATH, SERVICE_MANIFEST_PATH, TOOL_PATH_PREFIX } from './manifest';
 import { TOOLS, type Tool } from './tools';
 
 export interface ToolServiceOptions {
@@ -33,6 +33,7 @@ const DEFAULT_CALL_LOG_CAPACITY = 100;
  */
 export async function startToolService(options: ToolServiceOptions): Promise<ToolService> {
   const manifest = buildManifest(TOOLS);
+  const serviceManifest = buildServiceManifest(manifest);
   const toolsByName = new Map(TOOLS.map((tool) => [tool.name, tool]));
   const callLog = new CallLog(options.callLogCapacity ?? DEFAULT_CALL_LOG_CAPACITY);
   const stats = { manifestFetches: 0, calls: 0 };
@@ -59,6 +60,7 @@ export async function startToolService(options: ToolServiceOptions): Promise<Too
         },
       },
     ],
+    [SERVICE_MANIFEST_PATH, { GET: () => jsonReply(200, serviceManifest) }],
     ['/_stats', { GET: () => jsonReply(200, stats) }],
   ]);
 

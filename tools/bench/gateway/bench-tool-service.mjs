@@ -1,5 +1,6 @@
 // The tool service of the gateway benchmark: as cheap as a REST service can be, so that it measures the
-// gateways, not itself. Publishes TOOLS tools that all POST to /tools/echo.
+// gateways, not itself. Publishes TOOLS tools that all POST to /tools/echo. With VARY_MANIFEST=1 every
+// manifest fetch gets a new revision and one changed description (the catalogue benchmark's refreshes).
 import { createServer } from 'node:http';
 
 const count = Number(process.env.TOOLS ?? 1000);
@@ -11,13 +12,20 @@ const tools = Array.from({ length: count }, (_, i) => ({
   endpoint: '/tools/echo',
   timeoutMillis: 5000,
 }));
-const manifest = JSON.stringify({ manifestVersion: '1', revision: `bench-${count}`, tools });
+const fixedManifest = JSON.stringify({ manifestVersion: '1', revision: `bench-${count}`, tools });
+let fetches = 0;
+function manifest() {
+  if (process.env.VARY_MANIFEST !== '1') return fixedManifest;
+  fetches += 1;
+  const varied = tools.map((tool, i) => (i === fetches % count ? { ...tool, description: `${tool.description} (fetch ${fetches})` } : tool));
+  return JSON.stringify({ manifestVersion: '1', revision: `bench-${count}-${fetches}`, tools: varied });
+}
 
 const server = createServer((req, res) => {
   const chunks = [];
   req.on('data', (chunk) => chunks.push(chunk));
   req.on('end', () => {
-    if (req.url === '/tool-manifest') return res.writeHead(200, { 'content-type': 'application/json' }).end(manifest);
+    if (req.url === '/tool-manifest') return res.writeHead(200, { 'content-type': 'application/json' }).end(manifest());
     if (req.url === '/tools/echo' && req.method === 'POST') {
       const { text } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { echo: text } }));

@@ -1,7 +1,8 @@
 import type { Writable } from 'node:stream';
-import { BundleCatalogue, FileManifestSource, HttpManifestSource, type BundleConfig } from '@toolmesh/registry';
+import type { CatalogueGeneration } from '@toolmesh/registry';
 import { createLogger, createMcpHttpApp, listenHttp, type Logger } from '@toolmesh/transport-http';
-import type { BundleSettings, GatewayConfig } from '../config/gateway-config';
+import type { GatewayConfig } from '../config/gateway-config';
+import { buildCatalogue } from './build-catalogue';
 import { ArgumentValidator } from '../execution/argument-validator';
 import { ToolExecutionService } from '../execution/tool-execution-service';
 import { startManagementServer } from '../management/health-server';
@@ -18,6 +19,11 @@ export interface RunningGateway {
   readonly mcpUrl: string;
   readonly managementUrl: string;
   readonly logger: Logger;
+  /**
+   * Called with each new catalogue generation whose tool list differs from the previous one (SPEC G19);
+   * the hook for `notifications/tools/list_changed` (G21). Returns the unsubscribe function.
+   */
+  onToolsListChanged(listener: (generation: CatalogueGeneration) => void): () => void;
   /** Graceful stop: drains in-flight calls for at most `mcp.shutdownDrainMillis`, then closes everything. */
   stop(): Promise<void>;
 }
@@ -26,18 +32,15 @@ export interface StartOptions {
   env: NodeJS.ProcessEnv;
   /** Where log lines go (standard output by default). */
   logStream?: Writable;
+  /** Wall clock in ms for the catalogue's TTLs and cooldowns; tests move their own. */
+  now?: () => number;
 }
 
 /** The composition root: builds every part of the gateway from its configuration and starts it. */
 export async function startGateway(config: GatewayConfig, options: StartOptions): Promise<RunningGateway> {
   const { mcp } = config;
   const logger = createLogger({ ...config.logging, stream: options.logStream });
-  const catalogue = new BundleCatalogue({
-    bundles: mcp.bundles.map((bundle) => toBundleConfig(bundle, mcp.catalogue)),
-    limits: mcp.catalogue,
-    forcedRefreshCooldownMillis: mcp.catalogue.forcedRefreshCooldownMillis,
-    log: logger,
-  });
+  const { catalogue, routingHints, cache } = buildCatalogue(mcp, logger, options.now ?? Date.now);
   const toolClient = new UndiciToolClient({
     connectionsPerOrigin: mcp.toolClient.connectionsPerOrigin,
     maxReplyBytes: mcp.maxBodyBytes * 8,
@@ -52,7 +55,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   );
   const era2025 = new Era2025(
     era2025Methods({
-      initialize: initializeHandler({ ...mcp.protocol, serverInfo: mcp.serverInfo }),
+      initialize: initializeHandler({ ...mcp.protocol, serverInfo: mcp.serverInfo }, () => routingHints.current()),
       toolsList: toolsListHandler(catalogue),
       toolsCall: toolsCallHandler(execution),
     }),
@@ -73,32 +76,24 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   });
   const server = await listenHttp(app, { port: config.server.port, host: config.server.host });
   const management = await startManagementServer(config.server.managementPort, config.server.host, {
-    ready: () => catalogue.current() !== undefined,
+    ready: () => catalogue.isReady(),
+    toolBundles: () => catalogue.status(),
   });
-  // Startup preload: failures are logged by the catalogue and never stop the process (SPEC G16).
-  void catalogue.refreshAll();
+  // Startup preload, routes and manifests first, then the routing hints they point to. Failures are
+  // logged and never stop the process (SPEC G16).
+  void catalogue.refreshAll().then(() => routingHints.refresh());
 
   return {
     mcpUrl: `${server.url}${mcp.endpointPath}`,
     managementUrl: management.url,
     logger,
+    onToolsListChanged: (listener) => catalogue.onToolsListChanged(listener),
     stop: async () => {
       draining = true;
       logger.info('gateway_draining', { inFlight: server.inFlight(), drainMillis: mcp.shutdownDrainMillis });
       await server.close(mcp.shutdownDrainMillis);
-      await Promise.all([toolClient.close(), management.close()]);
+      await Promise.all([toolClient.close(), management.close(), cache?.close()]);
       logger.info('gateway_stopped', {});
     },
   };
-}
-
-function toBundleConfig(bundle: BundleSettings, catalogue: GatewayConfig['mcp']['catalogue']): BundleConfig {
-  const source =
-    bundle.manifestFile !== undefined
-      ? new FileManifestSource(bundle.manifestFile)
-      : new HttpManifestSource(new URL(`${bundle.serviceDomain.replace(/\/+$/, '')}${bundle.manifestPath}`), {
-          timeoutMillis: catalogue.manifestTimeoutMillis,
-          maxBytes: catalogue.maxManifestBytes,
-        });
-  return { name: bundle.name, serviceDomain: bundle.serviceDomain, namePrefix: bundle.namePrefix, source };
 }

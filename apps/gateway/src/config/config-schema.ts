@@ -17,7 +17,7 @@ export const configSchema = {
     mcp: {
       type: 'object',
       additionalProperties: false,
-      required: ['endpointPath', 'serverInfo', 'protocol', 'maxBodyBytes', 'requestDeadlineMillis', 'maxToolTimeoutMillis', 'shutdownDrainMillis', 'forwardAuthorization', 'allowedHosts', 'allowedOrigins', 'payloadLoggingEnabled', 'bundles', 'catalogue', 'toolClient'],
+      required: ['endpointPath', 'serverInfo', 'protocol', 'maxBodyBytes', 'requestDeadlineMillis', 'maxToolTimeoutMillis', 'shutdownDrainMillis', 'forwardAuthorization', 'allowedHosts', 'allowedOrigins', 'payloadLoggingEnabled', 'bundles', 'portal', 'catalogue', 'routingHints', 'redis', 'toolClient'],
       properties: {
         endpointPath: { type: 'string', pattern: '^/[A-Za-z0-9._~/-]*$' },
         serverInfo: {
@@ -55,21 +55,50 @@ export const configSchema = {
               serviceDomain: { type: 'string', pattern: '^https?://' },
               manifestPath: { type: 'string', pattern: '^/' },
               manifestFile: { type: 'string', minLength: 1 },
+              fallbackManifestFile: { type: 'string', minLength: 1 },
               namePrefix: { type: 'string', minLength: 1 },
             },
             oneOf: [{ required: ['manifestPath'] }, { required: ['manifestFile'] }],
           },
         },
+        portal: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['refreshTtlMillis'],
+          properties: {
+            registryUrl: { type: 'string', pattern: '^(https?://|file:)' },
+            refreshTtlMillis: { type: 'integer', minimum: 0 },
+            namePrefix: { type: 'string', minLength: 1 },
+          },
+        },
         catalogue: {
           type: 'object',
           additionalProperties: false,
-          required: ['maxTools', 'maxSerializedBytes', 'forcedRefreshCooldownMillis', 'manifestTimeoutMillis', 'maxManifestBytes'],
+          required: ['refreshTtlMillis', 'maxTools', 'maxSerializedBytes', 'forcedRefreshCooldownMillis', 'manifestTimeoutMillis', 'maxManifestBytes'],
           properties: {
+            refreshTtlMillis: { type: 'integer', minimum: 0 },
             maxTools: positiveInt,
             maxSerializedBytes: positiveInt,
             forcedRefreshCooldownMillis: { type: 'integer', minimum: 0 },
             manifestTimeoutMillis: positiveInt,
             maxManifestBytes: positiveInt,
+          },
+        },
+        routingHints: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['refreshTtlMillis'],
+          properties: { refreshTtlMillis: { type: 'integer', minimum: 0 } },
+        },
+        redis: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['keyPrefix', 'portalRegistryKey', 'commandTimeoutMillis'],
+          properties: {
+            url: { type: 'string', pattern: '^rediss?://' },
+            keyPrefix: { type: 'string', minLength: 1 },
+            portalRegistryKey: { type: 'string', minLength: 1 },
+            commandTimeoutMillis: positiveInt,
           },
         },
         toolClient: {

@@ -9,6 +9,8 @@ export interface BundleSettings {
   manifestPath?: string;
   /** A manifest read from a file instead (local work, tests). */
   manifestFile?: string;
+  /** Local profile: served after the first failed remote fetch, until one succeeds (SPEC G16). */
+  fallbackManifestFile?: string;
   namePrefix?: string;
 }
 
@@ -37,12 +39,28 @@ export interface GatewayConfig {
     allowedOrigins: string[];
     payloadLoggingEnabled: boolean;
     bundles: BundleSettings[];
+    /** The portal registry; when `registryUrl` is set it replaces `bundles` as the list of routes. */
+    portal: {
+      registryUrl?: string;
+      refreshTtlMillis: number;
+      namePrefix?: string;
+    };
     catalogue: {
+      /** How long a route's manifests stay fresh before a request starts their refresh. */
+      refreshTtlMillis: number;
       maxTools: number;
       maxSerializedBytes: number;
       forcedRefreshCooldownMillis: number;
       manifestTimeoutMillis: number;
       maxManifestBytes: number;
+    };
+    routingHints: { refreshTtlMillis: number };
+    /** The optional shared last-good cache; without `url`, none. */
+    redis: {
+      url?: string;
+      keyPrefix: string;
+      portalRegistryKey: string;
+      commandTimeoutMillis: number;
     };
     toolClient: {
       /** Keep-alive connections per tool service origin. */

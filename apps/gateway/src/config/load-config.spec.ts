@@ -62,6 +62,19 @@ mcp:
     expect(() => loadConfig({ file: path.join(dir, 'missing.yaml'), env: {} })).toThrow(ConfigError);
   });
 
+  it('takes the portal registry, Redis and the TTLs from the environment, and refuses unusable locations', () => {
+    const config = loadConfig({
+      env: { MCP_PORTAL_REGISTRY_URL: 'file:./config/local-toolserver-info-sample-v1.json', REDIS_URL: 'redis://cache:6379', MCP_CATALOGUE_REFRESH_TTL_MILLIS: '30000' },
+    });
+    expect([config.mcp.portal.registryUrl, config.mcp.redis.url, config.mcp.catalogue.refreshTtlMillis]).toEqual([
+      'file:./config/local-toolserver-info-sample-v1.json',
+      'redis://cache:6379',
+      30_000,
+    ]);
+    expect(() => loadConfig({ env: { MCP_PORTAL_REGISTRY_URL: 'ftp://portal' } })).toThrow(/\/mcp\/portal\/registryUrl must match pattern/);
+    expect(() => loadConfig({ env: { REDIS_URL: 'cache:6379' } })).toThrow(/\/mcp\/redis\/url must match pattern/);
+  });
+
   it('ignores prototype keys in the file instead of letting them reach an object prototype', () => {
     const config = loadConfig({ file: yamlFile('__proto__: { polluted: true }\nmcp: { constructor: { x: 1 } }'), env: {} });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -31,6 +31,11 @@ export const ENV_OVERRIDES: ReadonlyArray<[string, string, EnvKind]> = [
   ['MCP_ALLOWED_HOSTS', 'mcp.allowedHosts', 'list'],
   ['MCP_ALLOWED_ORIGINS', 'mcp.allowedOrigins', 'list'],
   ['MCP_PAYLOAD_LOGGING_ENABLED', 'mcp.payloadLoggingEnabled', 'bool'],
+  ['MCP_PORTAL_REGISTRY_URL', 'mcp.portal.registryUrl', 'string'],
+  ['MCP_PORTAL_REFRESH_TTL_MILLIS', 'mcp.portal.refreshTtlMillis', 'int'],
+  ['MCP_CATALOGUE_REFRESH_TTL_MILLIS', 'mcp.catalogue.refreshTtlMillis', 'int'],
+  ['MCP_ROUTING_HINTS_REFRESH_TTL_MILLIS', 'mcp.routingHints.refreshTtlMillis', 'int'],
+  ['REDIS_URL', 'mcp.redis.url', 'string'],
   ['LOG_LEVEL', 'logging.level', 'string'],
   ['LOG_FORMAT', 'logging.format', 'string'],
 ];

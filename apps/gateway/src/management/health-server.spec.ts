@@ -2,10 +2,11 @@ import { startManagementServer, type ManagementServer } from './health-server';
 
 describe('management server', () => {
   let ready = false;
+  let bundles: unknown = { bundles: [] };
   let server: ManagementServer;
 
   beforeAll(async () => {
-    server = await startManagementServer(0, '127.0.0.1', { ready: () => ready });
+    server = await startManagementServer(0, '127.0.0.1', { ready: () => ready, toolBundles: () => bundles });
   });
   afterAll(() => server.close());
 
@@ -22,6 +23,12 @@ describe('management server', () => {
     ready = true;
     const up = await fetch(`${server.url}/actuator/health/readiness`);
     expect([up.status, await up.json()]).toEqual([200, { status: 'UP' }]);
+  });
+
+  it('serves the status of the tool bundles as JSON', async () => {
+    bundles = { ready: true, bundles: [{ bundle: 'a', source: 'redis' }] };
+    const res = await fetch(`${server.url}/actuator/toolBundles`);
+    expect([res.status, await res.json()]).toEqual([200, bundles]);
   });
 
   it('answers unknown paths with a JSON 404', async () => {

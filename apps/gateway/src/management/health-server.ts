@@ -1,9 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** What the probes report. Readiness will depend on the tool catalogue once it exists (issue #4). */
+/** What the probes and the status endpoint report. */
 export interface HealthState {
+  /** Readiness (SPEC G17): the first discovery attempt ended and a usable catalogue snapshot exists. */
   ready(): boolean;
+  /** `GET /actuator/toolBundles`: each bundle's state, as a JSON value. */
+  toolBundles(): unknown;
 }
 
 export interface ManagementServer {
@@ -14,7 +17,7 @@ export interface ManagementServer {
 type Route = (res: ServerResponse) => void;
 
 /**
- * The management port (SPEC G17): liveness and readiness probes, kept apart from the MCP port so that
+ * The management port (SPEC G17): liveness and readiness probes and the catalogue's status, kept apart from the MCP port so that
  * probes and scrapes never compete with agent traffic and never need the MCP headers.
  */
 export async function startManagementServer(port: number, host: string, health: HealthState): Promise<ManagementServer> {
@@ -22,6 +25,7 @@ export async function startManagementServer(port: number, host: string, health: 
     '/actuator/health': (res) => sendStatus(res, health.ready()),
     '/actuator/health/liveness': (res) => sendStatus(res, true),
     '/actuator/health/readiness': (res) => sendStatus(res, health.ready()),
+    '/actuator/toolBundles': (res) => sendJson(res, 200, health.toolBundles()),
   };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const route = req.method === 'GET' ? routes[new URL(req.url ?? '/', 'http://management').pathname] : undefined;

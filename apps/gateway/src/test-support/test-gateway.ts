@@ -25,7 +25,11 @@ export interface JsonRpcReply {
 }
 
 /** An in-process gateway on free ports with the sample tool service as its bundle and captured logs. */
-export async function startTestGateway(toolServiceUrl: string, adjust: (config: GatewayConfig) => void = () => undefined): Promise<TestGateway> {
+export async function startTestGateway(
+  toolServiceUrl: string,
+  adjust: (config: GatewayConfig) => void = () => undefined,
+  options: { now?: () => number } = {},
+): Promise<TestGateway> {
   const config = defaultConfig();
   config.server = { host: '127.0.0.1', port: 0, managementPort: 0 };
   config.mcp.bundles = [{ name: 'sample', serviceDomain: toolServiceUrl, manifestPath: '/tool-manifest' }];
@@ -35,7 +39,7 @@ export async function startTestGateway(toolServiceUrl: string, adjust: (config: 
   let logs = '';
   const logStream = new PassThrough();
   logStream.on('data', (chunk: Buffer) => (logs += chunk.toString('utf8')));
-  const gateway = await startGateway(config, { env: { POD_IP: '10.1.2.3', POD_NAME: 'gateway-pod-0' }, logStream });
+  const gateway = await startGateway(config, { env: { POD_IP: '10.1.2.3', POD_NAME: 'gateway-pod-0' }, logStream, ...(options.now && { now: options.now }) });
   await fetch(gateway.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}' });
 
   let nextId = 1;

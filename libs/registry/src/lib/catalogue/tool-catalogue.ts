@@ -7,7 +7,10 @@ import type { ToolDefinition } from './tool-definition';
  * the rate-limited refresh for an unknown name.
  */
 export interface ToolCatalogue {
-  /** The generation in memory, if any. Never does I/O. */
+  /**
+   * The generation in memory, if any. Never waits for I/O: when a TTL has expired it starts one
+   * background refresh (SPEC G15, ADR 0006) and still answers from memory.
+   */
   current(): CatalogueGeneration | undefined;
   /** The generation in memory, or (cold start, memory empty) the result of one shared load. */
   ensureLoaded(): Promise<CatalogueGeneration | undefined>;

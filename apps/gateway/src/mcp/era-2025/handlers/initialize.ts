@@ -11,9 +11,10 @@ export interface InitializeSettings {
 /**
  * `initialize` (SPEC G5, G7): echoes the client's version when served, else offers the preferred one (the
  * spec's negotiation; the seed always answered with the preferred version). `listChanged` is false: this
- * stateless endpoint has no stream to announce changes on yet (G21).
+ * stateless endpoint has no stream to announce changes on yet (G21). `_meta.toolServers` carries the
+ * routing hints in memory, read without I/O.
  */
-export function initializeHandler(settings: InitializeSettings): RequestHandler {
+export function initializeHandler(settings: InitializeSettings, routingHints: () => readonly unknown[] | undefined = () => undefined): RequestHandler {
   return async (params) => {
     const requested = params.protocolVersion;
     if (typeof requested !== 'string' || requested.length === 0) {
@@ -22,11 +23,14 @@ export function initializeHandler(settings: InitializeSettings): RequestHandler 
     if (params.capabilities !== undefined && !isObject(params.capabilities)) return invalidParamsResult('"capabilities" must be an object');
     if (params.clientInfo !== undefined && !isObject(params.clientInfo)) return invalidParamsResult('"clientInfo" must be an object');
     const protocolVersion = settings.supportedVersions.includes(requested) ? requested : settings.preferredVersion;
+    const toolServers = routingHints();
     return {
       result: {
         protocolVersion,
         capabilities: { tools: { listChanged: false } },
         serverInfo: settings.serverInfo,
+        // Routing hints are optional: a lookup that never worked omits them, never fails initialize (G18).
+        ...(toolServers !== undefined && { _meta: { toolServers } }),
       },
     };
   };

@@ -1,0 +1,71 @@
+import {
+  FileJsonSource,
+  HttpJsonSource,
+  jsonSourceAt,
+  LiveCatalogue,
+  PORTAL_DOCUMENT,
+  PortalRouteDirectory,
+  RedisSnapshotCache,
+  ROUTING_HINT_DOCUMENT,
+  ROUTING_HINT_PATH,
+  RoutingHints,
+  StaticRouteDirectory,
+  type CatalogueLog,
+  type RouteConfig,
+  type RouteDirectory,
+  type SnapshotCache,
+} from '@toolmesh/registry';
+import type { BundleSettings, GatewayConfig } from '../config/gateway-config';
+
+export interface CatalogueParts {
+  readonly catalogue: LiveCatalogue;
+  readonly routingHints: RoutingHints;
+  readonly cache?: SnapshotCache;
+}
+
+/** The live catalogue, its route directory (portal or `mcp.bundles`), the Redis cache and routing hints. */
+export function buildCatalogue(mcp: GatewayConfig['mcp'], log: CatalogueLog, now: () => number): CatalogueParts {
+  const fetchLimits = { timeoutMillis: mcp.catalogue.manifestTimeoutMillis, maxBytes: mcp.catalogue.maxManifestBytes };
+  const cache = mcp.redis.url === undefined ? undefined : new RedisSnapshotCache({ ...mcp.redis, url: mcp.redis.url, log });
+  const directory: RouteDirectory =
+    mcp.portal.registryUrl === undefined
+      ? new StaticRouteDirectory(mcp.bundles.map((bundle) => bundleRoute(bundle, fetchLimits)))
+      : new PortalRouteDirectory({
+          source: jsonSourceAt(mcp.portal.registryUrl, PORTAL_DOCUMENT, fetchLimits),
+          routes: { fetch: fetchLimits, ...(mcp.portal.namePrefix !== undefined && { namePrefix: mcp.portal.namePrefix }) },
+          ttlMillis: mcp.portal.refreshTtlMillis,
+          cache,
+          log,
+          now,
+        });
+  const catalogue = new LiveCatalogue({
+    directory,
+    limits: mcp.catalogue,
+    manifestTtlMillis: mcp.catalogue.refreshTtlMillis,
+    forcedRefreshCooldownMillis: mcp.catalogue.forcedRefreshCooldownMillis,
+    cache,
+    log,
+    now,
+  });
+  const routingHints = new RoutingHints({ routes: () => directory.routes(), ttlMillis: mcp.routingHints.refreshTtlMillis, log, now });
+  return { catalogue, routingHints, ...(cache && { cache }) };
+}
+
+/** An `mcp.bundles` entry as a route of one tool service; the bundle's name is the route token. */
+function bundleRoute(bundle: BundleSettings, fetchLimits: { timeoutMillis: number; maxBytes: number }): RouteConfig {
+  const domain = bundle.serviceDomain.replace(/\/+$/, '');
+  const manifest =
+    bundle.manifestFile !== undefined ? new FileJsonSource(bundle.manifestFile) : new HttpJsonSource(new URL(`${domain}${bundle.manifestPath}`), fetchLimits);
+  return {
+    token: bundle.name,
+    services: [
+      {
+        serviceDomain: domain,
+        manifest,
+        ...(bundle.manifestFile === undefined && { routingHint: new HttpJsonSource(new URL(`${domain}${ROUTING_HINT_PATH}`), fetchLimits, ROUTING_HINT_DOCUMENT) }),
+      },
+    ],
+    ...(bundle.namePrefix !== undefined && { namePrefix: bundle.namePrefix }),
+    ...(bundle.fallbackManifestFile !== undefined && { fallback: new FileJsonSource(bundle.fallbackManifestFile) }),
+  };
+}

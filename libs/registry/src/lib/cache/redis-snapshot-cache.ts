@@ -1,0 +1,98 @@
+import Redis from 'ioredis';
+import { RegistryErrorCode } from '../errors';
+import type { CatalogueLog } from '../catalogue/catalogue-log';
+import type { SnapshotCache } from './snapshot-cache';
+
+export interface RedisSnapshotCacheOptions {
+  /** `redis://[:password@]host:port[/db]`; never logged. */
+  readonly url: string;
+  /** Keys are `{keyPrefix}:identity:v2:route:{routeToken}` (SPEC G16). */
+  readonly keyPrefix: string;
+  /** The portal registry's key, apart from the route keys. */
+  readonly portalRegistryKey: string;
+  /** Longest wait for one command, connecting included, before it counts as a miss. */
+  readonly commandTimeoutMillis: number;
+  readonly log: CatalogueLog;
+}
+
+/**
+ * Redis as the snapshot cache. Commands wait in the offline queue while (re)connecting and give up after
+ * the command timeout, so a Redis that is down costs a refresh at most that long and never a request.
+ * Availability is logged when it changes, not per command, whatever the reconnect loop does.
+ */
+export class RedisSnapshotCache implements SnapshotCache {
+  private readonly redis: Redis;
+  private available: boolean | undefined;
+
+  constructor(private readonly options: RedisSnapshotCacheOptions) {
+    this.redis = new Redis(options.url, {
+      commandTimeout: options.commandTimeoutMillis,
+      connectTimeout: options.commandTimeoutMillis,
+      maxRetriesPerRequest: 1,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    });
+    this.redis.on('error', (error: Error) => this.markUnavailable(error));
+  }
+
+  readRoute(routeToken: string): Promise<unknown> {
+    return this.read(this.routeKey(routeToken));
+  }
+
+  writeRoute(routeToken: string, document: unknown): Promise<void> {
+    return this.write(this.routeKey(routeToken), document);
+  }
+
+  readPortalRegistry(): Promise<unknown> {
+    return this.read(this.options.portalRegistryKey);
+  }
+
+  writePortalRegistry(document: unknown): Promise<void> {
+    return this.write(this.options.portalRegistryKey, document);
+  }
+
+  async close(): Promise<void> {
+    this.redis.disconnect();
+  }
+
+  private routeKey(routeToken: string): string {
+    return `${this.options.keyPrefix}:identity:v2:route:${routeToken}`;
+  }
+
+  private async read(key: string): Promise<unknown> {
+    let text: string | null;
+    try {
+      text = await this.redis.get(key);
+    } catch (error) {
+      this.markUnavailable(error as Error);
+      return undefined;
+    }
+    this.markAvailable();
+    if (text === null) return undefined;
+    try {
+      return JSON.parse(text);
+    } catch {
+      this.options.log.warn('snapshot_cache_entry_invalid', { code: RegistryErrorCode.SnapshotCacheInvalid, key, reason: 'not JSON' });
+      return undefined;
+    }
+  }
+
+  private async write(key: string, document: unknown): Promise<void> {
+    try {
+      await this.redis.set(key, JSON.stringify(document));
+      this.markAvailable();
+    } catch (error) {
+      this.markUnavailable(error as Error);
+    }
+  }
+
+  private markAvailable(): void {
+    if (this.available === false) this.options.log.info('snapshot_cache_available', {});
+    this.available = true;
+  }
+
+  private markUnavailable(error: Error): void {
+    if (this.available === false) return;
+    this.available = false;
+    this.options.log.warn('snapshot_cache_unavailable', { code: RegistryErrorCode.SnapshotCacheUnavailable, reason: error.message });
+  }
+}

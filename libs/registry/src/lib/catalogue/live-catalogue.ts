@@ -1,0 +1,278 @@
+import { decodeRouteSnapshot, encodeRouteSnapshot } from '../cache/stored-route';
+import type { SnapshotCache } from '../cache/snapshot-cache';
+import { RegistryError, RegistryErrorCode, toRegistryError } from '../errors';
+import type { RouteDirectory } from '../portal/route-directory';
+import { describeBundle, describePortal, type CatalogueStatus } from '../status/bundle-status';
+import type { CatalogueGeneration } from './catalogue-generation';
+import type { CatalogueLog } from './catalogue-log';
+import { mergeRoutes, sameCatalogue, type CatalogueLimits } from './merge-routes';
+import { routeSignature, type RouteConfig } from './route';
+import { buildRouteSnapshot, emptySnapshot, type RouteSnapshot } from './route-snapshot';
+import type { RouteError, RouteState } from './route-state';
+import type { ToolCatalogue } from './tool-catalogue';
+import type { ToolDefinition } from './tool-definition';
+
+export interface LiveCatalogueOptions {
+  readonly directory: RouteDirectory;
+  readonly limits: CatalogueLimits;
+  /** How long a route's manifests stay fresh (`mcp.catalogue.refreshTtlMillis`). */
+  readonly manifestTtlMillis: number;
+  /** Least time between two refreshes of one route forced by unknown names or stale tools (SPEC G15: 5 s). */
+  readonly forcedRefreshCooldownMillis: number;
+  /** The optional shared last-good cache (Redis); absent, nothing is cached. */
+  readonly cache?: SnapshotCache;
+  readonly log: CatalogueLog;
+  /** Wall clock in ms; tests pass their own. TTLs, cooldowns and the status all read it. */
+  readonly now?: () => number;
+}
+
+export type ToolsListChangedListener = (generation: CatalogueGeneration) => void;
+
+/** Routes to fetch whatever their TTL says: all of them (preload, cold start), or the named ones. */
+type Forced = 'all' | ReadonlySet<string>;
+const DUE_ONLY: Forced = new Set<string>();
+
+/**
+ * The live catalogue (SPEC G14-G19): routes from a RouteDirectory (portal registry or `mcp.bundles`), each
+ * route's manifests fetched in parallel and kept as that route's last good snapshot, all merged into one
+ * immutable generation that the request path reads without I/O.
+ *
+ * There is no timer: `current()` compares the clock with the next due time and, when a TTL has expired,
+ * starts one background refresh and answers from memory at once. Refreshes share one flight; the only
+ * shared state they touch is swapped after the I/O, so no lock is ever held across I/O.
+ */
+export class LiveCatalogue implements ToolCatalogue {
+  private generation: CatalogueGeneration | undefined;
+  private states = new Map<string, RouteState>();
+  private readonly lastForcedRefresh = new Map<string, number>();
+  private flight: { forced: Forced; promise: Promise<CatalogueGeneration | undefined> } | undefined;
+  private nextDueAt = Number.NEGATIVE_INFINITY;
+  private discoveryAttempted = false;
+  private usable = false;
+  private readonly listeners = new Set<ToolsListChangedListener>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: LiveCatalogueOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  current(): CatalogueGeneration | undefined {
+    if (this.flight === undefined && this.now() >= this.nextDueAt) void this.refresh(DUE_ONLY);
+    return this.generation;
+  }
+
+  ensureLoaded(): Promise<CatalogueGeneration | undefined> {
+    return this.generation ? Promise.resolve(this.current()) : this.refresh('all');
+  }
+
+  /** Startup preload: reads the route list and every route now. Failures are logged, never thrown (G16). */
+  refreshAll(): Promise<CatalogueGeneration | undefined> {
+    return this.refresh('all');
+  }
+
+  refreshForUnknownTool(name: string): Promise<CatalogueGeneration | undefined> {
+    const due = (this.options.directory.routes() ?? []).filter((route) => this.takeForcedRefreshSlot(route.token));
+    if (due.length === 0) return Promise.resolve(this.generation);
+    this.options.log.info('catalogue_refresh_forced', { reason: 'unknown_tool', tool: name.slice(0, 128), routes: due.length });
+    return this.refresh(new Set(due.map((route) => route.token)));
+  }
+
+  reportStaleTool(tool: ToolDefinition): void {
+    if (!this.states.has(tool.bundle) || !this.takeForcedRefreshSlot(tool.bundle)) return;
+    this.options.log.info('catalogue_refresh_forced', { reason: 'stale_tool', tool: tool.name, route: tool.bundle });
+    void this.refresh(new Set([tool.bundle]));
+  }
+
+  /** Readiness (SPEC G17): the first discovery attempt has ended and a usable snapshot exists. */
+  isReady(): boolean {
+    return this.discoveryAttempted && this.usable;
+  }
+
+  /** Called with each new generation whose tools/list differs from the one before (SPEC G19). */
+  onToolsListChanged(listener: ToolsListChangedListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** What `GET /actuator/toolBundles` shows: readiness, the portal, and each route (bundle) in route order. */
+  status(): CatalogueStatus {
+    const now = this.now();
+    return {
+      ready: this.isReady(),
+      generation: this.generation?.number ?? null,
+      toolCount: this.generation?.size ?? 0,
+      portal: describePortal(this.options.directory.status()),
+      bundles: (this.options.directory.routes() ?? []).map((route) => describeBundle(route, this.states.get(route.token), now)),
+    };
+  }
+
+  private takeForcedRefreshSlot(route: string): boolean {
+    const last = this.lastForcedRefresh.get(route);
+    const now = this.now();
+    if (last !== undefined && now - last < this.options.forcedRefreshCooldownMillis) return false;
+    this.lastForcedRefresh.set(route, now);
+    return true;
+  }
+
+  /**
+   * Single flight: a refresh asked for while one runs shares its result when the running one covers the
+   * same routes; otherwise it starts right after it, and later askers share that one.
+   */
+  private refresh(forced: Forced): Promise<CatalogueGeneration | undefined> {
+    const running = this.flight;
+    if (running && covers(running.forced, forced)) return running.promise;
+    const promise: Promise<CatalogueGeneration | undefined> = (running?.promise ?? Promise.resolve(undefined))
+      .then(() => this.runRefresh(forced))
+      .catch((error: unknown) => {
+        // Every expected failure is handled inside; this is a bug, and it must not take the process down.
+        this.options.log.warn('catalogue_refresh_crashed', { reason: error instanceof Error ? error.message : String(error) });
+        return this.generation;
+      })
+      .finally(() => {
+        if (this.flight?.promise === promise) this.flight = undefined;
+      });
+    this.flight = { forced, promise };
+    return promise;
+  }
+
+  private async runRefresh(forced: Forced): Promise<CatalogueGeneration | undefined> {
+    const { directory } = this.options;
+    if (directory.routes() === undefined || this.now() >= directory.dueAt()) await directory.refresh();
+    const routes = directory.routes();
+    if (routes !== undefined) await this.refreshRoutes(routes, forced);
+    this.discoveryAttempted = true;
+    this.nextDueAt = Math.min(directory.dueAt(), ...[...this.states.values()].map((state) => state.attemptedAt + this.options.manifestTtlMillis));
+    return this.generation;
+  }
+
+  private async refreshRoutes(routes: readonly RouteConfig[], forced: Forced): Promise<void> {
+    const now = this.now();
+    const next = new Map<string, RouteState>();
+    for (const route of routes) {
+      const state = this.states.get(route.token);
+      if (state) next.set(route.token, state);
+    }
+    for (const token of this.states.keys()) {
+      if (!next.has(token)) this.options.log.info('route_dropped', { route: token });
+    }
+    const due = routes.filter((route) => this.isDue(route, now, forced));
+    const loaded = await Promise.all(due.map((route) => this.loadRoute(route)));
+    due.forEach((route, i) => next.set(route.token, loaded[i]));
+
+    const before = this.states;
+    const rejection = this.adopt(routes, next);
+    if (rejection === undefined) {
+      due.forEach((route, i) => {
+        if (loaded[i].snapshot !== before.get(route.token)?.snapshot) this.writeThrough(route.token, loaded[i].snapshot);
+      });
+      return;
+    }
+    // The whole refresh is refused: old snapshots stay, but the attempt and its error are recorded.
+    const error: RouteError = { code: rejection.code, message: rejection.message, at: now };
+    this.states = new Map(routes.flatMap((route) => {
+      const old = this.states.get(route.token);
+      const attempt = loaded[due.indexOf(route)];
+      if (attempt === undefined) return old ? [[route.token, old] as const] : [];
+      return [[route.token, { ...old, signature: attempt.signature, attemptedAt: attempt.attemptedAt, lastError: error }] as const];
+    }));
+  }
+
+  private isDue(route: RouteConfig, now: number, forced: Forced): boolean {
+    const state = this.states.get(route.token);
+    if (forced === 'all' || forced.has(route.token) || state === undefined) return true;
+    return state.signature !== routeSignature(route) || now >= state.attemptedAt + this.options.manifestTtlMillis;
+  }
+
+  /** One route's manifests, all of them or none: a route whose aggregate cannot be confirmed keeps what it had. */
+  private async loadRoute(route: RouteConfig): Promise<RouteState> {
+    const previous = this.states.get(route.token);
+    const now = this.now();
+    const base = { signature: routeSignature(route), attemptedAt: now, lastSuccessAt: previous?.lastSuccessAt, lastError: previous?.lastError };
+    if (route.endpointProblem !== undefined) {
+      this.options.log.warn('route_endpoint_invalid', { code: RegistryErrorCode.RouteEndpointInvalid, route: route.token, reason: route.endpointProblem });
+      const lastError = { code: RegistryErrorCode.RouteEndpointInvalid, message: route.endpointProblem, at: now };
+      return { ...base, lastError, snapshot: previous?.snapshot ?? emptySnapshot('isolated', now) };
+    }
+    try {
+      const manifests = await Promise.all(route.services.map(async (service) => ({ serviceDomain: service.serviceDomain, manifest: await service.manifest.fetch() })));
+      const build = buildRouteSnapshot(route, manifests, 'remote', now);
+      if (!build.ok) throw new RegistryError(RegistryErrorCode.ManifestInvalid, build.problems.slice(0, 20).join('; '));
+      return { ...base, snapshot: build.snapshot, lastSuccessAt: now };
+    } catch (error) {
+      const { code, message } = toRegistryError(error, RegistryErrorCode.ManifestUnreachable);
+      const snapshot = previous?.snapshot ?? (await this.fromCache(route)) ?? (await this.fromFallback(route));
+      this.options.log.warn('route_refresh_failed', { code, route: route.token, reason: message, serving: snapshot?.source ?? 'nothing' });
+      return { ...base, lastError: { code, message, at: now }, ...(snapshot && { snapshot }) };
+    }
+  }
+
+  /** Cold start only (memory empty for this route): another replica's last good snapshot. */
+  private async fromCache(route: RouteConfig): Promise<RouteSnapshot | undefined> {
+    const document = await this.options.cache?.readRoute(route.token);
+    if (document === undefined) return undefined;
+    const build = decodeRouteSnapshot(document, route);
+    if (build.ok) return build.snapshot;
+    this.options.log.warn('snapshot_cache_entry_invalid', { code: RegistryErrorCode.SnapshotCacheInvalid, route: route.token, reason: build.problems.slice(0, 5).join('; ') });
+    return undefined;
+  }
+
+  /** Local profile: the sample manifest, only while no remote fetch of this route has succeeded (G16). */
+  private async fromFallback(route: RouteConfig): Promise<RouteSnapshot | undefined> {
+    if (route.fallback === undefined) return undefined;
+    try {
+      const manifest = await route.fallback.fetch();
+      const build = buildRouteSnapshot(route, [{ serviceDomain: route.services[0]?.serviceDomain ?? '', manifest }], 'local-fallback', this.now());
+      if (build.ok) return build.snapshot;
+      this.options.log.warn('fallback_manifest_invalid', { code: RegistryErrorCode.ManifestInvalid, route: route.token, reason: build.problems.slice(0, 5).join('; ') });
+    } catch (error) {
+      const { code, message } = toRegistryError(error, RegistryErrorCode.ManifestUnreachable);
+      this.options.log.warn('fallback_manifest_invalid', { code, route: route.token, reason: message });
+    }
+    return undefined;
+  }
+
+  /** Merges the routes' snapshots and installs the result; returns why not when the refresh is refused. */
+  private adopt(routes: readonly RouteConfig[], next: Map<string, RouteState>): RegistryError | undefined {
+    const snapshots = routes.flatMap((route) => {
+      const snapshot = next.get(route.token)?.snapshot;
+      return snapshot ? [[route.token, snapshot] as const] : [];
+    });
+    const usable = routes.length === 0 || snapshots.length > 0;
+    let candidate: CatalogueGeneration | undefined;
+    if (usable || this.generation) {
+      try {
+        candidate = mergeRoutes(snapshots, this.options.limits, (this.generation?.number ?? 0) + 1);
+      } catch (error) {
+        const rejection = toRegistryError(error, RegistryErrorCode.CatalogueTooLarge);
+        this.options.log.warn('catalogue_refresh_rejected', { code: rejection.code, reason: rejection.message, keptGeneration: this.generation?.number });
+        return rejection;
+      }
+    }
+    this.states = next;
+    this.usable = usable;
+    if (candidate) this.install(candidate);
+    return undefined;
+  }
+
+  private install(candidate: CatalogueGeneration): void {
+    const previous = this.generation;
+    // An unchanged catalogue keeps its generation, and with it every per-generation cache.
+    if (previous && sameCatalogue(previous, candidate)) return;
+    this.generation = candidate;
+    this.options.log.info('catalogue_generation_installed', { generation: candidate.number, tools: candidate.size });
+    if (previous?.toolsListResult.json === candidate.toolsListResult.json) return;
+    for (const listener of this.listeners) listener(candidate);
+  }
+
+  /** Best effort, after the generation is installed: only new remote successes reach the shared cache. */
+  private writeThrough(route: string, snapshot: RouteSnapshot | undefined): void {
+    if (!this.options.cache || snapshot?.source !== 'remote') return;
+    void this.options.cache.writeRoute(route, encodeRouteSnapshot(route, snapshot));
+  }
+}
+
+function covers(running: Forced, wanted: Forced): boolean {
+  if (running === 'all') return true;
+  if (wanted === 'all') return false;
+  return [...wanted].every((route) => running.has(route));
+}

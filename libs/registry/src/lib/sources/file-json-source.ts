@@ -1,0 +1,25 @@
+import { readFile } from 'node:fs/promises';
+import { RegistryError } from '../errors';
+import { MANIFEST_DOCUMENT, type DocumentKind, type JsonSource } from './json-source';
+
+/** A document kept in a file: the local profile's portal registry and fallback manifest, and tests. */
+export class FileJsonSource implements JsonSource {
+  constructor(
+    readonly location: string,
+    private readonly kind: DocumentKind = MANIFEST_DOCUMENT,
+  ) {}
+
+  async fetch(): Promise<unknown> {
+    let text: string;
+    try {
+      text = await readFile(this.location, 'utf8');
+    } catch (error) {
+      throw new RegistryError(this.kind.unreachable, `${this.kind.label} file ${this.location} cannot be read`, { cause: error });
+    }
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw new RegistryError(this.kind.invalid, `${this.kind.label} file ${this.location} is not JSON`, { cause: error });
+    }
+  }
+}

@@ -1,0 +1,37 @@
+import { RegistryErrorCode } from '../errors';
+
+/** Where a JSON document of the catalogue comes from: a service over HTTP, or a file (local profile, tests). */
+export interface JsonSource {
+  /** For logs and status: the URL or path, never credentials. */
+  readonly location: string;
+  /** The parsed JSON document. Rejects with a RegistryError when it cannot be had. */
+  fetch(): Promise<unknown>;
+}
+
+/** One bundle's manifest. */
+export type ManifestSource = JsonSource;
+
+/** What a source reads, for its messages and the codes of its two failures. */
+export interface DocumentKind {
+  readonly label: string;
+  readonly unreachable: RegistryErrorCode;
+  readonly invalid: RegistryErrorCode;
+}
+
+export const MANIFEST_DOCUMENT: DocumentKind = {
+  label: 'manifest',
+  unreachable: RegistryErrorCode.ManifestUnreachable,
+  invalid: RegistryErrorCode.ManifestInvalid,
+};
+
+export const PORTAL_DOCUMENT: DocumentKind = {
+  label: 'portal registry',
+  unreachable: RegistryErrorCode.PortalUnreachable,
+  invalid: RegistryErrorCode.PortalInvalid,
+};
+
+export const ROUTING_HINT_DOCUMENT: DocumentKind = {
+  label: 'tool service manifest',
+  unreachable: RegistryErrorCode.RoutingHintUnavailable,
+  invalid: RegistryErrorCode.RoutingHintUnavailable,
+};

@@ -1,0 +1,52 @@
+import type { RouteConfig } from '../catalogue/route';
+import type { RouteState } from '../catalogue/route-state';
+import type { DirectoryStatus } from '../portal/route-directory';
+
+/** One row of `GET /actuator/toolBundles` (SPEC G17): what an operator needs to tell a bundle's state. */
+export interface BundleStatus {
+  readonly bundle: string;
+  readonly routeRevision: string | null;
+  /** remote / redis / local-fallback / isolated, or `none` when the route serves nothing yet. */
+  readonly source: string;
+  readonly toolCount: number;
+  readonly manifestRevision: string | null;
+  readonly manifestHash: string | null;
+  /** Seconds since the served tools were fetched from the tool service. */
+  readonly ageSeconds: number | null;
+  readonly lastAttempt: string | null;
+  readonly lastSuccess: string | null;
+  readonly lastError: { code: string; message: string; at: string } | null;
+}
+
+export interface CatalogueStatus {
+  readonly ready: boolean;
+  readonly generation: number | null;
+  readonly toolCount: number;
+  /** The portal registry's state; `null` with `mcp.bundles`. */
+  readonly portal: { location: string; source: string; lastSuccess: string | null; lastError: { code: string; message: string; at: string } | null } | null;
+  readonly bundles: BundleStatus[];
+}
+
+const iso = (millis: number | undefined): string | null => (millis === undefined ? null : new Date(millis).toISOString());
+const error = (e: { code: string; message: string; at: number } | undefined) => (e ? { code: e.code, message: e.message, at: new Date(e.at).toISOString() } : null);
+
+export function describeBundle(route: RouteConfig, state: RouteState | undefined, now: number): BundleStatus {
+  const snapshot = state?.snapshot;
+  return {
+    bundle: route.token,
+    routeRevision: route.revision ?? null,
+    source: snapshot?.source ?? 'none',
+    toolCount: snapshot?.tools.length ?? 0,
+    manifestRevision: snapshot?.revision ?? null,
+    manifestHash: snapshot?.hash ?? null,
+    ageSeconds: snapshot ? Math.max(0, Math.round((now - snapshot.fetchedAt) / 1000)) : null,
+    lastAttempt: iso(state?.attemptedAt),
+    lastSuccess: iso(state?.lastSuccessAt),
+    lastError: error(state?.lastError),
+  };
+}
+
+export function describePortal(status: DirectoryStatus | undefined): CatalogueStatus['portal'] {
+  if (status === undefined) return null;
+  return { location: status.location, source: status.source ?? 'none', lastSuccess: iso(status.lastSuccessAt), lastError: error(status.lastError) };
+}

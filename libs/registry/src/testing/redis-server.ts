@@ -1,0 +1,71 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import Redis from 'ioredis';
+
+/** A real redis-server process of the test's own, on a free port, with no persistence. */
+export interface TestRedis {
+  readonly url: string;
+  readonly port: number;
+  /** The value at `key`, parsed; `undefined` when absent. */
+  get(key: string): Promise<unknown>;
+  set(key: string, value: string): Promise<void>;
+  keys(): Promise<string[]>;
+  /** How many GET commands the server has executed: proves whether a path read Redis at all. */
+  getCalls(): Promise<number>;
+  /** SIGKILL: Redis is gone at once, as when its node dies. */
+  kill(): Promise<void>;
+}
+
+/** A port the OS says is free: bind port 0, read the port, release it. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Starts redis-server on a free port, or on `port` (a restart of one the test killed). */
+export async function startRedis(port?: number): Promise<TestRedis> {
+  port ??= await freePort();
+  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${output}`)), 10_000);
+    child.stdout?.on('data', () => {
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited with ${code}: ${output}`));
+    });
+  });
+  const url = `redis://127.0.0.1:${port}`;
+  const client = new Redis(url, { maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true });
+  client.on('error', () => undefined); // the test kills the server on purpose
+  await client.connect();
+  return {
+    url,
+    port,
+    get: async (key) => {
+      const text = await client.get(key);
+      return text === null ? undefined : JSON.parse(text);
+    },
+    set: async (key, value) => {
+      await client.set(key, value);
+    },
+    keys: () => client.keys('*'),
+    getCalls: async () => Number(/cmdstat_get:calls=(\d+)/.exec(await client.info('commandstats'))?.[1] ?? 0),
+    kill: async () => {
+      client.disconnect();
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    },
+  };
+}
