@@ -1,28 +1,14 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '@toolmesh/registry/testing';
 import { startSampleToolService, type SampleToolService } from './test-support/sample-tool-service';
-import { REPO_ROOT, spawnServerProcess } from './test-support/spawn-server-process';
+import { gatewayConfigFile, spawnGateway } from './test-support/gateway-process';
+import { REPO_ROOT } from './test-support/spawn-server-process';
 
 const MAIN = path.join(REPO_ROOT, 'dist/apps/gateway/main.js');
-const READY = /event=gateway_started mcpUrl=(\S+) managementUrl=(\S+)/;
+const configFile = (toolServiceUrl: string) => gatewayConfigFile(toolServiceUrl, '  shutdownDrainMillis: 5000\n');
 
-function configFile(toolServiceUrl: string): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'gw-main-')), 'gateway.yaml');
-  writeFileSync(
-    file,
-    `server: { port: 0, managementPort: 0 }
-mcp:
-  shutdownDrainMillis: 5000
-  bundles:
-    - { name: sample, serviceDomain: "${toolServiceUrl}", manifestPath: /tool-manifest }
-`,
-  );
-  return file;
-}
 
 const call = (url: string, id: number, name: string, args: object) =>
   fetch(url, {
@@ -39,7 +25,7 @@ describe('gateway process (built dist/apps/gateway/main.js)', () => {
   afterAll(() => tools?.stop());
 
   it('serves MCP and health from a YAML configuration', async () => {
-    const gateway = await spawnServerProcess('gateway', {}, READY, ['--config', configFile(tools.url)]);
+    const gateway = await spawnGateway(configFile(tools.url));
     const [, mcpUrl, managementUrl] = gateway.match;
     const res = await call(mcpUrl, 1, 'echo_text', { text: 'from a process' });
     expect(((await res.json()) as { result: { content: Array<{ text: string }> } }).result.content[0].text).toBe('from a process');
@@ -48,7 +34,7 @@ describe('gateway process (built dist/apps/gateway/main.js)', () => {
   });
 
   it('on SIGTERM lets in-flight calls finish, refuses new work, and exits', async () => {
-    const gateway = await spawnServerProcess('gateway', {}, READY, ['--config', configFile(tools.url)]);
+    const gateway = await spawnGateway(configFile(tools.url));
     const [, mcpUrl] = gateway.match;
     const inFlight = [1, 2, 3].map((id) => call(mcpUrl, id, 'slow_operation', { delayMillis: 700 }).then((r) => r.json()));
     await new Promise((resolve) => setTimeout(resolve, 150));
@@ -75,7 +61,7 @@ describe('gateway process (built dist/apps/gateway/main.js)', () => {
   it('survives a startup preload with the tool service and Redis both down: live, not ready, -32003', async () => {
     const [deadService, deadRedis] = [await freePort(), await freePort()];
     const redisUrl = `redis://:redis-secret-42@127.0.0.1:${deadRedis}`;
-    const gateway = await spawnServerProcess('gateway', { REDIS_URL: redisUrl }, READY, ['--config', configFile(`http://127.0.0.1:${deadService}`)]);
+    const gateway = await spawnGateway(configFile(`http://127.0.0.1:${deadService}`), { REDIS_URL: redisUrl });
     const [, mcpUrl, managementUrl] = gateway.match;
     const list = async () =>
       (await (await fetch(mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' })).json()) as { error?: { code: number } };

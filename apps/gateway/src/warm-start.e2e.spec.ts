@@ -1,29 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { startRedis, type TestRedis } from '@toolmesh/registry/testing';
 import { startSampleToolService } from './test-support/sample-tool-service';
-import { spawnServerProcess } from './test-support/spawn-server-process';
+import { gatewayConfigFile, spawnGateway } from './test-support/gateway-process';
 import { startTestGateway, TEST_PROTOCOL_VERSION, type JsonRpcReply } from './test-support/test-gateway';
 
-const READY = /event=gateway_started mcpUrl=(\S+) managementUrl=(\S+)/;
 const KEY_PREFIX = 'warm';
 const ROUTE_KEY = `${KEY_PREFIX}:identity:v2:route:sample`;
 
-function configFile(toolServiceUrl: string): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'gw-warm-')), 'gateway.yaml');
-  writeFileSync(
-    file,
-    `server: { port: 0, managementPort: 0 }
-mcp:
-  shutdownDrainMillis: 1000
-  bundles:
-    - { name: sample, serviceDomain: "${toolServiceUrl}", manifestPath: /tool-manifest }
-  redis: { keyPrefix: ${KEY_PREFIX} }
-`,
-  );
-  return file;
-}
 
 const rpc = async (url: string, method: string, params: object = {}): Promise<JsonRpcReply> =>
   (await (
@@ -49,7 +31,7 @@ describe('Redis warm start across gateway processes (real redis-server, real too
     await a.stop();
     await tools.stop();
 
-    const b = await spawnServerProcess('gateway', { REDIS_URL: redis.url }, READY, ['--config', configFile(tools.url)]);
+    const b = await spawnGateway(gatewayConfigFile(tools.url, `  shutdownDrainMillis: 1000\n  redis: { keyPrefix: ${KEY_PREFIX} }\n`), { REDIS_URL: redis.url });
     try {
       const [, mcpUrl, managementUrl] = b.match;
       expect((await rpc(mcpUrl, 'tools/list')).result).toEqual(listedByA);

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { listenHttp } from '@toolmesh/transport-http';
 
 /** What the probes and the status endpoint report. */
 export interface HealthState {
@@ -27,17 +27,15 @@ export async function startManagementServer(port: number, host: string, health: 
     '/actuator/health/readiness': (res) => sendStatus(res, health.ready()),
     '/actuator/toolBundles': (res) => sendJson(res, 200, health.toolBundles()),
   };
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const route = req.method === 'GET' ? routes[new URL(req.url ?? '/', 'http://management').pathname] : undefined;
-    if (route) route(res);
-    else sendJson(res, 404, { error: 'not_found', message: `no management endpoint ${req.method} ${req.url}` });
-  });
-  await listen(server, port, host);
-  const { address, port: boundPort } = server.address() as AddressInfo;
-  return {
-    url: `http://${address.includes(':') ? `[${address}]` : address}:${boundPort}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+  const server = await listenHttp(
+    (req: IncomingMessage, res: ServerResponse) => {
+      const route = req.method === 'GET' ? routes[new URL(req.url ?? '/', 'http://management').pathname] : undefined;
+      if (route) route(res);
+      else sendJson(res, 404, { error: 'not_found', message: `no management endpoint ${req.method} ${req.url}` });
+    },
+    { port, host },
+  );
+  return { url: server.url, close: () => server.close() };
 }
 
 function sendStatus(res: ServerResponse, up: boolean): void {
@@ -46,14 +44,4 @@ function sendStatus(res: ServerResponse, up: boolean): void {
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
 }
