@@ -46,8 +46,9 @@ export default [
         {
           enforceBuildableLibDependency: true,
           banTransitiveDependencies: true,
-          // The root package.json is read for the version the CLI and the gateway report.
-          allow: ['^.*/eslint(\\.base)?\\.config\\.[cm]?[jt]s$', '^(\\.\\./)+package\\.json$'],
+          // The root package.json is read for the version the CLI and the gateway report; specs of several
+          // projects share the test helpers in tools/test (process table, test peers).
+          allow: ['^.*/eslint(\\.base)?\\.config\\.[cm]?[jt]s$', '^(\\.\\./)+package\\.json$', '^(\\.\\./)+tools/test/'],
           depConstraints: [...layerRules, ...scopeRules, ...externalImportRules],
         },
       ],
