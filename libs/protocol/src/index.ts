@@ -7,3 +7,5 @@ export * from './lib/mcp/methods';
 export * from './lib/transport/mcp-transport';
 export * from './lib/notifications/notification-listener';
 export * from './lib/notifications/notification-fanout';
+export * from './lib/client/client-errors';
+export * from './lib/client/mcp-client';
