@@ -1,0 +1,195 @@
+import type { Readable } from 'node:stream';
+import { request, type Dispatcher } from 'undici';
+import { McpHttpHeader, McpMethod, McpNotification, parseJsonRpcMessage, type JSONRPCMessage, type McpTransport } from '@toolmesh/protocol';
+import { describeEndpoint, HttpClientError, HttpClientErrorCode } from './http-client-errors';
+import { SseParser } from './sse-parser';
+
+/** 4 MiB, as for stdio: far above any real reply, far below what would hurt the agent. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+export interface StreamableHttpClientTransportOptions {
+  /** Sent with every request (e.g. Authorization). Never logged, never part of an error message. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The keep-alive pool to send through; owned by the caller, who closes it. */
+  readonly dispatcher: Dispatcher;
+  readonly maxMessageBytes?: number;
+  /**
+   * Open the GET stream for notifications the server sends outside any request (spec 2025-06-18
+   * "Listening for Messages from the Server") once initialized. Default true.
+   */
+  readonly listen?: boolean;
+}
+
+/**
+ * MCP Streamable HTTP, client side (spec 2025-03-26 and later), on undici: every message is one POST
+ * whose reply is 202, a JSON body or an SSE stream; the server's session id and the negotiated protocol
+ * version go back on every later request; a GET stream carries server-initiated notifications; close
+ * ends the session with DELETE. Inbound bodies are size-limited and parsed strictly; bad ones are
+ * reported through `onerror` and dropped, and the transport stays usable.
+ */
+export class StreamableHttpClientTransport implements McpTransport {
+  onmessage?: McpTransport['onmessage'];
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+
+  private session: string | undefined;
+  private protocolVersion: string | undefined;
+  private readonly aborter = new AbortController();
+  private readonly maxMessageBytes: number;
+  private state: 'new' | 'open' | 'closed' = 'new';
+
+  constructor(
+    private readonly url: URL,
+    private readonly options: StreamableHttpClientTransportOptions,
+  ) {
+    this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  }
+
+  get sessionId(): string | undefined {
+    return this.session;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+  }
+
+  async start(): Promise<void> {
+    if (this.state !== 'new') throw new Error('StreamableHttpClientTransport.start() was called twice');
+    this.state = 'open';
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.state !== 'open') throw new HttpClientError(HttpClientErrorCode.NotConnected, `the connection to ${this.endpoint} is closed`);
+    const response = await this.request('POST', { accept: 'application/json, text/event-stream', 'content-type': 'application/json' }, JSON.stringify(message));
+
+    const sessionId = header(response.headers, McpHttpHeader.SessionId);
+    if (sessionId && 'method' in message && message.method === McpMethod.Initialize) this.session = sessionId;
+
+    if (response.statusCode === 202) {
+      await response.body.dump();
+      if ('method' in message && message.method === McpNotification.Initialized && this.options.listen !== false) this.listen();
+      return;
+    }
+    if (response.statusCode >= 300) throw await this.statusError(response);
+
+    const contentType = header(response.headers, 'content-type') ?? '';
+    if (contentType.startsWith('text/event-stream')) {
+      // The reply streams in while the caller goes on; the SDK client correlates it when it arrives.
+      void this.readEvents(response.body);
+    } else if (contentType.startsWith('application/json')) {
+      this.deliver(await this.readBody(response.body));
+    } else {
+      await response.body.dump();
+      throw new HttpClientError(HttpClientErrorCode.UnexpectedContentType, `${this.endpoint} answered with content type "${contentType.slice(0, 64)}"`);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    this.aborter.abort();
+    if (this.session) {
+      // Best effort: a server that does not support ending sessions answers 405, which is fine.
+      await this.request('DELETE', {}, undefined, AbortSignal.timeout(2000))
+        .then((response) => response.body.dump())
+        .catch(() => undefined);
+    }
+    this.onclose?.();
+  }
+
+  private get endpoint(): string {
+    return describeEndpoint(this.url);
+  }
+
+  private listen(): void {
+    void this.request('GET', { accept: 'text/event-stream' })
+      .then(async (response) => {
+        // 405: the server offers no stream of its own; notifications then only arrive on POST replies.
+        if (response.statusCode === 405 || response.statusCode >= 300) return void (await response.body.dump());
+        await this.readEvents(response.body);
+      })
+      .catch((error: unknown) => {
+        if (!this.aborter.signal.aborted) this.onerror?.(asError(error));
+      });
+  }
+
+  private async request(method: 'POST' | 'GET' | 'DELETE', extra: Record<string, string>, body?: string, signal: AbortSignal = this.aborter.signal) {
+    const headers: Record<string, string> = { ...this.options.headers, ...extra };
+    if (this.session) headers[McpHttpHeader.SessionId] = this.session;
+    if (this.protocolVersion) headers[McpHttpHeader.ProtocolVersion] = this.protocolVersion;
+    try {
+      return await request(this.url, { method, headers, body, signal, dispatcher: this.options.dispatcher });
+    } catch (error) {
+      // undici's own message names no header; we still say only what failed and where.
+      const cause = asError(error);
+      throw new HttpClientError(HttpClientErrorCode.RequestFailed, `${method} ${this.endpoint} failed: ${cause.message}`, { cause });
+    }
+  }
+
+  private async statusError(response: Dispatcher.ResponseData): Promise<HttpClientError> {
+    await response.body.dump();
+    const status = response.statusCode;
+    if (status === 404 && this.session) {
+      this.session = undefined;
+      return new HttpClientError(HttpClientErrorCode.SessionExpired, `${this.endpoint} no longer knows our session (HTTP 404); reconnect to start a new one`, { status });
+    }
+    const hint = status === 401 || status === 403 ? '; check the credentials in the server\'s "headers"' : '';
+    return new HttpClientError(HttpClientErrorCode.HttpStatus, `${this.endpoint} answered HTTP ${status}${hint}`, { status });
+  }
+
+  private async readBody(body: Readable): Promise<string | undefined> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > this.maxMessageBytes) {
+        body.destroy();
+        this.report(HttpClientErrorCode.MessageTooLarge, `dropped a reply from ${this.endpoint} larger than ${this.maxMessageBytes} bytes`);
+        return undefined;
+      }
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks, size).toString('utf8');
+  }
+
+  private async readEvents(body: Readable): Promise<void> {
+    const parser = new SseParser(this.maxMessageBytes);
+    body.setEncoding('utf8');
+    try {
+      for await (const text of body as AsyncIterable<string>) {
+        for (const item of parser.push(text)) {
+          if (item.kind === 'oversized') {
+            this.report(HttpClientErrorCode.MessageTooLarge, `dropped an event from ${this.endpoint} larger than ${this.maxMessageBytes} bytes`);
+          } else if (item.event.event === 'message') {
+            this.deliver(item.event.data);
+          }
+        }
+      }
+    } catch (error) {
+      if (!this.aborter.signal.aborted) this.onerror?.(asError(error));
+    }
+  }
+
+  private deliver(text: string | undefined): void {
+    if (text === undefined) return;
+    const parsed = parseJsonRpcMessage(text);
+    if (!parsed.ok) {
+      this.report(HttpClientErrorCode.MalformedMessage, `dropped a reply from ${this.endpoint} that is not a JSON-RPC message: ${parsed.error.error.message}`);
+      return;
+    }
+    this.onmessage?.(parsed.value.message as JSONRPCMessage);
+  }
+
+  private report(code: HttpClientErrorCode, message: string): void {
+    this.onerror?.(new HttpClientError(code, message));
+  }
+}
+
+function header(headers: Dispatcher.ResponseData['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
