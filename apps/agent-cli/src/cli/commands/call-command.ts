@@ -1,6 +1,7 @@
-import { ExitCode } from '../exit-codes';
-import { withRuntime, type Command } from '../command-context';
+import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import { resultText } from '../../tools/tool';
+import { withRuntime, type CliIo, type Command } from '../command-context';
+import { ExitCode } from '../exit-codes';
 
 /** `call <tool> [json]`: one tool call, the arguments checked before any server is started. */
 export const callCommand: Command = async (context) => {
@@ -9,22 +10,17 @@ export const callCommand: Command = async (context) => {
     context.io.stderr('agent-cli call: expected <tool> and at most one JSON argument\nRun "agent-cli call --help" for usage.\n');
     return ExitCode.Usage;
   }
-  const args = parseArguments(json);
-  if (typeof args === 'string') {
-    context.io.stderr(`agent-cli call: ${args}\nExample: agent-cli call ${toolName} '{"key":"value"}'\n`);
-    return ExitCode.Usage;
-  }
+  const args = parseArguments(json, toolName);
+  if (args instanceof AgentError) return fail(context.io, args, ExitCode.Usage);
+
   return withRuntime(context, async (runtime) => {
     const tool = runtime.tools.get(toolName);
     if (!tool) {
       const server = /^mcp__([a-z0-9-]+)__/.exec(toolName)?.[1];
       const down = runtime.servers.find((s) => s.name === server && s.state === 'failed');
-      if (down) {
-        context.io.stderr(`agent-cli call: server "${down.name}" is unavailable: ${down.error}\n`);
-        return ExitCode.ServerUnavailable;
-      }
-      context.io.stderr(`agent-cli call: no tool named "${toolName}"; run "agent-cli tools" to list the tools\n`);
-      return ExitCode.Usage;
+      return down
+        ? fail(context.io, new AgentError(AgentErrorCode.ServerUnavailable, `server "${down.name}" is unavailable: ${down.error}`), ExitCode.ServerUnavailable)
+        : fail(context.io, new AgentError(AgentErrorCode.ToolNotFound, `no tool named "${toolName}"; run "agent-cli tools" to list the tools`), ExitCode.Usage);
     }
     const result = await tool.execute(args);
     if (context.json) context.io.stdout(`${JSON.stringify(result, null, 2)}\n`);
@@ -33,13 +29,20 @@ export const callCommand: Command = async (context) => {
   });
 };
 
-function parseArguments(json: string): Record<string, unknown> | string {
+function parseArguments(json: string, toolName: string): Record<string, unknown> | AgentError {
+  const invalid = (problem: string) =>
+    new AgentError(AgentErrorCode.InvalidArguments, `${problem}; example: agent-cli call ${toolName} '{"key":"value"}'`);
   let value: unknown;
   try {
     value = JSON.parse(json);
   } catch (error) {
-    return `the arguments are not valid JSON (${(error as Error).message})`;
+    return invalid(`the arguments are not valid JSON (${(error as Error).message})`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'the arguments must be a JSON object';
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return invalid('the arguments must be a JSON object');
   return value as Record<string, unknown>;
+}
+
+function fail(io: CliIo, error: AgentError, code: number): number {
+  io.stderr(`agent-cli call: ${error.message} [${error.code}]\n`);
+  return code;
 }
