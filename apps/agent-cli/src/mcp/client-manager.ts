@@ -82,6 +82,7 @@ export class McpClientManager implements NotificationSource {
     };
 
     const attempts: Array<Promise<void>> = [];
+    const unexpected: unknown[] = [];
     const names = new Set(this.clients.keys());
     for (const config of configs) {
       if (names.has(config.name)) {
@@ -90,11 +91,14 @@ export class McpClientManager implements NotificationSource {
         continue;
       }
       names.add(config.name);
-      attempts.push(this.connectOne(config, batch, settle));
+      attempts.push(this.connectOne(config, batch, settle).catch((error: unknown) => void unexpected.push(error)));
     }
-    await Promise.race([Promise.allSettled(attempts), batch.deadline]);
+    await Promise.race([Promise.all(attempts), batch.deadline]);
     clearTimeout(timer);
     batch.over = true;
+    // connectOne turns every server failure into a status; a rejection here is a bug (or a failing
+    // progress callback) and must not be swallowed: the runtime factory then closes what was opened.
+    if (unexpected.length > 0) throw unexpected[0];
 
     return configs.map((config) => {
       const status = this.statuses.get(config);
@@ -149,6 +153,8 @@ export class McpClientManager implements NotificationSource {
     } catch (error) {
       return settle(config, failed(config, batch, describe(error)));
     }
+    // Before connecting, so nothing the server sends right after initialize is missed.
+    client.addNotificationListener((event) => this.notifications.publish(event));
     const outcome = await Promise.race([client.connect().then(() => 'connected' as const, (error: unknown) => ({ error })), batch.deadline]);
     if (outcome === 'given-up' || batch.over) {
       // Given up (this close kills a stdio server now), or connected after the caller was told it
