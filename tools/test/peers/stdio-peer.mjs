@@ -48,7 +48,8 @@ const text = (value, isError = false) => ({ content: [{ type: 'text', text: valu
 if (flags.stubborn) process.on('SIGTERM', () => process.stderr.write('ignoring SIGTERM\n'));
 if (flags['stderr-bytes']) process.stderr.write('e'.repeat(Number(flags['stderr-bytes'])));
 if (flags.grandchild) {
-  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+  // Carries the peer's name on its command line, so tests can find it in the process table.
+  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', `--grandchild-of=${flags.name ?? 'peer'}`], { stdio: 'ignore' });
   process.stderr.write(`grandchild ${child.pid}\n`);
 }
 
