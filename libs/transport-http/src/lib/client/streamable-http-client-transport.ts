@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 import { McpHttpHeader, McpMethod, McpNotification, parseJsonRpcMessage, type JSONRPCMessage, type McpTransport } from '@toolmesh/protocol';
@@ -43,6 +44,9 @@ export class StreamableHttpClientTransport implements McpTransport {
     private readonly options: StreamableHttpClientTransportOptions,
   ) {
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    // Every request in flight listens on this one signal (undici removes the listener when the request
+    // ends), so dozens of concurrent calls are normal, not the leak Node's default limit of 10 warns about.
+    setMaxListeners(0, this.aborter.signal);
   }
 
   get sessionId(): string | undefined {
