@@ -30,7 +30,8 @@ const forbidden: Array<[string, Snippet, RegExp]> = [
   ['transport-http imports rewake-bridge (transport → bridge)', importing('libs/transport-http', '@toolmesh/rewake-bridge'), /"type:transport" can only depend on libs tagged with "type:protocol"/],
   ['registry imports transport-http (domain → transport)', importing('libs/registry', '@toolmesh/transport-http'), /"type:domain" can only depend on libs tagged with "type:protocol"/],
   ['rewake-bridge imports transport-stdio (bridge → transport)', importing('libs/rewake-bridge', '@toolmesh/transport-stdio'), /"type:bridge" can only depend on libs tagged with "type:protocol"/],
-  ['protocol imports transport-http (protocol → anything)', importing('libs/protocol', '@toolmesh/transport-http'), /"type:protocol" cannot depend on any libs/],
+  // transport-http imports protocol, so Nx reports the cycle before the tag rule; either error refuses the import.
+  ['protocol imports transport-http (protocol → anything)', importing('libs/protocol', '@toolmesh/transport-http'), /"type:protocol" cannot depend on any libs|Circular dependency between "protocol" and "transport-http"/],
   // each deployable uses only its own scope and shared libraries
   ['the gateway imports transport-stdio (agent scope)', importing('apps/gateway', '@toolmesh/transport-stdio'), /"scope:gateway" can only depend on libs tagged with "scope:gateway", "scope:shared"/],
   ['the agent CLI imports registry (gateway scope)', importing('apps/agent-cli', '@toolmesh/registry'), /"scope:agent" can only depend on libs tagged with "scope:agent", "scope:shared"/],

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startHttpPeer, type HttpPeer } from '../../../../tools/test/peers/http-peer';
 
+jest.setTimeout(30_000); // real processes on a shared two-core machine
+
 /**
  * The built CLI (dist/apps/agent-cli/main.js) against real servers: server-everything and server-memory
  * from npm over stdio, the SDK's Streamable HTTP server, and a command that does not exist.

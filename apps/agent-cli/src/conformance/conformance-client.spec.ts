@@ -3,6 +3,8 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+jest.setTimeout(30_000); // real processes on a shared two-core machine
+
 /**
  * The official MCP conformance suite (node_modules/@modelcontextprotocol/conformance, through
  * tools/conformance/conformance.mjs for its Node 20 shim) drives our HTTP client transport and MCP

@@ -10,8 +10,18 @@ const ROOT = path.join(__dirname, '../../../..');
 const PEER = path.join(ROOT, 'tools/test/peers/stdio-peer.mjs');
 const EVERYTHING = path.join(ROOT, 'node_modules/.bin/mcp-server-everything');
 
+jest.setTimeout(30_000); // real processes on a shared two-core machine
+
+/** Every peer a test starts; closed after each test, so a failing test leaves no process behind. */
+const started: ChildProcessTransport[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((transport) => transport.close()));
+});
+
 function peer(flags: string[] = [], options: ConstructorParameters<typeof ChildProcessTransport>[1] = {}) {
-  return new ChildProcessTransport({ command: process.execPath, args: [PEER, ...flags] }, { registry: new ChildProcessRegistry(), ...options });
+  const transport = new ChildProcessTransport({ command: process.execPath, args: [PEER, ...flags] }, { registry: new ChildProcessRegistry(), ...options });
+  started.push(transport);
+  return transport;
 }
 
 async function connect(transport: ChildProcessTransport): Promise<Client> {
