@@ -49,6 +49,10 @@ beforeAll(async () => {
 `,
   );
   writeFileSync(path.join(dir, 'good.yaml'), `mcp:\n  servers:\n    - name: web\n      url: ${peer.url}\n`);
+  writeFileSync(
+    path.join(dir, 'files.yaml'),
+    `mcp:\n  servers:\n    - name: files\n      command: ${JSON.stringify(path.join(BIN, 'mcp-server-filesystem'))}\n      args: [${JSON.stringify(dir)}]\n      annotationTrust: trust\n`,
+  );
   writeFileSync(path.join(dir, 'claude_desktop_config.json'), JSON.stringify({ mcpServers: { everything: { command: path.join(BIN, 'mcp-server-everything'), args: ['stdio'] } } }));
 });
 afterAll(() => peer.stop());
@@ -100,6 +104,16 @@ describe('agent-cli call', () => {
     const { code, stdout } = await cli('call', 'mcp__everything__get-sum', '{"a":1,"b":2}', '--json');
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual({ isError: false, content: [{ type: 'text', text: expect.stringContaining('3') }] });
+  });
+
+  it('reads a file through server-filesystem, and relays its refusal of a path outside its root as an error result', async () => {
+    writeFileSync(path.join(dir, 'note.txt'), 'written by the test\n');
+    expect(await cli('call', 'mcp__files__read_text_file', JSON.stringify({ path: path.join(dir, 'note.txt') }), '--config', 'files.yaml')).toMatchObject({
+      code: 0,
+      stdout: 'written by the test\n\n',
+    });
+    const outside = await cli('call', 'mcp__files__read_text_file', '{"path":"/etc/hostname"}', '--config', 'files.yaml');
+    expect(outside).toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining('Access denied') });
   });
 
   it('exits 1 with the message on stderr when arguments break the tool\'s schema', async () => {
