@@ -2,4 +2,3 @@ export * from './lib/stdio-errors';
 export * from './lib/ndjson-stream-transport';
 export * from './lib/child-process-transport';
 export { ChildProcessRegistry, childProcesses } from './lib/process/child-process-registry';
-export { minimalEnv, INHERITED_ENV_KEYS } from './lib/process/minimal-env';

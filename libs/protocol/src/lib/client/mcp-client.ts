@@ -1,11 +1,11 @@
-import { Client, SdkError, SdkErrorCode, type CallToolResult, type Implementation, type ServerCapabilities, type Tool } from '@modelcontextprotocol/client';
+import { Client, SdkError, SdkErrorCode, type CallToolResult, type Implementation, type Tool } from '@modelcontextprotocol/client';
 import { NotificationFanout } from '../notifications/notification-fanout';
 import type { NotificationListener, NotificationSource } from '../notifications/notification-listener';
 import type { McpTransport } from '../transport/mcp-transport';
 import { McpClientError, McpClientErrorCode } from './client-errors';
 import { NotificationTap } from './notification-tap';
 
-export type { CallToolResult, Implementation, ServerCapabilities, Tool };
+export type { CallToolResult, Implementation, Tool };
 
 export interface McpClientOptions {
   /** The configured server name: stamped on notifications and used in error messages. */
@@ -51,10 +51,6 @@ export class McpClient implements NotificationSource {
 
   get serverInfo(): Implementation | undefined {
     return this.sdk.getServerVersion();
-  }
-
-  get serverCapabilities(): ServerCapabilities | undefined {
-    return this.sdk.getServerCapabilities();
   }
 
   get protocolVersion(): string | undefined {
