@@ -38,6 +38,7 @@ describe('MCP conformance suite, client scenarios', () => {
   it.each([
     ['initialize', 'mcp-client-initialization'],
     ['tools_call', 'tool-add-numbers'],
+    ['sse-retry', 'client-sse-graceful-reconnect'],
   ])('passes %s', async (scenario, requiredCheck) => {
     const { code, output, checks } = await runScenario(scenario);
 

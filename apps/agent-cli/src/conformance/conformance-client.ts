@@ -8,17 +8,22 @@ import { version } from '../../../../package.json';
  * `<this> <server-url>` with MCP_CONFORMANCE_SCENARIO set, against a mock server per scenario. Built
  * into dist/apps/agent-cli/conformance-client.js; it uses exactly the agent's HTTP transport and client.
  *
- * Scenarios: initialize (handshake only) and tools_call (list the tools, call add_numbers).
+ * Scenarios: initialize (handshake only), tools_call (list the tools, call add_numbers) and sse-retry (a
+ * call whose reply stream the server ends early).
  */
 const SCENARIOS: Readonly<Record<string, (client: McpClient) => Promise<void>>> = {
   initialize: async () => undefined,
-  tools_call: async (client) => {
-    const tools = await client.listTools();
-    if (!tools.some((t) => t.name === 'add_numbers')) throw new Error('the server lists no add_numbers tool');
-    const result = await client.callTool('add_numbers', { a: 5, b: 3 });
-    if (result.isError) throw new Error(`add_numbers returned an error: ${JSON.stringify(result.content)}`);
-  },
+  tools_call: (client) => callListedTool(client, 'add_numbers', { a: 5, b: 3 }),
+  // The server ends the reply stream early; the transport must resume it with GET + Last-Event-ID.
+  'sse-retry': (client) => callListedTool(client, 'test_reconnection', {}),
 };
+
+async function callListedTool(client: McpClient, name: string, args: Record<string, unknown>): Promise<void> {
+  const tools = await client.listTools();
+  if (!tools.some((t) => t.name === name)) throw new Error(`the server lists no ${name} tool`);
+  const result = await client.callTool(name, args);
+  if (result.isError) throw new Error(`${name} returned an error: ${JSON.stringify(result.content)}`);
+}
 
 async function main(): Promise<number> {
   const url = process.argv[2];

@@ -16,6 +16,8 @@ export const HttpClientErrorCode = {
   MessageTooLarge: 'http.message_too_large',
   /** A JSON body or an SSE event was not one valid JSON-RPC message and was dropped. */
   MalformedMessage: 'http.malformed_message',
+  /** A reply stream ended before its answer and could not be resumed (no event id, or the server refused). */
+  StreamEnded: 'http.stream_ended',
   /** `send` was called before `start` or after `close`. */
   NotConnected: 'http.not_connected',
 } as const;

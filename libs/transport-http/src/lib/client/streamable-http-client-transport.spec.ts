@@ -128,16 +128,44 @@ describe('StreamableHttpClientTransport against a misbehaving server', () => {
   });
 
   it.each([
-    ['invalid JSON', 'application/json', '{"jsonrpc":"2.0","id":1,"res', HttpClientErrorCode.MalformedMessage],
-    ['a JSON body over the size limit', 'application/json', JSON.stringify({ jsonrpc: '2.0', id: 1, result: { pad: 'x'.repeat(5000) } }), HttpClientErrorCode.MessageTooLarge],
-    ['an SSE event that is not JSON-RPC', 'text/event-stream', 'event: message\ndata: {"hello":1}\n\n', HttpClientErrorCode.MalformedMessage],
-    ['an SSE event over the size limit', 'text/event-stream', `data: ${'x'.repeat(5000)}\n\n`, HttpClientErrorCode.MessageTooLarge],
-  ])('drops %s with a clear error and stays usable', async (_, contentType, body, code) => {
+    ['invalid JSON', 'application/json', '{"jsonrpc":"2.0","id":1,"res', [HttpClientErrorCode.MalformedMessage]],
+    ['a JSON body over the size limit', 'application/json', JSON.stringify({ jsonrpc: '2.0', id: 1, result: { pad: 'x'.repeat(5000) } }), [HttpClientErrorCode.MessageTooLarge]],
+    // An SSE reply that ends without the answer and without an event id cannot be resumed: said so too.
+    ['an SSE event that is not JSON-RPC', 'text/event-stream', 'event: message\ndata: {"hello":1}\n\n', [HttpClientErrorCode.MalformedMessage, HttpClientErrorCode.StreamEnded]],
+    ['an SSE event over the size limit', 'text/event-stream', `data: ${'x'.repeat(5000)}\n\n`, [HttpClientErrorCode.MessageTooLarge, HttpClientErrorCode.StreamEnded]],
+  ])('drops %s with a clear error and stays usable', async (_, contentType, body, codes) => {
     reply = (_req, res) => res.writeHead(200, { 'content-type': contentType }).end(body);
     const { messages, errors } = await sendOne();
     expect(messages).toEqual([]);
-    expect(errors.map((e) => e.code)).toEqual([code]);
+    expect(errors.map((e) => e.code)).toEqual(codes);
     errors.forEach(expectNoSecrets);
+  });
+
+  it('resumes a reply stream the server ended early: GET with Last-Event-ID after the server\'s retry delay', async () => {
+    const gets: Array<string | undefined> = [];
+    reply = (req, res) => {
+      if (req.method === 'POST') {
+        // Priming event (id and retry, empty data), then the stream ends without the answer.
+        res.writeHead(200, { 'content-type': 'text/event-stream' }).end('id: e-1\nretry: 20\ndata: \n\n');
+      } else {
+        gets.push(req.headers['last-event-id'] as string | undefined);
+        res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`id: e-2\nevent: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [] } })}\n\n`);
+      }
+    };
+    const transport = new StreamableHttpClientTransport(new URL(base), { dispatcher, listen: false });
+    const messages: JSONRPCMessage[] = [];
+    const errors: Error[] = [];
+    transport.onmessage = (m) => messages.push(m);
+    transport.onerror = (e) => errors.push(e);
+    await transport.start();
+
+    await transport.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+
+    expect(await eventually(() => messages.length === 1, 5000)).toBe(true);
+    expect(messages).toEqual([{ jsonrpc: '2.0', id: 1, result: { tools: [] } }]);
+    expect(gets).toEqual(['e-1']); // once: the answer came, nothing more is owed
+    expect(errors).toEqual([]); // the priming event is not a malformed message
+    await transport.close();
   });
 
   it('turns a 404 to a request with a session into http.session_expired', async () => {

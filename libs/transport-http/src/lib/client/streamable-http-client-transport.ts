@@ -1,12 +1,23 @@
 import { setMaxListeners } from 'node:events';
 import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
-import { McpHttpHeader, McpMethod, McpNotification, parseJsonRpcMessage, type JSONRPCMessage, type McpTransport } from '@toolmesh/protocol';
+import { McpHttpHeader, McpMethod, McpNotification, parseJsonRpcMessage, type JSONRPCMessage, type McpTransport, type RequestId } from '@toolmesh/protocol';
 import { describeEndpoint, HttpClientError, HttpClientErrorCode } from './http-client-errors';
 import { SseParser } from './sse-parser';
 
 /** 4 MiB, as for stdio: far above any real reply, far below what would hurt the agent. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** Wait before reopening a stream when the server sent no `retry` of its own. */
+const DEFAULT_RETRY_MS = 1000;
+/** Reopening attempts in a row that bring no event before we stop trying. */
+const MAX_FRUITLESS_RECONNECTS = 3;
+
+/** How far an SSE stream got: what reopening it needs (spec 2025-11-25, "Resumability and Redelivery"). */
+interface StreamPosition {
+  lastEventId?: string;
+  retryMs?: number;
+}
 
 export interface StreamableHttpClientTransportOptions {
   /** Sent with every request (e.g. Authorization). Never logged, never part of an error message. */
@@ -25,7 +36,9 @@ export interface StreamableHttpClientTransportOptions {
  * MCP Streamable HTTP, client side (spec 2025-03-26 and later), on undici: every message is one POST
  * whose reply is 202, a JSON body or an SSE stream; the server's session id and the negotiated protocol
  * version go back on every later request; a GET stream carries server-initiated notifications; close
- * ends the session with DELETE. Inbound bodies are size-limited and parsed strictly; bad ones are
+ * ends the session with DELETE. A stream that ends early is reopened with GET and `Last-Event-ID` after
+ * the server's `retry` delay: a reply stream until its answer has come, the notification stream for as
+ * long as the transport is open. Inbound bodies are size-limited and parsed strictly; bad ones are
  * reported through `onerror` and dropped, and the transport stays usable.
  */
 export class StreamableHttpClientTransport implements McpTransport {
@@ -79,7 +92,7 @@ export class StreamableHttpClientTransport implements McpTransport {
     const contentType = header(response.headers, 'content-type') ?? '';
     if (contentType.startsWith('text/event-stream')) {
       // The reply streams in while the caller goes on; the SDK client correlates it when it arrives.
-      void this.readEvents(response.body);
+      this.follow(response.body, 'id' in message && 'method' in message ? message.id : undefined);
     } else if (contentType.startsWith('application/json')) {
       this.deliver(await this.readBody(response.body));
     } else {
@@ -109,12 +122,65 @@ export class StreamableHttpClientTransport implements McpTransport {
     void this.request('GET', { accept: 'text/event-stream' })
       .then(async (response) => {
         // 405: the server offers no stream of its own; notifications then only arrive on POST replies.
-        if (response.statusCode === 405 || response.statusCode >= 300) return void (await response.body.dump());
-        await this.readEvents(response.body);
+        if (!isEventStream(response)) return void (await response.body.dump());
+        this.follow(response.body, undefined);
       })
-      .catch((error: unknown) => {
-        if (!this.aborter.signal.aborted) this.onerror?.(asError(error));
-      });
+      .catch((error: unknown) => this.reportUnlessClosed(error));
+  }
+
+  /**
+   * Reads an SSE stream to its end. `awaiting` is the id of the request whose answer the stream owes
+   * (undefined for the notification stream, which is owed for as long as the transport is open).
+   */
+  private follow(body: Readable, awaiting: RequestId | undefined, position: StreamPosition = {}, fruitless = 0): void {
+    void this.readEvents(body, awaiting, position)
+      .then(async ({ answered, events }) => {
+        if (this.state !== 'open' || answered) return;
+        if (awaiting !== undefined && position.lastEventId === undefined) {
+          return this.report(HttpClientErrorCode.StreamEnded, `${this.endpoint} ended a reply stream before answering and without an event id to resume from`);
+        }
+        const attempts = events > 0 ? 0 : fruitless + 1;
+        if (attempts > MAX_FRUITLESS_RECONNECTS) return;
+        await sleep(position.retryMs ?? DEFAULT_RETRY_MS, undefined, { signal: this.aborter.signal, ref: false });
+        const headers: Record<string, string> = { accept: 'text/event-stream' };
+        if (position.lastEventId !== undefined) headers['last-event-id'] = position.lastEventId;
+        const response = await this.request('GET', headers);
+        if (!isEventStream(response)) {
+          await response.body.dump();
+          if (awaiting !== undefined) this.report(HttpClientErrorCode.StreamEnded, `${this.endpoint} answered HTTP ${response.statusCode} when asked to resume a reply stream`);
+          return;
+        }
+        this.follow(response.body, awaiting, position, attempts);
+      })
+      .catch((error: unknown) => this.reportUnlessClosed(error));
+  }
+
+  private async readEvents(body: Readable, awaiting: RequestId | undefined, position: StreamPosition): Promise<{ answered: boolean; events: number }> {
+    const parser = new SseParser(this.maxMessageBytes);
+    let answered = false;
+    let events = 0;
+    body.setEncoding('utf8');
+    for await (const text of body as AsyncIterable<string>) {
+      for (const item of parser.push(text)) {
+        events += 1;
+        if (item.kind === 'oversized') {
+          this.report(HttpClientErrorCode.MessageTooLarge, `dropped an event from ${this.endpoint} larger than ${this.maxMessageBytes} bytes`);
+          continue;
+        }
+        const { event } = item;
+        if (event.id !== undefined) position.lastEventId = event.id;
+        if (event.retry !== undefined) position.retryMs = event.retry;
+        // An event with empty data only primes the stream with an id and a retry delay (spec 2025-11-25).
+        if (event.event !== 'message' || event.data === '') continue;
+        const message = this.deliver(event.data);
+        if (message && awaiting !== undefined && !('method' in message) && 'id' in message && message.id === awaiting) answered = true;
+      }
+    }
+    return { answered, events };
+  }
+
+  private reportUnlessClosed(error: unknown): void {
+    if (!this.aborter.signal.aborted) this.onerror?.(asError(error));
   }
 
   private async request(method: 'POST' | 'GET' | 'DELETE', extra: Record<string, string>, body?: string, signal: AbortSignal = this.aborter.signal) {
@@ -156,37 +222,25 @@ export class StreamableHttpClientTransport implements McpTransport {
     return Buffer.concat(chunks, size).toString('utf8');
   }
 
-  private async readEvents(body: Readable): Promise<void> {
-    const parser = new SseParser(this.maxMessageBytes);
-    body.setEncoding('utf8');
-    try {
-      for await (const text of body as AsyncIterable<string>) {
-        for (const item of parser.push(text)) {
-          if (item.kind === 'oversized') {
-            this.report(HttpClientErrorCode.MessageTooLarge, `dropped an event from ${this.endpoint} larger than ${this.maxMessageBytes} bytes`);
-          } else if (item.event.event === 'message') {
-            this.deliver(item.event.data);
-          }
-        }
-      }
-    } catch (error) {
-      if (!this.aborter.signal.aborted) this.onerror?.(asError(error));
-    }
-  }
-
-  private deliver(text: string | undefined): void {
-    if (text === undefined) return;
+  private deliver(text: string | undefined): JSONRPCMessage | undefined {
+    if (text === undefined) return undefined;
     const parsed = parseJsonRpcMessage(text);
     if (!parsed.ok) {
       this.report(HttpClientErrorCode.MalformedMessage, `dropped a reply from ${this.endpoint} that is not a JSON-RPC message: ${parsed.error.error.message}`);
-      return;
+      return undefined;
     }
-    this.onmessage?.(parsed.value.message as JSONRPCMessage);
+    const message = parsed.value.message as JSONRPCMessage;
+    this.onmessage?.(message);
+    return message;
   }
 
   private report(code: HttpClientErrorCode, message: string): void {
     this.onerror?.(new HttpClientError(code, message));
   }
+}
+
+function isEventStream(response: Dispatcher.ResponseData): boolean {
+  return response.statusCode === 200 && (header(response.headers, 'content-type') ?? '').startsWith('text/event-stream');
 }
 
 function header(headers: Dispatcher.ResponseData['headers'], name: string): string | undefined {
