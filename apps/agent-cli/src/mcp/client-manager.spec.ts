@@ -113,6 +113,13 @@ describe('McpClientManager', () => {
     await manager.close();
   });
 
+  it('explains a server that exits during startup with what it wrote to stderr', async () => {
+    const manager = new McpClientManager(new TransportClientFactory(clientInfo), log);
+    const [status] = await manager.connectAll([{ ...stdio('quitter'), args: ['-e', "console.error('missing API_KEY'); process.exit(1)"] }]);
+    expect(status).toMatchObject({ state: 'failed', error: expect.stringMatching(/exited with code 1.*missing API_KEY/) });
+    expect(status.error).not.toContain('\n');
+  });
+
   it('keeps the first of two servers with one name and reports the second as a failure', async () => {
     const manager = new McpClientManager(new TransportClientFactory(clientInfo), log);
     const statuses = await manager.connectAll([stdio('twin', ['--tools=[]']), stdio('twin')]);

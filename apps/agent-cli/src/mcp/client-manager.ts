@@ -147,9 +147,15 @@ export class McpClientManager implements NotificationSource {
 
   private async connectOne(config: McpServerConfig, batch: Batch, settle: (config: McpServerConfig, status: ServerStatus) => void): Promise<void> {
     let client: McpClient;
+    // What the transport reported while connecting (e.g. "exited with code 1" and the server's stderr):
+    // usually the real reason behind the client's terse "Connection closed".
+    let report: Error | undefined;
     try {
       assertServerName(config.name);
-      client = this.factory.create(config, (error) => this.log.warn(`MCP server "${config.name}": ${describe(error)}`));
+      client = this.factory.create(config, (error) => {
+        report ??= error;
+        this.log.warn(`MCP server "${config.name}": ${describe(error)}`);
+      });
     } catch (error) {
       return settle(config, failed(config, batch, describe(error)));
     }
@@ -162,7 +168,10 @@ export class McpClientManager implements NotificationSource {
       this.abandon(config.name, client);
       return;
     }
-    if (outcome !== 'connected') return settle(config, failed(config, batch, describe(outcome.error)));
+    if (outcome !== 'connected') {
+      const reason = report ? `${describe(outcome.error)} (${oneLine(report.message)})` : describe(outcome.error);
+      return settle(config, failed(config, batch, reason));
+    }
     const elapsedMs = Date.now() - batch.started;
     this.clients.set(config.name, { config, client, elapsedMs });
     const info = client.serverInfo;
@@ -199,6 +208,12 @@ interface Batch {
 
 function failed(config: McpServerConfig, batch: Batch, error: string): ServerStatus {
   return { name: config.name, transport: config.transport, state: 'failed', elapsedMs: Date.now() - batch.started, toolCount: 0, error };
+}
+
+/** A multi-line report (a server's stderr tail) as one bounded line for status output. */
+function oneLine(text: string): string {
+  const line = text.replace(/\s*\n\s*/g, ' | ').trim();
+  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
 }
 
 function describe(error: unknown): string {
