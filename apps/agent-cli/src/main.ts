@@ -7,7 +7,16 @@ const stderr = (text: string) => void process.stderr.write(text);
 const guard = new ExitGuard(childProcesses, stderr);
 guard.install();
 
-void runCli(process.argv.slice(2), { stdout: (text) => void process.stdout.write(text), stderr }, {
+// A reader that stops early (`agent-cli tools | head -1`) closes our stdout: that is not a crash of ours.
+// Output is then dropped and the command finishes normally, closing its servers as usual.
+let stdoutClosed = false;
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  stdoutClosed = true;
+});
+const stdout = (text: string) => void (stdoutClosed || process.stdout.write(text));
+
+void runCli(process.argv.slice(2), { stdout, stderr }, {
   version,
   onRuntime: (runtime) => guard.setCleanup(runtime && (() => runtime.close())),
 }).then((code) => {

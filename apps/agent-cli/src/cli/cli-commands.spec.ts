@@ -84,6 +84,18 @@ describe('agent-cli servers', () => {
   });
 });
 
+describe('agent-cli output', () => {
+  it('treats a reader that closes stdout early (| head) as normal, not as a crash', async () => {
+    const child = spawn(process.execPath, [MAIN, 'tools', '--config', 'good.yaml'], { cwd: dir });
+    child.stdout.destroy(); // the reader is gone before the CLI writes
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(stderr).not.toContain('internal error');
+    expect(code).toBe(0);
+  });
+});
+
 describe('agent-cli tools', () => {
   it('lists every tool of every connected server with the side effects its trust level gives', async () => {
     const { code, stdout } = await cli('tools', '--json');
