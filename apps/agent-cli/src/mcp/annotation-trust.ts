@@ -1,4 +1,4 @@
-import type { ToolAnnotations } from '@modelcontextprotocol/client';
+import type { ToolAnnotations } from '@toolmesh/protocol';
 import type { SideEffects } from '../tools/tool';
 
 /**

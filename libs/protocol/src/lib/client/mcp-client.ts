@@ -1,11 +1,11 @@
-import { Client, SdkError, SdkErrorCode, type CallToolResult, type Implementation, type Tool } from '@modelcontextprotocol/client';
+import { Client, SdkError, SdkErrorCode, type CallToolResult, type Implementation, type Tool, type ToolAnnotations } from '@modelcontextprotocol/client';
 import { NotificationFanout } from '../notifications/notification-fanout';
 import type { NotificationListener, NotificationSource } from '../notifications/notification-listener';
 import type { McpTransport } from '../transport/mcp-transport';
 import { McpClientError, McpClientErrorCode } from './client-errors';
 import { NotificationTap } from './notification-tap';
 
-export type { CallToolResult, Implementation, Tool };
+export type { CallToolResult, Implementation, Tool, ToolAnnotations };
 
 export interface McpClientOptions {
   /** The configured server name: stamped on notifications and used in error messages. */
