@@ -100,6 +100,11 @@ describe('ChildProcessTransport', () => {
     });
   });
 
+  it('names the working directory when it is the part that is missing', async () => {
+    const transport = new ChildProcessTransport({ command: process.execPath, cwd: '/nonexistent/dir' }, { registry: new ChildProcessRegistry() });
+    await expect(transport.start()).rejects.toMatchObject({ code: StdioErrorCode.SpawnFailed, message: expect.stringContaining('in /nonexistent/dir') });
+  });
+
   it('reports a server that exits on its own, with the tail of its stderr, and closes', async () => {
     const transport = peer(['--crash-on-call', '--stderr-bytes=40000'], { stderrBufferBytes: 1024 });
     const errors: Error[] = [];

@@ -71,7 +71,14 @@ export class ChildProcessTransport implements McpTransport {
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
       child.once('error', (error) =>
-        reject(new StdioTransportError(StdioErrorCode.SpawnFailed, `could not start "${this.server.command}": ${error.message}`, { cause: error })),
+        reject(
+          new StdioTransportError(
+            StdioErrorCode.SpawnFailed,
+            // ENOENT means a missing command or a missing cwd alike, so both are named.
+            `could not start "${this.server.command}"${this.server.cwd ? ` in ${this.server.cwd}` : ''}: ${error.message}`,
+            { cause: error },
+          ),
+        ),
       );
     });
     (this.options.registry ?? childProcesses).track(child);
