@@ -141,6 +141,18 @@ describe('StreamableHttpClientTransport against a misbehaving server', () => {
     errors.forEach(expectNoSecrets);
   });
 
+  it('ignores a body a server sends with 200 instead of 202 to a notification', async () => {
+    reply = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","result":{}}');
+    const transport = new StreamableHttpClientTransport(new URL(base), { dispatcher, listen: false });
+    const events: unknown[] = [];
+    transport.onmessage = (m) => events.push(m);
+    transport.onerror = (e) => events.push(e);
+    await transport.start();
+    await transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await transport.close();
+    expect(events).toEqual([]);
+  });
+
   it('resumes a reply stream the server ended early: GET with Last-Event-ID after the server\'s retry delay', async () => {
     const gets: Array<string | undefined> = [];
     reply = (req, res) => {

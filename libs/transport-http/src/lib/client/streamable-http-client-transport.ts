@@ -82,12 +82,14 @@ export class StreamableHttpClientTransport implements McpTransport {
     const sessionId = header(response.headers, McpHttpHeader.SessionId);
     if (sessionId && 'method' in message && message.method === McpMethod.Initialize) this.session = sessionId;
 
-    if (response.statusCode === 202) {
+    if (response.statusCode >= 300) throw await this.statusError(response);
+    // Nothing is owed for a notification (or our answer to a server request): the spec's reply is 202,
+    // and a body some servers send anyway is not a message for us.
+    if (response.statusCode === 202 || !('id' in message)) {
       await response.body.dump();
       if ('method' in message && message.method === McpNotification.Initialized && this.options.listen !== false) this.listen();
       return;
     }
-    if (response.statusCode >= 300) throw await this.statusError(response);
 
     const contentType = header(response.headers, 'content-type') ?? '';
     if (contentType.startsWith('text/event-stream')) {
