@@ -47,11 +47,13 @@ export default [
           enforceBuildableLibDependency: true,
           banTransitiveDependencies: true,
           // The root package.json gives the version the apps report; docs/schemas holds the JSON Schemas
-          // that both document a format and validate it, so the two cannot drift apart.
+          // that both document a format and validate it, so the two cannot drift apart; specs of several
+          // projects share the test helpers in tools/test (process table, test peers).
           allow: [
             '^.*/eslint(\\.base)?\\.config\\.[cm]?[jt]s$',
             '^(\\.\\./)+package\\.json$',
             '^(\\.\\./)+docs/schemas/[\\w.-]+\\.schema\\.json$',
+            '^(\\.\\./)+tools/test/',
           ],
           depConstraints: [...layerRules, ...scopeRules, ...externalImportRules],
         },

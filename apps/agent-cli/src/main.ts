@@ -1,7 +1,24 @@
+import { childProcesses } from '@toolmesh/transport-stdio';
 import { version } from '../../../package.json';
 import { runCli } from './cli/run-cli';
+import { ExitGuard } from './process/exit-guard';
 
-process.exitCode = runCli(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-}, version);
+const stderr = (text: string) => void process.stderr.write(text);
+const guard = new ExitGuard(childProcesses, stderr);
+guard.install();
+
+// A reader that stops early (`agent-cli tools | head -1`) closes our stdout: that is not a crash of ours.
+// Output is then dropped and the command finishes normally, closing its servers as usual.
+let stdoutClosed = false;
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  stdoutClosed = true;
+});
+const stdout = (text: string) => void (stdoutClosed || process.stdout.write(text));
+
+void runCli(process.argv.slice(2), { stdout, stderr }, {
+  version,
+  onRuntime: (runtime) => guard.setCleanup(runtime && (() => runtime.close())),
+}).then((code) => {
+  process.exitCode = code;
+});

@@ -133,8 +133,8 @@ describe('gateway catalogue (real tool services, in-process gateway)', () => {
       const rows = (await status()).bundles;
       expect(rows.map((row) => [row.bundle, row.source, row.lastError?.code ?? null])).toEqual([
         ['up', 'remote', null],
-        ['down', 'none', 'REGISTRY_MANIFEST_UNREACHABLE'],
-        ['local', 'local-fallback', 'REGISTRY_MANIFEST_UNREACHABLE'],
+        ['down', 'none', 'registry.manifest_unreachable'],
+        ['local', 'local-fallback', 'registry.manifest_unreachable'],
       ]);
       expect(rows[0]).toMatchObject({ toolCount: 2, manifestRevision: 'up1+up2', manifestHash: expect.stringMatching(/^[0-9a-f]{16}$/), ageSeconds: 0 });
       expect(rows[2].toolCount).toBeGreaterThan(5);
@@ -166,7 +166,7 @@ describe('gateway catalogue (real tool services, in-process gateway)', () => {
       expect(result.protocolVersion).toBe('2025-11-25');
       expect(result).not.toHaveProperty('_meta');
       while (!gw.logs().includes('event=routing_hint_refresh_failed')) await new Promise((r) => setTimeout(r, 10));
-      expect(gw.logs()).toContain('code=REGISTRY_ROUTING_HINT_UNAVAILABLE');
+      expect(gw.logs()).toContain('code=registry.routing_hint_unavailable');
       await service.stop();
     });
   });

@@ -36,7 +36,7 @@ describe('Redis warm start across gateway processes (real redis-server, real too
       const [, mcpUrl, managementUrl] = b.match;
       expect((await rpc(mcpUrl, 'tools/list')).result).toEqual(listedByA);
       const status = (await (await fetch(`${managementUrl}/actuator/toolBundles`)).json()) as { ready: boolean; bundles: Array<{ source: string; lastError: { code: string } }> };
-      expect(status.bundles[0]).toMatchObject({ source: 'redis', lastError: { code: 'REGISTRY_MANIFEST_UNREACHABLE' } });
+      expect(status.bundles[0]).toMatchObject({ source: 'redis', lastError: { code: 'registry.manifest_unreachable' } });
       expect((await fetch(`${managementUrl}/actuator/health/readiness`)).status).toBe(200);
     } finally {
       await b.stop();

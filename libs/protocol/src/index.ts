@@ -8,3 +8,5 @@ export * from './lib/transport/mcp-transport';
 export * from './lib/notifications/notification-listener';
 export * from './lib/notifications/notification-fanout';
 export * from './lib/jsonrpc/serialize';
+export * from './lib/client/client-errors';
+export * from './lib/client/mcp-client';

@@ -1,6 +1,4 @@
-/**
- * Child-process MCP transport (SPEC "Layers and boundaries"): spawn with a minimal environment,
- * newline-delimited JSON-RPC, request correlation, inbound notifications, clean process shutdown.
- * Built in issue #5.
- */
-export {};
+export * from './lib/stdio-errors';
+export * from './lib/ndjson-stream-transport';
+export * from './lib/child-process-transport';
+export { ChildProcessRegistry, childProcesses } from './lib/process/child-process-registry';

@@ -1,28 +1,67 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { ExitCode, HELP, runCli } from './run-cli';
+import { COMMAND_HELP } from './help';
 
-function run(...args: string[]) {
+const cwd = mkdtempSync(path.join(tmpdir(), 'agent-cli-run-'));
+
+async function run(...args: string[]) {
   const out = { stdout: '', stderr: '' };
-  const code = runCli(args, { stdout: (t) => (out.stdout += t), stderr: (t) => (out.stderr += t) }, '1.2.3');
+  const code = await runCli(args, { stdout: (t) => (out.stdout += t), stderr: (t) => (out.stderr += t) }, { version: '1.2.3', cwd, env: {} });
   return { code, ...out };
 }
 
 describe('runCli', () => {
-  it.each([[[]], [['--help']], [['-h']], [['help']]])('prints help for %j', (args) => {
-    expect(run(...args)).toEqual({ code: ExitCode.Ok, stdout: HELP, stderr: '' });
+  it.each([[[]], [['--help']], [['-h']], [['help']]])('prints help for %j', async (args) => {
+    expect(await run(...args)).toEqual({ code: ExitCode.Ok, stdout: HELP, stderr: '' });
   });
 
-  it('prints the version', () => {
-    expect(run('--version')).toEqual({ code: ExitCode.Ok, stdout: '1.2.3\n', stderr: '' });
+  it.each(['servers', 'tools', 'call'])('prints the help of "%s" for "%s --help" and "help %s", with the exit codes', async (command) => {
+    expect(await run(command, '--help')).toEqual({ code: ExitCode.Ok, stdout: COMMAND_HELP[command], stderr: '' });
+    expect((await run('help', command)).stdout).toBe(COMMAND_HELP[command]);
+    expect(COMMAND_HELP[command]).toContain('Exit codes:');
   });
 
-  it('refuses an unknown option with exit code 2 and a hint', () => {
-    const result = run('--frobnicate');
+  it('prints the version', async () => {
+    expect(await run('--version')).toEqual({ code: ExitCode.Ok, stdout: '1.2.3\n', stderr: '' });
+  });
+
+  it('refuses an unknown option with exit code 2 and a hint', async () => {
+    const result = await run('--frobnicate');
     expect(result.code).toBe(ExitCode.Usage);
     expect(result.stderr).toContain("Unknown option '--frobnicate'");
     expect(result.stderr).toContain('agent-cli --help');
   });
 
-  it('refuses an unknown command with exit code 2', () => {
-    expect(run('launch')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('unknown command "launch"') });
+  it('refuses an unknown command with exit code 2', async () => {
+    expect(await run('launch')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('unknown command "launch"') });
+  });
+
+  it('looks for ./agent-cli.yaml by default and says how to fix a missing file (exit 3)', async () => {
+    const result = await run('servers');
+    expect(result.code).toBe(ExitCode.Config);
+    expect(result.stderr).toContain(path.join(cwd, 'agent-cli.yaml'));
+    expect(result.stderr).toContain('--config');
+    expect(result.stderr).toContain('[config.not_found]');
+  });
+
+  it('reports an invalid configuration with the setting and exit code 3', async () => {
+    writeFileSync(path.join(cwd, 'bad.yaml'), 'mcp:\n  servers:\n    - name: a\n      comand: x\n');
+    const result = await run('tools', '--config', 'bad.yaml');
+    expect(result).toMatchObject({ code: ExitCode.Config, stdout: '' });
+    expect(result.stderr).toContain('mcp.servers[0].comand is not a known setting');
+  });
+
+  it('refuses call arguments that are not a JSON object before starting any server (exit 2)', async () => {
+    writeFileSync(path.join(cwd, 'agent-cli.yaml'), 'mcp:\n  servers: []\n');
+    expect(await run('call', 'mcp__x__y', '[1]')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringMatching(/must be a JSON object.*\[tool\.invalid_arguments\]/) });
+    expect(await run('call', 'mcp__x__y', '{bad')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('not valid JSON') });
+    expect(await run('call')).toMatchObject({ code: ExitCode.Usage });
+  });
+
+  it('reports an unknown tool with a hint to list the tools (exit 2)', async () => {
+    writeFileSync(path.join(cwd, 'agent-cli.yaml'), 'mcp:\n  servers: []\n');
+    expect(await run('call', 'mcp__x__y')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringMatching(/run "agent-cli tools" to list the tools \[tool\.not_found\]/) });
   });
 });

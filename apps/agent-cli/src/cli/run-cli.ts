@@ -1,55 +1,111 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { DEFAULT_CONFIG_FILE, loadConfig, type AgentConfig } from '../config/load-config';
+import { AgentError, AgentErrorCode } from '../errors/agent-errors';
+import { TransportClientFactory } from '../mcp/client-factory';
+import type { AgentRuntime } from '../runtime/agent-runtime';
+import { createAgentRuntime } from '../runtime/runtime-factory';
+import { callCommand } from './commands/call-command';
+import { serversCommand } from './commands/servers-command';
+import { toolsCommand } from './commands/tools-command';
+import type { CliIo, Command } from './command-context';
+import { ExitCode } from './exit-codes';
+import { COMMAND_HELP, HELP } from './help';
+import { progressReporter } from './progress-reporter';
 
-/** Where the CLI writes; injected so that tests and embedders can capture it. */
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
+export type { CliIo };
+export { ExitCode, HELP };
+
+const COMMANDS: Readonly<Record<string, Command>> = { servers: serversCommand, tools: toolsCommand, call: callCommand };
+
+export interface CliEnvironment {
+  readonly version: string;
+  readonly cwd?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Told about each runtime the CLI opens, so signal handlers can close it (see ExitGuard). */
+  readonly onRuntime?: (runtime: AgentRuntime | undefined) => void;
 }
 
-/** Exit codes, documented in `--help`. */
-export const ExitCode = {
-  Ok: 0,
-  Failure: 1,
-  Usage: 2,
-} as const;
-
-export const HELP = `agent-cli - an agent runtime whose MCP client makes any MCP server's tools feel built in
-
-Usage:
-  agent-cli [options]
-
-Options:
-  -h, --help      Show this help and exit
-  -V, --version   Print the version and exit
-
-Exit codes:
-  0  success
-  1  failure (the message on stderr says what failed)
-  2  usage error: unknown command or option
-`;
-
-/** Runs the CLI with the given arguments (without `node` and the script) and returns the exit code. */
-export function runCli(args: readonly string[], io: CliIo, version: string): number {
+/** Runs the CLI with the given arguments (without `node` and the script) and resolves to the exit code. */
+export async function runCli(args: readonly string[], io: CliIo, environment: CliEnvironment): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
       args: [...args],
-      options: { help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'V' } },
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'V' },
+        json: { type: 'boolean' },
+        config: { type: 'string', short: 'c' },
+      },
       allowPositionals: true,
     });
   } catch (error) {
     io.stderr(`agent-cli: ${(error as Error).message}\nRun "agent-cli --help" for usage.\n`);
     return ExitCode.Usage;
   }
-  if (parsed.values.version) {
-    io.stdout(`${version}\n`);
+  const { values, positionals } = parsed;
+  if (values.version) {
+    io.stdout(`${environment.version}\n`);
     return ExitCode.Ok;
   }
-  const [command] = parsed.positionals;
-  if (command !== undefined && command !== 'help') {
+  const [name, ...rest] = positionals;
+  if (name === undefined || name === 'help') return help(io, rest[0]);
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr(`agent-cli: unknown command "${name}"\nRun "agent-cli --help" for usage.\n`);
+    return ExitCode.Usage;
+  }
+  if (values.help) return help(io, name);
+
+  const env = environment.env ?? process.env;
+  const file = path.resolve(environment.cwd ?? process.cwd(), values.config ?? DEFAULT_CONFIG_FILE);
+  let config: AgentConfig;
+  try {
+    config = loadConfig(file, env);
+  } catch (error) {
+    return report(io, error);
+  }
+  const openRuntime = async () => {
+    const runtime = await createAgentRuntime(config, {
+      clientFactory: new TransportClientFactory({ name: 'agent-cli', version: environment.version }),
+      log: { warn: (message) => io.stderr(`warning: ${message}\n`) },
+      onProgress: progressReporter(io.stderr),
+    });
+    environment.onRuntime?.(runtime);
+    return runtime;
+  };
+  try {
+    return await command({ io, args: rest, json: values.json === true, config, openRuntime });
+  } catch (error) {
+    return report(io, error);
+  } finally {
+    environment.onRuntime?.(undefined);
+  }
+}
+
+function help(io: CliIo, command: string | undefined): number {
+  if (command !== undefined && !COMMAND_HELP[command]) {
     io.stderr(`agent-cli: unknown command "${command}"\nRun "agent-cli --help" for usage.\n`);
     return ExitCode.Usage;
   }
-  io.stdout(HELP);
+  io.stdout(command === undefined ? HELP : COMMAND_HELP[command]);
   return ExitCode.Ok;
+}
+
+const CONFIG_CODES: ReadonlySet<string> = new Set([
+  AgentErrorCode.ConfigNotFound,
+  AgentErrorCode.ConfigInvalid,
+  AgentErrorCode.ConfigMissingVariable,
+  AgentErrorCode.ConfigDuplicateServer,
+  AgentErrorCode.InvalidServerName,
+]);
+
+function report(io: CliIo, error: unknown): number {
+  if (error instanceof AgentError) {
+    io.stderr(`agent-cli: ${error.message} [${error.code}]\n`);
+    return CONFIG_CODES.has(error.code) ? ExitCode.Config : ExitCode.Failure;
+  }
+  io.stderr(`agent-cli: ${error instanceof Error ? error.message : String(error)}\n`);
+  return ExitCode.Failure;
 }

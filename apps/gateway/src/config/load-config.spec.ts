@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { documentedCodes } from '../../../../tools/test/documented-codes';
 import { ConfigError, loadConfig } from './load-config';
 import { defaultConfig } from './defaults';
 
@@ -52,7 +53,7 @@ mcp:
     ['duplicate bundle names', 'mcp: { bundles: [{ name: a, serviceDomain: "http://a", manifestPath: /m }, { name: a, serviceDomain: "http://b", manifestPath: /m }] }', 'the name a is used twice'],
     ['broken YAML', 'mcp: [unclosed', 'is not valid YAML'],
   ])('refuses %s, saying what to fix', (_, text, message) => {
-    expect(() => loadConfig({ file: yamlFile(text), env: {} })).toThrow(expect.objectContaining({ code: 'GATEWAY_CONFIG_INVALID', message: expect.stringContaining(message) }));
+    expect(() => loadConfig({ file: yamlFile(text), env: {} })).toThrow(expect.objectContaining({ code: 'gateway.config_invalid', message: expect.stringContaining(message) }));
   });
 
   it('refuses bad environment values and missing files', () => {
@@ -79,5 +80,9 @@ mcp:
     const config = loadConfig({ file: yamlFile('__proto__: { polluted: true }\nmcp: { constructor: { x: 1 } }'), env: {} });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(config.mcp.endpointPath).toBe('/mcp');
+  });
+
+  it('uses the error code docs/errors.md documents for the gateway', () => {
+    expect(documentedCodes('gateway')).toEqual([new ConfigError('x').code]);
   });
 });

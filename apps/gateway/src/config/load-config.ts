@@ -8,7 +8,7 @@ import type { GatewayConfig } from './gateway-config';
 
 /** The gateway refuses to start on a configuration it cannot use, and says what to fix. */
 export class ConfigError extends Error {
-  readonly code = 'GATEWAY_CONFIG_INVALID';
+  readonly code = 'gateway.config_invalid';
   constructor(message: string) {
     super(message);
     this.name = 'ConfigError';

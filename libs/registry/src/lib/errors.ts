@@ -1,15 +1,15 @@
 /** Local (never on the wire) failures of the catalogue, with stable codes listed in docs/errors.md. */
 export const RegistryErrorCode = {
-  ManifestUnreachable: 'REGISTRY_MANIFEST_UNREACHABLE',
-  ManifestInvalid: 'REGISTRY_MANIFEST_INVALID',
-  NameCollision: 'REGISTRY_NAME_COLLISION',
-  CatalogueTooLarge: 'REGISTRY_CATALOGUE_TOO_LARGE',
-  PortalUnreachable: 'REGISTRY_PORTAL_UNREACHABLE',
-  PortalInvalid: 'REGISTRY_PORTAL_INVALID',
-  RouteEndpointInvalid: 'REGISTRY_ROUTE_ENDPOINT_INVALID',
-  SnapshotCacheUnavailable: 'REGISTRY_SNAPSHOT_CACHE_UNAVAILABLE',
-  SnapshotCacheInvalid: 'REGISTRY_SNAPSHOT_CACHE_INVALID',
-  RoutingHintUnavailable: 'REGISTRY_ROUTING_HINT_UNAVAILABLE',
+  ManifestUnreachable: 'registry.manifest_unreachable',
+  ManifestInvalid: 'registry.manifest_invalid',
+  NameCollision: 'registry.name_collision',
+  CatalogueTooLarge: 'registry.catalogue_too_large',
+  PortalUnreachable: 'registry.portal_unreachable',
+  PortalInvalid: 'registry.portal_invalid',
+  RouteEndpointInvalid: 'registry.route_endpoint_invalid',
+  SnapshotCacheUnavailable: 'registry.snapshot_cache_unavailable',
+  SnapshotCacheInvalid: 'registry.snapshot_cache_invalid',
+  RoutingHintUnavailable: 'registry.routing_hint_unavailable',
 } as const;
 
 export type RegistryErrorCode = (typeof RegistryErrorCode)[keyof typeof RegistryErrorCode];

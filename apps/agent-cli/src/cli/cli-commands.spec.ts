@@ -1,0 +1,143 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startHttpPeer, type HttpPeer } from '../../../../tools/test/peers/http-peer';
+
+jest.setTimeout(30_000); // real processes on a shared two-core machine
+
+/**
+ * The built CLI (dist/apps/agent-cli/main.js) against real servers: server-everything and server-memory
+ * from npm over stdio, the SDK's Streamable HTTP server, and a command that does not exist.
+ */
+const ROOT = path.join(__dirname, '../../../..');
+const MAIN = path.join(ROOT, 'dist/apps/agent-cli/main.js');
+const BIN = path.join(ROOT, 'node_modules/.bin');
+const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-commands-'));
+let peer: HttpPeer;
+
+function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { cwd: dir, env: { ...process.env, WEB_TOKEN: 'web-token-value' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+beforeAll(async () => {
+  peer = await startHttpPeer();
+  writeFileSync(
+    path.join(dir, 'agent-cli.yaml'),
+    `mcp:
+  servers:
+    - name: everything
+      command: ${JSON.stringify(path.join(BIN, 'mcp-server-everything'))}
+      args: [stdio]
+      annotationTrust: trust
+    - name: memory
+      command: ${JSON.stringify(path.join(BIN, 'mcp-server-memory'))}
+      env: { MEMORY_FILE_PATH: ${JSON.stringify(path.join(dir, 'memory.jsonl'))} }
+    - name: web
+      transport: streamable-http
+      url: ${peer.url}
+      headers: { Authorization: "Bearer \${WEB_TOKEN}" }
+    - name: broken
+      command: /nonexistent/mcp-server
+`,
+  );
+  writeFileSync(path.join(dir, 'good.yaml'), `mcp:\n  servers:\n    - name: web\n      url: ${peer.url}\n`);
+  writeFileSync(
+    path.join(dir, 'files.yaml'),
+    `mcp:\n  servers:\n    - name: files\n      command: ${JSON.stringify(path.join(BIN, 'mcp-server-filesystem'))}\n      args: [${JSON.stringify(dir)}]\n      annotationTrust: trust\n`,
+  );
+  writeFileSync(path.join(dir, 'claude_desktop_config.json'), JSON.stringify({ mcpServers: { everything: { command: path.join(BIN, 'mcp-server-everything'), args: ['stdio'] } } }));
+});
+afterAll(() => peer.stop());
+
+describe('agent-cli servers', () => {
+  it('connects all servers, shows each one\'s status as JSON on stdout, progress on stderr, and exits 4 for the failed one', async () => {
+    const { code, stdout, stderr } = await cli('servers', '--json');
+
+    expect(code).toBe(4);
+    const { servers } = JSON.parse(stdout) as { servers: Array<{ name: string; state: string; toolCount: number; error?: string; elapsedMs: number }> };
+    expect(servers.map((s) => [s.name, s.state])).toEqual([['everything', 'connected'], ['memory', 'connected'], ['web', 'connected'], ['broken', 'failed']]);
+    expect(servers.find((s) => s.name === 'web')?.toolCount).toBe(3);
+    expect(servers.find((s) => s.name === 'broken')?.error).toContain('could not start "/nonexistent/mcp-server"');
+    expect(stderr).toContain('connecting to 4 MCP server(s): everything, memory, web, broken');
+    expect(stderr).toMatch(/FAILED broken \(\d+ ms\)/);
+    expect(stderr).not.toContain('web-token-value');
+  });
+
+  it('prints a table and exits 0 when every server connected', async () => {
+    const { code, stdout } = await cli('servers', '--config', 'good.yaml');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^SERVER\s+TRANSPORT\s+STATE\s+TOOLS\s+TIME\s+DETAIL\nweb\s+streamable-http\s+connected\s+3\s+\d+ ms\s+sdk-http-peer 1\.0\.0\n$/);
+  });
+
+  it('imports the mcpServers JSON of Claude Desktop / Claude Code', async () => {
+    const { code, stdout } = await cli('servers', '--json', '--config', 'claude_desktop_config.json');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).servers).toEqual([expect.objectContaining({ name: 'everything', state: 'connected', transport: 'stdio' })]);
+  });
+});
+
+describe('agent-cli output', () => {
+  it('treats a reader that closes stdout early (| head) as normal, not as a crash', async () => {
+    const child = spawn(process.execPath, [MAIN, 'tools', '--config', 'good.yaml'], { cwd: dir });
+    child.stdout.destroy(); // the reader is gone before the CLI writes
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(stderr).not.toContain('internal error');
+    expect(code).toBe(0);
+  });
+});
+
+describe('agent-cli tools', () => {
+  it('lists every tool of every connected server with the side effects its trust level gives', async () => {
+    const { code, stdout } = await cli('tools', '--json');
+    expect(code).toBe(4); // broken is missing
+    const tools = new Map((JSON.parse(stdout).tools as Array<{ name: string; sideEffects: unknown; inputSchema: unknown }>).map((t) => [t.name, t]));
+    expect(tools.get('mcp__everything__echo')?.sideEffects).toEqual({ level: 'read-only', destructive: false }); // trust
+    expect(tools.get('mcp__memory__read_graph')?.sideEffects).toEqual({ level: 'mutating', destructive: true }); // ignore: annotations unused
+    expect(tools.get('mcp__web__add')?.inputSchema).toMatchObject({ type: 'object', required: ['a', 'b'] });
+  });
+});
+
+describe('agent-cli call', () => {
+  it('calls a tool over Streamable HTTP and prints its text', async () => {
+    expect(await cli('call', 'mcp__web__add', '{"a":40,"b":2}', '--config', 'good.yaml')).toMatchObject({ code: 0, stdout: '42\n' });
+  });
+
+  it('calls a stdio tool and prints the whole result with --json', async () => {
+    const { code, stdout } = await cli('call', 'mcp__everything__get-sum', '{"a":1,"b":2}', '--json');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ isError: false, content: [{ type: 'text', text: expect.stringContaining('3') }] });
+  });
+
+  it('reads a file through server-filesystem, and relays its refusal of a path outside its root as an error result', async () => {
+    writeFileSync(path.join(dir, 'note.txt'), 'written by the test\n');
+    expect(await cli('call', 'mcp__files__read_text_file', JSON.stringify({ path: path.join(dir, 'note.txt') }), '--config', 'files.yaml')).toMatchObject({
+      code: 0,
+      stdout: 'written by the test\n\n',
+    });
+    const outside = await cli('call', 'mcp__files__read_text_file', '{"path":"/etc/hostname"}', '--config', 'files.yaml');
+    expect(outside).toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining('Access denied') });
+  });
+
+  it('exits 1 with the message on stderr when arguments break the tool\'s schema', async () => {
+    const { code, stdout, stderr } = await cli('call', 'mcp__web__add', '{"a":"x"}', '--config', 'good.yaml');
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('invalid arguments for mcp__web__add');
+  });
+
+  it('exits 4 when the tool\'s server could not be connected', async () => {
+    const { code, stderr } = await cli('call', 'mcp__broken__anything');
+    expect(code).toBe(4);
+    expect(stderr).toMatch(/server "broken" is unavailable: could not connect.*\[server\.unavailable\]/);
+  });
+});

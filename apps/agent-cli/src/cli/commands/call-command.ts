@@ -1,0 +1,48 @@
+import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
+import { resultText } from '../../tools/tool';
+import { withRuntime, type CliIo, type Command } from '../command-context';
+import { ExitCode } from '../exit-codes';
+
+/** `call <tool> [json]`: one tool call, the arguments checked before any server is started. */
+export const callCommand: Command = async (context) => {
+  const [toolName, json = '{}', ...extra] = context.args;
+  if (toolName === undefined || extra.length > 0) {
+    context.io.stderr('agent-cli call: expected <tool> and at most one JSON argument\nRun "agent-cli call --help" for usage.\n');
+    return ExitCode.Usage;
+  }
+  const args = parseArguments(json, toolName);
+  if (args instanceof AgentError) return fail(context.io, args, ExitCode.Usage);
+
+  return withRuntime(context, async (runtime) => {
+    const tool = runtime.tools.get(toolName);
+    if (!tool) {
+      const server = /^mcp__([a-z0-9-]+)__/.exec(toolName)?.[1];
+      const down = runtime.servers.find((s) => s.name === server && s.state === 'failed');
+      return down
+        ? fail(context.io, new AgentError(AgentErrorCode.ServerUnavailable, `server "${down.name}" is unavailable: ${down.error}`), ExitCode.ServerUnavailable)
+        : fail(context.io, new AgentError(AgentErrorCode.ToolNotFound, `no tool named "${toolName}"; run "agent-cli tools" to list the tools`), ExitCode.Usage);
+    }
+    const result = await tool.execute(args);
+    if (context.json) context.io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+    else (result.isError ? context.io.stderr : context.io.stdout)(`${resultText(result)}\n`);
+    return result.isError ? ExitCode.Failure : ExitCode.Ok;
+  });
+};
+
+function parseArguments(json: string, toolName: string): Record<string, unknown> | AgentError {
+  const invalid = (problem: string) =>
+    new AgentError(AgentErrorCode.InvalidArguments, `${problem}; example: agent-cli call ${toolName} '{"key":"value"}'`);
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    return invalid(`the arguments are not valid JSON (${(error as Error).message})`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return invalid('the arguments must be a JSON object');
+  return value as Record<string, unknown>;
+}
+
+function fail(io: CliIo, error: AgentError, code: number): number {
+  io.stderr(`agent-cli call: ${error.message} [${error.code}]\n`);
+  return code;
+}

@@ -1,0 +1,27 @@
+/** Exit codes, documented in `--help` and docs/agent-cli.md. */
+export const ExitCode = {
+  Ok: 0,
+  /** The tool returned an error result, or another failure; stderr says what. */
+  Failure: 1,
+  /** Unknown command, option or tool, or arguments that are not a JSON object. */
+  Usage: 2,
+  /** The configuration file is missing or invalid. */
+  Config: 3,
+  /** One or more servers could not be connected (the others were still used). */
+  ServerUnavailable: 4,
+  /** A bug in agent-cli: an uncaught exception. */
+  Internal: 70,
+  /** Interrupted by SIGINT (Ctrl-C) or ended by SIGTERM: 128 + the signal number, as shells report it. */
+  Interrupted: 130,
+  Terminated: 143,
+} as const;
+
+export const EXIT_CODES_HELP = `Exit codes:
+  0    success
+  1    the tool returned an error result, or another failure (stderr says what)
+  2    usage error: unknown command, option or tool, or arguments that are not a JSON object
+  3    configuration error: the file is missing or invalid (stderr names the file and the setting)
+  4    one or more MCP servers could not be connected (the others were used)
+  70   internal error in agent-cli (please report it)
+  130  interrupted (Ctrl-C); 143 terminated (SIGTERM)
+`;

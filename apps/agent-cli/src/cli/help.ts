@@ -1,0 +1,57 @@
+import { DEFAULT_CONFIG_FILE } from '../config/load-config';
+import { EXIT_CODES_HELP } from './exit-codes';
+
+const GLOBAL_OPTIONS = `Options:
+  -c, --config <file>   Configuration file (default: ./${DEFAULT_CONFIG_FILE}). YAML with mcp.servers, or a
+                        JSON file with "mcpServers" as Claude Desktop / Claude Code keep it
+      --json            Print machine-readable JSON on stdout (progress stays on stderr)
+  -h, --help            Show help (also: agent-cli <command> --help)
+  -V, --version         Print the version and exit
+`;
+
+export const HELP = `agent-cli - an agent runtime whose MCP client makes any MCP server's tools feel built in
+
+Usage:
+  agent-cli <command> [options]
+
+Commands:
+  servers               Connect to every configured MCP server; show status, tool count and timing
+  tools                 List every tool of the connected servers, with its side effects
+  call <tool> [json]    Call one tool with a JSON object of arguments (default {})
+  help [command]        Show help for a command
+
+${GLOBAL_OPTIONS}
+Progress while connecting goes to stderr. Documentation: docs/agent-cli.md
+
+${EXIT_CODES_HELP}`;
+
+export const COMMAND_HELP: Readonly<Record<string, string>> = {
+  servers: `Usage: agent-cli servers [--config <file>] [--json]
+
+Connects to every configured MCP server at once (one startup deadline for all) and shows, per server,
+whether it connected, how long it took, how many tools it offers, and why it failed if it did.
+Exits with 4 when any server failed.
+
+${GLOBAL_OPTIONS}
+${EXIT_CODES_HELP}`,
+  tools: `Usage: agent-cli tools [--config <file>] [--json]
+
+Lists the tools of every connected server as the agent sees them: mcp__<server>__<tool>, the side effects
+the agent assumes (read-only or mutating, destructive or not; see annotationTrust) and the description.
+--json adds each tool's input schema. Exits with 4 when any server failed (its tools are missing).
+
+${GLOBAL_OPTIONS}
+${EXIT_CODES_HELP}`,
+  call: `Usage: agent-cli call <tool> [json] [--config <file>] [--json]
+
+Calls one tool. <tool> is the name "agent-cli tools" shows (mcp__<server>__<tool>); [json] is a JSON object
+of arguments, checked against the tool's input schema first (default: {}). Prints the result's text, or
+with --json the whole result ({"isError", "content", "structuredContent"}).
+Exits with 1 when the tool returned an error result.
+
+Example:
+  agent-cli call mcp__everything__echo '{"message":"hello"}'
+
+${GLOBAL_OPTIONS}
+${EXIT_CODES_HELP}`,
+};

@@ -1,0 +1,112 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { AgentErrorCode } from '../errors/agent-errors';
+import { loadConfig, parseConfig } from './load-config';
+
+const parse = (text: string, env: NodeJS.ProcessEnv = {}) => parseConfig(text, 'agent-cli.yaml', env);
+const failure = (text: string, env: NodeJS.ProcessEnv = {}) => {
+  try {
+    parse(text, env);
+  } catch (error) {
+    return error as { code: string; message: string };
+  }
+  throw new Error('expected the configuration to be refused');
+};
+
+describe('agent configuration (YAML, mcp.servers)', () => {
+  it('reads stdio and Streamable HTTP servers with defaults', () => {
+    const servers = parse(`
+mcp:
+  servers:
+    - name: files
+      command: npx
+      args: [-y, "@modelcontextprotocol/server-filesystem", /tmp]
+      env: { LOG_LEVEL: debug, RETRIES: 3 }
+      cwd: /srv
+    - name: remote
+      transport: streamable-http
+      url: https://mcp.example.com/mcp
+      headers: { Authorization: "Bearer \${API_TOKEN}" }
+      requestTimeoutMs: 5000
+      annotationTrust: trust
+`, { API_TOKEN: 't0k3n' });
+    expect(servers).toEqual([
+      { name: 'files', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { LOG_LEVEL: 'debug', RETRIES: '3' }, cwd: '/srv', requestTimeoutMs: 30_000, annotationTrust: 'ignore' },
+      { name: 'remote', transport: 'streamable-http', url: new URL('https://mcp.example.com/mcp'), headers: { Authorization: 'Bearer t0k3n' }, requestTimeoutMs: 5000, annotationTrust: 'trust' },
+    ]);
+  });
+
+  it('accepts an empty file and an empty server list', () => {
+    expect(parse('')).toEqual([]);
+    expect(parse('mcp:\n  servers: []\n')).toEqual([]);
+  });
+
+  it.each([
+    ['a YAML syntax error, with its line', 'mcp:\n  servers:\n    - name: [a\n', AgentErrorCode.ConfigInvalid, /not valid YAML or JSON.*at line \d+, column \d+/s],
+    ['a misspelt setting', 'mcp:\n  servers:\n    - name: a\n      comand: x\n', AgentErrorCode.ConfigInvalid, /mcp\.servers\[0\]\.comand is not a known setting/],
+    ['a missing command', 'mcp:\n  servers:\n    - name: a\n', AgentErrorCode.ConfigInvalid, /mcp\.servers\[0\]\.command must be a non-empty string/],
+    ['a bad URL', 'mcp:\n  servers:\n    - name: a\n      url: ftp://x\n', AgentErrorCode.ConfigInvalid, /url must be an http:\/\/ or https:\/\/ URL/],
+    ['an unknown trust level', 'mcp:\n  servers:\n    - name: a\n      command: x\n      annotationTrust: always\n', AgentErrorCode.ConfigInvalid, /annotationTrust must be one of "ignore", "trust"/],
+    ['a negative timeout', 'mcp:\n  servers:\n    - name: a\n      command: x\n      requestTimeoutMs: -1\n', AgentErrorCode.ConfigInvalid, /requestTimeoutMs must be a positive whole number/],
+    ['the legacy SSE transport', 'mcp:\n  servers:\n    - name: a\n      transport: sse\n      url: http://x/sse\n', AgentErrorCode.ConfigInvalid, /legacy HTTP\+SSE transport.*streamable-http/],
+    ['a name with capitals', 'mcp:\n  servers:\n    - name: My Server\n      command: x\n', AgentErrorCode.InvalidServerName, /"My Server" is not allowed.*"my-server"/],
+    ['a name ending in a hyphen', 'mcp:\n  servers:\n    - name: a-\n      command: x\n', AgentErrorCode.InvalidServerName, /"a-" is not allowed/],
+    ['two servers of one name', 'mcp:\n  servers:\n    - { name: a, command: x }\n    - { name: a, command: y }\n', AgentErrorCode.ConfigDuplicateServer, /two servers are named "a"/],
+    ['a list where a map belongs', '- a\n- b\n', AgentErrorCode.ConfigInvalid, /must be a map with "mcp"/],
+  ])('refuses %s with a message that says where', (_, text, code, message) => {
+    const error = failure(text);
+    expect(error.code).toBe(code);
+    expect(error.message).toMatch(message);
+    expect(error.message).toContain('agent-cli.yaml');
+  });
+
+  it('names a missing ${VAR} but never shows a value', () => {
+    const error = failure('mcp:\n  servers:\n    - name: a\n      url: http://x/mcp\n      headers: { Authorization: "Bearer ${TOKEN}", X-Other: "${OTHER}" }\n', { TOKEN: 'secret-value' });
+    expect(error.code).toBe(AgentErrorCode.ConfigMissingVariable);
+    expect(error.message).toContain('mcp.servers[0].headers.X-Other uses ${OTHER}');
+    expect(error.message).not.toContain('secret-value');
+  });
+
+  it('keeps $${ as a literal ${', () => {
+    expect(parse('mcp:\n  servers:\n    - name: a\n      command: x\n      env: { T: "$${HOME}" }\n')[0]).toMatchObject({ env: { T: '${HOME}' } });
+  });
+});
+
+describe('mcpServers import (Claude Desktop / Claude Code JSON)', () => {
+  it('imports stdio and HTTP entries, mapping "type": "http" to Streamable HTTP and skipping disabled ones', () => {
+    const servers = parse(
+      JSON.stringify({
+        mcpServers: {
+          memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { MEMORY_FILE_PATH: '/tmp/m.json' }, autoApprove: [] },
+          docs: { type: 'http', url: 'https://docs.example.com/mcp', headers: { 'X-Api-Key': '${KEY}' } },
+          old: { command: 'x', disabled: true },
+        },
+      }),
+      { KEY: 'k' },
+    );
+    expect(servers).toEqual([
+      { name: 'memory', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { MEMORY_FILE_PATH: '/tmp/m.json' }, cwd: undefined, requestTimeoutMs: 30_000, annotationTrust: 'ignore' },
+      { name: 'docs', transport: 'streamable-http', url: new URL('https://docs.example.com/mcp'), headers: { 'X-Api-Key': 'k' }, requestTimeoutMs: 30_000, annotationTrust: 'ignore' },
+    ]);
+  });
+
+  it('refuses names other hosts allow but tool names cannot carry, suggesting one', () => {
+    const error = failure(JSON.stringify({ mcpServers: { 'GitHub Tools': { command: 'x' } } }));
+    expect(error).toMatchObject({ code: AgentErrorCode.InvalidServerName, message: expect.stringContaining('"github-tools"') });
+  });
+});
+
+describe('loadConfig', () => {
+  it('says which file is missing and how to point at another', () => {
+    expect(() => loadConfig('/nonexistent/agent-cli.yaml')).toThrow(
+      expect.objectContaining({ code: AgentErrorCode.ConfigNotFound, message: expect.stringMatching(/\/nonexistent\/agent-cli\.yaml does not exist.*--config/) }),
+    );
+  });
+
+  it('reads a JSON file from disk', () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'agent-config-')), 'claude_desktop_config.json');
+    writeFileSync(file, JSON.stringify({ mcpServers: { a: { command: 'x' } } }));
+    expect(loadConfig(file, {}).servers.map((s) => s.name)).toEqual(['a']);
+  });
+});

@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import { parseDocument } from 'yaml';
+import { AgentError, AgentErrorCode } from '../errors/agent-errors';
+import type { McpServerConfig } from '../mcp/server-config';
+import { ConfigReader } from './config-reader';
+import { readServerEntry } from './server-entry';
+
+export const DEFAULT_CONFIG_FILE = 'agent-cli.yaml';
+
+export interface AgentConfig {
+  readonly file: string;
+  readonly servers: readonly McpServerConfig[];
+}
+
+const SERVER_KEYS = ['name', 'transport', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'requestTimeoutMs', 'annotationTrust'];
+
+/**
+ * Reads the agent's configuration: either the agent's own YAML (`mcp.servers: [...]`) or, imported
+ * as is, the `mcpServers` JSON that Claude Desktop, Claude Code and other MCP hosts keep
+ * (`{"mcpServers": {"name": {...}}}`). YAML is a superset of JSON, so one parser reads both.
+ */
+export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): AgentConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read (${(error as Error).message})`;
+    throw new AgentError(AgentErrorCode.ConfigNotFound, `configuration file ${file} ${reason}; create it or pass --config <file> (see docs/agent-cli.md)`);
+  }
+  return { file, servers: parseConfig(text, file, env) };
+}
+
+export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv): McpServerConfig[] {
+  const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (document.errors.length > 0) {
+    throw new AgentError(AgentErrorCode.ConfigInvalid, `${file} is not valid YAML or JSON: ${document.errors[0].message}`);
+  }
+  const root = new ConfigReader(file, document.toJS({ maxAliasCount: 100 }), '');
+  if (!root.present) return [];
+  if (!root.isObject()) throw root.error('a map with "mcp" (agent format) or "mcpServers" (MCP host format)');
+  const servers = root.at('mcpServers').present ? importMcpServers(root.at('mcpServers'), env) : readAgentFormat(root, env);
+  assertUniqueNames(servers, file);
+  return servers;
+}
+
+function readAgentFormat(root: ConfigReader, env: NodeJS.ProcessEnv): McpServerConfig[] {
+  root.onlyKeys(['mcp']);
+  const mcp = root.at('mcp');
+  if (!mcp.present) return [];
+  mcp.onlyKeys(['servers']);
+  return mcp.at('servers').list().map((entry) => {
+    entry.onlyKeys(SERVER_KEYS);
+    return readServerEntry(entry.at('name').string(), entry, env);
+  });
+}
+
+/** Other hosts add their own keys (`disabled`, `autoApprove`, ...); an import ignores what it does not use. */
+function importMcpServers(servers: ConfigReader, env: NodeJS.ProcessEnv): McpServerConfig[] {
+  return servers
+    .entries()
+    .filter(([, entry]) => entry.at('disabled').value !== true)
+    .map(([name, entry]) => {
+      if (!entry.isObject()) throw entry.error('a map with "command" or "url"');
+      return readServerEntry(name, entry, env);
+    });
+}
+
+function assertUniqueNames(servers: readonly McpServerConfig[], file: string): void {
+  const seen = new Set<string>();
+  for (const { name } of servers) {
+    if (seen.has(name)) throw new AgentError(AgentErrorCode.ConfigDuplicateServer, `${file}: two servers are named "${name}"; server names must be unique`);
+    seen.add(name);
+  }
+}

@@ -1,0 +1,53 @@
+import { ANNOTATION_TRUST } from '../mcp/annotation-trust';
+import { assertServerName, DEFAULT_REQUEST_TIMEOUT_MS, type McpServerConfig } from '../mcp/server-config';
+import { AgentError, AgentErrorCode } from '../errors/agent-errors';
+import type { ConfigReader } from './config-reader';
+import { expandAll } from './expand-variables';
+
+/** The transports a configuration may name, and what each becomes. `sse` is refused with advice. */
+const TRANSPORT_NAMES = ['stdio', 'streamable-http', 'http', 'sse'] as const;
+
+/**
+ * One server entry, from either format (the agent's YAML or an `mcpServers` import): both spell the
+ * same fields, and `transport` (ours) and `type` (Claude's) name the transport.
+ */
+export function readServerEntry(name: string, entry: ConfigReader, env: NodeJS.ProcessEnv): McpServerConfig {
+  try {
+    assertServerName(name);
+  } catch (error) {
+    throw new AgentError(AgentErrorCode.InvalidServerName, `${entry.location}: ${(error as AgentError).message}`);
+  }
+  const transportField = entry.at('transport').present ? entry.at('transport') : entry.at('type');
+  const transport = transportField.oneOf(TRANSPORT_NAMES, entry.at('url').present ? 'streamable-http' : 'stdio');
+  const common = {
+    name,
+    requestTimeoutMs: entry.at('requestTimeoutMs').positiveInteger(DEFAULT_REQUEST_TIMEOUT_MS),
+    annotationTrust: entry.at('annotationTrust').oneOf(ANNOTATION_TRUST, 'ignore'),
+  };
+  if (transport === 'sse') {
+    throw transportField.fail('is "sse", the legacy HTTP+SSE transport, which this agent does not speak: point "url" at the server\'s Streamable HTTP endpoint and use "streamable-http"');
+  }
+  if (transport === 'stdio') {
+    return {
+      ...common,
+      transport,
+      command: entry.at('command').string(),
+      args: entry.at('args').stringList(),
+      env: expandAll(entry.at('env').stringMap(), env, `${entry.path}.env`),
+      cwd: entry.at('cwd').optionalString(),
+    };
+  }
+  return { ...common, transport: 'streamable-http', url: readUrl(entry.at('url')), headers: expandAll(entry.at('headers').stringMap(), env, `${entry.path}.headers`) };
+}
+
+function readUrl(field: ConfigReader): URL {
+  const text = field.string();
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw field.error('an absolute http:// or https:// URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw field.error('an http:// or https:// URL');
+  return url;
+}

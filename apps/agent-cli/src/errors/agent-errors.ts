@@ -1,0 +1,40 @@
+/**
+ * Local errors of the agent CLI. Stable string codes, listed in docs/errors.md ("agent-cli"); a test
+ * keeps the two in agreement. Messages say what to do; they never contain a header or env value.
+ */
+export const AgentErrorCode = {
+  /** The configuration file does not exist or cannot be read. */
+  ConfigNotFound: 'config.not_found',
+  /** The configuration file is not valid YAML/JSON, or not shaped like an agent configuration. */
+  ConfigInvalid: 'config.invalid',
+  /** A `${VAR}` reference in the configuration names a variable that is not set. */
+  ConfigMissingVariable: 'config.missing_variable',
+  /** Two servers in the configuration have the same name. */
+  ConfigDuplicateServer: 'config.duplicate_server',
+  /** A server name does not match ^[a-z0-9]([a-z0-9-]*[a-z0-9])?$. */
+  InvalidServerName: 'server.invalid_name',
+  /** A server could not be connected at startup, or missed the startup deadline. */
+  ServerUnavailable: 'server.unavailable',
+  /** A second server with an already connected name was refused at startup. */
+  DuplicateServer: 'server.duplicate',
+  /** Registering a tool whose name the registry already holds. */
+  DuplicateTool: 'tool.duplicate',
+  /** `call` named a tool the registry does not hold. */
+  ToolNotFound: 'tool.not_found',
+  /** Tool arguments are not a JSON object or do not satisfy the tool's input schema. */
+  InvalidArguments: 'tool.invalid_arguments',
+} as const;
+
+export type AgentErrorCode = (typeof AgentErrorCode)[keyof typeof AgentErrorCode];
+
+export class AgentError extends Error {
+  override readonly name = 'AgentError';
+
+  constructor(
+    readonly code: AgentErrorCode,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}

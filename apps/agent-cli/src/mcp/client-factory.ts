@@ -1,0 +1,41 @@
+import { Agent } from 'undici';
+import { McpClient, type Implementation, type McpTransport } from '@toolmesh/protocol';
+import { ChildProcessTransport } from '@toolmesh/transport-stdio';
+import { StreamableHttpClientTransport } from '@toolmesh/transport-http';
+import type { McpServerConfig } from './server-config';
+
+/** Makes an unconnected client for a server configuration. */
+export interface McpClientFactory {
+  create(config: McpServerConfig, onError: (error: Error) => void): McpClient;
+  /** Releases what the factory shares between clients (the HTTP connection pool). */
+  close(): Promise<void>;
+}
+
+/** The real factory: a child process per stdio server, one keep-alive pool shared by all HTTP servers. */
+export class TransportClientFactory implements McpClientFactory {
+  private readonly httpPool = new Agent({ keepAliveTimeout: 30_000, connections: 16 });
+
+  constructor(private readonly clientInfo: Implementation) {}
+
+  create(config: McpServerConfig, onError: (error: Error) => void): McpClient {
+    return new McpClient(this.transport(config), {
+      serverName: config.name,
+      clientInfo: this.clientInfo,
+      requestTimeoutMs: config.requestTimeoutMs,
+      onError,
+    });
+  }
+
+  close(): Promise<void> {
+    return this.httpPool.close();
+  }
+
+  private transport(config: McpServerConfig): McpTransport {
+    switch (config.transport) {
+      case 'stdio':
+        return new ChildProcessTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd });
+      case 'streamable-http':
+        return new StreamableHttpClientTransport(config.url, { dispatcher: this.httpPool, headers: config.headers });
+    }
+  }
+}

@@ -1,0 +1,157 @@
+import path from 'node:path';
+import { McpClient } from '@toolmesh/protocol';
+import { eventually, pidsWithCommandLine } from '../../../../tools/test/process-table';
+import { ToolRegistry } from '../tools/tool-registry';
+import { TransportClientFactory, type McpClientFactory } from './client-factory';
+import { McpClientManager, type ServerStatus } from './client-manager';
+import type { McpServerConfig, StdioServerConfig } from './server-config';
+import { ScriptedTransport, type ScriptedTransportOptions } from './test-support/scripted-transport';
+
+jest.setTimeout(30_000); // real processes on a shared two-core machine
+
+const PEER = path.join(__dirname, '../../../../tools/test/peers/stdio-peer.mjs');
+const clientInfo = { name: 'manager-test', version: '0.0.0' };
+
+function stdio(name: string, flags: string[] = [], extra: Partial<StdioServerConfig> = {}): StdioServerConfig {
+  return { name, transport: 'stdio', command: process.execPath, args: [PEER, `--name=${name}`, ...flags], env: {}, requestTimeoutMs: 5000, annotationTrust: 'ignore', ...extra };
+}
+
+/** A factory of scripted clients, by server name; real transports for names it does not script. */
+function scriptedFactory(scripts: Record<string, ScriptedTransportOptions>, transports: Record<string, ScriptedTransport> = {}): McpClientFactory {
+  const real = new TransportClientFactory(clientInfo);
+  return {
+    create: (config, onError) => {
+      const script = scripts[config.name];
+      if (!script) return real.create(config, onError);
+      transports[config.name] = new ScriptedTransport(script);
+      return new McpClient(transports[config.name], { serverName: config.name, clientInfo, requestTimeoutMs: config.requestTimeoutMs, onError });
+    },
+    close: () => real.close(),
+  };
+}
+
+const warnings: string[] = [];
+const log = { warn: (message: string) => warnings.push(message) };
+const byName = (statuses: ServerStatus[]) => Object.fromEntries(statuses.map((s) => [s.name, s]));
+
+afterEach(() => {
+  warnings.length = 0;
+});
+
+describe('McpClientManager', () => {
+  it('connects real servers, registers their tools as mcp__<server>__<tool> with trust resolved per server, and closes them', async () => {
+    const factory = new TransportClientFactory(clientInfo);
+    const manager = new McpClientManager(factory, log);
+    const registry = new ToolRegistry();
+
+    const statuses = await manager.connectAll([stdio('trusted', [], { annotationTrust: 'trust' }), stdio('untrusted')]);
+    await manager.registerAllTools(registry);
+
+    expect(statuses.map((s) => [s.name, s.state])).toEqual([['trusted', 'connected'], ['untrusted', 'connected']]);
+    expect(byName(manager.status).trusted.toolCount).toBe(4);
+    expect(registry.get('mcp__trusted__echo')?.sideEffects).toEqual({ level: 'read-only', destructive: false });
+    expect(registry.get('mcp__untrusted__echo')?.sideEffects).toEqual({ level: 'mutating', destructive: true });
+    expect(registry.get('mcp__untrusted__echo')?.inputSchema).toEqual({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] });
+
+    await manager.close();
+    await factory.close();
+    expect(manager.client('trusted')?.isConnected).toBeFalsy();
+    expect(pidsWithCommandLine('--name=trusted')).toEqual([]);
+  });
+
+  it('starts every server at once, not one after another', async () => {
+    ScriptedTransport.maxInFlightStarts = 0;
+    const manager = new McpClientManager(scriptedFactory({ a: { startAfterMs: 50 }, b: { startAfterMs: 50 }, c: { startAfterMs: 50 } }), log);
+    const configs = ['a', 'b', 'c'].map((name) => stdio(name));
+
+    const statuses = await manager.connectAll(configs);
+
+    expect(statuses.every((s) => s.state === 'connected')).toBe(true);
+    expect(ScriptedTransport.maxInFlightStarts).toBe(3);
+    await manager.close();
+  });
+
+  it('uses max(request timeouts) + the spawn allowance as its one deadline, not a sum', () => {
+    const manager = new McpClientManager(scriptedFactory({}), log, 30_000);
+    expect(manager.startupDeadlineMs([stdio('a', [], { requestTimeoutMs: 10_000 }), stdio('b', [], { requestTimeoutMs: 20_000 }), stdio('c', [], { requestTimeoutMs: 5000 })])).toBe(50_000);
+  });
+
+  it('ends startup at the deadline, not later: the hung server is reported by name, closed and left out; the others are used', async () => {
+    const transports: Record<string, ScriptedTransport> = {};
+    const manager = new McpClientManager(scriptedFactory({ hung: { startAfterMs: 'never' }, late: { startAfterMs: 1500 } }, transports), log, 300);
+    const registry = new ToolRegistry();
+    const configs = [stdio('hung', [], { requestTimeoutMs: 200 }), stdio('late', [], { requestTimeoutMs: 200 }), stdio('fine', [], { requestTimeoutMs: 200 })];
+    const started = Date.now();
+
+    const statuses = byName(await manager.connectAll(configs));
+    const elapsed = Date.now() - started;
+    await manager.registerAllTools(registry);
+
+    expect(elapsed).toBeGreaterThanOrEqual(480); // deadline: 200 + 300
+    expect(elapsed).toBeLessThan(3000); // generous: the point is that nothing waits for the hung server
+    expect(statuses.hung).toMatchObject({ state: 'failed', error: 'did not connect within the startup deadline of 500 ms' });
+    expect(statuses.late.state).toBe('failed');
+    expect(statuses.fine.state).toBe('connected');
+    expect(transports.hung.closeCalls).toBe(1);
+    expect(transports.late.closeCalls).toBe(1);
+    // The late server's start finishes after the deadline: it must still never be used.
+    await new Promise((resolve) => setTimeout(resolve, 1300));
+    expect(registry.list().map((t) => t.name)).toEqual(['mcp__fine__echo', 'mcp__fine__env', 'mcp__fine__fail', 'mcp__fine__slow']);
+    expect(manager.client('late')).toBeUndefined();
+    await manager.close();
+  });
+
+  it('reports a server that fails, by name, and keeps the others', async () => {
+    const manager = new McpClientManager(new TransportClientFactory(clientInfo), log);
+    const statuses = byName(
+      await manager.connectAll([stdio('ok'), { ...stdio('missing'), command: '/nonexistent/server' }, stdio('mute', ['--hang-initialize'], { requestTimeoutMs: 300 })]),
+    );
+    expect(statuses.ok.state).toBe('connected');
+    expect(statuses.missing).toMatchObject({ state: 'failed', error: expect.stringContaining('could not start "/nonexistent/server"') });
+    expect(statuses.mute).toMatchObject({ state: 'failed', error: 'MCP server "mute" did not finish initialize within 300 ms' });
+    expect(await eventually(() => pidsWithCommandLine('--name=mute').length === 0)).toBe(true);
+    await manager.close();
+  });
+
+  it('explains a server that exits during startup with what it wrote to stderr', async () => {
+    const manager = new McpClientManager(new TransportClientFactory(clientInfo), log);
+    const [status] = await manager.connectAll([{ ...stdio('quitter'), args: ['-e', "console.error('missing API_KEY'); process.exit(1)"] }]);
+    expect(status).toMatchObject({ state: 'failed', error: expect.stringMatching(/exited with code 1.*missing API_KEY/) });
+    expect(status.error).not.toContain('\n');
+  });
+
+  it('keeps the first of two servers with one name and reports the second as a failure', async () => {
+    const manager = new McpClientManager(new TransportClientFactory(clientInfo), log);
+    const statuses = await manager.connectAll([stdio('twin', ['--tools=[]']), stdio('twin')]);
+    expect(statuses.map((s) => s.state)).toEqual(['connected', 'failed']);
+    expect(statuses[1].error).toContain('a server named "twin" is already configured');
+    const registry = new ToolRegistry();
+    await manager.registerAllTools(registry);
+    expect(registry.list()).toEqual([]); // the first one (no tools) won
+    await manager.close();
+  });
+
+  it('fans every server notification out to its listeners, with the server name', async () => {
+    const manager = new McpClientManager(new TransportClientFactory(clientInfo), log);
+    const seen: string[] = [];
+    manager.addNotificationListener((event) => seen.push(`${event.server}:${event.notification.method}`));
+    await manager.connectAll([stdio('chatty', ['--notify'])]);
+    expect(await eventually(() => seen.length > 0)).toBe(true);
+    expect(seen).toEqual(['chatty:notifications/message']);
+    await manager.close();
+  });
+
+  it('on close, logs a server that fails to close and still closes the others', async () => {
+    const manager = new McpClientManager(scriptedFactory({ broken: { closeFails: true } }), log);
+    await manager.connectAll([stdio('broken'), stdio('healthy')]);
+    await manager.close();
+    expect(warnings).toEqual([expect.stringContaining('closing MCP server "broken" failed: close failed on purpose')]);
+    expect(pidsWithCommandLine('--name=healthy')).toEqual([]);
+  });
+
+  it('refuses an invalid server name at registration time too', async () => {
+    const manager = new McpClientManager(scriptedFactory({ 'Bad Name': {} }), log);
+    const [status] = await manager.connectAll([{ ...stdio('x'), name: 'Bad Name' } as McpServerConfig]);
+    expect(status).toMatchObject({ state: 'failed', error: expect.stringContaining('"Bad Name" is not allowed') });
+  });
+});

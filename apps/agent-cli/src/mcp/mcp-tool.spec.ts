@@ -1,0 +1,78 @@
+import path from 'node:path';
+import { McpClient } from '@toolmesh/protocol';
+import { ChildProcessTransport } from '@toolmesh/transport-stdio';
+import { resultText } from '../tools/tool';
+import { McpTool, mcpToolName } from './mcp-tool';
+
+jest.setTimeout(30_000); // real processes on a shared two-core machine
+
+const PEER = path.join(__dirname, '../../../../tools/test/peers/stdio-peer.mjs');
+const clientInfo = { name: 'mcp-tool-test', version: '0.0.0' };
+const effects = { level: 'mutating', destructive: true } as const;
+
+async function connectedTools(flags: string[] = []) {
+  const client = new McpClient(new ChildProcessTransport({ command: process.execPath, args: [PEER, ...flags] }), { serverName: 'peer', clientInfo, requestTimeoutMs: 2000 });
+  await client.connect();
+  const definitions = await client.listTools();
+  const tool = (name: string) => new McpTool(client, definitions.find((d) => d.name === name) ?? { name, inputSchema: { type: 'object' } }, effects);
+  return { client, tool };
+}
+
+describe('McpTool', () => {
+  it('is named mcp__<server>__<tool> and advertises the server schema untouched', async () => {
+    const { client, tool } = await connectedTools();
+    const echo = tool('echo');
+    expect(mcpToolName('files', 'read')).toBe('mcp__files__read');
+    expect(echo.name).toBe('mcp__peer__echo');
+    expect(echo.inputSchema).toEqual({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }); // no additionalProperties added
+    expect(echo.sideEffects).toBe(effects);
+    await client.close();
+  });
+
+  it('calls the server and returns its result; arguments the schema does not mention pass through', async () => {
+    const { client, tool } = await connectedTools();
+    const result = await tool('echo').execute({ text: 'hi', extra: 1 });
+    expect(result).toEqual({ isError: false, content: [{ type: 'text', text: '{"text":"hi","extra":1}' }], structuredContent: undefined });
+    await client.close();
+  });
+
+  it('checks the arguments against the schema before calling', async () => {
+    const { client, tool } = await connectedTools();
+    const result = await tool('echo').execute({ text: 5 });
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toBe('invalid arguments for mcp__peer__echo: /text must be string');
+    await client.close();
+  });
+
+  describe('never throws', () => {
+    it('returns the server\'s isError result as an error result', async () => {
+      const { client, tool } = await connectedTools();
+      const result = await tool('fail').execute({});
+      expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'the tool failed on purpose' }] });
+      await client.close();
+    });
+
+    it('returns an error result when the server is disconnected', async () => {
+      const { client, tool } = await connectedTools();
+      const echo = tool('echo');
+      await client.close();
+      await expect(echo.execute({ text: 'x' })).resolves.toEqual({ isError: true, content: [{ type: 'text', text: 'MCP server "peer" is not connected' }] });
+    });
+
+    it('returns an error result when the call fails (the server dies mid-call)', async () => {
+      const { client, tool } = await connectedTools(['--crash-on-call']);
+      const result = await tool('echo').execute({ text: 'x' });
+      expect(result.isError).toBe(true);
+      expect(resultText(result)).toMatch(/^mcp__peer__echo failed: /);
+      await client.close();
+    });
+
+    it('returns an error result for a JSON-RPC error (unknown tool)', async () => {
+      const { client, tool } = await connectedTools();
+      const result = await tool('missing').execute({});
+      expect(result.isError).toBe(true);
+      expect(resultText(result)).toContain('Unknown tool: missing');
+      await client.close();
+    });
+  });
+});

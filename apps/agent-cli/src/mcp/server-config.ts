@@ -1,0 +1,45 @@
+import { AgentError, AgentErrorCode } from '../errors/agent-errors';
+import type { AnnotationTrust } from './annotation-trust';
+
+/** `^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`: the server name becomes part of every tool name (`mcp__<server>__<tool>`). */
+export const SERVER_NAME_PATTERN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+interface CommonServerConfig {
+  readonly name: string;
+  /** Timeout of each request to this server, initialize included. */
+  readonly requestTimeoutMs: number;
+  readonly annotationTrust: AnnotationTrust;
+}
+
+export interface StdioServerConfig extends CommonServerConfig {
+  readonly transport: 'stdio';
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+}
+
+export interface HttpServerConfig extends CommonServerConfig {
+  readonly transport: 'streamable-http';
+  readonly url: URL;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export type McpServerConfig = StdioServerConfig | HttpServerConfig;
+
+/** Checked at config load and again at registration: whatever path a config takes, a bad name never gets in. */
+export function assertServerName(name: string): void {
+  if (!SERVER_NAME_PATTERN.test(name)) {
+    throw new AgentError(
+      AgentErrorCode.InvalidServerName,
+      `server name "${name.slice(0, 64)}" is not allowed: use lowercase letters, digits and inner hyphens (e.g. "${suggestName(name)}")`,
+    );
+  }
+}
+
+function suggestName(name: string): string {
+  const suggestion = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return suggestion || 'my-server';
+}

@@ -1,0 +1,40 @@
+import type { McpClientManager, ServerStatus } from '../mcp/client-manager';
+import type { ToolRegistry } from '../tools/tool-registry';
+
+/** Something the runtime owns and must close. */
+export interface Closeable {
+  readonly name: string;
+  close(): Promise<void>;
+}
+
+/**
+ * One agent runtime: its tool registry and the MCP client manager behind the registry's MCP tools.
+ * `close()` closes what it owns in a fixed order, the client manager first (seed §5.1: a hard-coded
+ * list, not a scan for markers), and logs a failure and goes on rather than leaving the rest open.
+ */
+export class AgentRuntime {
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    readonly tools: ToolRegistry,
+    readonly mcp: McpClientManager,
+    readonly servers: readonly ServerStatus[],
+    private readonly owned: readonly Closeable[],
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  close(): Promise<void> {
+    this.closing ??= closeInOrder(this.owned, this.warn);
+    return this.closing;
+  }
+}
+
+export async function closeInOrder(owned: readonly Closeable[], warn: (message: string) => void): Promise<void> {
+  for (const item of owned) {
+    try {
+      await item.close();
+    } catch (error) {
+      warn(`closing ${item.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}

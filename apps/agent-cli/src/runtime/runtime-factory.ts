@@ -1,0 +1,35 @@
+import type { AgentConfig } from '../config/load-config';
+import type { McpClientFactory } from '../mcp/client-factory';
+import { McpClientManager, type Logger, type StartupProgress } from '../mcp/client-manager';
+import { ToolRegistry } from '../tools/tool-registry';
+import { AgentRuntime, closeInOrder, type Closeable } from './agent-runtime';
+
+export interface RuntimeDependencies {
+  readonly clientFactory: McpClientFactory;
+  readonly log: Logger;
+  readonly onProgress?: StartupProgress;
+  /** Tests shorten the startup spawn allowance; production keeps the default. */
+  readonly spawnAllowanceMs?: number;
+}
+
+/**
+ * Creates an agent runtime: the client manager is made here, its servers connected and their tools
+ * registered, and the runtime that owns it is returned. If anything fails before the runtime exists,
+ * the factory closes what it made, because nobody else owns it yet (seed §5.2).
+ */
+export async function createAgentRuntime(config: AgentConfig, deps: RuntimeDependencies): Promise<AgentRuntime> {
+  const manager = new McpClientManager(deps.clientFactory, deps.log, deps.spawnAllowanceMs);
+  const owned: Closeable[] = [
+    { name: 'the MCP client manager', close: () => manager.close() },
+    { name: 'the MCP client factory', close: () => deps.clientFactory.close() },
+  ];
+  try {
+    const registry = new ToolRegistry();
+    await manager.connectAll(config.servers, deps.onProgress);
+    await manager.registerAllTools(registry);
+    return new AgentRuntime(registry, manager, manager.status, owned, (message) => deps.log.warn(message));
+  } catch (error) {
+    await closeInOrder(owned, (message) => deps.log.warn(message));
+    throw error;
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * The one contract every tool of the agent implements, built-in or MCP. Everything above the registry
+ * (executor, approval gate, side-effect cap) sees only this, so a remote tool and a local one are
+ * indistinguishable there.
+ */
+export type SideEffectLevel = 'read-only' | 'mutating';
+
+export interface SideEffects {
+  readonly level: SideEffectLevel;
+  /** Only meaningful for mutating tools: whether the change may destroy data. */
+  readonly destructive: boolean;
+}
+
+export type ToolContent = { readonly type: 'text'; readonly text: string } | { readonly type: string; readonly [key: string]: unknown };
+
+export interface ToolResult {
+  readonly isError: boolean;
+  readonly content: readonly ToolContent[];
+  readonly structuredContent?: unknown;
+}
+
+export interface Tool {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of the arguments, as advertised to the model. */
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  readonly sideEffects: SideEffects;
+  /** Never throws: every failure is an `isError` result. */
+  execute(args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult>;
+}
+
+export function errorResult(message: string): ToolResult {
+  return { isError: true, content: [{ type: 'text', text: message }] };
+}
+
+/** The text of a result's text blocks, one per line: what a person or a model reads. */
+export function resultText(result: ToolResult): string {
+  return result.content
+    .map((block) => (block.type === 'text' && typeof block.text === 'string' ? block.text : `[${block.type} content]`))
+    .join('\n');
+}

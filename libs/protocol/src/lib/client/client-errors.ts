@@ -1,0 +1,26 @@
+/**
+ * Local errors of the MCP client: failures that never cross the wire. Stable string codes, listed in
+ * docs/errors.md ("protocol client"); a test keeps the two in agreement.
+ */
+export const McpClientErrorCode = {
+  /** A request was made before `connect()` finished or after the connection ended. */
+  NotConnected: 'client.not_connected',
+  /** The transport could not be opened or the initialize handshake failed. */
+  ConnectFailed: 'client.connect_failed',
+  /** The initialize handshake did not finish within the request timeout. */
+  ConnectTimeout: 'client.connect_timeout',
+} as const;
+
+export type McpClientErrorCode = (typeof McpClientErrorCode)[keyof typeof McpClientErrorCode];
+
+export class McpClientError extends Error {
+  override readonly name = 'McpClientError';
+
+  constructor(
+    readonly code: McpClientErrorCode,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}

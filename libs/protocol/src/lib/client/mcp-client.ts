@@ -1,0 +1,115 @@
+import { Client, SdkError, SdkErrorCode, type CallToolResult, type Implementation, type Tool, type ToolAnnotations } from '@modelcontextprotocol/client';
+import { NotificationFanout } from '../notifications/notification-fanout';
+import type { NotificationListener, NotificationSource } from '../notifications/notification-listener';
+import type { McpTransport } from '../transport/mcp-transport';
+import { McpClientError, McpClientErrorCode } from './client-errors';
+import { NotificationTap } from './notification-tap';
+
+export type { CallToolResult, Implementation, Tool, ToolAnnotations };
+
+export interface McpClientOptions {
+  /** The configured server name: stamped on notifications and used in error messages. */
+  readonly serverName: string;
+  readonly clientInfo: Implementation;
+  /** Timeout of each request, the initialize handshake included. */
+  readonly requestTimeoutMs: number;
+  /** Where listener failures and transport reports go; the client never throws them. */
+  readonly onError?: (error: Error) => void;
+}
+
+/**
+ * The tool-facing MCP client of one server: initialize, tools/list, tools/call, close. It runs the
+ * SDK's `Client` (handshake, version negotiation, request correlation, timeouts) over any of our
+ * transports, and adds what the agent needs on top: the connection state, and every notification the
+ * server sends delivered to listeners as a `ServerNotification`. Resources and prompts are meant to get
+ * interfaces of their own rather than grow this one.
+ */
+export class McpClient implements NotificationSource {
+  private readonly sdk: Client;
+  private readonly notifications: NotificationFanout;
+  private state: 'new' | 'connecting' | 'connected' | 'closed' = 'new';
+
+  constructor(
+    private readonly transport: McpTransport,
+    private readonly options: McpClientOptions,
+  ) {
+    this.sdk = new Client(options.clientInfo, { capabilities: {} });
+    this.notifications = new NotificationFanout((error) => options.onError?.(asError(error)));
+    this.sdk.onerror = (error) => options.onError?.(error);
+    this.sdk.onclose = () => {
+      this.state = 'closed';
+    };
+  }
+
+  get serverName(): string {
+    return this.options.serverName;
+  }
+
+  get isConnected(): boolean {
+    return this.state === 'connected';
+  }
+
+  get serverInfo(): Implementation | undefined {
+    return this.sdk.getServerVersion();
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.sdk.getNegotiatedProtocolVersion();
+  }
+
+  addNotificationListener(listener: NotificationListener): () => void {
+    return this.notifications.addNotificationListener(listener);
+  }
+
+  /** Opens the transport and runs the initialize handshake. On failure everything opened is closed again. */
+  async connect(): Promise<void> {
+    if (this.state !== 'new') throw new Error('McpClient.connect() may be called once');
+    this.state = 'connecting';
+    const tap = new NotificationTap(this.transport, (notification) =>
+      this.notifications.publish({ server: this.options.serverName, notification, receivedAt: new Date() }),
+    );
+    try {
+      await this.sdk.connect(tap, { timeout: this.options.requestTimeoutMs });
+    } catch (error) {
+      this.state = 'closed';
+      await this.transport.close().catch(() => undefined);
+      throw this.connectError(error);
+    }
+    // The transport may have ended during the handshake's last step.
+    if (this.state === 'connecting') this.state = 'connected';
+  }
+
+  /** Every tool the server lists (all pages). */
+  async listTools(): Promise<Tool[]> {
+    this.assertConnected();
+    const { tools } = await this.sdk.listTools(undefined, { timeout: this.options.requestTimeoutMs });
+    return tools;
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+    this.assertConnected();
+    return (await this.sdk.callTool({ name, arguments: args }, { timeout: this.options.requestTimeoutMs, signal })) as CallToolResult;
+  }
+
+  async close(): Promise<void> {
+    this.state = 'closed';
+    await this.sdk.close();
+  }
+
+  private assertConnected(): void {
+    if (this.state !== 'connected') {
+      throw new McpClientError(McpClientErrorCode.NotConnected, `MCP server "${this.options.serverName}" is not connected`);
+    }
+  }
+
+  private connectError(error: unknown): McpClientError {
+    const cause = asError(error);
+    return error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout
+      ? new McpClientError(McpClientErrorCode.ConnectTimeout, `MCP server "${this.options.serverName}" did not finish initialize within ${this.options.requestTimeoutMs} ms`, { cause })
+      : new McpClientError(McpClientErrorCode.ConnectFailed, `could not connect to MCP server "${this.options.serverName}": ${cause.message}`, { cause });
+  }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}

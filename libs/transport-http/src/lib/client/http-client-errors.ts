@@ -1,0 +1,45 @@
+/**
+ * Local errors of the Streamable HTTP client transport. Stable string codes, listed in docs/errors.md
+ * ("transport-http client"); a test keeps the two in agreement. Messages name the endpoint by origin and
+ * path only (no query, no credentials) and never contain a header value.
+ */
+export const HttpClientErrorCode = {
+  /** The request never got an HTTP answer: refused connection, DNS failure, reset, timeout. */
+  RequestFailed: 'http.request_failed',
+  /** The server answered with a status that is not a success; the message gives the status. */
+  HttpStatus: 'http.status',
+  /** The server ended our session (HTTP 404 to a request carrying a session id). */
+  SessionExpired: 'http.session_expired',
+  /** A reply's content type was neither application/json nor text/event-stream. */
+  UnexpectedContentType: 'http.unexpected_content_type',
+  /** A JSON body or an SSE event exceeded the maximum message size and was dropped. */
+  MessageTooLarge: 'http.message_too_large',
+  /** A JSON body or an SSE event was not one valid JSON-RPC message and was dropped. */
+  MalformedMessage: 'http.malformed_message',
+  /** A reply stream ended before its answer and could not be resumed (no event id, or the server refused). */
+  StreamEnded: 'http.stream_ended',
+  /** `send` was called before `start` or after `close`. */
+  NotConnected: 'http.not_connected',
+} as const;
+
+export type HttpClientErrorCode = (typeof HttpClientErrorCode)[keyof typeof HttpClientErrorCode];
+
+export class HttpClientError extends Error {
+  override readonly name = 'HttpClientError';
+
+  constructor(
+    readonly code: HttpClientErrorCode,
+    message: string,
+    options?: ErrorOptions & { readonly status?: number },
+  ) {
+    super(message, options);
+    this.status = options?.status;
+  }
+
+  readonly status: number | undefined;
+}
+
+/** The endpoint as error messages may show it: origin and path, never user info or query. */
+export function describeEndpoint(url: URL): string {
+  return `${url.origin}${url.pathname}`;
+}

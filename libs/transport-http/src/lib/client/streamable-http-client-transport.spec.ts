@@ -1,0 +1,215 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Agent } from 'undici';
+import { McpClient, type JSONRPCMessage, type ServerNotification } from '@toolmesh/protocol';
+import { startHttpPeer, type HttpPeer } from '../../../../../tools/test/peers/http-peer';
+import { eventually } from '../../../../../tools/test/process-table';
+import { HttpClientErrorCode, type HttpClientError } from './http-client-errors';
+import { StreamableHttpClientTransport } from './streamable-http-client-transport';
+
+jest.setTimeout(30_000); // real processes on a shared two-core machine
+
+const clientInfo = { name: 'transport-http-test', version: '0.0.0' };
+const TOKEN = 'Bearer s3cr3t-token-value';
+let dispatcher: Agent;
+
+beforeAll(() => {
+  dispatcher = new Agent({ keepAliveTimeout: 10_000 });
+});
+afterAll(() => dispatcher.close());
+
+function client(url: string, options: Partial<ConstructorParameters<typeof StreamableHttpClientTransport>[1]> = {}) {
+  const transport = new StreamableHttpClientTransport(new URL(url), { dispatcher, headers: { authorization: TOKEN }, ...options });
+  const errors: Error[] = [];
+  const mcp = new McpClient(transport, { serverName: 'peer', clientInfo, requestTimeoutMs: 5000, onError: (e) => errors.push(e) });
+  return { transport, mcp, errors };
+}
+
+describe('StreamableHttpClientTransport against the SDK server', () => {
+  describe('with SSE replies and a session', () => {
+    let peer: HttpPeer;
+    beforeAll(async () => {
+      peer = await startHttpPeer();
+    });
+    afterAll(() => peer.stop());
+
+    it('initializes, calls tools, and sends the session id and protocol version on every later request', async () => {
+      const { transport, mcp } = client(peer.url);
+      await mcp.connect();
+      expect((await mcp.callTool('add', { a: 40, b: 2 })).content).toEqual([{ type: 'text', text: '42' }]);
+      const sessionId = transport.sessionId;
+      const protocolVersion = mcp.protocolVersion;
+      await mcp.close();
+
+      const posts = (await peer.requests()).filter((r) => r.sessionId === sessionId || r.sessionId === null);
+      const [initialize, ...later] = posts;
+      expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(initialize).toMatchObject({ method: 'POST', sessionId: null, authorization: TOKEN });
+      expect(later.length).toBeGreaterThanOrEqual(3); // initialized, tools/call, GET stream, DELETE
+      for (const request of later) expect(request).toMatchObject({ sessionId, protocolVersion, authorization: TOKEN });
+      expect(later.map((r) => r.method)).toEqual(expect.arrayContaining(['GET', 'DELETE']));
+    });
+
+    it('delivers notifications the server sends on the GET stream, outside any request', async () => {
+      const { mcp } = client(peer.url);
+      const seen: ServerNotification[] = [];
+      mcp.addNotificationListener((event) => seen.push(event));
+      await mcp.connect();
+      await mcp.callTool('notify-later', {});
+
+      expect(await eventually(() => seen.some((e) => e.notification.method === 'notifications/message'))).toBe(true);
+      expect(seen[0].server).toBe('peer');
+      await mcp.close();
+    });
+  });
+
+  it.each([[['--json']], [['--json', '--stateless']]])('works with JSON replies (%j)', async (flags) => {
+    const peer = await startHttpPeer(flags);
+    try {
+      const { mcp } = client(peer.url, { listen: false });
+      await mcp.connect();
+      expect((await mcp.listTools()).map((t) => t.name)).toEqual(['add', 'echo', 'notify-later']);
+      expect((await mcp.callTool('echo', { text: 'json' })).content).toEqual([{ type: 'text', text: 'json' }]);
+      await mcp.close();
+    } finally {
+      await peer.stop();
+    }
+  });
+});
+
+describe('StreamableHttpClientTransport against a misbehaving server', () => {
+  let server: Server;
+  let base: string;
+  let reply: (req: IncomingMessage, res: ServerResponse, message: { id?: number; method?: string }) => void;
+
+  beforeAll(async () => {
+    server = createServer(async (req, res) => {
+      let body = '';
+      for await (const chunk of req) body += chunk;
+      reply(req, res, body ? JSON.parse(body) : {});
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp?api_key=query-secret`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  async function sendOne(): Promise<{ messages: JSONRPCMessage[]; errors: HttpClientError[]; sent: Promise<void> }> {
+    const transport = new StreamableHttpClientTransport(new URL(base), { dispatcher, headers: { authorization: TOKEN }, maxMessageBytes: 1024 });
+    const messages: JSONRPCMessage[] = [];
+    const errors: HttpClientError[] = [];
+    transport.onmessage = (m) => messages.push(m);
+    transport.onerror = (e) => errors.push(e as HttpClientError);
+    await transport.start();
+    const sent = transport.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    await sent.catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await transport.close();
+    return { messages, errors, sent };
+  }
+
+  function expectNoSecrets(error: Error) {
+    expect(error.message).not.toContain('s3cr3t');
+    expect(error.message).not.toContain('query-secret');
+  }
+
+  it('rejects a 401 with the status and a hint, never the credentials', async () => {
+    reply = (_req, res) => res.writeHead(401).end('no');
+    const { sent } = await sendOne();
+    const error = await sent.then(() => undefined, (e: HttpClientError) => e);
+    expect(error).toMatchObject({ code: HttpClientErrorCode.HttpStatus, status: 401 });
+    expect(error?.message).toContain('check the credentials');
+    expectNoSecrets(error as Error);
+  });
+
+  it('rejects an HTML reply as an unexpected content type', async () => {
+    reply = (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>proxy login</html>');
+    const { sent } = await sendOne();
+    await expect(sent).rejects.toMatchObject({ code: HttpClientErrorCode.UnexpectedContentType });
+  });
+
+  it.each([
+    ['invalid JSON', 'application/json', '{"jsonrpc":"2.0","id":1,"res', [HttpClientErrorCode.MalformedMessage]],
+    ['a JSON body over the size limit', 'application/json', JSON.stringify({ jsonrpc: '2.0', id: 1, result: { pad: 'x'.repeat(5000) } }), [HttpClientErrorCode.MessageTooLarge]],
+    // An SSE reply that ends without the answer and without an event id cannot be resumed: said so too.
+    ['an SSE event that is not JSON-RPC', 'text/event-stream', 'event: message\ndata: {"hello":1}\n\n', [HttpClientErrorCode.MalformedMessage, HttpClientErrorCode.StreamEnded]],
+    ['an SSE event over the size limit', 'text/event-stream', `data: ${'x'.repeat(5000)}\n\n`, [HttpClientErrorCode.MessageTooLarge, HttpClientErrorCode.StreamEnded]],
+  ])('drops %s with a clear error and stays usable', async (_, contentType, body, codes) => {
+    reply = (_req, res) => res.writeHead(200, { 'content-type': contentType }).end(body);
+    const { messages, errors } = await sendOne();
+    expect(messages).toEqual([]);
+    expect(errors.map((e) => e.code)).toEqual(codes);
+    errors.forEach(expectNoSecrets);
+  });
+
+  it('ignores a body a server sends with 200 instead of 202 to a notification', async () => {
+    reply = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","result":{}}');
+    const transport = new StreamableHttpClientTransport(new URL(base), { dispatcher, listen: false });
+    const events: unknown[] = [];
+    transport.onmessage = (m) => events.push(m);
+    transport.onerror = (e) => events.push(e);
+    await transport.start();
+    await transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await transport.close();
+    expect(events).toEqual([]);
+  });
+
+  it('resumes a reply stream the server ended early: GET with Last-Event-ID after the server\'s retry delay', async () => {
+    const gets: Array<string | undefined> = [];
+    reply = (req, res) => {
+      if (req.method === 'POST') {
+        // Priming event (id and retry, empty data), then the stream ends without the answer.
+        res.writeHead(200, { 'content-type': 'text/event-stream' }).end('id: e-1\nretry: 20\ndata: \n\n');
+      } else {
+        gets.push(req.headers['last-event-id'] as string | undefined);
+        res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`id: e-2\nevent: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [] } })}\n\n`);
+      }
+    };
+    const transport = new StreamableHttpClientTransport(new URL(base), { dispatcher, listen: false });
+    const messages: JSONRPCMessage[] = [];
+    const errors: Error[] = [];
+    transport.onmessage = (m) => messages.push(m);
+    transport.onerror = (e) => errors.push(e);
+    await transport.start();
+
+    await transport.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+
+    expect(await eventually(() => messages.length === 1, 5000)).toBe(true);
+    expect(messages).toEqual([{ jsonrpc: '2.0', id: 1, result: { tools: [] } }]);
+    expect(gets).toEqual(['e-1']); // once: the answer came, nothing more is owed
+    expect(errors).toEqual([]); // the priming event is not a malformed message
+    await transport.close();
+  });
+
+  it('turns a 404 to a request with a session into http.session_expired', async () => {
+    let calls = 0;
+    reply = (_req, res, message) => {
+      calls += 1;
+      if (calls === 1) {
+        res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'abc' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } } }));
+      } else {
+        res.writeHead(404).end();
+      }
+    };
+    const transport = new StreamableHttpClientTransport(new URL(base), { dispatcher, listen: false });
+    transport.onmessage = () => undefined;
+    await transport.start();
+    await transport.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} });
+    expect(transport.sessionId).toBe('abc');
+    await expect(transport.send({ jsonrpc: '2.0', id: 2, method: 'ping' })).rejects.toMatchObject({ code: HttpClientErrorCode.SessionExpired });
+    expect(transport.sessionId).toBeUndefined();
+    await transport.close();
+  });
+
+  it('reports a refused connection as http.request_failed', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const transport = new StreamableHttpClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { dispatcher, headers: { authorization: TOKEN } });
+    await transport.start();
+    const error = await transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' }).then(() => undefined, (e: HttpClientError) => e);
+    expect(error).toMatchObject({ code: HttpClientErrorCode.RequestFailed });
+    expectNoSecrets(error as Error);
+  });
+});

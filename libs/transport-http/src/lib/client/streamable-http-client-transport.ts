@@ -1,0 +1,255 @@
+import { setMaxListeners } from 'node:events';
+import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { request, type Dispatcher } from 'undici';
+import { McpHttpHeader, McpMethod, McpNotification, parseJsonRpcMessage, type JSONRPCMessage, type McpTransport, type RequestId } from '@toolmesh/protocol';
+import { describeEndpoint, HttpClientError, HttpClientErrorCode } from './http-client-errors';
+import { SseParser } from './sse-parser';
+
+/** 4 MiB, as for stdio: far above any real reply, far below what would hurt the agent. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** Wait before reopening a stream when the server sent no `retry` of its own. */
+const DEFAULT_RETRY_MS = 1000;
+/** Reopening attempts in a row that bring no event before we stop trying. */
+const MAX_FRUITLESS_RECONNECTS = 3;
+
+/** How far an SSE stream got: what reopening it needs (spec 2025-11-25, "Resumability and Redelivery"). */
+interface StreamPosition {
+  lastEventId?: string;
+  retryMs?: number;
+}
+
+export interface StreamableHttpClientTransportOptions {
+  /** Sent with every request (e.g. Authorization). Never logged, never part of an error message. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The keep-alive pool to send through; owned by the caller, who closes it. */
+  readonly dispatcher: Dispatcher;
+  readonly maxMessageBytes?: number;
+  /**
+   * Open the GET stream for notifications the server sends outside any request (spec 2025-06-18
+   * "Listening for Messages from the Server") once initialized. Default true.
+   */
+  readonly listen?: boolean;
+}
+
+/**
+ * MCP Streamable HTTP, client side (spec 2025-03-26 and later), on undici: every message is one POST
+ * whose reply is 202, a JSON body or an SSE stream; the server's session id and the negotiated protocol
+ * version go back on every later request; a GET stream carries server-initiated notifications; close
+ * ends the session with DELETE. A stream that ends early is reopened with GET and `Last-Event-ID` after
+ * the server's `retry` delay: a reply stream until its answer has come, the notification stream for as
+ * long as the transport is open. Inbound bodies are size-limited and parsed strictly; bad ones are
+ * reported through `onerror` and dropped, and the transport stays usable.
+ */
+export class StreamableHttpClientTransport implements McpTransport {
+  onmessage?: McpTransport['onmessage'];
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+
+  private session: string | undefined;
+  private protocolVersion: string | undefined;
+  private readonly aborter = new AbortController();
+  private readonly maxMessageBytes: number;
+  private state: 'new' | 'open' | 'closed' = 'new';
+
+  constructor(
+    private readonly url: URL,
+    private readonly options: StreamableHttpClientTransportOptions,
+  ) {
+    this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    // Every request in flight listens on this one signal (undici removes the listener when the request
+    // ends), so dozens of concurrent calls are normal, not the leak Node's default limit of 10 warns about.
+    setMaxListeners(0, this.aborter.signal);
+  }
+
+  get sessionId(): string | undefined {
+    return this.session;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+  }
+
+  async start(): Promise<void> {
+    if (this.state !== 'new') throw new Error('StreamableHttpClientTransport.start() was called twice');
+    this.state = 'open';
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.state !== 'open') throw new HttpClientError(HttpClientErrorCode.NotConnected, `the connection to ${this.endpoint} is closed`);
+    const response = await this.request('POST', { accept: 'application/json, text/event-stream', 'content-type': 'application/json' }, JSON.stringify(message));
+
+    const sessionId = header(response.headers, McpHttpHeader.SessionId);
+    if (sessionId && 'method' in message && message.method === McpMethod.Initialize) this.session = sessionId;
+
+    if (response.statusCode >= 300) throw await this.statusError(response);
+    // Nothing is owed for a notification (or our answer to a server request): the spec's reply is 202,
+    // and a body some servers send anyway is not a message for us.
+    if (response.statusCode === 202 || !('id' in message)) {
+      await response.body.dump();
+      if ('method' in message && message.method === McpNotification.Initialized && this.options.listen !== false) this.listen();
+      return;
+    }
+
+    const contentType = header(response.headers, 'content-type') ?? '';
+    if (contentType.startsWith('text/event-stream')) {
+      // The reply streams in while the caller goes on; the SDK client correlates it when it arrives.
+      this.follow(response.body, 'id' in message && 'method' in message ? message.id : undefined);
+    } else if (contentType.startsWith('application/json')) {
+      this.deliver(await this.readBody(response.body));
+    } else {
+      await response.body.dump();
+      throw new HttpClientError(HttpClientErrorCode.UnexpectedContentType, `${this.endpoint} answered with content type "${contentType.slice(0, 64)}"`);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    this.aborter.abort();
+    if (this.session) {
+      // Best effort: a server that does not support ending sessions answers 405, which is fine.
+      await this.request('DELETE', {}, undefined, AbortSignal.timeout(2000))
+        .then((response) => response.body.dump())
+        .catch(() => undefined);
+    }
+    this.onclose?.();
+  }
+
+  private get endpoint(): string {
+    return describeEndpoint(this.url);
+  }
+
+  private listen(): void {
+    void this.request('GET', { accept: 'text/event-stream' })
+      .then(async (response) => {
+        // 405: the server offers no stream of its own; notifications then only arrive on POST replies.
+        if (!isEventStream(response)) return void (await response.body.dump());
+        this.follow(response.body, undefined);
+      })
+      .catch((error: unknown) => this.reportUnlessClosed(error));
+  }
+
+  /**
+   * Reads an SSE stream to its end. `awaiting` is the id of the request whose answer the stream owes
+   * (undefined for the notification stream, which is owed for as long as the transport is open).
+   */
+  private follow(body: Readable, awaiting: RequestId | undefined, position: StreamPosition = {}, fruitless = 0): void {
+    void this.readEvents(body, awaiting, position)
+      .then(async ({ answered, events }) => {
+        if (this.state !== 'open' || answered) return;
+        if (awaiting !== undefined && position.lastEventId === undefined) {
+          return this.report(HttpClientErrorCode.StreamEnded, `${this.endpoint} ended a reply stream before answering and without an event id to resume from`);
+        }
+        const attempts = events > 0 ? 0 : fruitless + 1;
+        if (attempts > MAX_FRUITLESS_RECONNECTS) return;
+        await sleep(position.retryMs ?? DEFAULT_RETRY_MS, undefined, { signal: this.aborter.signal, ref: false });
+        const headers: Record<string, string> = { accept: 'text/event-stream' };
+        if (position.lastEventId !== undefined) headers['last-event-id'] = position.lastEventId;
+        const response = await this.request('GET', headers);
+        if (!isEventStream(response)) {
+          await response.body.dump();
+          if (awaiting !== undefined) this.report(HttpClientErrorCode.StreamEnded, `${this.endpoint} answered HTTP ${response.statusCode} when asked to resume a reply stream`);
+          return;
+        }
+        this.follow(response.body, awaiting, position, attempts);
+      })
+      .catch((error: unknown) => this.reportUnlessClosed(error));
+  }
+
+  private async readEvents(body: Readable, awaiting: RequestId | undefined, position: StreamPosition): Promise<{ answered: boolean; events: number }> {
+    const parser = new SseParser(this.maxMessageBytes);
+    let answered = false;
+    let events = 0;
+    body.setEncoding('utf8');
+    for await (const text of body as AsyncIterable<string>) {
+      for (const item of parser.push(text)) {
+        events += 1;
+        if (item.kind === 'oversized') {
+          this.report(HttpClientErrorCode.MessageTooLarge, `dropped an event from ${this.endpoint} larger than ${this.maxMessageBytes} bytes`);
+          continue;
+        }
+        const { event } = item;
+        if (event.id !== undefined) position.lastEventId = event.id;
+        if (event.retry !== undefined) position.retryMs = event.retry;
+        // An event with empty data only primes the stream with an id and a retry delay (spec 2025-11-25).
+        if (event.event !== 'message' || event.data === '') continue;
+        const message = this.deliver(event.data);
+        if (message && awaiting !== undefined && !('method' in message) && 'id' in message && message.id === awaiting) answered = true;
+      }
+    }
+    return { answered, events };
+  }
+
+  private reportUnlessClosed(error: unknown): void {
+    if (!this.aborter.signal.aborted) this.onerror?.(asError(error));
+  }
+
+  private async request(method: 'POST' | 'GET' | 'DELETE', extra: Record<string, string>, body?: string, signal: AbortSignal = this.aborter.signal) {
+    const headers: Record<string, string> = { ...this.options.headers, ...extra };
+    if (this.session) headers[McpHttpHeader.SessionId] = this.session;
+    if (this.protocolVersion) headers[McpHttpHeader.ProtocolVersion] = this.protocolVersion;
+    try {
+      return await request(this.url, { method, headers, body, signal, dispatcher: this.options.dispatcher });
+    } catch (error) {
+      // undici's own message names no header; we still say only what failed and where.
+      const cause = asError(error);
+      throw new HttpClientError(HttpClientErrorCode.RequestFailed, `${method} ${this.endpoint} failed: ${cause.message}`, { cause });
+    }
+  }
+
+  private async statusError(response: Dispatcher.ResponseData): Promise<HttpClientError> {
+    await response.body.dump();
+    const status = response.statusCode;
+    if (status === 404 && this.session) {
+      this.session = undefined;
+      return new HttpClientError(HttpClientErrorCode.SessionExpired, `${this.endpoint} no longer knows our session (HTTP 404); reconnect to start a new one`, { status });
+    }
+    const hint = status === 401 || status === 403 ? '; check the credentials in the server\'s "headers"' : '';
+    return new HttpClientError(HttpClientErrorCode.HttpStatus, `${this.endpoint} answered HTTP ${status}${hint}`, { status });
+  }
+
+  private async readBody(body: Readable): Promise<string | undefined> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > this.maxMessageBytes) {
+        body.destroy();
+        this.report(HttpClientErrorCode.MessageTooLarge, `dropped a reply from ${this.endpoint} larger than ${this.maxMessageBytes} bytes`);
+        return undefined;
+      }
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks, size).toString('utf8');
+  }
+
+  private deliver(text: string | undefined): JSONRPCMessage | undefined {
+    if (text === undefined) return undefined;
+    const parsed = parseJsonRpcMessage(text);
+    if (!parsed.ok) {
+      this.report(HttpClientErrorCode.MalformedMessage, `dropped a reply from ${this.endpoint} that is not a JSON-RPC message: ${parsed.error.error.message}`);
+      return undefined;
+    }
+    const message = parsed.value.message as JSONRPCMessage;
+    this.onmessage?.(message);
+    return message;
+  }
+
+  private report(code: HttpClientErrorCode, message: string): void {
+    this.onerror?.(new HttpClientError(code, message));
+  }
+}
+
+function isEventStream(response: Dispatcher.ResponseData): boolean {
+  return response.statusCode === 200 && (header(response.headers, 'content-type') ?? '').startsWith('text/event-stream');
+}
+
+function header(headers: Dispatcher.ResponseData['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}

@@ -1,0 +1,94 @@
+import type { Readable, Writable } from 'node:stream';
+import { parseJsonRpcMessage, type JSONRPCMessage, type McpTransport } from '@toolmesh/protocol';
+import { LineSplitter } from './framing/line-splitter';
+import { StdioErrorCode, StdioTransportError } from './stdio-errors';
+
+/** 4 MiB: far above any real tool list or result, far below what would hurt the agent. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+export interface NdjsonStreamTransportOptions {
+  /** Longest inbound line accepted; longer ones are dropped and reported through `onerror`. */
+  readonly maxMessageBytes?: number;
+}
+
+/**
+ * MCP over a pair of byte streams, one JSON-RPC message per line. Knows nothing about processes: the
+ * streams come in through the constructor (as in the SDK's StdioServerTransport), so the framing is
+ * tested on in-memory streams and reused by the child-process transport.
+ *
+ * Inbound lines that are too long or not one valid JSON-RPC message are dropped and reported through
+ * `onerror`; the channel stays open, because one bad line from a server should not cost its session.
+ */
+export class NdjsonStreamTransport implements McpTransport {
+  onmessage?: McpTransport['onmessage'];
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+
+  private readonly splitter: LineSplitter;
+  private readonly maxMessageBytes: number;
+  private state: 'new' | 'open' | 'closed' = 'new';
+
+  constructor(
+    private readonly input: Readable,
+    private readonly output: Writable,
+    options: NdjsonStreamTransportOptions = {},
+  ) {
+    this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.splitter = new LineSplitter(this.maxMessageBytes);
+  }
+
+  async start(): Promise<void> {
+    if (this.state !== 'new') throw new Error('NdjsonStreamTransport.start() was called twice');
+    this.state = 'open';
+    this.input.on('data', this.onData);
+    this.input.on('error', this.onStreamError);
+    this.output.on('error', this.onStreamError);
+    this.input.once('end', this.onInputEnd);
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.state !== 'open') throw new StdioTransportError(StdioErrorCode.NotConnected, 'the stdio channel is not open');
+    const line = `${JSON.stringify(message)}\n`;
+    await new Promise<void>((resolve, reject) => {
+      // The callback fires once the data is handed to the OS (or failed), which also waits out backpressure.
+      this.output.write(line, (error) => (error ? reject(error) : resolve()));
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    this.input.off('data', this.onData);
+    this.input.off('end', this.onInputEnd);
+    this.output.end();
+    this.onclose?.();
+  }
+
+  private readonly onData = (chunk: Buffer | string): void => {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    for (const event of this.splitter.push(bytes)) {
+      if (event.kind === 'oversized') {
+        this.report(StdioErrorCode.MessageTooLarge, `dropped an inbound message of ${event.bytes} bytes (limit ${this.maxMessageBytes})`);
+        continue;
+      }
+      const parsed = parseJsonRpcMessage(event.line);
+      if (!parsed.ok) {
+        this.report(StdioErrorCode.MalformedMessage, `dropped an inbound line that is not a JSON-RPC message: ${parsed.error.error.message}`);
+        continue;
+      }
+      this.onmessage?.(parsed.value.message as JSONRPCMessage);
+    }
+  };
+
+  private readonly onInputEnd = (): void => {
+    void this.close();
+  };
+
+  private readonly onStreamError = (error: Error): void => {
+    this.onerror?.(error);
+  };
+
+  private report(code: StdioErrorCode, message: string): void {
+    this.onerror?.(new StdioTransportError(code, message));
+  }
+}

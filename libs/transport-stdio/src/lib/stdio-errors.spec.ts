@@ -1,0 +1,8 @@
+import { documentedCodes } from '../../../../tools/test/documented-codes';
+import { StdioErrorCode } from './stdio-errors';
+
+describe('stdio error codes', () => {
+  it('are exactly the ones docs/errors.md documents', () => {
+    expect(documentedCodes('transport-stdio').sort()).toEqual(Object.values(StdioErrorCode).sort());
+  });
+});

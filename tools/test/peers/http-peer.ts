@@ -1,0 +1,41 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+const SCRIPT = path.join(__dirname, 'sdk-http-server.mjs');
+
+export interface HttpPeer {
+  /** The MCP endpoint, e.g. http://127.0.0.1:40123/mcp */
+  readonly url: string;
+  readonly pid: number;
+  /** What the peer recorded about each request it received (see sdk-http-server.mjs). */
+  requests(): Promise<Array<{ method: string; sessionId: string | null; protocolVersion: string | null; authorization: string | null }>>;
+  stop(): Promise<void>;
+}
+
+/** Starts tools/test/peers/sdk-http-server.mjs on port 0 and resolves once it listens. */
+export function startHttpPeer(flags: string[] = []): Promise<HttpPeer> {
+  const child = spawn(process.execPath, [SCRIPT, ...flags], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`sdk-http-server exited with ${code} before listening`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /LISTENING (\S+)/.exec(output);
+      if (!match) return;
+      const url = match[1];
+      resolve({
+        url,
+        pid: child.pid as number,
+        requests: async () => (await fetch(new URL('/__requests', url))).json() as never,
+        stop: () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null) return done();
+            child.removeAllListeners('exit');
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+/**
+ * A Streamable HTTP MCP server built with the SDK (@modelcontextprotocol/server) on node:http, port 0.
+ * Prints "LISTENING <url>" on stdout once it accepts connections. For tests and benchmarks of our client.
+ *
+ *   --json            answer POSTs with a single JSON body instead of an SSE stream
+ *   --stateless       no sessions (a fresh SDK server and transport per request)
+ *
+ * Tools: "add" {a, b}; "echo" {text}; "notify-later" sends a logging notification 50 ms after answering
+ * (so it travels on the GET notification stream). GET /__requests returns the method and MCP headers of
+ * every request received so far, for tests that check what the client sent.
+ */
+import { createServer } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+
+const flags = new Set(process.argv.slice(2));
+const seen = [];
+
+function mcpServer() {
+  const server = new McpServer({ name: 'sdk-http-peer', version: '1.0.0' }, { capabilities: { logging: {} } });
+  server.registerTool('add', { description: 'Adds two numbers', inputSchema: z.object({ a: z.number(), b: z.number() }) }, async ({ a, b }) => ({
+    content: [{ type: 'text', text: String(a + b) }],
+  }));
+  server.registerTool('echo', { description: 'Echoes text', inputSchema: z.object({ text: z.string() }), annotations: { readOnlyHint: true } }, async ({ text }) => ({
+    content: [{ type: 'text', text }],
+  }));
+  server.registerTool('notify-later', { description: 'Sends a notification after answering' }, async () => {
+    setTimeout(() => void server.sendLoggingMessage({ level: 'info', data: 'later' }).catch(() => undefined), 50);
+    return { content: [{ type: 'text', text: 'scheduled' }] };
+  });
+  return server;
+}
+
+async function statefulTransport() {
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), enableJsonResponse: flags.has('--json') });
+  await mcpServer().connect(transport);
+  return transport;
+}
+
+const sessions = new Map();
+let pendingInitialize;
+
+async function transportFor(request) {
+  if (flags.has('--stateless')) {
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: flags.has('--json') });
+    await mcpServer().connect(transport);
+    return transport;
+  }
+  const id = request.headers.get('mcp-session-id');
+  if (id && sessions.has(id)) return sessions.get(id);
+  if (id) return undefined;
+  pendingInitialize = await statefulTransport();
+  return pendingInitialize;
+}
+
+async function toWebRequest(req) {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(key, value);
+  const body = chunks.length && req.method !== 'GET' ? Buffer.concat(chunks) : undefined;
+  return new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body });
+}
+
+const http = createServer(async (req, res) => {
+  if (req.url === '/__requests') {
+    res.setHeader('content-type', 'application/json');
+    return res.end(JSON.stringify(seen));
+  }
+  seen.push({
+    method: req.method,
+    sessionId: req.headers['mcp-session-id'] ?? null,
+    protocolVersion: req.headers['mcp-protocol-version'] ?? null,
+    authorization: req.headers.authorization ?? null,
+  });
+  const request = await toWebRequest(req);
+  const transport = await transportFor(request);
+  if (!transport) {
+    res.statusCode = 404;
+    return res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
+  }
+  const response = await transport.handleRequest(request);
+  if (transport.sessionId && !sessions.has(transport.sessionId)) sessions.set(transport.sessionId, transport);
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (!response.body) return res.end();
+  const reader = response.body.getReader();
+  req.on('close', () => void reader.cancel().catch(() => undefined));
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      res.write(value);
+    }
+  } catch {
+    // the client went away
+  }
+  res.end();
+});
+
+http.keepAliveTimeout = 60_000;
+http.listen(0, '127.0.0.1', () => {
+  process.stdout.write(`LISTENING http://127.0.0.1:${http.address().port}/mcp\n`);
+});
+process.on('SIGTERM', () => process.exit(0));
