@@ -14,13 +14,13 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const SUITE = require.resolve('@modelcontextprotocol/conformance/dist/index.js');
-const NODE_ARGS = Number(process.versions.node.split('.')[0]) < 22 ? ['--import', path.join(__dirname, 'node20-shim/register.mjs')] : [];
+/** The suite itself, with the Node 20 shim it needs (conformance.mjs). */
+const SUITE = path.join(__dirname, 'conformance.mjs');
 
 function runScenario(mode, target, scenario) {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), `conformance-${scenario.replace(/\W/g, '-')}-`));
   const args = mode === 'server' ? ['server', '--url', target] : ['client', '--command', target];
-  const run = spawnSync(process.execPath, [...NODE_ARGS, SUITE, ...args, '--scenario', scenario, '-o', out], { encoding: 'utf8', timeout: 120_000 });
+  const run = spawnSync(process.execPath, [SUITE, ...args, '--scenario', scenario, '-o', out], { encoding: 'utf8', timeout: 120_000 });
   const checks = findChecks(out).flatMap((file) => JSON.parse(fs.readFileSync(file, 'utf8')));
   const failures = checks.filter((c) => c.status === 'FAILURE').map((c) => `${c.id}: ${c.errorMessage ?? c.description ?? ''}`);
   if (checks.length === 0) failures.push(`no results written (exit ${run.status}): ${(run.stderr || run.stdout || '').slice(-500)}`);

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DocumentServer } from '@toolmesh/registry/testing';
-import { startSampleToolService, type SampleToolService } from './test-support/sample-tool-service';
+import { startSampleToolService, type SampleToolService } from '../../../tools/test/sample-tool-service';
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';
 
 const schema = { type: 'object' };

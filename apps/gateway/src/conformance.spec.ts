@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { REPO_ROOT } from './test-support/spawn-server-process';
+import { REPO_ROOT } from '../../../tools/test/server-process';
 import { useGatewayWithSampleService } from './test-support/test-gateway';
 
 const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection', 'tools-call-simple-text', 'tools-call-error'];

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startSampleToolService, type SampleToolService } from './test-support/sample-tool-service';
+import { startSampleToolService, type SampleToolService } from '../../../tools/test/sample-tool-service';
 import { startTestGateway, useGatewayWithSampleService, type JsonRpcReply, type TestGateway } from './test-support/test-gateway';
 
 /** A port nobody listens on: bound once, then released. */

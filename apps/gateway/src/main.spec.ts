@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { freePort } from '@toolmesh/registry/testing';
-import { startSampleToolService, type SampleToolService } from './test-support/sample-tool-service';
-import { gatewayConfigFile, spawnGateway } from './test-support/gateway-process';
-import { REPO_ROOT } from './test-support/spawn-server-process';
+import { startSampleToolService, type SampleToolService } from '../../../tools/test/sample-tool-service';
+import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
+import { REPO_ROOT } from '../../../tools/test/server-process';
 
 const MAIN = path.join(REPO_ROOT, 'dist/apps/gateway/main.js');
 const configFile = (toolServiceUrl: string) => gatewayConfigFile(toolServiceUrl, '  shutdownDrainMillis: 5000\n');

@@ -1,6 +1,6 @@
 import { startRedis, type TestRedis } from '@toolmesh/registry/testing';
-import { startSampleToolService } from './test-support/sample-tool-service';
-import { gatewayConfigFile, spawnGateway } from './test-support/gateway-process';
+import { startSampleToolService } from '../../../tools/test/sample-tool-service';
+import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
 import { startTestGateway, TEST_PROTOCOL_VERSION, type JsonRpcReply } from './test-support/test-gateway';
 
 const KEY_PREFIX = 'warm';

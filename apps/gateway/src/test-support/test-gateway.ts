@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { startGateway, type RunningGateway } from '../app/start-gateway';
 import { defaultConfig } from '../config/defaults';
 import type { GatewayConfig } from '../config/gateway-config';
-import { startSampleToolService, type SampleToolService } from './sample-tool-service';
+import { startSampleToolService, type SampleToolService } from '../../../../tools/test/sample-tool-service';
 
 export const TEST_PROTOCOL_VERSION = '2025-11-25';
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 
-export const REPO_ROOT = path.join(__dirname, '../../../..');
+export const REPO_ROOT = path.join(__dirname, '../..');
 
 export interface ServerProcess {
   readonly child: ChildProcess;

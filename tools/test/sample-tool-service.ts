@@ -1,4 +1,4 @@
-import { spawnServerProcess } from './spawn-server-process';
+import { spawnServerProcess } from './server-process';
 
 export interface RecordedCall {
   tool: string;
