@@ -102,7 +102,12 @@ async function ourStdio(): Promise<number> {
 
 async function withHttpServer<T>(body: (url: string) => Promise<T>): Promise<T> {
   const server = spawn(process.execPath, [HTTP_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve) => server.stdout.on('data', (chunk: Buffer) => /LISTENING (\S+)/.test(chunk.toString()) && resolve(/LISTENING (\S+)/.exec(chunk.toString())![1])));
+  const url = await new Promise<string>((resolve) =>
+    server.stdout.on('data', (chunk: Buffer) => {
+      const listening = /LISTENING (\S+)/.exec(chunk.toString());
+      if (listening) resolve(listening[1]);
+    }),
+  );
   try {
     return await body(url);
   } finally {
