@@ -101,6 +101,38 @@ describe('McpClientManager', () => {
     await manager.close();
   });
 
+  it('starts ten real servers, one hanging and one exiting at once: eight are registered, the two are reported by name, and startup ends by the deadline', async () => {
+    const manager = new McpClientManager(new TransportClientFactory(clientInfo), log, 500);
+    const healthy = Array.from({ length: 7 }, (_, i) => stdio(`s${i}`, [], { requestTimeoutMs: 1000 }));
+    const configs = [
+      ...healthy,
+      stdio('hung', ['--hang-initialize'], { requestTimeoutMs: 1000 }),
+      { ...stdio('quits', [], { requestTimeoutMs: 1000 }), args: ['-e', 'process.exit(2)'] },
+      stdio('late', ['--initialize-delay=2500'], { requestTimeoutMs: 1000 }), // answers after it was given up
+    ];
+    const started = Date.now();
+    try {
+      const statuses = byName(await manager.connectAll(configs));
+      const elapsed = Date.now() - started;
+      const registry = new ToolRegistry();
+      await manager.registerAllTools(registry);
+
+      expect(manager.startupDeadlineMs(configs)).toBe(1500);
+    expect(elapsed).toBeLessThan(1500 + 1000); // by the deadline, with a margin for a loaded machine; never the 2.5 s of "late"
+    expect(healthy.map((c) => statuses[c.name].state)).toEqual(Array(7).fill('connected'));
+    expect(statuses.hung).toMatchObject({ state: 'failed', error: expect.stringContaining('"hung"') });
+    expect(statuses.quits).toMatchObject({ state: 'failed', error: expect.stringContaining('"quits"') }); // its exit, or the write it broke
+    expect(statuses.late.state).toBe('failed');
+    // After "late" would have answered, it is gone and none of its tools ever appeared.
+    await new Promise((resolve) => setTimeout(resolve, 1700));
+    expect(await eventually(() => pidsWithCommandLine('--name=late').length === 0 && pidsWithCommandLine('--name=hung').length === 0)).toBe(true);
+      expect([...new Set(registry.list().map((t) => t.name.split('__')[1]))].sort()).toEqual(healthy.map((c) => c.name).sort());
+      expect(manager.client('late')).toBeUndefined();
+    } finally {
+      await manager.close(); // also when an expectation failed, so no server outlives the test
+    }
+  }, 20_000);
+
   it('reports a server that fails, by name, and keeps the others', async () => {
     const manager = new McpClientManager(new TransportClientFactory(clientInfo), log);
     const statuses = byName(
