@@ -151,17 +151,17 @@ async function sdkHttp(url: string): Promise<number> {
   return rate;
 }
 
-const servers = (n: number): StdioServerConfig[] =>
-  Array.from({ length: n }, (_, i) => ({ name: `s${i}`, transport: 'stdio', command: process.execPath, args: [STDIO_PEER], env: {}, requestTimeoutMs: 30_000, annotationTrust: 'ignore' }));
+const servers = (n: number, flags: string[] = []): StdioServerConfig[] =>
+  Array.from({ length: n }, (_, i) => ({ name: `s${i}`, transport: 'stdio', command: process.execPath, args: [STDIO_PEER, ...flags], env: {}, requestTimeoutMs: 30_000, annotationTrust: 'ignore' }));
 
-async function startupMs(count: number, parallel = true): Promise<number> {
+async function startupMs(count: number, parallel = true, flags: string[] = []): Promise<number> {
   const factory = new TransportClientFactory(clientInfo);
   const manager = new McpClientManager(factory, { warn: () => undefined });
   const started = Date.now();
   if (parallel) {
-    await manager.connectAll(servers(count));
+    await manager.connectAll(servers(count, flags));
   } else {
-    for (const config of servers(count)) await manager.connectAll([config]);
+    for (const config of servers(count, flags)) await manager.connectAll([config]);
   }
   const elapsed = Date.now() - started;
   await manager.close();
@@ -207,9 +207,13 @@ async function main(): Promise<void> {
     const [sdkRate, ourRate2] = await pair(() => sdkHttp(url), () => ourHttp(url));
     row('HTTP tools/call (vs SDK fetch transport)', 'sdk', sdkRate, ourRate2, 'calls/s');
   });
-  // All servers are the same peer, so "the slowest one alone" is one server alone.
-  const [alone, ten] = await pair(() => startupMs(1), () => startupMs(10));
-  console.log(`${'startup, 10 stdio servers (vs 1 alone)'.padEnd(44)} ours ${ten.toFixed(0).padStart(7)} ms        alone ${alone.toFixed(0).padStart(7)} ms        ratio ${(ten / alone).toFixed(2)} (target <= 1.3)`);
+  // All servers are the same peer, so "the slowest one alone" is one server alone. A peer that is ready
+  // after 500 ms of waiting stands for servers whose start is latency-bound (package resolution, a
+  // database or an API to reach); the bare peer's start is CPU-bound, and ten of those share two cores.
+  for (const [label, flags] of [['500 ms to ready', ['--initialize-delay=500']], ['bare, CPU-bound', []]] as const) {
+    const [alone, ten] = await pair(() => startupMs(1, true, [...flags]), () => startupMs(10, true, [...flags]));
+    console.log(`${`startup, 10 servers vs 1 alone (${label})`.padEnd(44)} ours ${ten.toFixed(0).padStart(7)} ms   alone ${alone.toFixed(0).padStart(7)} ms   ratio ${(ten / alone).toFixed(2)} (target <= 1.3)`);
+  }
   const [sequential, parallel] = await pair(() => startupMs(10, false), () => startupMs(10));
   row('startup, 10 stdio servers (vs sequential)', 'seq', sequential, parallel, 'ms', false);
   console.log('\nthroughput ratio: ours/baseline (> 1 faster); startup vs sequential: baseline/ours (> 1 faster)');
