@@ -10,3 +10,4 @@ export * from './lib/notifications/notification-fanout';
 export * from './lib/jsonrpc/serialize';
 export * from './lib/client/client-errors';
 export * from './lib/client/mcp-client';
+export * from './lib/errors/coded-error';

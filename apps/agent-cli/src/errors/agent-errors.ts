@@ -1,3 +1,4 @@
+import { CodedError } from '@toolmesh/protocol';
 /**
  * Local errors of the agent CLI. Stable string codes, listed in docs/errors.md ("agent-cli"); a test
  * keeps the two in agreement. Messages say what to do; they never contain a header or env value.
@@ -27,14 +28,6 @@ export const AgentErrorCode = {
 
 export type AgentErrorCode = (typeof AgentErrorCode)[keyof typeof AgentErrorCode];
 
-export class AgentError extends Error {
+export class AgentError extends CodedError<AgentErrorCode> {
   override readonly name = 'AgentError';
-
-  constructor(
-    readonly code: AgentErrorCode,
-    message: string,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-  }
 }

@@ -1,3 +1,4 @@
+import { CodedError } from '@toolmesh/protocol';
 /** Local (never on the wire) failures of the catalogue, with stable codes listed in docs/errors.md. */
 export const RegistryErrorCode = {
   ManifestUnreachable: 'registry.manifest_unreachable',
@@ -14,15 +15,8 @@ export const RegistryErrorCode = {
 
 export type RegistryErrorCode = (typeof RegistryErrorCode)[keyof typeof RegistryErrorCode];
 
-export class RegistryError extends Error {
-  constructor(
-    readonly code: RegistryErrorCode,
-    message: string,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-    this.name = 'RegistryError';
-  }
+export class RegistryError extends CodedError<RegistryErrorCode> {
+  override readonly name = 'RegistryError';
 }
 
 /** Sources reject with RegistryError; anything else (a bug) is reported under `fallback`, never lost. */

@@ -1,3 +1,4 @@
+import { CodedError } from '@toolmesh/protocol';
 /**
  * Local errors of the stdio transport: failures that never cross the wire. The codes are stable strings,
  * listed in docs/errors.md ("transport-stdio"); a test keeps the two in agreement.
@@ -17,14 +18,6 @@ export const StdioErrorCode = {
 
 export type StdioErrorCode = (typeof StdioErrorCode)[keyof typeof StdioErrorCode];
 
-export class StdioTransportError extends Error {
+export class StdioTransportError extends CodedError<StdioErrorCode> {
   override readonly name = 'StdioTransportError';
-
-  constructor(
-    readonly code: StdioErrorCode,
-    message: string,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-  }
 }

@@ -1,3 +1,4 @@
+import { CodedError } from '../errors/coded-error';
 /**
  * Local errors of the MCP client: failures that never cross the wire. Stable string codes, listed in
  * docs/errors.md ("protocol client"); a test keeps the two in agreement.
@@ -13,14 +14,6 @@ export const McpClientErrorCode = {
 
 export type McpClientErrorCode = (typeof McpClientErrorCode)[keyof typeof McpClientErrorCode];
 
-export class McpClientError extends Error {
+export class McpClientError extends CodedError<McpClientErrorCode> {
   override readonly name = 'McpClientError';
-
-  constructor(
-    readonly code: McpClientErrorCode,
-    message: string,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-  }
 }

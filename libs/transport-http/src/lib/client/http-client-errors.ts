@@ -1,3 +1,4 @@
+import { CodedError } from '@toolmesh/protocol';
 /**
  * Local errors of the Streamable HTTP client transport. Stable string codes, listed in docs/errors.md
  * ("transport-http client"); a test keeps the two in agreement. Messages name the endpoint by origin and
@@ -24,19 +25,15 @@ export const HttpClientErrorCode = {
 
 export type HttpClientErrorCode = (typeof HttpClientErrorCode)[keyof typeof HttpClientErrorCode];
 
-export class HttpClientError extends Error {
+export class HttpClientError extends CodedError<HttpClientErrorCode> {
   override readonly name = 'HttpClientError';
+  /** The HTTP status, when the server answered one. */
+  readonly status: number | undefined;
 
-  constructor(
-    readonly code: HttpClientErrorCode,
-    message: string,
-    options?: ErrorOptions & { readonly status?: number },
-  ) {
-    super(message, options);
+  constructor(code: HttpClientErrorCode, message: string, options?: ErrorOptions & { readonly status?: number }) {
+    super(code, message, options);
     this.status = options?.status;
   }
-
-  readonly status: number | undefined;
 }
 
 /** The endpoint as error messages may show it: origin and path, never user info or query. */
