@@ -10,6 +10,14 @@ const MAIN = path.join(REPO_ROOT, 'dist/apps/gateway/main.js');
 const configFile = (toolServiceUrl: string) => gatewayConfigFile(toolServiceUrl, '  shutdownDrainMillis: 5000\n');
 
 
+async function until(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const started = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 const call = (url: string, id: number, name: string, args: object) =>
   fetch(url, {
     method: 'POST',
@@ -36,11 +44,14 @@ describe('gateway process (built dist/apps/gateway/main.js)', () => {
   it('on SIGTERM lets in-flight calls finish, refuses new work, and exits', async () => {
     const gateway = await spawnGateway(configFile(tools.url));
     const [, mcpUrl] = gateway.match;
-    const inFlight = [1, 2, 3].map((id) => call(mcpUrl, id, 'slow_operation', { delayMillis: 700 }).then((r) => r.json()));
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await tools.clearCalls();
+    const inFlight = [1, 2, 3].map((id) => call(mcpUrl, id, 'slow_operation', { delayMillis: 800 }).then((r) => r.json()));
+    // SIGTERM only once all three calls have reached the tool service, and the late call only once the
+    // gateway says it is draining: no timing guesses on a loaded machine.
+    await until(async () => (await tools.calls()).length === 3);
 
     gateway.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(async () => gateway.output().includes('event=gateway_draining'));
     const late = await call(mcpUrl, 4, 'echo_text', { text: 'too late' }).then(
       (r) => r.status,
       () => 'refused',
@@ -49,9 +60,9 @@ describe('gateway process (built dist/apps/gateway/main.js)', () => {
 
     const results = (await Promise.all(inFlight)) as Array<{ result: { isError: boolean; content: Array<{ text: string }> } }>;
     expect(results.map((r) => [r.result.isError, r.result.content[0].text])).toEqual([
-      [false, 'waited 700 ms'],
-      [false, 'waited 700 ms'],
-      [false, 'waited 700 ms'],
+      [false, 'waited 800 ms'],
+      [false, 'waited 800 ms'],
+      [false, 'waited 800 ms'],
     ]);
     const [code] = await once(gateway.child, 'exit');
     expect(code).toBe(0);
