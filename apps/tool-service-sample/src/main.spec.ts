@@ -38,7 +38,10 @@ describe('tool service process (built dist/apps/tool-service-sample/main.js)', (
       (res) => res.status,
       () => 'connection closed',
     );
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // SIGTERM once the call has reached the service (it is in the call log), not after a guessed delay.
+    while (!((await (await fetch(`${url}/_calls`)).json()) as Array<{ tool: string }>).some((c) => c.tool === 'slow_operation')) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     child.kill('SIGTERM');
     expect((await exited).code).toBe(0);
     expect(await slow).toBe(503);

@@ -10,7 +10,7 @@ describe('listenHttp graceful close', () => {
       { port: 0, host: '127.0.0.1' },
     );
     const inFlight = fetch(server.url).then((r) => r.text());
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    while (server.inFlight() === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(server.inFlight()).toBe(1);
 
     const closing = server.close(5_000);
@@ -25,7 +25,7 @@ describe('listenHttp graceful close', () => {
     const server = await listenHttp(() => undefined, { port: 0, host: '127.0.0.1' }); // never answers
     const hanging = fetch(server.url);
     hanging.catch(() => undefined); // asserted below
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    while (server.inFlight() === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     const started = Date.now();
     await server.close(200);
     await expect(hanging).rejects.toThrow('fetch failed');
