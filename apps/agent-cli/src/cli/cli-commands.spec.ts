@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startHttpPeer, type HttpPeer } from '../../../../tools/test/peers/http-peer';
@@ -139,5 +139,45 @@ describe('agent-cli call', () => {
     const { code, stderr } = await cli('call', 'mcp__broken__anything');
     expect(code).toBe(4);
     expect(stderr).toMatch(/server "broken" is unavailable: could not connect.*\[server\.unavailable\]/);
+  });
+});
+
+describe('agent-cli built-in tools', () => {
+  it('tools --json lists Read, Write, Edit, Glob, Grep and Bash with their side effects, next to the MCP tools', async () => {
+    const { code, stdout } = await cli('tools', '--json', '--config', 'good.yaml');
+    expect(code).toBe(0);
+    const tools = JSON.parse(stdout).tools as Array<{ name: string; sideEffects: unknown; inputSchema: { additionalProperties?: unknown } }>;
+    const sideEffects = Object.fromEntries(tools.filter((t) => !t.name.startsWith('mcp__')).map((t) => [t.name, t.sideEffects]));
+    expect(sideEffects).toEqual({
+      Bash: { level: 'mutating', destructive: true },
+      Edit: { level: 'mutating', destructive: false },
+      Glob: { level: 'read-only', destructive: false },
+      Grep: { level: 'read-only', destructive: false },
+      Read: { level: 'read-only', destructive: false },
+      Write: { level: 'mutating', destructive: true },
+    });
+    expect(tools.find((t) => t.name === 'Read')?.inputSchema.additionalProperties).toBe(false);
+    expect(tools.map((t) => t.name)).toContain('mcp__web__add');
+  });
+
+  it('tools prints the built-in tools in the table with their side effects', async () => {
+    const { stdout } = await cli('tools', '--config', 'good.yaml');
+    expect(stdout).toMatch(/^Bash\s+mutating, destructive\s+Runs a command/m);
+    expect(stdout).toMatch(/^Edit\s+mutating\s+Replaces/m);
+    expect(stdout).toMatch(/^Read\s+read-only\s+Reads a text file/m);
+  });
+
+  it('call Write writes a file relative to the working directory, and call Read reads it back', async () => {
+    const written = await cli('call', 'Write', JSON.stringify({ path: 'built-in/out.txt', content: 'hello from Write\n' }), '--config', 'good.yaml');
+    expect(written).toMatchObject({ code: 0, stdout: 'wrote 17 byte(s) to built-in/out.txt\n' });
+    expect(readFileSync(path.join(dir, 'built-in/out.txt'), 'utf8')).toBe('hello from Write\n');
+    expect(await cli('call', 'Read', '{"path":"built-in/out.txt"}', '--config', 'good.yaml')).toMatchObject({ code: 0, stdout: 'hello from Write\n' });
+  });
+
+  it('call Read of a missing file exits 1 with the error on stderr', async () => {
+    const { code, stdout, stderr } = await cli('call', 'Read', '{"path":"no-such-file.txt"}', '--config', 'good.yaml');
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('no-such-file.txt: no such file or directory');
   });
 });

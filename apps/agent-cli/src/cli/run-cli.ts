@@ -59,7 +59,8 @@ export async function runCli(args: readonly string[], io: CliIo, environment: Cl
   if (values.help) return help(io, name);
 
   const env = environment.env ?? process.env;
-  const file = path.resolve(environment.cwd ?? process.cwd(), values.config ?? DEFAULT_CONFIG_FILE);
+  const cwd = environment.cwd ?? process.cwd();
+  const file = path.resolve(cwd, values.config ?? DEFAULT_CONFIG_FILE);
   let config: AgentConfig;
   try {
     config = loadConfig(file, env);
@@ -71,6 +72,7 @@ export async function runCli(args: readonly string[], io: CliIo, environment: Cl
       clientFactory: new TransportClientFactory({ name: 'agent-cli', version: environment.version }),
       log: { warn: (message) => io.stderr(`warning: ${message}\n`) },
       onProgress: progressReporter(io.stderr),
+      workingDirectory: cwd,
     });
     environment.onRuntime?.(runtime);
     return runtime;

@@ -23,7 +23,7 @@ const server = (name: string): StdioServerConfig => ({
 describe('createAgentRuntime', () => {
   it('returns a runtime whose registry holds the servers\' tools, and whose close() stops the servers', async () => {
     const factory = new TransportClientFactory({ name: 'runtime-test', version: '0' });
-    const runtime = await createAgentRuntime({ file: 'x', servers: [server('rt-one')] }, { clientFactory: factory, log: { warn: () => undefined } });
+    const runtime = await createAgentRuntime({ file: 'x', servers: [server('rt-one')] }, { clientFactory: factory, log: { warn: () => undefined }, workingDirectory: process.cwd() });
     expect(runtime.tools.list().map((t) => t.name)).toContain('mcp__rt-one__echo');
     expect(runtime.servers).toEqual([expect.objectContaining({ name: 'rt-one', state: 'connected', toolCount: 4 })]);
     expect(pidsWithCommandLine('--name=rt-one')).toHaveLength(1);
@@ -45,7 +45,7 @@ describe('createAgentRuntime', () => {
       if (event.kind === 'settled') throw new Error('stderr is gone');
     };
 
-    await expect(createAgentRuntime({ file: 'x', servers: [server('rt-fail')] }, { clientFactory: factory, log: { warn: () => undefined }, onProgress })).rejects.toThrow('stderr is gone');
+    await expect(createAgentRuntime({ file: 'x', servers: [server('rt-fail')] }, { clientFactory: factory, log: { warn: () => undefined }, onProgress, workingDirectory: process.cwd() })).rejects.toThrow('stderr is gone');
 
     expect(factoryClosed).toBe(true);
     expect(await eventually(() => pidsWithCommandLine('--name=rt-fail').length === 0)).toBe(true);

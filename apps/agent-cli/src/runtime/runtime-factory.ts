@@ -1,6 +1,7 @@
 import type { AgentConfig } from '../config/load-config';
 import type { McpClientFactory } from '../mcp/client-factory';
 import { McpClientManager, type Logger, type StartupProgress } from '../mcp/client-manager';
+import { createBuiltinTools } from '../tools/builtin/builtin-tools';
 import { ToolRegistry } from '../tools/tool-registry';
 import { AgentRuntime, closeInOrder, type Closeable } from './agent-runtime';
 
@@ -10,12 +11,15 @@ export interface RuntimeDependencies {
   readonly onProgress?: StartupProgress;
   /** Tests shorten the startup spawn allowance; production keeps the default. */
   readonly spawnAllowanceMs?: number;
+  /** Where the built-in tools resolve relative paths and run commands: the CLI's working directory. */
+  readonly workingDirectory: string;
 }
 
 /**
- * Creates an agent runtime: the client manager is made here, its servers connected and their tools
- * registered, and the runtime that owns it is returned. If anything fails before the runtime exists,
- * the factory closes what it made, because nobody else owns it yet (seed §5.2).
+ * Creates an agent runtime: the built-in tools are registered, the client manager is made here, its
+ * servers connected and their tools registered next to the built-ins, and the runtime that owns it is
+ * returned. If anything fails before the runtime exists, the factory closes what it made, because
+ * nobody else owns it yet (seed §5.2).
  */
 export async function createAgentRuntime(config: AgentConfig, deps: RuntimeDependencies): Promise<AgentRuntime> {
   const manager = new McpClientManager(deps.clientFactory, deps.log, deps.spawnAllowanceMs);
@@ -25,6 +29,7 @@ export async function createAgentRuntime(config: AgentConfig, deps: RuntimeDepen
   ];
   try {
     const registry = new ToolRegistry();
+    for (const tool of createBuiltinTools({ workingDirectory: deps.workingDirectory })) registry.register(tool);
     await manager.connectAll(config.servers, deps.onProgress);
     await manager.registerAllTools(registry);
     return new AgentRuntime(registry, manager, manager.status, owned, (message) => deps.log.warn(message));

@@ -1,0 +1,82 @@
+import path from 'node:path';
+import { ArgumentValidator } from '../argument-validator';
+import { errorResult, type SideEffects, type Tool, type ToolResult } from '../tool';
+
+/** What every built-in tool is given: the folder that relative paths (and Bash) start from. */
+export interface BuiltinToolContext {
+  readonly workingDirectory: string;
+}
+
+/**
+ * The common shape of a built-in tool: its arguments are checked against its own (closed) input schema
+ * before `run`, and anything `run` throws becomes an error result, so `execute` never throws.
+ */
+export abstract class BuiltinTool<Args> implements Tool {
+  abstract readonly name: string;
+  abstract readonly description: string;
+  abstract readonly inputSchema: Readonly<Record<string, unknown>>;
+  abstract readonly sideEffects: SideEffects;
+  private validator: ArgumentValidator | undefined;
+
+  constructor(protected readonly context: BuiltinToolContext) {}
+
+  async execute(args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {
+    const problem = (this.validator ??= new ArgumentValidator(this.inputSchema)).check(args);
+    if (problem) return errorResult(`invalid arguments for ${this.name}: ${problem}`);
+    try {
+      return await this.run(args as Args, signal);
+    } catch (error) {
+      return errorResult(`${this.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  protected abstract run(args: Args, signal?: AbortSignal): Promise<ToolResult>;
+
+  /** An argument path, resolved against the working directory. */
+  protected resolve(file: string): string {
+    return path.resolve(this.context.workingDirectory, file);
+  }
+
+  /** How a path is shown: relative to the working directory when inside it, else absolute; `/` separators. */
+  protected display(absolute: string): string {
+    const relative = path.relative(this.context.workingDirectory, absolute);
+    if (relative === '') return '.';
+    if (relative.startsWith('..') || path.isAbsolute(relative)) return absolute;
+    return relative.split(path.sep).join('/');
+  }
+}
+
+export function textResult(text: string, structuredContent?: unknown): ToolResult {
+  return { isError: false, content: [{ type: 'text', text }], ...(structuredContent === undefined ? {} : { structuredContent }) };
+}
+
+/** A file-system error as a sentence about the path, for the common codes; the raw message otherwise. */
+export function fileErrorResult(error: unknown, shown: string): ToolResult {
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'ENOENT':
+      return errorResult(`${shown}: no such file or directory`);
+    case 'EISDIR':
+      return errorResult(`${shown} is a directory, not a file`);
+    case 'ENOTDIR':
+      return errorResult(`${shown}: a part of the path is not a directory`);
+    case 'EACCES':
+    case 'EPERM':
+      return errorResult(`${shown}: permission denied`);
+    default:
+      return errorResult(`${shown}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** A NUL byte in the first 8 KiB: the heuristic git and grep use for "binary". */
+export function looksBinary(content: Buffer): boolean {
+  return content.subarray(0, 8192).includes(0);
+}
+
+/** Cuts `text` to at most `maxBytes` of UTF-8 without splitting a character. */
+export function cutToBytes(text: string, maxBytes: number): { text: string; cut: boolean } {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= maxBytes) return { text, cut: false };
+  let end = maxBytes;
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
+  return { text: bytes.subarray(0, end).toString('utf8'), cut: true };
+}
