@@ -70,7 +70,8 @@ describe('Bash', () => {
     const marker = `sleep 34.${process.pid}`;
     const controller = new AbortController();
     const pending = bash.execute({ command: `${marker}; echo late` }, controller.signal);
-    expect(await eventually(() => pidsWithCommandLine(marker).length === 1)).toBe(true);
+    // Both the shell and its sleep have the marker in their command line: wait until both run.
+    expect(await eventually(() => pidsWithCommandLine(marker).length === 2)).toBe(true);
     controller.abort();
     const result = await pending;
     expect(result.isError).toBe(true);
