@@ -16,7 +16,7 @@ Usage:
 
 Commands:
   servers               Connect to every configured MCP server; show status, tool count and timing
-  tools                 List every tool of the connected servers, with its side effects
+  tools                 List the built-in tools and those of the connected servers, with side effects
   call <tool> [json]    Call one tool with a JSON object of arguments (default {})
   help [command]        Show help for a command
 
@@ -36,15 +36,16 @@ ${GLOBAL_OPTIONS}
 ${EXIT_CODES_HELP}`,
   tools: `Usage: agent-cli tools [--config <file>] [--json]
 
-Lists the tools of every connected server as the agent sees them: mcp__<server>__<tool>, the side effects
-the agent assumes (read-only or mutating, destructive or not; see annotationTrust) and the description.
+Lists the agent's built-in tools (Read, Write, Edit, Glob, Grep, Bash) and the tools of every connected
+server as the agent sees them (mcp__<server>__<tool>), with the side effects the agent assumes (read-only
+or mutating, destructive or not; see annotationTrust for server tools) and the description.
 --json adds each tool's input schema. Exits with 4 when any server failed (its tools are missing).
 
 ${GLOBAL_OPTIONS}
 ${EXIT_CODES_HELP}`,
   call: `Usage: agent-cli call <tool> [json] [--config <file>] [--json]
 
-Calls one tool. <tool> is the name "agent-cli tools" shows (mcp__<server>__<tool>); [json] is a JSON object
+Calls one tool. <tool> is the name "agent-cli tools" shows (Read, ..., mcp__<server>__<tool>); [json] is a JSON object
 of arguments, checked against the tool's input schema first (default: {}). Prints the result's text, or
 with --json the whole result ({"isError", "content", "structuredContent"}).
 Exits with 1 when the tool returned an error result.

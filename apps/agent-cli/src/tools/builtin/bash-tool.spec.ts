@@ -86,6 +86,14 @@ describe('Bash', () => {
     expect(stdout.slice(BASH_MAX_OUTPUT_BYTES)).toBe(`\n[output cut at ${BASH_MAX_OUTPUT_BYTES / 1024} KiB of ${BASH_MAX_OUTPUT_BYTES + 1000} bytes]`);
   });
 
+  it('returns an error result when the shell cannot start, and tracks no process', async () => {
+    const missing = path.join(dir, 'no-such-folder');
+    const result = await new BashTool({ workingDirectory: missing }, processes).execute({ command: 'true' });
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toContain(`Bash failed: could not start /bin/sh in ${missing}: `);
+    expect(processes.size).toBe(0);
+  });
+
   it.each([
     [{}, "must have required property 'command'"],
     [{ command: 'true', timeout_ms: 600_001 }, '/timeout_ms must be <= 600000'],

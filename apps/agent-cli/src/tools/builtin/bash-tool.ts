@@ -79,7 +79,7 @@ export class BashTool extends BuiltinTool<BashArgs> {
         detached: true, // its own process group, so that killing the group reaches grandchildren
         stdio: ['ignore', 'pipe', 'pipe'],
       });
-      this.processes.track(child);
+      child.once('spawn', () => this.processes.track(child)); // a child that never started has nothing to kill
       const stdout = collector();
       const stderr = collector();
       child.stdout.on('data', stdout.add);
@@ -100,7 +100,7 @@ export class BashTool extends BuiltinTool<BashArgs> {
       child.once('error', (error) => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        reject(error);
+        reject(new Error(`could not start /bin/sh in ${this.context.workingDirectory}: ${error.message}`));
       });
       child.once('close', (exitCode, exitSignal) => {
         clearTimeout(timer);
