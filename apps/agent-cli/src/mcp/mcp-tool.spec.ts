@@ -10,8 +10,10 @@ const PEER = path.join(__dirname, '../../../../tools/test/peers/stdio-peer.mjs')
 const clientInfo = { name: 'mcp-tool-test', version: '0.0.0' };
 const effects = { level: 'mutating', destructive: true } as const;
 
-async function connectedTools(flags: string[] = []) {
-  const client = new McpClient(new ChildProcessTransport({ command: process.execPath, args: [PEER, ...flags] }), { serverName: 'peer', clientInfo, requestTimeoutMs: 2000 });
+const EVERYTHING = path.join(__dirname, '../../../../node_modules/.bin/mcp-server-everything');
+
+async function connectedTools(flags: string[] = [], command = process.execPath, args = [PEER, ...flags]) {
+  const client = new McpClient(new ChildProcessTransport({ command, args }), { serverName: 'peer', clientInfo, requestTimeoutMs: 10_000 });
   await client.connect();
   const definitions = await client.listTools();
   const tool = (name: string) => new McpTool(client, definitions.find((d) => d.name === name) ?? { name, inputSchema: { type: 'object' } }, effects);
@@ -72,6 +74,14 @@ describe('McpTool', () => {
       const result = await tool('missing').execute({});
       expect(result.isError).toBe(true);
       expect(resultText(result)).toContain('Unknown tool: missing');
+      await client.close();
+    });
+
+    it('returns an error result for a JSON-RPC error from a real npm server (server-everything, unknown tool)', async () => {
+      const { client, tool } = await connectedTools([], EVERYTHING, []);
+      const result = await tool('no-such-tool').execute({});
+      expect(result.isError).toBe(true);
+      expect(resultText(result)).toMatch(/^mcp__peer__no-such-tool failed: |no-such-tool/);
       await client.close();
     });
   });
