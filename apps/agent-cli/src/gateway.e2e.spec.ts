@@ -65,10 +65,10 @@ describe('agent-cli through the toolmesh gateway', () => {
   });
 
   it('calls a tool, and reports the gateway\'s isError result as a failed call', async () => {
-    const ok = await cli(config, 'call', 'mcp__gateway__customer_lookup', '{"customerId":"C1001"}');
+    const ok = await cli(config, 'call', 'mcp__gateway__customer_lookup', '{"customerId":"C1001"}', '--yes');
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('Quillfeather Stationers');
-    const failing = await cli(config, 'call', 'mcp__gateway__always_fails', '{}');
+    const failing = await cli(config, 'call', 'mcp__gateway__always_fails', '{}', '--yes');
     expect(failing.code).toBe(1);
     expect(`${failing.stdout}${failing.stderr}`).toContain('answered HTTP 500');
   });

@@ -1,6 +1,7 @@
 import { childProcesses } from '@toolmesh/transport-stdio';
 import { version } from '../../../package.json';
 import { runCli } from './cli/run-cli';
+import { openTerminal } from './cli/terminal';
 import { ExitGuard } from './process/exit-guard';
 
 const stderr = (text: string) => void process.stderr.write(text);
@@ -16,9 +17,12 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 const stdout = (text: string) => void (stdoutClosed || process.stdout.write(text));
 
-void runCli(process.argv.slice(2), { stdout, stderr }, {
+const terminal = openTerminal(process.stdin, process.stderr);
+
+void runCli(process.argv.slice(2), { stdout, stderr, terminal }, {
   version,
   onRuntime: (runtime) => guard.setCleanup(runtime && (() => runtime.close())),
 }).then((code) => {
+  terminal?.close();
   process.exitCode = code;
 });

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startHttpPeer, type HttpPeer } from '../../../../tools/test/peers/http-peer';
+import { ExitCode } from './exit-codes';
 
 jest.setTimeout(30_000); // real processes on a shared two-core machine
 
@@ -101,15 +102,15 @@ describe('agent-cli tools', () => {
     const { code, stdout } = await cli('tools', '--json');
     expect(code).toBe(4); // broken is missing
     const tools = new Map((JSON.parse(stdout).tools as Array<{ name: string; sideEffects: unknown; inputSchema: unknown }>).map((t) => [t.name, t]));
-    expect(tools.get('mcp__everything__echo')?.sideEffects).toEqual({ level: 'read-only', destructive: false }); // trust
-    expect(tools.get('mcp__memory__read_graph')?.sideEffects).toEqual({ level: 'mutating', destructive: true }); // ignore: annotations unused
+    expect(tools.get('mcp__everything__echo')?.sideEffects).toEqual({ level: 'read-only', destructive: false, basis: 'server-claim' }); // trust
+    expect(tools.get('mcp__memory__read_graph')?.sideEffects).toEqual({ level: 'mutating', destructive: true, basis: 'assumed' }); // ignore: annotations unused
     expect(tools.get('mcp__web__add')?.inputSchema).toMatchObject({ type: 'object', required: ['a', 'b'] });
   });
 });
 
 describe('agent-cli call', () => {
   it('calls a tool over Streamable HTTP and prints its text', async () => {
-    expect(await cli('call', 'mcp__web__add', '{"a":40,"b":2}', '--config', 'good.yaml')).toMatchObject({ code: 0, stdout: '42\n' });
+    expect(await cli('call', 'mcp__web__add', '{"a":40,"b":2}', '--config', 'good.yaml', '--yes')).toMatchObject({ code: 0, stdout: '42\n' });
   });
 
   it('calls a stdio tool and prints the whole result with --json', async () => {
@@ -149,12 +150,12 @@ describe('agent-cli built-in tools', () => {
     const tools = JSON.parse(stdout).tools as Array<{ name: string; sideEffects: unknown; inputSchema: { additionalProperties?: unknown } }>;
     const sideEffects = Object.fromEntries(tools.filter((t) => !t.name.startsWith('mcp__')).map((t) => [t.name, t.sideEffects]));
     expect(sideEffects).toEqual({
-      Bash: { level: 'mutating', destructive: true },
-      Edit: { level: 'mutating', destructive: false },
-      Glob: { level: 'read-only', destructive: false },
-      Grep: { level: 'read-only', destructive: false },
-      Read: { level: 'read-only', destructive: false },
-      Write: { level: 'mutating', destructive: true },
+      Bash: { level: 'mutating', destructive: true, basis: 'declared' },
+      Edit: { level: 'mutating', destructive: false, basis: 'declared' },
+      Glob: { level: 'read-only', destructive: false, basis: 'declared' },
+      Grep: { level: 'read-only', destructive: false, basis: 'declared' },
+      Read: { level: 'read-only', destructive: false, basis: 'declared' },
+      Write: { level: 'mutating', destructive: true, basis: 'declared' },
     });
     expect(tools.find((t) => t.name === 'Read')?.inputSchema.additionalProperties).toBe(false);
     expect(tools.map((t) => t.name)).toContain('mcp__web__add');
@@ -165,13 +166,30 @@ describe('agent-cli built-in tools', () => {
     expect(stdout).toMatch(/^Bash\s+mutating, destructive\s+Runs a command/m);
     expect(stdout).toMatch(/^Edit\s+mutating\s+Replaces/m);
     expect(stdout).toMatch(/^Read\s+read-only\s+Reads a text file/m);
+    expect(stdout).toMatch(/^mcp__web__add\s+mutating, destructive \(assumed: server claims ignored\)/m);
+    expect((await cli('tools')).stdout).toMatch(/^mcp__everything__echo\s+read-only \(the server's claim\)/m); // annotationTrust: trust
   });
 
   it('call Write writes a file relative to the working directory, and call Read reads it back', async () => {
-    const written = await cli('call', 'Write', JSON.stringify({ path: 'built-in/out.txt', content: 'hello from Write\n' }), '--config', 'good.yaml');
+    const written = await cli('call', 'Write', JSON.stringify({ path: 'built-in/out.txt', content: 'hello from Write\n' }), '--config', 'good.yaml', '--yes');
     expect(written).toMatchObject({ code: 0, stdout: 'wrote 17 byte(s) to built-in/out.txt\n' });
     expect(readFileSync(path.join(dir, 'built-in/out.txt'), 'utf8')).toBe('hello from Write\n');
     expect(await cli('call', 'Read', '{"path":"built-in/out.txt"}', '--config', 'good.yaml')).toMatchObject({ code: 0, stdout: 'hello from Write\n' });
+  });
+
+  it('call refuses a mutating call with exit 5 when there is no terminal and no --yes, and runs nothing', async () => {
+    const { code, stderr } = await cli('call', 'Write', JSON.stringify({ path: 'built-in/refused.txt', content: 'x' }), '--config', 'good.yaml');
+    expect(code).toBe(ExitCode.Denied);
+    expect(stderr).toContain('needs approval (it is destructive), but there is no terminal to ask on; run with --yes');
+    expect(existsSync(path.join(dir, 'built-in/refused.txt'))).toBe(false);
+  });
+
+  it('--max-side-effect read-only refuses a mutating MCP tool without running it, even with --yes', async () => {
+    const { code, stderr } = await cli('call', 'mcp__web__add', '{"a":1,"b":2}', '--config', 'good.yaml', '--yes', '--max-side-effect', 'read-only');
+    expect(code).toBe(ExitCode.Denied);
+    expect(stderr).toContain('mcp__web__add is destructive, above --max-side-effect read-only; it was not run');
+    expect(await cli('call', 'Read', '{"path":"built-in/out.txt"}', '--config', 'good.yaml', '--max-side-effect', 'read-only')).toMatchObject({ code: 0 });
+    expect(await cli('call', 'Read', '{}', '--max-side-effect', 'everything')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('--max-side-effect must be one of read-only, mutating, destructive') });
   });
 
   it('call Read of a missing file exits 1 with the error on stderr', async () => {

@@ -1,10 +1,20 @@
+import type { Approver } from '../agent/approval/approver';
+import type { SideEffectCap } from '../agent/approval/side-effect-cap';
 import type { AgentConfig } from '../config/load-config';
 import type { AgentRuntime } from '../runtime/agent-runtime';
+import type { Terminal } from './terminal';
 
-/** Where the CLI writes; injected so that tests and embedders can capture it. */
+/** Where the CLI writes, and the person at the terminal if there is one; injected so tests can drive it. */
 export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  readonly terminal?: Terminal;
+}
+
+/** The approval gate's settings from the command line: `--max-side-effect` and who answers its questions. */
+export interface GateSettings {
+  readonly cap: SideEffectCap;
+  readonly approver: Approver;
 }
 
 /** What a command gets: its arguments, the output switches, and a way to open (and own) a runtime. */
@@ -13,6 +23,7 @@ export interface CommandContext {
   readonly args: readonly string[];
   readonly json: boolean;
   readonly config: AgentConfig;
+  readonly gate: GateSettings;
   /** Opens an agent runtime for the configuration; the command closes it when done. */
   openRuntime(): Promise<AgentRuntime>;
 }

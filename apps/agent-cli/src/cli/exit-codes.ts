@@ -9,6 +9,8 @@ export const ExitCode = {
   Config: 3,
   /** One or more servers could not be connected (the others were still used). */
   ServerUnavailable: 4,
+  /** A tool call was refused: above --max-side-effect, denied by a hook, or nobody to approve it. */
+  Denied: 5,
   /** A bug in agent-cli: an uncaught exception. */
   Internal: 70,
   /** Interrupted by SIGINT (Ctrl-C) or ended by SIGTERM: 128 + the signal number, as shells report it. */
@@ -22,6 +24,8 @@ export const EXIT_CODES_HELP = `Exit codes:
   2    usage error: unknown command, option or tool, or arguments that are not a JSON object
   3    configuration error: the file is missing or invalid (stderr names the file and the setting)
   4    one or more MCP servers could not be connected (the others were used)
+  5    a tool call was refused: above --max-side-effect, denied by a hook or the user, or no terminal
+       to ask on and no --yes
   70   internal error in agent-cli (please report it)
   130  interrupted (Ctrl-C); 143 terminated (SIGTERM)
 `;

@@ -5,6 +5,10 @@ const GLOBAL_OPTIONS = `Options:
   -c, --config <file>   Configuration file (default: ./${DEFAULT_CONFIG_FILE}). YAML with mcp.servers, or a
                         JSON file with "mcpServers" as Claude Desktop / Claude Code keep it
       --json            Print machine-readable JSON on stdout (progress stays on stderr)
+  -y, --yes             Approve every tool call that needs approval (mutating or destructive) without asking
+      --max-side-effect <read-only|mutating|destructive>
+                        Refuse, without asking, any tool call whose side effects are above this level
+                        (default: destructive, i.e. nothing is refused for its side effects alone)
   -h, --help            Show help (also: agent-cli <command> --help)
   -V, --version         Print the version and exit
 `;
@@ -21,6 +25,11 @@ Commands:
   help [command]        Show help for a command
 
 ${GLOBAL_OPTIONS}
+Approval: read-only tools run without asking; mutating and destructive ones are asked about on the
+terminal (stdin and stderr must be a TTY). Without a terminal and without --yes they are refused.
+An MCP server's read-only / destructive annotations count only under annotationTrust: trust, and are
+shown as the server's claims.
+
 Progress while connecting goes to stderr. Documentation: docs/agent-cli.md
 
 ${EXIT_CODES_HELP}`;

@@ -1,5 +1,8 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { FLAG_APPROVER, NON_INTERACTIVE_APPROVER } from '../agent/approval/approver';
+import { isSideEffectCap, SIDE_EFFECT_CAPS } from '../agent/approval/side-effect-cap';
+import { TerminalApprover } from '../agent/approval/terminal-approver';
 import { DEFAULT_CONFIG_FILE, loadConfig, type AgentConfig } from '../config/load-config';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import { TransportClientFactory } from '../mcp/client-factory';
@@ -37,6 +40,8 @@ export async function runCli(args: readonly string[], io: CliIo, environment: Cl
         version: { type: 'boolean', short: 'V' },
         json: { type: 'boolean' },
         config: { type: 'string', short: 'c' },
+        yes: { type: 'boolean', short: 'y' },
+        'max-side-effect': { type: 'string' },
       },
       allowPositionals: true,
     });
@@ -57,6 +62,12 @@ export async function runCli(args: readonly string[], io: CliIo, environment: Cl
     return ExitCode.Usage;
   }
   if (values.help) return help(io, name);
+  const cap = values['max-side-effect'] ?? 'destructive';
+  if (!isSideEffectCap(cap)) {
+    io.stderr(`agent-cli: --max-side-effect must be one of ${SIDE_EFFECT_CAPS.join(', ')}, not "${cap}"\n`);
+    return ExitCode.Usage;
+  }
+  const approver = values.yes ? FLAG_APPROVER : io.terminal ? new TerminalApprover(io.terminal.ask) : NON_INTERACTIVE_APPROVER;
 
   const env = environment.env ?? process.env;
   const cwd = environment.cwd ?? process.cwd();
@@ -78,7 +89,7 @@ export async function runCli(args: readonly string[], io: CliIo, environment: Cl
     return runtime;
   };
   try {
-    return await command({ io, args: rest, json: values.json === true, config, openRuntime });
+    return await command({ io, args: rest, json: values.json === true, config, gate: { cap, approver }, openRuntime });
   } catch (error) {
     return report(io, error);
   } finally {

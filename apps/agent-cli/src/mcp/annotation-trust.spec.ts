@@ -15,6 +15,6 @@ describe('resolveSideEffects (the trust table of docs/agent-cli.md)', () => {
     ['trust', { destructiveHint: false }, 'mutating', false],
     ['trust', { readOnlyHint: false, destructiveHint: true }, 'mutating', true],
   ] as const)('%s %j → %s, destructive %s', (trust, annotations, level, destructive) => {
-    expect(resolveSideEffects(annotations, trust)).toEqual({ level, destructive });
+    expect(resolveSideEffects(annotations, trust)).toEqual({ level, destructive, basis: trust === 'trust' ? 'server-claim' : 'assumed' });
   });
 });

@@ -10,7 +10,7 @@ import type { SideEffects } from '../tools/tool';
 export const ANNOTATION_TRUST = ['ignore', 'trust'] as const;
 export type AnnotationTrust = (typeof ANNOTATION_TRUST)[number];
 
-const UNTRUSTED: SideEffects = { level: 'mutating', destructive: true };
+const UNTRUSTED: SideEffects = { level: 'mutating', destructive: true, basis: 'assumed' };
 
 /**
  * The one place a server's annotations turn into side effects; it runs once per tool at registration.
@@ -19,6 +19,6 @@ const UNTRUSTED: SideEffects = { level: 'mutating', destructive: true };
  */
 export function resolveSideEffects(annotations: ToolAnnotations | undefined, trust: AnnotationTrust): SideEffects {
   if (trust === 'ignore') return UNTRUSTED;
-  if (annotations?.readOnlyHint === true) return { level: 'read-only', destructive: false };
-  return { level: 'mutating', destructive: annotations?.destructiveHint !== false };
+  if (annotations?.readOnlyHint === true) return { level: 'read-only', destructive: false, basis: 'server-claim' };
+  return { level: 'mutating', destructive: annotations?.destructiveHint !== false, basis: 'server-claim' };
 }

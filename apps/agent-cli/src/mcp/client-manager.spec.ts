@@ -49,8 +49,8 @@ describe('McpClientManager', () => {
 
     expect(statuses.map((s) => [s.name, s.state])).toEqual([['trusted', 'connected'], ['untrusted', 'connected']]);
     expect(byName(manager.status).trusted.toolCount).toBe(4);
-    expect(registry.get('mcp__trusted__echo')?.sideEffects).toEqual({ level: 'read-only', destructive: false });
-    expect(registry.get('mcp__untrusted__echo')?.sideEffects).toEqual({ level: 'mutating', destructive: true });
+    expect(registry.get('mcp__trusted__echo')?.sideEffects).toEqual({ level: 'read-only', destructive: false, basis: 'server-claim' });
+    expect(registry.get('mcp__untrusted__echo')?.sideEffects).toEqual({ level: 'mutating', destructive: true, basis: 'assumed' });
     expect(registry.get('mcp__untrusted__echo')?.inputSchema).toEqual({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] });
 
     await manager.close();

@@ -8,7 +8,7 @@ jest.setTimeout(30_000); // real processes on a shared two-core machine
 
 const PEER = path.join(__dirname, '../../../../tools/test/peers/stdio-peer.mjs');
 const clientInfo = { name: 'mcp-tool-test', version: '0.0.0' };
-const effects = { level: 'mutating', destructive: true } as const;
+const effects = { level: 'mutating', destructive: true, basis: 'assumed' } as const;
 
 const EVERYTHING = path.join(__dirname, '../../../../node_modules/.bin/mcp-server-everything');
 

@@ -33,9 +33,13 @@ export class McpTool implements Tool {
     return this.client.serverName;
   }
 
+  checkArguments(args: Record<string, unknown>): string | undefined {
+    return this.validator.check(args);
+  }
+
   async execute(args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {
     if (!this.client.isConnected) return errorResult(`MCP server "${this.client.serverName}" is not connected`);
-    const problem = this.validator.check(args);
+    const problem = this.checkArguments(args);
     if (problem) return errorResult(`invalid arguments for ${this.name}: ${problem}`);
     try {
       const result = await this.client.callTool(this.definition.name, args, signal);

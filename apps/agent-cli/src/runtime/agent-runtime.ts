@@ -1,3 +1,4 @@
+import { NO_HOOKS, type ToolUseHooks } from '../agent/hooks/tool-use-hooks';
 import type { McpClientManager, ServerStatus } from '../mcp/client-manager';
 import type { ToolRegistry } from '../tools/tool-registry';
 
@@ -8,7 +9,8 @@ export interface Closeable {
 }
 
 /**
- * One agent runtime: its tool registry and the MCP client manager behind the registry's MCP tools.
+ * One agent runtime: its tool registry, the MCP client manager behind the registry's MCP tools, and the
+ * hooks every tool call of this runtime runs through (the executor takes them from here).
  * `close()` closes what it owns in a fixed order, the client manager first (seed §5.1: a hard-coded
  * list, not a scan for markers), and logs a failure and goes on rather than leaving the rest open.
  */
@@ -21,6 +23,7 @@ export class AgentRuntime {
     readonly servers: readonly ServerStatus[],
     private readonly owned: readonly Closeable[],
     private readonly warn: (message: string) => void,
+    readonly hooks: ToolUseHooks = NO_HOOKS,
   ) {}
 
   close(): Promise<void> {

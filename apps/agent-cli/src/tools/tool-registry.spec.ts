@@ -6,7 +6,8 @@ const tool = (name: string): Tool => ({
   name,
   description: '',
   inputSchema: { type: 'object' },
-  sideEffects: { level: 'read-only', destructive: false },
+  sideEffects: { level: 'read-only', destructive: false, basis: 'declared' },
+  checkArguments: () => undefined,
   execute: async () => ({ isError: false, content: [] }),
 });
 

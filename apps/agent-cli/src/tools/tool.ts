@@ -5,10 +5,18 @@
  */
 export type SideEffectLevel = 'read-only' | 'mutating';
 
+/**
+ * Where a tool's side effects come from, for display only (the gate and the cap never read it):
+ * `declared` by the agent's own code, a `server-claim` believed under `annotationTrust: trust`, or
+ * `assumed` (the worst case, for a server whose claims are ignored).
+ */
+export type SideEffectBasis = 'declared' | 'server-claim' | 'assumed';
+
 export interface SideEffects {
   readonly level: SideEffectLevel;
   /** Only meaningful for mutating tools: whether the change may destroy data. */
   readonly destructive: boolean;
+  readonly basis: SideEffectBasis;
 }
 
 export type ToolContent = { readonly type: 'text'; readonly text: string } | { readonly type: string; readonly [key: string]: unknown };
@@ -25,6 +33,11 @@ export interface Tool {
   /** JSON Schema of the arguments, as advertised to the model. */
   readonly inputSchema: Readonly<Record<string, unknown>>;
   readonly sideEffects: SideEffects;
+  /**
+   * What is wrong with these arguments for this tool's input schema, or undefined. The executor asks before
+   * the approval gate, so nobody is asked to approve a call that cannot run; `execute` checks again.
+   */
+  checkArguments(args: Record<string, unknown>): string | undefined;
   /** Never throws: every failure is an `isError` result. */
   execute(args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult>;
 }

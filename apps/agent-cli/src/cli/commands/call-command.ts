@@ -1,9 +1,10 @@
+import { ToolExecutor } from '../../agent/tool-executor';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import { resultText } from '../../tools/tool';
 import { withRuntime, type CliIo, type Command } from '../command-context';
 import { ExitCode } from '../exit-codes';
 
-/** `call <tool> [json]`: one tool call, the arguments checked before any server is started. */
+/** `call <tool> [json]`: one tool call through the approval gate, the arguments checked before any server is started. */
 export const callCommand: Command = async (context) => {
   const [toolName, json = '{}', ...extra] = context.args;
   if (toolName === undefined || extra.length > 0) {
@@ -22,9 +23,12 @@ export const callCommand: Command = async (context) => {
         ? fail(context.io, new AgentError(AgentErrorCode.ServerUnavailable, `server "${down.name}" is unavailable: ${down.error}`), ExitCode.ServerUnavailable)
         : fail(context.io, new AgentError(AgentErrorCode.ToolNotFound, `no tool named "${toolName}"; run "agent-cli tools" to list the tools`), ExitCode.Usage);
     }
-    const result = await tool.execute(args);
+    let refused = false;
+    const executor = new ToolExecutor(runtime.tools, { ...context.gate, hooks: runtime.hooks, onEvent: (event) => (refused ||= event.type === 'approval' && !event.verdict.allowed) });
+    const result = await executor.execute({ id: 'cli', name: toolName, args });
     if (context.json) context.io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     else (result.isError ? context.io.stderr : context.io.stdout)(`${resultText(result)}\n`);
+    if (refused) return ExitCode.Denied;
     return result.isError ? ExitCode.Failure : ExitCode.Ok;
   });
 };

@@ -1,7 +1,7 @@
 import { ExitCode } from '../exit-codes';
 import { withRuntime, type Command } from '../command-context';
 import { formatTable } from '../format-table';
-import type { Tool } from '../../tools/tool';
+import { describeSideEffects } from '../../tools/describe-side-effects';
 
 /** `tools`: every registered tool with the side effects the agent assumes for it. */
 export const toolsCommand: Command = (context) =>
@@ -11,15 +11,10 @@ export const toolsCommand: Command = (context) =>
       const listing = tools.map((t) => ({ name: t.name, description: t.description, sideEffects: t.sideEffects, inputSchema: t.inputSchema }));
       context.io.stdout(`${JSON.stringify({ tools: listing }, null, 2)}\n`);
     } else {
-      context.io.stdout(formatTable(['TOOL', 'SIDE EFFECTS', 'DESCRIPTION'], tools.map((t) => [t.name, sideEffectsLabel(t), firstLine(t.description)])));
+      context.io.stdout(formatTable(['TOOL', 'SIDE EFFECTS', 'DESCRIPTION'], tools.map((t) => [t.name, describeSideEffects(t.sideEffects), firstLine(t.description)])));
     }
     return runtime.servers.some((s) => s.state === 'failed') ? ExitCode.ServerUnavailable : ExitCode.Ok;
   });
-
-function sideEffectsLabel(tool: Tool): string {
-  const { level, destructive } = tool.sideEffects;
-  return level === 'read-only' ? 'read-only' : destructive ? 'mutating, destructive' : 'mutating';
-}
 
 function firstLine(text: string): string {
   const line = text.split('\n')[0];

@@ -42,7 +42,7 @@ export class BashTool extends BuiltinTool<BashArgs> {
     required: ['command'],
     additionalProperties: false,
   } as const;
-  readonly sideEffects = { level: 'mutating', destructive: true } as const;
+  readonly sideEffects = { level: 'mutating', destructive: true, basis: 'declared' } as const;
 
   constructor(
     context: BuiltinToolContext,

@@ -20,8 +20,12 @@ export abstract class BuiltinTool<Args> implements Tool {
 
   constructor(protected readonly context: BuiltinToolContext) {}
 
+  checkArguments(args: Record<string, unknown>): string | undefined {
+    return (this.validator ??= new ArgumentValidator(this.inputSchema)).check(args);
+  }
+
   async execute(args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {
-    const problem = (this.validator ??= new ArgumentValidator(this.inputSchema)).check(args);
+    const problem = this.checkArguments(args);
     if (problem) return errorResult(`invalid arguments for ${this.name}: ${problem}`);
     try {
       return await this.run(args as Args, signal);

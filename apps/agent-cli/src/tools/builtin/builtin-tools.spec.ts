@@ -33,12 +33,12 @@ describe('built-in tools (architecture)', () => {
   it('are Read, Write, Edit, Glob, Grep and Bash, with the side effects the agent must assume', () => {
     const declared = Object.fromEntries(tools.map((t) => [t.name, t.sideEffects]));
     expect(declared).toEqual({
-      Read: { level: 'read-only', destructive: false },
-      Write: { level: 'mutating', destructive: true },
-      Edit: { level: 'mutating', destructive: false },
-      Glob: { level: 'read-only', destructive: false },
-      Grep: { level: 'read-only', destructive: false },
-      Bash: { level: 'mutating', destructive: true },
+      Read: { level: 'read-only', destructive: false, basis: 'declared' },
+      Write: { level: 'mutating', destructive: true, basis: 'declared' },
+      Edit: { level: 'mutating', destructive: false, basis: 'declared' },
+      Glob: { level: 'read-only', destructive: false, basis: 'declared' },
+      Grep: { level: 'read-only', destructive: false, basis: 'declared' },
+      Bash: { level: 'mutating', destructive: true, basis: 'declared' },
     });
   });
 

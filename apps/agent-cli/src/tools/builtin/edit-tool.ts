@@ -26,7 +26,7 @@ export class EditTool extends BuiltinTool<EditArgs> {
     required: ['path', 'old_string', 'new_string'],
     additionalProperties: false,
   } as const;
-  readonly sideEffects = { level: 'mutating', destructive: false } as const;
+  readonly sideEffects = { level: 'mutating', destructive: false, basis: 'declared' } as const;
 
   protected async run({ path: file, old_string: oldString, new_string: newString, replace_all: replaceAll = false }: EditArgs): Promise<ToolResult> {
     if (oldString === newString) return errorResult('old_string and new_string are the same; nothing to edit');

@@ -28,7 +28,7 @@ export class GlobTool extends BuiltinTool<GlobArgs> {
     required: ['pattern'],
     additionalProperties: false,
   } as const;
-  readonly sideEffects = { level: 'read-only', destructive: false } as const;
+  readonly sideEffects = { level: 'read-only', destructive: false, basis: 'declared' } as const;
 
   protected async run({ pattern, path: folder = '.' }: GlobArgs, signal?: AbortSignal): Promise<ToolResult> {
     const root = this.resolve(folder);

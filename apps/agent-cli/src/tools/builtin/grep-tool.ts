@@ -37,7 +37,7 @@ export class GrepTool extends BuiltinTool<GrepArgs> {
     required: ['pattern'],
     additionalProperties: false,
   } as const;
-  readonly sideEffects = { level: 'read-only', destructive: false } as const;
+  readonly sideEffects = { level: 'read-only', destructive: false, basis: 'declared' } as const;
 
   protected async run({ pattern, path: target = '.', glob, ignore_case: ignoreCase = false }: GrepArgs, signal?: AbortSignal): Promise<ToolResult> {
     let regex: RegExp;

@@ -29,7 +29,7 @@ export class ReadTool extends BuiltinTool<ReadArgs> {
     required: ['path'],
     additionalProperties: false,
   } as const;
-  readonly sideEffects = { level: 'read-only', destructive: false } as const;
+  readonly sideEffects = { level: 'read-only', destructive: false, basis: 'declared' } as const;
 
   protected async run({ path: file, offset = 1, limit }: ReadArgs): Promise<ToolResult> {
     const absolute = this.resolve(file);

@@ -21,7 +21,7 @@ export class WriteTool extends BuiltinTool<WriteArgs> {
     required: ['path', 'content'],
     additionalProperties: false,
   } as const;
-  readonly sideEffects = { level: 'mutating', destructive: true } as const;
+  readonly sideEffects = { level: 'mutating', destructive: true, basis: 'declared' } as const;
 
   protected async run({ path: file, content }: WriteArgs): Promise<ToolResult> {
     const absolute = this.resolve(file);

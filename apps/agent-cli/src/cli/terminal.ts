@@ -1,0 +1,25 @@
+import { createInterface, type Interface } from 'node:readline/promises';
+import type { AskLine } from '../agent/approval/terminal-approver';
+
+/** A person at a terminal: questions go to stderr (stdout stays the command's output), answers come from stdin. */
+export interface Terminal {
+  readonly ask: AskLine;
+  close(): void;
+}
+
+/**
+ * A terminal when stdin and stderr are both TTYs, else none: without one nobody can be asked, and the
+ * approval gate denies what needs approval unless `--yes` is given. The readline is opened on first use
+ * only, so commands that never ask do not hold stdin open.
+ */
+export function openTerminal(stdin: NodeJS.ReadStream, stderr: NodeJS.WriteStream): Terminal | undefined {
+  if (!stdin.isTTY || !stderr.isTTY) return undefined;
+  let readline: Interface | undefined;
+  return {
+    ask: (question, signal) => {
+      readline ??= createInterface({ input: stdin, output: stderr, terminal: true });
+      return signal ? readline.question(question, { signal }) : readline.question(question);
+    },
+    close: () => readline?.close(),
+  };
+}
