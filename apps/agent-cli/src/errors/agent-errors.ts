@@ -24,6 +24,20 @@ export const AgentErrorCode = {
   ToolNotFound: 'tool.not_found',
   /** Tool arguments are not a JSON object or do not satisfy the tool's input schema. */
   InvalidArguments: 'tool.invalid_arguments',
+  /** `run` / `chat` without a model: neither `llm.model` in the configuration nor `--model`. */
+  LlmModelNotConfigured: 'llm.model_not_configured',
+  /** The LLM server could not be reached (connection refused, unknown host, ...) at `llm.baseUrl`. */
+  LlmUnreachable: 'llm.unreachable',
+  /** The LLM server refused the key (HTTP 401 / 403). */
+  LlmUnauthorized: 'llm.unauthorized',
+  /** The LLM server does not know the model or the path (HTTP 404). */
+  LlmModelNotFound: 'llm.model_not_found',
+  /** The LLM server answered with another error status (429, 5xx, ...) or an error object in its stream. */
+  LlmRequestFailed: 'llm.request_failed',
+  /** The LLM server did not start answering, or stopped streaming, within `llm.requestTimeoutMs`. */
+  LlmTimeout: 'llm.timeout',
+  /** The LLM server's reply is not a chat completion: a broken SSE stream, bad JSON, or missing fields. */
+  LlmMalformedResponse: 'llm.malformed_response',
 } as const;
 
 export type AgentErrorCode = (typeof AgentErrorCode)[keyof typeof AgentErrorCode];
