@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AgentErrorCode } from '../errors/agent-errors';
-import { loadConfig, parseConfig } from './load-config';
+import { loadConfig, parseAgentConfig, parseConfig } from './load-config';
+import { DEFAULT_LLM_CONFIG } from './llm-config';
 
 const parse = (text: string, env: NodeJS.ProcessEnv = {}) => parseConfig(text, 'agent-cli.yaml', env);
 const failure = (text: string, env: NodeJS.ProcessEnv = {}) => {
@@ -108,5 +109,47 @@ describe('loadConfig', () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'agent-config-')), 'claude_desktop_config.json');
     writeFileSync(file, JSON.stringify({ mcpServers: { a: { command: 'x' } } }));
     expect(loadConfig(file, {}).servers.map((s) => s.name)).toEqual(['a']);
+  });
+});
+
+describe('agent configuration: the llm section', () => {
+  const llm = (text: string) => parseAgentConfig(text, 'agent-cli.yaml', {}).llm;
+  const llmFailure = (text: string) => {
+    try {
+      llm(text);
+    } catch (error) {
+      return error as { code: string; message: string };
+    }
+    throw new Error('expected the llm section to be refused');
+  };
+
+  it('defaults to a local Ollama without a model, 20 turns and a 2-minute timeout', () => {
+    expect(llm('mcp:\n  servers: []\n')).toEqual(DEFAULT_LLM_CONFIG);
+    expect(DEFAULT_LLM_CONFIG).toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', maxTurns: 20, requestTimeoutMs: 120_000 });
+  });
+
+  it('reads every setting', () => {
+    expect(llm(`
+llm:
+  baseUrl: https://api.openai.com/v1
+  model: gpt-4o-mini
+  apiKeyEnv: OPENAI_API_KEY
+  maxTurns: 5
+  requestTimeoutMs: 30000
+  systemPrompt: Be brief.
+`)).toEqual({ baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', apiKeyEnv: 'OPENAI_API_KEY', maxTurns: 5, requestTimeoutMs: 30_000, systemPrompt: 'Be brief.' });
+  });
+
+  it('uses the defaults for the mcpServers JSON of other MCP hosts, which has no llm section', () => {
+    expect(parseAgentConfig('{"mcpServers": {}}', 'claude.json', {}).llm).toEqual(DEFAULT_LLM_CONFIG);
+  });
+
+  it.each([
+    ['llm:\n  baseURL: http://x\n', 'agent-cli.yaml: llm.baseURL is not a known setting (known: baseUrl, model, apiKeyEnv, maxTurns, requestTimeoutMs, systemPrompt)'],
+    ['llm:\n  baseUrl: localhost:11434\n', 'agent-cli.yaml: llm.baseUrl must be an http:// or https:// URL, e.g. http://127.0.0.1:11434/v1'],
+    ['llm:\n  maxTurns: 0\n', 'agent-cli.yaml: llm.maxTurns must be a positive whole number'],
+    ['llm:\n  apiKeyEnv: sk-abc123\n', 'agent-cli.yaml: llm.apiKeyEnv must be the name of an environment variable (e.g. OPENAI_API_KEY), not the key itself'],
+  ])('refuses %j with a message naming the setting', (text, message) => {
+    expect(llmFailure(text)).toMatchObject({ code: AgentErrorCode.ConfigInvalid, message });
   });
 });

@@ -3,6 +3,7 @@ import { parseDocument } from 'yaml';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import type { McpServerConfig } from '../mcp/server-config';
 import { ConfigReader } from './config-reader';
+import { DEFAULT_LLM_CONFIG, readLlmConfig, type LlmConfig } from './llm-config';
 import { readServerEntry } from './server-entry';
 
 export const DEFAULT_CONFIG_FILE = 'agent-cli.yaml';
@@ -10,6 +11,8 @@ export const DEFAULT_CONFIG_FILE = 'agent-cli.yaml';
 export interface AgentConfig {
   readonly file: string;
   readonly servers: readonly McpServerConfig[];
+  /** Absent only in configurations built in code; `loadConfig` always fills it, with defaults if need be. */
+  readonly llm?: LlmConfig;
 }
 
 const SERVER_KEYS = ['name', 'transport', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'requestTimeoutMs', 'annotationTrust'];
@@ -27,24 +30,39 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): 
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read (${(error as Error).message})`;
     throw new AgentError(AgentErrorCode.ConfigNotFound, `configuration file ${file} ${reason}; create it or pass --config <file> (see docs/agent-cli.md)`);
   }
-  return { file, servers: parseConfig(text, file, env) };
+  return parseAgentConfig(text, file, env);
+}
+
+export function parseAgentConfig(text: string, file: string, env: NodeJS.ProcessEnv): AgentConfig {
+  const root = parseRoot(text, file);
+  // The MCP host format has no llm section: there `--model` and the defaults apply.
+  const llm = root.at('mcpServers').present ? DEFAULT_LLM_CONFIG : readLlmConfig(root.at('llm'));
+  return { file, servers: readServers(root, file, env), llm };
 }
 
 export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv): McpServerConfig[] {
+  return readServers(parseRoot(text, file), file, env);
+}
+
+function parseRoot(text: string, file: string): ConfigReader {
   const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (document.errors.length > 0) {
     throw new AgentError(AgentErrorCode.ConfigInvalid, `${file} is not valid YAML or JSON: ${document.errors[0].message}`);
   }
   const root = new ConfigReader(file, document.toJS({ maxAliasCount: 100 }), '');
+  if (root.present && !root.isObject()) throw root.error('a map with "mcp" (agent format) or "mcpServers" (MCP host format)');
+  return root;
+}
+
+function readServers(root: ConfigReader, file: string, env: NodeJS.ProcessEnv): McpServerConfig[] {
   if (!root.present) return [];
-  if (!root.isObject()) throw root.error('a map with "mcp" (agent format) or "mcpServers" (MCP host format)');
   const servers = root.at('mcpServers').present ? importMcpServers(root.at('mcpServers'), env) : readAgentFormat(root, env);
   assertUniqueNames(servers, file);
   return servers;
 }
 
 function readAgentFormat(root: ConfigReader, env: NodeJS.ProcessEnv): McpServerConfig[] {
-  root.onlyKeys(['mcp']);
+  root.onlyKeys(['mcp', 'llm']);
   const mcp = root.at('mcp');
   if (!mcp.present) return [];
   mcp.onlyKeys(['servers']);
