@@ -19,8 +19,13 @@ const stdout = (text: string) => void (stdoutClosed || process.stdout.write(text
 
 const terminal = openTerminal(process.stdin, process.stderr);
 
-void runCli(process.argv.slice(2), { stdout, stderr, terminal }, {
+// Ctrl-C and SIGTERM also abort what `run` / `chat` are waiting for (the model, a tool), next to the guard's cleanup.
+const interrupt = new AbortController();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => interrupt.abort(new Error(`${signal} received`)));
+
+void runCli(process.argv.slice(2), { stdout, stderr, terminal, stdin: process.stdin }, {
   version,
+  signal: interrupt.signal,
   onRuntime: (runtime) => guard.setCleanup(runtime && (() => runtime.close())),
 }).then((code) => {
   terminal?.close();

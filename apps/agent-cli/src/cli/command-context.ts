@@ -9,12 +9,27 @@ export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   readonly terminal?: Terminal;
+  /** Where `chat` reads its lines when there is no terminal (piped input). */
+  readonly stdin?: NodeJS.ReadableStream;
 }
 
 /** The approval gate's settings from the command line: `--max-side-effect` and who answers its questions. */
 export interface GateSettings {
   readonly cap: SideEffectCap;
   readonly approver: Approver;
+}
+
+/** What `run` and `chat` take beyond the configuration: the CLI's overrides and the process's surroundings. */
+export interface AgentOptions {
+  /** `--model`, `--max-turns`, `--transcript <file>`. */
+  readonly model?: string;
+  readonly maxTurns?: number;
+  readonly transcript?: string;
+  /** Where the API key is looked up, by the name `llm.apiKeyEnv` gives. */
+  readonly env: NodeJS.ProcessEnv;
+  readonly workingDirectory: string;
+  /** Aborted on Ctrl-C / SIGTERM: ends the model request or tool call in flight. */
+  readonly signal?: AbortSignal;
 }
 
 /** What a command gets: its arguments, the output switches, and a way to open (and own) a runtime. */
@@ -24,6 +39,7 @@ export interface CommandContext {
   readonly json: boolean;
   readonly config: AgentConfig;
   readonly gate: GateSettings;
+  readonly agent: AgentOptions;
   /** Opens an agent runtime for the configuration; the command closes it when done. */
   openRuntime(): Promise<AgentRuntime>;
 }

@@ -22,6 +22,8 @@ Commands:
   servers               Connect to every configured MCP server; show status, tool count and timing
   tools                 List the built-in tools and those of the connected servers, with side effects
   call <tool> [json]    Call one tool with a JSON object of arguments (default {})
+  run "<task>"          Let the agent do one task with the configured LLM and the tools, then exit
+  chat                  Talk with the agent: one message per line, /exit or Ctrl-D to leave
   help [command]        Show help for a command
 
 ${GLOBAL_OPTIONS}
@@ -33,6 +35,19 @@ shown as the server's claims.
 Progress while connecting goes to stderr. Documentation: docs/agent-cli.md
 
 ${EXIT_CODES_HELP}`;
+
+const AGENT_OPTIONS = `Agent options (run, chat):
+      --model <name>    The model to use (overrides llm.model; one of the two is required)
+      --max-turns <n>   Stop after this many model turns per message (default: llm.maxTurns, 20)
+      --transcript <file>
+                        Write the JSONL transcript here (default: .agent-cli/transcripts/<time>-<pid>.jsonl)
+`;
+
+const LLM_NOTE = `The LLM is any OpenAI-compatible chat-completions server (Ollama, vLLM, llama.cpp server, OpenAI),
+set in the configuration's llm section: baseUrl (default http://127.0.0.1:11434/v1, a local Ollama),
+model, apiKeyEnv (the NAME of the environment variable holding the key), maxTurns, requestTimeoutMs,
+systemPrompt. Every tool call goes through the approval gate (see agent-cli --help). The transcript
+records every step: the task, the model's answers, each tool call, its approval and its result.`;
 
 export const COMMAND_HELP: Readonly<Record<string, string>> = {
   servers: `Usage: agent-cli servers [--config <file>] [--json]
@@ -62,6 +77,34 @@ Exits with 1 when the tool returned an error result.
 Example:
   agent-cli call mcp__everything__echo '{"message":"hello"}'
 
+${GLOBAL_OPTIONS}
+${EXIT_CODES_HELP}`,
+  run: `Usage: agent-cli run "<task>" [--model <name>] [--max-turns <n>] [--transcript <file>] [--yes] [--json]
+
+Gives the task to the agent: the model plans, calls built-in and MCP tools through the approval gate,
+and answers when done. The model's text streams to stdout; tool progress and questions go to stderr.
+With --json, stdout is one JSON object at the end: {"outcome", "text", "transcript"}.
+Exits with 0 when the model finished, 6 when the max-turns guard stopped it, 1 when the LLM request
+failed (stderr says what to fix), 3 without a model.
+
+${LLM_NOTE}
+
+Example:
+  agent-cli run --model llama3.1 "Read package.json and tell me the project's name"
+
+${AGENT_OPTIONS}
+${GLOBAL_OPTIONS}
+${EXIT_CODES_HELP}`,
+  chat: `Usage: agent-cli chat [--model <name>] [--max-turns <n>] [--transcript <file>] [--yes]
+
+An interactive conversation: type a message at the "> " prompt; the agent answers, calling tools as
+it needs them, and the conversation goes on until /exit or the end of input (Ctrl-D). Approval
+questions are asked at the same prompt: answer y or n. Without a terminal, chat reads its messages
+from stdin, one per line, and refuses calls that need approval unless --yes is given.
+
+${LLM_NOTE}
+
+${AGENT_OPTIONS}
 ${GLOBAL_OPTIONS}
 ${EXIT_CODES_HELP}`,
 };

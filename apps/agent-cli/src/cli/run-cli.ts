@@ -9,6 +9,8 @@ import { TransportClientFactory } from '../mcp/client-factory';
 import type { AgentRuntime } from '../runtime/agent-runtime';
 import { createAgentRuntime } from '../runtime/runtime-factory';
 import { callCommand } from './commands/call-command';
+import { chatCommand } from './commands/chat-command';
+import { runCommand } from './commands/run-command';
 import { serversCommand } from './commands/servers-command';
 import { toolsCommand } from './commands/tools-command';
 import type { CliIo, Command } from './command-context';
@@ -19,7 +21,7 @@ import { progressReporter } from './progress-reporter';
 export type { CliIo };
 export { ExitCode, HELP };
 
-const COMMANDS: Readonly<Record<string, Command>> = { servers: serversCommand, tools: toolsCommand, call: callCommand };
+const COMMANDS: Readonly<Record<string, Command>> = { servers: serversCommand, tools: toolsCommand, call: callCommand, run: runCommand, chat: chatCommand };
 
 export interface CliEnvironment {
   readonly version: string;
@@ -27,6 +29,8 @@ export interface CliEnvironment {
   readonly env?: NodeJS.ProcessEnv;
   /** Told about each runtime the CLI opens, so signal handlers can close it (see ExitGuard). */
   readonly onRuntime?: (runtime: AgentRuntime | undefined) => void;
+  /** Aborted on Ctrl-C / SIGTERM, so `run` and `chat` end the request or tool call in flight. */
+  readonly signal?: AbortSignal;
 }
 
 /** Runs the CLI with the given arguments (without `node` and the script) and resolves to the exit code. */
@@ -42,6 +46,9 @@ export async function runCli(args: readonly string[], io: CliIo, environment: Cl
         config: { type: 'string', short: 'c' },
         yes: { type: 'boolean', short: 'y' },
         'max-side-effect': { type: 'string' },
+        model: { type: 'string' },
+        'max-turns': { type: 'string' },
+        transcript: { type: 'string' },
       },
       allowPositionals: true,
     });
@@ -67,6 +74,11 @@ export async function runCli(args: readonly string[], io: CliIo, environment: Cl
     io.stderr(`agent-cli: --max-side-effect must be one of ${SIDE_EFFECT_CAPS.join(', ')}, not "${cap}"\n`);
     return ExitCode.Usage;
   }
+  const maxTurns = values['max-turns'] === undefined ? undefined : Number(values['max-turns']);
+  if (maxTurns !== undefined && (!Number.isSafeInteger(maxTurns) || maxTurns <= 0)) {
+    io.stderr(`agent-cli: --max-turns must be a positive whole number, not "${values['max-turns']}"\n`);
+    return ExitCode.Usage;
+  }
   const approver = values.yes ? FLAG_APPROVER : io.terminal ? new TerminalApprover(io.terminal.ask) : NON_INTERACTIVE_APPROVER;
 
   const env = environment.env ?? process.env;
@@ -89,7 +101,8 @@ export async function runCli(args: readonly string[], io: CliIo, environment: Cl
     return runtime;
   };
   try {
-    return await command({ io, args: rest, json: values.json === true, config, gate: { cap, approver }, openRuntime });
+    const agent = { model: values.model, maxTurns, transcript: values.transcript, env, workingDirectory: cwd, signal: environment.signal };
+    return await command({ io, args: rest, json: values.json === true, config, gate: { cap, approver }, agent, openRuntime });
   } catch (error) {
     return report(io, error);
   } finally {
@@ -112,6 +125,7 @@ const CONFIG_CODES: ReadonlySet<string> = new Set([
   AgentErrorCode.ConfigMissingVariable,
   AgentErrorCode.ConfigDuplicateServer,
   AgentErrorCode.InvalidServerName,
+  AgentErrorCode.LlmModelNotConfigured,
 ]);
 
 function report(io: CliIo, error: unknown): number {

@@ -17,9 +17,17 @@ export function openTerminal(stdin: NodeJS.ReadStream, stderr: NodeJS.WriteStrea
   let readline: Interface | undefined;
   return {
     ask: (question, signal) => {
-      readline ??= createInterface({ input: stdin, output: stderr, terminal: true });
+      readline ??= openReadline(stdin, stderr);
       return signal ? readline.question(question, { signal }) : readline.question(question);
     },
     close: () => readline?.close(),
   };
+}
+
+function openReadline(stdin: NodeJS.ReadStream, stderr: NodeJS.WriteStream): Interface {
+  const readline = createInterface({ input: stdin, output: stderr, terminal: true });
+  // In raw mode Ctrl-C reaches the readline, not the process: hand it on as the SIGINT it would have been,
+  // so that Ctrl-C means the same at a prompt as anywhere else (abort what is in flight, close, exit 130).
+  readline.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
+  return readline;
 }

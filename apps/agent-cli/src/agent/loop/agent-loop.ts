@@ -1,0 +1,123 @@
+import { resultText } from '../../tools/tool';
+import type { ToolRegistry } from '../../tools/tool-registry';
+import type { AssistantReply, ChatMessage, RequestedToolCall, ToolDefinition } from '../llm/chat-messages';
+import type { CompletionOptions, CompletionRequest } from '../llm/chat-completions-client';
+import { ProviderToolNames } from '../llm/provider-tool-names';
+import type { ToolExecutor } from '../tool-executor';
+import type { Transcript } from '../transcript/transcript';
+
+/** What the loop needs of a model: one completion per turn (the chat-completions client, or a test's). */
+export interface ChatModel {
+  complete(request: CompletionRequest, options?: CompletionOptions): Promise<AssistantReply>;
+}
+
+export interface AgentLoopOptions {
+  readonly model: ChatModel;
+  readonly tools: ToolRegistry;
+  /** Every tool call goes through it; its events are the transcript's tool_call / approval / tool_result. */
+  readonly executor: ToolExecutor;
+  readonly transcript: Transcript;
+  readonly systemPrompt: string;
+  /** The most model turns one user message may take. */
+  readonly maxTurns: number;
+  /** The model's text as it streams. */
+  readonly onText?: (delta: string) => void;
+  /** Told after each tool call, for a progress line (names only: arguments may be private). */
+  readonly onToolResult?: (name: string, isError: boolean) => void;
+}
+
+export type LoopOutcome = { readonly kind: 'done'; readonly text: string } | { readonly kind: 'max_turns'; readonly maxTurns: number };
+
+/**
+ * The agent loop: the conversation starts with the system prompt; each user message is followed by
+ * model turns until the model answers without asking for a tool (done) or the max-turns guard stops
+ * it. A turn sends the registry's tools as they are at that moment (under provider-safe names) with the
+ * whole conversation, streams the text, runs the requested calls in order through the executor, and
+ * adds the assistant message and one `tool` message per call. The conversation is kept between user
+ * messages, so `chat` is this loop fed line by line. Errors of the model (and the abort's reason on
+ * Ctrl-C) are thrown to the command; nothing a tool or the model's arguments do can throw here.
+ */
+export class AgentLoop {
+  private readonly messages: ChatMessage[];
+  private turn = 0;
+
+  constructor(private readonly options: AgentLoopOptions) {
+    this.messages = [{ role: 'system', content: options.systemPrompt }];
+  }
+
+  async send(text: string, signal?: AbortSignal): Promise<LoopOutcome> {
+    this.options.transcript.record({ type: 'user', text });
+    this.messages.push({ role: 'user', content: text });
+    for (let turns = 0; turns < this.options.maxTurns; turns++) {
+      this.options.transcript.startTurn(++this.turn);
+      const names = new ProviderToolNames(this.options.tools.list().map((tool) => tool.name));
+      const reply = await this.options.model.complete({ messages: this.messages, tools: this.toolDefinitions(names) }, { onText: this.options.onText, signal });
+      this.recordReply(reply, names);
+      if (reply.toolCalls.length === 0) return { kind: 'done', text: reply.text };
+      for (const call of reply.toolCalls) {
+        this.messages.push({ role: 'tool', tool_call_id: call.id, content: await this.runToolCall(call, names, signal) });
+        signal?.throwIfAborted();
+      }
+    }
+    return { kind: 'max_turns', maxTurns: this.options.maxTurns };
+  }
+
+  private toolDefinitions(names: ProviderToolNames): ToolDefinition[] {
+    return this.options.tools.list().map((tool) => ({
+      type: 'function',
+      function: { name: names.providerName(tool.name) as string, description: tool.description, parameters: tool.inputSchema },
+    }));
+  }
+
+  private recordReply(reply: AssistantReply, names: ProviderToolNames): void {
+    this.options.transcript.record({
+      type: 'assistant',
+      text: reply.text,
+      toolCalls: reply.toolCalls.map((call) => ({ id: call.id, name: names.registryName(call.name) ?? call.name, arguments: call.arguments })),
+    });
+    this.messages.push({
+      role: 'assistant',
+      content: reply.text,
+      ...(reply.toolCalls.length > 0
+        ? { tool_calls: reply.toolCalls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })) }
+        : {}),
+    });
+  }
+
+  /** Runs one requested call and returns the text the model gets back; an error result says it is one. */
+  private async runToolCall(call: RequestedToolCall, names: ProviderToolNames, signal: AbortSignal | undefined): Promise<string> {
+    const name = names.registryName(call.name);
+    if (name === undefined) return this.refuse(call, call.name, `there is no tool named "${call.name}"; call one of the tools offered in this request`);
+    const args = parseArguments(call.arguments);
+    if (typeof args === 'string') return this.refuse(call, name, `the arguments for ${call.name} are ${args}; send a JSON object that matches the tool's parameters`);
+    const result = await this.options.executor.execute({ id: call.id, name, args }, signal);
+    this.options.onToolResult?.(name, result.isError);
+    return modelText(result.isError, resultText(result));
+  }
+
+  /** A call that never reaches the executor still leaves its trace: the call and its error result. */
+  private refuse(call: RequestedToolCall, name: string, message: string): string {
+    this.options.transcript.record({ type: 'tool_call', id: call.id, name, args: call.arguments });
+    this.options.transcript.record({ type: 'tool_result', id: call.id, name, isError: true, text: message });
+    this.options.onToolResult?.(name, true);
+    return modelText(true, message);
+  }
+}
+
+/** The arguments as an object, or what is wrong with them. Models send '' for a tool without parameters. */
+function parseArguments(text: string): Record<string, unknown> | string {
+  if (text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return 'not valid JSON';
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
+  return value as Record<string, unknown>;
+}
+
+function modelText(isError: boolean, text: string): string {
+  const body = text === '' ? '(no output)' : text;
+  return isError ? `Error: ${body}` : body;
+}

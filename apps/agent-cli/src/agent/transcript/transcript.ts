@@ -1,0 +1,75 @@
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import type { TranscriptEntry } from './transcript-entry';
+
+/** Where `run` and `chat` write their transcript when `--transcript` is not given, relative to the working directory. */
+export const DEFAULT_TRANSCRIPT_DIRECTORY = path.join('.agent-cli', 'transcripts');
+
+/**
+ * A JSONL transcript: one JSON object per line, each with `ts` (ISO time), `turn` (the model turn it
+ * belongs to; 0 before the first) and `type`. Lines are written synchronously, in order, as things
+ * happen, so a crash or Ctrl-C loses nothing already done. A transcript that cannot be written is a
+ * warning, once, never the end of the session.
+ */
+export class Transcript {
+  private turn = 0;
+  private fd: number | undefined;
+  private failed = false;
+
+  constructor(
+    readonly file: string,
+    private readonly warn: (message: string) => void,
+  ) {
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+      this.fd = openSync(file, 'a');
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  /** Later entries belong to this model turn. */
+  startTurn(turn: number): void {
+    this.turn = turn;
+  }
+
+  record(entry: TranscriptEntry): void {
+    if (this.fd === undefined) return;
+    try {
+      writeSync(this.fd, `${JSON.stringify({ ts: new Date().toISOString(), turn: this.turn, ...entry })}\n`);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  close(): void {
+    if (this.fd === undefined) return;
+    const fd = this.fd;
+    this.fd = undefined;
+    try {
+      closeSync(fd);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  private fail(error: unknown): void {
+    if (this.fd !== undefined) {
+      try {
+        closeSync(this.fd);
+      } catch {
+        // Already failing: the one warning below says so.
+      }
+    }
+    this.fd = undefined;
+    if (this.failed) return;
+    this.failed = true;
+    this.warn(`the transcript ${this.file} cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the session goes on without it`);
+  }
+}
+
+/** `.agent-cli/transcripts/<time>-<pid>.jsonl`: sortable by time, unique per process. */
+export function defaultTranscriptFile(workingDirectory: string, now = new Date()): string {
+  const stamp = now.toISOString().replace(/[:.]/g, '-');
+  return path.join(workingDirectory, DEFAULT_TRANSCRIPT_DIRECTORY, `${stamp}-${process.pid}.jsonl`);
+}

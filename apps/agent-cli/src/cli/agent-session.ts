@@ -1,0 +1,137 @@
+import path from 'node:path';
+import { FLAG_APPROVER, NON_INTERACTIVE_APPROVER, type Approver } from '../agent/approval/approver';
+import { ChatCompletionsClient, type ChatClientSettings } from '../agent/llm/chat-completions-client';
+import { AgentLoop } from '../agent/loop/agent-loop';
+import { ToolExecutor } from '../agent/tool-executor';
+import { Transcript, defaultTranscriptFile } from '../agent/transcript/transcript';
+import { toolEventEntry, type SessionOutcome } from '../agent/transcript/transcript-entry';
+import { DEFAULT_LLM_CONFIG } from '../config/llm-config';
+import { AgentError, AgentErrorCode } from '../errors/agent-errors';
+import { withRuntime, type CommandContext } from './command-context';
+
+/** What one user message came to: the loop's outcome, or why it ended otherwise (already reported). */
+export type SendResult =
+  | { readonly outcome: 'done'; readonly text: string }
+  | { readonly outcome: 'max_turns' | 'error' | 'interrupted' };
+
+/**
+ * One agent session of `run` or `chat`: the runtime's tools, the executor with the command line's gate
+ * and the runtime's hooks, the LLM client, the loop and the transcript, wired together and closed
+ * together. `send` never throws: a failure is reported on stderr and in the transcript.
+ */
+export class AgentSession {
+  /** Whether stdout ends a line, so progress lines on stderr do not land mid-sentence in a terminal. */
+  private atLineStart = true;
+
+  private constructor(
+    private readonly context: CommandContext,
+    private readonly loop: AgentLoop,
+    readonly transcript: Transcript,
+    private readonly maxTurns: number,
+  ) {}
+
+  /** Opens the runtime (servers), runs `body` with a session over it, and closes everything after. */
+  static async run(context: CommandContext, command: 'run' | 'chat', body: (session: AgentSession) => Promise<number>): Promise<number> {
+    const settings = clientSettings(context); // before any server starts: a missing model is a config error
+    const llm = context.config.llm ?? DEFAULT_LLM_CONFIG;
+    const maxTurns = context.agent.maxTurns ?? llm.maxTurns;
+    return withRuntime(context, async (runtime) => {
+      const file = context.agent.transcript ? path.resolve(context.agent.workingDirectory, context.agent.transcript) : defaultTranscriptFile(context.agent.workingDirectory);
+      const transcript = new Transcript(file, (message) => context.io.stderr(`warning: ${message}\n`));
+      const client = new ChatCompletionsClient(settings);
+      const executor = new ToolExecutor(runtime.tools, { ...context.gate, hooks: runtime.hooks, onEvent: (event) => transcript.record(toolEventEntry(event)) });
+      let session: AgentSession | undefined;
+      const loop = new AgentLoop({
+        model: client,
+        tools: runtime.tools,
+        executor,
+        transcript,
+        systemPrompt: llm.systemPrompt ?? defaultSystemPrompt(context.agent.workingDirectory),
+        maxTurns,
+        onText: (delta) => session?.showText(delta),
+        onToolResult: (name, isError) => session?.showProgress(`${name}: ${isError ? 'error' : 'ok'}`),
+      });
+      session = new AgentSession(context, loop, transcript, maxTurns);
+      transcript.record({ type: 'session_start', command, model: settings.model, baseUrl: settings.baseUrl, maxTurns, cap: context.gate.cap, approver: approverKind(context.gate.approver) });
+      try {
+        return await body(session);
+      } finally {
+        await client.close();
+        transcript.close();
+      }
+    });
+  }
+
+  async send(text: string): Promise<SendResult> {
+    try {
+      const outcome = await this.loop.send(text, this.context.agent.signal);
+      this.endLine();
+      if (outcome.kind === 'done') return { outcome: 'done', text: outcome.text };
+      const message = `the model was still asking for tools after ${this.maxTurns} turns; stopped by the max-turns guard (raise llm.maxTurns or --max-turns)`;
+      this.context.io.stderr(`agent-cli: ${message}\n`);
+      this.transcript.record({ type: 'error', message });
+      return { outcome: 'max_turns' };
+    } catch (error) {
+      this.endLine();
+      if (this.context.agent.signal?.aborted) {
+        this.transcript.record({ type: 'error', message: 'interrupted' });
+        return { outcome: 'interrupted' };
+      }
+      const code = error instanceof AgentError ? error.code : undefined;
+      const message = error instanceof Error ? error.message : String(error);
+      this.context.io.stderr(`agent-cli: ${message}${code ? ` [${code}]` : ''}\n`);
+      this.transcript.record({ type: 'error', ...(code ? { code } : {}), message });
+      return { outcome: 'error' };
+    }
+  }
+
+  end(outcome: SessionOutcome): void {
+    this.transcript.record({ type: 'end', outcome });
+  }
+
+  private showText(delta: string): void {
+    if (this.context.json || delta === '') return;
+    this.context.io.stdout(delta);
+    this.atLineStart = delta.endsWith('\n');
+  }
+
+  private showProgress(line: string): void {
+    this.endLine();
+    this.context.io.stderr(`  [${line}]\n`);
+  }
+
+  private endLine(): void {
+    if (this.atLineStart) return;
+    this.context.io.stdout('\n');
+    this.atLineStart = true;
+  }
+}
+
+/** The client's settings from the configuration and the command line; the key comes from the environment. */
+function clientSettings(context: CommandContext): ChatClientSettings {
+  const llm = context.config.llm ?? DEFAULT_LLM_CONFIG;
+  const model = context.agent.model ?? llm.model;
+  if (!model) {
+    throw new AgentError(AgentErrorCode.LlmModelNotConfigured, `no model to plan with: set llm.model in ${context.config.file} or pass --model <name> (e.g. --model llama3.1 for Ollama)`);
+  }
+  let apiKey: string | undefined;
+  if (llm.apiKeyEnv) {
+    apiKey = context.agent.env[llm.apiKeyEnv];
+    if (!apiKey) throw new AgentError(AgentErrorCode.ConfigMissingVariable, `llm.apiKeyEnv names the environment variable ${llm.apiKeyEnv}, which is not set; export it, or remove llm.apiKeyEnv for a server without keys`);
+  }
+  return { baseUrl: llm.baseUrl, model, apiKey, apiKeyEnv: llm.apiKeyEnv, requestTimeoutMs: llm.requestTimeoutMs };
+}
+
+function approverKind(approver: Approver): string {
+  if (approver === FLAG_APPROVER) return 'flag (--yes)';
+  if (approver === NON_INTERACTIVE_APPROVER) return 'non-interactive';
+  return 'terminal';
+}
+
+function defaultSystemPrompt(workingDirectory: string): string {
+  return (
+    `You are agent-cli, an agent working in the directory ${workingDirectory}. Use the tools offered to do the user's task; ` +
+    'relative paths are relative to that directory. Some tool calls need the user\'s approval and may be refused: then do not retry the same call. ' +
+    'When the task is done, answer with a short summary and no tool call.'
+  );
+}

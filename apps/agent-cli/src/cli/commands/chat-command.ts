@@ -1,0 +1,58 @@
+import { createInterface } from 'node:readline';
+import { AgentSession } from '../agent-session';
+import type { CliIo, Command } from '../command-context';
+import { ExitCode } from '../exit-codes';
+
+/** The user's lines: from the terminal (prompted), or from piped stdin. `undefined` at the end. */
+interface LineSource {
+  next(): Promise<string | undefined>;
+  close(): void;
+}
+
+/**
+ * `chat`: a conversation, one user turn per line, until `/exit` or the end of input. At a terminal the
+ * "> " prompt and the approval questions share one readline, so an approval is answered in the chat;
+ * piped input is read line by line, and the gate is non-interactive there unless `--yes` is given.
+ */
+export const chatCommand: Command = async (context) => {
+  if (context.args.length > 0) {
+    context.io.stderr('agent-cli chat: takes no arguments; type the messages at the "> " prompt\nRun "agent-cli chat --help" for usage.\n');
+    return ExitCode.Usage;
+  }
+  return AgentSession.run(context, 'chat', async (session) => {
+    const lines = lineSource(context.io, context.agent.signal);
+    try {
+      if (context.io.terminal) context.io.stderr('Type a message, /exit to leave.\n');
+      for (let line = await lines.next(); line !== undefined && line.trim() !== '/exit'; line = await lines.next()) {
+        if (line.trim() === '') continue;
+        if ((await session.send(line)).outcome === 'interrupted') break;
+      }
+      const interrupted = context.agent.signal?.aborted === true;
+      session.end(interrupted ? 'interrupted' : 'done');
+      return interrupted ? ExitCode.Interrupted : ExitCode.Ok;
+    } finally {
+      lines.close();
+    }
+  });
+};
+
+function lineSource(io: CliIo, signal: AbortSignal | undefined): LineSource {
+  const terminal = io.terminal;
+  if (terminal) {
+    return {
+      // The terminal's question rejects at Ctrl-D / Ctrl-C or once closed: that ends the chat.
+      next: () => terminal.ask('> ', signal).catch(() => undefined),
+      close: () => undefined,
+    };
+  }
+  if (!io.stdin) return { next: async () => undefined, close: () => undefined };
+  const readline = createInterface({ input: io.stdin, terminal: false });
+  const iterator = readline[Symbol.asyncIterator]();
+  return {
+    next: async () => {
+      const { value, done } = await iterator.next();
+      return done ? undefined : value;
+    },
+    close: () => readline.close(),
+  };
+}

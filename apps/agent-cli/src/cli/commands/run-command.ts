@@ -1,0 +1,23 @@
+import { AgentSession } from '../agent-session';
+import type { Command } from '../command-context';
+import { ExitCode } from '../exit-codes';
+
+const EXIT_CODES = { done: ExitCode.Ok, max_turns: ExitCode.MaxTurns, error: ExitCode.Failure, interrupted: ExitCode.Interrupted } as const;
+
+/** `run "<task>"`: one task, start to finish; the exit code tells how it ended. */
+export const runCommand: Command = async (context) => {
+  const task = context.args.join(' ').trim();
+  if (task === '') {
+    context.io.stderr('agent-cli run: expected the task, e.g. agent-cli run "list the TODOs in src"\nRun "agent-cli run --help" for usage.\n');
+    return ExitCode.Usage;
+  }
+  return AgentSession.run(context, 'run', async (session) => {
+    const result = await session.send(task);
+    session.end(result.outcome);
+    if (context.json) {
+      const text = result.outcome === 'done' ? result.text : undefined;
+      context.io.stdout(`${JSON.stringify({ outcome: result.outcome, text, transcript: session.transcript.file }, null, 2)}\n`);
+    }
+    return EXIT_CODES[result.outcome];
+  });
+};
