@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startScriptedLlmServer, type Script, type ScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
+import { startScriptedLlmServer, unreachableBaseUrl, type Script, type ScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
+import { eventually, pidsWithCommandLine } from '../../../../tools/test/process-table';
 import { ExitCode } from './exit-codes';
 
 jest.setTimeout(60_000); // real MCP servers from npm and the built CLI, on a shared two-core machine
@@ -44,6 +45,7 @@ ${llmExtra}mcp:
       annotationTrust: trust
     - name: memory
       command: ${JSON.stringify(path.join(BIN, 'mcp-server-memory'))}
+      args: [${JSON.stringify(dir)}] # unused by the server: marks its process for the tests
       env: { MEMORY_FILE_PATH: ${JSON.stringify(memoryFile)} }
       annotationTrust: ignore
 `,
@@ -150,6 +152,32 @@ describe('agent-cli run', () => {
   });
 });
 
+describe('agent-cli run: interruptions and a transcript that cannot be written', () => {
+  it('Ctrl-C aborts the model request in flight, records the interruption, closes the servers and exits 130', async () => {
+    const { dir, llm: server } = await scripted([{ hang: true }]);
+    const child = spawn(process.execPath, [MAIN, 'run', 'wait', '--transcript', 'transcript.jsonl'], { cwd: dir, env: { PATH: process.env.PATH }, stdio: 'ignore' });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      expect(await eventually(() => server.requests.length === 1, 30_000)).toBe(true);
+      expect(pidsWithCommandLine(dir)).toHaveLength(1); // server-memory runs
+      child.kill('SIGINT');
+      expect(await exited).toBe(ExitCode.Interrupted);
+    } finally {
+      child.kill('SIGKILL');
+    }
+    expect(transcript(dir).slice(-2)).toMatchObject([{ type: 'error', message: 'interrupted' }, { type: 'end', outcome: 'interrupted' }]);
+    expect(await eventually(() => pidsWithCommandLine(dir).length === 0)).toBe(true);
+  });
+
+  it('warns when the transcript cannot be written, and still does the task', async () => {
+    const { dir } = await scripted([{ toolCalls: [{ name: 'Read', arguments: { path: 'notes.txt' } }] }, { text: 'Done.' }]);
+    const { code, stdout, stderr } = await cli(dir, ['run', 'read', '--transcript', 'notes.txt/transcript.jsonl']);
+    expect(code).toBe(0);
+    expect(stdout).toBe('Done.\n');
+    expect(stderr).toMatch(/warning: the transcript .*notes\.txt\/transcript\.jsonl cannot be written \(\w+\); the session goes on without it/);
+  });
+});
+
 describe('agent-cli run: the approval gate', () => {
   it('treats a built-in and an MCP tool with the same declaration alike: without a terminal and --yes both are denied, and the model is told', async () => {
     const { dir, memoryFile, llm: server } = await scripted([{ toolCalls: [write, remember] }, { text: 'I could not.' }]);
@@ -195,10 +223,11 @@ describe('agent-cli run: the approval gate', () => {
 
 describe('agent-cli run: LLM failures', () => {
   it('says where it tried to connect when nothing listens there (exit 1)', async () => {
-    const { dir } = workspace('http://127.0.0.1:9/v1');
+    const baseUrl = await unreachableBaseUrl();
+    const { dir } = workspace(baseUrl);
     const { code, stderr } = await cli(dir, ['run', 'hi', '--transcript', 'transcript.jsonl']);
     expect(code).toBe(ExitCode.Failure);
-    expect(stderr).toContain('cannot reach the LLM server at http://127.0.0.1:9/v1 (ECONNREFUSED); start it, or set llm.baseUrl');
+    expect(stderr).toContain(`cannot reach the LLM server at ${baseUrl} (ECONNREFUSED); start it, or set llm.baseUrl`);
     expect(stderr).toContain('[llm.unreachable]');
     expect(transcript(dir).slice(-2)).toMatchObject([{ type: 'error', code: 'llm.unreachable' }, { type: 'end', outcome: 'error' }]);
   });
@@ -221,8 +250,8 @@ describe('agent-cli run: LLM failures', () => {
   });
 
   it('asks for a model before starting any server when there is none (exit 3), and for a set key variable', async () => {
-    const { dir } = workspace('http://127.0.0.1:9/v1');
-    writeFileSync(path.join(dir, 'no-model.yaml'), 'llm:\n  baseUrl: http://127.0.0.1:9/v1\n');
+    const { dir } = workspace(await unreachableBaseUrl());
+    writeFileSync(path.join(dir, 'no-model.yaml'), 'mcp:\n  servers: []\n');
     const noModel = await cli(dir, ['run', 'hi', '--config', 'no-model.yaml']);
     expect(noModel).toMatchObject({ code: ExitCode.Config, stderr: expect.stringContaining('set llm.model in') });
     expect(noModel.stderr).toContain('or pass --model <name>');

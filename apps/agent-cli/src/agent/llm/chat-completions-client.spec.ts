@@ -1,6 +1,5 @@
-import { createServer } from 'node:net';
 import { AgentErrorCode } from '../../errors/agent-errors';
-import { startScriptedLlmServer, type Script, type ScriptedLlmServer } from '../test-support/scripted-llm-server';
+import { startScriptedLlmServer, unreachableBaseUrl, type Script, type ScriptedLlmServer } from '../test-support/scripted-llm-server';
 import { ChatCompletionsClient, type ChatClientSettings } from './chat-completions-client';
 import type { ToolDefinition } from './chat-messages';
 
@@ -21,15 +20,6 @@ async function complete(client: ChatCompletionsClient, signal?: AbortSignal) {
   } finally {
     await client.close();
   }
-}
-
-/** A loopback port nothing listens on: bound, then closed. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 describe('ChatCompletionsClient', () => {
@@ -54,7 +44,7 @@ describe('ChatCompletionsClient', () => {
   });
 
   it('says a refused connection is one, naming the URL and the llm.baseUrl setting', async () => {
-    const baseUrl = `http://127.0.0.1:${await closedPort()}/v1`;
+    const baseUrl = await unreachableBaseUrl();
     const client = new ChatCompletionsClient({ baseUrl, model: 'm', requestTimeoutMs: 10_000 });
     await expect(complete(client)).rejects.toMatchObject({
       code: AgentErrorCode.LlmUnreachable,

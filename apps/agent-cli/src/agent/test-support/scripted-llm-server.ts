@@ -125,3 +125,12 @@ function pieces(text: string): string[] {
   for (let i = 0; i < text.length; i += size) result.push(text.slice(i, i + size));
   return result;
 }
+
+/** A base URL on loopback where nothing listens (a port bound and released), for refused-connection tests. */
+export async function unreachableBaseUrl(): Promise<string> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return `http://127.0.0.1:${port}/v1`;
+}
