@@ -64,4 +64,18 @@ describe('runCli', () => {
     writeFileSync(path.join(cwd, 'agent-cli.yaml'), 'mcp:\n  servers: []\n');
     expect(await run('call', 'mcp__x__y')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringMatching(/run "agent-cli tools" to list the tools \[tool\.not_found\]/) });
   });
+
+  it('refuses run without a task, chat with arguments and a --max-turns that is not a positive number (exit 2)', async () => {
+    writeFileSync(path.join(cwd, 'agent-cli.yaml'), 'llm:\n  model: m\nmcp:\n  servers: []\n');
+    expect(await run('run')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('expected the task') });
+    expect(await run('chat', 'hello')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('takes no arguments') });
+    expect(await run('run', 'x', '--max-turns', '0')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('--max-turns must be a positive whole number, not "0"') });
+  });
+
+  it('asks for a model for run and chat (exit 3, llm.model_not_configured)', async () => {
+    writeFileSync(path.join(cwd, 'agent-cli.yaml'), 'mcp:\n  servers: []\n');
+    for (const args of [['run', 'x'], ['chat']]) {
+      expect(await run(...args)).toMatchObject({ code: ExitCode.Config, stderr: expect.stringMatching(/set llm\.model in .*agent-cli\.yaml or pass --model <name>.*\[llm\.model_not_configured\]/) });
+    }
+  });
 });
