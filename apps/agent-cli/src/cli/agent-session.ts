@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { FLAG_APPROVER, NON_INTERACTIVE_APPROVER, type Approver } from '../agent/approval/approver';
 import { ChatCompletionsClient, type ChatClientSettings } from '../agent/llm/chat-completions-client';
-import { AgentLoop } from '../agent/loop/agent-loop';
+import { AgentLoop, type AgentLoopOptions } from '../agent/loop/agent-loop';
 import { ToolExecutor } from '../agent/tool-executor';
 import { Transcript, defaultTranscriptFile } from '../agent/transcript/transcript';
 import { toolEventEntry, type SessionOutcome } from '../agent/transcript/transcript-entry';
@@ -23,12 +23,22 @@ export class AgentSession {
   /** Whether stdout ends a line, so progress lines on stderr do not land mid-sentence in a terminal. */
   private atLineStart = true;
 
+  private readonly loop: AgentLoop;
+
   private constructor(
     private readonly context: CommandContext,
-    private readonly loop: AgentLoop,
     readonly transcript: Transcript,
     private readonly maxTurns: number,
-  ) {}
+    loop: Pick<AgentLoopOptions, 'model' | 'tools' | 'executor' | 'systemPrompt'>,
+  ) {
+    this.loop = new AgentLoop({
+      ...loop,
+      transcript,
+      maxTurns,
+      onText: (delta) => this.showText(delta),
+      onToolResult: (name, isError) => this.showProgress(`${name}: ${isError ? 'error' : 'ok'}`),
+    });
+  }
 
   /** Opens the runtime (servers), runs `body` with a session over it, and closes everything after. */
   static async run(context: CommandContext, command: 'run' | 'chat', body: (session: AgentSession) => Promise<number>): Promise<number> {
@@ -40,18 +50,8 @@ export class AgentSession {
       const transcript = new Transcript(file, (message) => context.io.stderr(`warning: ${message}\n`));
       const client = new ChatCompletionsClient(settings);
       const executor = new ToolExecutor(runtime.tools, { ...context.gate, hooks: runtime.hooks, onEvent: (event) => transcript.record(toolEventEntry(event)) });
-      let session: AgentSession | undefined;
-      const loop = new AgentLoop({
-        model: client,
-        tools: runtime.tools,
-        executor,
-        transcript,
-        systemPrompt: llm.systemPrompt ?? defaultSystemPrompt(context.agent.workingDirectory),
-        maxTurns,
-        onText: (delta) => session?.showText(delta),
-        onToolResult: (name, isError) => session?.showProgress(`${name}: ${isError ? 'error' : 'ok'}`),
-      });
-      session = new AgentSession(context, loop, transcript, maxTurns);
+      const systemPrompt = llm.systemPrompt ?? defaultSystemPrompt(context.agent.workingDirectory);
+      const session = new AgentSession(context, transcript, maxTurns, { model: client, tools: runtime.tools, executor, systemPrompt });
       transcript.record({ type: 'session_start', command, model: settings.model, baseUrl: settings.baseUrl, maxTurns, cap: context.gate.cap, approver: approverKind(context.gate.approver) });
       try {
         return await body(session);
