@@ -55,6 +55,11 @@ class PtySession {
     this.child.stdin.write(`${line}\r`);
   }
 
+  /** Keys as they are, e.g. Ctrl-C (\x03). */
+  press(keys: string): void {
+    this.child.stdin.write(keys);
+  }
+
   kill(): void {
     this.child.kill('SIGKILL');
   }
@@ -97,6 +102,22 @@ describe('agent-cli chat', () => {
     expect(entries[0]).toMatchObject({ type: 'session_start', command: 'chat', approver: 'terminal' });
     expect(entries.filter((e) => e.type === 'approval').map((e) => [e.allowed, e.by])).toEqual([[true, 'user'], [false, 'user']]);
     expect(entries.at(-1)).toMatchObject({ type: 'end', outcome: 'done' });
+  });
+
+  it('Ctrl-C while the model thinks aborts the request, records the interruption and exits 130', async () => {
+    const { dir, llm: server } = await workspace([{ hang: true }]);
+    const pty = PtySession.start(`${process.execPath} ${MAIN} chat --transcript transcript.jsonl`, dir);
+    try {
+      await pty.see('> ');
+      pty.type('think hard');
+      while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      pty.press('\x03');
+      expect(await pty.exited).toBe(130);
+    } finally {
+      pty.kill();
+    }
+    const entries = readFileSync(path.join(dir, 'transcript.jsonl'), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries.at(-1)).toMatchObject({ type: 'end', outcome: 'interrupted' });
   });
 
   it('reads its messages from piped stdin without a terminal, denies what needs approval, and ends at EOF', async () => {
