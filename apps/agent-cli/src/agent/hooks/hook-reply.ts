@@ -6,6 +6,9 @@ import type { HookDecision, PreToolUseVerdict } from './tool-use-hooks';
  */
 export type ActionOutcome = { readonly reply: unknown } | { readonly failure: string };
 
+/** An action's outcome read through the contract: a verdict (possibly without decision) or a failure to warn about. */
+export type ReplyReading = { readonly verdict: PreToolUseVerdict } | { readonly failure: string };
+
 const DECISIONS: readonly HookDecision[] = ['allow', 'deny', 'defer'];
 /** A reason is shown to the model and the user; a policy server cannot flood either. */
 const MAX_REASON_CHARS = 500;
@@ -16,7 +19,7 @@ const MAX_REASON_CHARS = 500;
  * side-effect-only answer: success without a decision. An unknown decision is a failure (warned about,
  * then treated as no decision), never a guess.
  */
-export function readReply(outcome: ActionOutcome): { readonly verdict: PreToolUseVerdict } | { readonly failure: string } {
+export function readReply(outcome: ActionOutcome): ReplyReading {
   if ('failure' in outcome) return outcome;
   const { reply } = outcome;
   if (typeof reply !== 'object' || reply === null || Array.isArray(reply) || !Object.hasOwn(reply, 'decision')) return { verdict: {} };

@@ -4,7 +4,7 @@ import type { ToolCall } from '../tool-call';
 import type { HttpActionRunner } from './actions/http-action';
 import type { McpToolActionRunner } from './actions/mcp-tool-action';
 import { safeDescription } from './actions/safe-description';
-import { combineVerdicts, readReply, type ActionOutcome } from './hook-reply';
+import { combineVerdicts, readReply, type ActionOutcome, type ReplyReading } from './hook-reply';
 import type { HookEventContext } from './hook-template';
 import type { HookAction, HookDefinition } from './skill';
 import type { PreToolUseVerdict, ToolUseHooks } from './tool-use-hooks';
@@ -50,12 +50,19 @@ export class SkillHooks implements ToolUseHooks {
     await this.runMatching({ event: 'PostToolUse', tool: { name: call.name }, args: call.args, result: { text: resultText(result), isError: result.isError } }, signal);
   }
 
-  private runMatching(context: HookEventContext, signal: AbortSignal | undefined): Promise<PreToolUseVerdict[]> {
+  /** Runs the matching hooks at once; their warnings follow declaration order, not the order they finished in. */
+  private async runMatching(context: HookEventContext, signal: AbortSignal | undefined): Promise<PreToolUseVerdict[]> {
     const matching = this.hooks.filter(({ definition, matcher }) => definition.event === context.event && matcher.match(context.tool.name));
-    return Promise.all(matching.map(({ definition }) => this.runOne(definition, context, signal)));
+    const readings = await Promise.all(matching.map(({ definition }) => this.runOne(definition, context, signal)));
+    return readings.map((reading, i) => {
+      if ('verdict' in reading) return reading.verdict;
+      const hook = matching[i].definition;
+      this.log.warn(`hook ${hook.id} (${hook.event} ${describeAction(hook.action)}) on ${context.tool.name}: ${reading.failure}; going on as if it had not decided`);
+      return {};
+    });
   }
 
-  private async runOne(hook: HookDefinition, context: HookEventContext, signal: AbortSignal | undefined): Promise<PreToolUseVerdict> {
+  private async runOne(hook: HookDefinition, context: HookEventContext, signal: AbortSignal | undefined): Promise<ReplyReading> {
     const timeout = AbortSignal.timeout(hook.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     let outcome: ActionOutcome;
@@ -64,12 +71,9 @@ export class SkillHooks implements ToolUseHooks {
     } catch (error) {
       outcome = { failure: safeDescription(error) };
     }
-    if ('failure' in outcome && signal?.aborted) outcome = { failure: 'cancelled with the call' };
-    else if ('failure' in outcome && timeout.aborted) outcome = { failure: `gave no answer within ${hook.timeoutMs} ms` };
-    const reading = readReply(outcome);
-    if ('verdict' in reading) return reading.verdict;
-    this.log.warn(`hook ${hook.id} (${hook.event} ${describeAction(hook.action)}) on ${context.tool.name}: ${reading.failure}; going on as if it had not decided`);
-    return {};
+    if ('failure' in outcome && signal?.aborted) return { failure: 'cancelled with the call' };
+    if ('failure' in outcome && timeout.aborted) return { failure: `gave no answer within ${hook.timeoutMs} ms` };
+    return readReply(outcome);
   }
 
   private runAction(action: HookAction, context: HookEventContext, signal: AbortSignal): Promise<ActionOutcome> {

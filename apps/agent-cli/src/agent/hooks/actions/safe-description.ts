@@ -4,7 +4,8 @@
  * message, which may quote what a server answered or the arguments it was sent.
  */
 export function safeDescription(error: unknown): string {
-  if (!(error instanceof Error)) return 'an unknown failure';
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' || typeof code === 'number' ? `${error.name} (${code})` : error.name;
+  // Duck-typed: errors from another realm (a library's own context) are not `instanceof Error` here.
+  const { name, code } = (typeof error === 'object' && error !== null ? error : {}) as { name?: unknown; code?: unknown };
+  const kind = typeof name === 'string' && name.length > 0 ? name : 'an unknown failure';
+  return typeof code === 'string' || typeof code === 'number' ? `${kind} (${code})` : kind;
 }
