@@ -45,9 +45,7 @@ export function parseSkill(text: string, file: string, env: NodeJS.ProcessEnv): 
 
 function readHook(entry: ConfigReader, id: string, env: NodeJS.ProcessEnv): HookDefinition {
   entry.onlyKeys(['event', 'matcher', 'action', 'timeoutMs']);
-  const eventField = entry.at('event');
-  if (!eventField.present) throw eventField.error(`one of ${HOOK_EVENTS.join(', ')}`);
-  const event = eventField.oneOf(HOOK_EVENTS, 'PreToolUse');
+  const event = requiredOneOf(entry.at('event'), HOOK_EVENTS);
   return {
     id,
     event,
@@ -59,9 +57,7 @@ function readHook(entry: ConfigReader, id: string, env: NodeJS.ProcessEnv): Hook
 
 function readAction(action: ConfigReader, event: HookEvent, env: NodeJS.ProcessEnv): HookAction {
   if (!action.isObject()) throw action.error('a map with "type": mcp_tool or http');
-  const typeField = action.at('type');
-  if (!typeField.present) throw typeField.error(`one of ${ACTION_TYPES.join(', ')}`);
-  const type = typeField.oneOf(ACTION_TYPES, 'http');
+  const type = requiredOneOf(action.at('type'), ACTION_TYPES);
   if (type === 'mcp_tool') {
     action.onlyKeys(['type', 'server', 'tool', 'args']);
     const args = action.at('args');
@@ -81,6 +77,12 @@ function readAction(action: ConfigReader, event: HookEvent, env: NodeJS.ProcessE
     headers: expandAll(action.at('headers').stringMap(), env, `${action.location}.headers`),
     body: action.at('body').present ? readTemplate(action.at('body'), event) : undefined,
   };
+}
+
+/** A setting without a default: absent is as wrong as misspelt. */
+function requiredOneOf<T extends string>(field: ConfigReader, allowed: readonly [T, ...T[]]): T {
+  if (!field.present) throw field.error(`one of ${allowed.map((a) => `"${a}"`).join(', ')}`);
+  return field.oneOf(allowed, allowed[0]);
 }
 
 /** `${ENV}` is expanded at load; placeholders are refused, so no argument value can pick where a request goes. */
