@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../config/load-config';
@@ -95,6 +95,18 @@ hooks:
     expect(error.code).toBe(AgentErrorCode.ConfigMissingVariable);
     expect(error.message).toContain('audit.yaml: hooks[0].action.headers.B uses ${UNSET}');
     expect(error.message).not.toContain('header-secret');
+  });
+
+  it('accepts the example skill file of docs/agent-cli.md', () => {
+    const docs = readFileSync(path.join(__dirname, '../../../../../docs/agent-cli.md'), 'utf8');
+    const example = /```yaml\n# skills\/guard\.yaml\n([\s\S]*?)```/.exec(docs)?.[1];
+    expect(example).toBeDefined();
+    const skill = parseSkill(example as string, 'skills/guard.yaml', { POLICY_TOKEN: 'p' });
+    expect(skill.hooks.map((h) => [h.event, h.matcher, h.action.type])).toEqual([
+      ['PreToolUse', 'mcp__files__*', 'mcp_tool'],
+      ['PreToolUse', '{Write,Edit,Bash}', 'http'],
+      ['PostToolUse', '*', 'http'],
+    ]);
   });
 
   it('says which listed skill file is missing', () => {
