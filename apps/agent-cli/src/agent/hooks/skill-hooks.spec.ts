@@ -8,7 +8,7 @@ import { loadConfig } from '../../config/load-config';
 import { TransportClientFactory } from '../../mcp/client-factory';
 import type { AgentRuntime } from '../../runtime/agent-runtime';
 import { createAgentRuntime } from '../../runtime/runtime-factory';
-import { resultText, type ToolResult } from '../../tools/tool';
+import { resultText, type Tool, type ToolResult } from '../../tools/tool';
 import { FLAG_APPROVER, NON_INTERACTIVE_APPROVER, type Approver } from '../approval/approver';
 import type { SideEffectCap } from '../approval/side-effect-cap';
 import { ToolExecutor, type GateVerdict } from '../tool-executor';
@@ -107,6 +107,12 @@ const decide = (matcher: string, decision: string, reason = '', extra = '') =>
   `  - event: PreToolUse\n    matcher: "${matcher}"\n    action:\n      type: mcp_tool\n      server: policy\n      tool: decide\n      args: { decision: ${decision}, reason: "${reason}"${extra} }\n`;
 const httpHook = (matcher: string, extra = '') =>
   `  - event: PreToolUse\n    matcher: "${matcher}"\n    action:\n      type: http\n      url: ${endpoint.url}\n      headers: { Authorization: "Bearer \${HOOK_TOKEN}" }\n${extra}`;
+
+function registered(runtime: AgentRuntime, name: string): Tool {
+  const tool = runtime.tools.get(name);
+  if (!tool) throw new Error(`${name} is not registered`);
+  return tool;
+}
 
 let fileSerial = 0;
 /** A Write call of a new file; `written()` proves whether it ran. */
@@ -223,7 +229,7 @@ describe('hook decisions, through the tool executor and a real policy server', (
     const body = `    timeoutMs: 5000\n    action:\n      type: http\n      url: ${endpoint.url}\n      method: PUT\n      body:\n        summary: "{{event}} of {{tool.name}} on {{args.path}}{{args.nope}}"\n        args: "{{args}}"\n        size: "{{args.meta.size}}"\n        first: "{{args.tags.0}}"\n        missing: "{{args.nope.deeper}}"\n        fixed: [1, true, null, "{{args.meta}}"]\n`;
     await withHooks(`  - event: PreToolUse\n    matcher: "*"\n${body}`, async ({ runtime }) => {
       const args = { path: 'a.txt', meta: { size: 3, ok: true }, tags: ['x', 'y'] };
-      await runtime.hooks.preToolUse({ id: 'c', name: 'Write', args }, runtime.tools.get('Write')!);
+      await runtime.hooks.preToolUse({ id: 'c', name: 'Write', args }, registered(runtime, 'Write'));
       expect(endpoint.received).toEqual([
         expect.objectContaining({
           body: { summary: 'PreToolUse of Write on a.txt', args, size: 3, first: 'x', missing: null, fixed: [1, true, null, { size: 3, ok: true }] },
@@ -316,6 +322,18 @@ describe('fail-soft: a hook that cannot decide is a warning, and the call goes o
         expect.stringContaining('test-skill#2 (PreToolUse mcp_tool policy/decide) on Read: replied with a "decision" that is not allow, deny or defer'),
       ]);
       expectPrivate(warnings);
+    });
+  });
+
+  it('a hook still running when the call is aborted gives up at once', async () => {
+    // The hook's own timeout is far beyond Jest's: only the abort can end this call in time.
+    const hook = `  - event: PreToolUse\n    matcher: Read\n    timeoutMs: 600000\n    action: { type: mcp_tool, server: policy, tool: slow, args: { ms: 600000 } }\n`;
+    await withHooks(hook, async ({ runtime, warnings }) => {
+      const controller = new AbortController();
+      const verdict = runtime.hooks.preToolUse({ id: 'c', name: 'Read', args: readCall }, registered(runtime, 'Read'), controller.signal);
+      controller.abort();
+      expect(await verdict).toEqual({});
+      expect(warnings).toEqual([expect.stringContaining('on Read: cancelled with the call')]);
     });
   });
 
