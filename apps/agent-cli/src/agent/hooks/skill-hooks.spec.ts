@@ -239,14 +239,16 @@ describe('hook decisions, through the tool executor and a real policy server', (
   });
 
   it('PostToolUse: the hook sees the result, cannot change it, and its MCP call renders the templated arguments', async () => {
-    const post = `  - event: PostToolUse\n    matcher: Write\n    action:\n      type: mcp_tool\n      server: policy\n      tool: record\n      args: { tool: "{{tool.name}}", file: "{{args.path}}", failed: "{{result.isError}}", said: "{{result.text}}", decision: deny }\n`;
+    const post =
+      `  - event: PostToolUse\n    matcher: Write\n    action:\n      type: mcp_tool\n      server: policy\n      tool: record\n      args: { tool: "{{tool.name}}", file: "{{args.path}}", failed: "{{result.isError}}", said: "{{result.text}}" }\n` +
+      decide('Write', 'deny', 'too late').replace('PreToolUse', 'PostToolUse');
     await withHooks(post, async ({ call }) => {
       const write = writeCall();
       const { result } = await call('Write', write.args, { approver: FLAG_APPROVER });
       expect(result.isError).toBe(false);
       expect(write.written()).toBe(true);
       const recorded = readFileSync(recordFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-      expect(recorded.at(-1)).toEqual({ tool: 'Write', file: write.args.path, failed: false, said: resultText(result), decision: 'deny' });
+      expect(recorded.at(-1)).toEqual({ tool: 'Write', file: write.args.path, failed: false, said: resultText(result) });
     });
   });
 });
