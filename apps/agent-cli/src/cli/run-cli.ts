@@ -126,6 +126,8 @@ const CONFIG_CODES: ReadonlySet<string> = new Set([
   AgentErrorCode.ConfigDuplicateServer,
   AgentErrorCode.InvalidServerName,
   AgentErrorCode.LlmModelNotConfigured,
+  AgentErrorCode.SkillNotFound,
+  AgentErrorCode.SkillInvalid,
 ]);
 
 function report(io: CliIo, error: unknown): number {

@@ -2,10 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AgentErrorCode } from '../errors/agent-errors';
-import { loadConfig, parseAgentConfig, parseConfig } from './load-config';
+import { loadConfig, parseConfig } from './load-config';
 import { DEFAULT_LLM_CONFIG } from './llm-config';
 
-const parse = (text: string, env: NodeJS.ProcessEnv = {}) => parseConfig(text, 'agent-cli.yaml', env);
+const parse = (text: string, env: NodeJS.ProcessEnv = {}) => parseConfig(text, 'agent-cli.yaml', env).servers;
 const failure = (text: string, env: NodeJS.ProcessEnv = {}) => {
   try {
     parse(text, env);
@@ -113,7 +113,7 @@ describe('loadConfig', () => {
 });
 
 describe('agent configuration: the llm section', () => {
-  const llm = (text: string) => parseAgentConfig(text, 'agent-cli.yaml', {}).llm;
+  const llm = (text: string) => parseConfig(text, 'agent-cli.yaml', {}).llm;
   const llmFailure = (text: string) => {
     try {
       llm(text);
@@ -141,7 +141,7 @@ llm:
   });
 
   it('uses the defaults for the mcpServers JSON of other MCP hosts, which has no llm section', () => {
-    expect(parseAgentConfig('{"mcpServers": {}}', 'claude.json', {}).llm).toEqual(DEFAULT_LLM_CONFIG);
+    expect(parseConfig('{"mcpServers": {}}', 'claude.json', {}).llm).toEqual(DEFAULT_LLM_CONFIG);
   });
 
   it.each([

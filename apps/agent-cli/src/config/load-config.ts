@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseDocument } from 'yaml';
+import { loadSkills } from '../agent/hooks/load-skills';
+import type { Skill } from '../agent/hooks/skill';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import type { McpServerConfig } from '../mcp/server-config';
 import { ConfigReader } from './config-reader';
@@ -11,6 +14,8 @@ export const DEFAULT_CONFIG_FILE = 'agent-cli.yaml';
 export interface AgentConfig {
   readonly file: string;
   readonly servers: readonly McpServerConfig[];
+  /** The skill files listed under `skills`, read and validated at load (their hooks: docs/agent-cli.md). */
+  readonly skills?: readonly Skill[];
   /** Absent only in configurations built in code; `loadConfig` always fills it, with defaults if need be. */
   readonly llm?: LlmConfig;
 }
@@ -30,39 +35,29 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): 
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read (${(error as Error).message})`;
     throw new AgentError(AgentErrorCode.ConfigNotFound, `configuration file ${file} ${reason}; create it or pass --config <file> (see docs/agent-cli.md)`);
   }
-  return parseAgentConfig(text, file, env);
+  return parseConfig(text, file, env);
 }
 
-export function parseAgentConfig(text: string, file: string, env: NodeJS.ProcessEnv): AgentConfig {
-  const root = parseRoot(text, file);
-  // The MCP host format has no llm section: there `--model` and the defaults apply.
-  const llm = root.at('mcpServers').present ? DEFAULT_LLM_CONFIG : readLlmConfig(root.at('llm'));
-  return { file, servers: readServers(root, file, env), llm };
-}
-
-export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv): McpServerConfig[] {
-  return readServers(parseRoot(text, file), file, env);
-}
-
-function parseRoot(text: string, file: string): ConfigReader {
+export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv): AgentConfig {
   const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (document.errors.length > 0) {
     throw new AgentError(AgentErrorCode.ConfigInvalid, `${file} is not valid YAML or JSON: ${document.errors[0].message}`);
   }
   const root = new ConfigReader(file, document.toJS({ maxAliasCount: 100 }), '');
-  if (root.present && !root.isObject()) throw root.error('a map with "mcp" (agent format) or "mcpServers" (MCP host format)');
-  return root;
-}
-
-function readServers(root: ConfigReader, file: string, env: NodeJS.ProcessEnv): McpServerConfig[] {
-  if (!root.present) return [];
-  const servers = root.at('mcpServers').present ? importMcpServers(root.at('mcpServers'), env) : readAgentFormat(root, env);
+  if (!root.present) return { file, servers: [], llm: DEFAULT_LLM_CONFIG };
+  if (!root.isObject()) throw root.error('a map with "mcp" (agent format) or "mcpServers" (MCP host format)');
+  const imported = root.at('mcpServers').present;
+  const servers = imported ? importMcpServers(root.at('mcpServers'), env) : readAgentFormat(root, env);
   assertUniqueNames(servers, file);
-  return servers;
+  // Skill files are the agent format's; paths are relative to the configuration file, not to where the CLI runs.
+  const skillFiles = imported ? [] : root.at('skills').stringList().map((entry) => path.resolve(path.dirname(file), entry));
+  // The MCP host format has no llm section: there `--model` and the defaults apply.
+  const llm = imported ? DEFAULT_LLM_CONFIG : readLlmConfig(root.at('llm'));
+  return { file, servers, skills: loadSkills(skillFiles, env), llm };
 }
 
 function readAgentFormat(root: ConfigReader, env: NodeJS.ProcessEnv): McpServerConfig[] {
-  root.onlyKeys(['mcp', 'llm']);
+  root.onlyKeys(['mcp', 'skills', 'llm']);
   const mcp = root.at('mcp');
   if (!mcp.present) return [];
   mcp.onlyKeys(['servers']);

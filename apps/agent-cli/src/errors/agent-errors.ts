@@ -38,6 +38,10 @@ export const AgentErrorCode = {
   LlmTimeout: 'llm.timeout',
   /** The LLM server's reply is not a chat completion: a broken SSE stream, bad JSON, or missing fields. */
   LlmMalformedResponse: 'llm.malformed_response',
+  /** A skill file listed under `skills` does not exist or cannot be read. */
+  SkillNotFound: 'skill.not_found',
+  /** A skill file is not valid YAML, or its hooks are not shaped as docs/agent-cli.md describes. */
+  SkillInvalid: 'skill.invalid',
 } as const;
 
 export type AgentErrorCode = (typeof AgentErrorCode)[keyof typeof AgentErrorCode];
