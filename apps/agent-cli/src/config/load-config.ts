@@ -3,6 +3,7 @@ import { parseDocument } from 'yaml';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import type { McpServerConfig } from '../mcp/server-config';
 import { ConfigReader } from './config-reader';
+import { readRewakeConfig, type RewakeConfig } from './rewake-config';
 import { readServerEntry } from './server-entry';
 
 export const DEFAULT_CONFIG_FILE = 'agent-cli.yaml';
@@ -10,9 +11,11 @@ export const DEFAULT_CONFIG_FILE = 'agent-cli.yaml';
 export interface AgentConfig {
   readonly file: string;
   readonly servers: readonly McpServerConfig[];
+  /** Absent: the defaults (DEFAULT_REWAKE_CONFIG). */
+  readonly rewake?: RewakeConfig;
 }
 
-const SERVER_KEYS = ['name', 'transport', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'requestTimeoutMs', 'annotationTrust'];
+export const SERVER_KEYS = ['name', 'transport', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'requestTimeoutMs', 'annotationTrust'];
 
 /**
  * Reads the agent's configuration: either the agent's own YAML (`mcp.servers: [...]`) or, imported
@@ -27,24 +30,29 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): 
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read (${(error as Error).message})`;
     throw new AgentError(AgentErrorCode.ConfigNotFound, `configuration file ${file} ${reason}; create it or pass --config <file> (see docs/agent-cli.md)`);
   }
-  return { file, servers: parseConfig(text, file, env) };
+  return { file, ...parseAgentConfig(text, file, env) };
 }
 
-export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv): McpServerConfig[] {
+export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv): readonly McpServerConfig[] {
+  return parseAgentConfig(text, file, env).servers;
+}
+
+/** Everything but the file name: the servers and the `rewake:` section (read in either format). */
+export function parseAgentConfig(text: string, file: string, env: NodeJS.ProcessEnv): Omit<AgentConfig, 'file'> {
   const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (document.errors.length > 0) {
     throw new AgentError(AgentErrorCode.ConfigInvalid, `${file} is not valid YAML or JSON: ${document.errors[0].message}`);
   }
   const root = new ConfigReader(file, document.toJS({ maxAliasCount: 100 }), '');
-  if (!root.present) return [];
+  if (!root.present) return { servers: [] };
   if (!root.isObject()) throw root.error('a map with "mcp" (agent format) or "mcpServers" (MCP host format)');
   const servers = root.at('mcpServers').present ? importMcpServers(root.at('mcpServers'), env) : readAgentFormat(root, env);
   assertUniqueNames(servers, file);
-  return servers;
+  return { servers, rewake: readRewakeConfig(root.at('rewake'), servers.map((s) => s.name)) };
 }
 
 function readAgentFormat(root: ConfigReader, env: NodeJS.ProcessEnv): McpServerConfig[] {
-  root.onlyKeys(['mcp']);
+  root.onlyKeys(['mcp', 'rewake']);
   const mcp = root.at('mcp');
   if (!mcp.present) return [];
   mcp.onlyKeys(['servers']);
