@@ -22,6 +22,7 @@ Commands:
   servers               Connect to every configured MCP server; show status, tool count and timing
   tools                 List the built-in tools and those of the connected servers, with side effects
   call <tool> [json]    Call one tool with a JSON object of arguments (default {})
+  watch                 Print the events the servers' notifications become, one JSON line each
   help [command]        Show help for a command
 
 ${GLOBAL_OPTIONS}
@@ -61,6 +62,22 @@ Exits with 1 when the tool returned an error result.
 
 Example:
   agent-cli call mcp__everything__echo '{"message":"hello"}'
+
+${GLOBAL_OPTIONS}
+${EXIT_CODES_HELP}`,
+  watch: `Usage: agent-cli watch [--timeout <ms>] [--count <n>] [--config <file>]
+
+Connects to every configured MCP server and prints each event its notifications become (the events the
+WaitForEvent tool wakes on: resource updates, log messages, and the custom notifications mapped under
+rewake.rules) as one JSON object per line on stdout, with or without --json:
+  {"id","server","type","method","summary":{"uri","level","logger","data"},"receivedAt"}
+Runs until Ctrl-C or SIGTERM (every server is stopped first), or until:
+      --timeout <ms>    this many milliseconds have passed (exit 0)
+      --count <n>       this many events have been printed (exit 0)
+Exits with 4 when a server could not be connected (the others are watched), at once when none could.
+
+Example:
+  agent-cli watch --count 1 | jq .summary
 
 ${GLOBAL_OPTIONS}
 ${EXIT_CODES_HELP}`,

@@ -11,6 +11,7 @@ import { createAgentRuntime } from '../runtime/runtime-factory';
 import { callCommand } from './commands/call-command';
 import { serversCommand } from './commands/servers-command';
 import { toolsCommand } from './commands/tools-command';
+import { watchCommand } from './commands/watch-command';
 import type { CliIo, Command } from './command-context';
 import { ExitCode } from './exit-codes';
 import { COMMAND_HELP, HELP } from './help';
@@ -19,7 +20,7 @@ import { progressReporter } from './progress-reporter';
 export type { CliIo };
 export { ExitCode, HELP };
 
-const COMMANDS: Readonly<Record<string, Command>> = { servers: serversCommand, tools: toolsCommand, call: callCommand };
+const COMMANDS: Readonly<Record<string, Command>> = { servers: serversCommand, tools: toolsCommand, call: callCommand, watch: watchCommand };
 
 export interface CliEnvironment {
   readonly version: string;
@@ -42,6 +43,8 @@ export async function runCli(args: readonly string[], io: CliIo, environment: Cl
         config: { type: 'string', short: 'c' },
         yes: { type: 'boolean', short: 'y' },
         'max-side-effect': { type: 'string' },
+        timeout: { type: 'string' },
+        count: { type: 'string' },
       },
       allowPositionals: true,
     });
@@ -62,6 +65,10 @@ export async function runCli(args: readonly string[], io: CliIo, environment: Cl
     return ExitCode.Usage;
   }
   if (values.help) return help(io, name);
+  if (name !== 'watch' && (values.timeout !== undefined || values.count !== undefined)) {
+    io.stderr(`agent-cli: --timeout and --count are options of "watch" only\nRun "agent-cli ${name} --help" for usage.\n`);
+    return ExitCode.Usage;
+  }
   const cap = values['max-side-effect'] ?? 'destructive';
   if (!isSideEffectCap(cap)) {
     io.stderr(`agent-cli: --max-side-effect must be one of ${SIDE_EFFECT_CAPS.join(', ')}, not "${cap}"\n`);
@@ -89,7 +96,8 @@ export async function runCli(args: readonly string[], io: CliIo, environment: Cl
     return runtime;
   };
   try {
-    return await command({ io, args: rest, json: values.json === true, config, gate: { cap, approver }, openRuntime });
+    const options = { timeout: values.timeout, count: values.count };
+    return await command({ io, args: rest, json: values.json === true, config, gate: { cap, approver }, options, openRuntime });
   } catch (error) {
     return report(io, error);
   } finally {
