@@ -46,7 +46,7 @@ ${GLOBAL_OPTIONS}
 ${EXIT_CODES_HELP}`,
   tools: `Usage: agent-cli tools [--config <file>] [--json]
 
-Lists the agent's built-in tools (Read, Write, Edit, Glob, Grep, Bash) and the tools of every connected
+Lists the agent's built-in tools (Read, Write, Edit, Glob, Grep, Bash, WaitForEvent) and the tools of every connected
 server as the agent sees them (mcp__<server>__<tool>), with the side effects the agent assumes (read-only
 or mutating, destructive or not; see annotationTrust for server tools) and the description.
 --json adds each tool's input schema. Exits with 4 when any server failed (its tools are missing).
