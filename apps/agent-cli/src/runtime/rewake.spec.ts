@@ -1,11 +1,13 @@
 import path from 'node:path';
 import { eventually, pidsWithCommandLine } from '../../../../tools/test/process-table';
-import { NON_INTERACTIVE_APPROVER } from '../agent/approval/approver';
+import { FLAG_APPROVER, NON_INTERACTIVE_APPROVER } from '../agent/approval/approver';
 import { ToolExecutor } from '../agent/tool-executor';
 import { TransportClientFactory } from '../mcp/client-factory';
 import type { StdioServerConfig } from '../mcp/server-config';
 import { resultText, type ToolResult } from '../tools/tool';
+import { NotificationFanout } from '@toolmesh/protocol';
 import type { AgentRuntime } from './agent-runtime';
+import { createRewake } from './rewake';
 import { createAgentRuntime } from './runtime-factory';
 
 jest.setTimeout(30_000); // real processes on a shared two-core machine
@@ -16,6 +18,7 @@ jest.setTimeout(30_000); // real processes on a shared two-core machine
  * ToolExecutor like any model tool call, wakes with the event.
  */
 const PEER = path.join(__dirname, '../../../../tools/test/peers/notifying-peer.mjs');
+const EVERYTHING = path.join(__dirname, '../../../../node_modules/.bin/mcp-server-everything');
 const NAME = `rewake-${process.pid}`;
 const peer: StdioServerConfig = {
   name: 'jobs',
@@ -121,5 +124,47 @@ describe('WaitForEvent in a real runtime', () => {
 
     expect(await waiting).toEqual({ isError: true, content: [{ type: 'text', text: 'WaitForEvent: the agent is shutting down; no more events will arrive' }] });
     expect(await eventually(() => pidsWithCommandLine(`--name=${NAME}`).length === 0)).toBe(true);
+  });
+});
+
+describe('WaitForEvent with server-everything from npm', () => {
+  it('wakes with a log message the server sends on its own once simulated logging is on', async () => {
+    const everything = await createAgentRuntime(
+      { file: 'x', servers: [{ name: 'everything', transport: 'stdio', command: EVERYTHING, args: ['stdio'], env: {}, requestTimeoutMs: 20_000, annotationTrust: 'ignore' }] },
+      { clientFactory: new TransportClientFactory({ name: 'rewake-test', version: '0' }), log: { warn: () => undefined }, workingDirectory: process.cwd() },
+    );
+    try {
+      const run = new ToolExecutor(everything.tools, { approver: FLAG_APPROVER });
+      expect((await run.execute({ id: '1', name: 'mcp__everything__toggle-simulated-logging', args: {} })).isError).toBe(false);
+
+      const result = await run.execute({ id: '2', name: 'WaitForEvent', args: { filter: { server: 'everything', type: 'log' }, timeoutMs: 20_000 } });
+
+      expect(result.isError).toBe(false);
+      expect(JSON.parse(resultText(result))).toMatchObject({
+        server: 'everything',
+        type: 'log',
+        method: 'notifications/message',
+        summary: { level: expect.stringMatching(/^(debug|info|notice|warning|error|critical|alert|emergency)$/), data: expect.stringMatching(/message/i) },
+      });
+    } finally {
+      await everything.close();
+    }
+  });
+});
+
+describe('createRewake', () => {
+  it('warns once, not per event, when the buffer overflows, and stops listening when closed', async () => {
+    const source = new NotificationFanout(() => undefined);
+    const warnings: string[] = [];
+    const rewake = createRewake(source, { rules: [], defaults: true, bufferSize: 1 }, (message) => warnings.push(message));
+    const update = { server: 'jobs', notification: { jsonrpc: '2.0' as const, method: 'notifications/resources/updated', params: { uri: 'file:///secret-path' } }, receivedAt: new Date() };
+    for (let i = 0; i < 3; i++) source.publish(update);
+
+    expect(rewake.events.dropped).toBe(2);
+    expect(warnings).toEqual([expect.stringContaining('1 events are waiting for a WaitForEvent, so the oldest are being dropped')]);
+    expect(warnings.join()).not.toContain('secret-path');
+
+    await rewake.closeable.close();
+    expect(source.listenerCount).toBe(0);
   });
 });

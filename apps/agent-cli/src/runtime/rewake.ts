@@ -17,7 +17,10 @@ export interface Rewake {
  */
 export function createRewake(source: NotificationSource, config: RewakeConfig | undefined, warn: (message: string) => void): Rewake {
   const { bufferSize, rules, defaults } = config ?? DEFAULT_REWAKE_CONFIG;
-  const events = new ExternalEventResolver(bufferSize);
+  // Once, not per event: a flood would otherwise flood stderr too.
+  const events = new ExternalEventResolver(bufferSize, (droppedSoFar) => {
+    if (droppedSoFar === 1) warn(`rewake: ${bufferSize} events are waiting for a WaitForEvent, so the oldest are being dropped; wait more often, narrow rewake.rules or raise rewake.bufferSize`);
+  });
   const mapper = new NotificationMapper(rules, { defaults });
   // Only the server is named: a notification's params are the server's data and stay out of logs.
   const bridge = new McpNotificationToRewakeBridge(mapper, events, (error, { server }) =>

@@ -68,12 +68,14 @@ describe('ExternalEventResolver', () => {
   });
 
   it('keeps at most bufferSize undelivered events, dropping (and counting) the oldest', async () => {
-    const resolver = new ExternalEventResolver(3);
+    const overflows: number[] = [];
+    const resolver = new ExternalEventResolver(3, (droppedSoFar) => overflows.push(droppedSoFar));
     const events = Array.from({ length: 5 }, () => event());
     events.forEach((e) => resolver.publish(e));
 
     expect(resolver.pending).toBe(3);
     expect(resolver.dropped).toBe(2);
+    expect(overflows).toEqual([1, 2]);
     expect(await resolver.waitFor({}, 0)).toEqual({ kind: 'event', event: events[2] });
   });
 

@@ -44,7 +44,11 @@ export class ExternalEventResolver implements EventSink, EventWaiter {
   private droppedCount = 0;
   private closed = false;
 
-  constructor(readonly bufferSize = DEFAULT_EVENT_BUFFER_SIZE) {
+  /** `onOverflow` is told the total dropped so far each time the full buffer drops an event. */
+  constructor(
+    readonly bufferSize = DEFAULT_EVENT_BUFFER_SIZE,
+    private readonly onOverflow: (droppedSoFar: number) => void = () => undefined,
+  ) {
     if (!Number.isSafeInteger(bufferSize) || bufferSize < 1) {
       throw new RewakeError(RewakeErrorCode.InvalidBufferSize, `the event buffer size must be a positive whole number, not ${String(bufferSize)}`);
     }
@@ -61,6 +65,7 @@ export class ExternalEventResolver implements EventSink, EventWaiter {
     if (this.buffer.length > this.bufferSize) {
       this.buffer.shift();
       this.droppedCount += 1;
+      this.onOverflow(this.droppedCount);
     }
   }
 
