@@ -3,7 +3,8 @@ import { EXIT_CODES_HELP } from './exit-codes';
 
 const GLOBAL_OPTIONS = `Options:
   -c, --config <file>   Configuration file (default: ./${DEFAULT_CONFIG_FILE}). YAML with mcp.servers, or a
-                        JSON file with "mcpServers" as Claude Desktop / Claude Code keep it
+                        JSON file with "mcpServers" as Claude Desktop / Claude Code keep it;
+                        its "skills" list the hook files (docs/agent-cli.md#hooks)
       --json            Print machine-readable JSON on stdout (progress stays on stderr)
   -y, --yes             Approve every tool call that needs approval (mutating or destructive) without asking
       --max-side-effect <read-only|mutating|destructive>
@@ -30,6 +31,8 @@ Approval: read-only tools run without asking; mutating and destructive ones are 
 terminal (stdin and stderr must be a TTY). Without a terminal and without --yes they are refused.
 An MCP server's read-only / destructive annotations count only under annotationTrust: trust, and are
 shown as the server's claims.
+Hooks: the skill files the configuration lists under "skills" may allow, deny or defer a call before
+the gate asks (a hook that cannot answer is a warning, never a failure); see docs/agent-cli.md#hooks.
 
 Progress while connecting goes to stderr. Documentation: docs/agent-cli.md
 

@@ -120,6 +120,8 @@ const CONFIG_CODES: ReadonlySet<string> = new Set([
   AgentErrorCode.ConfigMissingVariable,
   AgentErrorCode.ConfigDuplicateServer,
   AgentErrorCode.InvalidServerName,
+  AgentErrorCode.SkillNotFound,
+  AgentErrorCode.SkillInvalid,
 ]);
 
 function report(io: CliIo, error: unknown): number {

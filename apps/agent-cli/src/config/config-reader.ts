@@ -3,18 +3,20 @@ import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 /**
  * Typed reads out of an untyped configuration tree. Every failure names the file and the exact path
  * (`mcp.servers[1].command`) and says what was expected, so a user can fix it without reading code.
+ * Failures carry `code`: `config.invalid` for the configuration, `skill.invalid` for a skill file.
  */
 export class ConfigReader {
   constructor(
     private readonly file: string,
     readonly value: unknown,
     readonly path: string,
+    private readonly code: AgentErrorCode = AgentErrorCode.ConfigInvalid,
   ) {}
 
   at(key: string | number): ConfigReader {
     const child = typeof key === 'number' ? `${this.path}[${key}]` : this.path ? `${this.path}.${key}` : key;
     const value = this.isObject() || Array.isArray(this.value) ? (this.value as Record<string | number, unknown>)[key] : undefined;
-    return new ConfigReader(this.file, value, child);
+    return new ConfigReader(this.file, value, child, this.code);
   }
 
   get present(): boolean {
@@ -98,7 +100,7 @@ export class ConfigReader {
   }
 
   fail(problem: string): AgentError {
-    return new AgentError(AgentErrorCode.ConfigInvalid, `${this.location} ${problem}`);
+    return new AgentError(this.code, `${this.location} ${problem}`);
   }
 
   /** `file: path`, for messages about this value. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { AgentErrorCode } from '../errors/agent-errors';
 import { loadConfig, parseConfig } from './load-config';
 
-const parse = (text: string, env: NodeJS.ProcessEnv = {}) => parseConfig(text, 'agent-cli.yaml', env);
+const parse = (text: string, env: NodeJS.ProcessEnv = {}) => parseConfig(text, 'agent-cli.yaml', env).servers;
 const failure = (text: string, env: NodeJS.ProcessEnv = {}) => {
   try {
     parse(text, env);

@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseDocument } from 'yaml';
+import { loadSkills } from '../agent/hooks/load-skills';
+import type { Skill } from '../agent/hooks/skill';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import type { McpServerConfig } from '../mcp/server-config';
 import { ConfigReader } from './config-reader';
@@ -11,7 +14,9 @@ export const DEFAULT_CONFIG_FILE = 'agent-cli.yaml';
 export interface AgentConfig {
   readonly file: string;
   readonly servers: readonly McpServerConfig[];
-  /** Absent: the defaults (DEFAULT_REWAKE_CONFIG). */
+  /** The skill files listed under `skills`, read and validated at load (their hooks: docs/agent-cli.md). */
+  readonly skills?: readonly Skill[];
+  /** Which notifications become events (`rewake`); absent: the defaults (DEFAULT_REWAKE_CONFIG). */
   readonly rewake?: RewakeConfig;
 }
 
@@ -30,29 +35,27 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): 
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read (${(error as Error).message})`;
     throw new AgentError(AgentErrorCode.ConfigNotFound, `configuration file ${file} ${reason}; create it or pass --config <file> (see docs/agent-cli.md)`);
   }
-  return { file, ...parseAgentConfig(text, file, env) };
+  return parseConfig(text, file, env);
 }
 
-export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv): readonly McpServerConfig[] {
-  return parseAgentConfig(text, file, env).servers;
-}
-
-/** Everything but the file name: the servers and the `rewake:` section (read in either format). */
-export function parseAgentConfig(text: string, file: string, env: NodeJS.ProcessEnv): Omit<AgentConfig, 'file'> {
+export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv): AgentConfig {
   const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (document.errors.length > 0) {
     throw new AgentError(AgentErrorCode.ConfigInvalid, `${file} is not valid YAML or JSON: ${document.errors[0].message}`);
   }
   const root = new ConfigReader(file, document.toJS({ maxAliasCount: 100 }), '');
-  if (!root.present) return { servers: [] };
+  if (!root.present) return { file, servers: [] };
   if (!root.isObject()) throw root.error('a map with "mcp" (agent format) or "mcpServers" (MCP host format)');
-  const servers = root.at('mcpServers').present ? importMcpServers(root.at('mcpServers'), env) : readAgentFormat(root, env);
+  const imported = root.at('mcpServers').present;
+  const servers = imported ? importMcpServers(root.at('mcpServers'), env) : readAgentFormat(root, env);
   assertUniqueNames(servers, file);
-  return { servers, rewake: readRewakeConfig(root.at('rewake'), servers.map((s) => s.name)) };
+  // Skill files are the agent format's; paths are relative to the configuration file, not to where the CLI runs.
+  const skillFiles = imported ? [] : root.at('skills').stringList().map((entry) => path.resolve(path.dirname(file), entry));
+  return { file, servers, skills: loadSkills(skillFiles, env), rewake: readRewakeConfig(root.at('rewake'), servers.map((s) => s.name)) };
 }
 
 function readAgentFormat(root: ConfigReader, env: NodeJS.ProcessEnv): McpServerConfig[] {
-  root.onlyKeys(['mcp', 'rewake']);
+  root.onlyKeys(['mcp', 'skills', 'rewake']);
   const mcp = root.at('mcp');
   if (!mcp.present) return [];
   mcp.onlyKeys(['servers']);

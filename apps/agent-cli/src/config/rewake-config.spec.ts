@@ -1,9 +1,9 @@
 import { AgentErrorCode } from '../errors/agent-errors';
-import { parseAgentConfig } from './load-config';
+import { parseConfig } from './load-config';
 import { DEFAULT_REWAKE_CONFIG } from './rewake-config';
 
 const SERVERS = 'mcp:\n  servers:\n    - { name: jobs, command: x }\n';
-const rewake = (text: string) => parseAgentConfig(SERVERS + text, 'agent-cli.yaml', {}).rewake;
+const rewake = (text: string) => parseConfig(SERVERS + text, 'agent-cli.yaml', {}).rewake;
 const failure = (text: string) => {
   try {
     rewake(text);
@@ -41,7 +41,7 @@ describe('agent configuration: rewake', () => {
   });
 
   it('is read next to an imported mcpServers file too', () => {
-    const config = parseAgentConfig(JSON.stringify({ mcpServers: { jobs: { command: 'x' } }, rewake: { rules: [{ method: 'a', type: 'b' }] } }), 'x.json', {});
+    const config = parseConfig(JSON.stringify({ mcpServers: { jobs: { command: 'x' } }, rewake: { rules: [{ method: 'a', type: 'b' }] } }), 'x.json', {});
     expect(config.rewake?.rules).toEqual([{ method: 'a', type: 'b' }]);
   });
 

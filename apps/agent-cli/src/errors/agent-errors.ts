@@ -24,6 +24,10 @@ export const AgentErrorCode = {
   ToolNotFound: 'tool.not_found',
   /** Tool arguments are not a JSON object or do not satisfy the tool's input schema. */
   InvalidArguments: 'tool.invalid_arguments',
+  /** A skill file listed under `skills` does not exist or cannot be read. */
+  SkillNotFound: 'skill.not_found',
+  /** A skill file is not valid YAML, or its hooks are not shaped as docs/agent-cli.md describes. */
+  SkillInvalid: 'skill.invalid',
 } as const;
 
 export type AgentErrorCode = (typeof AgentErrorCode)[keyof typeof AgentErrorCode];

@@ -1,9 +1,13 @@
+import { Agent } from 'undici';
+import { HttpActionRunner } from '../agent/hooks/actions/http-action';
+import { McpToolActionRunner } from '../agent/hooks/actions/mcp-tool-action';
+import { SkillHooks } from '../agent/hooks/skill-hooks';
+import { NO_HOOKS, type ToolUseHooks } from '../agent/hooks/tool-use-hooks';
 import type { AgentConfig } from '../config/load-config';
 import type { McpClientFactory } from '../mcp/client-factory';
 import { McpClientManager, type Logger, type StartupProgress } from '../mcp/client-manager';
 import { createBuiltinTools } from '../tools/builtin/builtin-tools';
 import { ToolRegistry } from '../tools/tool-registry';
-import { NO_HOOKS } from '../agent/hooks/tool-use-hooks';
 import { AgentRuntime, closeInOrder, type Closeable } from './agent-runtime';
 import { createRewake } from './rewake';
 
@@ -20,9 +24,9 @@ export interface RuntimeDependencies {
 /**
  * Creates an agent runtime: the built-in tools are registered, the client manager is made here with the
  * rewake bridge listening to it, its servers connected and their tools registered next to the built-ins,
- * and the runtime that owns them is
- * returned. If anything fails before the runtime exists, the factory closes what it made, because
- * nobody else owns it yet (seed §5.2).
+ * and the runtime that owns it is returned, with the skills' hooks (which find their MCP servers through that manager at call time). If
+ * anything fails before the runtime exists, the factory closes what it made, because nobody else owns it
+ * yet (seed §5.2).
  */
 export async function createAgentRuntime(config: AgentConfig, deps: RuntimeDependencies): Promise<AgentRuntime> {
   const manager = new McpClientManager(deps.clientFactory, deps.log, deps.spawnAllowanceMs);
@@ -38,9 +42,19 @@ export async function createAgentRuntime(config: AgentConfig, deps: RuntimeDepen
     for (const tool of createBuiltinTools({ workingDirectory: deps.workingDirectory }, rewake.events)) registry.register(tool);
     await manager.connectAll(config.servers, deps.onProgress);
     await manager.registerAllTools(registry);
-    return new AgentRuntime(registry, manager, manager.status, owned, (message) => deps.log.warn(message), NO_HOOKS, rewake.events);
+    const hooks = createHooks(config, manager, owned, deps);
+    return new AgentRuntime(registry, manager, manager.status, owned, (message) => deps.log.warn(message), hooks, rewake.events);
   } catch (error) {
     await closeInOrder(owned, (message) => deps.log.warn(message));
     throw error;
   }
+}
+
+/** The skills' hooks, or none; with hooks, an HTTP pool of their own, closed with the runtime. */
+function createHooks(config: AgentConfig, manager: McpClientManager, owned: Closeable[], deps: RuntimeDependencies): ToolUseHooks {
+  const definitions = (config.skills ?? []).flatMap((skill) => skill.hooks);
+  if (definitions.length === 0) return NO_HOOKS;
+  const httpPool = new Agent({ keepAliveTimeout: 10_000, connections: 4 });
+  owned.push({ name: 'the hooks\' HTTP pool', close: () => httpPool.close() });
+  return new SkillHooks(definitions, { mcp: new McpToolActionRunner(manager), http: new HttpActionRunner(httpPool) }, deps.log);
 }
