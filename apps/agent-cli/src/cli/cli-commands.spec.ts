@@ -144,7 +144,7 @@ describe('agent-cli call', () => {
 });
 
 describe('agent-cli built-in tools', () => {
-  it('tools --json lists Read, Write, Edit, Glob, Grep and Bash with their side effects, next to the MCP tools', async () => {
+  it('tools --json lists Read, Write, Edit, Glob, Grep, Bash and WaitForEvent with their side effects, next to the MCP tools', async () => {
     const { code, stdout } = await cli('tools', '--json', '--config', 'good.yaml');
     expect(code).toBe(0);
     const tools = JSON.parse(stdout).tools as Array<{ name: string; sideEffects: unknown; inputSchema: { additionalProperties?: unknown } }>;
@@ -156,6 +156,7 @@ describe('agent-cli built-in tools', () => {
       Grep: { level: 'read-only', destructive: false, basis: 'declared' },
       Read: { level: 'read-only', destructive: false, basis: 'declared' },
       Write: { level: 'mutating', destructive: true, basis: 'declared' },
+      WaitForEvent: { level: 'read-only', destructive: false, basis: 'declared' },
     });
     expect(tools.find((t) => t.name === 'Read')?.inputSchema.additionalProperties).toBe(false);
     expect(tools.map((t) => t.name)).toContain('mcp__web__add');

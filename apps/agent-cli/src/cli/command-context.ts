@@ -32,6 +32,12 @@ export interface AgentOptions {
   readonly signal?: AbortSignal;
 }
 
+/** Options only some commands read (`watch --timeout <ms> --count <n>`), as given on the command line. */
+export interface CommandOptions {
+  readonly timeout?: string;
+  readonly count?: string;
+}
+
 /** What a command gets: its arguments, the output switches, and a way to open (and own) a runtime. */
 export interface CommandContext {
   readonly io: CliIo;
@@ -40,6 +46,7 @@ export interface CommandContext {
   readonly config: AgentConfig;
   readonly gate: GateSettings;
   readonly agent: AgentOptions;
+  readonly options: CommandOptions;
   /** Opens an agent runtime for the configuration; the command closes it when done. */
   openRuntime(): Promise<AgentRuntime>;
 }

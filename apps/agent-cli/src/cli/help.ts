@@ -25,6 +25,7 @@ Commands:
   call <tool> [json]    Call one tool with a JSON object of arguments (default {})
   run "<task>"          Let the agent do one task with the configured LLM and the tools, then exit
   chat                  Talk with the agent: one message per line, /exit or Ctrl-D to leave
+  watch                 Print the events the servers' notifications become, one JSON line each
   help [command]        Show help for a command
 
 ${GLOBAL_OPTIONS}
@@ -63,7 +64,7 @@ ${GLOBAL_OPTIONS}
 ${EXIT_CODES_HELP}`,
   tools: `Usage: agent-cli tools [--config <file>] [--json]
 
-Lists the agent's built-in tools (Read, Write, Edit, Glob, Grep, Bash) and the tools of every connected
+Lists the agent's built-in tools (Read, Write, Edit, Glob, Grep, Bash, WaitForEvent) and the tools of every connected
 server as the agent sees them (mcp__<server>__<tool>), with the side effects the agent assumes (read-only
 or mutating, destructive or not; see annotationTrust for server tools) and the description.
 --json adds each tool's input schema. Exits with 4 when any server failed (its tools are missing).
@@ -108,6 +109,22 @@ from stdin, one per line, and refuses calls that need approval unless --yes is g
 ${LLM_NOTE}
 
 ${AGENT_OPTIONS}
+${GLOBAL_OPTIONS}
+${EXIT_CODES_HELP}`,
+  watch: `Usage: agent-cli watch [--timeout <ms>] [--count <n>] [--config <file>]
+
+Connects to every configured MCP server and prints each event its notifications become (the events the
+WaitForEvent tool wakes on: resource updates, log messages, and the custom notifications mapped under
+rewake.rules) as one JSON object per line on stdout, with or without --json:
+  {"id","server","type","method","summary":{"uri","level","logger","data"},"receivedAt"}
+Runs until Ctrl-C or SIGTERM (every server is stopped first), or until:
+      --timeout <ms>    this many milliseconds have passed (exit 0)
+      --count <n>       this many events have been printed (exit 0)
+Exits with 4 when a server could not be connected (the others are watched), at once when none could.
+
+Example:
+  agent-cli watch --count 1 | jq .summary
+
 ${GLOBAL_OPTIONS}
 ${EXIT_CODES_HELP}`,
 };

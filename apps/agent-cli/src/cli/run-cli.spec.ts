@@ -17,7 +17,7 @@ describe('runCli', () => {
     expect(await run(...args)).toEqual({ code: ExitCode.Ok, stdout: HELP, stderr: '' });
   });
 
-  it.each(['servers', 'tools', 'call', 'run', 'chat'])('prints the help of "%s" for "%s --help" and "help %s", with the exit codes', async (command) => {
+  it.each(['servers', 'tools', 'call', 'run', 'chat', 'watch'])('prints the help of "%s" for "%s --help" and "help %s", with the exit codes', async (command) => {
     expect(await run(command, '--help')).toEqual({ code: ExitCode.Ok, stdout: COMMAND_HELP[command], stderr: '' });
     expect((await run('help', command)).stdout).toBe(COMMAND_HELP[command]);
     expect(COMMAND_HELP[command]).toContain('Exit codes:');
@@ -32,6 +32,10 @@ describe('runCli', () => {
     expect(result.code).toBe(ExitCode.Usage);
     expect(result.stderr).toContain("Unknown option '--frobnicate'");
     expect(result.stderr).toContain('agent-cli --help');
+  });
+
+  it('refuses the watch options on other commands (exit 2)', async () => {
+    expect(await run('servers', '--count', '1')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('--timeout and --count are options of "watch" only') });
   });
 
   it('refuses an unknown command with exit code 2', async () => {

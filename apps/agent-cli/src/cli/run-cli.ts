@@ -13,6 +13,7 @@ import { chatCommand } from './commands/chat-command';
 import { runCommand } from './commands/run-command';
 import { serversCommand } from './commands/servers-command';
 import { toolsCommand } from './commands/tools-command';
+import { watchCommand } from './commands/watch-command';
 import type { CliIo, Command } from './command-context';
 import { ExitCode } from './exit-codes';
 import { COMMAND_HELP, HELP } from './help';
@@ -21,7 +22,7 @@ import { progressReporter } from './progress-reporter';
 export type { CliIo };
 export { ExitCode, HELP };
 
-const COMMANDS: Readonly<Record<string, Command>> = { servers: serversCommand, tools: toolsCommand, call: callCommand, run: runCommand, chat: chatCommand };
+const COMMANDS: Readonly<Record<string, Command>> = { servers: serversCommand, tools: toolsCommand, call: callCommand, run: runCommand, chat: chatCommand, watch: watchCommand };
 
 export interface CliEnvironment {
   readonly version: string;
@@ -49,6 +50,8 @@ export async function runCli(args: readonly string[], io: CliIo, environment: Cl
         model: { type: 'string' },
         'max-turns': { type: 'string' },
         transcript: { type: 'string' },
+        timeout: { type: 'string' },
+        count: { type: 'string' },
       },
       allowPositionals: true,
     });
@@ -69,6 +72,10 @@ export async function runCli(args: readonly string[], io: CliIo, environment: Cl
     return ExitCode.Usage;
   }
   if (values.help) return help(io, name);
+  if (name !== 'watch' && (values.timeout !== undefined || values.count !== undefined)) {
+    io.stderr(`agent-cli: --timeout and --count are options of "watch" only\nRun "agent-cli ${name} --help" for usage.\n`);
+    return ExitCode.Usage;
+  }
   const cap = values['max-side-effect'] ?? 'destructive';
   if (!isSideEffectCap(cap)) {
     io.stderr(`agent-cli: --max-side-effect must be one of ${SIDE_EFFECT_CAPS.join(', ')}, not "${cap}"\n`);
@@ -102,7 +109,8 @@ export async function runCli(args: readonly string[], io: CliIo, environment: Cl
   };
   try {
     const agent = { model: values.model, maxTurns, transcript: values.transcript, env, workingDirectory: cwd, signal: environment.signal };
-    return await command({ io, args: rest, json: values.json === true, config, gate: { cap, approver }, agent, openRuntime });
+    const options = { timeout: values.timeout, count: values.count };
+    return await command({ io, args: rest, json: values.json === true, config, gate: { cap, approver }, agent, options, openRuntime });
   } catch (error) {
     return report(io, error);
   } finally {

@@ -38,6 +38,12 @@ export class ConfigReader {
     return this.value as number;
   }
 
+  boolean(fallback: boolean): boolean {
+    if (!this.present) return fallback;
+    if (typeof this.value !== 'boolean') throw this.error('true or false');
+    return this.value;
+  }
+
   oneOf<T extends string>(allowed: readonly T[], fallback: T): T {
     if (!this.present) return fallback;
     if (!allowed.includes(this.value as T)) throw this.error(`one of ${allowed.map((a) => `"${a}"`).join(', ')}`);

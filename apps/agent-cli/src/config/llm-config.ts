@@ -18,7 +18,7 @@ export interface LlmConfig {
 /** Ollama's OpenAI-compatible endpoint on its default port: a local model works with no `llm:` section at all. */
 export const DEFAULT_LLM_CONFIG: LlmConfig = { baseUrl: 'http://127.0.0.1:11434/v1', maxTurns: 20, requestTimeoutMs: 120_000 };
 
-const LLM_KEYS = ['baseUrl', 'model', 'apiKeyEnv', 'maxTurns', 'requestTimeoutMs', 'systemPrompt'];
+export const LLM_KEYS = ['baseUrl', 'model', 'apiKeyEnv', 'maxTurns', 'requestTimeoutMs', 'systemPrompt'];
 
 export function readLlmConfig(llm: ConfigReader): LlmConfig {
   if (!llm.present) return DEFAULT_LLM_CONFIG;

@@ -7,6 +7,7 @@ import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import type { McpServerConfig } from '../mcp/server-config';
 import { ConfigReader } from './config-reader';
 import { DEFAULT_LLM_CONFIG, readLlmConfig, type LlmConfig } from './llm-config';
+import { readRewakeConfig, type RewakeConfig } from './rewake-config';
 import { readServerEntry } from './server-entry';
 
 export const DEFAULT_CONFIG_FILE = 'agent-cli.yaml';
@@ -18,9 +19,11 @@ export interface AgentConfig {
   readonly skills?: readonly Skill[];
   /** Absent only in configurations built in code; `loadConfig` always fills it, with defaults if need be. */
   readonly llm?: LlmConfig;
+  /** Which notifications become events (`rewake`); absent: the defaults (DEFAULT_REWAKE_CONFIG). */
+  readonly rewake?: RewakeConfig;
 }
 
-const SERVER_KEYS = ['name', 'transport', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'requestTimeoutMs', 'annotationTrust'];
+export const SERVER_KEYS = ['name', 'transport', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'requestTimeoutMs', 'annotationTrust'];
 
 /**
  * Reads the agent's configuration: either the agent's own YAML (`mcp.servers: [...]`) or, imported
@@ -53,11 +56,12 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv):
   const skillFiles = imported ? [] : root.at('skills').stringList().map((entry) => path.resolve(path.dirname(file), entry));
   // The MCP host format has no llm section: there `--model` and the defaults apply.
   const llm = imported ? DEFAULT_LLM_CONFIG : readLlmConfig(root.at('llm'));
-  return { file, servers, skills: loadSkills(skillFiles, env), llm };
+  const rewake = readRewakeConfig(root.at('rewake'), servers.map((s) => s.name));
+  return { file, servers, skills: loadSkills(skillFiles, env), rewake, llm };
 }
 
 function readAgentFormat(root: ConfigReader, env: NodeJS.ProcessEnv): McpServerConfig[] {
-  root.onlyKeys(['mcp', 'skills', 'llm']);
+  root.onlyKeys(['mcp', 'skills', 'rewake', 'llm']);
   const mcp = root.at('mcp');
   if (!mcp.present) return [];
   mcp.onlyKeys(['servers']);

@@ -1,3 +1,4 @@
+import { ExternalEventResolver } from '@toolmesh/rewake-bridge';
 import { NO_HOOKS, type ToolUseHooks } from '../agent/hooks/tool-use-hooks';
 import type { McpClientManager, ServerStatus } from '../mcp/client-manager';
 import type { ToolRegistry } from '../tools/tool-registry';
@@ -9,8 +10,9 @@ export interface Closeable {
 }
 
 /**
- * One agent runtime: its tool registry, the MCP client manager behind the registry's MCP tools, and the
- * hooks every tool call of this runtime runs through (the executor takes them from here).
+ * One agent runtime: its tool registry, the MCP client manager behind the registry's MCP tools, the
+ * hooks every tool call of this runtime runs through (the executor takes them from here), and the
+ * resolver of its external events.
  * `close()` closes what it owns in a fixed order, the client manager first (seed §5.1: a hard-coded
  * list, not a scan for markers), and logs a failure and goes on rather than leaving the rest open.
  */
@@ -24,6 +26,8 @@ export class AgentRuntime {
     private readonly owned: readonly Closeable[],
     private readonly warn: (message: string) => void,
     readonly hooks: ToolUseHooks = NO_HOOKS,
+    /** The events the runtime's servers' notifications became (rewake): what WaitForEvent and `watch` wait on. */
+    readonly events: ExternalEventResolver = new ExternalEventResolver(),
   ) {}
 
   close(): Promise<void> {

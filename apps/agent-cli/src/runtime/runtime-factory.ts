@@ -9,6 +9,7 @@ import { McpClientManager, type Logger, type StartupProgress } from '../mcp/clie
 import { createBuiltinTools } from '../tools/builtin/builtin-tools';
 import { ToolRegistry } from '../tools/tool-registry';
 import { AgentRuntime, closeInOrder, type Closeable } from './agent-runtime';
+import { createRewake } from './rewake';
 
 export interface RuntimeDependencies {
   readonly clientFactory: McpClientFactory;
@@ -21,25 +22,28 @@ export interface RuntimeDependencies {
 }
 
 /**
- * Creates an agent runtime: the built-in tools are registered, the client manager is made here, its
- * servers connected and their tools registered next to the built-ins, and the runtime that owns it is
- * returned, with the skills' hooks (which find their MCP servers through that manager at call time). If
+ * Creates an agent runtime: the built-in tools are registered, the client manager is made here with the
+ * rewake bridge listening to it, its servers connected and their tools registered next to the built-ins,
+ * and the runtime that owns it is returned, with the skills' hooks (which find their MCP servers through that manager at call time). If
  * anything fails before the runtime exists, the factory closes what it made, because nobody else owns it
  * yet (seed §5.2).
  */
 export async function createAgentRuntime(config: AgentConfig, deps: RuntimeDependencies): Promise<AgentRuntime> {
   const manager = new McpClientManager(deps.clientFactory, deps.log, deps.spawnAllowanceMs);
+  const rewake = createRewake(manager, config.rewake, (message) => deps.log.warn(message));
+  // The manager first: once its servers are stopped no notification can arrive at a closed resolver.
   const owned: Closeable[] = [
     { name: 'the MCP client manager', close: () => manager.close() },
+    rewake.closeable,
     { name: 'the MCP client factory', close: () => deps.clientFactory.close() },
   ];
   try {
     const registry = new ToolRegistry();
-    for (const tool of createBuiltinTools({ workingDirectory: deps.workingDirectory })) registry.register(tool);
+    for (const tool of createBuiltinTools({ workingDirectory: deps.workingDirectory }, rewake.events)) registry.register(tool);
     await manager.connectAll(config.servers, deps.onProgress);
     await manager.registerAllTools(registry);
     const hooks = createHooks(config, manager, owned, deps);
-    return new AgentRuntime(registry, manager, manager.status, owned, (message) => deps.log.warn(message), hooks);
+    return new AgentRuntime(registry, manager, manager.status, owned, (message) => deps.log.warn(message), hooks, rewake.events);
   } catch (error) {
     await closeInOrder(owned, (message) => deps.log.warn(message));
     throw error;

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ExternalEventResolver } from '@toolmesh/rewake-bridge';
 import { ArgumentValidator } from '../argument-validator';
 import { resultText, type Tool } from '../tool';
 import { createBuiltinTools } from './builtin-tools';
@@ -9,7 +10,7 @@ import { createBuiltinTools } from './builtin-tools';
  * Architecture rules for the built-in tools (MCP tools are exempt: they advertise their server's schema
  * untouched, SPEC A1). A new built-in tool is covered as soon as createBuiltinTools returns it.
  */
-const tools = createBuiltinTools({ workingDirectory: mkdtempSync(path.join(tmpdir(), 'builtin-tools-')) });
+const tools = createBuiltinTools({ workingDirectory: mkdtempSync(path.join(tmpdir(), 'builtin-tools-')) }, new ExternalEventResolver());
 
 type Schema = Record<string, unknown>;
 
@@ -30,7 +31,7 @@ function objectSchemas(schema: Schema, at = '#'): Array<[string, Schema]> {
 }
 
 describe('built-in tools (architecture)', () => {
-  it('are Read, Write, Edit, Glob, Grep and Bash, with the side effects the agent must assume', () => {
+  it('are Read, Write, Edit, Glob, Grep, Bash and WaitForEvent, with the side effects the agent must assume', () => {
     const declared = Object.fromEntries(tools.map((t) => [t.name, t.sideEffects]));
     expect(declared).toEqual({
       Read: { level: 'read-only', destructive: false, basis: 'declared' },
@@ -39,6 +40,7 @@ describe('built-in tools (architecture)', () => {
       Glob: { level: 'read-only', destructive: false, basis: 'declared' },
       Grep: { level: 'read-only', destructive: false, basis: 'declared' },
       Bash: { level: 'mutating', destructive: true, basis: 'declared' },
+      WaitForEvent: { level: 'read-only', destructive: false, basis: 'declared' },
     });
   });
 

@@ -1,0 +1,8 @@
+import { documentedCodes } from '../../../../tools/test/documented-codes';
+import { RewakeErrorCode } from './rewake-errors';
+
+describe('rewake-bridge error codes', () => {
+  it('are exactly the ones docs/errors.md documents', () => {
+    expect(documentedCodes('rewake-bridge').sort()).toEqual(Object.values(RewakeErrorCode).sort());
+  });
+});
