@@ -49,7 +49,7 @@ afterAll(() => runtime?.close());
 
 describe('WaitForEvent in a real runtime', () => {
   it('sleeps until the server sends a notification later, then returns the event as JSON text and structured content', async () => {
-    const waiting = waitForEvent({ filter: { server: 'jobs', type: 'resource.updated' }, timeoutMs: 20_000 });
+    const waiting = waitForEvent({ filter: { server: 'jobs', type: 'resource.updated' }, timeout_ms: 20_000 });
     expect(await eventually(() => runtime.events.waiting === 1)).toBe(true);
 
     const scheduled = await schedule({ delayMs: 200, kind: 'resource', uri: 'file:///reports/q3.csv' });
@@ -73,7 +73,7 @@ describe('WaitForEvent in a real runtime', () => {
     await schedule({ kind: 'custom', method: 'notifications/jobs/build', data: 'build 42 finished' });
     expect(await eventually(() => runtime.events.pending === 1)).toBe(true);
 
-    const result = await waitForEvent({ timeoutMs: 0 });
+    const result = await waitForEvent({ timeout_ms: 0 });
 
     expect(result.isError).toBe(false);
     expect(JSON.parse(resultText(result))).toMatchObject({ type: 'job.done', method: 'notifications/jobs/build', summary: { data: 'build 42 finished' } });
@@ -85,23 +85,23 @@ describe('WaitForEvent in a real runtime', () => {
     await schedule({ kind: 'resource', uri: 'file:///tmp/other' });
     expect(await eventually(() => runtime.events.pending === 2)).toBe(true);
 
-    const log = await waitForEvent({ filter: { type: 'log' }, timeoutMs: 0 });
-    const resource = await waitForEvent({ filter: { uriPrefix: 'file:///tmp/' }, timeoutMs: 0 });
+    const log = await waitForEvent({ filter: { type: 'log' }, timeout_ms: 0 });
+    const resource = await waitForEvent({ filter: { uri_prefix: 'file:///tmp/' }, timeout_ms: 0 });
 
     expect(JSON.parse(resultText(log))).toMatchObject({ type: 'log', summary: { level: 'warning', logger: 'peer', data: 'disk almost full' } });
     expect(JSON.parse(resultText(resource))).toMatchObject({ type: 'resource.updated', summary: { uri: 'file:///tmp/other' } });
   });
 
   it('returns a clean, non-error timeout result when no event arrives', async () => {
-    const result = await waitForEvent({ filter: { server: 'jobs' }, timeoutMs: 200 });
+    const result = await waitForEvent({ filter: { server: 'jobs' }, timeout_ms: 200 });
 
-    expect(result).toEqual({ isError: false, content: [{ type: 'text', text: 'no event arrived within 200 ms' }], structuredContent: { event: null, timedOut: true, timeoutMs: 200 } });
+    expect(result).toEqual({ isError: false, content: [{ type: 'text', text: 'no event arrived within 200 ms' }], structuredContent: { event: null, timedOut: true, timeout_ms: 200 } });
     expect(runtime.events.waiting).toBe(0);
   });
 
   it('ends cleanly when the executor\'s signal is aborted (Ctrl-C)', async () => {
     const controller = new AbortController();
-    const waiting = waitForEvent({ timeoutMs: 600_000 }, controller.signal);
+    const waiting = waitForEvent({ timeout_ms: 600_000 }, controller.signal);
     expect(await eventually(() => runtime.events.waiting === 1)).toBe(true);
 
     controller.abort();
@@ -111,13 +111,13 @@ describe('WaitForEvent in a real runtime', () => {
   });
 
   it('refuses bad arguments before waiting', async () => {
-    const result = await waitForEvent({ timeoutMs: 600_001, filter: { host: 'x' } });
+    const result = await waitForEvent({ timeout_ms: 600_001, filter: { host: 'x' } });
     expect(result.isError).toBe(true);
     expect(resultText(result)).toMatch(/^invalid arguments for WaitForEvent: /);
   });
 
   it('is ended by closing the runtime, which also stops the server', async () => {
-    const waiting = waitForEvent({ timeoutMs: 600_000 });
+    const waiting = waitForEvent({ timeout_ms: 600_000 });
     expect(await eventually(() => runtime.events.waiting === 1)).toBe(true);
 
     await runtime.close();
@@ -137,7 +137,7 @@ describe('WaitForEvent with server-everything from npm', () => {
       const run = new ToolExecutor(everything.tools, { approver: FLAG_APPROVER });
       expect((await run.execute({ id: '1', name: 'mcp__everything__toggle-simulated-logging', args: {} })).isError).toBe(false);
 
-      const result = await run.execute({ id: '2', name: 'WaitForEvent', args: { filter: { server: 'everything', type: 'log' }, timeoutMs: 20_000 } });
+      const result = await run.execute({ id: '2', name: 'WaitForEvent', args: { filter: { server: 'everything', type: 'log' }, timeout_ms: 20_000 } });
 
       expect(result.isError).toBe(false);
       expect(JSON.parse(resultText(result))).toMatchObject({

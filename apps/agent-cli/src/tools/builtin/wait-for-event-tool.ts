@@ -2,9 +2,10 @@ import type { EventFilter, EventWaiter } from '@toolmesh/rewake-bridge';
 import { errorResult, type ToolResult } from '../tool';
 import { BuiltinTool, textResult, type BuiltinToolContext } from './builtin-tool';
 
+/** snake_case like the other built-in tools' arguments (Bash's `timeout_ms`, Edit's `old_string`). */
 interface WaitForEventArgs {
-  readonly filter?: EventFilter;
-  readonly timeoutMs: number;
+  readonly filter?: Omit<EventFilter, 'uriPrefix'> & { readonly uri_prefix?: string };
+  readonly timeout_ms: number;
 }
 
 /** The longest single wait (the same bound as a Bash command); the model can wait again. */
@@ -21,7 +22,7 @@ export class WaitForEventTool extends BuiltinTool<WaitForEventArgs> {
   readonly name = 'WaitForEvent';
   readonly description =
     'Waits until a connected MCP server sends a notification that is an event (a resource update, a log message, or a custom ' +
-    'notification the configuration maps), or until timeoutMs passes. Returns the event as JSON: ' +
+    'notification the configuration maps), or until timeout_ms passes. Returns the event as JSON: ' +
     '{"id", "server", "type", "method", "summary": {"uri", "level", "logger", "data"}, "receivedAt"}. Events that arrived since ' +
     'the last wait are kept and returned first, oldest first, so none is missed between turns. Use it to sleep until ' +
     'something happens instead of polling; a timeout is not an error.';
@@ -35,18 +36,18 @@ export class WaitForEventTool extends BuiltinTool<WaitForEventArgs> {
           server: filterField('The configured name of the server that sent it.'),
           type: filterField('The event type, e.g. "resource.updated" or "log".'),
           method: filterField('The notification method, e.g. "notifications/resources/updated".'),
-          uriPrefix: filterField('The start of the resource URI (summary.uri), e.g. "file:///reports/".'),
+          uri_prefix: filterField('The start of the resource URI (summary.uri), e.g. "file:///reports/".'),
         },
         additionalProperties: false,
       },
-      timeoutMs: {
+      timeout_ms: {
         type: 'integer',
         minimum: 0,
         maximum: WAIT_FOR_EVENT_MAX_TIMEOUT_MS,
         description: `How long to wait, in milliseconds; 0 only takes an event that has already arrived. At most ${WAIT_FOR_EVENT_MAX_TIMEOUT_MS}.`,
       },
     },
-    required: ['timeoutMs'],
+    required: ['timeout_ms'],
     additionalProperties: false,
   } as const;
   readonly sideEffects = { level: 'read-only', destructive: false, basis: 'declared' } as const;
@@ -58,13 +59,14 @@ export class WaitForEventTool extends BuiltinTool<WaitForEventArgs> {
     super(context);
   }
 
-  protected async run({ filter = {}, timeoutMs }: WaitForEventArgs, signal?: AbortSignal): Promise<ToolResult> {
-    const outcome = await this.events.waitFor(filter, timeoutMs, signal);
+  protected async run({ filter = {}, timeout_ms: timeoutMs }: WaitForEventArgs, signal?: AbortSignal): Promise<ToolResult> {
+    const { uri_prefix: uriPrefix, ...rest } = filter;
+    const outcome = await this.events.waitFor({ ...rest, ...(uriPrefix === undefined ? {} : { uriPrefix }) }, timeoutMs, signal);
     switch (outcome.kind) {
       case 'event':
         return textResult(JSON.stringify(outcome.event), { event: outcome.event });
       case 'timeout':
-        return textResult(`no event arrived within ${timeoutMs} ms`, { event: null, timedOut: true, timeoutMs });
+        return textResult(`no event arrived within ${timeoutMs} ms`, { event: null, timedOut: true, timeout_ms: timeoutMs });
       case 'aborted':
         return errorResult('WaitForEvent: cancelled before an event arrived');
       case 'closed':
