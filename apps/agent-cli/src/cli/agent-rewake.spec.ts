@@ -24,10 +24,10 @@ it('the agent sleeps in WaitForEvent, a real server notifies later, the next req
     {
       toolCalls: [
         { id: 'schedule', name: 'mcp__notify__schedule_notification', arguments: { delayMs: 500, kind: 'resource', uri: 'file:///reports/daily.csv' } },
-        { id: 'wait', name: 'WaitForEvent', arguments: { filter: { type: 'resource.updated', uriPrefix: 'file:///reports/' }, timeoutMs: 30_000 } },
+        { id: 'wait', name: 'WaitForEvent', arguments: { filter: { type: 'resource.updated', uri_prefix: 'file:///reports/' }, timeout_ms: 30_000 } },
       ],
     },
-    { toolCalls: [{ id: 'again', name: 'WaitForEvent', arguments: { timeoutMs: 200 } }] },
+    { toolCalls: [{ id: 'again', name: 'WaitForEvent', arguments: { timeout_ms: 200 } }] },
     { text: 'The daily report was updated.' },
   ]);
   const dir = mkdtempSync(path.join(tmpdir(), 'loop-rewake-'));
