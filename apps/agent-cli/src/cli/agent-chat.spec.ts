@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
+import { AGENT_CLI_MAIN } from '../test-support/built-cli';
 
 jest.setTimeout(60_000); // the built CLI behind a pseudo-terminal, on a shared two-core machine
 
@@ -10,8 +11,6 @@ jest.setTimeout(60_000); // the built CLI behind a pseudo-terminal, on a shared 
  * `agent-cli chat` as a person uses it: the built CLI on a pseudo-terminal (util-linux `script` gives it
  * one; the test types into it), a scripted model in place of the LLM, and piped input without a terminal.
  */
-const ROOT = path.join(__dirname, '../../../..');
-const MAIN = path.join(ROOT, 'dist/apps/agent-cli/main.js');
 
 let llm: ScriptedLlmServer | undefined;
 afterEach(async () => {
@@ -73,7 +72,7 @@ describe('agent-cli chat', () => {
       { toolCalls: [{ id: 'no', name: 'Write', arguments: { path: 'denied.txt', content: 'x' } }] },
       { text: 'Left it alone.' },
     ]);
-    const pty = PtySession.start(`${process.execPath} ${MAIN} chat --transcript transcript.jsonl`, dir);
+    const pty = PtySession.start(`${process.execPath} ${AGENT_CLI_MAIN} chat --transcript transcript.jsonl`, dir);
     try {
       await pty.see('> ');
       pty.type('please write chat.txt');
@@ -106,7 +105,7 @@ describe('agent-cli chat', () => {
 
   it('Ctrl-C while the model thinks aborts the request, records the interruption and exits 130', async () => {
     const { dir, llm: server } = await workspace([{ hang: true }]);
-    const pty = PtySession.start(`${process.execPath} ${MAIN} chat --transcript transcript.jsonl`, dir);
+    const pty = PtySession.start(`${process.execPath} ${AGENT_CLI_MAIN} chat --transcript transcript.jsonl`, dir);
     try {
       await pty.see('> ');
       pty.type('think hard');
@@ -126,7 +125,7 @@ describe('agent-cli chat', () => {
       { toolCalls: [{ id: 'w', name: 'Write', arguments: { path: 'piped.txt', content: 'x' } }] },
       { text: 'I was not allowed.' },
     ]);
-    const child = spawn(process.execPath, [MAIN, 'chat'], { cwd: dir, env: { PATH: process.env.PATH } });
+    const child = spawn(process.execPath, [AGENT_CLI_MAIN, 'chat'], { cwd: dir, env: { PATH: process.env.PATH } });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stdin.end('hi\n\nwrite piped.txt\n');

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
+import { AGENT_CLI_MAIN } from '../test-support/built-cli';
 
 jest.setTimeout(60_000); // the built CLI and a real MCP server, on a shared two-core machine
 
@@ -13,7 +14,6 @@ jest.setTimeout(60_000); // the built CLI and a real MCP server, on a shared two
  * carries the event. A second WaitForEvent with nothing coming returns its clean timeout result.
  */
 const ROOT = path.join(__dirname, '../../../..');
-const MAIN = path.join(ROOT, 'dist/apps/agent-cli/main.js');
 const PEER = path.join(ROOT, 'tools/test/peers/notifying-peer.mjs');
 
 let llm: ScriptedLlmServer | undefined;
@@ -36,7 +36,7 @@ it('the agent sleeps in WaitForEvent, a real server notifies later, the next req
     `llm:\n  baseUrl: ${llm.baseUrl}\n  model: scripted-model\nmcp:\n  servers:\n    - name: notify\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(PEER)}, --name=loop-rewake]\n      annotationTrust: trust\n`,
   );
 
-  const child = spawn(process.execPath, [MAIN, 'run', 'tell me when the daily report changes', '--transcript', 'transcript.jsonl'], { cwd: dir, env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [AGENT_CLI_MAIN, 'run', 'tell me when the daily report changes', '--transcript', 'transcript.jsonl'], { cwd: dir, env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   const code = await new Promise((resolve) => child.once('exit', resolve));

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { startScriptedLlmServer, unreachableBaseUrl, type Script, type ScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
 import { eventually, pidsWithCommandLine } from '../../../../tools/test/process-table';
 import { ExitCode } from './exit-codes';
+import { AGENT_CLI_MAIN, runBuiltCli, type CliRun } from '../test-support/built-cli';
 
 jest.setTimeout(60_000); // real MCP servers from npm and the built CLI, on a shared two-core machine
 
@@ -13,7 +14,6 @@ jest.setTimeout(60_000); // real MCP servers from npm and the built CLI, on a sh
  * stdio (server-everything, server-memory), and a scripted OpenAI-compatible server in place of the model.
  */
 const ROOT = path.join(__dirname, '../../../..');
-const MAIN = path.join(ROOT, 'dist/apps/agent-cli/main.js');
 const BIN = path.join(ROOT, 'node_modules/.bin');
 
 let llm: ScriptedLlmServer | undefined;
@@ -58,15 +58,8 @@ async function scripted(script: Script, llmExtra = ''): Promise<Workspace & { ll
   return { ...workspace(llm.baseUrl, llmExtra), llm };
 }
 
-function cli(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { cwd: dir, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+function cli(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return runBuiltCli(args, { cwd: dir, env: { PATH: process.env.PATH, ...env } });
 }
 
 type Entry = { type: string; turn: number; ts: string; [key: string]: unknown };
@@ -155,7 +148,7 @@ describe('agent-cli run', () => {
 describe('agent-cli run: interruptions and a transcript that cannot be written', () => {
   it('Ctrl-C aborts the model request in flight, records the interruption, closes the servers and exits 130', async () => {
     const { dir, llm: server } = await scripted([{ hang: true }]);
-    const child = spawn(process.execPath, [MAIN, 'run', 'wait', '--transcript', 'transcript.jsonl'], { cwd: dir, env: { PATH: process.env.PATH }, stdio: 'ignore' });
+    const child = spawn(process.execPath, [AGENT_CLI_MAIN, 'run', 'wait', '--transcript', 'transcript.jsonl'], { cwd: dir, env: { PATH: process.env.PATH }, stdio: 'ignore' });
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     try {
       expect(await eventually(() => server.requests.length === 1, 30_000)).toBe(true);

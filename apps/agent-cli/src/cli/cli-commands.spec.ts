@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startHttpPeer, type HttpPeer } from '../../../../tools/test/peers/http-peer';
 import { ExitCode } from './exit-codes';
+import { AGENT_CLI_MAIN, runBuiltCli, type CliRun } from '../test-support/built-cli';
 
 jest.setTimeout(30_000); // real processes on a shared two-core machine
 
@@ -12,20 +13,12 @@ jest.setTimeout(30_000); // real processes on a shared two-core machine
  * from npm over stdio, the SDK's Streamable HTTP server, and a command that does not exist.
  */
 const ROOT = path.join(__dirname, '../../../..');
-const MAIN = path.join(ROOT, 'dist/apps/agent-cli/main.js');
 const BIN = path.join(ROOT, 'node_modules/.bin');
 const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-commands-'));
 let peer: HttpPeer;
 
-function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { cwd: dir, env: { ...process.env, WEB_TOKEN: 'web-token-value' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+function cli(...args: string[]): Promise<CliRun> {
+  return runBuiltCli(args, { cwd: dir, env: { ...process.env, WEB_TOKEN: 'web-token-value' } });
 }
 
 beforeAll(async () => {
@@ -87,7 +80,7 @@ describe('agent-cli servers', () => {
 
 describe('agent-cli output', () => {
   it('treats a reader that closes stdout early (| head) as normal, not as a crash', async () => {
-    const child = spawn(process.execPath, [MAIN, 'tools', '--config', 'good.yaml'], { cwd: dir });
+    const child = spawn(process.execPath, [AGENT_CLI_MAIN, 'tools', '--config', 'good.yaml'], { cwd: dir });
     child.stdout.destroy(); // the reader is gone before the CLI writes
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

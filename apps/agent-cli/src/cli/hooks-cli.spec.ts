@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ExitCode } from './exit-codes';
+import { runBuiltCli, type CliRun } from '../test-support/built-cli';
 
 jest.setTimeout(30_000); // real processes on a shared two-core machine
 
@@ -11,19 +11,11 @@ jest.setTimeout(30_000); // real processes on a shared two-core machine
  * whose hooks ask the policy MCP server (tools/test/peers/policy-peer.mjs over stdio).
  */
 const ROOT = path.join(__dirname, '../../../..');
-const MAIN = path.join(ROOT, 'dist/apps/agent-cli/main.js');
 const POLICY_PEER = path.join(ROOT, 'tools/test/peers/policy-peer.mjs');
 const dir = mkdtempSync(path.join(tmpdir(), 'hooks-cli-'));
 
-function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { cwd: dir, env: { PATH: process.env.PATH } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+function cli(...args: string[]): Promise<CliRun> {
+  return runBuiltCli(args, { cwd: dir, env: { PATH: process.env.PATH } });
 }
 
 function configWithSkill(name: string, skill: string): string {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eventually, pidsWithCommandLine } from '../../../../tools/test/process-table';
 import { ExitCode } from './exit-codes';
+import { AGENT_CLI_MAIN } from '../test-support/built-cli';
 
 jest.setTimeout(30_000); // real processes on a shared two-core machine
 
@@ -12,7 +13,6 @@ jest.setTimeout(30_000); // real processes on a shared two-core machine
  * SDK-built MCP server that sends notifications on its own a moment after it is initialized.
  */
 const ROOT = path.join(__dirname, '../../../..');
-const MAIN = path.join(ROOT, 'dist/apps/agent-cli/main.js');
 const PEER = path.join(ROOT, 'tools/test/peers/notifying-peer.mjs');
 const dir = mkdtempSync(path.join(tmpdir(), 'rewake-watch-'));
 
@@ -39,7 +39,7 @@ afterEach(() => leftovers.splice(0).forEach((kill) => kill()));
 
 function watch(name: string, ...args: string[]) {
   leftovers.push(() => pidsWithCommandLine(`--name=${name}`).forEach((pid) => process.kill(pid, 'SIGKILL')));
-  const child = spawn(process.execPath, [MAIN, 'watch', ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [AGENT_CLI_MAIN, 'watch', ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   leftovers.push(() => child.exitCode === null && child.kill('SIGKILL'));
   const out = { stdout: '', stderr: '' };
   child.stdout.on('data', (chunk: Buffer) => (out.stdout += chunk.toString()));

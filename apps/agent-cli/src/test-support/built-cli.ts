@@ -1,0 +1,24 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { REPO_ROOT } from '../../../../tools/test/server-process';
+
+/** The built CLI (`nx build agent-cli`): the tests run it as users do, as a child process. */
+export const AGENT_CLI_MAIN = path.join(REPO_ROOT, 'dist/apps/agent-cli/main.js');
+
+export interface CliRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the built CLI with no terminal (stdin ignored) and resolves with its exit code and output. */
+export function runBuiltCli(args: readonly string[], options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv }): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [AGENT_CLI_MAIN, ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
