@@ -42,10 +42,16 @@ describe('runCli', () => {
     expect(await run('launch')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('unknown command "launch"') });
   });
 
-  it('looks for ./agent-cli.yaml by default and says how to fix a missing file (exit 3)', async () => {
-    const result = await run('servers');
+  it('runs with no servers when there is no ./agent-cli.yaml and no --config: the built-in tools work', async () => {
+    const result = await run('call', 'Glob', '{"pattern":"*.none"}', '--json');
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(JSON.parse(result.stdout)).toMatchObject({ isError: false });
+  });
+
+  it('says how to fix a missing file named by --config (exit 3)', async () => {
+    const result = await run('servers', '--config', 'missing.yaml');
     expect(result.code).toBe(ExitCode.Config);
-    expect(result.stderr).toContain(path.join(cwd, 'agent-cli.yaml'));
+    expect(result.stderr).toContain(path.join(cwd, 'missing.yaml'));
     expect(result.stderr).toContain('--config');
     expect(result.stderr).toContain('[config.not_found]');
   });

@@ -1,9 +1,10 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { FLAG_APPROVER, NON_INTERACTIVE_APPROVER } from '../agent/approval/approver';
 import { isSideEffectCap, SIDE_EFFECT_CAPS } from '../agent/approval/side-effect-cap';
 import { TerminalApprover } from '../agent/approval/terminal-approver';
-import { DEFAULT_CONFIG_FILE, loadConfig, type AgentConfig } from '../config/load-config';
+import { DEFAULT_CONFIG_FILE, emptyConfig, loadConfig, type AgentConfig } from '../config/load-config';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import { TransportClientFactory } from '../mcp/client-factory';
 import type { AgentRuntime } from '../runtime/agent-runtime';
@@ -93,7 +94,8 @@ export async function runCli(args: readonly string[], io: CliIo, environment: Cl
   const file = path.resolve(cwd, values.config ?? DEFAULT_CONFIG_FILE);
   let config: AgentConfig;
   try {
-    config = loadConfig(file, env);
+    // Without --config a missing ./agent-cli.yaml just means no servers: the built-in tools still work.
+    config = values.config === undefined && !existsSync(file) ? emptyConfig(file) : loadConfig(file, env);
   } catch (error) {
     return report(io, error);
   }

@@ -41,13 +41,18 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): 
   return parseConfig(text, file, env);
 }
 
+/** No servers, no skills, the default LLM settings: an empty file, or no default file at all. */
+export function emptyConfig(file: string): AgentConfig {
+  return { file, servers: [], llm: DEFAULT_LLM_CONFIG };
+}
+
 export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv): AgentConfig {
   const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (document.errors.length > 0) {
     throw new AgentError(AgentErrorCode.ConfigInvalid, `${file} is not valid YAML or JSON: ${document.errors[0].message}`);
   }
   const root = new ConfigReader(file, document.toJS({ maxAliasCount: 100 }), '');
-  if (!root.present) return { file, servers: [], llm: DEFAULT_LLM_CONFIG };
+  if (!root.present) return emptyConfig(file);
   if (!root.isObject()) throw root.error('a map with "mcp" (agent format) or "mcpServers" (MCP host format)');
   const imported = root.at('mcpServers').present;
   const servers = imported ? importMcpServers(root.at('mcpServers'), env) : readAgentFormat(root, env);
