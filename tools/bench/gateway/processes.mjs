@@ -55,9 +55,9 @@ export function startSdkRecipe(toolService) {
   return start('SDK recipe', [path.join(here, 'sdk-recipe-gateway.mjs')], { TOOL_SERVICE_URL: toolService }, /listening on (\S+)/);
 }
 
-/** SIGTERM to every process started here. */
+/** SIGTERM to every process started here, the last started first (clients before the services they call). */
 export function stopAll() {
-  for (const child of children) child.kill('SIGTERM');
+  for (const child of children.toReversed()) child.kill('SIGTERM');
 }
 
 export const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
