@@ -58,6 +58,7 @@ class ToolReplyCollector implements Dispatcher.DispatchHandler {
   private bodyTimer: NodeJS.Timeout | undefined;
   private timedOut = false;
   private settled = false;
+  private controller: Dispatcher.DispatchController | undefined;
 
   constructor(
     private readonly timeoutMillis: number,
@@ -65,17 +66,18 @@ class ToolReplyCollector implements Dispatcher.DispatchHandler {
     private readonly settle: (response: ToolHttpResponse) => void,
   ) {}
 
-  /** Nothing to do here; undici tells the handler API apart from its legacy one by this method. */
-  onRequestStart(): void {}
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+  }
 
-  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     this.status = statusCode;
     const contentType = headers['content-type'];
     this.contentType = Array.isArray(contentType) ? contentType[0] : contentType;
     this.bodyTimer ??= setTimeout(
       () => {
         this.timedOut = true;
-        controller.abort(new Error('body timeout'));
+        this.controller?.abort(new Error('body timeout'));
       },
       Math.max(0, this.timeoutMillis - (performance.now() - this.started)),
     );
