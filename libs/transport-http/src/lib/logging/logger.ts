@@ -52,7 +52,7 @@ const correlation = winston.format((info) => {
  */
 const keyValueLine: Format = {
   transform(info) {
-    let line = `${new Date().toISOString()} level=${info.level} event=${String(info.message)}`;
+    let line = `${timestamp()} level=${info.level} event=${String(info.message)}`;
     for (const key of Object.keys(info)) {
       if (key === 'level' || key === 'message' || FORBIDDEN_FIELDS.has(key.toLowerCase())) continue;
       const value = info[key];
@@ -60,15 +60,29 @@ const keyValueLine: Format = {
     }
     const context = currentRequestContext();
     if (context) {
-      if (info.guid === undefined) line += ` guid=${quote(context.guid)}`;
-      if (info.requestId === undefined) line += ` requestId=${quote(context.requestId)}`;
+      // Correlation ids are held to an inert alphabet where they are read (correlation-headers.ts).
+      if (info.guid === undefined) line += ` guid=${context.guid}`;
+      if (info.requestId === undefined) line += ` requestId=${context.requestId}`;
     }
     info[MESSAGE] = line;
     return info;
   },
 };
 
+/** The time of a line; one ISO string per millisecond, as a busy gateway logs several lines in each. */
+let stampedAt = 0;
+let stamp = '';
+function timestamp(): string {
+  const now = Date.now();
+  if (now !== stampedAt) {
+    stampedAt = now;
+    stamp = new Date(now).toISOString();
+  }
+  return stamp;
+}
+
 function quote(value: unknown): string {
+  if (typeof value === 'number') return String(value);
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   return /^[^\s="]*$/.test(text) && text !== '' ? text : JSON.stringify(text);
 }
