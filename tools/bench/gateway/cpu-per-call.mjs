@@ -6,7 +6,7 @@
 // round after round, the targets interleaved in a rotating order. The tool service's CPU per call is printed as a control.
 //
 // Usage (after `npx nx run gateway:build`):
-//   node tools/bench/gateway/cpu-per-call.mjs [--rate 2000 --duration 5 --rounds 4]
+//   node tools/bench/gateway/cpu-per-call.mjs [--rate 2000|max --duration 5 --rounds 4]
 //     --compare <main.js>  also measures another gateway build (e.g. a copy of the previous dist) in the
 //                          same rounds: the fairest comparison of a change on a noisy machine (repeatable)
 //     --profile            writes the gateway's .cpuprofile (node --cpu-prof) to tmp/bench/profiles
@@ -28,7 +28,8 @@ const { values: options } = parseArgs({
     pin: { type: 'boolean', default: false },
   },
 });
-const rate = Number(options.rate);
+// `--rate max`: no rate limit, each server saturated (its CPU per call there is what caps its req/s).
+const rate = options.rate === 'max' ? undefined : Number(options.rate);
 const duration = Number(options.duration);
 const connections = Number(options.connections);
 const rounds = Number(options.rounds);
@@ -43,7 +44,7 @@ function cpuMicros(pid) {
 }
 
 async function perCall(target, toolService) {
-  const load = { url: target.url, method: 'POST', headers: mcpHeaders, body: callBody, connections, overallRate: rate };
+  const load = { url: target.url, method: 'POST', headers: mcpHeaders, body: callBody, connections, ...(rate && { overallRate: rate }) };
   const before = [cpuMicros(target.pid), cpuMicros(toolService.pid)];
   const r = await autocannon({ ...load, duration });
   const after = [cpuMicros(target.pid), cpuMicros(toolService.pid)];
@@ -75,11 +76,11 @@ try {
   for (const target of targets) {
     pinServer(target);
     await check(target.url, mcpHeaders, callBody, 'hello');
-    await autocannon({ url: target.url, method: 'POST', headers: mcpHeaders, body: callBody, connections, overallRate: rate, duration: 2 }); // warm-up: JIT, pools
+    await autocannon({ url: target.url, method: 'POST', headers: mcpHeaders, body: callBody, connections, ...(rate && { overallRate: rate }), duration: 2 }); // warm-up: JIT, pools
     target.micros = [];
   }
 
-  console.log(`${rate} calls/s, ${connections} connections, ${duration} s per measurement, ${rounds} rounds, node ${process.version}\n`);
+  console.log(`${rate ?? 'as many'} calls/s, ${connections} connections, ${duration} s per measurement, ${rounds} rounds, node ${process.version}\n`);
   for (let round = 1; round <= rounds; round += 1) {
     // The order rotates every round: whichever target runs first in a round measured up to 15% cheaper.
     const shift = (round - 1) % targets.length;

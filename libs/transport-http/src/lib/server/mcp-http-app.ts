@@ -86,6 +86,9 @@ function pathOf(url: string | undefined): string {
   return query === -1 ? url : url.slice(0, query);
 }
 
+/** The request context as the exchange builds it: `protocolVersion` is known only once the body is read. */
+type ExchangeContext = Omit<RequestContext, 'protocolVersion'> & { protocolVersion: string | undefined };
+
 /** Correlation first, since it names the request in every later log line; then the exchange in its context. */
 function startExchange(req: IncomingMessage, res: ServerResponse, options: McpHttpAppOptions): void {
   const receivedAt = performance.now();
@@ -94,9 +97,17 @@ function startExchange(req: IncomingMessage, res: ServerResponse, options: McpHt
     sendJsonRpcError(res, 400, invalidRequest(null, `header ${correlation.header} ${correlation.problem}`));
     return;
   }
-  const context: RequestContext = {
-    ...correlation.values,
-    ...(options.keepAuthorization && req.headers.authorization !== undefined && { authorization: req.headers.authorization }),
+  const { values } = correlation;
+  // Built member by member, every member present, so every request's context has the same shape: object
+  // spreads here cost more than the rest of the function (docs/adr/0005-gateway-hot-path.md).
+  const context: ExchangeContext = {
+    guid: values.guid,
+    requestId: values.requestId,
+    sessionId: values.sessionId,
+    employeeNo: values.employeeNo,
+    virtualEmployeeNo: values.virtualEmployeeNo,
+    authorization: options.keepAuthorization ? req.headers.authorization : undefined,
+    protocolVersion: undefined,
     deadline: receivedAt + options.requestDeadlineMillis,
     receivedAt,
   };
@@ -107,7 +118,7 @@ function startExchange(req: IncomingMessage, res: ServerResponse, options: McpHt
   void runWithRequestContext(context, () => exchange(req, res, context, options));
 }
 
-async function exchange(req: IncomingMessage, res: ServerResponse, context: RequestContext, options: McpHttpAppOptions): Promise<void> {
+async function exchange(req: IncomingMessage, res: ServerResponse, context: ExchangeContext, options: McpHttpAppOptions): Promise<void> {
   const { logger } = options;
   let method: string | undefined;
   res.once('close', () => {
@@ -153,11 +164,11 @@ async function exchange(req: IncomingMessage, res: ServerResponse, context: Requ
       return;
     }
     const message = parsed.value;
-    const messageContext = version.version === undefined ? context : { ...context, protocolVersion: version.version };
+    context.protocolVersion = version.version;
 
     let outcome: DispatchOutcome | undefined;
     try {
-      outcome = await options.dispatch(message, messageContext);
+      outcome = await options.dispatch(message, context);
     } catch (error) {
       logger.error('mcp_dispatch_failed', { method, error: describe(error) });
       const id = message.kind === 'request' ? message.message.id : null;
