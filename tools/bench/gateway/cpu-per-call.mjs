@@ -90,11 +90,17 @@ try {
       console.log(`round ${round}  ${target.name.padEnd(16)} ${row.micros.toFixed(1).padStart(6)} us/call   (tool service ${row.toolServiceMicros.toFixed(1)} us/call, ${row.calls} calls)`);
     }
   }
-  console.log('\nus/call          median     min   median / minimal proxy');
+  // Paired per round: the neighbours on this machine change from minute to minute, and the targets of one
+  // round share the same neighbours, so the median of per-round ratios is steadier than a ratio of medians.
+  console.log('\nus/call            median     min   median / minimal proxy   paired: / gateway');
   const proxyMedian = median(targets.at(-1).micros);
   for (const target of targets) {
     const [mid, min] = [median(target.micros), Math.min(...target.micros)];
-    console.log(`${target.name.padEnd(16)} ${mid.toFixed(1).padStart(8)} ${min.toFixed(1).padStart(7)}   ${(mid / proxyMedian).toFixed(2)}x   (single-threaded ceiling ${Math.round(1e6 / mid)} calls/s)`);
+    const paired = median(target.micros.map((micros, round) => micros / targets[0].micros[round]));
+    console.log(
+      `${target.name.padEnd(16)} ${mid.toFixed(1).padStart(8)} ${min.toFixed(1).padStart(7)}   ${(mid / proxyMedian).toFixed(2)}x`.padEnd(58) +
+        `${paired.toFixed(3)}   (single-threaded ceiling ${Math.round(1e6 / mid)} calls/s)`,
+    );
   }
 } finally {
   stopAll();
