@@ -5,48 +5,15 @@
 // plus, for reference, a minimal hand-written proxy (no validation, no logging) for tools/call,
 // and prints req/s, p50, p99 and the ratios the targets are stated in. Absolute numbers drift with the
 // machine; the ratios are what to compare. Usage: npx nx run gateway:bench [-- --duration 10 --connections 32]
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { callBody, check, listBody, mcpHeaders, root, startGateway, startMinimalProxy, startSdkRecipe, startToolService, stopAll } from './processes.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.join(here, '../../..');
 const { values: options } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '32' } } });
 const duration = Number(options.duration);
 const connections = Number(options.connections);
-const children = [];
-
-function start(label, args, env, ready) {
-  const child = spawn(process.execPath, args, { cwd: root, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const onData = (chunk) => {
-      output += chunk;
-      const match = ready.exec(output);
-      if (match) {
-        child.stdout.off('data', onData);
-        child.stdout.resume(); // keep draining its logs, as a log collector would
-        resolve(match[1]);
-      }
-    };
-    child.stdout.setEncoding('utf8').on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${label} exited with ${code}: ${output}`)));
-  });
-}
-
-const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
-const callBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'tool_0004', arguments: { text: 'hello' } } });
-const listBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
-
-async function check(url, headers, body, expectText) {
-  const text = await (await fetch(url, { method: 'POST', headers, body })).text();
-  if (!text.includes(expectText)) throw new Error(`sanity check failed for ${url}: ${text.slice(0, 300)}`);
-}
 
 async function measure(name, url, headers, body) {
   await autocannon({ url, method: 'POST', headers, body, connections, duration: 1, timeout: 60 }); // warm-up
@@ -58,11 +25,9 @@ async function measure(name, url, headers, body) {
 }
 
 async function startStack(tools) {
-  const toolService = await start(`tool service (${tools} tools)`, [path.join(here, 'bench-tool-service.mjs')], { TOOLS: String(tools) }, /listening on (\S+)/);
-  const sdkRecipe = await start('SDK recipe', [path.join(here, 'sdk-recipe-gateway.mjs')], { TOOL_SERVICE_URL: toolService }, /listening on (\S+)/);
-  const config = path.join(mkdtempSync(path.join(tmpdir(), 'gw-bench-')), 'gateway.yaml');
-  writeFileSync(config, `server: { port: 0, managementPort: 0 }\nmcp:\n  bundles: [{ name: bench, serviceDomain: "${toolService}", manifestPath: /tool-manifest }]\n`);
-  const gateway = await start('gateway', [path.join(root, 'dist/apps/gateway/main.js'), '--config', config], {}, /event=gateway_started mcpUrl=(\S+)/);
+  const toolService = (await startToolService(tools)).url;
+  const sdkRecipe = (await startSdkRecipe(toolService)).url;
+  const gateway = (await startGateway(toolService)).url;
   await check(`${toolService}/tools/echo`, { 'content-type': 'application/json' }, '{"text":"hello"}', '"echo":"hello"');
   for (const url of [sdkRecipe, gateway]) {
     await check(url, mcpHeaders, callBody, 'hello');
@@ -75,7 +40,7 @@ try {
   // tools/call is measured on a small catalogue, as a deployment with one tool service has; the SDK
   // recipe's cost grows with every tool it registers per request, so a 1,000-tool catalogue is shown too.
   const small = await startStack(10);
-  const minimalProxy = await start('minimal proxy', [path.join(here, 'minimal-proxy.mjs')], { TOOL_SERVICE_URL: small.toolService }, /listening on (\S+)/);
+  const minimalProxy = (await startMinimalProxy(small.toolService)).url;
   await check(minimalProxy, mcpHeaders, callBody, 'hello');
   const large = await startStack(1000);
 
@@ -107,5 +72,5 @@ try {
   const rows = [direct, sdkCall, ourCall, proxyCall, sdkCallLarge, ourCallLarge, sdkList, ourList];
   writeFileSync(path.join(root, 'tmp/bench/gateway.json'), `${JSON.stringify({ connections, duration, rows, ratios }, null, 2)}\n`);
 } finally {
-  for (const child of children) child.kill('SIGTERM');
+  stopAll();
 }

@@ -1,4 +1,4 @@
-import { Agent } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import type { ToolClient, ToolHttpRequest, ToolHttpResponse } from './tool-client';
 
 export interface UndiciToolClientOptions {
@@ -11,7 +11,9 @@ export interface UndiciToolClientOptions {
 /**
  * The tool-call HTTP client: one keep-alive pool per tool service origin, shared by all requests, and
  * separate from the catalogue's client. undici, not got: got caps the gateway far below its throughput
- * target (docs/adr/0004-undici-for-tool-calls.md).
+ * target (docs/adr/0004-undici-for-tool-calls.md). Calls go through undici's handler-level `dispatch`,
+ * not `request`: no response stream, no async iteration and no per-call async resource, which made the
+ * outbound call a large share of the gateway's CPU per call (docs/adr/0005-gateway-hot-path.md).
  */
 export class UndiciToolClient implements ToolClient {
   private readonly agent: Agent;
@@ -20,55 +22,91 @@ export class UndiciToolClient implements ToolClient {
     this.agent = new Agent({ connections: options.connectionsPerOrigin, keepAliveTimeout: 30_000 });
   }
 
-  /**
-   * The whole call is bounded by `timeoutMillis`: undici's headers timeout covers the wait for the reply,
-   * and a plain timer covers reading its body. (An AbortSignal per call did the same at 15% of the
-   * gateway's throughput.)
-   */
-  async post(request: ToolHttpRequest): Promise<ToolHttpResponse> {
-    const started = performance.now();
-    let bodyTimer: NodeJS.Timeout | undefined;
-    let timedOut = false;
-    try {
-      const response = await this.agent.request({
-        origin: request.endpoint.origin,
-        path: `${request.endpoint.pathname}${request.endpoint.search}`,
-        method: 'POST',
-        headers: request.headers,
-        body: request.body,
-        headersTimeout: request.timeoutMillis,
-        bodyTimeout: request.timeoutMillis,
-      });
-      bodyTimer = setTimeout(() => {
-        timedOut = true;
-        response.body.destroy();
-      }, Math.max(0, request.timeoutMillis - (performance.now() - started)));
-      let size = 0;
-      const chunks: Buffer[] = [];
-      for await (const chunk of response.body) {
-        size += (chunk as Buffer).length;
-        if (size > this.options.maxReplyBytes) {
-          response.body.destroy();
-          return { kind: 'failure', reason: 'reply_too_large', detail: `the reply exceeds ${this.options.maxReplyBytes} bytes` };
-        }
-        chunks.push(chunk as Buffer);
-      }
-      const contentType = response.headers['content-type'];
-      return {
-        kind: 'reply',
-        status: response.statusCode,
-        contentType: Array.isArray(contentType) ? contentType[0] : contentType,
-        body: Buffer.concat(chunks, size).toString('utf8'),
-      };
-    } catch (error) {
-      return classifyFailure(error, timedOut, request.timeoutMillis);
-    } finally {
-      clearTimeout(bodyTimer);
-    }
+  post(request: ToolHttpRequest): Promise<ToolHttpResponse> {
+    return new Promise((resolve) => {
+      this.agent.dispatch(
+        {
+          origin: request.endpoint.origin,
+          path: `${request.endpoint.pathname}${request.endpoint.search}`,
+          method: 'POST',
+          headers: request.headers,
+          body: request.body,
+          headersTimeout: request.timeoutMillis,
+          bodyTimeout: request.timeoutMillis,
+        },
+        new ToolReplyCollector(request.timeoutMillis, this.options.maxReplyBytes, resolve),
+      );
+    });
   }
 
   close(): Promise<void> {
     return this.agent.close();
+  }
+}
+
+/**
+ * Collects one reply and settles the call exactly once. The whole call is bounded by `timeoutMillis`:
+ * undici's headers timeout covers the wait for the reply, and a plain timer covers reading its body
+ * (an AbortSignal per call did the same at 15% of the gateway's throughput).
+ */
+class ToolReplyCollector implements Dispatcher.DispatchHandler {
+  private readonly started = performance.now();
+  private status = 0;
+  private contentType: string | undefined;
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private bodyTimer: NodeJS.Timeout | undefined;
+  private timedOut = false;
+  private settled = false;
+  private controller: Dispatcher.DispatchController | undefined;
+
+  constructor(
+    private readonly timeoutMillis: number,
+    private readonly maxReplyBytes: number,
+    private readonly settle: (response: ToolHttpResponse) => void,
+  ) {}
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    this.status = statusCode;
+    const contentType = headers['content-type'];
+    this.contentType = Array.isArray(contentType) ? contentType[0] : contentType;
+    this.bodyTimer ??= setTimeout(
+      () => {
+        this.timedOut = true;
+        this.controller?.abort(new Error('body timeout'));
+      },
+      Math.max(0, this.timeoutMillis - (performance.now() - this.started)),
+    );
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.size += chunk.length;
+    if (this.size > this.maxReplyBytes) {
+      this.finish({ kind: 'failure', reason: 'reply_too_large', detail: `the reply exceeds ${this.maxReplyBytes} bytes` });
+      controller.abort(new Error('reply too large'));
+      return;
+    }
+    this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    const body = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
+    this.finish({ kind: 'reply', status: this.status, contentType: this.contentType, body: body.toString('utf8') });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.finish(classifyFailure(error, this.timedOut, this.timeoutMillis));
+  }
+
+  private finish(response: ToolHttpResponse): void {
+    clearTimeout(this.bodyTimer);
+    if (this.settled) return;
+    this.settled = true;
+    this.settle(response);
   }
 }
 

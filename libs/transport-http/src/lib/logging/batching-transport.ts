@@ -2,7 +2,7 @@ import type { Writable } from 'node:stream';
 import TransportStream from 'winston-transport';
 
 /** winston keeps the formatted line under this symbol (triple-beam's MESSAGE). */
-const MESSAGE = Symbol.for('message');
+export const MESSAGE = Symbol.for('message');
 
 /**
  * A winston transport that writes the lines logged during one turn of the event loop in a single write.

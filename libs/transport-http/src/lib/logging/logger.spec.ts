@@ -2,11 +2,11 @@ import { PassThrough } from 'node:stream';
 import { runWithRequestContext } from '../server/request-context';
 import { createLogger, type LogFormat } from './logger';
 
-function capture(format: LogFormat) {
+function capture(format: LogFormat, level?: string) {
   const stream = new PassThrough();
   const lines: string[] = [];
   stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
-  return { logger: createLogger({ stream, format }), lines };
+  return { logger: createLogger({ stream, format, level }), lines };
 }
 
 const context = { guid: 'g-1', requestId: 'r-1', employeeNo: 'E123', deadline: 0, receivedAt: 0 };
@@ -34,5 +34,19 @@ describe('createLogger', () => {
     await tick();
     expect(lines[0]).toContain('kept=yes');
     for (const secret of ['Bearer', 'c=1', 'E123', 'V9', 'body=']) expect(lines[0]).not.toContain(secret);
+  });
+
+  it('writes only the lines at or above its level', async () => {
+    for (const [level, expected] of [
+      ['info', ['event=kept_info', 'event=kept_warn']],
+      ['debug', ['event=kept_debug', 'event=kept_info', 'event=kept_warn']],
+    ] as const) {
+      const { logger, lines } = capture('kv', level);
+      logger.debug('kept_debug', {});
+      logger.info('kept_info', {});
+      logger.warn('kept_warn', {});
+      await tick();
+      expect(lines.map((line) => line.split(' ')[2])).toEqual(expected);
+    }
   });
 });

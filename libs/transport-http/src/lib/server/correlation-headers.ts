@@ -20,13 +20,19 @@ export interface CorrelationValues {
 
 export type CorrelationResult = { ok: true; values: CorrelationValues } | { ok: false; header: string; problem: string };
 
+/** What a caller header's value must look like, and what the caller is told when it does not. */
+interface ValueRule {
+  readonly pattern: RegExp;
+  readonly problem: string;
+}
+
 /** Correlation ids are echoed in headers and logs, so they are held to a short, inert alphabet. */
-const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const CORRELATION_ID: ValueRule = { pattern: /^[A-Za-z0-9._:-]{1,128}$/, problem: 'must be 1-128 characters of A-Z a-z 0-9 . _ : -' };
 /**
  * Employee ids are passed through uninterpreted (they may be ciphertext), but only as visible ASCII:
  * no control characters, so nothing can split or inject a header downstream.
  */
-const OPAQUE_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]{0,1022}[\x21-\x7e])?$/;
+const OPAQUE_VALUE: ValueRule = { pattern: /^[\x21-\x7e](?:[\x20-\x7e]{0,1022}[\x21-\x7e])?$/, problem: 'must be 1-1024 visible ASCII characters' };
 
 /** Reads and validates the caller headers, generating `guid` and `x-request-id` when absent. */
 export function readCorrelationHeaders(headers: IncomingHttpHeaders): CorrelationResult {
@@ -36,33 +42,19 @@ export function readCorrelationHeaders(headers: IncomingHttpHeaders): Correlatio
   const employeeNo = single(headers, CallerHeader.EmployeeNo);
   const virtualEmployeeNo = single(headers, CallerHeader.VirtualEmployeeNo);
 
-  for (const [header, value] of [
-    [CallerHeader.Guid, guid],
-    [CallerHeader.RequestId, requestId],
-    [CallerHeader.SessionId, sessionId],
-  ] as const) {
-    if (value !== undefined && !CORRELATION_ID.test(value)) {
-      return { ok: false, header, problem: 'must be 1-128 characters of A-Z a-z 0-9 . _ : -' };
-    }
-  }
-  for (const [header, value] of [
-    [CallerHeader.EmployeeNo, employeeNo],
-    [CallerHeader.VirtualEmployeeNo, virtualEmployeeNo],
-  ] as const) {
-    if (value !== undefined && !OPAQUE_VALUE.test(value)) {
-      return { ok: false, header, problem: 'must be 1-1024 visible ASCII characters' };
-    }
-  }
-  return {
-    ok: true,
-    values: {
-      guid: guid ?? randomUUID(),
-      requestId: requestId ?? randomUUID(),
-      ...(sessionId !== undefined && { sessionId }),
-      ...(employeeNo !== undefined && { employeeNo }),
-      ...(virtualEmployeeNo !== undefined && { virtualEmployeeNo }),
-    },
-  };
+  const refusal =
+    refuseMalformed(CallerHeader.Guid, guid, CORRELATION_ID) ??
+    refuseMalformed(CallerHeader.RequestId, requestId, CORRELATION_ID) ??
+    refuseMalformed(CallerHeader.SessionId, sessionId, CORRELATION_ID) ??
+    refuseMalformed(CallerHeader.EmployeeNo, employeeNo, OPAQUE_VALUE) ??
+    refuseMalformed(CallerHeader.VirtualEmployeeNo, virtualEmployeeNo, OPAQUE_VALUE);
+  if (refusal) return refusal;
+  // Every member present, absent ones undefined: one object shape for every request (docs/adr/0005).
+  return { ok: true, values: { guid: guid ?? randomUUID(), requestId: requestId ?? randomUUID(), sessionId, employeeNo, virtualEmployeeNo } };
+}
+
+function refuseMalformed(header: string, value: string | undefined, rule: ValueRule): CorrelationResult | undefined {
+  return value === undefined || rule.pattern.test(value) ? undefined : { ok: false, header, problem: rule.problem };
 }
 
 /** Node joins repeated headers with ", "; a repeated correlation header is refused by the patterns. */

@@ -63,10 +63,14 @@ export function createMcpHttpApp(options: McpHttpAppOptions): RequestListener {
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => sendUnhandledError(res, error, options.logger));
 
   return (req, res) => {
-    if (req.method === 'POST' && pathOf(req.url) === options.endpointPath) {
-      handleExchange(req, res, options).catch((error: unknown) => sendUnhandledError(res, error, options.logger));
-    } else {
+    if (req.method !== 'POST' || pathOf(req.url) !== options.endpointPath) {
       app(req, res);
+      return;
+    }
+    try {
+      startExchange(req, res, options);
+    } catch (error) {
+      sendUnhandledError(res, error, options.logger);
     }
   };
 }
@@ -82,31 +86,47 @@ function pathOf(url: string | undefined): string {
   return query === -1 ? url : url.slice(0, query);
 }
 
-async function handleExchange(req: IncomingMessage, res: ServerResponse, options: McpHttpAppOptions): Promise<void> {
+/** The request context as the exchange builds it: `protocolVersion` is known only once the body is read. */
+type ExchangeContext = Omit<RequestContext, 'protocolVersion'> & { protocolVersion: string | undefined };
+
+/** Correlation first, since it names the request in every later log line; then the exchange in its context. */
+function startExchange(req: IncomingMessage, res: ServerResponse, options: McpHttpAppOptions): void {
   const receivedAt = performance.now();
   const correlation = readCorrelationHeaders(req.headers);
   if (!correlation.ok) {
     sendJsonRpcError(res, 400, invalidRequest(null, `header ${correlation.header} ${correlation.problem}`));
     return;
   }
-  const context: RequestContext = {
-    ...correlation.values,
-    ...(options.keepAuthorization && req.headers.authorization !== undefined && { authorization: req.headers.authorization }),
+  const { values } = correlation;
+  // Built member by member, every member present, so every request's context has the same shape: object
+  // spreads here cost more than the rest of the function (docs/adr/0005-gateway-hot-path.md).
+  const context: ExchangeContext = {
+    guid: values.guid,
+    requestId: values.requestId,
+    sessionId: values.sessionId,
+    employeeNo: values.employeeNo,
+    virtualEmployeeNo: values.virtualEmployeeNo,
+    authorization: options.keepAuthorization ? req.headers.authorization : undefined,
+    protocolVersion: undefined,
     deadline: receivedAt + options.requestDeadlineMillis,
     receivedAt,
   };
   res.setHeader(CallerHeader.Guid, context.guid);
   res.setHeader(CallerHeader.RequestId, context.requestId);
+  // One async function per exchange, which settles every failure itself, so nobody awaits its promise:
+  // AsyncLocalStorage follows every promise and async hop, and each costs CPU on the hot path (ADR 0005).
+  void runWithRequestContext(context, () => exchange(req, res, context, options));
+}
 
-  await runWithRequestContext(context, async () => {
-    const { logger } = options;
-    let method: string | undefined;
-    res.once('close', () => {
-      const durationMs = Math.round(performance.now() - receivedAt);
-      if (res.writableFinished) logger.info('mcp_http_response_completed', { method, status: res.statusCode, durationMs });
-      else logger.warn('mcp_http_response_undeliverable', { method, status: res.statusCode, durationMs });
-    });
-
+async function exchange(req: IncomingMessage, res: ServerResponse, context: ExchangeContext, options: McpHttpAppOptions): Promise<void> {
+  const { logger } = options;
+  let method: string | undefined;
+  res.once('close', () => {
+    const durationMs = Math.round(performance.now() - context.receivedAt);
+    if (res.writableFinished) logger.info('mcp_http_response_completed', { method, status: res.statusCode, durationMs });
+    else logger.warn('mcp_http_response_undeliverable', { method, status: res.statusCode, durationMs });
+  });
+  try {
     if (options.isDraining?.()) {
       res.setHeader('Connection', 'close');
       sendJsonRpcError(res, 503, invalidRequest(null, 'the server is shutting down; retry on another replica'));
@@ -144,11 +164,11 @@ async function handleExchange(req: IncomingMessage, res: ServerResponse, options
       return;
     }
     const message = parsed.value;
-    const messageContext = version.version === undefined ? context : { ...context, protocolVersion: version.version };
+    context.protocolVersion = version.version;
 
     let outcome: DispatchOutcome | undefined;
     try {
-      outcome = await options.dispatch(message, messageContext);
+      outcome = await options.dispatch(message, context);
     } catch (error) {
       logger.error('mcp_dispatch_failed', { method, error: describe(error) });
       const id = message.kind === 'request' ? message.message.id : null;
@@ -165,7 +185,9 @@ async function handleExchange(req: IncomingMessage, res: ServerResponse, options
     }
     if (options.payloadLogging) logger.debug('mcp_http_response_payload', { payload: outcome.json });
     res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(outcome.json) }).end(outcome.json);
-  });
+  } catch (error) {
+    sendUnhandledError(res, error, logger);
+  }
 }
 
 function isJsonContentType(contentType: string | undefined): boolean {

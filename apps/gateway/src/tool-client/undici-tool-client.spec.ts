@@ -1,0 +1,76 @@
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { UndiciToolClient } from './undici-tool-client';
+
+/**
+ * The tool client against a real HTTP server on loopback, for what the gateway's end-to-end tests do not
+ * reach with the sample tool service: a body that keeps trickling past the timeout, and a reply over
+ * the limit.
+ */
+describe('UndiciToolClient', () => {
+  const trickling = new Set<ServerResponse>();
+  let server: Server;
+  let origin: string;
+  const client = new UndiciToolClient({ connectionsPerOrigin: 4, maxReplyBytes: 1024 });
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      let received = '';
+      req.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
+      req.on('end', () => {
+        if (req.url === '/echo') {
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { received, guid: req.headers.guid } }));
+        } else if (req.url === '/large') {
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: 'x'.repeat(4096) }));
+        } else if (req.url === '/trickles') {
+          // A byte every 50 ms, never ending: no idle timeout fires, only the bound on the whole call.
+          res.writeHead(200, { 'content-type': 'application/json' });
+          const trickle = setInterval(() => res.write(' '), 50);
+          res.once('close', () => clearInterval(trickle));
+          trickling.add(res);
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await client.close();
+    for (const res of trickling) res.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const post = (path: string, timeoutMillis = 5_000) =>
+    client.post({ endpoint: new URL(path, origin), body: '{"q":1}', headers: { 'content-type': 'application/json', guid: 'g-1' }, timeoutMillis });
+
+  it('returns the status, content type and body of a reply, having sent the body and headers', async () => {
+    await expect(post('/echo')).resolves.toEqual({
+      kind: 'reply',
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ data: { received: '{"q":1}', guid: 'g-1' } }),
+    });
+  });
+
+  it('ends a reply whose body is still arriving when the time is up as a timeout', async () => {
+    await expect(post('/trickles', 300)).resolves.toEqual({ kind: 'failure', reason: 'timeout', detail: 'no complete reply within 300 ms' });
+  });
+
+  it('refuses a reply larger than the limit instead of buffering it', async () => {
+    await expect(post('/large')).resolves.toEqual({ kind: 'failure', reason: 'reply_too_large', detail: 'the reply exceeds 1024 bytes' });
+  });
+
+  it('still serves calls after those failures', async () => {
+    await expect(post('/echo')).resolves.toMatchObject({ kind: 'reply', status: 200 });
+  });
+
+  it('reports a refused connection as such', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const reply = await client.post({ endpoint: new URL(`http://127.0.0.1:${port}/echo`), body: '{}', headers: {}, timeoutMillis: 2_000 });
+    expect(reply).toMatchObject({ kind: 'failure', reason: 'connection_refused' });
+  });
+});

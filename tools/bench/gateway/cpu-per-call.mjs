@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// CPU time per tools/call of the gateway and of the minimal proxy, in one run (docs/adr/0005). Absolute
+// req/s drift by 40% on a shared machine; the CPU a process spends per call at a fixed, sustainable
+// request rate is much steadier, so this is how each hot-path change is judged before the full benchmark.
+// It reads utime+stime of each server process from /proc/<pid>/stat around a fixed-rate autocannon run,
+// round after round, the targets interleaved in a rotating order. The tool service's CPU per call is printed as a control.
+//
+// Usage (after `npx nx run gateway:build`):
+//   node tools/bench/gateway/cpu-per-call.mjs [--rate 2000|max --duration 5 --rounds 4]
+//     --compare <main.js>  also measures another gateway build (e.g. a copy of the previous dist) in the
+//                          same rounds: the fairest comparison of a change on a noisy machine (repeatable)
+//     --profile            writes the gateway's .cpuprofile (node --cpu-prof) to tmp/bench/profiles
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { callBody, check, mcpHeaders, root, startGateway, startMinimalProxy, startToolService, stopAll } from './processes.mjs';
+
+const { values: options } = parseArgs({
+  options: {
+    rate: { type: 'string', default: '2000' },
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '32' },
+    rounds: { type: 'string', default: '4' },
+    compare: { type: 'string', multiple: true, default: [] },
+    profile: { type: 'boolean', default: false },
+    pin: { type: 'boolean', default: false },
+  },
+});
+// `--rate max`: no rate limit, each server saturated (its CPU per call there is what caps its req/s).
+const rate = options.rate === 'max' ? undefined : Number(options.rate);
+const duration = Number(options.duration);
+const connections = Number(options.connections);
+const rounds = Number(options.rounds);
+const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** User plus system CPU time of a process so far, in microseconds. */
+function cpuMicros(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the parenthesised command name; utime and stime are fields 14 and 15 of the line.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / ticksPerSecond;
+}
+
+async function perCall(target, toolService) {
+  const load = { url: target.url, method: 'POST', headers: mcpHeaders, body: callBody, connections, ...(rate && { overallRate: rate }) };
+  const before = [cpuMicros(target.pid), cpuMicros(toolService.pid)];
+  const r = await autocannon({ ...load, duration });
+  const after = [cpuMicros(target.pid), cpuMicros(toolService.pid)];
+  if (r.errors > 0 || r.non2xx > 0) throw new Error(`${target.name}: ${r.errors} errors, ${r.non2xx} non-2xx replies`);
+  const calls = r.requests.total;
+  return { calls, micros: (after[0] - before[0]) / calls, toolServiceMicros: (after[1] - before[1]) / calls };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+
+if (options.pin) {
+  // This process (the load generator) and the tool service on CPU 0, the measured servers on CPU 1.
+  execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+}
+const pinServer = (target) => {
+  if (options.pin) execFileSync('taskset', ['-a', '-p', '-c', '1', String(target.pid)], { stdio: 'ignore' });
+  return target;
+};
+
+try {
+  const toolService = await startToolService(10);
+  const profileDir = path.join(root, 'tmp/bench/profiles');
+  if (options.profile) mkdirSync(profileDir, { recursive: true });
+  const targets = [{ name: 'gateway', ...(await startGateway(toolService.url, { nodeOptions: options.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [] })) }];
+  for (const main of options.compare) {
+    targets.push({ name: path.basename(path.dirname(main)), ...(await startGateway(toolService.url, { main: path.resolve(main) })) });
+  }
+  targets.push({ name: 'minimal proxy', ...(await startMinimalProxy(toolService.url)) });
+  for (const target of targets) {
+    pinServer(target);
+    await check(target.url, mcpHeaders, callBody, 'hello');
+    await autocannon({ url: target.url, method: 'POST', headers: mcpHeaders, body: callBody, connections, ...(rate && { overallRate: rate }), duration: 2 }); // warm-up: JIT, pools
+    target.micros = [];
+  }
+
+  console.log(`${rate ?? 'as many'} calls/s, ${connections} connections, ${duration} s per measurement, ${rounds} rounds, node ${process.version}\n`);
+  for (let round = 1; round <= rounds; round += 1) {
+    // The order rotates every round: whichever target runs first in a round measured up to 15% cheaper.
+    const shift = (round - 1) % targets.length;
+    for (const target of [...targets.slice(shift), ...targets.slice(0, shift)]) {
+      const row = await perCall(target, toolService);
+      target.micros.push(row.micros);
+      console.log(`round ${round}  ${target.name.padEnd(16)} ${row.micros.toFixed(1).padStart(6)} us/call   (tool service ${row.toolServiceMicros.toFixed(1)} us/call, ${row.calls} calls)`);
+    }
+  }
+  // Paired per round: the neighbours on this machine change from minute to minute, and the targets of one
+  // round share the same neighbours, so the median of per-round ratios is steadier than a ratio of medians.
+  console.log('\nus/call            median     min   median / minimal proxy   paired: / gateway');
+  const proxyMedian = median(targets.at(-1).micros);
+  for (const target of targets) {
+    const [mid, min] = [median(target.micros), Math.min(...target.micros)];
+    const paired = median(target.micros.map((micros, round) => micros / targets[0].micros[round]));
+    console.log(
+      `${target.name.padEnd(16)} ${mid.toFixed(1).padStart(8)} ${min.toFixed(1).padStart(7)}   ${(mid / proxyMedian).toFixed(2)}x`.padEnd(58) +
+        `${paired.toFixed(3)}   (single-threaded ceiling ${Math.round(1e6 / mid)} calls/s)`,
+    );
+  }
+} finally {
+  stopAll();
+}
