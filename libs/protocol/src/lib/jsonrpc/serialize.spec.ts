@@ -1,17 +1,26 @@
 import { invalidParams } from './error-responses';
 import { parseJsonRpcMessage } from './parse';
-import { RawJson, serializeErrorResponse, serializeResultResponse } from './serialize';
+import { RawJson, serializedByteLength, serializedText, serializeErrorResponse, serializeResultResponse } from './serialize';
 
 describe('response serialization', () => {
   it('inlines pre-serialized results verbatim and the output parses back as a response', () => {
     const raw = new RawJson('{"tools":[{"name":"a","inputSchema":{"type":"object"}}]}');
-    const text = serializeResultResponse('req-1', raw);
+    const response = serializeResultResponse('req-1', raw);
+    expect(typeof response).not.toBe('string'); // pre-encoded bytes, not a string to encode per response
+    const text = serializedText(response);
+    expect(serializedByteLength(response)).toBe(Buffer.byteLength(text));
     expect(JSON.parse(text)).toEqual({ jsonrpc: '2.0', id: 'req-1', result: JSON.parse(raw.json) });
     expect(parseJsonRpcMessage(text)).toMatchObject({ ok: true, value: { kind: 'response' } });
   });
 
+  it('counts the bytes of a pre-serialized result with non-ASCII text as UTF-8', () => {
+    const response = serializeResultResponse(7, new RawJson('{"tools":[{"name":"a","description":"Zürich → 東京"}]}'));
+    expect(serializedByteLength(response)).toBe(Buffer.byteLength(serializedText(response)));
+    expect(JSON.parse(serializedText(response)).result.tools[0].description).toBe('Zürich → 東京');
+  });
+
   it('serializes plain results and escapes ids', () => {
-    expect(JSON.parse(serializeResultResponse('a"b', { ok: true }))).toEqual({ jsonrpc: '2.0', id: 'a"b', result: { ok: true } });
+    expect(JSON.parse(serializedText(serializeResultResponse('a"b', { ok: true })))).toEqual({ jsonrpc: '2.0', id: 'a"b', result: { ok: true } });
   });
 
   it('serializes error responses', () => {

@@ -2,17 +2,45 @@ import type { JsonRpcErrorResponse, RequestId } from './messages';
 
 /**
  * A JSON value serialized ahead of time, inlined verbatim into a response. The gateway keeps its
- * `tools/list` result this way per catalogue generation, so serving 1,000 tools costs a string concat.
+ * `tools/list` result this way per catalogue generation. It is also kept encoded as UTF-8 once: on
+ * Node 20, encoding a 250 KB string for every response cost more than everything else in serving it
+ * (docs/adr/0005-gateway-hot-path.md, "tools/list").
  */
 export class RawJson {
-  constructor(readonly json: string) {}
+  readonly bytes: Buffer;
+
+  constructor(readonly json: string) {
+    this.bytes = Buffer.from(json, 'utf8');
+  }
 }
 
-export function serializeResultResponse(id: RequestId, result: object | RawJson): string {
-  const resultJson = result instanceof RawJson ? result.json : JSON.stringify(result);
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson}}`;
+/**
+ * A JSON-RPC response ready for the wire: one string, or chunks of UTF-8 written in order, which is how a
+ * pre-serialized result goes out without being copied or re-encoded.
+ */
+export type SerializedResponse = string | readonly Buffer[];
+
+const CLOSING_BRACE = Buffer.from('}');
+
+export function serializeResultResponse(id: RequestId, result: object | RawJson): SerializedResponse {
+  const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
+  if (result instanceof RawJson) return [Buffer.from(head), result.bytes, CLOSING_BRACE];
+  return `${head}${JSON.stringify(result)}}`;
 }
 
 export function serializeErrorResponse(response: JsonRpcErrorResponse): string {
   return JSON.stringify(response);
+}
+
+/** Bytes on the wire, for Content-Length. */
+export function serializedByteLength(response: SerializedResponse): number {
+  if (typeof response === 'string') return Buffer.byteLength(response);
+  let length = 0;
+  for (const chunk of response) length += chunk.length;
+  return length;
+}
+
+/** The response as one string (payload logging, tests). */
+export function serializedText(response: SerializedResponse): string {
+  return typeof response === 'string' ? response : Buffer.concat(response).toString('utf8');
 }

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { invalidRequest, McpHttpHeader, McpMethod, parseJsonRpcMessage, type ParsedMessage } from '@toolmesh/protocol';
+import {
+  invalidRequest,
+  McpHttpHeader,
+  McpMethod,
+  parseJsonRpcMessage,
+  serializedByteLength,
+  serializedText,
+  type ParsedMessage,
+  type SerializedResponse,
+} from '@toolmesh/protocol';
 import type { Logger } from '../logging/logger';
 import { CallerHeader, readCorrelationHeaders } from './correlation-headers';
 import { readBoundedBody } from './bounded-body';
@@ -12,7 +21,7 @@ import { sendJsonRpcError, sendVersionError } from './error-responses';
 
 /** What the application answers to one message: the serialized JSON-RPC response, and whether it is an error. */
 export interface DispatchOutcome {
-  readonly json: string;
+  readonly json: SerializedResponse;
   readonly isError: boolean;
 }
 
@@ -183,11 +192,22 @@ async function exchange(req: IncomingMessage, res: ServerResponse, context: Exch
       // Opaque correlation for the caller's later requests; never stored, never checked (SPEC G1).
       res.setHeader('Mcp-Session-Id', randomUUID());
     }
-    if (options.payloadLogging) logger.debug('mcp_http_response_payload', { payload: outcome.json });
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(outcome.json) }).end(outcome.json);
+    if (options.payloadLogging) logger.debug('mcp_http_response_payload', { payload: serializedText(outcome.json) });
+    sendJson(res, outcome.json);
   } catch (error) {
     sendUnhandledError(res, error, logger);
   }
+}
+
+function sendJson(res: ServerResponse, json: SerializedResponse): void {
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': serializedByteLength(json) });
+  if (typeof json === 'string') {
+    res.end(json);
+    return;
+  }
+  res.cork(); // the chunks leave in one write
+  for (const chunk of json) res.write(chunk);
+  res.end();
 }
 
 function isJsonContentType(contentType: string | undefined): boolean {
