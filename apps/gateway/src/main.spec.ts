@@ -67,6 +67,7 @@ describe('gateway process (built dist/apps/gateway/main.js)', () => {
     const [code] = await once(gateway.child, 'exit');
     expect(code).toBe(0);
     expect(gateway.output()).toMatch(/event=gateway_draining inFlight=3/);
+    expect(gateway.output()).toMatch(/event=gateway_signal signal=SIGTERM[^]*event=gateway_stopped/); // written before the exit
   });
 
   it('survives a startup preload with the tool service and Redis both down: live, not ready, -32003', async () => {

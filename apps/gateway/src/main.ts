@@ -38,7 +38,11 @@ async function main(): Promise<number> {
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       gateway.logger.info('gateway_signal', { signal });
-      gateway.stop().then(resolve, resolve);
+      const stopped = () => {
+        gateway.logger.flush(); // the last lines (draining, stopped) would not outlive process.exit
+        resolve();
+      };
+      gateway.stop().then(stopped, stopped);
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));

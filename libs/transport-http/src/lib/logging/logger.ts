@@ -96,15 +96,19 @@ export interface Logger {
   info(event: string, fields: LogFields): void;
   warn(event: string, fields: LogFields): void;
   error(event: string, fields: LogFields): void;
+  /** Writes the lines still batched, at once: call it before `process.exit`, which would drop them. */
+  flush(): void;
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
+  const transport = new BatchingStreamTransport(options.stream ?? process.stdout);
   return new WinstonEventLogger(
     winston.createLogger({
       level: options.level ?? 'info',
       format: options.format === 'json' ? winston.format.combine(correlation(), winston.format.timestamp(), winston.format.json()) : keyValueLine,
-      transports: [new BatchingStreamTransport(options.stream ?? process.stdout)],
+      transports: [transport],
     }),
+    transport,
   );
 }
 
@@ -115,7 +119,14 @@ export function createLogger(options: LoggerOptions = {}): Logger {
  * object is the line's: every call site passes a fresh literal.
  */
 class WinstonEventLogger implements Logger {
-  constructor(private readonly winston: winston.Logger) {}
+  constructor(
+    private readonly winston: winston.Logger,
+    private readonly transport: BatchingStreamTransport,
+  ) {}
+
+  flush(): void {
+    this.transport.flush();
+  }
 
   debug(event: string, fields: LogFields): void {
     this.log('debug', event, fields);
