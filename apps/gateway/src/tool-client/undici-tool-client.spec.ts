@@ -1,4 +1,4 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UndiciToolClient } from './undici-tool-client';
 
@@ -22,6 +22,9 @@ describe('UndiciToolClient', () => {
           res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { received, guid: req.headers.guid } }));
         } else if (req.url === '/large') {
           res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: 'x'.repeat(4096) }));
+        } else if (req.url === '/silent') {
+          received = 'never answered'; // no status line, no headers: only the bound on the whole call ends it
+          trickling.add(res);
         } else if (req.url === '/trickles') {
           // A byte every 50 ms, never ending: no idle timeout fires, only the bound on the whole call.
           res.writeHead(200, { 'content-type': 'application/json' });
@@ -55,6 +58,28 @@ describe('UndiciToolClient', () => {
 
   it('ends a reply whose body is still arriving when the time is up as a timeout', async () => {
     await expect(post('/trickles', 300)).resolves.toEqual({ kind: 'failure', reason: 'timeout', detail: 'no complete reply within 300 ms' });
+  });
+
+  it('ends a call whose reply never starts as a timeout', async () => {
+    await expect(post('/silent', 300)).resolves.toEqual({ kind: 'failure', reason: 'timeout', detail: 'no complete reply within 300 ms' });
+  });
+
+  it('ends a call still waiting for a free connection when the time is up, and never sends it', async () => {
+    const oneConnection = new UndiciToolClient({ connectionsPerOrigin: 1, maxReplyBytes: 1024 });
+    const reached: string[] = [];
+    const record = (req: IncomingMessage) => reached.push(req.url ?? '');
+    server.on('request', record);
+    try {
+      const occupying = oneConnection.post({ endpoint: new URL('/silent', origin), body: '{}', headers: {}, timeoutMillis: 1_000 });
+      const queued = oneConnection.post({ endpoint: new URL('/echo', origin), body: '{}', headers: {}, timeoutMillis: 200 });
+      await expect(queued).resolves.toEqual({ kind: 'failure', reason: 'timeout', detail: 'no complete reply within 200 ms' });
+      await expect(occupying).resolves.toMatchObject({ kind: 'failure', reason: 'timeout' });
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the connection is free again: the queued call would go now
+      expect(reached).toEqual(['/silent']);
+    } finally {
+      server.off('request', record);
+      await oneConnection.close();
+    }
   });
 
   it('refuses a reply larger than the limit instead of buffering it', async () => {

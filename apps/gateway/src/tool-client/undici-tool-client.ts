@@ -31,8 +31,9 @@ export class UndiciToolClient implements ToolClient {
           method: 'POST',
           headers: request.headers,
           body: request.body,
-          headersTimeout: request.timeoutMillis,
-          bodyTimeout: request.timeoutMillis,
+          // The collector's one timer bounds the whole call; undici's own timers would only add work per call.
+          headersTimeout: 0,
+          bodyTimeout: 0,
         },
         new ToolReplyCollector(request.timeoutMillis, this.options.maxReplyBytes, resolve),
       );
@@ -45,17 +46,17 @@ export class UndiciToolClient implements ToolClient {
 }
 
 /**
- * Collects one reply and settles the call exactly once. The whole call is bounded by `timeoutMillis`:
- * undici's headers timeout covers the wait for the reply, and a plain timer covers reading its body
- * (an AbortSignal per call did the same at 15% of the gateway's throughput).
+ * Collects one reply and settles the call exactly once. One timer, started when the call is dispatched,
+ * bounds the whole call: connecting, waiting for the reply and reading its body. (undici's headers and
+ * body timeouts, plus a timer of our own for the body, cost a share of the gateway's CPU per call;
+ * an AbortSignal per call cost 15% of its throughput: docs/adr/0005-gateway-hot-path.md.)
  */
 class ToolReplyCollector implements Dispatcher.DispatchHandler {
-  private readonly started = performance.now();
   private status = 0;
   private contentType: string | undefined;
   private readonly chunks: Buffer[] = [];
   private size = 0;
-  private bodyTimer: NodeJS.Timeout | undefined;
+  private readonly timer: NodeJS.Timeout;
   private timedOut = false;
   private settled = false;
   private controller: Dispatcher.DispatchController | undefined;
@@ -64,23 +65,26 @@ class ToolReplyCollector implements Dispatcher.DispatchHandler {
     private readonly timeoutMillis: number,
     private readonly maxReplyBytes: number,
     private readonly settle: (response: ToolHttpResponse) => void,
-  ) {}
+  ) {
+    this.timer = setTimeout(this.onTimeout, timeoutMillis);
+  }
+
+  private readonly onTimeout = (): void => {
+    this.timedOut = true;
+    // Before undici has started the request there is nothing to abort: settle now, and abort when it starts.
+    if (this.controller) this.controller.abort(new Error('tool call timeout'));
+    else this.finish(classifyFailure(new Error('tool call timeout'), true, this.timeoutMillis));
+  };
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
+    if (this.timedOut) controller.abort(new Error('tool call timeout'));
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     this.status = statusCode;
     const contentType = headers['content-type'];
     this.contentType = Array.isArray(contentType) ? contentType[0] : contentType;
-    this.bodyTimer ??= setTimeout(
-      () => {
-        this.timedOut = true;
-        this.controller?.abort(new Error('body timeout'));
-      },
-      Math.max(0, this.timeoutMillis - (performance.now() - this.started)),
-    );
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -103,7 +107,7 @@ class ToolReplyCollector implements Dispatcher.DispatchHandler {
   }
 
   private finish(response: ToolHttpResponse): void {
-    clearTimeout(this.bodyTimer);
+    clearTimeout(this.timer);
     if (this.settled) return;
     this.settled = true;
     this.settle(response);
