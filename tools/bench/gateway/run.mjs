@@ -1,28 +1,37 @@
 #!/usr/bin/env node
-// Gateway benchmark (README "Benchmarks"): in one run, on loopback, with autocannon, measures
+// Gateway benchmark (README "Benchmarks"): in one run, on loopback, with wrk (or autocannon), measures
 //   tools/call: the tool service called directly, the SDK recipe, our gateway;
 //   tools/list of 1,000 tools: the SDK recipe, our gateway;
 // plus, for reference, a minimal hand-written proxy (no validation, no logging) for tools/call,
 // and prints req/s, p50, p99 and the ratios the targets are stated in. Absolute numbers drift with the
-// machine; the ratios are what to compare. Usage: npx nx run gateway:bench [-- --duration 10 --connections 32]
+// machine; the ratios are what to compare.
+// Usage: npx nx run gateway:bench [-- --duration 10 --connections 32 --load wrk|autocannon]
+//   --load: the load generator; wrk (Debian's `wrk`) when it is installed, else autocannon.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import { runLoad, wrkInstalled } from './load.mjs';
 import { callBody, check, listBody, mcpHeaders, root, startGateway, startMinimalProxy, startSdkRecipe, startToolService, stopAll } from './processes.mjs';
 
-const { values: options } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '32' } } });
+const { values: options } = parseArgs({
+  options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '32' }, load: { type: 'string' } },
+});
+const load = options.load ?? (wrkInstalled() ? 'wrk' : 'autocannon');
+if (load !== 'wrk' && load !== 'autocannon') throw new Error(`--load must be wrk or autocannon, not ${load}`);
 const duration = Number(options.duration);
 const connections = Number(options.connections);
 
 async function measure(name, url, headers, body) {
-  await autocannon({ url, method: 'POST', headers, body, connections, duration: 1, timeout: 60 }); // warm-up
-  const r = await autocannon({ url, method: 'POST', headers, body, connections, duration, timeout: 60 }); // the SDK recipe's p99 on 1,000 tools passes autocannon's 10 s default
+  await runLoad(load, { url, headers, body, connections, duration: 1 }); // warm-up: JIT, connection pools
+  const r = await runLoad(load, { url, headers, body, connections, duration });
   if (r.errors > 0 || r.non2xx > 0) throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx replies`);
-  const row = { name, reqPerSec: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99 };
+  const row = { name, reqPerSec: Math.round(r.reqPerSec), p50Ms: roundMs(r.p50Ms), p99Ms: roundMs(r.p99Ms) };
   console.log(`${name.padEnd(28)} ${String(row.reqPerSec).padStart(8)} req/s   p50 ${String(row.p50Ms).padStart(5)} ms   p99 ${String(row.p99Ms).padStart(5)} ms`);
   return row;
 }
+
+/** wrk reports fractions of a millisecond; one decimal below 10 ms is what the figures need. */
+const roundMs = (ms) => (ms < 10 ? Math.round(ms * 10) / 10 : Math.round(ms));
 
 async function startStack(tools) {
   const toolService = (await startToolService(tools)).url;
@@ -44,7 +53,7 @@ try {
   await check(minimalProxy, mcpHeaders, callBody, 'hello');
   const large = await startStack(1000);
 
-  console.log(`\n${connections} connections, ${duration} s per scenario, node ${process.version}\n`);
+  console.log(`\n${load}, ${connections} connections, ${duration} s per scenario, node ${process.version}\n`);
   const direct = await measure('tools/call direct (limit)', `${small.toolService}/tools/echo`, { 'content-type': 'application/json' }, '{"text":"hello"}');
   const sdkCall = await measure('tools/call SDK recipe', small.sdkRecipe, mcpHeaders, callBody);
   const ourCall = await measure('tools/call gateway', small.gateway, mcpHeaders, callBody);
@@ -70,7 +79,7 @@ try {
   console.log(`tools/call minimal proxy / direct            ${ratios.minimalProxyVsDirect.toFixed(2)}x  (reference: the ceiling of two hops here)`);
   mkdirSync(path.join(root, 'tmp/bench'), { recursive: true });
   const rows = [direct, sdkCall, ourCall, proxyCall, sdkCallLarge, ourCallLarge, sdkList, ourList];
-  writeFileSync(path.join(root, 'tmp/bench/gateway.json'), `${JSON.stringify({ connections, duration, rows, ratios }, null, 2)}\n`);
+  writeFileSync(path.join(root, 'tmp/bench/gateway.json'), `${JSON.stringify({ load, connections, duration, rows, ratios }, null, 2)}\n`);
 } finally {
   stopAll();
 }
