@@ -33,16 +33,14 @@ async function main(): Promise<number> {
   }
   const config = loadConfig({ file: args.config, env: process.env });
   const gateway = await startGateway(config, { env: process.env });
+  // Log lines are batched; the last ones (draining, stopped, or a crash) are written on the way out.
+  process.once('exit', () => gateway.logger.flush());
   gateway.logger.info('gateway_started', { mcpUrl: gateway.mcpUrl, managementUrl: gateway.managementUrl });
 
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       gateway.logger.info('gateway_signal', { signal });
-      const stopped = () => {
-        gateway.logger.flush(); // the last lines (draining, stopped) would not outlive process.exit
-        resolve();
-      };
-      gateway.stop().then(stopped, stopped);
+      gateway.stop().then(resolve, resolve);
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));

@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import { Writable } from 'node:stream';
 import { startGateway, type RunningGateway } from '../app/start-gateway';
 import { defaultConfig } from '../config/defaults';
 import type { GatewayConfig } from '../config/gateway-config';
@@ -37,8 +37,12 @@ export async function startTestGateway(
   adjust(config);
 
   let logs = '';
-  const logStream = new PassThrough();
-  logStream.on('data', (chunk: Buffer) => (logs += chunk.toString('utf8')));
+  const logStream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logs += chunk.toString('utf8');
+      done();
+    },
+  });
   const gateway = await startGateway(config, { env: { POD_IP: '10.1.2.3', POD_NAME: 'gateway-pod-0' }, logStream, ...(options.now && { now: options.now }) });
   await fetch(gateway.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}' });
 
@@ -52,7 +56,10 @@ export async function startTestGateway(
   return {
     url: gateway.mcpUrl,
     gateway,
-    logs: () => logs,
+    logs: () => {
+      gateway.logger.flush(); // lines are batched for up to 20 ms; a test reads what has been logged so far
+      return logs;
+    },
     post,
     rpc: async (method, params, headers) => {
       const res = await post({ jsonrpc: '2.0', id: nextId++, method, ...(params !== undefined && { params }) }, headers);

@@ -10,13 +10,14 @@ function capture(format: LogFormat, level?: string) {
 }
 
 const context = { guid: 'g-1', requestId: 'r-1', employeeNo: 'E123', deadline: 0, receivedAt: 0 };
-const tick = () => new Promise((resolve) => setImmediate(resolve));
+/** Lines are batched for up to 20 ms: wait for the batch to go out on its own. */
+const batchWritten = () => new Promise((resolve) => setTimeout(resolve, 40));
 
 describe('createLogger', () => {
   it('writes one key=value line per event with the current guid and requestId', async () => {
     const { logger, lines } = capture('kv');
     runWithRequestContext(context, () => logger.info('tool_call_completed', { tool: 'echo', status: 200, note: 'two words' }));
-    await tick();
+    await batchWritten();
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^\S+ level=info event=tool_call_completed tool=echo status=200 note="two words" guid=g-1 requestId=r-1$/);
   });
@@ -24,14 +25,14 @@ describe('createLogger', () => {
   it('writes JSON lines when asked', async () => {
     const { logger, lines } = capture('json');
     runWithRequestContext(context, () => logger.warn('manifest_rejected', { bundle: 'core' }));
-    await tick();
+    await batchWritten();
     expect(JSON.parse(lines[0])).toMatchObject({ level: 'warn', message: 'manifest_rejected', bundle: 'core', guid: 'g-1', requestId: 'r-1' });
   });
 
   it('drops fields that must never be logged, even when code passes them by mistake', async () => {
     const { logger, lines } = capture('kv');
     logger.info('oops', { authorization: 'Bearer abc', Cookie: 'c=1', employeeNo: 'E123', 'virtual-employee-no': 'V9', body: '{}', kept: 'yes' });
-    await tick();
+    await batchWritten();
     expect(lines[0]).toContain('kept=yes');
     for (const secret of ['Bearer', 'c=1', 'E123', 'V9', 'body=']) expect(lines[0]).not.toContain(secret);
   });
@@ -45,7 +46,7 @@ describe('createLogger', () => {
       logger.debug('kept_debug', {});
       logger.info('kept_info', {});
       logger.warn('kept_warn', {});
-      await tick();
+      await batchWritten();
       expect(lines.map((line) => line.split(' ')[2])).toEqual(expected);
     }
   });

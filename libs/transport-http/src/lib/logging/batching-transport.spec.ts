@@ -1,0 +1,51 @@
+import { Writable } from 'node:stream';
+import { BatchingStreamTransport, MESSAGE } from './batching-transport';
+
+function recorder() {
+  const writes: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      writes.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  return { stream, writes };
+}
+
+const line = (text: string) => ({ [MESSAGE]: text });
+const log = (transport: BatchingStreamTransport, text: string) => transport.log(line(text), () => undefined);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('BatchingStreamTransport', () => {
+  it('writes the lines of a burst together, on its own within the flush interval', async () => {
+    const { stream, writes } = recorder();
+    const transport = new BatchingStreamTransport(stream, { flushMillis: 30 });
+    for (const text of ['a', 'b', 'c']) log(transport, text);
+    expect(writes).toEqual([]);
+    await sleep(80);
+    expect(writes).toEqual(['a\nb\nc\n']);
+    log(transport, 'd');
+    await sleep(80);
+    expect(writes).toEqual(['a\nb\nc\n', 'd\n']);
+  });
+
+  it('writes at once when the pending lines reach the size limit', () => {
+    const { stream, writes } = recorder();
+    const transport = new BatchingStreamTransport(stream, { flushMillis: 60_000, maxPendingChars: 10 });
+    log(transport, '1234');
+    expect(writes).toEqual([]);
+    log(transport, '56789');
+    expect(writes).toEqual(['1234\n56789\n']);
+  });
+
+  it('writes what is pending on flush() and on close(), and nothing when nothing is', () => {
+    const { stream, writes } = recorder();
+    const transport = new BatchingStreamTransport(stream, { flushMillis: 60_000 });
+    transport.flush();
+    log(transport, 'before exit');
+    transport.flush();
+    log(transport, 'on close');
+    transport.close();
+    expect(writes).toEqual(['before exit\n', 'on close\n']);
+  });
+});
