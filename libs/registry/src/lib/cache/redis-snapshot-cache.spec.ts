@@ -1,7 +1,13 @@
+import Redis from 'ioredis';
 import { startRedis, type TestRedis } from '../../testing/redis-server';
 import { RegistryErrorCode } from '../errors';
 import { capturedLog } from '../test-support/catalogue-fixture';
 import { RedisSnapshotCache } from './redis-snapshot-cache';
+
+const BUSY_300_MS = `
+  local t = redis.call('TIME'); local started = t[1] * 1000000 + t[2]
+  repeat t = redis.call('TIME') until t[1] * 1000000 + t[2] - started > 300000
+  return 1`;
 
 describe('RedisSnapshotCache (real redis-server)', () => {
   let redis: TestRedis | undefined;
@@ -29,6 +35,30 @@ describe('RedisSnapshotCache (real redis-server)', () => {
       while ((await cache.readPortalRegistry()) === undefined) await cache.writePortalRegistry({ routes: [] });
       expect(log.events).toEqual([`snapshot_cache_unavailable:${RegistryErrorCode.SnapshotCacheUnavailable}`, 'snapshot_cache_available']);
     } finally {
+      await cache.close();
+    }
+  });
+
+  it('does not take a late reply to a command sent before an outage for a recovery', async () => {
+    redis = await startRedis();
+    const log = capturedLog();
+    const cache = new RedisSnapshotCache({ url: redis.url, keyPrefix: 'p', portalRegistryKey: 'p:portal', commandTimeoutMillis: 2_000, log });
+    const blocker = new Redis(redis.url);
+    try {
+      await cache.writeRoute('core', { tools: [] });
+      // A script that keeps the (single-threaded) server busy for 300 ms: the next reply is that late.
+      const serverBusy = blocker.eval(BUSY_300_MS, 0);
+      const late = cache.readRoute('core');
+      // The connection reports an error while that command is on its way (as when Redis is killed).
+      (cache as unknown as { redis: Redis }).redis.emit('error', new Error('read ECONNRESET'));
+      expect(await late).toEqual({ tools: [] });
+      await serverBusy;
+      expect(log.events).toEqual([`snapshot_cache_unavailable:${RegistryErrorCode.SnapshotCacheUnavailable}`]);
+
+      expect(await cache.readRoute('core')).toEqual({ tools: [] }); // sent after the outage: a real recovery
+      expect(log.events).toEqual([`snapshot_cache_unavailable:${RegistryErrorCode.SnapshotCacheUnavailable}`, 'snapshot_cache_available']);
+    } finally {
+      blocker.disconnect();
       await cache.close();
     }
   });

@@ -23,6 +23,11 @@ export interface RedisSnapshotCacheOptions {
 export class RedisSnapshotCache implements SnapshotCache {
   private readonly redis: Redis;
   private available: boolean | undefined;
+  /**
+   * Counts the outages seen. A reply to a command sent before the latest one is stale news, not a sign of
+   * recovery: when Redis dies, replies already on their way still arrive after the connection's error.
+   */
+  private outages = 0;
 
   constructor(private readonly options: RedisSnapshotCacheOptions) {
     this.redis = new Redis(options.url, {
@@ -59,6 +64,7 @@ export class RedisSnapshotCache implements SnapshotCache {
   }
 
   private async read(key: string): Promise<unknown> {
+    const sentDuring = this.outages;
     let text: string | null;
     try {
       text = await this.redis.get(key);
@@ -66,7 +72,7 @@ export class RedisSnapshotCache implements SnapshotCache {
       this.markUnavailable(error as Error);
       return undefined;
     }
-    this.markAvailable();
+    this.markAvailable(sentDuring);
     if (text === null) return undefined;
     try {
       return JSON.parse(text);
@@ -77,15 +83,17 @@ export class RedisSnapshotCache implements SnapshotCache {
   }
 
   private async write(key: string, document: unknown): Promise<void> {
+    const sentDuring = this.outages;
     try {
       await this.redis.set(key, JSON.stringify(document));
-      this.markAvailable();
+      this.markAvailable(sentDuring);
     } catch (error) {
       this.markUnavailable(error as Error);
     }
   }
 
-  private markAvailable(): void {
+  private markAvailable(sentDuring: number): void {
+    if (sentDuring !== this.outages) return;
     if (this.available === false) this.options.log.info('snapshot_cache_available', {});
     this.available = true;
   }
@@ -93,6 +101,7 @@ export class RedisSnapshotCache implements SnapshotCache {
   private markUnavailable(error: Error): void {
     if (this.available === false) return;
     this.available = false;
+    this.outages += 1;
     this.options.log.warn('snapshot_cache_unavailable', { code: RegistryErrorCode.SnapshotCacheUnavailable, reason: error.message });
   }
 }
