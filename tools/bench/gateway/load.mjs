@@ -2,7 +2,7 @@
 // it spends about a third of autocannon's CPU per request, which on two shared cores is CPU the servers
 // under test get back. autocannon (npm) is the fallback and can be chosen with --load autocannon.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -28,7 +28,8 @@ async function runAutocannon({ url, headers, body, connections, duration }) {
 }
 
 async function runWrk({ url, headers, body, connections, duration }) {
-  const script = path.join(mkdtempSync(path.join(tmpdir(), 'wrk-')), 'post.lua');
+  const scriptDir = mkdtempSync(path.join(tmpdir(), 'wrk-'));
+  const script = path.join(scriptDir, 'post.lua');
   const lines = ['wrk.method = "POST"', `wrk.body = ${luaString(body)}`, ...Object.entries(headers).map(([name, value]) => `wrk.headers[${luaString(name)}] = ${luaString(value)}`)];
   writeFileSync(script, `${lines.join('\n')}\n`);
   const args = ['-t1', `-c${connections}`, `-d${duration}s`, '--timeout', '60s', '--latency', '-s', script, url];
@@ -38,7 +39,7 @@ async function runWrk({ url, headers, body, connections, duration }) {
     child.stdout.setEncoding('utf8').on('data', (chunk) => (text += chunk));
     child.once('error', reject);
     child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited with ${code}: ${text}`))));
-  });
+  }).finally(() => rmSync(scriptDir, { recursive: true, force: true }));
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output);
   return {
     reqPerSec: Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1] ?? 0),

@@ -25,6 +25,7 @@ async function measure(name, url, headers, body) {
   await runLoad(load, { url, headers, body, connections, duration: 1 }); // warm-up: JIT, connection pools
   const r = await runLoad(load, { url, headers, body, connections, duration });
   if (r.errors > 0 || r.non2xx > 0) throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx replies`);
+  if (!(r.reqPerSec > 0)) throw new Error(`${name}: no request completed in ${duration} s; give it a longer --duration`);
   const row = { name, reqPerSec: Math.round(r.reqPerSec), p50Ms: roundMs(r.p50Ms), p99Ms: roundMs(r.p99Ms) };
   console.log(`${name.padEnd(28)} ${String(row.reqPerSec).padStart(8)} req/s   p50 ${String(row.p50Ms).padStart(5)} ms   p99 ${String(row.p99Ms).padStart(5)} ms`);
   return row;

@@ -4,7 +4,7 @@ import type { JsonRpcErrorResponse, RequestId } from './messages';
  * A JSON value serialized ahead of time, inlined verbatim into a response. The gateway keeps its
  * `tools/list` result this way per catalogue generation. It is also kept encoded as UTF-8 once: on
  * Node 20, encoding a 250 KB string for every response cost more than everything else in serving it
- * (docs/adr/0005-gateway-hot-path.md, "tools/list").
+ * (docs/adr/0005-gateway-hot-path.md, "Third round").
  */
 export class RawJson {
   readonly bytes: Buffer;

@@ -8,7 +8,7 @@ import type { ToolDefinition } from './tool-definition';
  */
 export class CatalogueGeneration {
   readonly tools: ReadonlyMap<string, ToolDefinition>;
-  /** `{"tools":[...]}`, serialized once, so `tools/list` costs a string concat whatever its size. */
+  /** `{"tools":[...]}`, serialized and encoded once, so `tools/list` writes its bytes whatever its size. */
   readonly toolsListResult: RawJson;
   readonly createdAt = new Date();
 
@@ -26,6 +26,6 @@ export class CatalogueGeneration {
 
   /** Bytes of the serialized tool list, the measure the catalogue's size cap applies to. */
   get serializedBytes(): number {
-    return Buffer.byteLength(this.toolsListResult.json);
+    return this.toolsListResult.bytes.length;
   }
 }

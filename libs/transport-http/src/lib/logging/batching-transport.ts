@@ -12,8 +12,8 @@ export interface BatchingOptions {
 }
 
 /** Defaults: a line is on its way within 20 ms; a burst is written in pieces of about 64 KB. */
-export const DEFAULT_FLUSH_MILLIS = 20;
-export const DEFAULT_MAX_PENDING_CHARS = 65_536;
+const DEFAULT_FLUSH_MILLIS = 20;
+const DEFAULT_MAX_PENDING_CHARS = 65_536;
 
 /**
  * A winston transport that gathers lines and writes them in one call, at the latest `flushMillis` after

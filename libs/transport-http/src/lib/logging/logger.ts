@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import winston, { type Logform } from 'winston';
 import { currentRequestContext } from '../server/request-context';
-import { BatchingStreamTransport, MESSAGE, type BatchingOptions } from './batching-transport';
+import { BatchingStreamTransport, MESSAGE } from './batching-transport';
 
 type Format = Logform.Format;
 
@@ -11,9 +11,8 @@ export interface LoggerOptions {
   level?: string;
   /** `kv`: one `key=value` line per event (default); `json`: one JSON object per line. */
   format?: LogFormat;
-  /** Where lines go (standard output by default), batched (`batching`). Tests pass a stream to read them. */
+  /** Where lines go (standard output by default), in batches at most 20 ms late. Tests pass a stream to read them. */
   stream?: Writable;
-  batching?: BatchingOptions;
 }
 
 /**
@@ -102,7 +101,7 @@ export interface Logger {
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
-  const transport = new BatchingStreamTransport(options.stream ?? process.stdout, options.batching);
+  const transport = new BatchingStreamTransport(options.stream ?? process.stdout);
   return new WinstonEventLogger(
     winston.createLogger({
       level: options.level ?? 'info',
