@@ -2,19 +2,23 @@
 // CPU time per tools/call of the gateway and of the minimal proxy, in one run (docs/adr/0005). Absolute
 // req/s drift by 40% on a shared machine; the CPU a process spends per call at a fixed, sustainable
 // request rate is much steadier, so this is how each hot-path change is judged before the full benchmark.
-// It reads utime+stime of each server process from /proc/<pid>/stat around a fixed-rate autocannon run,
-// round after round, the targets interleaved in a rotating order. The tool service's CPU per call is printed as a control.
+// It reads utime+stime of each server process from /proc/<pid>/stat around each load run, round after
+// round, the targets interleaved in a rotating order. The tool service's CPU per call is printed as a control.
+// A fixed rate is driven by autocannon (in this process); `--rate max` by the benchmark's load generator
+// (wrk when installed, which leaves the servers more of the two cores), each server saturated.
 //
 // Usage (after `npx nx run gateway:build`):
-//   node tools/bench/gateway/cpu-per-call.mjs [--rate 2000|max --duration 5 --rounds 4]
-//     --compare <main.js>  also measures another gateway build (e.g. a copy of the previous dist) in the
-//                          same rounds: the fairest comparison of a change on a noisy machine (repeatable)
+//   node tools/bench/gateway/cpu-per-call.mjs [--rate 2000|max --duration 5 --rounds 4 --load wrk|autocannon]
+//     --compare <main.js>  also measures another gateway build (e.g. a copy of the previous dist inside the
+//                          repo, so that it finds node_modules) in the same rounds: the fairest comparison
+//                          of a change on a noisy machine (repeatable)
 //     --profile            writes the gateway's .cpuprofile (node --cpu-prof) to tmp/bench/profiles
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { runLoad, wrkInstalled } from './load.mjs';
 import { callBody, check, mcpHeaders, root, startGateway, startMinimalProxy, startToolService, stopAll } from './processes.mjs';
 
 const { values: options } = parseArgs({
@@ -26,10 +30,12 @@ const { values: options } = parseArgs({
     compare: { type: 'string', multiple: true, default: [] },
     profile: { type: 'boolean', default: false },
     pin: { type: 'boolean', default: false },
+    load: { type: 'string' },
   },
 });
 // `--rate max`: no rate limit, each server saturated (its CPU per call there is what caps its req/s).
 const rate = options.rate === 'max' ? undefined : Number(options.rate);
+const load = rate ? 'autocannon' : (options.load ?? (wrkInstalled() ? 'wrk' : 'autocannon'));
 const duration = Number(options.duration);
 const connections = Number(options.connections);
 const rounds = Number(options.rounds);
@@ -44,13 +50,17 @@ function cpuMicros(pid) {
 }
 
 async function perCall(target, toolService) {
-  const load = { url: target.url, method: 'POST', headers: mcpHeaders, body: callBody, connections, ...(rate && { overallRate: rate }) };
   const before = [cpuMicros(target.pid), cpuMicros(toolService.pid)];
-  const r = await autocannon({ ...load, duration });
+  const r = rate ? await fixedRate(target.url, duration) : await runLoad(load, { url: target.url, headers: mcpHeaders, body: callBody, connections, duration });
   const after = [cpuMicros(target.pid), cpuMicros(toolService.pid)];
   if (r.errors > 0 || r.non2xx > 0) throw new Error(`${target.name}: ${r.errors} errors, ${r.non2xx} non-2xx replies`);
-  const calls = r.requests.total;
+  const calls = r.requests;
   return { calls, micros: (after[0] - before[0]) / calls, toolServiceMicros: (after[1] - before[1]) / calls };
+}
+
+async function fixedRate(url, seconds) {
+  const r = await autocannon({ url, method: 'POST', headers: mcpHeaders, body: callBody, connections, overallRate: rate, duration: seconds });
+  return { requests: r.requests.total, errors: r.errors, non2xx: r.non2xx };
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
@@ -70,35 +80,35 @@ try {
   if (options.profile) mkdirSync(profileDir, { recursive: true });
   const targets = [{ name: 'gateway', ...(await startGateway(toolService.url, { nodeOptions: options.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [] })) }];
   for (const main of options.compare) {
-    targets.push({ name: path.basename(path.dirname(main)), ...(await startGateway(toolService.url, { main: path.resolve(main) })) });
+    targets.push({ name: path.relative(root, path.resolve(main)), ...(await startGateway(toolService.url, { main: path.resolve(main) })) });
   }
   targets.push({ name: 'minimal proxy', ...(await startMinimalProxy(toolService.url)) });
   for (const target of targets) {
     pinServer(target);
     await check(target.url, mcpHeaders, callBody, 'hello');
-    await autocannon({ url: target.url, method: 'POST', headers: mcpHeaders, body: callBody, connections, ...(rate && { overallRate: rate }), duration: 2 }); // warm-up: JIT, pools
+    await (rate ? fixedRate(target.url, 2) : runLoad(load, { url: target.url, headers: mcpHeaders, body: callBody, connections, duration: 2 })); // warm-up: JIT, pools
     target.micros = [];
   }
 
-  console.log(`${rate ?? 'as many'} calls/s, ${connections} connections, ${duration} s per measurement, ${rounds} rounds, node ${process.version}\n`);
+  console.log(`${rate ?? 'as many'} calls/s (${load}), ${connections} connections, ${duration} s per measurement, ${rounds} rounds, node ${process.version}\n`);
   for (let round = 1; round <= rounds; round += 1) {
     // The order rotates every round: whichever target runs first in a round measured up to 15% cheaper.
     const shift = (round - 1) % targets.length;
     for (const target of [...targets.slice(shift), ...targets.slice(0, shift)]) {
       const row = await perCall(target, toolService);
       target.micros.push(row.micros);
-      console.log(`round ${round}  ${target.name.padEnd(16)} ${row.micros.toFixed(1).padStart(6)} us/call   (tool service ${row.toolServiceMicros.toFixed(1)} us/call, ${row.calls} calls)`);
+      console.log(`round ${round}  ${target.name.padEnd(26)} ${row.micros.toFixed(1).padStart(6)} us/call   (tool service ${row.toolServiceMicros.toFixed(1)} us/call, ${row.calls} calls)`);
     }
   }
   // Paired per round: the neighbours on this machine change from minute to minute, and the targets of one
   // round share the same neighbours, so the median of per-round ratios is steadier than a ratio of medians.
-  console.log('\nus/call            median     min   median / minimal proxy   paired: / gateway');
+  console.log(`\n${'us/call'.padEnd(26)}   median     min   median / minimal proxy   paired: / gateway`);
   const proxyMedian = median(targets.at(-1).micros);
   for (const target of targets) {
     const [mid, min] = [median(target.micros), Math.min(...target.micros)];
     const paired = median(target.micros.map((micros, round) => micros / targets[0].micros[round]));
     console.log(
-      `${target.name.padEnd(16)} ${mid.toFixed(1).padStart(8)} ${min.toFixed(1).padStart(7)}   ${(mid / proxyMedian).toFixed(2)}x`.padEnd(58) +
+      `${target.name.padEnd(26)} ${mid.toFixed(1).padStart(8)} ${min.toFixed(1).padStart(7)}   ${(mid / proxyMedian).toFixed(2)}x`.padEnd(68) +
         `${paired.toFixed(3)}   (single-threaded ceiling ${Math.round(1e6 / mid)} calls/s)`,
     );
   }

@@ -16,7 +16,7 @@ export function wrkInstalled() {
   }
 }
 
-/** Drives `url` with POSTs of `body` for `duration` seconds: `{ reqPerSec, p50Ms, p99Ms, errors, non2xx }`. */
+/** Drives `url` with POSTs of `body` for `duration` seconds: `{ requests, reqPerSec, p50Ms, p99Ms, errors, non2xx }`. */
 export function runLoad(generator, { url, headers, body, connections, duration }) {
   return generator === 'wrk' ? runWrk({ url, headers, body, connections, duration }) : runAutocannon({ url, headers, body, connections, duration });
 }
@@ -24,7 +24,7 @@ export function runLoad(generator, { url, headers, body, connections, duration }
 async function runAutocannon({ url, headers, body, connections, duration }) {
   // timeout 60 s: the SDK recipe's p99 on 1,000 tools passes autocannon's 10 s default
   const r = await autocannon({ url, method: 'POST', headers, body, connections, duration, timeout: 60 });
-  return { reqPerSec: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+  return { requests: r.requests.total, reqPerSec: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
 }
 
 async function runWrk({ url, headers, body, connections, duration }) {
@@ -42,6 +42,7 @@ async function runWrk({ url, headers, body, connections, duration }) {
   }).finally(() => rmSync(scriptDir, { recursive: true, force: true }));
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output);
   return {
+    requests: Number(/(\d+) requests in/.exec(output)?.[1] ?? 0),
     reqPerSec: Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1] ?? 0),
     p50Ms: latencyMs(output, '50%'),
     p99Ms: latencyMs(output, '99%'),
