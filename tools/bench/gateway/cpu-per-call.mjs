@@ -14,12 +14,12 @@
 //                          of a change on a noisy machine (repeatable)
 //     --profile            writes the gateway's .cpuprofile (node --cpu-prof) to tmp/bench/profiles
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { runLoad, wrkInstalled } from './load.mjs';
-import { callBody, check, mcpHeaders, root, startGateway, startMinimalProxy, startToolService, stopAll } from './processes.mjs';
+import { callBody, check, cpuMicros, mcpHeaders, root, settle, startGateway, startMinimalProxy, startToolService, stopAll } from './processes.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -39,17 +39,8 @@ const load = rate ? 'autocannon' : (options.load ?? (wrkInstalled() ? 'wrk' : 'a
 const duration = Number(options.duration);
 const connections = Number(options.connections);
 const rounds = Number(options.rounds);
-const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-
-/** User plus system CPU time of a process so far, in microseconds. */
-function cpuMicros(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // The fields after the parenthesised command name; utime and stime are fields 14 and 15 of the line.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / ticksPerSecond;
-}
-
 async function perCall(target, toolService) {
+  await settle();
   const before = [cpuMicros(target.pid), cpuMicros(toolService.pid)];
   const r = rate ? await fixedRate(target.url, duration) : await runLoad(load, { url: target.url, headers: mcpHeaders, body: callBody, connections, duration });
   const after = [cpuMicros(target.pid), cpuMicros(toolService.pid)];

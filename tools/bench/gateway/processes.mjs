@@ -1,7 +1,7 @@
 // The processes of the gateway benchmarks (run.mjs, cpu-per-call.mjs): started with a minimal
 // environment, stopped together, each announcing its URL on standard output.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +53,35 @@ export function startMinimalProxy(toolService) {
 
 export function startSdkRecipe(toolService) {
   return start('SDK recipe', [path.join(here, 'sdk-recipe-gateway.mjs')], { TOOL_SERVICE_URL: toolService }, /listening on (\S+)/);
+}
+
+const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** User plus system CPU time of a process so far, in microseconds (from /proc, so Linux only). */
+export function cpuMicros(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the parenthesised command name; utime and stime are fields 14 and 15 of the line.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / ticksPerSecond;
+}
+
+/**
+ * Resolves once the processes started here are quiet together (under 5% of a core for 200 ms), at most
+ * after 15 s. A server that fell behind keeps working through its backlog after the load generator stops
+ * (the SDK recipe on 1,000 tools does for about a second); without this, the next scenario would be
+ * measured on a machine still busy with the previous one.
+ */
+export async function settle() {
+  const windowMillis = 200;
+  const busy = () => children.reduce((sum, child) => sum + (child.exitCode === null ? cpuMicros(child.pid) : 0), 0);
+  const giveUpAt = Date.now() + 15_000;
+  let before = busy();
+  while (Date.now() < giveUpAt) {
+    await new Promise((resolve) => setTimeout(resolve, windowMillis));
+    const now = busy();
+    if (now - before < 0.05 * windowMillis * 1000) return;
+    before = now;
+  }
 }
 
 /** SIGTERM to every process started here, the last started first (clients before the services they call). */

@@ -4,32 +4,46 @@
 //   tools/list of 1,000 tools: the SDK recipe, our gateway;
 // plus, for reference, a minimal hand-written proxy (no validation, no logging) for tools/call,
 // and prints req/s, p50, p99 and the ratios the targets are stated in. Absolute numbers drift with the
-// machine; the ratios are what to compare.
-// Usage: npx nx run gateway:bench [-- --duration 10 --connections 32 --load wrk|autocannon]
+// machine (by 40% from minute to minute on a shared one); the ratios are what to compare. So every scenario
+// is measured in each of several rounds, the order rotating, a ratio is taken within each round (both of its
+// scenarios saw the same neighbours) and the median of those per-round ratios is reported, with their range.
+// Usage: npx nx run gateway:bench [-- --rounds 3 --duration 5 --connections 32 --load wrk|autocannon]
 //   --load: the load generator; wrk (Debian's `wrk`) when it is installed, else autocannon.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runLoad, wrkInstalled } from './load.mjs';
-import { callBody, check, listBody, mcpHeaders, root, startGateway, startMinimalProxy, startSdkRecipe, startToolService, stopAll } from './processes.mjs';
+import { callBody, check, listBody, mcpHeaders, root, settle, startGateway, startMinimalProxy, startSdkRecipe, startToolService, stopAll } from './processes.mjs';
 
 const { values: options } = parseArgs({
-  options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '32' }, load: { type: 'string' } },
+  options: {
+    rounds: { type: 'string', default: '3' },
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '32' },
+    load: { type: 'string' },
+  },
 });
 const load = options.load ?? (wrkInstalled() ? 'wrk' : 'autocannon');
 if (load !== 'wrk' && load !== 'autocannon') throw new Error(`--load must be wrk or autocannon, not ${load}`);
+const rounds = Number(options.rounds);
 const duration = Number(options.duration);
 const connections = Number(options.connections);
+if (!(rounds >= 1) || !(duration >= 1) || !(connections >= 1)) throw new Error('--rounds, --duration and --connections must be numbers >= 1');
 
-async function measure(name, url, headers, body) {
-  await runLoad(load, { url, headers, body, connections, duration: 1 }); // warm-up: JIT, connection pools
+async function measure(scenario) {
+  const { name, url, headers, body } = scenario;
+  await settle();
   const r = await runLoad(load, { url, headers, body, connections, duration });
   if (r.errors > 0 || r.non2xx > 0) throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx replies`);
   if (!(r.reqPerSec > 0)) throw new Error(`${name}: no request completed in ${duration} s; give it a longer --duration`);
-  const row = { name, reqPerSec: Math.round(r.reqPerSec), p50Ms: roundMs(r.p50Ms), p99Ms: roundMs(r.p99Ms) };
-  console.log(`${name.padEnd(28)} ${String(row.reqPerSec).padStart(8)} req/s   p50 ${String(row.p50Ms).padStart(5)} ms   p99 ${String(row.p99Ms).padStart(5)} ms`);
-  return row;
+  return { reqPerSec: Math.round(r.reqPerSec), p50Ms: roundMs(r.p50Ms), p99Ms: roundMs(r.p99Ms) };
 }
+
+function printRow(label, row) {
+  console.log(`${label.padEnd(36)} ${String(row.reqPerSec).padStart(8)} req/s   p50 ${String(row.p50Ms).padStart(5)} ms   p99 ${String(row.p99Ms).padStart(5)} ms`);
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 
 /** wrk reports fractions of a millisecond; one decimal below 10 ms is what the figures need. */
 const roundMs = (ms) => (ms < 10 ? Math.round(ms * 10) / 10 : Math.round(ms));
@@ -54,33 +68,59 @@ try {
   await check(minimalProxy, mcpHeaders, callBody, 'hello');
   const large = await startStack(1000);
 
-  console.log(`\n${load}, ${connections} connections, ${duration} s per scenario, node ${process.version}\n`);
-  const direct = await measure('tools/call direct (limit)', `${small.toolService}/tools/echo`, { 'content-type': 'application/json' }, '{"text":"hello"}');
-  const sdkCall = await measure('tools/call SDK recipe', small.sdkRecipe, mcpHeaders, callBody);
-  const ourCall = await measure('tools/call gateway', small.gateway, mcpHeaders, callBody);
-  const proxyCall = await measure('tools/call minimal proxy', minimalProxy, mcpHeaders, callBody);
-  const sdkCallLarge = await measure('tools/call SDK, 1000 tools', large.sdkRecipe, mcpHeaders, callBody);
-  const ourCallLarge = await measure('tools/call gw, 1000 tools', large.gateway, mcpHeaders, callBody);
-  const sdkList = await measure('tools/list 1000 SDK recipe', large.sdkRecipe, mcpHeaders, listBody);
-  const ourList = await measure('tools/list 1000 gateway', large.gateway, mcpHeaders, listBody);
+  const scenarios = [
+    { key: 'direct', name: 'tools/call direct (limit)', url: `${small.toolService}/tools/echo`, headers: { 'content-type': 'application/json' }, body: '{"text":"hello"}' },
+    { key: 'sdkCall', name: 'tools/call SDK recipe', url: small.sdkRecipe, headers: mcpHeaders, body: callBody },
+    { key: 'ourCall', name: 'tools/call gateway', url: small.gateway, headers: mcpHeaders, body: callBody },
+    { key: 'proxyCall', name: 'tools/call minimal proxy', url: minimalProxy, headers: mcpHeaders, body: callBody },
+    { key: 'sdkCallLarge', name: 'tools/call SDK, 1000 tools', url: large.sdkRecipe, headers: mcpHeaders, body: callBody },
+    { key: 'ourCallLarge', name: 'tools/call gw, 1000 tools', url: large.gateway, headers: mcpHeaders, body: callBody },
+    { key: 'sdkList', name: 'tools/list 1000 SDK recipe', url: large.sdkRecipe, headers: mcpHeaders, body: listBody },
+    { key: 'ourList', name: 'tools/list 1000 gateway', url: large.gateway, headers: mcpHeaders, body: listBody },
+  ];
+  const ratioDefinitions = [
+    { key: 'callVsSdk', label: 'tools/call gateway / SDK recipe', of: ['ourCall', 'sdkCall'], digits: 1, note: '(target >= 10x)' },
+    { key: 'callVsDirect', label: 'tools/call gateway / direct', of: ['ourCall', 'direct'], digits: 2, note: '(target >= 0.3x)' },
+    { key: 'callVsSdkLargeCatalogue', label: 'tools/call gateway / SDK, 1000-tool catalogue', of: ['ourCallLarge', 'sdkCallLarge'], digits: 0, note: '' },
+    { key: 'listVsSdk', label: 'tools/list 1000 gateway / SDK recipe', of: ['ourList', 'sdkList'], digits: 0, note: '(target >= 50x)' },
+    { key: 'callVsMinimalProxy', label: 'tools/call gateway / minimal proxy', of: ['ourCall', 'proxyCall'], digits: 2, note: '(reference: no validation, no logging)' },
+    { key: 'minimalProxyVsDirect', label: 'tools/call minimal proxy / direct', of: ['proxyCall', 'direct'], digits: 2, note: '(reference: the ceiling of two hops here)' },
+  ];
 
-  const ratios = {
-    callVsSdk: ourCall.reqPerSec / sdkCall.reqPerSec,
-    callVsDirect: ourCall.reqPerSec / direct.reqPerSec,
-    callVsSdkLargeCatalogue: ourCallLarge.reqPerSec / sdkCallLarge.reqPerSec,
-    listVsSdk: ourList.reqPerSec / sdkList.reqPerSec,
-    callVsMinimalProxy: ourCall.reqPerSec / proxyCall.reqPerSec,
-    minimalProxyVsDirect: proxyCall.reqPerSec / direct.reqPerSec,
-  };
-  console.log(`\ntools/call gateway / SDK recipe              ${ratios.callVsSdk.toFixed(1)}x   (target >= 10x)`);
-  console.log(`tools/call gateway / direct                  ${ratios.callVsDirect.toFixed(2)}x  (target >= 0.3x)`);
-  console.log(`tools/call gateway / SDK, 1000-tool catalogue ${ratios.callVsSdkLargeCatalogue.toFixed(0)}x`);
-  console.log(`tools/list 1000 gateway / SDK recipe         ${ratios.listVsSdk.toFixed(0)}x    (target >= 50x)`);
-  console.log(`tools/call gateway / minimal proxy           ${ratios.callVsMinimalProxy.toFixed(2)}x  (reference: no validation, no logging)`);
-  console.log(`tools/call minimal proxy / direct            ${ratios.minimalProxyVsDirect.toFixed(2)}x  (reference: the ceiling of two hops here)`);
+  console.log(`\n${load}, ${connections} connections, ${rounds} rounds of ${duration} s per scenario, node ${process.version}\n`);
+  for (const scenario of scenarios) {
+    await settle();
+    await runLoad(load, { ...scenario, connections, duration: 1 }); // warm-up: JIT, connection pools
+  }
+  const perRound = [];
+  for (let round = 0; round < rounds; round += 1) {
+    // The order rotates so that no scenario always runs first (or right after the heaviest one).
+    const shift = round % scenarios.length;
+    const rows = {};
+    for (const scenario of [...scenarios.slice(shift), ...scenarios.slice(0, shift)]) {
+      rows[scenario.key] = await measure(scenario);
+      printRow(`round ${round + 1}  ${scenario.name}`, rows[scenario.key]);
+    }
+    perRound.push(rows);
+  }
+
+  console.log(`\nmedian of ${rounds} rounds`);
+  const rows = scenarios.map(({ key, name }) => {
+    const of = (field) => median(perRound.map((round) => round[key][field]));
+    const row = { name, reqPerSec: of('reqPerSec'), p50Ms: of('p50Ms'), p99Ms: of('p99Ms') };
+    printRow(name, row);
+    return row;
+  });
+  console.log('');
+  const ratios = {};
+  for (const { key, label, of: [ours, theirs], digits, note } of ratioDefinitions) {
+    const values = perRound.map((round) => round[ours].reqPerSec / round[theirs].reqPerSec);
+    ratios[key] = { median: median(values), rounds: values };
+    const range = rounds > 1 ? `(rounds ${Math.min(...values).toFixed(digits)}-${Math.max(...values).toFixed(digits)})` : '';
+    console.log(`${label.padEnd(46)} ${`${ratios[key].median.toFixed(digits)}x`.padStart(6)}  ${range.padEnd(20)} ${note}`);
+  }
   mkdirSync(path.join(root, 'tmp/bench'), { recursive: true });
-  const rows = [direct, sdkCall, ourCall, proxyCall, sdkCallLarge, ourCallLarge, sdkList, ourList];
-  writeFileSync(path.join(root, 'tmp/bench/gateway.json'), `${JSON.stringify({ load, connections, duration, rows, ratios }, null, 2)}\n`);
+  writeFileSync(path.join(root, 'tmp/bench/gateway.json'), `${JSON.stringify({ load, connections, rounds, duration, rows, perRound, ratios }, null, 2)}\n`);
 } finally {
   stopAll();
 }
