@@ -12,6 +12,7 @@
 //     --compare <main.js>  also measures another gateway build (e.g. a copy of the previous dist inside the
 //                          repo, so that it finds node_modules) in the same rounds: the fairest comparison
 //                          of a change on a noisy machine (repeatable)
+//     --compare-flags "<node options>"  also measures this build run with these Node options (e.g. GC settings)
 //     --profile            writes the gateway's .cpuprofile (node --cpu-prof) to tmp/bench/profiles
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -28,6 +29,7 @@ const { values: options } = parseArgs({
     connections: { type: 'string', default: '32' },
     rounds: { type: 'string', default: '4' },
     compare: { type: 'string', multiple: true, default: [] },
+    'compare-flags': { type: 'string', multiple: true, default: [] },
     profile: { type: 'boolean', default: false },
     pin: { type: 'boolean', default: false },
     load: { type: 'string' },
@@ -72,6 +74,9 @@ try {
   const targets = [{ name: 'gateway', ...(await startGateway(toolService.url, { nodeOptions: options.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [] })) }];
   for (const main of options.compare) {
     targets.push({ name: path.relative(root, path.resolve(main)), ...(await startGateway(toolService.url, { main: path.resolve(main) })) });
+  }
+  for (const flags of options['compare-flags']) {
+    targets.push({ name: `gateway ${flags}`, ...(await startGateway(toolService.url, { nodeOptions: flags.split(' ').filter(Boolean) })) });
   }
   targets.push({ name: 'minimal proxy', ...(await startMinimalProxy(toolService.url)) });
   for (const target of targets) {
