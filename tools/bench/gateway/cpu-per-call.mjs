@@ -19,7 +19,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { runLoad, wrkInstalled } from './load.mjs';
+import { chooseLoadGenerator, runLoad } from './load.mjs';
 import { callBody, check, cpuMicros, mcpHeaders, root, settle, startGateway, startMinimalProxy, startToolService, stopAll } from './processes.mjs';
 
 const { values: options } = parseArgs({
@@ -37,7 +37,7 @@ const { values: options } = parseArgs({
 });
 // `--rate max`: no rate limit, each server saturated (its CPU per call there is what caps its req/s).
 const rate = options.rate === 'max' ? undefined : Number(options.rate);
-const load = rate ? 'autocannon' : (options.load ?? (wrkInstalled() ? 'wrk' : 'autocannon'));
+const load = rate ? 'autocannon' : chooseLoadGenerator(options.load);
 const duration = Number(options.duration);
 const connections = Number(options.connections);
 const rounds = Number(options.rounds);

@@ -7,13 +7,20 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 
-export function wrkInstalled() {
+function wrkInstalled() {
   try {
     execFileSync('wrk', ['--version'], { stdio: 'ignore' });
     return true;
   } catch (error) {
     return error.code !== 'ENOENT'; // wrk --version exits with 1 after printing its version
   }
+}
+
+/** The load generator asked for with --load, checked; by default wrk when it is installed, else autocannon. */
+export function chooseLoadGenerator(requested) {
+  const load = requested ?? (wrkInstalled() ? 'wrk' : 'autocannon');
+  if (load !== 'wrk' && load !== 'autocannon') throw new Error(`--load must be wrk or autocannon, not ${load}`);
+  return load;
 }
 
 /** Drives `url` with POSTs of `body` for `duration` seconds: `{ requests, reqPerSec, p50Ms, p99Ms, errors, non2xx }`. */

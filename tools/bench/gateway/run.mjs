@@ -12,7 +12,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { runLoad, wrkInstalled } from './load.mjs';
+import { chooseLoadGenerator, runLoad } from './load.mjs';
 import { callBody, check, listBody, mcpHeaders, root, settle, startGateway, startMinimalProxy, startSdkRecipe, startToolService, stopAll } from './processes.mjs';
 
 const { values: options } = parseArgs({
@@ -23,8 +23,7 @@ const { values: options } = parseArgs({
     load: { type: 'string' },
   },
 });
-const load = options.load ?? (wrkInstalled() ? 'wrk' : 'autocannon');
-if (load !== 'wrk' && load !== 'autocannon') throw new Error(`--load must be wrk or autocannon, not ${load}`);
+const load = chooseLoadGenerator(options.load);
 const rounds = Number(options.rounds);
 const duration = Number(options.duration);
 const connections = Number(options.connections);
