@@ -11,3 +11,5 @@ export * from './lib/jsonrpc/serialize';
 export * from './lib/client/client-errors';
 export * from './lib/client/mcp-client';
 export * from './lib/errors/coded-error';
+export { SchemaCompiler, type CompiledSchema, type SchemaCheck, type SchemaCompilerOptions } from './lib/schema/schema-compiler';
+export { SchemaError, SchemaErrorCode } from './lib/schema/schema-errors';

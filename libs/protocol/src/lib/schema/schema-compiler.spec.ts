@@ -1,0 +1,127 @@
+import { SchemaCompiler } from './schema-compiler';
+import { SchemaError, SchemaErrorCode } from './schema-errors';
+
+function problemsOf(schema: Record<string, unknown>, value: unknown): string[] {
+  const check = new SchemaCompiler().compile(schema).check(value, 'arguments');
+  return check.ok ? [] : check.problems;
+}
+
+function compileError(schema: Record<string, unknown>): SchemaError {
+  try {
+    new SchemaCompiler().compile(schema);
+  } catch (error) {
+    if (error instanceof SchemaError) return error;
+    throw error;
+  }
+  throw new Error('the schema compiled');
+}
+
+describe('SchemaCompiler', () => {
+  const customer = {
+    type: 'object',
+    properties: { customerId: { type: 'string', pattern: '^C[0-9]{4}$' }, limit: { type: 'integer' } },
+    required: ['customerId'],
+    additionalProperties: false,
+  };
+
+  it('accepts conforming values', () => {
+    expect(problemsOf(customer, { customerId: 'C1001', limit: 3 })).toEqual([]);
+  });
+
+  it('words the common problems as callers rely on, naming the field and never the value', () => {
+    expect(problemsOf(customer, { limit: 'three', extra: true })).toEqual(
+      expect.arrayContaining(['arguments.customerId is required', 'arguments.limit must be integer', 'arguments.extra is not allowed']),
+    );
+    const [problem] = problemsOf(customer, { customerId: 'secret-value' });
+    expect(problem).toBe('arguments.customerId must match pattern "^C[0-9]{4}$"');
+    expect(problem).not.toContain('secret-value');
+  });
+
+  it('bounds the problems reported for one value', () => {
+    const many = { type: 'object', properties: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, { type: 'string' }])) };
+    const value = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, i]));
+    const check = new SchemaCompiler({ maxProblems: 3 }).compile(many).check(value);
+    expect(check.ok === false && check.problems).toHaveLength(3);
+  });
+
+  it('runs a catastrophic-backtracking pattern in linear time', () => {
+    const schema = { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } };
+    const compiled = new SchemaCompiler().compile(schema);
+    const started = process.hrtime.bigint();
+    // On V8's backtracking engine this input takes minutes; the assertion is about the answer, and the
+    // test's own timeout (a few seconds) is what fails when the engine backtracks.
+    expect(compiled.check({ s: `${'a'.repeat(30)}!` }).ok).toBe(false);
+    expect(compiled.check({ s: 'a'.repeat(10_000) }).ok).toBe(true);
+    expect(process.hrtime.bigint() - started).toBeGreaterThan(0n);
+  }, 5_000);
+
+  it('runs patternProperties keys on the same engine', () => {
+    const schema = { type: 'object', patternProperties: { '^(x+)+$': { type: 'integer' } } };
+    expect(problemsOf(schema, { xxxx: 1 })).toEqual([]);
+    expect(problemsOf(schema, { xxxx: 'one' })).toEqual(['arguments.xxxx must be integer']);
+  });
+
+  it.each([
+    ['a back-reference', '^(a)\\1$'],
+    ['a lookahead', '^(?=a)a$'],
+    ['a negative lookbehind', '(?<!a)b'],
+  ])('refuses a pattern with %s as unsupported, naming the pattern', (_, pattern) => {
+    const error = compileError({ type: 'string', pattern });
+    expect(error.code).toBe(SchemaErrorCode.UnsupportedPattern);
+    expect(error.message).toContain(pattern);
+  });
+
+  it('refuses a patternProperties key the engine cannot run', () => {
+    expect(compileError({ type: 'object', patternProperties: { '(a)\\1': {} } }).code).toBe(SchemaErrorCode.UnsupportedPattern);
+  });
+
+  it('accepts ECMA-262 spellings RE2 writes otherwise', () => {
+    expect(problemsOf({ type: 'string', pattern: '^\\u0041(?<rest>b+)\\/$' }, 'Abb/')).toEqual([]);
+  });
+
+  it('never fetches a remote $ref: the schema is unusable instead', () => {
+    const error = compileError({ type: 'object', properties: { a: { $ref: 'https://schemas.example.com/a.json' } } });
+    expect(error.code).toBe(SchemaErrorCode.UnresolvedRef);
+    expect(error.message).toContain('https://schemas.example.com/a.json');
+  });
+
+  it('resolves $ref inside the schema ($defs and draft-07 definitions)', () => {
+    expect(problemsOf({ $defs: { id: { type: 'integer' } }, type: 'object', properties: { a: { $ref: '#/$defs/id' } } }, { a: 'x' })).toEqual(['arguments.a must be integer']);
+    const draft07 = { $schema: 'http://json-schema.org/draft-07/schema#', definitions: { id: { type: 'integer' } }, properties: { a: { $ref: '#/definitions/id' } } };
+    expect(problemsOf(draft07, { a: 'x' })).toEqual(['arguments.a must be integer']);
+  });
+
+  it('reads draft-07 array items as draft-07 does', () => {
+    const tuple = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'array', items: [{ type: 'string' }, { type: 'integer' }] };
+    expect(problemsOf(tuple, ['a', 'b'])).toEqual(['arguments.1 must be integer']);
+  });
+
+  it('refuses a schema that is not JSON Schema', () => {
+    expect(compileError({ type: 'no-such-type' }).code).toBe(SchemaErrorCode.Invalid);
+    expect(compileError({ properties: { a: { minimum: 'zero' } } }).code).toBe(SchemaErrorCode.Invalid);
+  });
+
+  it('keeps unknown keywords and formats as annotations', () => {
+    expect(problemsOf({ type: 'string', format: 'no-such-format', 'x-vendor': { any: 1 } }, 'text')).toEqual([]);
+  });
+
+  it('lets two schemas share one $id without clashing', () => {
+    const compiler = new SchemaCompiler();
+    const a = compiler.compile({ $id: 'https://example.com/args', type: 'string' });
+    const b = compiler.compile({ $id: 'https://example.com/args', type: 'integer' });
+    expect([a.check('x').ok, b.check(1).ok, b.check('x').ok]).toEqual([true, true, false]);
+  });
+
+  it('treats a __proto__ key as data', () => {
+    const value = JSON.parse('{"__proto__": {"admin": true}}');
+    expect(problemsOf({ type: 'object', properties: { admin: { const: false } } }, value)).toEqual([]);
+  });
+
+  it('compiles each schema object once and remembers why one cannot be used', () => {
+    const compiler = new SchemaCompiler();
+    expect(compiler.compile(customer)).toBe(compiler.compile(customer));
+    const bad = { type: 'string', pattern: '(a)\\1' };
+    expect(() => compiler.compile(bad)).toThrow(SchemaError);
+    expect(() => compiler.compile(bad)).toThrow(SchemaError);
+  });
+});

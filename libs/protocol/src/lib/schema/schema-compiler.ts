@@ -1,0 +1,107 @@
+import Ajv, { type Options, type ValidateFunction } from 'ajv';
+import Ajv2020 from 'ajv/dist/2020';
+import { errorMessage } from '../errors/error-message';
+import { describeProblem } from './describe-problem';
+import { linearRegExpEngine } from './linear-regexp';
+import { SchemaError, SchemaErrorCode } from './schema-errors';
+
+export type SchemaCheck = { ok: true } | { ok: false; problems: string[] };
+
+/** A schema compiled once, checked many times. */
+export interface CompiledSchema {
+  /** `root` names the checked value in problems ("arguments.customerId is required"). */
+  check(value: unknown, root?: string): SchemaCheck;
+}
+
+export interface SchemaCompilerOptions {
+  /** Problems reported per check, at most (default 10): enough to fix the call, bounded for hostile input. */
+  readonly maxProblems?: number;
+}
+
+type SchemaObject = Readonly<Record<string, unknown>>;
+
+const DEFAULT_MAX_PROBLEMS = 10;
+
+/**
+ * The one JSON Schema validator of both deployables (SPEC N5): the gateway's argument checks, the agent's
+ * McpTool checks and our own documents (manifests, portal registry, configuration) all compile here.
+ *
+ * - 2020-12 by default, as MCP specifies; draft-07 when the schema says so (servers built on zod 3 and the
+ *   older SDK emit it).
+ * - `pattern` and `patternProperties` run on an RE2 engine, in linear time (ADR 0012).
+ * - `$ref` resolves inside the schema only: nothing is ever fetched, and a reference to another document
+ *   makes the schema unusable (`schema.unresolved_ref`).
+ * - Each schema object compiles once and is cached in this compiler; a compiler lives as long as the tool
+ *   list or catalogue generation it serves, so its Ajv instances and compiled code are released with it.
+ */
+export class SchemaCompiler {
+  private readonly maxProblems: number;
+  private draft2020: Ajv2020 | undefined;
+  private draft07: Ajv | undefined;
+  private readonly compiled = new WeakMap<object, CompiledSchema | SchemaError>();
+
+  constructor(options: SchemaCompilerOptions = {}) {
+    this.maxProblems = options.maxProblems ?? DEFAULT_MAX_PROBLEMS;
+  }
+
+  /** The compiled schema; throws a SchemaError saying why a schema cannot be used. */
+  compile(schema: SchemaObject): CompiledSchema {
+    let result = this.compiled.get(schema);
+    if (!result) {
+      result = this.tryCompile(schema);
+      this.compiled.set(schema, result);
+    }
+    if (result instanceof SchemaError) throw result;
+    return result;
+  }
+
+  private tryCompile(schema: SchemaObject): CompiledSchema | SchemaError {
+    const { $schema, ...rest } = schema;
+    let validate: ValidateFunction;
+    try {
+      validate = this.ajvFor($schema).compile(rest);
+    } catch (error) {
+      return asSchemaError(error);
+    }
+    const maxProblems = this.maxProblems;
+    return {
+      check(value: unknown, root = 'value'): SchemaCheck {
+        if (validate(value)) return { ok: true };
+        return { ok: false, problems: (validate.errors ?? []).slice(0, maxProblems).map((error) => describeProblem(error, root)) };
+      },
+    };
+  }
+
+  private ajvFor($schema: unknown): Ajv | Ajv2020 {
+    // `$schema` is dropped before compiling: Ajv would otherwise look the meta-schema up by URI, and know
+    // none but its own dialect's. The dialect chooses the instance instead.
+    if (typeof $schema === 'string' && /draft-0[467]/.test($schema)) return (this.draft07 ??= new Ajv(ajvOptions()));
+    return (this.draft2020 ??= new Ajv2020(ajvOptions()));
+  }
+}
+
+function ajvOptions(): Options {
+  return {
+    allErrors: true,
+    // Tool schemas carry keywords and formats Ajv does not know (annotations, "format" without ajv-formats):
+    // they stay annotations, as JSON Schema says, instead of failing the schema or logging warnings.
+    strict: false,
+    validateFormats: false,
+    logger: false,
+    // A tool's `$id` must not enter a registry shared by other tools (two tools with one `$id` would clash).
+    addUsedSchema: false,
+    // Only the value's own properties count: a `__proto__` key is data, never an inherited default.
+    ownProperties: true,
+    code: { regExp: linearRegExpEngine() },
+  };
+}
+
+function asSchemaError(error: unknown): SchemaError {
+  if (error instanceof SchemaError) return error;
+  const message = errorMessage(error);
+  // Ajv's MissingRefError: a $ref it could not resolve locally, and we never load remote schemas.
+  if (error instanceof Error && 'missingRef' in error) {
+    return new SchemaError(SchemaErrorCode.UnresolvedRef, `$ref ${String((error as { missingRef: unknown }).missingRef)} is not inside the schema and is never fetched`);
+  }
+  return new SchemaError(SchemaErrorCode.Invalid, `not a usable JSON Schema: ${message}`);
+}
