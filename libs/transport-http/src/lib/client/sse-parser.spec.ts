@@ -1,6 +1,8 @@
-import { SseParser } from './sse-parser';
+import { SseParser, type SseParseEvent } from './sse-parser';
 
-const events = (parser: SseParser, text: string) => parser.push(text).map((e) => (e.kind === 'event' ? e.event : `<${e.bytes} dropped>`));
+const events = (parser: SseParser, text: string) => parser.push(text).map(shown);
+const shown = (e: SseParseEvent) => (e.kind === 'event' ? e.event : `<${e.bytes} dropped>`);
+const message = (data: string, more: { event?: string; id?: string; retry?: number } = {}) => ({ event: 'message', data, id: undefined, retry: undefined, ...more });
 
 describe('SseParser', () => {
   it('yields events split across chunks (mid-line too), joins multi-line data, and reads id, type and retry', () => {
@@ -11,20 +13,76 @@ describe('SseParser', () => {
 
   it('handles CRLF and CR line ends, comments, and events without data', () => {
     const parser = new SseParser(1024);
-    expect(events(parser, ': keep-alive\r\n\r\nevent: ping\r\n\r\ndata: a\r\rdata:b\n\n')).toEqual([
-      { event: 'message', data: 'a', id: undefined, retry: undefined },
-      { event: 'message', data: 'b', id: undefined, retry: undefined },
-    ]);
+    expect(events(parser, ': keep-alive\r\n\r\nevent: ping\r\n\r\ndata: a\r\rdata:b\n\n')).toEqual([message('a'), message('b')]);
+  });
+
+  it('waits for the next chunk when one ends in \\r, as it may be the first half of \\r\\n', () => {
+    const parser = new SseParser(1024);
+    expect(events(parser, 'data: one\r')).toEqual([]);
+    expect(events(parser, '\ndata: two\r\n\r')).toEqual([]);
+    expect(events(parser, '\n')).toEqual([message('one\ntwo')]);
+  });
+
+  it('counts, at the end of the stream, an event whose closing blank line never came', () => {
+    const parser = new SseParser(1024);
+    expect(events(parser, 'data: one\n\ndata: two\r')).toEqual([message('one')]);
+    expect(parser.end().map(shown)).toEqual([message('two')]);
   });
 
   it('drops an event larger than the limit and recovers at the next one', () => {
     const parser = new SseParser(16);
-    expect(events(parser, `data: ${'x'.repeat(40)}\n\ndata: ok\n\n`)).toEqual(['<41 dropped>', { event: 'message', data: 'ok', id: undefined, retry: undefined }]);
+    expect(events(parser, `data: ${'x'.repeat(40)}\n\ndata: ok\n\n`)).toEqual(['<41 dropped>', message('ok')]);
   });
 
-  it('does not buffer an endless line', () => {
+  it('does not buffer an endless line, and drops the rest of it when its end comes', () => {
     const parser = new SseParser(16);
     expect(events(parser, `data: ${'x'.repeat(100)}`)).toEqual([]);
-    expect(events(parser, 'more\n\ndata: ok\n\n')).toEqual(['<0 dropped>', { event: 'message', data: 'ok', id: undefined, retry: undefined }]);
+    expect(events(parser, 'data: more\n\ndata: ok\n\n')).toEqual(['<0 dropped>', message('ok')]);
+  });
+});
+
+/** Streams with what the parser must read the same however the bytes arrive, and the events they hold. */
+const STREAMS: ReadonlyArray<{ name: string; stream: string; expected: unknown[]; maxEventBytes?: number }> = [
+  { name: 'LF line ends', stream: 'data: one\n\ndata: two\n\n', expected: [message('one'), message('two')] },
+  { name: 'CRLF line ends', stream: 'data: one\r\n\r\ndata: two\r\n\r\n', expected: [message('one'), message('two')] },
+  { name: 'CR line ends', stream: 'data: one\r\rdata: two\r\r', expected: [message('one'), message('two')] },
+  { name: 'mixed line ends', stream: 'data: a\r\ndata: b\rdata: c\n\r\n', expected: [message('a\nb\nc')] },
+  { name: 'multi-line data', stream: 'data: {"a":\ndata:1}\ndata\n\n', expected: [message('{"a":\n1}\n')] },
+  { name: 'comments', stream: ': keep-alive\r\n:\r\ndata: x\r\n: between\r\n\r\n', expected: [message('x')] },
+  {
+    name: 'event, id and retry fields',
+    stream: 'event: ping\nid: 1\nretry: 250\ndata: p\n\nid: 2\ndata: q\n\nid\ndata: r\n\n',
+    expected: [message('p', { event: 'ping', id: '1', retry: 250 }), message('q', { id: '2', retry: 250 }), message('r', { id: '', retry: 250 })],
+  },
+  { name: 'empty events', stream: '\n\nevent: x\n\ndata:\n\ndata\r\n\r\n\r\n', expected: [message(''), message('')] },
+  { name: 'a byte order mark', stream: '\uFEFFdata: one\n\n', expected: [message('one')] },
+  { name: 'multi-byte characters', stream: 'data: hé 🙂\r\n\r\ndata: ✓\r\n\r\n', expected: [message('hé 🙂'), message('✓')] },
+  { name: 'no closing blank line', stream: 'data: one\n\ndata: two\r', expected: [message('one'), message('two')] },
+  { name: 'an event over the limit', stream: 'data: 0123456789\ndata: 0123456789\n\ndata: ok\n\n', expected: ['<22 dropped>', message('ok')], maxEventBytes: 16 },
+];
+
+/** Parses the stream given as byte chunks, decoded as a transport does (keeping a byte order mark), to its end. */
+function parse(chunks: readonly Buffer[], maxEventBytes = 1024): unknown[] {
+  const parser = new SseParser(maxEventBytes);
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  const out = chunks.flatMap((chunk) => parser.push(decoder.decode(chunk, { stream: true })));
+  return [...out, ...parser.push(decoder.decode()), ...parser.end()].map(shown);
+}
+
+describe.each(STREAMS)('SseParser on a stream with $name', ({ stream, expected, maxEventBytes }) => {
+  const bytes = Buffer.from(stream);
+
+  it('yields its events read whole', () => {
+    expect(parse([bytes], maxEventBytes)).toEqual(expected);
+  });
+
+  it('yields the same events cut in two at every byte', () => {
+    for (let at = 0; at <= bytes.length; at++) {
+      expect({ at, events: parse([bytes.subarray(0, at), bytes.subarray(at)], maxEventBytes) }).toEqual({ at, events: expected });
+    }
+  });
+
+  it('yields the same events fed byte by byte', () => {
+    expect(parse([...bytes].map((byte) => Buffer.of(byte)), maxEventBytes)).toEqual(expected);
   });
 });

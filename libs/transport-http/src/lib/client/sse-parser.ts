@@ -9,11 +9,16 @@ export interface SseEvent {
 export type SseParseEvent = { kind: 'event'; event: SseEvent } | { kind: 'oversized'; bytes: number };
 
 /**
- * Incremental SSE parser. Feeds on decoded text chunks and yields complete events; an event whose data
- * grows beyond `maxEventBytes` is dropped (reported once) so a server cannot grow our memory.
+ * Incremental SSE parser, shared by the MCP client transport and the agent's LLM completion reader. Feeds
+ * on decoded text chunks, which may end anywhere (inside a line, or between the `\r` and `\n` of a CRLF),
+ * and yields complete events. An event whose data grows beyond `maxEventBytes` is dropped (reported once)
+ * so a server cannot grow our memory.
  */
 export class SseParser {
   private buffer = '';
+  private atStart = true;
+  /** The rest of a line too long to buffer is dropped up to its line end, never read as a line of its own. */
+  private skippingLine = false;
   private data: string[] = [];
   private dataBytes = 0;
   private eventType = '';
@@ -24,22 +29,54 @@ export class SseParser {
   constructor(private readonly maxEventBytes: number) {}
 
   push(text: string): SseParseEvent[] {
+    if (this.atStart && text !== '') {
+      // The specification lets a stream begin with a byte order mark; a decoder that keeps it (Node's
+      // `setEncoding('utf8')` does) hands it on as U+FEFF.
+      this.atStart = false;
+      if (text.startsWith('\uFEFF')) text = text.slice(1);
+    }
     this.buffer += text;
     const out: SseParseEvent[] = [];
-    let newline: number;
-    while ((newline = this.buffer.search(/\r\n|\r|\n/)) !== -1) {
-      const line = this.buffer.slice(0, newline);
-      const width = this.buffer.startsWith('\r\n', newline) ? 2 : 1;
-      this.buffer = this.buffer.slice(newline + width);
-      const event = this.line(line);
-      if (event) out.push(event);
+    const lineEnd = /\r\n|\r|\n/g;
+    let start = 0;
+    for (let end = lineEnd.exec(this.buffer); end !== null; end = lineEnd.exec(this.buffer)) {
+      // A `\r` that ends the chunk may be the first half of a `\r\n`: read as a line end of its own, the
+      // `\n` at the start of the next chunk would be a blank line and dispatch the event too early.
+      if (end[0] === '\r' && end.index === this.buffer.length - 1) break;
+      this.take(this.buffer.slice(start, end.index), out);
+      start = end.index + end[0].length;
     }
+    this.buffer = this.buffer.slice(start);
     if (this.buffer.length > this.maxEventBytes) {
-      // A single line longer than the limit: drop it now rather than buffering it whole.
-      this.buffer = '';
+      // A single line longer than the limit: drop it now rather than buffering it whole. A pending `\r`
+      // stays, as it ends that line.
+      this.buffer = this.buffer.endsWith('\r') ? '\r' : '';
+      this.skippingLine = true;
       this.oversized = true;
     }
     return out;
+  }
+
+  /**
+   * The end of the stream. The specification drops an event whose closing blank line never came; a caller
+   * reading a stream that may simply stop after its last `data:` line (some LLM servers do) calls this to
+   * count it. The MCP transport does not.
+   */
+  end(): SseParseEvent[] {
+    const out: SseParseEvent[] = [];
+    if (this.buffer !== '') this.take(this.buffer.endsWith('\r') ? this.buffer.slice(0, -1) : this.buffer, out);
+    this.buffer = '';
+    this.take('', out);
+    return out;
+  }
+
+  private take(line: string, out: SseParseEvent[]): void {
+    if (this.skippingLine) {
+      this.skippingLine = false;
+      return;
+    }
+    const event = this.line(line);
+    if (event) out.push(event);
   }
 
   private line(line: string): SseParseEvent | undefined {

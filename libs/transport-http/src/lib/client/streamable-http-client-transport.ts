@@ -161,9 +161,11 @@ export class StreamableHttpClientTransport implements McpTransport {
     const parser = new SseParser(this.maxMessageBytes);
     let answered = false;
     let events = 0;
-    body.setEncoding('utf8');
-    for await (const text of body as AsyncIterable<string>) {
-      for (const item of parser.push(text)) {
+    // undici's body yields Buffers even after setEncoding('utf8'); a streaming decoder also keeps a
+    // character cut between two chunks whole.
+    const decoder = new TextDecoder();
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      for (const item of parser.push(decoder.decode(chunk, { stream: true }))) {
         events += 1;
         if (item.kind === 'oversized') {
           this.report(HttpClientErrorCode.MessageTooLarge, `dropped an event from ${this.endpoint} larger than ${this.maxMessageBytes} bytes`);
