@@ -20,7 +20,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Agent, request } from 'undici';
 import { McpClient } from '@toolmesh/protocol';
-import { StreamableHttpClientTransport } from '@toolmesh/transport-http';
+import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import { TransportClientFactory } from '../src/mcp/client-factory';
 import { McpClientManager } from '../src/mcp/client-manager';
 import { ToolRegistry } from '../src/tools/tool-registry';

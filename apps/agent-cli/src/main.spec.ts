@@ -1,8 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 const ROOT = path.join(__dirname, '../../..');
 const MAIN = path.join(ROOT, 'dist/apps/agent-cli/main.js');
+const RECORD_MODULE_LOADS = path.join(__dirname, 'test-support/record-module-loads.cjs');
 
 describe('agent-cli process (built dist/apps/agent-cli/main.js)', () => {
   it('prints help with node and nothing else on stdout', () => {
@@ -15,6 +18,20 @@ describe('agent-cli process (built dist/apps/agent-cli/main.js)', () => {
     const result = spawnSync('npx', ['--no-install', 'agent-cli', '--version'], { cwd: ROOT, encoding: 'utf8' });
     expect(result.stderr).toBe('');
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('loads neither express nor winston for --version (the CLI takes only the client face of transport-http)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-loads-'));
+    try {
+      const record = path.join(dir, 'loaded.json');
+      const result = spawnSync(process.execPath, ['--require', RECORD_MODULE_LOADS, MAIN, '--version'], { encoding: 'utf8', env: { ...process.env, MODULE_LOAD_RECORD: record } });
+      expect(result.status).toBe(0);
+      const loaded = JSON.parse(readFileSync(record, 'utf8')) as string[];
+      expect(loaded).toContain(MAIN); // the record holds the bundle's own loads
+      expect(loaded.filter((file) => /[\\/]node_modules[\\/](express|winston|winston-transport)[\\/]/.test(file))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('exits with 2 on a usage error', () => {

@@ -28,10 +28,10 @@ const forbidden: Array<[string, Snippet, RegExp]> = [
   // a library imports only libraries below it
   ['transport-stdio imports registry (transport → domain)', importing('libs/transport-stdio', '@toolmesh/registry'), /"type:transport" can only depend on libs tagged with "type:protocol"/],
   ['transport-http imports rewake-bridge (transport → bridge)', importing('libs/transport-http', '@toolmesh/rewake-bridge'), /"type:transport" can only depend on libs tagged with "type:protocol"/],
-  ['registry imports transport-http (domain → transport)', importing('libs/registry', '@toolmesh/transport-http'), /"type:domain" can only depend on libs tagged with "type:protocol"/],
+  ['registry imports transport-http (domain → transport)', importing('libs/registry', '@toolmesh/transport-http/server'), /"type:domain" can only depend on libs tagged with "type:protocol"/],
   ['rewake-bridge imports transport-stdio (bridge → transport)', importing('libs/rewake-bridge', '@toolmesh/transport-stdio'), /"type:bridge" can only depend on libs tagged with "type:protocol"/],
   // Every library imports protocol, so the cycle check may report first; either way lint fails.
-  ['protocol imports transport-http (protocol → anything)', importing('libs/protocol', '@toolmesh/transport-http'), /"type:protocol" cannot depend on any libs|Circular dependency between "protocol" and "transport-http"/],
+  ['protocol imports transport-http (protocol → anything)', importing('libs/protocol', '@toolmesh/transport-http/client'), /"type:protocol" cannot depend on any libs|Circular dependency between "protocol" and "transport-http"/],
   // each deployable uses only its own scope and shared libraries
   ['the gateway imports transport-stdio (agent scope)', importing('apps/gateway', '@toolmesh/transport-stdio'), /"scope:gateway" can only depend on libs tagged with "scope:gateway", "scope:shared"/],
   ['the agent CLI imports registry (gateway scope)', importing('apps/agent-cli', '@toolmesh/registry'), /"scope:agent" can only depend on libs tagged with "scope:agent", "scope:shared"/],
@@ -53,10 +53,10 @@ const allowed: Array<[string, Snippet]> = [
   ['registry imports ioredis', importing('libs/registry', 'ioredis')],
   ['registry imports protocol', importing('libs/registry', '@toolmesh/protocol')],
   ['rewake-bridge imports protocol', importing('libs/rewake-bridge', '@toolmesh/protocol')],
-  ['the gateway imports transport-http', importing('apps/gateway', '@toolmesh/transport-http')],
+  ['the gateway imports transport-http/server', importing('apps/gateway', '@toolmesh/transport-http/server')],
   ['the gateway imports registry', importing('apps/gateway', '@toolmesh/registry')],
   ['the agent CLI imports transport-stdio', importing('apps/agent-cli', '@toolmesh/transport-stdio')],
-  ['the agent CLI imports transport-http', importing('apps/agent-cli', '@toolmesh/transport-http')],
+  ['the agent CLI imports transport-http/client', importing('apps/agent-cli', '@toolmesh/transport-http/client')],
   ['the agent CLI imports rewake-bridge', importing('apps/agent-cli', '@toolmesh/rewake-bridge')],
 ];
 

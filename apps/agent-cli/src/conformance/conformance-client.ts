@@ -1,6 +1,6 @@
 import { Agent } from 'undici';
 import { McpClient } from '@toolmesh/protocol';
-import { StreamableHttpClientTransport } from '@toolmesh/transport-http';
+import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import { version } from '../../../../package.json';
 
 /**

@@ -1,7 +1,7 @@
 import { Agent } from 'undici';
 import { McpClient, type Implementation, type McpTransport } from '@toolmesh/protocol';
 import { ChildProcessTransport } from '@toolmesh/transport-stdio';
-import { StreamableHttpClientTransport } from '@toolmesh/transport-http';
+import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import type { McpServerConfig } from './server-config';
 
 /** Makes an unconnected client for a server configuration. */

@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { CatalogueGeneration } from '@toolmesh/registry';
-import { createLogger, createMcpHttpApp, listenHttp, type Logger } from '@toolmesh/transport-http';
+import { createLogger, createMcpHttpApp, listenHttp, type Logger } from '@toolmesh/transport-http/server';
 import type { GatewayConfig } from '../config/gateway-config';
 import { buildCatalogue } from './build-catalogue';
 import { ArgumentValidator } from '../execution/argument-validator';

@@ -1,4 +1,4 @@
-import type { LogFormat } from '@toolmesh/transport-http';
+import type { LogFormat } from '@toolmesh/transport-http/server';
 
 /** A tool service whose manifest the gateway reads (`mcp.bundles`, SPEC G14). */
 export interface BundleSettings {

@@ -1,5 +1,5 @@
 import type { ToolCatalogue } from '@toolmesh/registry';
-import { CallerHeader, remainingMillis, type Logger, type RequestContext } from '@toolmesh/transport-http';
+import { CallerHeader, remainingMillis, type Logger, type RequestContext } from '@toolmesh/transport-http/server';
 import type { CallerIdentity } from '../tool-client/caller-identity';
 import type { ToolClient } from '../tool-client/tool-client';
 import type { ArgumentValidator } from './argument-validator';

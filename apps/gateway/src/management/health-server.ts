@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { listenHttp } from '@toolmesh/transport-http';
+import { listenHttp } from '@toolmesh/transport-http/server';
 
 /** What the probes and the status endpoint report. */
 export interface HealthState {

@@ -1,5 +1,5 @@
 import { invalidRequest, serializeErrorResponse, type ParsedMessage } from '@toolmesh/protocol';
-import type { McpDispatcher, RequestContext } from '@toolmesh/transport-http';
+import type { McpDispatcher, RequestContext } from '@toolmesh/transport-http/server';
 import type { ProtocolEra } from './protocol-era';
 
 /** Hands each message to the first era that claims it. */

@@ -1,5 +1,5 @@
 import type { ParsedMessage } from '@toolmesh/protocol';
-import type { DispatchOutcome, RequestContext } from '@toolmesh/transport-http';
+import type { DispatchOutcome, RequestContext } from '@toolmesh/transport-http/server';
 
 /**
  * One generation of the MCP protocol the gateway speaks. Today there is one, the initialize-based

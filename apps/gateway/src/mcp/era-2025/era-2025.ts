@@ -5,7 +5,7 @@ import {
   serializeResultResponse,
   type ParsedMessage,
 } from '@toolmesh/protocol';
-import type { DispatchOutcome, RequestContext } from '@toolmesh/transport-http';
+import type { DispatchOutcome, RequestContext } from '@toolmesh/transport-http/server';
 import type { ProtocolEra } from '../protocol-era';
 import type { RequestHandler } from './method-handler';
 

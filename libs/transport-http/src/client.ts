@@ -1,0 +1,6 @@
+/**
+ * `@toolmesh/transport-http/client`: the agent's side of Streamable HTTP (issue #5), the MCP client
+ * transport over undici. It imports nothing of the server side, so a client pays neither for express nor
+ * for winston (client-entry.spec.ts checks the module graph, the agent CLI's main.spec.ts its bundle).
+ */
+export { StreamableHttpClientTransport } from './lib/client/streamable-http-client-transport';

@@ -1,0 +1,10 @@
+/**
+ * `@toolmesh/transport-http/server`: the gateway's side of Streamable HTTP (issue #3) — the Express app
+ * that serves MCP, the HTTP listener, the per-request context and the winston logger. The only library
+ * code allowed to import express. Clients import `@toolmesh/transport-http/client`, which loads none of this.
+ */
+export { createLogger, type LogFormat, type Logger } from './lib/logging/logger';
+export { CallerHeader } from './lib/server/correlation-headers';
+export { createMcpHttpApp, type DispatchOutcome, type McpDispatcher } from './lib/server/mcp-http-app';
+export { listenHttp } from './lib/server/http-server';
+export { remainingMillis, type RequestContext } from './lib/server/request-context';
