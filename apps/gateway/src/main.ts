@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
+import { errorMessage } from '@toolmesh/protocol';
 import { startGateway } from './app/start-gateway';
-import { ConfigError, loadConfig } from './config/load-config';
+import { loadConfig } from './config/load-config';
+import { GatewayError } from './errors/gateway-errors';
 
 const HELP = `toolmesh gateway - an MCP Streamable HTTP server in front of REST tool services
 
@@ -24,7 +26,7 @@ async function main(): Promise<number> {
   try {
     args = parseArgs({ options: { config: { type: 'string', short: 'c' }, help: { type: 'boolean', short: 'h' } } }).values;
   } catch (error) {
-    process.stderr.write(`gateway: ${(error as Error).message}\nRun with --help for usage.\n`);
+    process.stderr.write(`gateway: ${errorMessage(error)}\nRun with --help for usage.\n`);
     return 2;
   }
   if (args.help) {
@@ -51,7 +53,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    const message = error instanceof ConfigError ? error.message : `could not start: ${error instanceof Error ? error.message : String(error)}`;
+    const message = error instanceof GatewayError ? error.message : `could not start: ${errorMessage(error)}`;
     process.stderr.write(`gateway: ${message}\n`);
     process.exit(1);
   },

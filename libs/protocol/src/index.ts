@@ -11,5 +11,6 @@ export * from './lib/jsonrpc/serialize';
 export * from './lib/client/client-errors';
 export * from './lib/client/mcp-client';
 export * from './lib/errors/coded-error';
+export * from './lib/errors/error-message';
 export { SchemaCompiler, type CompiledSchema, type SchemaCheck, type SchemaCompilerOptions } from './lib/schema/schema-compiler';
 export { SchemaError, SchemaErrorCode } from './lib/schema/schema-errors';

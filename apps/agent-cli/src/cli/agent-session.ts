@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { errorMessage } from '@toolmesh/protocol';
 import { FLAG_APPROVER, NON_INTERACTIVE_APPROVER, type Approver } from '../agent/approval/approver';
 import { ChatCompletionsClient, type ChatClientSettings } from '../agent/llm/chat-completions-client';
 import { AgentLoop, type AgentLoopOptions } from '../agent/loop/agent-loop';
@@ -78,7 +79,7 @@ export class AgentSession {
         return { outcome: 'interrupted' };
       }
       const code = error instanceof AgentError ? error.code : undefined;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       this.context.io.stderr(`agent-cli: ${message}${code ? ` [${code}]` : ''}\n`);
       this.transcript.record({ type: 'error', ...(code ? { code } : {}), message });
       return { outcome: 'error' };

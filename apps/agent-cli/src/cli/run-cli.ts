@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { errorMessage } from '@toolmesh/protocol';
 import { FLAG_APPROVER, NON_INTERACTIVE_APPROVER } from '../agent/approval/approver';
 import { isSideEffectCap, SIDE_EFFECT_CAPS } from '../agent/approval/side-effect-cap';
 import { TerminalApprover } from '../agent/approval/terminal-approver';
@@ -57,7 +58,7 @@ export async function runCli(args: readonly string[], io: CliIo, environment: Cl
       allowPositionals: true,
     });
   } catch (error) {
-    io.stderr(`agent-cli: ${(error as Error).message}\nRun "agent-cli --help" for usage.\n`);
+    io.stderr(`agent-cli: ${errorMessage(error)}\nRun "agent-cli --help" for usage.\n`);
     return ExitCode.Usage;
   }
   const { values, positionals } = parsed;
@@ -145,6 +146,6 @@ function report(io: CliIo, error: unknown): number {
     io.stderr(`agent-cli: ${error.message} [${error.code}]\n`);
     return CONFIG_CODES.has(error.code) ? ExitCode.Config : ExitCode.Failure;
   }
-  io.stderr(`agent-cli: ${error instanceof Error ? error.message : String(error)}\n`);
+  io.stderr(`agent-cli: ${errorMessage(error)}\n`);
   return ExitCode.Failure;
 }

@@ -1,5 +1,5 @@
 import { Agent } from 'undici';
-import { McpClient } from '@toolmesh/protocol';
+import { errorMessage, McpClient } from '@toolmesh/protocol';
 import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import { version } from '../../../../package.json';
 
@@ -45,7 +45,7 @@ async function main(): Promise<number> {
     await run(client);
     return 0;
   } catch (error) {
-    process.stderr.write(`scenario ${scenario} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`scenario ${scenario} failed: ${errorMessage(error)}\n`);
     return 1;
   } finally {
     await client.close();

@@ -1,4 +1,4 @@
-import { NotificationFanout, type McpClient, type NotificationListener, type NotificationSource } from '@toolmesh/protocol';
+import { errorMessage, type McpClient, NotificationFanout, type NotificationListener, type NotificationSource } from '@toolmesh/protocol';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { resolveSideEffects } from './annotation-trust';
@@ -217,5 +217,5 @@ function oneLine(text: string): string {
 }
 
 function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }

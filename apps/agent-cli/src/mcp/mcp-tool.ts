@@ -1,4 +1,5 @@
 import type { McpClient, Tool as McpToolDefinition } from '@toolmesh/protocol';
+import { errorMessage } from '@toolmesh/protocol';
 import { ArgumentValidator } from '../tools/argument-validator';
 import { errorResult, type SideEffects, type Tool, type ToolResult } from '../tools/tool';
 
@@ -45,7 +46,7 @@ export class McpTool implements Tool {
       const result = await this.client.callTool(this.definition.name, args, signal);
       return { isError: result.isError === true, content: result.content ?? [], structuredContent: result.structuredContent };
     } catch (error) {
-      return errorResult(`${this.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return errorResult(`${this.name} failed: ${errorMessage(error)}`);
     }
   }
 }

@@ -1,3 +1,4 @@
+import { errorMessage } from '@toolmesh/protocol';
 import { ExternalEventResolver } from '@toolmesh/rewake-bridge';
 import { NO_HOOKS, type ToolUseHooks } from '../agent/hooks/tool-use-hooks';
 import type { McpClientManager, ServerStatus } from '../mcp/client-manager';
@@ -41,7 +42,7 @@ export async function closeInOrder(owned: readonly Closeable[], warn: (message: 
     try {
       await item.close();
     } catch (error) {
-      warn(`closing ${item.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      warn(`closing ${item.name} failed: ${errorMessage(error)}`);
     }
   }
 }

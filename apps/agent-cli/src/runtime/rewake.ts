@@ -1,5 +1,6 @@
 import type { NotificationSource } from '@toolmesh/protocol';
 import { ExternalEventResolver, McpNotificationToRewakeBridge, NotificationMapper } from '@toolmesh/rewake-bridge';
+import { errorMessage } from '@toolmesh/protocol';
 import { DEFAULT_REWAKE_CONFIG, type RewakeConfig } from '../config/rewake-config';
 import type { Closeable } from './agent-runtime';
 
@@ -24,7 +25,7 @@ export function createRewake(source: NotificationSource, config: RewakeConfig | 
   const mapper = new NotificationMapper(rules, { defaults });
   // Only the server is named: a notification's params are the server's data and stay out of logs.
   const bridge = new McpNotificationToRewakeBridge(mapper, events, (error, { server }) =>
-    warn(`a notification from "${server}" could not be mapped to an event: ${error instanceof Error ? error.message : String(error)}`),
+    warn(`a notification from "${server}" could not be mapped to an event: ${errorMessage(error)}`),
   );
   const detach = bridge.attach(source);
   return {

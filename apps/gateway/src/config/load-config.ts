@@ -1,18 +1,15 @@
 import { readFileSync } from 'node:fs';
 import Ajv from 'ajv';
 import { parse as parseYaml } from 'yaml';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@toolmesh/protocol';
+import { errorMessage, SUPPORTED_PROTOCOL_VERSIONS } from '@toolmesh/protocol';
+import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
 import { configSchema } from './config-schema';
 import { defaultConfig } from './defaults';
 import type { GatewayConfig } from './gateway-config';
 
 /** The gateway refuses to start on a configuration it cannot use, and says what to fix. */
-export class ConfigError extends Error {
-  readonly code = 'gateway.config_invalid';
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
+function configInvalid(message: string): GatewayError {
+  return new GatewayError(GatewayErrorCode.ConfigInvalid, message);
 }
 
 type EnvKind = 'string' | 'int' | 'bool' | 'list';
@@ -56,7 +53,7 @@ export function loadConfig(options: { file?: string; env: NodeJS.ProcessEnv }): 
   }
   if (!validate(config)) {
     const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message}`);
-    throw new ConfigError(`invalid configuration${file ? ` (${file})` : ''}:\n  ${problems.join('\n  ')}`);
+    throw configInvalid(`invalid configuration${file ? ` (${file})` : ''}:\n  ${problems.join('\n  ')}`);
   }
   const valid = config as GatewayConfig;
   checkVersions(valid.mcp.protocol);
@@ -69,42 +66,42 @@ function readYaml(file: string): unknown {
   try {
     text = readFileSync(file, 'utf8');
   } catch {
-    throw new ConfigError(`cannot read the configuration file ${file}; check the path given to --config or GATEWAY_CONFIG`);
+    throw configInvalid(`cannot read the configuration file ${file}; check the path given to --config or GATEWAY_CONFIG`);
   }
   try {
     return parseYaml(text) ?? {};
   } catch (error) {
-    throw new ConfigError(`the configuration file ${file} is not valid YAML: ${(error as Error).message}`);
+    throw configInvalid(`the configuration file ${file} is not valid YAML: ${errorMessage(error)}`);
   }
 }
 
 function checkVersions(protocol: GatewayConfig['mcp']['protocol']): void {
   const unknown = protocol.supportedVersions.filter((v) => !SUPPORTED_PROTOCOL_VERSIONS.includes(v));
   if (unknown.length > 0) {
-    throw new ConfigError(`mcp.protocol.supportedVersions: unknown MCP version(s) ${unknown.join(', ')}; known: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`);
+    throw configInvalid(`mcp.protocol.supportedVersions: unknown MCP version(s) ${unknown.join(', ')}; known: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`);
   }
   if (!protocol.supportedVersions.includes(protocol.preferredVersion)) {
-    throw new ConfigError(`mcp.protocol.preferredVersion ${protocol.preferredVersion} must be one of mcp.protocol.supportedVersions`);
+    throw configInvalid(`mcp.protocol.preferredVersion ${protocol.preferredVersion} must be one of mcp.protocol.supportedVersions`);
   }
   if (protocol.assumeVersionWhenMissing !== undefined && !protocol.supportedVersions.includes(protocol.assumeVersionWhenMissing)) {
-    throw new ConfigError('mcp.protocol.assumeVersionWhenMissing must be one of mcp.protocol.supportedVersions');
+    throw configInvalid('mcp.protocol.assumeVersionWhenMissing must be one of mcp.protocol.supportedVersions');
   }
 }
 
 function checkBundleNames(names: string[]): void {
   const duplicate = names.find((name, i) => names.indexOf(name) !== i);
-  if (duplicate !== undefined) throw new ConfigError(`mcp.bundles: the name ${duplicate} is used twice`);
+  if (duplicate !== undefined) throw configInvalid(`mcp.bundles: the name ${duplicate} is used twice`);
 }
 
 function convert(variable: string, raw: string, kind: EnvKind): unknown {
   switch (kind) {
     case 'int': {
       const value = Number(raw);
-      if (!Number.isInteger(value)) throw new ConfigError(`${variable} must be an integer, got "${raw}"`);
+      if (!Number.isInteger(value)) throw configInvalid(`${variable} must be an integer, got "${raw}"`);
       return value;
     }
     case 'bool':
-      if (raw !== 'true' && raw !== 'false') throw new ConfigError(`${variable} must be true or false, got "${raw}"`);
+      if (raw !== 'true' && raw !== 'false') throw configInvalid(`${variable} must be true or false, got "${raw}"`);
       return raw === 'true';
     case 'list':
       return raw.split(',').map((item) => item.trim()).filter(Boolean);

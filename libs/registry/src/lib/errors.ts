@@ -1,4 +1,4 @@
-import { CodedError } from '@toolmesh/protocol';
+import { CodedError, errorMessage } from '@toolmesh/protocol';
 /** Local (never on the wire) failures of the catalogue, with stable codes listed in docs/errors.md. */
 export const RegistryErrorCode = {
   ManifestUnreachable: 'registry.manifest_unreachable',
@@ -21,5 +21,5 @@ export class RegistryError extends CodedError<RegistryErrorCode> {
 
 /** Sources reject with RegistryError; anything else (a bug) is reported under `fallback`, never lost. */
 export function toRegistryError(error: unknown, fallback: RegistryErrorCode): RegistryError {
-  return error instanceof RegistryError ? error : new RegistryError(fallback, error instanceof Error ? error.message : String(error), { cause: error });
+  return error instanceof RegistryError ? error : new RegistryError(fallback, errorMessage(error), { cause: error });
 }

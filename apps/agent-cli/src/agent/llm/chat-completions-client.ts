@@ -1,4 +1,5 @@
 import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import { errorMessage } from '@toolmesh/protocol';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import type { AssistantReply, ChatMessage, ToolDefinition } from './chat-messages';
 import { providerMessage } from './completion-assembler';
@@ -62,7 +63,7 @@ export class ChatCompletionsClient {
     try {
       return await readCompletion(response.body, String(response.headers['content-type'] ?? ''), options.onText);
     } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      const reason = (error as NodeJS.ErrnoException).code ?? errorMessage(error);
       const cut = () => new AgentError(AgentErrorCode.LlmRequestFailed, `the LLM server at ${this.settings.baseUrl} broke off its reply (${reason})`);
       throw this.failure(error, options.signal, cut);
     }
@@ -81,7 +82,7 @@ export class ChatCompletionsClient {
 
   private async statusError(response: Dispatcher.ResponseData): Promise<AgentError> {
     const status = response.statusCode;
-    const detail = await errorMessage(response.body);
+    const detail = await providerErrorDetail(response.body);
     const where = `the LLM server at ${this.settings.baseUrl}`;
     if (status === 401 || status === 403) {
       const fix = this.settings.apiKeyEnv
@@ -113,7 +114,7 @@ export class ChatCompletionsClient {
 
   private connectError(error: unknown): AgentError {
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code ?? (error instanceof Error ? error.message : String(error));
+    const reason = code ?? errorMessage(error);
     return new AgentError(
       AgentErrorCode.LlmUnreachable,
       `cannot reach the LLM server at ${this.settings.baseUrl} (${reason}); start it, or set llm.baseUrl in the configuration to where it runs`,
@@ -122,7 +123,7 @@ export class ChatCompletionsClient {
 }
 
 /** `: <provider message>` out of an error body (`{"error": {"message"}}`, `{"error": "..."}`, or text), or ''. */
-async function errorMessage(body: AsyncIterable<Buffer>): Promise<string> {
+async function providerErrorDetail(body: AsyncIterable<Buffer>): Promise<string> {
   let text = '';
   try {
     for await (const chunk of body) {

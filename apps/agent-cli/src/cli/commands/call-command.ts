@@ -1,3 +1,4 @@
+import { errorMessage } from '@toolmesh/protocol';
 import { ToolExecutor } from '../../agent/tool-executor';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import { resultText } from '../../tools/tool';
@@ -40,7 +41,7 @@ function parseArguments(json: string, toolName: string): Record<string, unknown>
   try {
     value = JSON.parse(json);
   } catch (error) {
-    return invalid(`the arguments are not valid JSON (${(error as Error).message})`);
+    return invalid(`the arguments are not valid JSON (${errorMessage(error)})`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return invalid('the arguments must be a JSON object');
   return value as Record<string, unknown>;

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { errorMessage } from '@toolmesh/protocol';
 import { ArgumentValidator } from '../argument-validator';
 import { errorResult, type SideEffects, type Tool, type ToolResult } from '../tool';
 
@@ -30,7 +31,7 @@ export abstract class BuiltinTool<Args> implements Tool {
     try {
       return await this.run(args as Args, signal);
     } catch (error) {
-      return errorResult(`${this.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return errorResult(`${this.name} failed: ${errorMessage(error)}`);
     }
   }
 
@@ -67,7 +68,7 @@ export function fileErrorResult(error: unknown, shown: string): ToolResult {
     case 'EPERM':
       return errorResult(`${shown}: permission denied`);
     default:
-      return errorResult(`${shown}: ${error instanceof Error ? error.message : String(error)}`);
+      return errorResult(`${shown}: ${errorMessage(error)}`);
   }
 }
 

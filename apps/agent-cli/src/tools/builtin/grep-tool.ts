@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Minimatch } from 'minimatch';
+import { errorMessage } from '@toolmesh/protocol';
 import { errorResult, type ToolResult } from '../tool';
 import { BuiltinTool, fileErrorResult, looksBinary, textResult } from './builtin-tool';
 import { walkFiles, type WalkedFile } from './walk-files';
@@ -44,7 +45,7 @@ export class GrepTool extends BuiltinTool<GrepArgs> {
     try {
       regex = new RegExp(pattern, ignoreCase ? 'i' : '');
     } catch (error) {
-      return errorResult(`invalid regular expression: ${(error as Error).message}`);
+      return errorResult(`invalid regular expression: ${errorMessage(error)}`);
     }
     const root = this.resolve(target);
     let files: AsyncIterable<WalkedFile> | WalkedFile[];

@@ -28,6 +28,16 @@ export function internalError(id: RequestId | null): JsonRpcErrorResponse {
   return jsonRpcError(id, JsonRpcErrorCode.InternalError, 'Internal error');
 }
 
+/** `tools/call` named a tool the catalogue does not hold, even after one forced refresh (gateway, SPEC G13). */
+export function toolNotFound(id: RequestId, name: string): JsonRpcErrorResponse {
+  return jsonRpcError(id, JsonRpcErrorCode.ToolNotFound, `Unknown tool: ${name.slice(0, 128)}`);
+}
+
+/** No tool catalogue could be loaded at all (gateway, SPEC G13): the caller may retry later. */
+export function registryUnavailable(id: RequestId): JsonRpcErrorResponse {
+  return jsonRpcError(id, JsonRpcErrorCode.RegistryUnavailable, 'Tool registry unavailable: no tool catalogue could be loaded yet; retry later');
+}
+
 /** Caller-supplied text echoed in an error message is cut short, so an error never amplifies a request. */
 export function callerText(text: string): string {
   return text.length > 64 ? `${text.slice(0, 64)}…` : text;

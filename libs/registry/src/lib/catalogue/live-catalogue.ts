@@ -1,3 +1,4 @@
+import { errorMessage } from '@toolmesh/protocol';
 import { decodeRouteSnapshot, encodeRouteSnapshot } from '../cache/stored-route';
 import type { SnapshotCache } from '../cache/snapshot-cache';
 import { RegistryError, RegistryErrorCode, toRegistryError } from '../errors';
@@ -125,7 +126,7 @@ export class LiveCatalogue implements ToolCatalogue {
       .then(() => this.runRefresh(forced))
       .catch((error: unknown) => {
         // Every expected failure is handled inside; this is a bug, and it must not take the process down.
-        this.options.log.warn('catalogue_refresh_crashed', { reason: error instanceof Error ? error.message : String(error) });
+        this.options.log.warn('catalogue_refresh_crashed', { reason: errorMessage(error) });
         return this.generation;
       })
       .finally(() => {

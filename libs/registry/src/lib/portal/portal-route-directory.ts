@@ -1,3 +1,4 @@
+import { errorMessage } from '@toolmesh/protocol';
 import type { RouteConfig } from '../catalogue/route';
 import type { CatalogueLog } from '../catalogue/catalogue-log';
 import type { SnapshotCache } from '../cache/snapshot-cache';
@@ -67,7 +68,7 @@ export class PortalRouteDirectory implements RouteDirectory {
       this.state = { ...this.state, source: 'redis', lastSuccessAt: now };
       this.options.log.info('portal_registry_warm_start', { routes: this.current.length });
     } catch (error) {
-      this.options.log.warn('snapshot_cache_entry_invalid', { code: RegistryErrorCode.SnapshotCacheInvalid, entry: 'portal registry', reason: (error as Error).message });
+      this.options.log.warn('snapshot_cache_entry_invalid', { code: RegistryErrorCode.SnapshotCacheInvalid, entry: 'portal registry', reason: errorMessage(error) });
     }
   }
 }

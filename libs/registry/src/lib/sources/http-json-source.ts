@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import got, { type Got } from 'got';
+import { errorMessage } from '@toolmesh/protocol';
 import { RegistryError } from '../errors';
 import { FileJsonSource } from './file-json-source';
 import { MANIFEST_DOCUMENT, type DocumentKind, type JsonSource } from './json-source';
@@ -40,7 +41,7 @@ export class HttpJsonSource implements JsonSource {
     try {
       body = await request.text();
     } catch (error) {
-      throw new RegistryError(this.kind.unreachable, `${this.kind.label} ${this.location}: ${(error as Error).message}`, { cause: error });
+      throw new RegistryError(this.kind.unreachable, `${this.kind.label} ${this.location}: ${errorMessage(error)}`, { cause: error });
     }
     try {
       return JSON.parse(body);

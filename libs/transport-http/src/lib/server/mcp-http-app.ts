@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import {
+  internalError,
   invalidRequest,
   McpHttpHeader,
   McpMethod,
@@ -86,7 +87,7 @@ export function createMcpHttpApp(options: McpHttpAppOptions): RequestListener {
 
 function sendUnhandledError(res: ServerResponse, error: unknown, logger: Logger): void {
   logger.error('mcp_http_unhandled_error', { error: describe(error) });
-  sendJsonRpcError(res, 500, { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error' } });
+  sendJsonRpcError(res, 500, internalError(null));
 }
 
 function pathOf(url: string | undefined): string {
@@ -181,7 +182,7 @@ async function exchange(req: IncomingMessage, res: ServerResponse, context: Exch
     } catch (error) {
       logger.error('mcp_dispatch_failed', { method, error: describe(error) });
       const id = message.kind === 'request' ? message.message.id : null;
-      sendJsonRpcError(res, 500, { jsonrpc: '2.0', id, error: { code: -32603, message: 'Internal error' } });
+      sendJsonRpcError(res, 500, internalError(id));
       return;
     }
     if (message.kind !== 'request' || outcome === undefined) {

@@ -1,5 +1,4 @@
-import { LATEST_PROTOCOL_VERSION } from '@toolmesh/protocol';
-import { invalidParamsResult } from '../handler-errors';
+import { invalidParams, LATEST_PROTOCOL_VERSION } from '@toolmesh/protocol';
 import type { RequestHandler } from '../method-handler';
 
 export interface InitializeSettings {
@@ -15,13 +14,13 @@ export interface InitializeSettings {
  * routing hints in memory, read without I/O.
  */
 export function initializeHandler(settings: InitializeSettings, routingHints: () => readonly unknown[] | undefined = () => undefined): RequestHandler {
-  return async (params) => {
+  return async (params, _context, id) => {
     const requested = params.protocolVersion;
     if (typeof requested !== 'string' || requested.length === 0) {
-      return invalidParamsResult(`"protocolVersion" must be a string, e.g. "${LATEST_PROTOCOL_VERSION}"`);
+      return invalidParams(id, `"protocolVersion" must be a string, e.g. "${LATEST_PROTOCOL_VERSION}"`);
     }
-    if (params.capabilities !== undefined && !isObject(params.capabilities)) return invalidParamsResult('"capabilities" must be an object');
-    if (params.clientInfo !== undefined && !isObject(params.clientInfo)) return invalidParamsResult('"clientInfo" must be an object');
+    if (params.capabilities !== undefined && !isObject(params.capabilities)) return invalidParams(id, '"capabilities" must be an object');
+    if (params.clientInfo !== undefined && !isObject(params.clientInfo)) return invalidParams(id, '"clientInfo" must be an object');
     const protocolVersion = settings.supportedVersions.includes(requested) ? requested : settings.preferredVersion;
     const toolServers = routingHints();
     return {

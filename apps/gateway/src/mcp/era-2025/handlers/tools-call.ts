@@ -1,22 +1,22 @@
+import { invalidParams, registryUnavailable, toolNotFound } from '@toolmesh/protocol';
 import type { ToolExecutionService } from '../../../execution/tool-execution-service';
-import { invalidParamsResult, registryUnavailableResult, unknownToolResult } from '../handler-errors';
 import type { RequestHandler } from '../method-handler';
 
 /** `tools/call` (SPEC G9, G13): params checked here, everything else by the execution service. */
 export function toolsCallHandler(execution: ToolExecutionService): RequestHandler {
-  return async (params, context) => {
+  return async (params, context, id) => {
     const { name, arguments: args = {} } = params;
-    if (typeof name !== 'string' || name.length === 0) return invalidParamsResult('"name" must be a non-empty string');
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) return invalidParamsResult('"arguments" must be an object when present');
+    if (typeof name !== 'string' || name.length === 0) return invalidParams(id, '"name" must be a non-empty string');
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) return invalidParams(id, '"arguments" must be an object when present');
 
     const outcome = await execution.call(name, args as Record<string, unknown>, context);
     switch (outcome.kind) {
       case 'result':
         return { result: outcome.result };
       case 'unknown_tool':
-        return unknownToolResult(name);
+        return toolNotFound(id, name);
       case 'registry_unavailable':
-        return registryUnavailableResult();
+        return registryUnavailable(id);
     }
   };
 }

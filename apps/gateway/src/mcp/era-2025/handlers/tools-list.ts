@@ -1,5 +1,5 @@
+import { invalidParams, registryUnavailable } from '@toolmesh/protocol';
 import type { ToolCatalogue } from '@toolmesh/registry';
-import { invalidParamsResult, registryUnavailableResult } from '../handler-errors';
 import type { RequestHandler } from '../method-handler';
 
 /**
@@ -7,9 +7,9 @@ import type { RequestHandler } from '../method-handler';
  * catalogue makes it wait for one load. The gateway hands out no cursors, so any cursor is invalid.
  */
 export function toolsListHandler(catalogue: ToolCatalogue): RequestHandler {
-  return async (params) => {
-    if (params.cursor !== undefined) return invalidParamsResult('this server returns all tools at once and issues no cursors; omit "cursor"');
+  return async (params, _context, id) => {
+    if (params.cursor !== undefined) return invalidParams(id, 'this server returns all tools at once and issues no cursors; omit "cursor"');
     const generation = catalogue.current() ?? (await catalogue.ensureLoaded());
-    return generation ? { result: generation.toolsListResult } : registryUnavailableResult();
+    return generation ? { result: generation.toolsListResult } : registryUnavailable(id);
   };
 }

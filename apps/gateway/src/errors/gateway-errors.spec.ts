@@ -1,0 +1,8 @@
+import { documentedCodes } from '../../../../tools/test/documented-codes';
+import { GatewayErrorCode } from './gateway-errors';
+
+describe('gateway error codes', () => {
+  it('are exactly the ones docs/errors.md documents', () => {
+    expect(documentedCodes('gateway').sort()).toEqual(Object.values(GatewayErrorCode).sort());
+  });
+});
