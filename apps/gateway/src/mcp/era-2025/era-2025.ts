@@ -30,10 +30,10 @@ export class Era2025 implements ProtocolEra {
     const params = (message.message.params ?? {}) as Record<string, unknown>;
     const handler = this.requests.get(method);
     if (!handler) return { json: serializeErrorResponse(methodNotFound(id, method)), isError: true };
-    const outcome = await handler(params, context);
+    const outcome = await handler(params, context, id);
     return 'result' in outcome
       ? { json: serializeResultResponse(id, outcome.result), isError: false }
-      : { json: serializeErrorResponse({ jsonrpc: '2.0', id, error: outcome.error }), isError: true };
+      : { json: serializeErrorResponse(outcome), isError: true };
   }
 }
 
