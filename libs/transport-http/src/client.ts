@@ -3,4 +3,5 @@
  * transport over undici. It imports nothing of the server side, so a client pays neither for express nor
  * for winston (client-entry.spec.ts checks the module graph, the agent CLI's main.spec.ts its bundle).
  */
+export { SseParser, type SseParseEvent } from './lib/client/sse-parser';
 export { StreamableHttpClientTransport } from './lib/client/streamable-http-client-transport';

@@ -1,7 +1,6 @@
 import { seededRandom, type SeededRandom } from '@toolmesh/protocol/testing';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import { readCompletion } from './completion-reader';
-import { SseParser } from './sse-parser';
 
 const SSE = 'text/event-stream';
 
@@ -40,15 +39,6 @@ function randomPieces(bytes: Buffer, random: SeededRandom): Buffer[] {
   }
   return pieces;
 }
-
-describe('SseParser', () => {
-  it('joins data lines, skips comments and other fields, and takes \\r\\n, \\r and \\n line ends', () => {
-    const parser = new SseParser();
-    const events = [...parser.push(': keep-alive\r\nevent: x\r\ndata: one\r\ndata:two\r\n\r'), ...parser.push('\ndata: three\rid: 1\r\r'), ...parser.push('data: four')];
-    expect(events).toEqual(['one\ntwo', 'three']);
-    expect(parser.end()).toEqual(['four']);
-  });
-});
 
 describe('readCompletion', () => {
   it('assembles text and tool calls by index from a stream, handing on each text piece as it comes', async () => {
@@ -93,6 +83,7 @@ describe('readCompletion', () => {
     ['choices that are not a list', 'data: {"choices": {}}\n\n', '"choices" of a stream chunk is not a list'],
     ['content that is not text', `data: ${JSON.stringify(chunk({ content: 7 }))}\n\n`, '"delta.content" is not a string'],
     ['a tool call without a name', `data: ${JSON.stringify(chunk({ tool_calls: [{ index: 0, function: { arguments: '{}' } }] }, 'tool_calls'))}\n\n`, 'tool call 0 has no function name'],
+    ['a chunk over 16 MiB', `data: ${'x'.repeat(16 * 1024 * 1024)}\n\n`, 'a stream chunk is larger than 16777216 bytes'],
     ['a stream cut short', `data: ${JSON.stringify(chunk({ content: 'half' }))}\n\n`, 'the stream ended without a finish reason or [DONE]'],
   ])('rejects %s as llm.malformed_response, saying what is wrong', async (_, stream, problem) => {
     await expect(readCompletion([Buffer.from(stream)], SSE)).rejects.toMatchObject({ code: AgentErrorCode.LlmMalformedResponse, message: expect.stringContaining(problem) });

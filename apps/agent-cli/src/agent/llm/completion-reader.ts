@@ -1,8 +1,11 @@
+import { SseParser, type SseParseEvent } from '@toolmesh/transport-http/client';
 import type { AssistantReply } from './chat-messages';
 import { CompletionAssembler, malformed } from './completion-assembler';
-import { SseParser } from './sse-parser';
 
 type Body = AsyncIterable<Buffer> | Iterable<Buffer>;
+
+/** A stream chunk is one delta; even a tool call's whole arguments sent at once stay far below this. */
+const MAX_CHUNK_BYTES = 16 * 1024 * 1024;
 
 /**
  * Reads a chat-completions reply body into one `AssistantReply`, handing on the text as it arrives:
@@ -17,12 +20,15 @@ export async function readCompletion(body: Body, contentType: string, onText?: (
 }
 
 async function readStream(body: Body, assembler: CompletionAssembler, onText?: (delta: string) => void): Promise<void> {
-  const parser = new SseParser();
+  const parser = new SseParser(MAX_CHUNK_BYTES);
   const decoder = new TextDecoder();
   let done = false;
-  const take = (events: string[]) => {
-    for (const data of events) {
+  // Every event's data counts, whatever its type: chat-completions streams send `data:` lines only.
+  const take = (events: SseParseEvent[]) => {
+    for (const item of events) {
       if (done) return;
+      if (item.kind === 'oversized') throw malformed(`a stream chunk is larger than ${MAX_CHUNK_BYTES} bytes`);
+      const { data } = item.event;
       if (data.trim() === '[DONE]') {
         done = true;
         return;
