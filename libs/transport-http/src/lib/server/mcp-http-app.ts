@@ -56,7 +56,7 @@ export interface McpHttpAppOptions {
  *
  * POSTs to the endpoint, the one hot path, go straight to the exchange handler; Express serves every
  * other method and path. Express's per-request set-up halved the gateway's throughput when it also
- * routed the hot path (docs/adr/0005-express-off-the-hot-path.md).
+ * routed the hot path (docs/adr/0005-gateway-hot-path.md).
  */
 export function createMcpHttpApp(options: McpHttpAppOptions): RequestListener {
   const app = express();

@@ -1,0 +1,127 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { githubSlug, headingsOf, proseLines } from './markdown-headings';
+
+/**
+ * Docs that point at nothing mislead the newcomer who follows them. Every relative link in README.md and
+ * docs/ must reach a file (and its `#anchor` a heading), and every reference by name, in the docs or in
+ * a code comment, must too: `docs/<path>`, `docs/<file>.md, "Section"`, `ADR <number>` and
+ * `ADR <number>, "Section"` (a section is named by the start of its heading).
+ */
+const ROOT = path.resolve(__dirname, '../../..');
+const ADR_DIR = path.join(ROOT, 'docs/adr');
+const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'tmp', 'coverage', '.nx']);
+
+describe('references into the docs', () => {
+  it('every relative link in README.md and docs/ reaches a file, and its anchor a heading', () => {
+    const problems = markdownFiles().flatMap((file) =>
+      linksIn(readFileSync(file, 'utf8')).flatMap((link) => {
+        const [target, anchor] = splitAnchor(link);
+        const resolved = target === '' ? file : path.resolve(path.dirname(file), decodeURI(target));
+        return problemOf(resolved, anchor).map((problem) => `${relative(file)}: (${link}) ${problem}`);
+      }),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it('every docs file, section and ADR named in the docs or in a code comment exists', () => {
+    const files = [...markdownFiles(), ...codeFiles(['apps', 'libs', 'tools'])];
+    const problems = files.flatMap((file) =>
+      namedReferences(readFileSync(file, 'utf8'), file.endsWith('.md')).flatMap(({ reference, target, anchor }) =>
+        problemOf(target, anchor).map((problem) => `${relative(file)}: ${reference} ${problem}`),
+      ),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it("takes anchors by GitHub's rules", () => {
+    expect(githubSlug('2. The call')).toBe('2-the-call');
+    expect(githubSlug('Rewake: notifications that wake the agent')).toBe('rewake-notifications-that-wake-the-agent');
+    const headings = headingsOf('# A `code` title\n```yaml\n# not a heading\n```\n## Usage\n## Usage\n');
+    expect(headings.map((h) => h.anchor)).toEqual(['a-code-title', 'usage', 'usage-1']);
+  });
+});
+
+type Anchor = string | { section: string } | undefined;
+
+/** Why `target` (with an optional `#anchor` or named section) does not resolve; empty when it does. */
+function problemOf(target: string, anchor: Anchor): string[] {
+  if (!existsSync(target)) return [`names ${relative(target)}, which does not exist`];
+  if (anchor === undefined) return [];
+  if (!target.endsWith('.md')) return [`has an anchor, but ${relative(target)} is not Markdown`];
+  const headings = headingsOf(readFileSync(target, 'utf8'));
+  if (typeof anchor === 'string') {
+    return headings.some((h) => h.anchor === anchor) ? [] : [`points at #${anchor}, which is no heading of ${relative(target)}`];
+  }
+  const wanted = anchor.section.toLowerCase();
+  const found = headings.some((h) => h.text.replace(/^\d+\.\s*/, '').toLowerCase().startsWith(wanted));
+  return found ? [] : [`names the section "${anchor.section}", which is no heading of ${relative(target)}`];
+}
+
+/** Link targets of `[text](target)` outside code, without web addresses. */
+function linksIn(markdown: string): string[] {
+  const prose = proseLines(markdown).map(withoutCodeSpans).join('\n');
+  return [...prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map(([, target]) => target).filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
+}
+
+interface NamedReference {
+  readonly reference: string;
+  readonly target: string;
+  readonly anchor: Anchor;
+}
+
+/**
+ * `docs/...` paths (from the repository root) and ADR numbers, each with the section named right after
+ * it in quotes. Comments wrap anywhere, so a code file's line breaks and comment markers count as spaces.
+ */
+function namedReferences(text: string, isMarkdown: boolean): NamedReference[] {
+  const flat = isMarkdown ? proseLines(text).join('\n') : text.replace(/\n\s*(?:\*(?!\/)|\/\/)?\s*/g, ' ');
+  const section = String.raw`(?:,?\s+"([^"]+)")?`;
+  const paths = [...flat.matchAll(new RegExp(String.raw`(?<![\w./-])docs/([\w./-]*\w)(?:#([\w-]+))?${section}`, 'g'))].flatMap(
+    ([reference, docPath, anchor, named]): NamedReference[] => {
+      const adr = /^adr\/(\d{4})$/.exec(docPath);
+      const target = adr ? adrFile(adr[1]) : path.join(ROOT, 'docs', docPath);
+      return [{ reference, target, anchor: named !== undefined ? { section: named } : anchor }];
+    },
+  );
+  const adrs = [...flat.matchAll(new RegExp(String.raw`\bADRs? (\d{4})${section}`, 'g'))].map(([reference, number, named]) => ({
+    reference,
+    target: adrFile(number),
+    anchor: named !== undefined ? { section: named } : undefined,
+  }));
+  return [...paths, ...adrs];
+}
+
+function adrFile(number: string): string {
+  const file = readdirSync(ADR_DIR).find((name) => name.startsWith(`${number}-`) && name.endsWith('.md'));
+  return path.join(ADR_DIR, file ?? `${number}-(no such ADR).md`);
+}
+
+function splitAnchor(link: string): [string, string | undefined] {
+  const hash = link.indexOf('#');
+  return hash === -1 ? [link, undefined] : [link.slice(0, hash), link.slice(hash + 1)];
+}
+
+function withoutCodeSpans(line: string): string {
+  return line.replace(/`[^`]*`/g, '');
+}
+
+function markdownFiles(): string[] {
+  return [path.join(ROOT, 'README.md'), ...walk(path.join(ROOT, 'docs')).filter((file) => file.endsWith('.md'))];
+}
+
+function codeFiles(dirs: readonly string[]): string[] {
+  return dirs.flatMap((dir) => walk(path.join(ROOT, dir))).filter((file) => /\.(ts|mjs|cjs|js)$/.test(file));
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (SKIPPED_DIRS.has(entry.name)) return [];
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? walk(full) : [full];
+  });
+}
+
+function relative(file: string): string {
+  return path.relative(ROOT, file);
+}
