@@ -1,5 +1,4 @@
-export * from './lib/stdio-errors';
-export * from './lib/ndjson-stream-transport';
-export * from './lib/child-process-transport';
-export { ChildProcessRegistry, childProcesses, signalGroup } from './lib/process/child-process-registry';
+// What the agent CLI imports from the stdio transport, by name; everything else under lib/ is internal.
+export { ChildProcessTransport } from './lib/child-process-transport';
+export { childProcesses, ChildProcessRegistry, signalGroup } from './lib/process/child-process-registry';
 export { minimalEnv } from './lib/process/minimal-env';
