@@ -77,6 +77,14 @@ export default [
     },
   },
   {
+    // A library's face names what it exports (docs/architecture.md "Library faces"): `export *` would hand
+    // every internal module to its importers.
+    files: ['libs/*/src/index.ts', 'libs/*/src/server.ts', 'libs/*/src/client.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', { selector: 'ExportAllDeclaration', message: 'A library entry file names its exports: no `export *`.' }],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

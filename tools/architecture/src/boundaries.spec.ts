@@ -46,6 +46,8 @@ const forbidden: Array<[string, Snippet, RegExp]> = [
   // protocol does no I/O
   ['protocol imports node:child_process', importing('libs/protocol', 'node:child_process'), /libs\/protocol does no I\/O/],
   ['protocol imports node:http', importing('libs/protocol', 'node:http'), /libs\/protocol does no I\/O/],
+  // a library's entry file names its exports
+  ['a library entry file re-exports a whole module', { filePath: 'libs/registry/src/index.ts', code: "export * from './lib/errors';\n" }, /no `export \*`/],
 ];
 
 const allowed: Array<[string, Snippet]> = [
@@ -85,7 +87,7 @@ describe('module boundaries', () => {
 
   it.each(forbidden.map(([name, , expected], i) => [name, i, expected] as const))('fails lint when %s', (_, i, expected) => {
     const messages = forbiddenMessages.get(String(i)) ?? [];
-    const boundaryErrors = messages.filter((m) => m.ruleId === '@nx/enforce-module-boundaries' || m.ruleId === 'no-restricted-imports');
+    const boundaryErrors = messages.filter((m) => ['@nx/enforce-module-boundaries', 'no-restricted-imports', 'no-restricted-syntax'].includes(m.ruleId ?? ''));
     expect(boundaryErrors.map((m) => m.message)).toEqual(expect.arrayContaining([expect.stringMatching(expected)]));
   });
 
