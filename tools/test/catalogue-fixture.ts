@@ -1,7 +1,7 @@
-import type { CatalogueLog } from '../catalogue/catalogue-log';
-import type { RouteConfig } from '../catalogue/route';
-import { HttpJsonSource } from '../sources/http-json-source';
-import type { DocumentServer } from '../../testing/document-server';
+import { HttpJsonSource, type CatalogueLog, type RouteConfig } from '@toolmesh/registry';
+import type { DocumentServer } from './document-server';
+
+// Building blocks of the registry's catalogue specs: manifests, routes on a DocumentServer, a log and a clock.
 
 export const SCHEMA = { type: 'object' };
 

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import Redis from 'ioredis';
+import { freePort } from './free-port';
 
 /** A real redis-server process of the test's own, on a free port, with no persistence. */
 export interface TestRedis {
@@ -15,15 +15,6 @@ export interface TestRedis {
   getCalls(): Promise<number>;
   /** SIGKILL: Redis is gone at once, as when its node dies. */
   kill(): Promise<void>;
-}
-
-/** A port the OS says is free: bind port 0, read the port, release it. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Starts redis-server on a free port, or on `port` (a restart of one the test killed). */

@@ -1,9 +1,7 @@
 /**
- * Test helpers shared by the libraries' fuzz tests (`@toolmesh/protocol/testing`); not part of the
- * runtime API.
+ * A seeded pseudo-random source (mulberry32) for the fuzz tests: small, fast, and the same on every Node
+ * version, so a failing seed replays.
  */
-
-/** A seeded pseudo-random source (mulberry32): small, fast, and the same on every Node version. */
 export function seededRandom(seed: number) {
   let state = seed >>> 0;
   const next = () => {

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DocumentServer } from '@toolmesh/registry/testing';
+import { DocumentServer } from '../../../tools/test/document-server';
 import { startSampleToolService, type SampleToolService } from '../../../tools/test/sample-tool-service';
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
-import { freePort } from '@toolmesh/registry/testing';
+import { freePort } from '../../../tools/test/free-port';
 import { startSampleToolService, type SampleToolService } from '../../../tools/test/sample-tool-service';
 import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
 import { REPO_ROOT } from '../../../tools/test/server-process';

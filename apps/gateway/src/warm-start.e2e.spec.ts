@@ -1,4 +1,4 @@
-import { startRedis, type TestRedis } from '@toolmesh/registry/testing';
+import { startRedis, type TestRedis } from '../../../tools/test/redis-server';
 import { startSampleToolService } from '../../../tools/test/sample-tool-service';
 import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
 import { startTestGateway, TEST_PROTOCOL_VERSION, type JsonRpcReply } from './test-support/test-gateway';

@@ -1,5 +1,5 @@
 import type { ServerNotification } from '@toolmesh/protocol';
-import { seededRandom, type SeededRandom as Random } from '@toolmesh/protocol/testing';
+import { seededRandom, type SeededRandom as Random } from '../../../../tools/test/seeded-random';
 import { SUMMARY_FIELD_MAX_CHARS } from './event-summary';
 import { NotificationMapper } from './notification-mapper';
 

@@ -1,4 +1,4 @@
-import { seededRandom, type SeededRandom as Random } from '../../testing';
+import { seededRandom, type SeededRandom as Random } from '../../../../../tools/test/seeded-random';
 import { parseJsonRpcMessage, type ParseResult } from './parse';
 
 /**

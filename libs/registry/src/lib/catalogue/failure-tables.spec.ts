@@ -1,9 +1,9 @@
-import { DocumentServer } from '../../testing/document-server';
-import { startRedis, type TestRedis } from '../../testing/redis-server';
+import { DocumentServer } from '../../../../../tools/test/document-server';
+import { startRedis, type TestRedis } from '../../../../../tools/test/redis-server';
 import { RedisSnapshotCache } from '../cache/redis-snapshot-cache';
 import { RegistryErrorCode } from '../errors';
 import { StaticRouteDirectory } from '../portal/route-directory';
-import { capturedLog, listedNames, manifestOf, manifestPath, manualClock, routeOn } from '../test-support/catalogue-fixture';
+import { capturedLog, listedNames, manifestOf, manifestPath, manualClock, routeOn } from '../../../../../tools/test/catalogue-fixture';
 import { LiveCatalogue } from './live-catalogue';
 
 const TTL = 60_000;

@@ -1,11 +1,11 @@
-import { DocumentServer } from '../../testing/document-server';
+import { DocumentServer } from '../../../../../tools/test/document-server';
 import { RegistryErrorCode } from '../errors';
 import { PortalRouteDirectory } from '../portal/portal-route-directory';
 import { StaticRouteDirectory } from '../portal/route-directory';
 import { FileJsonSource } from '../sources/file-json-source';
 import { HttpJsonSource } from '../sources/http-json-source';
 import { PORTAL_DOCUMENT } from '../sources/json-source';
-import { capturedLog, FETCH_LIMITS, listedNames, manifestOf, manifestPath, manualClock, routeOn, SCHEMA } from '../test-support/catalogue-fixture';
+import { capturedLog, FETCH_LIMITS, listedNames, manifestOf, manifestPath, manualClock, routeOn, SCHEMA } from '../../../../../tools/test/catalogue-fixture';
 import { LiveCatalogue, type LiveCatalogueOptions } from './live-catalogue';
 import type { RouteConfig } from './route';
 

@@ -1,11 +1,11 @@
-import { DocumentServer } from '../../testing/document-server';
-import { startRedis, type TestRedis } from '../../testing/redis-server';
+import { DocumentServer } from '../../../../../tools/test/document-server';
+import { startRedis, type TestRedis } from '../../../../../tools/test/redis-server';
 import { RedisSnapshotCache } from '../cache/redis-snapshot-cache';
 import { LiveCatalogue } from '../catalogue/live-catalogue';
 import { RegistryErrorCode } from '../errors';
 import { HttpJsonSource } from '../sources/http-json-source';
 import { PORTAL_DOCUMENT } from '../sources/json-source';
-import { capturedLog, FETCH_LIMITS, listedNames, manifestOf, manifestPath, manualClock } from '../test-support/catalogue-fixture';
+import { capturedLog, FETCH_LIMITS, listedNames, manifestOf, manifestPath, manualClock } from '../../../../../tools/test/catalogue-fixture';
 import { PortalRouteDirectory } from './portal-route-directory';
 
 const PORTAL_KEY = 'gw:portal-registry';
