@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
-import { loadSkills } from '../agent/hooks/load-skills';
-import type { Skill } from '../agent/hooks/skill';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import type { McpServerConfig } from '../mcp/server-config';
 import { ConfigReader } from './config-reader';
 import { DEFAULT_LLM_CONFIG, readLlmConfig, type LlmConfig } from './llm-config';
+import { loadSkills } from './load-skills';
 import { readRewakeConfig, type RewakeConfig } from './rewake-config';
 import { readServerEntry } from './server-entry';
+import type { Skill } from './skill';
 
 export const DEFAULT_CONFIG_FILE = 'agent-cli.yaml';
 

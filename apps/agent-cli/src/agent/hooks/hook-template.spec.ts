@@ -1,9 +1,9 @@
-import { seededRandom, type SeededRandom } from '@toolmesh/protocol/testing';
+import { seededRandom, type SeededRandom } from '../../../../../tools/test/seeded-random';
 import { stringify } from 'yaml';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
+import { parseSkill } from '../../config/load-skills';
+import type { Template } from '../../config/skill';
 import { renderTemplate, type HookEventContext } from './hook-template';
-import { parseSkill } from './load-skills';
-import type { Template } from './skill';
 
 const post: HookEventContext = {
   event: 'PostToolUse',

@@ -1,5 +1,5 @@
-import type { ConfigReader } from '../../config/config-reader';
-import type { HookEvent, Template } from './skill';
+import { PLACEHOLDER } from '../../config/skill-template';
+import type { HookEvent, Template } from '../../config/skill';
 
 /** The event a hook's templates are rendered against; without a `body` template it is also the HTTP body. */
 export interface HookEventContext {
@@ -10,39 +10,7 @@ export interface HookEventContext {
   readonly result?: { readonly text: string; readonly isError: boolean };
 }
 
-const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
 const WHOLE_PLACEHOLDER = /^\{\{([^{}]*)\}\}$/;
-const PATH = /^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/;
-const FIXED_PLACEHOLDERS = ['event', 'tool.name', 'args', 'result.text', 'result.isError'];
-const KNOWN = '{{event}}, {{tool.name}}, {{args}}, {{args.<path>}}, {{result.text}}, {{result.isError}}';
-
-/**
- * Reads a template out of a skill file and checks every placeholder in it, so a typo fails at load
- * rather than rendering nothing at every call. Only JSON values are templates; only strings hold
- * placeholders (keys are taken as written).
- */
-export function readTemplate(field: ConfigReader, event: HookEvent): Template {
-  const { value } = field;
-  if (typeof value === 'string') return checkPlaceholders(field, value, event);
-  if (value === null || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) return value;
-  if (Array.isArray(value)) return value.map((_, i) => readTemplate(field.at(i), event));
-  if (field.isObject()) return Object.fromEntries(field.entries().map(([key, child]) => [key, readTemplate(child, event)]));
-  throw field.error('a JSON value: text, a number, true/false, null, a list or a map');
-}
-
-function checkPlaceholders(field: ConfigReader, text: string, event: HookEvent): string {
-  for (const [, inner] of text.matchAll(PLACEHOLDER)) {
-    const path = inner.trim();
-    if (!PATH.test(path) || !(FIXED_PLACEHOLDERS.includes(path) || path.startsWith('args.'))) {
-      throw field.fail(`has {{${inner}}}, which is not a placeholder (known: ${KNOWN})`);
-    }
-    if (path.startsWith('result.') && event === 'PreToolUse') {
-      throw field.fail(`has {{${path}}}, but a PreToolUse hook runs before there is a result; use it in a PostToolUse hook`);
-    }
-  }
-  if (text.replace(PLACEHOLDER, '').includes('{{')) throw field.fail('has a "{{" that does not start a placeholder: write {{<name>}} (there is no escape for a literal "{{")');
-  return text;
-}
 
 /**
  * Renders a template against an event. A string that is exactly one placeholder becomes the value

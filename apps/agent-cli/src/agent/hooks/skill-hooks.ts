@@ -6,7 +6,7 @@ import type { McpToolActionRunner } from './actions/mcp-tool-action';
 import { safeDescription } from './actions/safe-description';
 import { combineVerdicts, readReply, type ActionOutcome, type ReplyReading } from './hook-reply';
 import type { HookEventContext } from './hook-template';
-import type { HookAction, HookDefinition } from './skill';
+import type { HookAction, HookDefinition } from '../../config/skill';
 import type { PreToolUseVerdict, ToolUseHooks } from './tool-use-hooks';
 
 export interface HookActionRunners {

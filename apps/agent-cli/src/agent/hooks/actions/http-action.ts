@@ -1,7 +1,7 @@
 import { request, type Dispatcher } from 'undici';
 import { parseJsonReply, type ActionOutcome } from '../hook-reply';
 import { renderTemplate, type HookEventContext } from '../hook-template';
-import type { HttpAction } from '../skill';
+import type { HttpAction } from '../../../config/skill';
 import { safeDescription } from './safe-description';
 
 /** A hook endpoint answers a decision, not a document. */

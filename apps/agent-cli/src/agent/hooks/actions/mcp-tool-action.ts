@@ -1,7 +1,7 @@
 import type { CallToolResult, McpClient } from '@toolmesh/protocol';
 import { parseJsonReply, type ActionOutcome } from '../hook-reply';
 import { renderTemplate, type HookEventContext } from '../hook-template';
-import type { McpToolAction } from '../skill';
+import type { McpToolAction } from '../../../config/skill';
 import { safeDescription } from './safe-description';
 
 /** Where the action finds a server's client at call time: the runtime's client manager. */

@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../config/load-config';
-import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
+import { AgentError, AgentErrorCode } from '../errors/agent-errors';
+import { loadConfig } from './load-config';
 import { DEFAULT_HOOK_TIMEOUT_MS, loadSkills, parseSkill } from './load-skills';
 
 const parse = (text: string, env: NodeJS.ProcessEnv = {}) => parseSkill(text, 'audit.yaml', env);
@@ -98,7 +98,7 @@ hooks:
   });
 
   it('accepts the example skill file of docs/agent-cli.md', () => {
-    const docs = readFileSync(path.join(__dirname, '../../../../../docs/agent-cli.md'), 'utf8');
+    const docs = readFileSync(path.join(__dirname, '../../../../docs/agent-cli.md'), 'utf8');
     const example = /```yaml\n# skills\/guard\.yaml\n([\s\S]*?)```/.exec(docs)?.[1];
     expect(example).toBeDefined();
     const skill = parseSkill(example as string, 'skills/guard.yaml', { POLICY_TOKEN: 'p' });

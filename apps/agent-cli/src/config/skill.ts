@@ -5,7 +5,7 @@
 export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
-/** A JSON value whose strings may hold `{{...}}` placeholders (see hook-template.ts). */
+/** A JSON value whose strings may hold `{{...}}` placeholders (read in skill-template.ts, rendered in agent/hooks/hook-template.ts). */
 export type Template = string | number | boolean | null | readonly Template[] | { readonly [key: string]: Template };
 
 /** Calls a tool of a configured MCP server; found through the client manager at call time. */
@@ -26,7 +26,7 @@ export interface HttpAction {
   readonly method: (typeof HTTP_METHODS)[number];
   /** `${ENV}` already expanded; never logged. */
   readonly headers: Readonly<Record<string, string>>;
-  /** Rendered into the JSON body; without it the body describes the event (hook-template.ts). */
+  /** Rendered into the JSON body; without it the body describes the event (agent/hooks/hook-template.ts). */
   readonly body?: Template;
 }
 

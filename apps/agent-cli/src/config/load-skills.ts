@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parseDocument } from 'yaml';
-import { ConfigReader } from '../../config/config-reader';
-import { expandAll, expandVariables } from '../../config/expand-variables';
-import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
-import { readTemplate } from './hook-template';
+import { AgentError, AgentErrorCode } from '../errors/agent-errors';
+import { ConfigReader } from './config-reader';
+import { expandAll, expandVariables } from './expand-variables';
+import { readTemplate } from './skill-template';
 import { HOOK_EVENTS, HTTP_METHODS, type HookAction, type HookDefinition, type HookEvent, type Skill } from './skill';
 
 /** How long one hook action may take before it is given up (with a warning) when `timeoutMs` is not set. */
