@@ -1,4 +1,5 @@
 import nx from '@nx/eslint-plugin';
+import { builtinRules } from 'eslint/use-at-your-own-risk';
 
 /**
  * Layering, as docs/architecture.md draws it. Two tag dimensions on every project:
@@ -33,34 +34,101 @@ const externalImportRules = [
   { sourceTag: 'scope:agent', bannedExternalImports: ['express'] },
 ];
 
+// Test code (ADR 0011): specs, the shared helpers and peers in tools/test/, and an app's own test-support/
+// folders (which its build excludes). Benchmarks start the same peers. Product code is every other file
+// under apps/*/src and libs/*/src: the code a build emits.
+const TEST_CODE = ['**/*.spec.ts', '**/*.test.ts', '**/test-support/**', 'apps/*/bench/**'];
+const PRODUCT_CODE = ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'];
+
+// The root package.json gives the version the apps report; docs/schemas holds the JSON Schemas that both
+// document a format and validate it, so the two cannot drift apart. Any other relative import out of a
+// project fails the Nx rule ("External resources cannot be imported using a relative or absolute path").
+const ALLOWED_OUTSIDE_PROJECTS = ['^.*/eslint(\\.base)?\\.config\\.[cm]?[jt]s$', '^(\\.\\./)+package\\.json$', '^(\\.\\./)+docs/schemas/[\\w.-]+\\.schema\\.json$'];
+
+const moduleBoundaries = (allow) => [
+  'error',
+  {
+    enforceBuildableLibDependency: true,
+    banTransitiveDependencies: true,
+    allow,
+    depConstraints: [...layerRules, ...scopeRules, ...externalImportRules],
+  },
+];
+
+// The agent CLI's floors, lowest first (docs/architecture.md, "The agent CLI"): a folder's product code never
+// imports a folder above it. Specs may reach up (a hook's spec starts a whole runtime).
+const AGENT_CLI_FLOORS = ['errors', 'tools', 'mcp', 'config', 'agent', 'runtime', 'cli'];
+
+/**
+ * Each concern gets its own copy of the core no-restricted-imports rule, so a file under several concerns
+ * (a library's product code is also product code) gets all their bans instead of the last block's.
+ * Patterns match the import as written; a relative path is matched by the folder names it climbs into.
+ */
+const restrictedImports = builtinRules.get('no-restricted-imports');
+const toolmesh = { rules: { 'no-test-code-in-product': restrictedImports, 'no-tools-in-libraries': restrictedImports, 'agent-cli-floors': restrictedImports } };
+
 export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   ...nx.configs['flat/javascript'],
   { ignores: ['**/dist', '**/out-tsc', '**/coverage', '**/node_modules', 'tmp/**', '.nx/**'] },
+  { plugins: { toolmesh } },
   {
     files: ['**/*.ts', '**/*.js', '**/*.mjs', '**/*.cjs'],
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: true,
-          banTransitiveDependencies: true,
-          // The root package.json gives the version the apps report; docs/schemas holds the JSON Schemas
-          // that both document a format and validate it, so the two cannot drift apart; specs of several
-          // projects share the test helpers in tools/test (process table, test peers).
-          allow: [
-            '^.*/eslint(\\.base)?\\.config\\.[cm]?[jt]s$',
-            '^(\\.\\./)+package\\.json$',
-            '^(\\.\\./)+docs/schemas/[\\w.-]+\\.schema\\.json$',
-            '^(\\.\\./)+tools/test/',
-          ],
-          depConstraints: [...layerRules, ...scopeRules, ...externalImportRules],
-        },
-      ],
+      '@nx/enforce-module-boundaries': moduleBoundaries(ALLOWED_OUTSIDE_PROJECTS),
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  {
+    // Only test code may import the shared test helpers and peers.
+    files: TEST_CODE,
+    rules: { '@nx/enforce-module-boundaries': moduleBoundaries([...ALLOWED_OUTSIDE_PROJECTS, '^(\\.\\./)+tools/test/']) },
+  },
+  {
+    files: PRODUCT_CODE,
+    ignores: TEST_CODE,
+    rules: {
+      'toolmesh/no-test-code-in-product': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)(tools/test|test-support)(/|$)|\\.(spec|test)(\\.[cm]?[jt]s)?$',
+              message: 'Product code never imports test code (tools/test/, test-support/, specs): docs/adr/0011-shared-test-peers-in-tools-test.md.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['libs/*/src/**/*.ts'],
+    ignores: TEST_CODE,
+    rules: {
+      'toolmesh/no-tools-in-libraries': [
+        'error',
+        { patterns: [{ regex: '^(\\.\\./)+tools(/|$)', message: 'A library never imports tools/: that is repository tooling, which no build ships.' }] },
+      ],
+    },
+  },
+  ...AGENT_CLI_FLOORS.slice(0, -1).map((floor, index) => ({
+    files: [`apps/agent-cli/src/${floor}/**/*.ts`],
+    ignores: TEST_CODE,
+    rules: {
+      'toolmesh/agent-cli-floors': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(${AGENT_CLI_FLOORS.slice(index + 1).join('|')})(/|$)`,
+              message: `apps/agent-cli/src/${floor} lies below ${AGENT_CLI_FLOORS.slice(index + 1).join(', ')} and imports none of them (docs/architecture.md, "The agent CLI").`,
+            },
+          ],
+        },
+      ],
+    },
+  })),
   {
     // The protocol library knows no transport, no HTTP framework and no process (SPEC "Layers and boundaries").
     files: ['libs/protocol/src/**/*.ts'],

@@ -17,10 +17,11 @@ interface LintResult {
   messages: Array<{ ruleId: string | null; message: string }>;
 }
 
-const importing = (from: string, specifier: string): Snippet => ({
-  filePath: `${from}/src/boundary-fixture.ts`,
+const importingAt = (filePath: string, specifier: string): Snippet => ({
+  filePath,
   code: `import * as imported from '${specifier}';\nexport const used = imported;\n`,
 });
+const importing = (from: string, specifier: string): Snippet => importingAt(`${from}/src/boundary-fixture.ts`, specifier);
 
 const forbidden: Array<[string, Snippet, RegExp]> = [
   // libraries never import apps
@@ -48,6 +49,17 @@ const forbidden: Array<[string, Snippet, RegExp]> = [
   ['protocol imports node:http', importing('libs/protocol', 'node:http'), /libs\/protocol does no I\/O/],
   // a library's entry file names its exports
   ['a library entry file re-exports a whole module', { filePath: 'libs/registry/src/index.ts', code: "export * from './lib/errors';\n" }, /no `export \*`/],
+  // product code never imports test code (ADR 0011)
+  ['gateway product code imports a tools/test helper', importing('apps/gateway', '../../../tools/test/free-port'), /Product code never imports test code/],
+  ['agent CLI product code imports its test-support', importingAt('apps/agent-cli/src/cli/boundary-fixture.ts', '../test-support/built-cli'), /Product code never imports test code/],
+  ['library product code imports a spec', importingAt('libs/registry/src/lib/boundary-fixture.ts', './errors.spec'), /Product code never imports test code/],
+  ['library product code imports a tools/test helper', importing('libs/protocol', '../../../tools/test/seeded-random'), /Product code never imports test code/],
+  // a library never imports tools/
+  ['library product code imports tools/ (not test code)', importing('libs/registry', '../../../tools/conformance/run-conformance'), /A library never imports tools\//],
+  // the agent CLI's floors
+  ['agent CLI config imports agent/hooks (the old cycle)', importingAt('apps/agent-cli/src/config/boundary-fixture.ts', '../agent/hooks/hook-template'), /apps\/agent-cli\/src\/config lies below agent, runtime, cli/],
+  ['agent CLI agent/hooks imports runtime', importingAt('apps/agent-cli/src/agent/hooks/boundary-fixture.ts', '../../runtime/runtime-factory'), /apps\/agent-cli\/src\/agent lies below runtime, cli/],
+  ['agent CLI tools imports mcp', importingAt('apps/agent-cli/src/tools/builtin/boundary-fixture.ts', '../../mcp/client-manager'), /apps\/agent-cli\/src\/tools lies below mcp, config, agent, runtime, cli/],
 ];
 
 const allowed: Array<[string, Snippet]> = [
@@ -60,6 +72,14 @@ const allowed: Array<[string, Snippet]> = [
   ['the agent CLI imports transport-stdio', importing('apps/agent-cli', '@toolmesh/transport-stdio')],
   ['the agent CLI imports transport-http/client', importing('apps/agent-cli', '@toolmesh/transport-http/client')],
   ['the agent CLI imports rewake-bridge', importing('apps/agent-cli', '@toolmesh/rewake-bridge')],
+  // test code may import test code
+  ['a gateway spec imports a tools/test helper', importingAt('apps/gateway/src/boundary-fixture.spec.ts', '../../../tools/test/free-port')],
+  ['a library spec imports a tools/test helper', importingAt('libs/registry/src/lib/boundary-fixture.spec.ts', '../../../../tools/test/document-server')],
+  ["an app's test-support imports a tools/test helper", importingAt('apps/agent-cli/src/test-support/boundary-fixture.ts', '../../../../tools/test/server-process')],
+  // the agent CLI's floors, upwards only in specs
+  ['agent CLI agent/hooks imports config', importingAt('apps/agent-cli/src/agent/hooks/boundary-fixture.ts', '../../config/skill')],
+  ['agent CLI config imports mcp', importingAt('apps/agent-cli/src/config/boundary-fixture.ts', '../mcp/server-config')],
+  ['an agent CLI agent/hooks spec imports runtime', importingAt('apps/agent-cli/src/agent/hooks/boundary-fixture.spec.ts', '../../runtime/runtime-factory')],
 ];
 
 function lint(snippets: Snippet[]): Map<string, LintResult['messages']> {
@@ -87,7 +107,7 @@ describe('module boundaries', () => {
 
   it.each(forbidden.map(([name, , expected], i) => [name, i, expected] as const))('fails lint when %s', (_, i, expected) => {
     const messages = forbiddenMessages.get(String(i)) ?? [];
-    const boundaryErrors = messages.filter((m) => ['@nx/enforce-module-boundaries', 'no-restricted-imports', 'no-restricted-syntax'].includes(m.ruleId ?? ''));
+    const boundaryErrors = messages.filter((m) => ['@nx/enforce-module-boundaries', 'no-restricted-imports', 'no-restricted-syntax'].includes(m.ruleId ?? '') || m.ruleId?.startsWith('toolmesh/'));
     expect(boundaryErrors.map((m) => m.message)).toEqual(expect.arrayContaining([expect.stringMatching(expected)]));
   });
 
