@@ -3,7 +3,6 @@ import type { CatalogueGeneration } from '@toolmesh/registry';
 import { createLogger, createMcpHttpApp, listenHttp, type Logger } from '@toolmesh/transport-http/server';
 import type { GatewayConfig } from '../config/gateway-config';
 import { buildCatalogue } from './build-catalogue';
-import { ArgumentValidator } from '../execution/argument-validator';
 import { ToolExecutionService } from '../execution/tool-execution-service';
 import { startManagementServer } from '../management/health-server';
 import { createDispatcher } from '../mcp/dispatcher';
@@ -47,7 +46,6 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   });
   const execution = new ToolExecutionService(
     catalogue,
-    new ArgumentValidator(),
     toolClient,
     resolveCallerIdentity(options.env),
     { maxToolTimeoutMillis: mcp.maxToolTimeoutMillis, forwardAuthorization: mcp.forwardAuthorization },

@@ -45,8 +45,8 @@ mcp:
   });
 
   it.each([
-    ['a typo in a key', 'mcp: { maxBodyByte: 1 }', "/mcp must NOT have additional properties"],
-    ['a wrong type', 'mcp: { maxBodyBytes: lots }', '/mcp/maxBodyBytes must be integer'],
+    ['a typo in a key', 'mcp: { maxBodyByte: 1 }', 'config.mcp.maxBodyByte is not allowed'],
+    ['a wrong type', 'mcp: { maxBodyBytes: lots }', 'config.mcp.maxBodyBytes must be integer'],
     ['a preferred version that is not supported', 'mcp: { protocol: { supportedVersions: [2025-06-18], preferredVersion: 2025-11-25 } }', 'preferredVersion 2025-11-25 must be one of'],
     ['an unknown MCP version', 'mcp: { protocol: { supportedVersions: [1999-01-01], preferredVersion: 1999-01-01 } }', 'unknown MCP version(s) 1999-01-01'],
     ['a bundle with two manifest sources', 'mcp: { bundles: [{ name: a, serviceDomain: "http://a", manifestPath: /m, manifestFile: m.json }] }', 'must match exactly one schema'],
@@ -59,7 +59,7 @@ mcp:
   it('refuses bad environment values and missing files', () => {
     expect(() => loadConfig({ env: { PORT: 'eighty' } })).toThrow('PORT must be an integer, got "eighty"');
     expect(() => loadConfig({ env: { MCP_FORWARD_AUTHORIZATION: 'yes' } })).toThrow('must be true or false');
-    expect(() => loadConfig({ env: { PORT: '70000' } })).toThrow('/server/port must be <= 65535');
+    expect(() => loadConfig({ env: { PORT: '70000' } })).toThrow('config.server.port must be <= 65535');
     expect(() => loadConfig({ file: path.join(dir, 'missing.yaml'), env: {} })).toThrow(GatewayError);
   });
 
@@ -72,8 +72,8 @@ mcp:
       'redis://cache:6379',
       30_000,
     ]);
-    expect(() => loadConfig({ env: { MCP_PORTAL_REGISTRY_URL: 'ftp://portal' } })).toThrow(/\/mcp\/portal\/registryUrl must match pattern/);
-    expect(() => loadConfig({ env: { REDIS_URL: 'cache:6379' } })).toThrow(/\/mcp\/redis\/url must match pattern/);
+    expect(() => loadConfig({ env: { MCP_PORTAL_REGISTRY_URL: 'ftp://portal' } })).toThrow(/config\.mcp\.portal\.registryUrl must match pattern/);
+    expect(() => loadConfig({ env: { REDIS_URL: 'cache:6379' } })).toThrow(/config\.mcp\.redis\.url must match pattern/);
   });
 
   it('ignores prototype keys in the file instead of letting them reach an object prototype', () => {

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import Ajv from 'ajv';
 import { parse as parseYaml } from 'yaml';
-import { errorMessage, SUPPORTED_PROTOCOL_VERSIONS } from '@toolmesh/protocol';
+import { errorMessage, SchemaCompiler, SUPPORTED_PROTOCOL_VERSIONS } from '@toolmesh/protocol';
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
 import { configSchema } from './config-schema';
 import { defaultConfig } from './defaults';
@@ -37,7 +36,7 @@ export const ENV_OVERRIDES: ReadonlyArray<[string, string, EnvKind]> = [
   ['LOG_FORMAT', 'logging.format', 'string'],
 ];
 
-const validate = new Ajv({ allErrors: true }).compile(configSchema);
+const configDocument = new SchemaCompiler({ strict: true, maxProblems: 20 }).compile(configSchema);
 
 /**
  * Defaults, then the YAML file (when given), then environment variables; the result is validated as a
@@ -51,8 +50,9 @@ export function loadConfig(options: { file?: string; env: NodeJS.ProcessEnv }): 
     const raw = options.env[variable];
     if (raw !== undefined && raw !== '') setPath(config as Record<string, unknown>, path, convert(variable, raw, kind));
   }
-  if (!validate(config)) {
-    const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message}`);
+  const shape = configDocument.check(config, 'config');
+  if (!shape.ok) {
+    const { problems } = shape;
     throw configInvalid(`invalid configuration${file ? ` (${file})` : ''}:\n  ${problems.join('\n  ')}`);
   }
   const valid = config as GatewayConfig;

@@ -85,6 +85,22 @@ describe('SchemaCompiler', () => {
     expect(error.message).toContain('https://schemas.example.com/a.json');
   });
 
+  it('refuses a $ref to nowhere inside the schema', () => {
+    expect(compileError({ type: 'object', properties: { x: { $ref: '#/nowhere' } } }).code).toBe(SchemaErrorCode.UnresolvedRef);
+  });
+
+  it('supports 2020-12 keywords (prefixItems, dependentRequired)', () => {
+    const modern = {
+      type: 'object',
+      properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }], items: false } },
+      dependentRequired: { pair: ['label'] },
+    };
+    expect(problemsOf(modern, { pair: ['a', 1], label: 'x' })).toEqual([]);
+    expect(problemsOf(modern, { pair: ['a', 'b', 'c'] })).toEqual(
+      expect.arrayContaining(['arguments.pair.1 must be number', 'arguments must have property label when property pair is present']),
+    );
+  });
+
   it('resolves $ref inside the schema ($defs and draft-07 definitions)', () => {
     expect(problemsOf({ $defs: { id: { type: 'integer' } }, type: 'object', properties: { a: { $ref: '#/$defs/id' } } }, { a: 'x' })).toEqual(['arguments.a must be integer']);
     const draft07 = { $schema: 'http://json-schema.org/draft-07/schema#', definitions: { id: { type: 'integer' } }, properties: { a: { $ref: '#/definitions/id' } } };
@@ -103,6 +119,10 @@ describe('SchemaCompiler', () => {
 
   it('keeps unknown keywords and formats as annotations', () => {
     expect(problemsOf({ type: 'string', format: 'no-such-format', 'x-vendor': { any: 1 } }, 'text')).toEqual([]);
+  });
+
+  it('rejects unknown keywords in strict mode, for our own documents', () => {
+    expect(() => new SchemaCompiler({ strict: true }).compile({ type: 'object', propertise: {} })).toThrow(/not a usable JSON Schema: strict mode: unknown keyword: "propertise"/);
   });
 
   it('lets two schemas share one $id without clashing', () => {

@@ -16,6 +16,11 @@ export interface CompiledSchema {
 export interface SchemaCompilerOptions {
   /** Problems reported per check, at most (default 10): enough to fix the call, bounded for hostile input. */
   readonly maxProblems?: number;
+  /**
+   * Reject unknown keywords and other Ajv strict-mode findings, for schemas we write ourselves (manifest,
+   * portal registry, configuration), where a typo must fail. Off for schemas from tool servers.
+   */
+  readonly strict?: boolean;
 }
 
 type SchemaObject = Readonly<Record<string, unknown>>;
@@ -36,12 +41,14 @@ const DEFAULT_MAX_PROBLEMS = 10;
  */
 export class SchemaCompiler {
   private readonly maxProblems: number;
+  private readonly strict: boolean;
   private draft2020: Ajv2020 | undefined;
   private draft07: Ajv | undefined;
   private readonly compiled = new WeakMap<object, CompiledSchema | SchemaError>();
 
   constructor(options: SchemaCompilerOptions = {}) {
     this.maxProblems = options.maxProblems ?? DEFAULT_MAX_PROBLEMS;
+    this.strict = options.strict ?? false;
   }
 
   /** The compiled schema; throws a SchemaError saying why a schema cannot be used. */
@@ -75,17 +82,19 @@ export class SchemaCompiler {
   private ajvFor($schema: unknown): Ajv | Ajv2020 {
     // `$schema` is dropped before compiling: Ajv would otherwise look the meta-schema up by URI, and know
     // none but its own dialect's. The dialect chooses the instance instead.
-    if (typeof $schema === 'string' && /draft-0[467]/.test($schema)) return (this.draft07 ??= new Ajv(ajvOptions()));
-    return (this.draft2020 ??= new Ajv2020(ajvOptions()));
+    if (typeof $schema === 'string' && /draft-0[467]/.test($schema)) return (this.draft07 ??= new Ajv(ajvOptions(this.strict)));
+    return (this.draft2020 ??= new Ajv2020(ajvOptions(this.strict)));
   }
 }
 
-function ajvOptions(): Options {
+function ajvOptions(strict: boolean): Options {
   return {
     allErrors: true,
     // Tool schemas carry keywords and formats Ajv does not know (annotations, "format" without ajv-formats):
-    // they stay annotations, as JSON Schema says, instead of failing the schema or logging warnings.
+    // they stay annotations, as JSON Schema says, instead of failing the schema or logging warnings. Our
+    // own schemas fail on an unknown keyword (a typo), and on nothing stricter than Ajv's defaults.
     strict: false,
+    strictSchema: strict,
     validateFormats: false,
     logger: false,
     // A tool's `$id` must not enter a registry shared by other tools (two tools with one `$id` would clash).
@@ -101,7 +110,7 @@ function asSchemaError(error: unknown): SchemaError {
   const message = errorMessage(error);
   // Ajv's MissingRefError: a $ref it could not resolve locally, and we never load remote schemas.
   if (error instanceof Error && 'missingRef' in error) {
-    return new SchemaError(SchemaErrorCode.UnresolvedRef, `$ref ${String((error as { missingRef: unknown }).missingRef)} is not inside the schema and is never fetched`);
+    return new SchemaError(SchemaErrorCode.UnresolvedRef, `$ref ${String((error as { missingRef: unknown }).missingRef)} does not resolve inside the schema (references are never fetched)`);
   }
   return new SchemaError(SchemaErrorCode.Invalid, `not a usable JSON Schema: ${message}`);
 }

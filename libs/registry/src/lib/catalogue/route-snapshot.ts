@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
+import { SchemaCompiler } from '@toolmesh/protocol';
 import { validateManifest } from '../manifest/validate-manifest';
-import type { ToolDefinition } from './tool-definition';
+import type { RefusedTool, ToolDefinition } from './tool-definition';
 
 /** Where a route's tools came from, as the status endpoint shows it. */
 export type SnapshotSource = 'remote' | 'redis' | 'local-fallback' | 'isolated';
@@ -14,6 +15,8 @@ export interface ServiceManifest {
 /** A route's last good tools: every enabled tool service's manifest, validated together. */
 export interface RouteSnapshot {
   readonly tools: readonly ToolDefinition[];
+  /** Tools the manifests offer that are not served (an unusable `inputSchema`), with the reason. */
+  readonly refusedTools: readonly RefusedTool[];
   /** The manifests' own revisions, comma-separated; absent when none states one. */
   readonly revision?: string;
   /** sha256 (first 16 hex digits) of the manifests, so operators can compare replicas. */
@@ -34,15 +37,18 @@ export function buildRouteSnapshot(
   fetchedAt: number,
 ): SnapshotBuild {
   const tools: ToolDefinition[] = [];
+  const refusedTools: RefusedTool[] = [];
   const revisions: string[] = [];
   const problems: string[] = [];
+  const schemas = new SchemaCompiler();
   for (const { serviceDomain, manifest } of manifests) {
-    const validation = validateManifest(manifest, { name: route.token, serviceDomain, namePrefix: route.namePrefix });
+    const validation = validateManifest(manifest, { name: route.token, serviceDomain, namePrefix: route.namePrefix }, schemas);
     if (!validation.ok) {
       problems.push(...validation.problems.map((problem) => `${serviceDomain}: ${problem}`));
       continue;
     }
     tools.push(...validation.manifest.tools);
+    refusedTools.push(...validation.manifest.refused);
     if (validation.manifest.revision !== undefined) revisions.push(validation.manifest.revision);
   }
   const seen = new Set<string>();
@@ -54,11 +60,11 @@ export function buildRouteSnapshot(
   const hash = createHash('sha256').update(JSON.stringify(manifests.map((m) => m.manifest))).digest('hex').slice(0, 16);
   return {
     ok: true,
-    snapshot: { tools, hash, source, fetchedAt, manifests, ...(revisions.length > 0 && { revision: revisions.join(',') }) },
+    snapshot: { tools, refusedTools, hash, source, fetchedAt, manifests, ...(revisions.length > 0 && { revision: revisions.join(',') }) },
   };
 }
 
 /** A route that serves no tools: all its services disabled, or (never fetched) its endpoints unusable. */
 export function emptySnapshot(source: SnapshotSource, fetchedAt: number): RouteSnapshot {
-  return { tools: [], hash: createHash('sha256').update('[]').digest('hex').slice(0, 16), source, fetchedAt, manifests: [] };
+  return { tools: [], refusedTools: [], hash: createHash('sha256').update('[]').digest('hex').slice(0, 16), source, fetchedAt, manifests: [] };
 }

@@ -1,3 +1,5 @@
+import type { CompiledSchema } from '@toolmesh/protocol';
+
 /** The MCP `Tool` as agents see it: the manifest's public fields, untouched. */
 export interface PublicTool {
   readonly name: string;
@@ -11,10 +13,20 @@ export interface ToolDefinition {
   readonly publicTool: PublicTool;
   /** Absolute URL the call is POSTed to; fixed by the manifest, never by arguments (SPEC G10). */
   readonly endpoint: URL;
+  /** The `inputSchema`, compiled when the manifest loaded: a tool whose schema cannot be used is refused then. */
+  readonly inputValidator: CompiledSchema;
   /** The manifest's timeout for one call, before the gateway's cap. */
   readonly timeoutMillis?: number;
   /** The bundle (tool service) the tool came from; refreshes and status are per bundle. */
   readonly bundle: string;
+}
+
+/** A tool the manifest offers that the gateway does not serve, and why; the status endpoint lists it. */
+export interface RefusedTool {
+  readonly name: string;
+  /** A stable code of docs/errors.md (`schema.*`). */
+  readonly code: string;
+  readonly message: string;
 }
 
 /** Manifest fields that reach `tools/list`; everything else (endpoint, timeoutMillis, _meta) is execution detail. */

@@ -1,4 +1,4 @@
-import Ajv2020 from 'ajv/dist/2020';
+import { SchemaCompiler } from '@toolmesh/protocol';
 import portalSchema from '../../../../../docs/schemas/portal-registry.schema.json';
 import type { RouteConfig, ToolServiceTarget } from '../catalogue/route';
 import { RegistryError, RegistryErrorCode } from '../errors';
@@ -28,7 +28,7 @@ interface PortalRoute {
   toolServices: PortalToolService[];
 }
 
-const matchesSchema = new Ajv2020({ allErrors: true, strict: false }).compile(portalSchema);
+const portalDocument = new SchemaCompiler({ maxProblems: 10 }).compile(portalSchema);
 
 /**
  * The enabled routes of a portal registry document (docs/schemas/portal-registry.schema.json). A document
@@ -36,9 +36,9 @@ const matchesSchema = new Ajv2020({ allErrors: true, strict: false }).compile(po
  * `endpointProblem` set, so only that route is isolated.
  */
 export function parsePortalRegistry(document: unknown, options: PortalRouteOptions): RouteConfig[] {
-  if (!matchesSchema(document)) {
-    const problems = (matchesSchema.errors ?? []).slice(0, 10).map((e) => `${e.instancePath || '/'} ${e.message}`);
-    throw new RegistryError(RegistryErrorCode.PortalInvalid, `portal registry: ${problems.join('; ')}`);
+  const shape = portalDocument.check(document, 'registry');
+  if (!shape.ok) {
+    throw new RegistryError(RegistryErrorCode.PortalInvalid, `portal registry: ${shape.problems.join('; ')}`);
   }
   const routes = (document as { routes: PortalRoute[] }).routes.filter((route) => route.enabled === 'Y');
   const tokens = routes.map((route) => route.routeToken);

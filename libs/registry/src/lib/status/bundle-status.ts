@@ -9,6 +9,8 @@ export interface BundleStatus {
   /** remote / redis / local-fallback / isolated, or `none` when the route serves nothing yet. */
   readonly source: string;
   readonly toolCount: number;
+  /** Tools the manifest offers that are not served, each with a `schema.*` code and why (SPEC N5). */
+  readonly refusedTools: ReadonlyArray<{ name: string; code: string; message: string }>;
   readonly manifestRevision: string | null;
   readonly manifestHash: string | null;
   /** Seconds since the served tools were fetched from the tool service. */
@@ -37,6 +39,7 @@ export function describeBundle(route: RouteConfig, state: RouteState | undefined
     routeRevision: route.revision ?? null,
     source: snapshot?.source ?? 'none',
     toolCount: snapshot?.tools.length ?? 0,
+    refusedTools: snapshot?.refusedTools ?? [],
     manifestRevision: snapshot?.revision ?? null,
     manifestHash: snapshot?.hash ?? null,
     ageSeconds: snapshot ? Math.max(0, Math.round((now - snapshot.fetchedAt) / 1000)) : null,
