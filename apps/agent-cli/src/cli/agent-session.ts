@@ -1,12 +1,16 @@
+/**
+ * Wires one `run` or `chat` session over an open runtime: the transcript, the LLM client, the runtime's
+ * executor behind the command line's gate, and the agent loop; all of it closed when the session ends.
+ * What the runtime owns (tools, servers, hooks, rewake) is wired in runtime/runtime-factory.ts.
+ */
 import path from 'node:path';
 import { errorMessage } from '@toolmesh/protocol';
 import { FLAG_APPROVER, NON_INTERACTIVE_APPROVER, type Approver } from '../agent/approval/approver';
 import { ChatCompletionsClient, type ChatClientSettings } from '../agent/llm/chat-completions-client';
 import { AgentLoop, type AgentLoopOptions } from '../agent/loop/agent-loop';
-import { ToolExecutor } from '../agent/tool-executor';
 import { Transcript, defaultTranscriptFile } from '../agent/transcript/transcript';
 import { toolEventEntry, type SessionOutcome } from '../agent/transcript/transcript-entry';
-import { DEFAULT_LLM_CONFIG } from '../config/llm-config';
+import { DEFAULT_LLM_CONFIG, type LlmConfig } from '../config/llm-config';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import { withRuntime, type CommandContext } from './command-context';
 
@@ -43,14 +47,14 @@ export class AgentSession {
 
   /** Opens the runtime (servers), runs `body` with a session over it, and closes everything after. */
   static async run(context: CommandContext, command: 'run' | 'chat', body: (session: AgentSession) => Promise<number>): Promise<number> {
-    const settings = clientSettings(context); // before any server starts: a missing model is a config error
     const llm = context.config.llm ?? DEFAULT_LLM_CONFIG;
+    const settings = clientSettings(context, llm); // before any server starts: a missing model is a config error
     const maxTurns = context.agent.maxTurns ?? llm.maxTurns;
     return withRuntime(context, async (runtime) => {
       const file = context.agent.transcript ? path.resolve(context.agent.workingDirectory, context.agent.transcript) : defaultTranscriptFile(context.agent.workingDirectory);
       const transcript = new Transcript(file, (message) => context.io.stderr(`warning: ${message}\n`));
       const client = new ChatCompletionsClient(settings);
-      const executor = new ToolExecutor(runtime.tools, { ...context.gate, hooks: runtime.hooks, onEvent: (event) => transcript.record(toolEventEntry(event)) });
+      const executor = runtime.executor(context.gate, (event) => transcript.record(toolEventEntry(event)));
       const systemPrompt = llm.systemPrompt ?? defaultSystemPrompt(context.agent.workingDirectory);
       const session = new AgentSession(context, transcript, maxTurns, { model: client, tools: runtime.tools, executor, systemPrompt });
       transcript.record({ type: 'session_start', command, model: settings.model, baseUrl: settings.baseUrl, maxTurns, cap: context.gate.cap, approver: approverKind(context.gate.approver) });
@@ -109,8 +113,7 @@ export class AgentSession {
 }
 
 /** The client's settings from the configuration and the command line; the key comes from the environment. */
-function clientSettings(context: CommandContext): ChatClientSettings {
-  const llm = context.config.llm ?? DEFAULT_LLM_CONFIG;
+function clientSettings(context: CommandContext, llm: LlmConfig): ChatClientSettings {
   const model = context.agent.model ?? llm.model;
   if (!model) {
     throw new AgentError(AgentErrorCode.LlmModelNotConfigured, `no model to plan with: set llm.model in ${context.config.file} or pass --model <name> (e.g. --model llama3.1 for Ollama)`);

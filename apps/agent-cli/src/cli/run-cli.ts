@@ -1,3 +1,8 @@
+/**
+ * The command line: parses it, reads the configuration, picks the approval gate, and makes the production
+ * choices the runtime factory takes (MCP client factory, warnings on stderr, startup progress). What a
+ * runtime and a session wire is in runtime/runtime-factory.ts and cli/agent-session.ts.
+ */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';

@@ -1,6 +1,7 @@
 import { errorMessage } from '@toolmesh/protocol';
 import { ExternalEventResolver } from '@toolmesh/rewake-bridge';
 import { NO_HOOKS, type ToolUseHooks } from '../agent/hooks/tool-use-hooks';
+import { ToolExecutor, type ToolExecutorOptions } from '../agent/tool-executor';
 import type { McpClientManager, ServerStatus } from '../mcp/client-manager';
 import type { ToolRegistry } from '../tools/tool-registry';
 
@@ -30,6 +31,14 @@ export class AgentRuntime {
     /** The events the runtime's servers' notifications became (rewake): what WaitForEvent and `watch` wait on. */
     readonly events: ExternalEventResolver = new ExternalEventResolver(),
   ) {}
+
+  /**
+   * The one path of this runtime's tool calls: its tools and its hooks behind the command line's gate.
+   * Every command that calls a tool takes its executor from here, so none can leave the hooks out.
+   */
+  executor(gate: Pick<ToolExecutorOptions, 'cap' | 'approver'>, onEvent?: ToolExecutorOptions['onEvent']): ToolExecutor {
+    return new ToolExecutor(this.tools, { ...gate, hooks: this.hooks, onEvent });
+  }
 
   close(): Promise<void> {
     this.closing ??= closeInOrder(this.owned, this.warn);

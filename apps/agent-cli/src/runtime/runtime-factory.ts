@@ -1,3 +1,10 @@
+/**
+ * Wires an agent runtime: what one configuration gives every command, whatever the command (the tool
+ * registry with the built-ins and the servers' tools, the MCP client manager, rewake, the skills' hooks),
+ * owned by the runtime and closed with it. The agent CLI wires in three places, each thing once: here;
+ * cli/run-cli.ts, the process's choices (configuration file, approval gate, and the production
+ * dependencies this factory takes); cli/agent-session.ts, one `run` or `chat` session over a runtime.
+ */
 import { Agent } from 'undici';
 import { HttpActionRunner } from '../agent/hooks/actions/http-action';
 import { McpToolActionRunner } from '../agent/hooks/actions/mcp-tool-action';

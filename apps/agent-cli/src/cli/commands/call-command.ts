@@ -1,5 +1,4 @@
 import { errorMessage } from '@toolmesh/protocol';
-import { ToolExecutor } from '../../agent/tool-executor';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import { resultText } from '../../tools/tool';
 import { withRuntime, type CliIo, type Command } from '../command-context';
@@ -25,7 +24,7 @@ export const callCommand: Command = async (context) => {
         : fail(context.io, new AgentError(AgentErrorCode.ToolNotFound, `no tool named "${toolName}"; run "agent-cli tools" to list the tools`), ExitCode.Usage);
     }
     let refused = false;
-    const executor = new ToolExecutor(runtime.tools, { ...context.gate, hooks: runtime.hooks, onEvent: (event) => (refused ||= event.type === 'approval' && !event.verdict.allowed) });
+    const executor = runtime.executor(context.gate, (event) => (refused ||= event.type === 'approval' && !event.verdict.allowed));
     const result = await executor.execute({ id: 'cli', name: toolName, args });
     if (context.json) context.io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     else (result.isError ? context.io.stderr : context.io.stdout)(`${resultText(result)}\n`);
