@@ -1,4 +1,13 @@
-import { errorMessage, type McpClient, NotificationFanout, type NotificationListener, type NotificationSource } from '@toolmesh/protocol';
+import {
+  errorMessage,
+  type CompiledSchema,
+  type McpClient,
+  NotificationFanout,
+  type NotificationListener,
+  type NotificationSource,
+  SchemaCompiler,
+  SchemaError,
+} from '@toolmesh/protocol';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { resolveSideEffects } from './annotation-trust';
@@ -116,10 +125,23 @@ export class McpClientManager implements NotificationSource {
         try {
           assertServerName(config.name);
           const definitions = await client.listTools();
+          // One compiler per tool list: its compiled schemas are released with the list (SPEC N5).
+          const schemas = new SchemaCompiler();
+          let registered = 0;
           for (const definition of definitions) {
-            registry.register(new McpTool(client, definition, resolveSideEffects(definition.annotations, config.annotationTrust)));
+            let inputValidator: CompiledSchema;
+            try {
+              inputValidator = schemas.compile(definition.inputSchema);
+            } catch (error) {
+              if (!(error instanceof SchemaError)) throw error;
+              // The name is the server's: quoted as JSON so control characters cannot reach the terminal raw.
+              this.log.warn(`MCP server "${config.name}": tool ${JSON.stringify(definition.name.slice(0, 64))} skipped, its inputSchema cannot be used (${error.code}): ${error.message}`);
+              continue;
+            }
+            registry.register(new McpTool(client, definition, resolveSideEffects(definition.annotations, config.annotationTrust), inputValidator));
+            registered += 1;
           }
-          this.updateStatus(config, { toolCount: definitions.length, elapsedMs });
+          this.updateStatus(config, { toolCount: registered, elapsedMs });
         } catch (error) {
           this.clients.delete(config.name);
           this.updateStatus(config, { state: 'failed', toolCount: 0, error: `could not list its tools: ${describe(error)}` });

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { McpClient } from '@toolmesh/protocol';
+import { McpClient, SchemaCompiler } from '@toolmesh/protocol';
 import { ChildProcessTransport } from '@toolmesh/transport-stdio';
 import { resultText } from '../tools/tool';
 import { McpTool, mcpToolName } from './mcp-tool';
@@ -16,7 +16,11 @@ async function connectedTools(flags: string[] = [], command = process.execPath, 
   const client = new McpClient(new ChildProcessTransport({ command, args }), { serverName: 'peer', clientInfo, requestTimeoutMs: 10_000 });
   await client.connect();
   const definitions = await client.listTools();
-  const tool = (name: string) => new McpTool(client, definitions.find((d) => d.name === name) ?? { name, inputSchema: { type: 'object' } }, effects);
+  const schemas = new SchemaCompiler();
+  const tool = (name: string) => {
+    const definition = definitions.find((d) => d.name === name) ?? { name, inputSchema: { type: 'object' } };
+    return new McpTool(client, definition, effects, schemas.compile(definition.inputSchema));
+  };
   return { client, tool };
 }
 
@@ -42,7 +46,7 @@ describe('McpTool', () => {
     const { client, tool } = await connectedTools();
     const result = await tool('echo').execute({ text: 5 });
     expect(result.isError).toBe(true);
-    expect(resultText(result)).toBe('invalid arguments for mcp__peer__echo: /text must be string');
+    expect(resultText(result)).toBe('invalid arguments for mcp__peer__echo: arguments.text must be string');
     await client.close();
   });
 

@@ -1,6 +1,5 @@
-import type { McpClient, Tool as McpToolDefinition } from '@toolmesh/protocol';
+import type { CompiledSchema, McpClient, Tool as McpToolDefinition } from '@toolmesh/protocol';
 import { errorMessage } from '@toolmesh/protocol';
-import { ArgumentValidator } from '../tools/argument-validator';
 import { errorResult, type SideEffects, type Tool, type ToolResult } from '../tools/tool';
 
 /** `mcp__<server>__<tool>`: the server name keeps tools of different servers apart. */
@@ -10,24 +9,24 @@ export function mcpToolName(server: string, tool: string): string {
 
 /**
  * A tool of an MCP server, as the agent's own `Tool`. It advertises the server's input schema untouched,
- * carries the side effects resolved at registration, and never throws: a disconnected server, an
- * `isError` result and any exception all come back as error results.
+ * carries the side effects resolved and the schema compiled at registration (what the schema states is
+ * enforced, what it leaves open stays open), and never throws: a disconnected server, an `isError` result
+ * and any exception all come back as error results.
  */
 export class McpTool implements Tool {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: Readonly<Record<string, unknown>>;
-  private readonly validator: ArgumentValidator;
 
   constructor(
     private readonly client: McpClient,
     private readonly definition: McpToolDefinition,
     readonly sideEffects: SideEffects,
+    private readonly inputValidator: CompiledSchema,
   ) {
     this.name = mcpToolName(client.serverName, definition.name);
     this.description = definition.description ?? definition.title ?? '';
     this.inputSchema = definition.inputSchema;
-    this.validator = new ArgumentValidator(definition.inputSchema);
   }
 
   get serverName(): string {
@@ -35,7 +34,8 @@ export class McpTool implements Tool {
   }
 
   checkArguments(args: Record<string, unknown>): string | undefined {
-    return this.validator.check(args);
+    const check = this.inputValidator.check(args, 'arguments');
+    return check.ok ? undefined : check.problems.join('; ');
   }
 
   async execute(args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {

@@ -95,10 +95,10 @@ describe('Bash', () => {
   });
 
   it.each([
-    [{}, "must have required property 'command'"],
-    [{ command: 'true', timeout_ms: 600_001 }, '/timeout_ms must be <= 600000'],
-    [{ command: 'true', timeout_ms: 1.5 }, '/timeout_ms must be integer'],
-    [{ command: 'true', env: {} }, 'must NOT have additional properties'],
+    [{}, 'arguments.command is required'],
+    [{ command: 'true', timeout_ms: 600_001 }, 'arguments.timeout_ms must be <= 600000'],
+    [{ command: 'true', timeout_ms: 1.5 }, 'arguments.timeout_ms must be integer'],
+    [{ command: 'true', env: {} }, 'arguments.env is not allowed'],
   ])('returns an error result for %j without running anything', async (args, message) => {
     const result = await bash.execute(args);
     expect(result.isError).toBe(true);

@@ -1,7 +1,9 @@
 import path from 'node:path';
-import { errorMessage } from '@toolmesh/protocol';
-import { ArgumentValidator } from '../argument-validator';
+import { errorMessage, SchemaCompiler, type CompiledSchema } from '@toolmesh/protocol';
 import { errorResult, type SideEffects, type Tool, type ToolResult } from '../tool';
+
+// The built-in schemas are ours and fixed for the life of the process: strict, so a typo in one fails its test.
+const builtinSchemas = new SchemaCompiler({ strict: true });
 
 /** What every built-in tool is given: the folder that relative paths (and Bash) start from. */
 export interface BuiltinToolContext {
@@ -17,12 +19,13 @@ export abstract class BuiltinTool<Args> implements Tool {
   abstract readonly description: string;
   abstract readonly inputSchema: Readonly<Record<string, unknown>>;
   abstract readonly sideEffects: SideEffects;
-  private validator: ArgumentValidator | undefined;
+  private validator: CompiledSchema | undefined;
 
   constructor(protected readonly context: BuiltinToolContext) {}
 
   checkArguments(args: Record<string, unknown>): string | undefined {
-    return (this.validator ??= new ArgumentValidator(this.inputSchema)).check(args);
+    const check = (this.validator ??= builtinSchemas.compile(this.inputSchema)).check(args, 'arguments');
+    return check.ok ? undefined : check.problems.join('; ');
   }
 
   async execute(args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {

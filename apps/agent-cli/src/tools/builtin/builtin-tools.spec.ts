@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ExternalEventResolver } from '@toolmesh/rewake-bridge';
-import { ArgumentValidator } from '../argument-validator';
+import { SchemaCompiler } from '@toolmesh/protocol';
 import { resultText, type Tool } from '../tool';
 import { createBuiltinTools } from './builtin-tools';
 
@@ -72,11 +72,10 @@ describe('built-in tools (architecture)', () => {
       expect(Object.entries(properties).filter(([, schema]) => typeof schema.description !== 'string').map(([name]) => name)).toEqual([]);
     });
 
-    it('has a schema the argument validator enforces, with the required fields it names', () => {
-      const validator = new ArgumentValidator(tool.inputSchema);
-      expect(validator.unenforcedReason).toBeUndefined();
+    it('has a schema the validator compiles in strict mode and enforces, naming the required fields', () => {
+      const validator = new SchemaCompiler({ strict: true }).compile(tool.inputSchema);
       const required = tool.inputSchema.required as string[];
-      for (const name of required) expect(validator.check({})).toContain(`must have required property '${name}'`);
+      expect(validator.check({}, 'arguments')).toEqual({ ok: false, problems: required.map((name) => `arguments.${name} is required`) });
     });
 
     it('turns missing and unknown arguments into error results, without throwing', async () => {
@@ -85,7 +84,7 @@ describe('built-in tools (architecture)', () => {
       expect(resultText(missing)).toMatch(new RegExp(`^invalid arguments for ${tool.name}: `));
       const unknown = await tool.execute({ no_such_argument: true });
       expect(unknown.isError).toBe(true);
-      expect(resultText(unknown)).toContain('must NOT have additional properties');
+      expect(resultText(unknown)).toContain('arguments.no_such_argument is not allowed');
     });
   });
 });

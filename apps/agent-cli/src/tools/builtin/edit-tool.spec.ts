@@ -36,8 +36,8 @@ describe('Edit', () => {
     [{ path: 'code.ts', old_string: 'const d', new_string: 'x' }, 'old_string was not found in code.ts'],
     [{ path: 'code.ts', old_string: 'c = 2', new_string: 'c = 2' }, 'old_string and new_string are the same'],
     [{ path: 'nope.ts', old_string: 'a', new_string: 'b' }, 'nope.ts: no such file or directory'],
-    [{ path: 'code.ts', old_string: '', new_string: 'b' }, '/old_string must NOT have fewer than 1 characters'],
-    [{ path: 'code.ts', old_string: 'a', new_string: 'b', replace_all: 'yes' }, '/replace_all must be boolean'],
+    [{ path: 'code.ts', old_string: '', new_string: 'b' }, 'arguments.old_string must NOT have fewer than 1 characters'],
+    [{ path: 'code.ts', old_string: 'a', new_string: 'b', replace_all: 'yes' }, 'arguments.replace_all must be boolean'],
   ])('returns an error result for %j and leaves the file alone', async (args, message) => {
     const result = await edit.execute(args);
     expect(result.isError).toBe(true);

@@ -49,8 +49,8 @@ describe('Glob', () => {
   it.each([
     [{ pattern: '*', path: 'nowhere' }, 'nowhere: no such file or directory'],
     [{ pattern: '*', path: 'top.ts' }, 'top.ts is not a folder'],
-    [{}, "must have required property 'pattern'"],
-    [{ pattern: '*', cwd: '/' }, 'must NOT have additional properties'],
+    [{}, 'arguments.pattern is required'],
+    [{ pattern: '*', cwd: '/' }, 'arguments.cwd is not allowed'],
   ])('returns an error result for %j', async (args, message) => {
     const result = await glob.execute(args);
     expect(result.isError).toBe(true);

@@ -49,8 +49,8 @@ describe('Grep', () => {
   it.each([
     [{ pattern: '(unclosed' }, 'invalid regular expression'],
     [{ pattern: 'x', path: 'missing' }, 'missing: no such file or directory'],
-    [{ pattern: 'x', ignore_case: 'yes' }, '/ignore_case must be boolean'],
-    [{ pattern: 'x', context: 2 }, 'must NOT have additional properties'],
+    [{ pattern: 'x', ignore_case: 'yes' }, 'arguments.ignore_case must be boolean'],
+    [{ pattern: 'x', context: 2 }, 'arguments.context is not allowed'],
   ])('returns an error result for %j', async (args, message) => {
     const result = await grep.execute(args);
     expect(result.isError).toBe(true);

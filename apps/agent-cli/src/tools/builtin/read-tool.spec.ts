@@ -59,9 +59,9 @@ describe('Read', () => {
     [{ path: 'folder' }, 'folder is a directory, not a file'],
     [{ path: 'image.bin' }, 'image.bin is a binary file, not text'],
     [{ path: 'five.txt', offset: 6 }, 'five.txt has 5 line(s); offset 6 is past its end'],
-    [{}, "invalid arguments for Read: (arguments) must have required property 'path'"],
-    [{ path: 'five.txt', offset: 0 }, 'invalid arguments for Read: /offset must be >= 1'],
-    [{ path: 'five.txt', lines: 3 }, 'invalid arguments for Read: (arguments) must NOT have additional properties'],
+    [{}, 'invalid arguments for Read: arguments.path is required'],
+    [{ path: 'five.txt', offset: 0 }, 'invalid arguments for Read: arguments.offset must be >= 1'],
+    [{ path: 'five.txt', lines: 3 }, 'invalid arguments for Read: arguments.lines is not allowed'],
   ])('returns an error result for %j', async (args, message) => {
     const result = await read.execute(args);
     expect(result.isError).toBe(true);

@@ -27,9 +27,9 @@ describe('Write', () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ path: 'folder', content: 'x' }, 'folder is a directory, not a file'],
       [{ path: 'plain/inner.txt', content: 'x' }, 'plain/inner.txt'],
-      [{ path: 'x.txt' }, "must have required property 'content'"],
-      [{ path: 'x.txt', content: 1 }, '/content must be string'],
-      [{ path: 'x.txt', content: '', mode: 'append' }, 'must NOT have additional properties'],
+      [{ path: 'x.txt' }, 'arguments.content is required'],
+      [{ path: 'x.txt', content: 1 }, 'arguments.content must be string'],
+      [{ path: 'x.txt', content: '', mode: 'append' }, 'arguments.mode is not allowed'],
     ];
     for (const [args, message] of cases) {
       const result = await write.execute(args);

@@ -1,9 +1,8 @@
 import { RE2JS } from 're2js';
 import { errorMessage } from '../errors/error-message';
+import { printable } from '../text/printable';
 import type { RegExpEngine, RegExpLike } from 'ajv/dist/types';
 import { SchemaError, SchemaErrorCode } from './schema-errors';
-
-const SHOWN_PATTERN_CHARS = 80;
 
 /**
  * Ajv's `code.regExp` with RE2 semantics (ADR 0012): matching time is linear in the input whatever the
@@ -36,12 +35,8 @@ function compileLinear(source: string): RegExpLike {
     re2 = RE2JS.compile(RE2JS.translateRegExp(source));
   } catch (error) {
     const reason = errorMessage(error);
-    throw new SchemaError(SchemaErrorCode.UnsupportedPattern, `pattern "${shown(source)}" cannot run in linear time (${reason})`);
+    throw new SchemaError(SchemaErrorCode.UnsupportedPattern, `pattern "${printable(source)}" cannot run in linear time (${printable(reason, 200)})`);
   }
   // Ajv dedupes patterns by `toString()` within an instance, so it must be the source itself.
   return { test: (input: string) => re2.test(input), toString: () => source } as RegExpLike;
-}
-
-function shown(source: string): string {
-  return source.length > SHOWN_PATTERN_CHARS ? `${source.slice(0, SHOWN_PATTERN_CHARS)}...` : source;
 }
