@@ -65,7 +65,14 @@ const AGENT_CLI_FLOORS = ['errors', 'tools', 'mcp', 'config', 'agent', 'runtime'
  * Patterns match the import as written; a relative path is matched by the folder names it climbs into.
  */
 const restrictedImports = builtinRules.get('no-restricted-imports');
-const toolmesh = { rules: { 'no-test-code-in-product': restrictedImports, 'no-tools-in-libraries': restrictedImports, 'agent-cli-floors': restrictedImports } };
+const toolmesh = {
+  rules: {
+    'no-test-code-in-product': restrictedImports,
+    'no-tools-in-libraries': restrictedImports,
+    'agent-cli-floors': restrictedImports,
+    'one-schema-validator': restrictedImports,
+  },
+};
 
 export default [
   ...nx.configs['flat/base'],
@@ -129,6 +136,19 @@ export default [
       ],
     },
   })),
+  {
+    // One JSON Schema validator for the whole product (SPEC N5, ADR 0012): Ajv and its linear-time pattern
+    // engine are used by libs/protocol/src/lib/schema only, so no copy can run patterns on V8's backtracking
+    // RegExp again. The engine comparison script measures the candidates themselves.
+    files: ['**/*.ts', '**/*.js', '**/*.mjs', '**/*.cjs'],
+    ignores: ['libs/protocol/src/lib/schema/**', 'tools/bench/regexp-engines/**'],
+    rules: {
+      'toolmesh/one-schema-validator': [
+        'error',
+        { patterns: [{ regex: '^(ajv|re2js)(/|$)', message: 'JSON Schema validation lives in libs/protocol: use SchemaCompiler from @toolmesh/protocol (ADR 0012).' }] },
+      ],
+    },
+  },
   {
     // The protocol library knows no transport, no HTTP framework and no process (SPEC "Layers and boundaries").
     files: ['libs/protocol/src/**/*.ts'],

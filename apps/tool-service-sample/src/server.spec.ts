@@ -1,4 +1,4 @@
-import Ajv2020 from 'ajv/dist/2020';
+import { SchemaCompiler } from '@toolmesh/protocol';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
@@ -35,10 +35,8 @@ describe('tool service (in process, real HTTP)', () => {
 
   describe('GET /tool-manifest', () => {
     it('is valid against docs/schemas/tool-manifest.schema.json', async () => {
-      const validate = new Ajv2020({ strict: true }).compile(JSON.parse(readFileSync(MANIFEST_SCHEMA, 'utf8')));
-      const manifest = await getJson('/tool-manifest');
-      expect(validate.errors).toBeNull();
-      expect(validate(manifest) ? [] : validate.errors).toEqual([]);
+      const manifestDocument = new SchemaCompiler({ strict: true }).compile(JSON.parse(readFileSync(MANIFEST_SCHEMA, 'utf8')));
+      expect(manifestDocument.check(await getJson('/tool-manifest'), 'manifest')).toEqual({ ok: true });
     });
 
     it('is what config/local-core-tools-manifest-sample-v1.json (the local fallback) holds', async () => {
@@ -82,9 +80,9 @@ describe('tool service (in process, real HTTP)', () => {
     });
 
     it('publishes input schemas that compile under JSON Schema 2020-12 in strict mode', async () => {
-      const { tools } = (await getJson('/tool-manifest')) as { tools: Array<{ inputSchema: object }> };
-      const ajv = new Ajv2020({ strict: true });
-      for (const tool of tools) expect(() => ajv.compile(tool.inputSchema)).not.toThrow();
+      const { tools } = (await getJson('/tool-manifest')) as { tools: Array<{ inputSchema: Record<string, unknown> }> };
+      const schemas = new SchemaCompiler({ strict: true });
+      for (const tool of tools) expect(() => schemas.compile(tool.inputSchema)).not.toThrow();
     });
   });
 

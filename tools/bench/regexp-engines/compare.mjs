@@ -98,3 +98,21 @@ for (const row of rows) {
     } | ${row.refuses === undefined ? '-' : `${row.refuses} of ${refused.length}`} |`,
   );
 }
+
+// What the choice costs a tools/call: one argument check of the sample's customer_lookup schema (a pattern
+// and an integer), Ajv on V8's RegExp against Ajv on re2js as the validator runs it (ADR 0012).
+const repoRequire = createRequire(import.meta.url);
+const Ajv2020 = repoRequire('ajv/dist/2020').default;
+const { RE2JS } = repoRequire('re2js');
+const linear = (source) => {
+  const re2 = RE2JS.compile(RE2JS.translateRegExp(source));
+  return { test: (input) => re2.test(input), toString: () => source };
+};
+linear.code = 'linear';
+const customerSchema = { type: 'object', properties: { customerId: { type: 'string', pattern: '^C[0-9]{4}$' }, limit: { type: 'integer' } }, required: ['customerId'] };
+const onV8 = new Ajv2020({ allErrors: true, strict: false }).compile(customerSchema);
+const onRe2 = new Ajv2020({ allErrors: true, strict: false, code: { regExp: linear } }).compile(customerSchema);
+const args = { customerId: 'C1001', limit: 3 };
+const v8Ns = timeNs(() => onV8(args));
+const re2Ns = timeNs(() => onRe2(args));
+console.log(`\none tools/call argument check (customer_lookup schema): Ajv + V8 ${(v8Ns / 1000).toFixed(2)} us, Ajv + re2js ${(re2Ns / 1000).toFixed(2)} us (${(re2Ns / v8Ns).toFixed(1)}x)`);

@@ -1,4 +1,4 @@
-import Ajv2020 from 'ajv/dist/2020';
+import { SchemaCompiler } from '@toolmesh/protocol';
 import { errorReply, type Reply } from '../http/reply';
 
 /** The JSON Schema of a tool's arguments object, as published in the manifest. */
@@ -35,22 +35,24 @@ export interface Tool extends Omit<ToolSpec<unknown>, 'handle'> {
   call(args: unknown, signal: AbortSignal): Promise<Reply>;
 }
 
-// One validator for every tool; the gateway validates too, but the service must not trust its callers.
-const ajv = new Ajv2020({ allErrors: true, strict: true });
+// The gateway validates too, but the service must not trust its callers. Strict: the schemas are ours, and
+// a typo in one must fail at start, not pass as an annotation.
+const schemas = new SchemaCompiler({ strict: true });
 
 /**
  * Turns a spec into a Tool whose `call` validates the arguments against the published schema before the
  * handler sees them: the schema is the single source of truth for both the manifest and the checks.
  */
 export function defineTool<Args>(spec: ToolSpec<Args>): Tool {
-  const validate = ajv.compile<Args>(spec.inputSchema);
+  const inputValidator = schemas.compile(spec.inputSchema);
   const { handle, ...published } = spec;
   return {
     ...published,
-    call: async (args, signal) =>
-      validate(args)
-        ? handle(args, signal)
-        : errorReply(400, `invalid arguments: ${ajv.errorsText(validate.errors, { dataVar: 'arguments' })}`),
+    call: async (args, signal) => {
+      const check = inputValidator.check(args, 'arguments');
+      // Valid by the schema the Args type mirrors.
+      return check.ok ? handle(args as Args, signal) : errorReply(400, `invalid arguments: ${check.problems.join('; ')}`);
+    },
   };
 }
 

@@ -24,7 +24,8 @@ export interface SchemaCompilerOptions {
   readonly strict?: boolean;
 }
 
-type SchemaObject = Readonly<Record<string, unknown>>;
+/** A JSON Schema object; interfaces without an index signature (a tool's `inputSchema` type) fit too. */
+type SchemaObject = object;
 
 const DEFAULT_MAX_PROBLEMS = 10;
 
@@ -64,7 +65,7 @@ export class SchemaCompiler {
   }
 
   private tryCompile(schema: SchemaObject): CompiledSchema | SchemaError {
-    const { $schema, ...rest } = schema;
+    const { $schema, ...rest } = schema as Readonly<Record<string, unknown>>;
     let validate: ValidateFunction;
     try {
       validate = this.ajvFor($schema).compile(rest);
