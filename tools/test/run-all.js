@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * `npm test`: lint, typecheck, build and test every project in one Nx run, then print the closing line
- * that CI reads: "N passed, N failed". Failed lint / typecheck / build tasks and projects whose tests
+ * `npm test`: lint, typecheck, build and test every project in one Nx run, then the smoke tests of the
+ * README's own commands (tools/smoke, alone: they rebuild dist/), then print the closing line that CI
+ * reads: "N passed, N failed". Failed lint / typecheck / build tasks and projects whose tests
  * left no summary count as failures too, so the line never reads better than the run was.
  */
 const { spawn } = require('node:child_process');
@@ -11,14 +12,29 @@ const path = require('node:path');
 const root = path.resolve(__dirname, '..', '..');
 const summaryDir = path.join(root, 'tmp', 'test-summary');
 
+const SMOKE = 'smoke';
+
 function projectsWithTests() {
-  return ['apps', 'libs', 'tools'].flatMap((group) => {
+  const projects = ['apps', 'libs', 'tools'].flatMap((group) => {
     const dir = path.join(root, group);
     if (!fs.existsSync(dir)) return [];
     return fs
       .readdirSync(dir)
       .filter((name) => fs.existsSync(path.join(dir, name, 'jest.config.js')))
       .map((name) => JSON.parse(fs.readFileSync(path.join(dir, name, 'project.json'), 'utf8')).name);
+  });
+  return [...projects, SMOKE];
+}
+
+/** tools/smoke after the Nx run; its summary is written under the name "smoke" like any project's. */
+function runSmoke() {
+  return new Promise((resolve) => {
+    const child = spawn('npx', ['jest', '-c', 'tools/smoke/jest.smoke.config.js'], {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, NX_TASK_TARGET_PROJECT: SMOKE },
+    });
+    child.on('close', (code) => resolve(code ?? 1));
   });
 }
 
@@ -45,6 +61,7 @@ function failedNonTestTasks(output) {
 async function main() {
   fs.rmSync(summaryDir, { recursive: true, force: true });
   const { code, output } = await runNx();
+  const smokeCode = await runSmoke();
 
   let passed = 0;
   let failed = 0;
@@ -65,7 +82,7 @@ async function main() {
   if (failedTasks.length > 0) console.log(`failed checks: ${failedTasks.join(', ')}`);
   if (missing.length > 0) console.log(`projects whose tests did not report: ${missing.join(', ')}`);
   failed += failedTasks.length + missing.length;
-  if (code !== 0 && failed === 0) failed = 1; // Nx failed in a way no task reported; never print a clean line
+  if ((code !== 0 || smokeCode !== 0) && failed === 0) failed = 1; // a failure no summary reported; never print a clean line
 
   console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(failed > 0 || passed === 0 ? 1 : 0);

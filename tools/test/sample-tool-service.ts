@@ -16,7 +16,7 @@ export interface SampleToolService {
 
 /** The sample tool service (apps/tool-service-sample), built, as its own process on a free port. */
 export async function startSampleToolService(): Promise<SampleToolService> {
-  const service = await spawnServerProcess('tool-service-sample', { PORT: '0' }, /tool service listening on (http:\/\/\S+)/);
+  const service = await spawnServerProcess('tool-service-sample', { TOOL_SERVICE_PORT: '0' }, /tool service listening on (http:\/\/\S+)/);
   const url = service.match[1];
   const json = async <T>(path: string): Promise<T> => (await (await fetch(`${url}${path}`)).json()) as T;
   return {

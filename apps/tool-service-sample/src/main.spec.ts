@@ -17,7 +17,7 @@ async function exitOf(child: ChildProcessWithoutNullStreams): Promise<{ code: nu
 
 describe('tool service process (built dist/apps/tool-service-sample/main.js)', () => {
   it('prints one listening line, serves tools, and exits 0 on SIGTERM even with a slow call running', async () => {
-    const child = startProcess({ PORT: '0' });
+    const child = startProcess({ TOOL_SERVICE_PORT: '0' });
     const exited = exitOf(child);
     let stdout = '';
     child.stdout.setEncoding('utf8');
@@ -49,10 +49,10 @@ describe('tool service process (built dist/apps/tool-service-sample/main.js)', (
   });
 
   it.each([
-    ['PORT', 'eighty', 'PORT must be a TCP port number'],
-    ['PORT', '65536', 'PORT must be a TCP port number'],
-    ['PORT', '-1', 'PORT must be a TCP port number'],
-    ['HOST', 'not a host!', 'HOST must be an IP address or a host name'],
+    ['TOOL_SERVICE_PORT', 'eighty', 'TOOL_SERVICE_PORT must be a TCP port number'],
+    ['TOOL_SERVICE_PORT', '65536', 'TOOL_SERVICE_PORT must be a TCP port number'],
+    ['TOOL_SERVICE_PORT', '-1', 'TOOL_SERVICE_PORT must be a TCP port number'],
+    ['TOOL_SERVICE_HOST', 'not a host!', 'TOOL_SERVICE_HOST must be an IP address or a host name'],
   ])('refuses to start with %s=%s, saying which variable is wrong', async (name, value, message) => {
     const { code, stderr } = await exitOf(startProcess({ [name]: value }));
     expect(code).toBe(1);

@@ -1,6 +1,9 @@
 import { isIP } from 'node:net';
+import { errorMessage } from '@toolmesh/protocol';
 import { startToolService } from './server';
 
+// Its own variables, not PORT / HOST: `nx serve gateway` starts this service with the gateway's environment,
+// where PORT is the gateway's (documented in docs/configuration.md).
 const DEFAULT_PORT = 8081;
 const DEFAULT_HOST = '127.0.0.1';
 const HOST_NAME = /^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/;
@@ -27,7 +30,7 @@ function hostFromEnv(name: string, fallback: string): string {
 }
 
 async function main(): Promise<void> {
-  const service = await startToolService({ port: portFromEnv('PORT', DEFAULT_PORT), host: hostFromEnv('HOST', DEFAULT_HOST) });
+  const service = await startToolService({ port: portFromEnv('TOOL_SERVICE_PORT', DEFAULT_PORT), host: hostFromEnv('TOOL_SERVICE_HOST', DEFAULT_HOST) });
   // The only line on stdout: tests and scripts parse it to find the port.
   console.log(`tool service listening on ${service.url}`);
 
@@ -42,6 +45,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(`tool service failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`tool service failed to start: ${errorMessage(error)}`);
   process.exit(1);
 });

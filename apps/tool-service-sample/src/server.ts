@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { errorMessage } from '@toolmesh/protocol';
 import { CallLog } from './call-log';
 import { parseArguments } from './http/parse-arguments';
 import { MAX_BODY_BYTES, readBody } from './http/read-body';
@@ -109,7 +110,7 @@ export async function startToolService(options: ToolServiceOptions): Promise<Too
     } catch (error) {
       reply = call.signal.aborted
         ? errorReply(503, 'the service is shutting down')
-        : errorReply(500, `internal error: ${error instanceof Error ? error.message : String(error)}`);
+        : errorReply(500, `internal error: ${errorMessage(error)}`);
     }
     if (res.destroyed) return; // the caller is gone; nobody to answer
     res
