@@ -15,6 +15,10 @@ const ESM_ONLY_PACKAGES = [
 module.exports = {
   ...nxPreset, // tsconfig-paths resolver and CommonJS export conditions (the MCP SDK loads its CJS build)
   testEnvironment: 'node', // the Nx preset defaults to jsdom
+  // Many tests start real processes (built apps, npm MCP servers, redis-server). On a loaded two-core CI
+  // machine Jest's 5 s default failed seven of them; a test that needs less still finishes at once, and
+  // none asserts a timing.
+  testTimeout: 60_000,
   // Inside the checkout, so clones never share transform caches.
   cacheDirectory: path.join(__dirname, 'node_modules/.cache/jest'),
   transform: {

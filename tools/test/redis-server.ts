@@ -24,7 +24,7 @@ export async function startRedis(port?: number): Promise<TestRedis> {
   let output = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${output}`)), 10_000);
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${output}`)), 30_000);
     child.stdout?.on('data', () => {
       if (output.includes('Ready to accept connections')) {
         clearTimeout(timer);

@@ -26,7 +26,7 @@ export async function spawnServerProcess(app: string, env: Record<string, string
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
   const match = await new Promise<RegExpExecArray>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${app} did not become ready: ${output}${errors}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`${app} did not become ready: ${output}${errors}`)), 60_000);
     const check = () => {
       const found = ready.exec(output);
       if (found) {

@@ -5,7 +5,6 @@ import path from 'node:path';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
 import { AGENT_CLI_MAIN } from '../test-support/built-cli';
 
-jest.setTimeout(60_000); // the built CLI behind a pseudo-terminal, on a shared two-core machine
 
 /**
  * `agent-cli chat` as a person uses it: the built CLI on a pseudo-terminal (util-linux `script` gives it

@@ -5,7 +5,6 @@ import path from 'node:path';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
 import { AGENT_CLI_MAIN } from '../test-support/built-cli';
 
-jest.setTimeout(60_000); // the built CLI and a real MCP server, on a shared two-core machine
 
 /**
  * Rewake end to end (issue #6): `agent-cli run` (the built CLI) with a real MCP server that notifies

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { ExitCode } from './exit-codes';
 import { runBuiltCli, type CliRun } from '../test-support/built-cli';
 
-jest.setTimeout(30_000); // real processes on a shared two-core machine
 
 /**
  * Hooks through the built CLI (dist/apps/agent-cli/main.js): a configuration that lists a skill file

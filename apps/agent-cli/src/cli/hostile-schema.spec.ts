@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runBuiltCli, type CliRun } from '../test-support/built-cli';
 
-jest.setTimeout(30_000); // real processes on a shared two-core machine
 
 /**
  * SPEC N5 through the built CLI against a stdio server that advertises hostile schemas: a pattern that
@@ -32,7 +31,7 @@ describe('agent-cli against a server with hostile schemas', () => {
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toContain('invalid arguments for mcp__peer__echo: arguments.text must match pattern "^(a+)+$"');
-  });
+  }, 30_000); // the bound that fails a backtracking engine: V8 took about 60 s on this input
 
   it('still calls the tool with an argument its pattern accepts', async () => {
     const { code, stdout } = await cli('call', 'mcp__peer__echo', JSON.stringify({ text: 'a'.repeat(2_000) }), '--yes');

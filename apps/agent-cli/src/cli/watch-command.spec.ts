@@ -6,7 +6,6 @@ import { eventually, pidsWithCommandLine } from '../../../../tools/test/process-
 import { ExitCode } from './exit-codes';
 import { AGENT_CLI_MAIN } from '../test-support/built-cli';
 
-jest.setTimeout(30_000); // real processes on a shared two-core machine
 
 /**
  * `agent-cli watch` as a real child process (the built dist/apps/agent-cli/main.js) against a real

@@ -3,7 +3,6 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-jest.setTimeout(30_000); // real processes on a shared two-core machine
 
 /**
  * The official MCP conformance suite (node_modules/@modelcontextprotocol/conformance, through

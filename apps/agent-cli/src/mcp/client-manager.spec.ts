@@ -7,7 +7,6 @@ import { McpClientManager, type ServerStatus } from './client-manager';
 import type { McpServerConfig, StdioServerConfig } from './server-config';
 import { ScriptedTransport, type ScriptedTransportOptions } from './test-support/scripted-transport';
 
-jest.setTimeout(30_000); // real processes on a shared two-core machine
 
 const PEER = path.join(__dirname, '../../../../tools/test/peers/stdio-peer.mjs');
 const clientInfo = { name: 'manager-test', version: '0.0.0' };
@@ -132,7 +131,7 @@ describe('McpClientManager', () => {
     } finally {
       await manager.close(); // also when an expectation failed, so no server outlives the test
     }
-  }, 30_000);
+  });
 
   it('reports a server that fails, by name, and keeps the others', async () => {
     const manager = new McpClientManager(new TransportClientFactory(clientInfo), log);

@@ -41,7 +41,6 @@ async function startCliWithServer(name: string, nodeArgs: string[] = []) {
   return { cli, exited, stderr: () => stderr };
 }
 
-jest.setTimeout(30_000); // real processes on a shared two-core machine
 
 describe('no server process outlives the CLI', () => {
   it.each([

@@ -10,7 +10,6 @@ import type { AgentRuntime } from './agent-runtime';
 import { createRewake } from './rewake';
 import { createAgentRuntime } from './runtime-factory';
 
-jest.setTimeout(30_000); // real processes on a shared two-core machine
 
 /**
  * Rewake through the real runtime (SPEC A7): a real SDK-built MCP server over stdio sends notifications

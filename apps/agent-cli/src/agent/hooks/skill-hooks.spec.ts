@@ -13,7 +13,6 @@ import { FLAG_APPROVER, NON_INTERACTIVE_APPROVER, type Approver } from '../appro
 import type { SideEffectCap } from '../approval/side-effect-cap';
 import { ToolExecutor, type GateVerdict } from '../tool-executor';
 
-jest.setTimeout(30_000); // real processes on a shared two-core machine
 
 /**
  * Hooks at their real boundaries: skill files on disk, loaded with the configuration; the real runtime

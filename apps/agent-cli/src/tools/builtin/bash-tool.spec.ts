@@ -6,7 +6,6 @@ import { eventually, pidsWithCommandLine } from '../../../../../tools/test/proce
 import { resultText } from '../tool';
 import { BASH_MAX_OUTPUT_BYTES, BashTool } from './bash-tool';
 
-jest.setTimeout(30_000); // real processes on a shared two-core machine
 
 const dir = mkdtempSync(path.join(tmpdir(), 'bash-tool-'));
 const processes = new ChildProcessRegistry();

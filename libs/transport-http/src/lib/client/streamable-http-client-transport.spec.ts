@@ -7,7 +7,6 @@ import { eventually } from '../../../../../tools/test/process-table';
 import { HttpClientErrorCode, type HttpClientError } from './http-client-errors';
 import { StreamableHttpClientTransport } from './streamable-http-client-transport';
 
-jest.setTimeout(30_000); // real processes on a shared two-core machine
 
 const clientInfo = { name: 'transport-http-test', version: '0.0.0' };
 const TOKEN = 'Bearer s3cr3t-token-value';
