@@ -1,13 +1,14 @@
 // The tool service of the gateway benchmark: as cheap as a REST service can be, so that it measures the
-// gateways, not itself. Publishes TOOLS tools that all POST to /tools/echo. With VARY_MANIFEST=1 every
-// manifest fetch gets a new revision and one changed description (the catalogue benchmark's refreshes).
+// gateways, not itself. Publishes TOOLS tools that all POST to /tools/echo, each with a schema of its own
+// (a gateway compiles every distinct schema). With VARY_MANIFEST=1 every manifest fetch gets a new
+// revision and one tool with a changed description and schema (the catalogue benchmark's refreshes).
 import { createServer } from 'node:http';
 
 const count = Number(process.env.TOOLS ?? 1000);
 const tools = Array.from({ length: count }, (_, i) => ({
   name: `tool_${String(i).padStart(4, '0')}`,
   description: `Benchmark tool number ${i}: echoes its text argument back as JSON.`,
-  inputSchema: { type: 'object', properties: { text: { type: 'string', maxLength: 1000 } }, required: ['text'] },
+  inputSchema: { type: 'object', properties: { text: { type: 'string', maxLength: 1000 + i } }, required: ['text'] },
   annotations: { readOnlyHint: true },
   endpoint: '/tools/echo',
   timeoutMillis: 5000,
@@ -17,7 +18,11 @@ let fetches = 0;
 function manifest() {
   if (process.env.VARY_MANIFEST !== '1') return fixedManifest;
   fetches += 1;
-  const varied = tools.map((tool, i) => (i === fetches % count ? { ...tool, description: `${tool.description} (fetch ${fetches})` } : tool));
+  const varied = tools.map((tool, i) =>
+    i === fetches % count
+      ? { ...tool, description: `${tool.description} (fetch ${fetches})`, inputSchema: { ...tool.inputSchema, properties: { text: { type: 'string', minLength: fetches % 7 } } } }
+      : tool,
+  );
   return JSON.stringify({ manifestVersion: '1', revision: `bench-${count}-${fetches}`, tools: varied });
 }
 

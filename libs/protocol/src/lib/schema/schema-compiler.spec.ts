@@ -137,11 +137,14 @@ describe('SchemaCompiler', () => {
     expect(problemsOf({ type: 'object', properties: { admin: { const: false } } }, value)).toEqual([]);
   });
 
-  it('compiles each schema object once and remembers why one cannot be used', () => {
+  it('compiles each schema once, identical copies included, and remembers why one cannot be used', () => {
     const compiler = new SchemaCompiler();
     expect(compiler.compile(customer)).toBe(compiler.compile(customer));
+    expect(compiler.compile(structuredClone(customer))).toBe(compiler.compile(customer));
+    expect(compiler.size).toBe(1);
     const bad = { type: 'string', pattern: '(a)\\1' };
     expect(() => compiler.compile(bad)).toThrow(SchemaError);
     expect(() => compiler.compile(bad)).toThrow(SchemaError);
+    expect(compiler.size).toBe(2);
   });
 });

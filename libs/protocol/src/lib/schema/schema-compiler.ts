@@ -38,15 +38,17 @@ const DEFAULT_MAX_PROBLEMS = 10;
  * - `pattern` and `patternProperties` run on an RE2 engine, in linear time (ADR 0012).
  * - `$ref` resolves inside the schema only: nothing is ever fetched, and a reference to another document
  *   makes the schema unusable (`schema.unresolved_ref`).
- * - Each schema object compiles once and is cached in this compiler; a compiler lives as long as the tool
- *   list or catalogue generation it serves, so its Ajv instances and compiled code are released with it.
+ * - Each schema compiles once per compiler, keyed by its JSON text: identical schemas of different tools,
+ *   or of the same tool across refreshes, share one validator. A compiler is dropped with the tool list or
+ *   route snapshots it serves, which releases its Ajv instances and compiled code (Ajv keeps what it
+ *   compiled for the life of the instance).
  */
 export class SchemaCompiler {
   private readonly maxProblems: number;
   private readonly strict: boolean;
   private draft2020: Ajv2020 | undefined;
   private draft07: Ajv | undefined;
-  private readonly compiled = new WeakMap<object, CompiledSchema | SchemaError>();
+  private readonly compiled = new Map<string, CompiledSchema | SchemaError>();
 
   constructor(options: SchemaCompilerOptions = {}) {
     this.maxProblems = options.maxProblems ?? DEFAULT_MAX_PROBLEMS;
@@ -55,13 +57,19 @@ export class SchemaCompiler {
 
   /** The compiled schema; throws a SchemaError saying why a schema cannot be used. */
   compile(schema: SchemaObject): CompiledSchema {
-    let result = this.compiled.get(schema);
+    const text = JSON.stringify(schema);
+    let result = this.compiled.get(text);
     if (!result) {
       result = this.tryCompile(schema);
-      this.compiled.set(schema, result);
+      this.compiled.set(text, result);
     }
     if (result instanceof SchemaError) throw result;
     return result;
+  }
+
+  /** Distinct schemas compiled so far (usable or not): what this compiler holds on to. */
+  get size(): number {
+    return this.compiled.size;
   }
 
   private tryCompile(schema: SchemaObject): CompiledSchema | SchemaError {

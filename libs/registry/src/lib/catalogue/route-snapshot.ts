@@ -25,22 +25,43 @@ export interface RouteSnapshot {
   /** When the content was fetched from the tool services (wall clock, ms); its age in the status. */
   readonly fetchedAt: number;
   readonly manifests: readonly ServiceManifest[];
+  /** The compiler that compiled the tools' schemas; the next build of the route starts from it. */
+  readonly schemas: SchemaCompiler;
 }
 
 export type SnapshotBuild = { ok: true; snapshot: RouteSnapshot } | { ok: false; problems: string[] };
 
-/** Validates a route's manifests (each on its own, then duplicates across its services) into a snapshot. */
+/**
+ * A compiler holds every schema it ever compiled. A route's next build reuses the previous snapshot's, so
+ * a refresh recompiles only the schemas that changed (10,000 schemas take about 2 s of CPU to compile),
+ * until it holds more than this many times what the route serves; then the build starts a new one and
+ * the old one goes with the old snapshot.
+ */
+const MAX_COMPILER_GROWTH = 2;
+const MIN_COMPILER_SIZE = 64;
+
+function compilerFor(previous: RouteSnapshot | undefined): SchemaCompiler {
+  if (previous === undefined) return new SchemaCompiler();
+  const live = previous.tools.length + previous.refusedTools.length;
+  return previous.schemas.size <= Math.max(MIN_COMPILER_SIZE, MAX_COMPILER_GROWTH * live) ? previous.schemas : new SchemaCompiler();
+}
+
+/**
+ * Validates a route's manifests (each on its own, then duplicates across its services) into a snapshot,
+ * compiling the tools' schemas with the previous snapshot's compiler where it can.
+ */
 export function buildRouteSnapshot(
   route: { token: string; namePrefix?: string },
   manifests: readonly ServiceManifest[],
   source: SnapshotSource,
   fetchedAt: number,
+  previous?: RouteSnapshot,
 ): SnapshotBuild {
   const tools: ToolDefinition[] = [];
   const refusedTools: RefusedTool[] = [];
   const revisions: string[] = [];
   const problems: string[] = [];
-  const schemas = new SchemaCompiler();
+  const schemas = compilerFor(previous);
   for (const { serviceDomain, manifest } of manifests) {
     const validation = validateManifest(manifest, { name: route.token, serviceDomain, namePrefix: route.namePrefix }, schemas);
     if (!validation.ok) {
@@ -60,11 +81,11 @@ export function buildRouteSnapshot(
   const hash = createHash('sha256').update(JSON.stringify(manifests.map((m) => m.manifest))).digest('hex').slice(0, 16);
   return {
     ok: true,
-    snapshot: { tools, refusedTools, hash, source, fetchedAt, manifests, ...(revisions.length > 0 && { revision: revisions.join(',') }) },
+    snapshot: { tools, refusedTools, hash, source, fetchedAt, manifests, schemas, ...(revisions.length > 0 && { revision: revisions.join(',') }) },
   };
 }
 
 /** A route that serves no tools: all its services disabled, or (never fetched) its endpoints unusable. */
 export function emptySnapshot(source: SnapshotSource, fetchedAt: number): RouteSnapshot {
-  return { tools: [], refusedTools: [], hash: createHash('sha256').update('[]').digest('hex').slice(0, 16), source, fetchedAt, manifests: [] };
+  return { tools: [], refusedTools: [], hash: createHash('sha256').update('[]').digest('hex').slice(0, 16), source, fetchedAt, manifests: [], schemas: new SchemaCompiler() };
 }
