@@ -1,14 +1,15 @@
 import { errorMessage } from '@toolmesh/protocol';
-import { decodeRouteSnapshot, encodeRouteSnapshot } from '../cache/stored-route';
+import { encodeRouteSnapshot } from '../cache/stored-route';
 import type { SnapshotCache } from '../cache/snapshot-cache';
-import { RegistryError, RegistryErrorCode, toRegistryError } from '../errors';
+import { RegistryErrorCode, toRegistryError, type RegistryError } from '../errors';
 import type { RouteDirectory } from '../portal/route-directory';
 import { describeBundle, describePortal, type CatalogueStatus } from '../status/bundle-status';
 import type { CatalogueGeneration } from './catalogue-generation';
 import type { CatalogueLog } from './catalogue-log';
 import { mergeRoutes, sameCatalogue, type CatalogueLimits } from './merge-routes';
 import { routeSignature, type RouteConfig } from './route';
-import { buildRouteSnapshot, emptySnapshot, type RouteSnapshot } from './route-snapshot';
+import { RouteLoader } from './route-loader';
+import type { RouteSnapshot } from './route-snapshot';
 import type { RouteError, RouteState } from './route-state';
 import type { ToolCatalogue } from './tool-catalogue';
 import type { ToolDefinition } from './tool-definition';
@@ -35,8 +36,8 @@ const DUE_ONLY: Forced = new Set<string>();
 
 /**
  * The live catalogue (SPEC G14-G19): routes from a RouteDirectory (portal registry or `mcp.bundles`), each
- * route's manifests fetched in parallel and kept as that route's last good snapshot, all merged into one
- * immutable generation that the request path reads without I/O.
+ * route loaded by the RouteLoader (in parallel) and kept as that route's last good snapshot, all merged
+ * into one immutable generation that the request path reads without I/O.
  *
  * There is no timer: `current()` compares the clock with the next due time and, when a TTL has expired,
  * starts one background refresh and answers from memory at once. Refreshes share one flight; the only
@@ -52,9 +53,11 @@ export class LiveCatalogue implements ToolCatalogue {
   private usable = false;
   private readonly listeners = new Set<ToolsListChangedListener>();
   private readonly now: () => number;
+  private readonly loader: RouteLoader;
 
   constructor(private readonly options: LiveCatalogueOptions) {
     this.now = options.now ?? Date.now;
+    this.loader = new RouteLoader({ cache: options.cache, log: options.log, now: this.now });
   }
 
   current(): CatalogueGeneration | undefined {
@@ -157,7 +160,7 @@ export class LiveCatalogue implements ToolCatalogue {
       if (!next.has(token)) this.options.log.info('route_dropped', { route: token });
     }
     const due = routes.filter((route) => this.isDue(route, now, forced));
-    const loaded = await Promise.all(due.map((route) => this.loadRoute(route)));
+    const loaded = await Promise.all(due.map((route) => this.loader.load(route, this.states.get(route.token))));
     due.forEach((route, i) => next.set(route.token, loaded[i]));
 
     const before = this.states;
@@ -182,54 +185,6 @@ export class LiveCatalogue implements ToolCatalogue {
     const state = this.states.get(route.token);
     if (forced === 'all' || forced.has(route.token) || state === undefined) return true;
     return state.signature !== routeSignature(route) || now >= state.attemptedAt + this.options.manifestTtlMillis;
-  }
-
-  /** One route's manifests, all of them or none: a route whose aggregate cannot be confirmed keeps what it had. */
-  private async loadRoute(route: RouteConfig): Promise<RouteState> {
-    const previous = this.states.get(route.token);
-    const now = this.now();
-    const base = { signature: routeSignature(route), attemptedAt: now, lastSuccessAt: previous?.lastSuccessAt, lastError: previous?.lastError };
-    if (route.endpointProblem !== undefined) {
-      this.options.log.warn('route_endpoint_invalid', { code: RegistryErrorCode.RouteEndpointInvalid, route: route.token, reason: route.endpointProblem });
-      const lastError = { code: RegistryErrorCode.RouteEndpointInvalid, message: route.endpointProblem, at: now };
-      return { ...base, lastError, snapshot: previous?.snapshot ?? emptySnapshot('isolated', now) };
-    }
-    try {
-      const manifests = await Promise.all(route.services.map(async (service) => ({ serviceDomain: service.serviceDomain, manifest: await service.manifest.fetch() })));
-      const build = buildRouteSnapshot(route, manifests, 'remote', now);
-      if (!build.ok) throw new RegistryError(RegistryErrorCode.ManifestInvalid, build.problems.slice(0, 20).join('; '));
-      return { ...base, snapshot: build.snapshot, lastSuccessAt: now };
-    } catch (error) {
-      const { code, message } = toRegistryError(error, RegistryErrorCode.ManifestUnreachable);
-      const snapshot = previous?.snapshot ?? (await this.fromCache(route)) ?? (await this.fromFallback(route));
-      this.options.log.warn('route_refresh_failed', { code, route: route.token, reason: message, serving: snapshot?.source ?? 'nothing' });
-      return { ...base, lastError: { code, message, at: now }, ...(snapshot && { snapshot }) };
-    }
-  }
-
-  /** Cold start only (memory empty for this route): another replica's last good snapshot. */
-  private async fromCache(route: RouteConfig): Promise<RouteSnapshot | undefined> {
-    const document = await this.options.cache?.readRoute(route.token);
-    if (document === undefined) return undefined;
-    const build = decodeRouteSnapshot(document, route);
-    if (build.ok) return build.snapshot;
-    this.options.log.warn('snapshot_cache_entry_invalid', { code: RegistryErrorCode.SnapshotCacheInvalid, route: route.token, reason: build.problems.slice(0, 5).join('; ') });
-    return undefined;
-  }
-
-  /** Local profile: the sample manifest, only while no remote fetch of this route has succeeded (G16). */
-  private async fromFallback(route: RouteConfig): Promise<RouteSnapshot | undefined> {
-    if (route.fallback === undefined) return undefined;
-    try {
-      const manifest = await route.fallback.fetch();
-      const build = buildRouteSnapshot(route, [{ serviceDomain: route.services[0]?.serviceDomain ?? '', manifest }], 'local-fallback', this.now());
-      if (build.ok) return build.snapshot;
-      this.options.log.warn('fallback_manifest_invalid', { code: RegistryErrorCode.ManifestInvalid, route: route.token, reason: build.problems.slice(0, 5).join('; ') });
-    } catch (error) {
-      const { code, message } = toRegistryError(error, RegistryErrorCode.ManifestUnreachable);
-      this.options.log.warn('fallback_manifest_invalid', { code, route: route.token, reason: message });
-    }
-    return undefined;
   }
 
   /** Merges the routes' snapshots and installs the result; returns why not when the refresh is refused. */

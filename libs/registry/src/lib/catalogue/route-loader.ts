@@ -1,0 +1,72 @@
+import { decodeRouteSnapshot } from '../cache/stored-route';
+import type { SnapshotCache } from '../cache/snapshot-cache';
+import { RegistryError, RegistryErrorCode, toRegistryError } from '../errors';
+import type { CatalogueLog } from './catalogue-log';
+import { routeSignature, type RouteConfig } from './route';
+import { buildRouteSnapshot, emptySnapshot, type RouteSnapshot } from './route-snapshot';
+import type { RouteState } from './route-state';
+
+export interface RouteLoaderOptions {
+  /** The optional shared last-good cache (Redis), read only for a route memory holds nothing of. */
+  readonly cache?: SnapshotCache;
+  readonly log: CatalogueLog;
+  /** Wall clock in ms: the attempt's time, and the fetch time of what it loads. */
+  readonly now: () => number;
+}
+
+/**
+ * Loads one route (SPEC G15, G16): fetches all its tool services' manifests and validates them together
+ * into the route's next state. On failure the route keeps the snapshot it had; with none, another
+ * replica's (Redis) and then the local fallback manifest are tried. It keeps no state of its own: the
+ * LiveCatalogue hands it the route's previous state and decides what to install.
+ */
+export class RouteLoader {
+  constructor(private readonly options: RouteLoaderOptions) {}
+
+  /** One route's manifests, all of them or none: a route whose aggregate cannot be confirmed keeps what it had. */
+  async load(route: RouteConfig, previous: RouteState | undefined): Promise<RouteState> {
+    const now = this.options.now();
+    const base = { signature: routeSignature(route), attemptedAt: now, lastSuccessAt: previous?.lastSuccessAt, lastError: previous?.lastError };
+    if (route.endpointProblem !== undefined) {
+      this.options.log.warn('route_endpoint_invalid', { code: RegistryErrorCode.RouteEndpointInvalid, route: route.token, reason: route.endpointProblem });
+      const lastError = { code: RegistryErrorCode.RouteEndpointInvalid, message: route.endpointProblem, at: now };
+      return { ...base, lastError, snapshot: previous?.snapshot ?? emptySnapshot('isolated', now) };
+    }
+    try {
+      const manifests = await Promise.all(route.services.map(async (service) => ({ serviceDomain: service.serviceDomain, manifest: await service.manifest.fetch() })));
+      const build = buildRouteSnapshot(route, manifests, 'remote', now);
+      if (!build.ok) throw new RegistryError(RegistryErrorCode.ManifestInvalid, build.problems.slice(0, 20).join('; '));
+      return { ...base, snapshot: build.snapshot, lastSuccessAt: now };
+    } catch (error) {
+      const { code, message } = toRegistryError(error, RegistryErrorCode.ManifestUnreachable);
+      const snapshot = previous?.snapshot ?? (await this.fromCache(route)) ?? (await this.fromFallback(route));
+      this.options.log.warn('route_refresh_failed', { code, route: route.token, reason: message, serving: snapshot?.source ?? 'nothing' });
+      return { ...base, lastError: { code, message, at: now }, ...(snapshot && { snapshot }) };
+    }
+  }
+
+  /** Cold start only (memory empty for this route): another replica's last good snapshot. */
+  private async fromCache(route: RouteConfig): Promise<RouteSnapshot | undefined> {
+    const document = await this.options.cache?.readRoute(route.token);
+    if (document === undefined) return undefined;
+    const build = decodeRouteSnapshot(document, route);
+    if (build.ok) return build.snapshot;
+    this.options.log.warn('snapshot_cache_entry_invalid', { code: RegistryErrorCode.SnapshotCacheInvalid, route: route.token, reason: build.problems.slice(0, 5).join('; ') });
+    return undefined;
+  }
+
+  /** Local profile: the sample manifest, only while no remote fetch of this route has succeeded (G16). */
+  private async fromFallback(route: RouteConfig): Promise<RouteSnapshot | undefined> {
+    if (route.fallback === undefined) return undefined;
+    try {
+      const manifest = await route.fallback.fetch();
+      const build = buildRouteSnapshot(route, [{ serviceDomain: route.services[0]?.serviceDomain ?? '', manifest }], 'local-fallback', this.options.now());
+      if (build.ok) return build.snapshot;
+      this.options.log.warn('fallback_manifest_invalid', { code: RegistryErrorCode.ManifestInvalid, route: route.token, reason: build.problems.slice(0, 5).join('; ') });
+    } catch (error) {
+      const { code, message } = toRegistryError(error, RegistryErrorCode.ManifestUnreachable);
+      this.options.log.warn('fallback_manifest_invalid', { code, route: route.token, reason: message });
+    }
+    return undefined;
+  }
+}
