@@ -82,9 +82,9 @@ export class LiveCatalogue implements ToolCatalogue {
   }
 
   reportStaleTool(tool: ToolDefinition): void {
-    if (!this.states.has(tool.bundle) || !this.takeForcedRefreshSlot(tool.bundle)) return;
-    this.options.log.info('catalogue_refresh_forced', { reason: 'stale_tool', tool: tool.name, route: tool.bundle });
-    void this.refresh(new Set([tool.bundle]));
+    if (!this.states.has(tool.routeToken) || !this.takeForcedRefreshSlot(tool.routeToken)) return;
+    this.options.log.info('catalogue_refresh_forced', { reason: 'stale_tool', tool: tool.name, route: tool.routeToken });
+    void this.refresh(new Set([tool.routeToken]));
   }
 
   /** Readiness (SPEC G17): the first discovery attempt has ended and a usable snapshot exists. */

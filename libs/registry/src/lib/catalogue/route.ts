@@ -12,7 +12,7 @@ export interface ToolServiceTarget {
 /**
  * A route (SPEC G14): the unit the catalogue keeps a snapshot, a TTL, a Redis key and a status row for.
  * A portal route lists its enabled tool services; each `mcp.bundles` entry is a route of one service.
- * Its tools carry the route token as their `bundle`.
+ * Its tools carry the route token as their `routeToken`.
  */
 export interface RouteConfig {
   readonly token: string;

@@ -17,8 +17,8 @@ export interface ToolDefinition {
   readonly inputValidator: CompiledSchema;
   /** The manifest's timeout for one call, before the gateway's cap. */
   readonly timeoutMillis?: number;
-  /** The bundle (tool service) the tool came from; refreshes and status are per bundle. */
-  readonly bundle: string;
+  /** The token of the route the tool came from (`RouteConfig.token`): refreshes, Redis keys and status rows are per route. */
+  readonly routeToken: string;
 }
 
 /** A tool the manifest offers that the gateway does not serve, and why; the status endpoint lists it. */

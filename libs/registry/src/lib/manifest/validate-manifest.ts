@@ -70,7 +70,7 @@ export function validateManifest(document: unknown, target: BundleTarget, schema
       publicTool: publicFields(tool),
       endpoint,
       inputValidator,
-      bundle: target.name,
+      routeToken: target.name,
       ...(timeoutMillis !== undefined && { timeoutMillis }),
     });
   }
