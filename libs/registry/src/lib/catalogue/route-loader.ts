@@ -34,8 +34,13 @@ export class RouteLoader {
     }
     try {
       const manifests = await Promise.all(route.services.map(async (service) => ({ serviceDomain: service.serviceDomain, manifest: await service.manifest.fetch() })));
-      const build = buildRouteSnapshot(route, manifests, 'remote', now);
+      const build = buildRouteSnapshot(route, manifests, 'remote', now, previous?.snapshot);
       if (!build.ok) throw new RegistryError(RegistryErrorCode.ManifestInvalid, build.problems.slice(0, 20).join('; '));
+      const refused = build.snapshot.refusedTools;
+      if (refused.length > 0) {
+        // Names only: manifest names are bounded tokens; the reasons are in toolBundles.
+        this.options.log.warn('manifest_tools_refused', { route: route.token, count: refused.length, tools: refused.map((tool) => tool.name).slice(0, 20).join(',') });
+      }
       return { ...base, snapshot: build.snapshot, lastSuccessAt: now };
     } catch (error) {
       const { code, message } = toRegistryError(error, RegistryErrorCode.ManifestUnreachable);
