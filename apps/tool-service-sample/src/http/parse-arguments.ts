@@ -1,3 +1,5 @@
+import { errorMessage } from '@toolmesh/protocol';
+
 export type ParsedArguments = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
 
 /**
@@ -10,7 +12,7 @@ export function parseArguments(text: string): ParsedArguments {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: false, error: `malformed JSON body: ${(error as Error).message}` };
+    return { ok: false, error: `malformed JSON body: ${errorMessage(error)}` };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, error: 'the body must be a JSON object of arguments' };
