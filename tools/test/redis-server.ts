@@ -35,6 +35,11 @@ export async function startRedis(port?: number): Promise<TestRedis> {
       clearTimeout(timer);
       reject(new Error(`redis-server exited with ${code}: ${output}`));
     });
+    // Not installed: fail the test at once with what to do, instead of an unhandled 'error' event.
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server could not be started (${error.message}); install it, e.g. apt-get install -y redis-server`));
+    });
   });
   const url = `redis://127.0.0.1:${port}`;
   const client = new Redis(url, { maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true });
