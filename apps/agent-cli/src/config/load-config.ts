@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
@@ -6,6 +5,7 @@ import type { McpServerConfig } from '../mcp/server-config';
 import { ConfigReader } from './config-reader';
 import { DEFAULT_LLM_CONFIG, readLlmConfig, type LlmConfig } from './llm-config';
 import { loadSkills } from './load-skills';
+import { readTextFile } from './read-text-file';
 import { readRewakeConfig, type RewakeConfig } from './rewake-config';
 import { readServerEntry } from './server-entry';
 import type { Skill } from './skill';
@@ -31,14 +31,9 @@ export const SERVER_KEYS = ['name', 'transport', 'command', 'args', 'env', 'cwd'
  * (`{"mcpServers": {"name": {...}}}`). YAML is a superset of JSON, so one parser reads both.
  */
 export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): AgentConfig {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read (${(error as Error).message})`;
-    throw new AgentError(AgentErrorCode.ConfigNotFound, `configuration file ${file} ${reason}; create it or pass --config <file> (see docs/agent-cli.md)`);
-  }
-  return parseConfig(text, file, env);
+  const read = readTextFile(file);
+  if (!read.ok) throw new AgentError(AgentErrorCode.ConfigNotFound, `configuration file ${file} ${read.reason}; create it or pass --config <file> (see docs/agent-cli.md)`);
+  return parseConfig(read.text, file, env);
 }
 
 /** No servers, no skills, the default LLM settings: an empty file, or no default file at all. */

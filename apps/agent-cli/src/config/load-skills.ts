@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { parseDocument } from 'yaml';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import { ConfigReader } from './config-reader';
 import { expandAll, expandVariables } from './expand-variables';
+import { readTextFile } from './read-text-file';
 import { readTemplate } from './skill-template';
 import { HOOK_EVENTS, HTTP_METHODS, type HookAction, type HookDefinition, type HookEvent, type Skill } from './skill';
 
@@ -14,14 +14,11 @@ const ACTION_TYPES = ['mcp_tool', 'http'] as const;
 /** Reads and validates skill files (paths already resolved); the first problem stops the load. */
 export function loadSkills(files: readonly string[], env: NodeJS.ProcessEnv): Skill[] {
   return files.map((file) => {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read (${(error as Error).message})`;
-      throw new AgentError(AgentErrorCode.SkillNotFound, `skill file ${file} ${reason}; fix the path under "skills" in the configuration (relative paths start at the configuration file's folder)`);
+    const read = readTextFile(file);
+    if (!read.ok) {
+      throw new AgentError(AgentErrorCode.SkillNotFound, `skill file ${file} ${read.reason}; fix the path under "skills" in the configuration (relative paths start at the configuration file's folder)`);
     }
-    return parseSkill(text, file, env);
+    return parseSkill(read.text, file, env);
   });
 }
 
