@@ -68,7 +68,7 @@ describe('hostile schemas (built gateway process, real tool service)', () => {
     expect(list.result?.tools?.map((tool) => tool.name)).toEqual(['redos_echo', 'plain_echo']);
     const status = (await (await fetch(`${managementUrl}/actuator/toolBundles`)).json()) as { bundles: Array<Record<string, unknown>> };
     expect(status.bundles[0]).toMatchObject({
-      routeToken: 'sample',
+      bundle: 'sample',
       source: 'remote',
       toolCount: 2,
       refusedTools: [{ name: 'backref_tool', code: 'schema.unsupported_pattern', message: expect.stringContaining('pattern "^(a)\\1$" cannot run in linear time') }],
