@@ -12,4 +12,5 @@ export { type CallToolResult, type Implementation, McpClient, type Tool, type To
 export { CodedError } from './lib/errors/coded-error';
 export { errorMessage } from './lib/errors/error-message';
 export { type CompiledSchema, SchemaCompiler } from './lib/schema/schema-compiler';
+export { compileLinearRegExp, type LinearRegExp } from './lib/schema/linear-regexp';
 export { SchemaError, SchemaErrorCode } from './lib/schema/schema-errors';

@@ -46,8 +46,15 @@ describe('Grep', () => {
     expect(lines[GREP_MAX_MATCHES]).toBe(`[stopped after ${GREP_MAX_MATCHES} matching lines; narrow the pattern, path or glob]`);
   });
 
+  it('runs a catastrophic-backtracking pattern over a long line in linear time', async () => {
+    // On V8's engine this line takes minutes; the test's bound is what fails a backtracking engine.
+    writeFileSync(path.join(dir, 'hostile.txt'), `${'a'.repeat(40)}!\n${'a'.repeat(10)}\n`);
+    expect(resultText(await grep.execute({ pattern: '^(a+)+$', path: 'hostile.txt' }))).toBe(`hostile.txt:2:${'a'.repeat(10)}`);
+  }, 10_000);
+
   it.each([
     [{ pattern: '(unclosed' }, 'invalid regular expression'],
+    [{ pattern: '(a)\\1' }, 'invalid regular expression: pattern "(a)\\1" cannot run in linear time'],
     [{ pattern: 'x', path: 'missing' }, 'missing: no such file or directory'],
     [{ pattern: 'x', ignore_case: 'yes' }, 'arguments.ignore_case must be boolean'],
     [{ pattern: 'x', context: 2 }, 'arguments.context is not allowed'],

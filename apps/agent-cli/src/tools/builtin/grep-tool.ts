@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Minimatch } from 'minimatch';
-import { errorMessage } from '@toolmesh/protocol';
+import { compileLinearRegExp, errorMessage, type LinearRegExp } from '@toolmesh/protocol';
 import { errorResult, type ToolResult } from '../tool';
 import { BuiltinTool, fileErrorResult, looksBinary, textResult } from './builtin-tool';
 import { walkFiles, type WalkedFile } from './walk-files';
@@ -30,7 +30,7 @@ export class GrepTool extends BuiltinTool<GrepArgs> {
   readonly inputSchema = {
     type: 'object',
     properties: {
-      pattern: { type: 'string', minLength: 1, description: 'The regular expression (JavaScript syntax), e.g. "export (class|function) \\\\w+".' },
+      pattern: { type: 'string', minLength: 1, description: 'The regular expression (JavaScript syntax without back-references or lookarounds; matched in linear time), e.g. "export (class|function) \\\\w+".' },
       path: { type: 'string', minLength: 1, description: 'The folder or file to search, absolute or relative to the working directory. Default: the working directory.' },
       glob: { type: 'string', minLength: 1, description: 'Only search files matching this glob, e.g. "*.ts" or "src/**/*.md".' },
       ignore_case: { type: 'boolean', description: 'Match case-insensitively. Default false.' },
@@ -41,9 +41,11 @@ export class GrepTool extends BuiltinTool<GrepArgs> {
   readonly sideEffects = { level: 'read-only', destructive: false, basis: 'declared' } as const;
 
   protected async run({ pattern, path: target = '.', glob, ignore_case: ignoreCase = false }: GrepArgs, signal?: AbortSignal): Promise<ToolResult> {
-    let regex: RegExp;
+    let regex: LinearRegExp;
     try {
-      regex = new RegExp(pattern, ignoreCase ? 'i' : '');
+      // RE2, not V8's backtracking engine: the pattern is the model's and the files may be anyone's, and a
+      // pattern like (a+)+$ on a long line would freeze the CLI (ADR 0012).
+      regex = compileLinearRegExp(pattern, { ignoreCase });
     } catch (error) {
       return errorResult(`invalid regular expression: ${errorMessage(error)}`);
     }

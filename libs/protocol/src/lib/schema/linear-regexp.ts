@@ -28,11 +28,25 @@ export function linearRegExpEngine(): RegExpEngine {
   return engine;
 }
 
-function compileLinear(source: string): RegExpLike {
+/** A pattern compiled for linear-time matching: `test` finds it anywhere in the input, as RegExp#test does. */
+export interface LinearRegExp {
+  test(input: string): boolean;
+}
+
+/**
+ * Compiles an ECMA-262 pattern for RE2 (ADR 0012), for code outside schemas that runs patterns it did not
+ * write (the agent's Grep tool runs the model's). Throws a SchemaError (`schema.unsupported_pattern`)
+ * naming the pattern when RE2 cannot run it.
+ */
+export function compileLinearRegExp(source: string, options: { ignoreCase?: boolean } = {}): LinearRegExp {
+  return compileLinear(source, options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
+}
+
+function compileLinear(source: string, flags = 0): RegExpLike {
   let re2: RE2JS;
   try {
     // translateRegExp accepts ECMA-262 spellings (\u{...}, named groups, \/) that RE2 writes otherwise.
-    re2 = RE2JS.compile(RE2JS.translateRegExp(source));
+    re2 = RE2JS.compile(RE2JS.translateRegExp(source), flags);
   } catch (error) {
     const reason = errorMessage(error);
     throw new SchemaError(SchemaErrorCode.UnsupportedPattern, `pattern "${printable(source)}" cannot run in linear time (${printable(reason, 200)})`);
