@@ -16,7 +16,7 @@ export function encodeRouteSnapshot(routeToken: string, snapshot: RouteSnapshot)
 }
 
 /** Rebuilds a route's snapshot from its cache entry; anything malformed is reported, never half-used. */
-export function decodeRouteSnapshot(document: unknown, route: { token: string; namePrefix?: string }): SnapshotBuild {
+export async function decodeRouteSnapshot(document: unknown, route: { token: string; namePrefix?: string }): Promise<SnapshotBuild> {
   const stored = document as Partial<StoredRoute> | null;
   if (typeof stored !== 'object' || stored === null || stored.format !== FORMAT) return { ok: false, problems: [`not a ${FORMAT} entry`] };
   if (stored.routeToken !== route.token) return { ok: false, problems: ['the entry belongs to another route'] };

@@ -1,3 +1,4 @@
+import { printableName } from '@toolmesh/protocol';
 import { decodeRouteSnapshot } from '../cache/stored-route';
 import type { SnapshotCache } from '../cache/snapshot-cache';
 import { RegistryError, RegistryErrorCode, toRegistryError } from '../errors';
@@ -34,12 +35,12 @@ export class RouteLoader {
     }
     try {
       const manifests = await Promise.all(route.services.map(async (service) => ({ serviceDomain: service.serviceDomain, manifest: await service.manifest.fetch() })));
-      const build = buildRouteSnapshot(route, manifests, 'remote', now, previous?.snapshot);
+      const build = await buildRouteSnapshot(route, manifests, 'remote', now, previous?.snapshot);
       if (!build.ok) throw new RegistryError(RegistryErrorCode.ManifestInvalid, build.problems.slice(0, 20).join('; '));
       const refused = build.snapshot.refusedTools;
       if (refused.length > 0) {
         // Names only: manifest names are bounded tokens; the reasons are in toolBundles.
-        this.options.log.warn('manifest_tools_refused', { route: route.token, count: refused.length, tools: refused.map((tool) => tool.name).slice(0, 20).join(',') });
+        this.options.log.warn('manifest_tools_refused', { route: route.token, count: refused.length, tools: refused.slice(0, 20).map((tool) => printableName(tool.name)).join(',') });
       }
       return { ...base, snapshot: build.snapshot, lastSuccessAt: now };
     } catch (error) {
@@ -54,7 +55,7 @@ export class RouteLoader {
   private async fromCache(route: RouteConfig): Promise<RouteSnapshot | undefined> {
     const document = await this.options.cache?.readRoute(route.token);
     if (document === undefined) return undefined;
-    const build = decodeRouteSnapshot(document, route);
+    const build = await decodeRouteSnapshot(document, route);
     if (build.ok) return build.snapshot;
     this.options.log.warn('snapshot_cache_entry_invalid', { code: RegistryErrorCode.SnapshotCacheInvalid, route: route.token, reason: build.problems.slice(0, 5).join('; ') });
     return undefined;
@@ -65,7 +66,7 @@ export class RouteLoader {
     if (route.fallback === undefined) return undefined;
     try {
       const manifest = await route.fallback.fetch();
-      const build = buildRouteSnapshot(route, [{ serviceDomain: route.services[0]?.serviceDomain ?? '', manifest }], 'local-fallback', this.options.now());
+      const build = await buildRouteSnapshot(route, [{ serviceDomain: route.services[0]?.serviceDomain ?? '', manifest }], 'local-fallback', this.options.now());
       if (build.ok) return build.snapshot;
       this.options.log.warn('fallback_manifest_invalid', { code: RegistryErrorCode.ManifestInvalid, route: route.token, reason: build.problems.slice(0, 5).join('; ') });
     } catch (error) {

@@ -1,40 +1,72 @@
+import { SchemaErrorCode } from '@toolmesh/protocol';
 import { buildRouteSnapshot, type RouteSnapshot } from './route-snapshot';
 
 const route = { token: 'core' };
-const manifestOf = (tools: Array<{ name: string; maxLength: number }>) => [
-  {
-    serviceDomain: 'http://tools.internal',
-    manifest: { tools: tools.map(({ name, maxLength }) => ({ name, endpoint: `/tools/${name}`, inputSchema: { type: 'object', properties: { text: { type: 'string', maxLength } } } })) },
-  },
-];
+const inService = (tools: Array<Record<string, unknown>>) => [{ serviceDomain: 'http://tools.internal', manifest: { tools } }];
+const manifestOf = (tools: Array<{ name: string; maxLength: number }>) =>
+  inService(tools.map(({ name, maxLength }) => ({ name, endpoint: `/tools/${name}`, inputSchema: { type: 'object', properties: { text: { type: 'string', maxLength } } } })));
 
-function build(tools: Array<{ name: string; maxLength: number }>, previous?: RouteSnapshot): RouteSnapshot {
-  const result = buildRouteSnapshot(route, manifestOf(tools), 'remote', 0, previous);
+async function snapshotOf(manifests: ReturnType<typeof inService>, previous?: RouteSnapshot): Promise<RouteSnapshot> {
+  const result = await buildRouteSnapshot(route, manifests, 'remote', 0, previous);
   if (!result.ok) throw new Error(result.problems.join('; '));
   return result.snapshot;
 }
+const build = (tools: Array<{ name: string; maxLength: number }>, previous?: RouteSnapshot) => snapshotOf(manifestOf(tools), previous);
 
-describe('buildRouteSnapshot schema compiling', () => {
+describe('buildRouteSnapshot schemas (SPEC N5)', () => {
+  const tool = (name: string, inputSchema: Record<string, unknown>) => ({ name, endpoint: `/tools/${name}`, inputSchema });
+
+  it('compiles each inputSchema, so a call never compiles one', async () => {
+    const { tools } = await snapshotOf(inService([tool('echo', { type: 'object', required: ['text'] })]));
+    expect(tools[0].inputValidator.check({}, 'arguments')).toEqual({ ok: false, problems: ['arguments.text is required'] });
+  });
+
+  it.each([
+    ['a back-reference', { type: 'object', properties: { s: { type: 'string', pattern: '^(a)\\1$' } } }, SchemaErrorCode.UnsupportedPattern],
+    ['a lookahead in patternProperties', { type: 'object', patternProperties: { '^(?!x)': {} } }, SchemaErrorCode.UnsupportedPattern],
+    ['a $ref to another document', { type: 'object', properties: { s: { $ref: 'https://schemas.example.com/s.json' } } }, SchemaErrorCode.UnresolvedRef],
+    ['an invalid schema', { type: 'object', properties: { s: { type: 'text' } } }, SchemaErrorCode.Invalid],
+  ])('refuses a tool whose inputSchema has %s and serves the rest', async (_, inputSchema, code) => {
+    const snapshot = await snapshotOf(inService([tool('bad', inputSchema), tool('good', { type: 'object' })]));
+    expect(snapshot.tools.map((t) => t.name)).toEqual(['good']);
+    expect(snapshot.refusedTools).toEqual([{ name: 'bad', code, message: expect.stringMatching(/^inputSchema: /) }]);
+  });
+
+  it('leaves the event loop to others while it compiles many new schemas', async () => {
+    const many = Array.from({ length: 2_000 }, (_, i) => ({ name: `t${i}`, maxLength: i + 1 }));
+    let turns = 0;
+    const ticker = setInterval(() => (turns += 1), 0);
+    try {
+      expect((await build(many)).tools).toHaveLength(2_000);
+    } finally {
+      clearInterval(ticker);
+    }
+    // About 0.6 s of compiling in 10 ms slices: timers ran in between (a synchronous compile lets none run).
+    expect(turns).toBeGreaterThan(5);
+  });
+});
+
+describe('buildRouteSnapshot schema compiling across refreshes', () => {
   const tools = Array.from({ length: 100 }, (_, i) => ({ name: `t${i}`, maxLength: i + 1 }));
 
-  it('compiles only what changed since the previous snapshot of the route', () => {
-    const first = build(tools);
+  it('compiles only what changed since the previous snapshot of the route', async () => {
+    const first = await build(tools);
     expect(first.schemas.size).toBe(100);
-    const unchanged = build(tools, first);
+    const unchanged = await build(tools, first);
     expect(unchanged.schemas).toBe(first.schemas);
     expect(unchanged.schemas.size).toBe(100);
     expect(unchanged.tools[7].inputValidator).toBe(first.tools[7].inputValidator);
-    const oneChanged = build(tools.map((tool, i) => (i === 3 ? { ...tool, maxLength: 999 } : tool)), unchanged);
+    const oneChanged = await build(tools.map((tool, i) => (i === 3 ? { ...tool, maxLength: 999 } : tool)), unchanged);
     expect(oneChanged.schemas.size).toBe(101);
     expect(oneChanged.tools[3].inputValidator.check({ text: 'x'.repeat(500) }).ok).toBe(true);
   });
 
-  it('starts a new compiler once the old one holds more than twice what the route serves', () => {
-    let snapshot = build(tools);
+  it('starts a new compiler once the old one holds more than twice what the route serves', async () => {
+    let snapshot = await build(tools);
     const firstCompiler = snapshot.schemas;
-    for (let round = 1; round <= 2; round++) snapshot = build(tools.map((tool) => ({ ...tool, maxLength: tool.maxLength + round * 1000 })), snapshot);
+    for (let round = 1; round <= 2; round++) snapshot = await build(tools.map((tool) => ({ ...tool, maxLength: tool.maxLength + round * 1000 })), snapshot);
     expect(snapshot.schemas).toBe(firstCompiler); // 300 compiled for 100 served: the next build starts over
-    snapshot = build(tools.map((tool) => ({ ...tool, maxLength: tool.maxLength + 3000 })), snapshot);
+    snapshot = await build(tools.map((tool) => ({ ...tool, maxLength: tool.maxLength + 3000 })), snapshot);
     expect(snapshot.schemas).not.toBe(firstCompiler);
     expect(snapshot.schemas.size).toBe(100);
   });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { SchemaCompiler } from '@toolmesh/protocol';
 import { validateManifest } from '../manifest/validate-manifest';
+import { compileToolSchemas, type UncompiledTool } from './compile-tool-schemas';
 import type { RefusedTool, ToolDefinition } from './tool-definition';
 
 /** Where a route's tools came from, as the status endpoint shows it. */
@@ -48,36 +49,36 @@ function compilerFor(previous: RouteSnapshot | undefined): SchemaCompiler {
 
 /**
  * Validates a route's manifests (each on its own, then duplicates across its services) into a snapshot,
- * compiling the tools' schemas with the previous snapshot's compiler where it can.
+ * then compiles the tools' schemas with the previous snapshot's compiler where it can, in slices that
+ * leave the event loop to requests (compile-tool-schemas.ts).
  */
-export function buildRouteSnapshot(
+export async function buildRouteSnapshot(
   route: { token: string; namePrefix?: string },
   manifests: readonly ServiceManifest[],
   source: SnapshotSource,
   fetchedAt: number,
   previous?: RouteSnapshot,
-): SnapshotBuild {
-  const tools: ToolDefinition[] = [];
-  const refusedTools: RefusedTool[] = [];
+): Promise<SnapshotBuild> {
+  const validated: UncompiledTool[] = [];
   const revisions: string[] = [];
   const problems: string[] = [];
-  const schemas = compilerFor(previous);
   for (const { serviceDomain, manifest } of manifests) {
-    const validation = validateManifest(manifest, { name: route.token, serviceDomain, namePrefix: route.namePrefix }, schemas);
+    const validation = validateManifest(manifest, { name: route.token, serviceDomain, namePrefix: route.namePrefix });
     if (!validation.ok) {
       problems.push(...validation.problems.map((problem) => `${serviceDomain}: ${problem}`));
       continue;
     }
-    tools.push(...validation.manifest.tools);
-    refusedTools.push(...validation.manifest.refused);
+    validated.push(...validation.manifest.tools);
     if (validation.manifest.revision !== undefined) revisions.push(validation.manifest.revision);
   }
   const seen = new Set<string>();
-  for (const tool of tools) {
+  for (const tool of validated) {
     if (seen.has(tool.name)) problems.push(`tool ${tool.name}: offered by two tool services of route ${route.token}`);
     seen.add(tool.name);
   }
   if (problems.length > 0) return { ok: false, problems };
+  const schemas = compilerFor(previous);
+  const { tools, refused: refusedTools } = await compileToolSchemas(validated, schemas);
   const hash = createHash('sha256').update(JSON.stringify(manifests.map((m) => m.manifest))).digest('hex').slice(0, 16);
   return {
     ok: true,

@@ -1,5 +1,4 @@
 import { seededRandom, type SeededRandom } from '../../../../../tools/test/seeded-random';
-import { SchemaCompiler } from '@toolmesh/protocol';
 import { validateManifest } from './validate-manifest';
 
 /**
@@ -38,12 +37,11 @@ describe(`manifest validation fuzz (seed ${SEED}, ${CASES} cases)`, () => {
   it('never throws, and yields only http(s) endpoints or a bounded list of problems', () => {
     const r = seededRandom(SEED);
     const outcomes = { ok: 0, rejected: 0 };
-    const schemas = new SchemaCompiler();
     for (let i = 0; i < CASES; i++) {
       const document = generate(r);
       let result: ReturnType<typeof validateManifest>;
       try {
-        result = validateManifest(document, target, schemas);
+        result = validateManifest(document, target);
       } catch (error) {
         throw new Error(`case ${i} (seed ${SEED}) threw for ${JSON.stringify(document)?.slice(0, 300)}`, { cause: error });
       }

@@ -1,6 +1,7 @@
-import { SchemaCompiler, SchemaError, type CompiledSchema } from '@toolmesh/protocol';
+import { SchemaCompiler } from '@toolmesh/protocol';
 import manifestSchema from '../../../../../docs/schemas/tool-manifest.schema.json';
-import { PUBLIC_TOOL_FIELDS, type PublicTool, type RefusedTool, type ToolDefinition } from '../catalogue/tool-definition';
+import type { UncompiledTool } from '../catalogue/compile-tool-schemas';
+import { PUBLIC_TOOL_FIELDS, type PublicTool } from '../catalogue/tool-definition';
 
 /** What the gateway knows about one tool service (a bundle) before reading its manifest. */
 export interface BundleTarget {
@@ -13,9 +14,8 @@ export interface BundleTarget {
 
 export interface ValidatedManifest {
   readonly revision?: string;
-  readonly tools: readonly ToolDefinition[];
-  /** Tools left out because their `inputSchema` cannot be used; the rest of the manifest still loads. */
-  readonly refused: readonly RefusedTool[];
+  /** Their schemas are compiled by the route snapshot (compile-tool-schemas.ts), which may refuse some. */
+  readonly tools: readonly UncompiledTool[];
 }
 
 export type ManifestValidation = { ok: true; manifest: ValidatedManifest } | { ok: false; problems: string[] };
@@ -35,19 +35,15 @@ interface ManifestTool {
 /**
  * Checks a fetched manifest document against the manifest schema and the gateway's own rules (name
  * prefix, duplicate names, endpoint rules), and turns it into tool definitions. All problems are
- * reported together, by tool name and field, never with field values. Each tool's `inputSchema` is
- * compiled with `schemas` (one compiler per route snapshot, so compiled code dies with it); a tool whose
- * schema cannot be used (an invalid schema, a pattern the linear-time engine refuses, an outside `$ref`)
- * is refused on its own (SPEC N5).
+ * reported together, by tool name and field, never with field values.
  */
-export function validateManifest(document: unknown, target: BundleTarget, schemas: SchemaCompiler): ManifestValidation {
+export function validateManifest(document: unknown, target: BundleTarget): ManifestValidation {
   const shape = manifestDocument.check(document, 'manifest');
   if (!shape.ok) return { ok: false, problems: shape.problems };
   const { tools, revision } = document as { tools: ManifestTool[]; revision?: string };
   const problems: string[] = [];
   const seen = new Set<string>();
-  const definitions: ToolDefinition[] = [];
-  const refused: RefusedTool[] = [];
+  const definitions: UncompiledTool[] = [];
   for (const tool of tools) {
     if (seen.has(tool.name)) problems.push(`tool ${tool.name}: duplicate name`);
     seen.add(tool.name);
@@ -59,32 +55,17 @@ export function validateManifest(document: unknown, target: BundleTarget, schema
       problems.push(`tool ${tool.name}: ${endpoint}`);
       continue;
     }
-    const inputValidator = compileInputSchema(tool, schemas);
-    if (inputValidator instanceof SchemaError) {
-      refused.push({ name: tool.name, code: inputValidator.code, message: `inputSchema: ${inputValidator.message}` });
-      continue;
-    }
     const timeoutMillis = tool.timeoutMillis ?? tool._meta?.timeoutMillis;
     definitions.push({
       name: tool.name,
       publicTool: publicFields(tool),
       endpoint,
-      inputValidator,
       routeToken: target.name,
       ...(timeoutMillis !== undefined && { timeoutMillis }),
     });
   }
   if (problems.length > 0) return { ok: false, problems: problems.slice(0, MAX_PROBLEMS) };
-  return { ok: true, manifest: { tools: definitions, refused, ...(revision !== undefined && { revision }) } };
-}
-
-function compileInputSchema(tool: ManifestTool, schemas: SchemaCompiler): CompiledSchema | SchemaError {
-  try {
-    return schemas.compile(tool.inputSchema);
-  } catch (error) {
-    if (error instanceof SchemaError) return error;
-    throw error;
-  }
+  return { ok: true, manifest: { tools: definitions, ...(revision !== undefined && { revision }) } };
 }
 
 /** SPEC G10: absolute http(s) URLs as they are; `/paths` under the service domain; nothing else. */
