@@ -1,4 +1,4 @@
-import { printable } from './printable';
+import { printable, printableName } from './printable';
 
 describe('printable', () => {
   it('escapes control characters and keeps the rest as written', () => {
@@ -9,5 +9,11 @@ describe('printable', () => {
 
   it('cuts long text', () => {
     expect(printable('x'.repeat(100), 10)).toBe(`${'x'.repeat(10)}...`);
+  });
+});
+
+describe('printableName', () => {
+  it('keeps 64 characters of a name and escapes its control characters', () => {
+    expect(printableName(`\u0007${'m'.repeat(1_000_000)}`)).toBe(`\\u0007${'m'.repeat(63)}...`);
   });
 });

@@ -1,4 +1,4 @@
-import { errorMessage } from '@toolmesh/protocol';
+import { errorMessage, printableName } from '@toolmesh/protocol';
 import { encodeRouteSnapshot } from '../cache/stored-route';
 import type { SnapshotCache } from '../cache/snapshot-cache';
 import { RegistryErrorCode, toRegistryError, type RegistryError } from '../errors';
@@ -77,7 +77,7 @@ export class LiveCatalogue implements ToolCatalogue {
   refreshForUnknownTool(name: string): Promise<CatalogueGeneration | undefined> {
     const due = (this.options.directory.routes() ?? []).filter((route) => this.takeForcedRefreshSlot(route.token));
     if (due.length === 0) return Promise.resolve(this.generation);
-    this.options.log.info('catalogue_refresh_forced', { reason: 'unknown_tool', tool: name.slice(0, 128), routes: due.length });
+    this.options.log.info('catalogue_refresh_forced', { reason: 'unknown_tool', tool: printableName(name), routes: due.length });
     return this.refresh(new Set(due.map((route) => route.token)));
   }
 

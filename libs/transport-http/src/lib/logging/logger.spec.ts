@@ -5,8 +5,12 @@ import { createLogger, type LogFormat } from './logger';
 function capture(format: LogFormat, level?: string) {
   const stream = new PassThrough();
   const lines: string[] = [];
-  stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
-  return { logger: createLogger({ stream, format, level }), lines };
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => {
+    chunks.push(chunk);
+    lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+  });
+  return { logger: createLogger({ stream, format, level }), lines, bytes: () => Buffer.concat(chunks) };
 }
 
 const context = { guid: 'g-1', requestId: 'r-1', employeeNo: 'E123', deadline: 0, receivedAt: 0 };
@@ -48,6 +52,22 @@ describe('createLogger', () => {
       logger.warn('kept_warn', {});
       await batchWritten();
       expect(lines.map((line) => line.split(' ')[2])).toEqual(expected);
+    }
+  });
+
+  it('writes control characters escaped in both formats, never raw', async () => {
+    const hostile = 'a\u001b[31mb\u0007c\u0000d\u007fe\u009bf';
+    for (const [format, expected] of [
+      ['kv', String.raw`method="a\u001b[31mb\u0007c\u0000d\u007fe\u009bf" spaced="x \u001b"`],
+      ['json', String.raw`"method":"a\u001b[31mb\u0007c\u0000d\u007fe\u009bf","spaced":"x \u001b"`],
+    ] as const) {
+      const { logger, bytes } = capture(format);
+      logger.info('hostile', { method: hostile, spaced: 'x \u001b' });
+      await batchWritten();
+      const written = bytes();
+      expect(written.toString('utf8')).toContain(expected);
+      // eslint-disable-next-line no-control-regex -- the point: no control byte but the line's newline
+      expect(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(written.toString('utf8'))).toBe(false);
     }
   });
 });

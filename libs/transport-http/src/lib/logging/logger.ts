@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import winston, { type Logform } from 'winston';
+import { escapeControlCharacters } from '@toolmesh/protocol';
 import { currentRequestContext } from '../server/request-context';
 import { BatchingStreamTransport, MESSAGE } from './batching-transport';
 
@@ -81,11 +82,32 @@ function timestamp(): string {
   return stamp;
 }
 
+/**
+ * A value as it is written: bare when that is unambiguous, else as a JSON string. A control character makes
+ * a value quoted, so the one regular expression that already runs for every value keeps ESC, BEL and NUL
+ * from reaching a terminal raw (JSON escapes C0; DEL and C1 are escaped after it).
+ */
 function quote(value: unknown): string {
   if (typeof value === 'number') return String(value);
   const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return /^[^\s="]*$/.test(text) && text !== '' ? text : JSON.stringify(text);
+  // eslint-disable-next-line no-control-regex -- control characters must not be written bare
+  if (/^[^\s="\u0000-\u001f\u007f-\u009f]*$/.test(text) && text !== '') return text;
+  return withoutRawDelOrC1(JSON.stringify(text));
 }
+
+/** JSON escapes C0 control characters but writes DEL and C1 (such as the one-byte CSI, U+009B) as they are. */
+function withoutRawDelOrC1(json: string): string {
+  return /[\u007f-\u009f]/.test(json) ? escapeControlCharacters(json) : json;
+}
+
+/** The JSON format's last step: the line keeps no raw DEL or C1 character (its `\uXXXX` escapes are valid JSON). */
+const jsonControlEscapes: Format = {
+  transform(info) {
+    const line = info[MESSAGE];
+    if (typeof line === 'string') info[MESSAGE] = withoutRawDelOrC1(line);
+    return info;
+  },
+};
 
 /** What one line says besides its event: never bodies, credentials or employee ids (SPEC G3). */
 export type LogFields = Record<string, unknown>;
@@ -105,7 +127,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   return new WinstonEventLogger(
     winston.createLogger({
       level: options.level ?? 'info',
-      format: options.format === 'json' ? winston.format.combine(correlation(), winston.format.timestamp(), winston.format.json()) : keyValueLine,
+      format: options.format === 'json' ? winston.format.combine(correlation(), winston.format.timestamp(), winston.format.json(), jsonControlEscapes) : keyValueLine,
       transports: [transport],
     }),
     transport,

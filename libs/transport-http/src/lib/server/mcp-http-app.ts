@@ -15,6 +15,7 @@ import {
 import type { Logger } from '../logging/logger';
 import { CallerHeader, readCorrelationHeaders } from './correlation-headers';
 import { readBoundedBody } from './bounded-body';
+import { loggedMethod, NO_METHOD, type LoggedMethod } from './logged-method';
 import { checkOrigin, type OriginPolicy } from './origin-guard';
 import { checkProtocolVersion, type ProtocolVersionPolicy } from './protocol-version-guard';
 import { runWithRequestContext, type RequestContext } from './request-context';
@@ -131,10 +132,11 @@ function startExchange(req: IncomingMessage, res: ServerResponse, options: McpHt
 async function exchange(req: IncomingMessage, res: ServerResponse, context: ExchangeContext, options: McpHttpAppOptions): Promise<void> {
   const { logger } = options;
   let method: string | undefined;
+  let logged: LoggedMethod = NO_METHOD;
   res.once('close', () => {
     const durationMs = Math.round(performance.now() - context.receivedAt);
-    if (res.writableFinished) logger.info('mcp_http_response_completed', { method, status: res.statusCode, durationMs });
-    else logger.warn('mcp_http_response_undeliverable', { method, status: res.statusCode, durationMs });
+    if (res.writableFinished) logger.info('mcp_http_response_completed', { method: logged.name, methodLength: logged.length, status: res.statusCode, durationMs });
+    else logger.warn('mcp_http_response_undeliverable', { method: logged.name, methodLength: logged.length, status: res.statusCode, durationMs });
   });
   try {
     if (options.isDraining?.()) {
@@ -160,8 +162,11 @@ async function exchange(req: IncomingMessage, res: ServerResponse, context: Exch
       return; // aborted: nobody is left to answer
     }
     const parsed = parseJsonRpcMessage(body.body);
-    if (parsed.ok && parsed.value.kind !== 'response') method = parsed.value.message.method;
-    logger.info('mcp_http_request_received', { method });
+    if (parsed.ok && parsed.value.kind !== 'response') {
+      method = parsed.value.message.method;
+      logged = loggedMethod(method);
+    }
+    logger.info('mcp_http_request_received', { method: logged.name, methodLength: logged.length });
     if (options.payloadLogging) logger.debug('mcp_http_request_payload', { payload: body.body.toString('utf8') });
     if (!parsed.ok) {
       sendJsonRpcError(res, 400, parsed.error);
@@ -180,7 +185,7 @@ async function exchange(req: IncomingMessage, res: ServerResponse, context: Exch
     try {
       outcome = await options.dispatch(message, context);
     } catch (error) {
-      logger.error('mcp_dispatch_failed', { method, error: describe(error) });
+      logger.error('mcp_dispatch_failed', { method: logged.name, methodLength: logged.length, error: describe(error) });
       const id = message.kind === 'request' ? message.message.id : null;
       sendJsonRpcError(res, 500, internalError(id));
       return;

@@ -1,0 +1,20 @@
+import { McpMethod, McpNotification } from '@toolmesh/protocol';
+
+/**
+ * A JSON-RPC method as the boundary logs name it. The method is the client's text, of any length and any
+ * characters: a method MCP defines is logged as it is, any other as `(unknown)` with its length only, so
+ * a client can neither grow the log by what it sends nor write into it (SPEC G26).
+ */
+export interface LoggedMethod {
+  readonly name: string | undefined;
+  readonly length: number | undefined;
+}
+
+const KNOWN_METHODS: ReadonlySet<string> = new Set([...Object.values(McpMethod), ...Object.values(McpNotification)]);
+
+/** No method: the body did not parse, or was a response. */
+export const NO_METHOD: LoggedMethod = { name: undefined, length: undefined };
+
+export function loggedMethod(method: string): LoggedMethod {
+  return KNOWN_METHODS.has(method) ? { name: method, length: undefined } : { name: '(unknown)', length: method.length };
+}
