@@ -15,6 +15,8 @@ import {
 import type { Logger } from '../logging/logger';
 import { CallerHeader, readCorrelationHeaders } from './correlation-headers';
 import { readBoundedBody } from './bounded-body';
+import { correlatedRequest } from './correlated-request';
+import { addCorsHeaders, answerPreflight, isPreflight } from './cors';
 import { loggedMethod, NO_METHOD, type LoggedMethod } from './logged-method';
 import { checkOrigin, type OriginPolicy } from './origin-guard';
 import { checkProtocolVersion, type ProtocolVersionPolicy } from './protocol-version-guard';
@@ -63,6 +65,8 @@ export function createMcpHttpApp(options: McpHttpAppOptions): RequestListener {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
+  app.all(options.endpointPath, correlatedRequest(options.logger, options.requestDeadlineMillis));
+  app.options(options.endpointPath, (req, res, next) => (isPreflight(req) ? answerPreflight(req, res, options.originPolicy) : next()));
   app.all(options.endpointPath, (req, res) => {
     res.setHeader('Allow', 'POST');
     sendJsonRpcError(res, 405, invalidRequest(null, `${req.method} is not served here; POST one JSON-RPC message`));
@@ -74,6 +78,7 @@ export function createMcpHttpApp(options: McpHttpAppOptions): RequestListener {
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => sendUnhandledError(res, error, options.logger));
 
   return (req, res) => {
+    addCorsHeaders(req, res, options.originPolicy);
     if (req.method !== 'POST' || pathOf(req.url) !== options.endpointPath) {
       app(req, res);
       return;
