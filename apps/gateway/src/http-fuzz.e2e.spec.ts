@@ -1,0 +1,230 @@
+import { readFileSync } from 'node:fs';
+import { DocumentServer } from '../../../tools/test/document-server';
+import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
+import { rawExchange, type RawExchange } from '../../../tools/test/raw-http';
+import { seededRandom, type SeededRandom } from '../../../tools/test/seeded-random';
+import type { ServerProcess } from '../../../tools/test/server-process';
+
+/**
+ * Property (SPEC G26, N2): whatever a client sends (mutated JSON-RPC bodies, odd headers, broken HTTP
+ * framing), the built gateway answers below 500 with a JSON-RPC body (or 202 with none, or closes the
+ * socket where HTTP allows no answer), never hangs, stays alive, and its memory comes back. FUZZ_SEED
+ * replays a failure; FUZZ_REQUESTS sets the size of the run.
+ */
+const SEED = Number(process.env.FUZZ_SEED ?? 0x6a7e);
+const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 50_000);
+const CONCURRENCY = 16;
+const WARM_UP = Math.min(5_000, REQUESTS / 5);
+
+const manifest = { tools: [{ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string', maxLength: 100 } } }, endpoint: '/tools/echo' }] };
+const TEMPLATES: Array<Record<string, unknown>> = [
+  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } },
+  { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+  { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } },
+  { jsonrpc: '2.0', id: 'four', method: 'ping' },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+  { jsonrpc: '2.0', id: 5, method: 'resources/list', params: { cursor: 'x' } },
+];
+const VALUES: unknown[] = [null, true, 0, -1, 1.5, 2 ** 60, '', 'x', '\u0000\u001b[31m', 'é', [], {}, [1, [2, [3]]], { a: { b: { c: 1 } } }];
+const VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2026-07-28', 'garbage', ''];
+const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', ''];
+const ORIGINS = [undefined, undefined, 'http://127.0.0.1', 'http://localhost:6274', 'https://evil.example'];
+const PATHS = ['/mcp', '/mcp', '/mcp', '/mcp?x=1', '/MCP', '/mcp/', '//mcp', '/', '/mcp/../mcp'];
+const METHODS = ['POST', 'POST', 'POST', 'GET', 'DELETE', 'PUT', 'OPTIONS', 'PATCH'];
+
+function mutateValue(r: SeededRandom, value: Record<string, unknown>): unknown {
+  const copy: Record<string, unknown> = structuredClone(value);
+  const keys = Object.keys(copy);
+  switch (r.int(9)) {
+    case 0:
+      copy[r.pick(keys)] = r.pick(VALUES);
+      return copy;
+    case 1:
+      delete copy[r.pick(keys)];
+      return copy;
+    case 2:
+      return [copy, copy]; // a batch
+    case 3:
+      return { ...copy, method: `${'m'.repeat(r.int(5_000))}\u0007\u0000` };
+    case 4:
+      return JSON.parse(`{"__proto__":{"polluted":true},"jsonrpc":"2.0","id":7,"method":"tools/list"}`);
+    case 5: {
+      let nested: unknown = copy;
+      for (let i = r.int(400); i > 0; i--) nested = { params: nested };
+      return nested;
+    }
+    case 6:
+      return { ...copy, params: { name: r.pick(['echo', 'nope', '\u001bx', '']), arguments: r.pick(VALUES) } };
+    case 7:
+      return { ...copy, id: r.pick(VALUES) };
+    default:
+      return copy;
+  }
+}
+
+function mutateText(r: SeededRandom, text: string): Buffer {
+  const bytes = Buffer.from(text);
+  switch (r.int(6)) {
+    case 0:
+      return bytes.subarray(0, r.int(bytes.length));
+    case 1: {
+      const copy = Buffer.from(bytes);
+      copy[r.int(copy.length)] = r.int(256);
+      return copy;
+    }
+    case 2:
+      return Buffer.concat([bytes.subarray(0, r.int(bytes.length)), Buffer.from([0xff, 0xfe]), bytes]);
+    case 3:
+      return Buffer.concat([Buffer.from('\ufeff'), bytes]);
+    default:
+      return bytes;
+  }
+}
+
+interface FetchCase {
+  kind: 'fetch';
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+}
+interface RawCase {
+  kind: 'raw';
+  request: Buffer;
+}
+
+function body(r: SeededRandom): Buffer {
+  return mutateText(r, JSON.stringify(mutateValue(r, r.pick(TEMPLATES))));
+}
+
+function fetchCase(r: SeededRandom): FetchCase {
+  const headers: Record<string, string> = { 'content-type': r.pick(CONTENT_TYPES), accept: r.pick(['application/json, text/event-stream', 'application/json', '*/*', 'text/html']) };
+  const version = r.pick(VERSIONS);
+  if (r.next() < 0.85) headers['mcp-protocol-version'] = version;
+  const origin = r.pick(ORIGINS);
+  if (origin) headers.origin = origin;
+  if (r.next() < 0.2) headers.guid = r.pick(['g-1', 'x'.repeat(300), 'with space', '']);
+  if (r.next() < 0.2) headers['x-request-id'] = r.pick(['r-1', 'é', '\u00ff'.repeat(10)]);
+  if (r.next() < 0.1) headers['mcp-session-id'] = r.pick(['s', 'x'.repeat(500)]);
+  const method = r.pick(METHODS);
+  return { kind: 'fetch', method, path: r.pick(PATHS), headers, ...(method !== 'GET' && method !== 'OPTIONS' && { body: body(r) }) };
+}
+
+function rawCase(r: SeededRandom): RawCase {
+  const payload = body(r);
+  const head = (lines: string[]) => Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
+  const base = ['Host: 127.0.0.1', 'Content-Type: application/json', 'MCP-Protocol-Version: 2025-11-25', 'Connection: close'];
+  switch (r.int(9)) {
+    case 0: // a Content-Length that lies
+      return { kind: 'raw', request: Buffer.concat([head(['POST /mcp HTTP/1.1', ...base, `Content-Length: ${payload.length + r.int(50) - 25}`]), payload]) };
+    case 1: // a bad chunk size
+      return { kind: 'raw', request: Buffer.concat([head(['POST /mcp HTTP/1.1', ...base, 'Transfer-Encoding: chunked']), Buffer.from(`zz\r\n${payload}\r\n0\r\n\r\n`)]) };
+    case 2: // a control character in a header value
+      return { kind: 'raw', request: Buffer.concat([head(['POST /mcp HTTP/1.1', ...base, `Guid: a\u0001b\u007f`, `Content-Length: ${payload.length}`]), payload]) };
+    case 3:
+      return {
+        kind: 'raw',
+        request: Buffer.from(r.pick(['GARBAGE\r\n\r\n', 'POST /mcp HTTP/9.9\r\n\r\n', 'POST  /mcp HTTP/1.1\r\n\r\n', '\r\n\r\n', 'POST /mcp\r\n\r\n', 'OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'])),
+      };
+    case 4: // many headers; now and then far too many
+      return { kind: 'raw', request: head(['POST /mcp HTTP/1.1', ...base, ...Array.from({ length: r.next() < 0.02 ? 10_000 : 200 }, (_, i) => `X-H${i}: v`), 'Content-Length: 0']) };
+    case 5: // Expect: 100-continue for a body far over the limit, never sent
+      return { kind: 'raw', request: head(['POST /mcp HTTP/1.1', ...base, 'Expect: 100-continue', 'Content-Length: 50000000']) };
+    case 6:
+      return { kind: 'raw', request: head(['POST /mcp HTTP/1.1', ...base, 'Expect: something-else', 'Content-Length: 0']) };
+    case 7: // two Content-Lengths
+      return { kind: 'raw', request: Buffer.concat([head(['POST /mcp HTTP/1.1', ...base, `Content-Length: ${payload.length}`, 'Content-Length: 3']), payload]) };
+    default:
+      return { kind: 'raw', request: Buffer.concat([head(['POST /mcp HTTP/1.1', ...base, `Content-Length: ${payload.length}`]), payload]) };
+  }
+}
+
+const isJsonRpc = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && (value as { jsonrpc?: unknown }).jsonrpc === '2.0' && ('result' in value || 'error' in value);
+// The one documented non-JSON-RPC body (README): a missing or unsupported MCP-Protocol-Version. Issue #13's
+// era seam replaces it with JSON-RPC errors (-32022 for the 2026 era); until then it is the expected answer.
+const isVersionRefusal = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && /^(missing|unsupported)_protocol_version$/.test(String((value as { error?: unknown }).error)) && 'supportedVersions' in value;
+
+/** Why one answer breaks the property, or undefined when it holds. */
+function violation(status: number, body: Buffer): string | undefined {
+  if (status >= 500) return `status ${status}`;
+  if (status === 0) return 'no status line';
+  if (body.length === 0) return status === 202 || status === 204 ? undefined : `status ${status} with an empty body`;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return `status ${status} with a body that is not JSON: ${body.subarray(0, 80).toString('latin1')}`;
+  }
+  return isJsonRpc(parsed) || (status === 400 && isVersionRefusal(parsed)) ? undefined : `status ${status} with a JSON body that is not JSON-RPC: ${body.subarray(0, 120).toString('utf8')}`;
+}
+
+const rssKib = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+
+describe(`HTTP fuzz against the built gateway (seed ${SEED}, ${REQUESTS} requests)`, () => {
+  let service: DocumentServer;
+  let gateway: ServerProcess & { match: RegExpExecArray };
+
+  beforeAll(async () => {
+    service = await new DocumentServer().start();
+    service.serve('/tool-manifest', { json: manifest }).serve('/tools/echo', { json: { data: 'echoed' } });
+    gateway = await spawnGateway(gatewayConfigFile(service.url, '  allowedOrigins: ["http://localhost:6274"]'));
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await service?.stop();
+  });
+
+  it('answers every request below 500 with a JSON-RPC body, never hangs, stays alive, and gives its memory back', async () => {
+    const [, mcpUrl, managementUrl] = gateway.match;
+    const origin = new URL(mcpUrl).origin;
+    const r = seededRandom(SEED);
+    const cases = Array.from({ length: REQUESTS }, () => (r.next() < 0.2 ? rawCase(r) : fetchCase(r)));
+    const failures: string[] = [];
+    let rssAfterWarmUp = 0;
+
+    const run = async (index: number): Promise<void> => {
+      const one = cases[index];
+      if (one.kind === 'raw') {
+        const answer: RawExchange = await rawExchange(mcpUrl, one.request);
+        if (answer.kind === 'hang') failures.push(`case ${index}: raw request hung`);
+        else if (answer.kind === 'response') {
+          const problem = violation(answer.status, answer.body);
+          if (problem) failures.push(`case ${index} (raw ${JSON.stringify(one.request.subarray(0, 60).toString('latin1'))}): ${problem}`);
+        }
+        return;
+      }
+      try {
+        const res = await fetch(`${origin}${one.path}`, { method: one.method, headers: one.headers, body: one.body, signal: AbortSignal.timeout(15_000) });
+        const problem = violation(res.status, Buffer.from(await res.arrayBuffer()));
+        if (problem) failures.push(`case ${index} (${one.method} ${one.path}): ${problem}`);
+      } catch (error) {
+        // (errors from fetch come from another realm than Jest's: no instanceof)
+        const { name, message } = error as Error;
+        failures.push(`case ${index} (${one.method} ${one.path}): ${name === 'TimeoutError' ? 'hung' : message}`);
+      }
+    };
+
+    let next = 0;
+    const worker = async () => {
+      while (next < cases.length && failures.length < 20) {
+        const index = next++;
+        await run(index);
+        if (index === WARM_UP) rssAfterWarmUp = rssKib(gateway.child.pid ?? 0);
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+
+    expect(failures).toEqual([]);
+    expect(gateway.child.exitCode).toBeNull();
+    expect((await fetch(`${managementUrl}/actuator/health/liveness`)).status).toBe(200);
+    // Memory settles once the load stops; V8 gives back what the burst took within a few seconds.
+    let rss = rssKib(gateway.child.pid ?? 0);
+    for (let i = 0; i < 20 && rss > rssAfterWarmUp * 1.2; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      rss = rssKib(gateway.child.pid ?? 0);
+    }
+    expect(rss).toBeLessThanOrEqual(rssAfterWarmUp * 1.2);
+  }, 180_000);
+});
