@@ -3,6 +3,7 @@ import type { CatalogueGeneration } from '@toolmesh/registry';
 import { createLogger, createMcpHttpApp, listenHttp, type Logger } from '@toolmesh/transport-http/server';
 import type { GatewayConfig } from '../config/gateway-config';
 import { buildCatalogue } from './build-catalogue';
+import { ToolConcurrencyLimit } from '../execution/tool-concurrency-limit';
 import { ToolExecutionService } from '../execution/tool-execution-service';
 import { startManagementServer } from '../management/health-server';
 import { createDispatcher } from '../mcp/dispatcher';
@@ -23,7 +24,10 @@ export interface RunningGateway {
    * the hook for `notifications/tools/list_changed` (G21). Returns the unsubscribe function.
    */
   onToolsListChanged(listener: (generation: CatalogueGeneration) => void): () => void;
-  /** Graceful stop: drains in-flight calls for at most `mcp.shutdownDrainMillis`, then closes everything. */
+  /**
+   * Graceful stop: readiness DOWN and new work refused at once, in-flight calls drained for at most
+   * `mcp.shutdownDrainMillis`, then what still runs is cut (its tool calls aborted) and everything closed.
+   */
   stop(): Promise<void>;
 }
 
@@ -49,6 +53,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     toolClient,
     resolveCallerIdentity(options.env),
     { maxToolTimeoutMillis: mcp.maxToolTimeoutMillis, forwardAuthorization: mcp.forwardAuthorization },
+    new ToolConcurrencyLimit(mcp.toolClient.maxConcurrentCallsPerTool),
     logger,
   );
   const era2025 = new Era2025(
@@ -74,7 +79,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   });
   const server = await listenHttp(app, { port: config.server.port, host: config.server.host });
   const management = await startManagementServer(config.server.managementPort, config.server.host, {
-    ready: () => catalogue.isReady(),
+    ready: () => !draining && catalogue.isReady(), // DOWN from the signal on, so the balancer stops first
     toolBundles: () => catalogue.status(),
   });
   // Startup preload, routes and manifests first, then the routing hints they point to. Failures are
@@ -89,7 +94,13 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     stop: async () => {
       draining = true;
       logger.info('gateway_draining', { inFlight: server.inFlight(), drainMillis: mcp.shutdownDrainMillis });
+      // Set before the server's own drain timer of the same length, so it fires first and counts what the
+      // server is about to cut. Cutting a request aborts its context's signal, which cancels its tool call.
+      const cut = setTimeout(() => {
+        if (server.inFlight() > 0) logger.warn('gateway_drain_cut', { aborted: server.inFlight() });
+      }, mcp.shutdownDrainMillis);
       await server.close(mcp.shutdownDrainMillis);
+      clearTimeout(cut);
       await Promise.all([toolClient.close(), management.close(), cache?.close()]);
       logger.info('gateway_stopped', {});
     },

@@ -104,8 +104,8 @@ export const configSchema = {
         toolClient: {
           type: 'object',
           additionalProperties: false,
-          required: ['connectionsPerOrigin'],
-          properties: { connectionsPerOrigin: positiveInt },
+          required: ['connectionsPerOrigin', 'maxConcurrentCallsPerTool'],
+          properties: { connectionsPerOrigin: positiveInt, maxConcurrentCallsPerTool: positiveInt },
         },
       },
     },

@@ -45,7 +45,7 @@ export function defaultConfig(): GatewayConfig {
       },
       routingHints: { refreshTtlMillis: 300_000 },
       redis: { keyPrefix: 'toolmesh', portalRegistryKey: 'toolmesh:portal-registry:v1', commandTimeoutMillis: 1_000 },
-      toolClient: { connectionsPerOrigin: 128 },
+      toolClient: { connectionsPerOrigin: 128, maxConcurrentCallsPerTool: 64 },
     },
     logging: { level: 'info', format: 'kv' },
   };

@@ -65,6 +65,8 @@ export interface GatewayConfig {
     toolClient: {
       /** Keep-alive connections per tool service origin. */
       connectionsPerOrigin: number;
+      /** Calls of one tool in flight at once; more are refused with an isError result. Below `connectionsPerOrigin`. */
+      maxConcurrentCallsPerTool: number;
     };
   };
   logging: { level: string; format: LogFormat };

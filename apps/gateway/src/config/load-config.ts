@@ -58,7 +58,15 @@ export function loadConfig(options: { file?: string; env: NodeJS.ProcessEnv }): 
   const valid = config as GatewayConfig;
   checkVersions(valid.mcp.protocol);
   checkBundleNames(valid.mcp.bundles.map((b) => b.name));
+  checkToolClient(valid.mcp.toolClient);
   return valid;
+}
+
+/** One stuck tool must leave connections to its service's other tools (SPEC G26). */
+function checkToolClient({ connectionsPerOrigin, maxConcurrentCallsPerTool }: GatewayConfig['mcp']['toolClient']): void {
+  if (maxConcurrentCallsPerTool >= connectionsPerOrigin) {
+    throw configInvalid(`mcp.toolClient.maxConcurrentCallsPerTool (${maxConcurrentCallsPerTool}) must be below mcp.toolClient.connectionsPerOrigin (${connectionsPerOrigin})`);
+  }
 }
 
 function readYaml(file: string): unknown {

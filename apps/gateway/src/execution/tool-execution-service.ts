@@ -1,8 +1,9 @@
 import type { ToolCatalogue } from '@toolmesh/registry';
 import { CallerHeader, remainingMillis, type Logger, type RequestContext } from '@toolmesh/transport-http/server';
 import type { CallerIdentity } from '../tool-client/caller-identity';
-import type { ToolClient } from '../tool-client/tool-client';
+import type { ToolClient, ToolHttpResponse } from '../tool-client/tool-client';
 import { mapToolReply, toolResult, type GatewayCallToolResult } from './result-mapper';
+import type { ToolConcurrencyLimit } from './tool-concurrency-limit';
 
 export interface ExecutionSettings {
   /** Cap over any manifest timeout (SPEC G12). */
@@ -26,6 +27,7 @@ export class ToolExecutionService {
     private readonly client: ToolClient,
     private readonly caller: CallerIdentity,
     private readonly settings: ExecutionSettings,
+    private readonly limit: ToolConcurrencyLimit,
     private readonly logger: Logger,
   ) {}
 
@@ -51,19 +53,28 @@ export class ToolExecutionService {
       return { kind: 'result', result: toolResult(`Tool ${name} was not called: the request's deadline has passed.`, true, 0) };
     }
 
-    const reply = await this.client.post({
-      endpoint: tool.endpoint,
-      body: JSON.stringify(args),
-      headers: this.outboundHeaders(context),
-      timeoutMillis: Math.ceil(timeoutMillis),
-    });
+    if (!this.limit.tryAcquire(name)) {
+      this.logger.warn('tool_call_refused_at_limit', { tool: name, limit: this.limit.maxPerTool });
+      const text = `Tool ${name} was not called: it already has ${this.limit.maxPerTool} calls in flight, its limit; retry later.`;
+      return { kind: 'result', result: toolResult(text, true, 0) };
+    }
+    let reply: ToolHttpResponse;
+    try {
+      reply = await this.client.post({
+        endpoint: tool.endpoint,
+        body: JSON.stringify(args),
+        headers: this.outboundHeaders(context),
+        timeoutMillis: Math.ceil(timeoutMillis),
+        signal: context.signal,
+      });
+    } finally {
+      this.limit.release(name);
+    }
     const durationMs = Math.round(performance.now() - started);
     if (reply.kind === 'reply' && (reply.status === 404 || reply.status === 410)) this.catalogue.reportStaleTool(tool);
-    this.logger.info('tool_call_completed', {
-      tool: name,
-      status: reply.kind === 'reply' ? reply.status : reply.reason,
-      durationMs,
-    });
+    const status = reply.kind === 'reply' ? reply.status : reply.reason;
+    // A cancelled call is logged once, as such; its result goes nowhere, since nobody is left to read it.
+    this.logger.info(status === 'cancelled' ? 'tool_call_cancelled' : 'tool_call_completed', { tool: name, status, durationMs });
     return { kind: 'result', result: mapToolReply(name, reply, durationMs) };
   }
 

@@ -6,13 +6,15 @@ export interface ToolHttpRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** Total time allowed, already cut to the request's remaining budget. */
   readonly timeoutMillis: number;
+  /** Aborts the call (the caller hung up, or shutdown cut it): the connection is closed, nothing more is read. */
+  readonly signal?: AbortSignal;
 }
 
 export type ToolHttpResponse =
   | { readonly kind: 'reply'; readonly status: number; readonly contentType: string | undefined; readonly body: string }
   | { readonly kind: 'failure'; readonly reason: ToolCallFailureReason; readonly detail: string };
 
-export type ToolCallFailureReason = 'timeout' | 'connection_refused' | 'network' | 'reply_too_large';
+export type ToolCallFailureReason = 'timeout' | 'cancelled' | 'connection_refused' | 'network' | 'reply_too_large';
 
 /** The outbound port of tool execution; the HTTP adapter is swappable (ADR 0004 tells why undici). */
 export interface ToolClient {

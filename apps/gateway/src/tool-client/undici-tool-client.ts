@@ -35,13 +35,14 @@ export class UndiciToolClient implements ToolClient {
           headersTimeout: 0,
           bodyTimeout: 0,
         },
-        new ToolReplyCollector(request.timeoutMillis, this.options.maxReplyBytes, resolve),
+        new ToolReplyCollector(request.timeoutMillis, this.options.maxReplyBytes, request.signal, resolve),
       );
     });
   }
 
+  /** Called once the front has drained and cut its requests (whose signals aborted their calls): nothing is waited for. */
   close(): Promise<void> {
-    return this.agent.close();
+    return this.agent.destroy();
   }
 }
 
@@ -49,7 +50,8 @@ export class UndiciToolClient implements ToolClient {
  * Collects one reply and settles the call exactly once. One timer, started when the call is dispatched,
  * bounds the whole call: connecting, waiting for the reply and reading its body. (undici's headers and
  * body timeouts, plus a timer of our own for the body, cost a share of the gateway's CPU per call;
- * an AbortSignal per call cost 15% of its throughput: docs/adr/0005-gateway-hot-path.md.)
+ * an `AbortSignal.timeout()` per call cost 15% of its throughput: docs/adr/0005-gateway-hot-path.md.)
+ * The caller's signal ends the call the same way the timer does (docs/adr/0013-cancelled-calls-and-shutdown.md).
  */
 class ToolReplyCollector implements Dispatcher.DispatchHandler {
   private status = 0;
@@ -58,27 +60,41 @@ class ToolReplyCollector implements Dispatcher.DispatchHandler {
   private size = 0;
   private readonly timer: NodeJS.Timeout;
   private timedOut = false;
+  private cancelled = false;
   private settled = false;
   private controller: Dispatcher.DispatchController | undefined;
 
   constructor(
     private readonly timeoutMillis: number,
     private readonly maxReplyBytes: number,
+    private readonly signal: AbortSignal | undefined,
     private readonly settle: (response: ToolHttpResponse) => void,
   ) {
     this.timer = setTimeout(this.onTimeout, timeoutMillis);
+    if (signal?.aborted) this.onCancel();
+    else signal?.addEventListener('abort', this.onCancel, { once: true });
   }
 
   private readonly onTimeout = (): void => {
     this.timedOut = true;
-    // Before undici has started the request there is nothing to abort: settle now, and abort when it starts.
-    if (this.controller) this.controller.abort(new Error('tool call timeout'));
-    else this.finish(classifyFailure(new Error('tool call timeout'), true, this.timeoutMillis));
+    this.stop(new Error('tool call timeout'));
   };
+
+  private readonly onCancel = (): void => {
+    this.cancelled = true;
+    this.stop(new Error('tool call cancelled'));
+  };
+
+  /** Before undici has started the request there is nothing to abort: settle now, and abort when it starts. */
+  private stop(reason: Error): void {
+    if (this.controller) this.controller.abort(reason);
+    else this.finish(this.failure(reason));
+  }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
     if (this.timedOut) controller.abort(new Error('tool call timeout'));
+    else if (this.cancelled) controller.abort(new Error('tool call cancelled'));
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
@@ -103,11 +119,17 @@ class ToolReplyCollector implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
-    this.finish(classifyFailure(error, this.timedOut, this.timeoutMillis));
+    this.finish(this.failure(error));
+  }
+
+  private failure(error: Error): ToolHttpResponse {
+    if (this.cancelled && !this.timedOut) return { kind: 'failure', reason: 'cancelled', detail: 'the call was cancelled before its reply' };
+    return classifyFailure(error, this.timedOut, this.timeoutMillis);
   }
 
   private finish(response: ToolHttpResponse): void {
     clearTimeout(this.timer);
+    this.signal?.removeEventListener('abort', this.onCancel);
     if (this.settled) return;
     this.settled = true;
     this.settle(response);

@@ -114,6 +114,7 @@ function startExchange(req: IncomingMessage, res: ServerResponse, options: McpHt
     return;
   }
   const { values } = correlation;
+  const hangUp = new AbortController();
   // Built member by member, every member present, so every request's context has the same shape: object
   // spreads here cost more than the rest of the function (docs/adr/0005-gateway-hot-path.md).
   const context: ExchangeContext = {
@@ -126,22 +127,27 @@ function startExchange(req: IncomingMessage, res: ServerResponse, options: McpHt
     protocolVersion: undefined,
     deadline: receivedAt + options.requestDeadlineMillis,
     receivedAt,
+    signal: hangUp.signal,
   };
   res.setHeader(CallerHeader.Guid, context.guid);
   res.setHeader(CallerHeader.RequestId, context.requestId);
   // One async function per exchange, which settles every failure itself, so nobody awaits its promise:
   // AsyncLocalStorage follows every promise and async hop, and each costs CPU on the hot path (ADR 0005).
-  void runWithRequestContext(context, () => exchange(req, res, context, options));
+  void runWithRequestContext(context, () => exchange(req, res, context, hangUp, options));
 }
 
-async function exchange(req: IncomingMessage, res: ServerResponse, context: ExchangeContext, options: McpHttpAppOptions): Promise<void> {
+async function exchange(req: IncomingMessage, res: ServerResponse, context: ExchangeContext, hangUp: AbortController, options: McpHttpAppOptions): Promise<void> {
   const { logger } = options;
   let method: string | undefined;
   let logged: LoggedMethod = NO_METHOD;
   res.once('close', () => {
     const durationMs = Math.round(performance.now() - context.receivedAt);
-    if (res.writableFinished) logger.info('mcp_http_response_completed', { method: logged.name, methodLength: logged.length, status: res.statusCode, durationMs });
-    else logger.warn('mcp_http_response_undeliverable', { method: logged.name, methodLength: logged.length, status: res.statusCode, durationMs });
+    if (res.writableFinished) {
+      logger.info('mcp_http_response_completed', { method: logged.name, methodLength: logged.length, status: res.statusCode, durationMs });
+      return;
+    }
+    logger.warn('mcp_http_response_undeliverable', { method: logged.name, methodLength: logged.length, status: res.statusCode, durationMs });
+    hangUp.abort(); // nobody is left to answer: what the request still runs (a tool call) is cancelled
   });
   try {
     if (options.isDraining?.()) {

@@ -23,6 +23,11 @@ export interface RequestContext {
   /** When the whole request must be answered, in `performance.now()` milliseconds. */
   readonly deadline: number;
   readonly receivedAt: number;
+  /**
+   * Aborted when the client's connection closes before its answer was sent (a client that hangs up
+   * cancels its call, SPEC G26), and so also when shutdown cuts the connections left after draining.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** Milliseconds left before the request's deadline; never negative. */

@@ -1,0 +1,73 @@
+import { request, type ClientRequest } from 'node:http';
+import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
+import type { ServerProcess } from '../../../tools/test/server-process';
+import { StallingToolService } from '../../../tools/test/stalling-tool-service';
+
+const ABANDONED = 300;
+
+async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const callBody = (id: number, name: string, text: string) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: { text } } });
+const MCP_HEADERS = { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' };
+
+/**
+ * SPEC G26 against the built gateway with its default pool (128 connections per service, 64 calls per
+ * tool): clients that hang up cancel their calls, and a stuck tool leaves its neighbours connections.
+ */
+describe('a client that hangs up cancels its tool call', () => {
+  let tools: StallingToolService;
+  let gateway: ServerProcess & { match: RegExpExecArray };
+  beforeAll(async () => {
+    tools = await new StallingToolService().start();
+    // Long tool timeouts: only cancellation, never a timeout, can free what the abandoned calls hold.
+    gateway = await spawnGateway(gatewayConfigFile(tools.url, '  maxToolTimeoutMillis: 50000\n  requestDeadlineMillis: 55000\n'));
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await tools?.stop();
+  });
+
+  it(`after ${ABANDONED} abandoned calls to a never-replying tool, the service sees them closed and its other tool answers`, async () => {
+    const [, mcpUrl] = gateway.match;
+    let answered = 0;
+    const overLimit: string[] = [];
+    const abandoned: ClientRequest[] = [];
+    for (let id = 1; id <= ABANDONED; id += 1) {
+      const call = request(mcpUrl, { method: 'POST', headers: MCP_HEADERS, agent: false });
+      call.on('error', () => undefined); // destroyed below, on purpose
+      call.on('response', (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => {
+          answered += 1;
+          overLimit.push(text);
+        });
+      });
+      call.end(callBody(id, 'never_replies', 'abandoned-argument-text'));
+      abandoned.push(call);
+    }
+    // Every call has either reached the tool service or been refused over the per-tool limit.
+    await until(() => tools.stalledCalls().received + answered === ABANDONED, 'every call placed');
+    const { received } = tools.stalledCalls();
+    expect(received).toBe(64);
+    expect(new Set(overLimit.map((text) => (JSON.parse(text) as { result: { isError: boolean; content: [{ text: string }] } }).result.content[0].text))).toEqual(
+      new Set(['Tool never_replies was not called: it already has 64 calls in flight, its limit; retry later.']),
+    );
+
+    for (const call of abandoned) call.destroy();
+    await until(() => tools.stalledCalls().closed === received, 'the tool service sees every abandoned call closed');
+
+    const neighbour = await fetch(mcpUrl, { method: 'POST', headers: MCP_HEADERS, body: callBody(1_000, 'echo', 'next'), signal: AbortSignal.timeout(10_000) });
+    expect(((await neighbour.json()) as { result: { isError: boolean; content: [{ text: string }] } }).result).toMatchObject({ isError: false, content: [{ text: '{"text":"next"}' }] });
+
+    // Each cancellation logged once, as such, without the call's arguments.
+    await until(() => (gateway.output().match(/event=tool_call_cancelled /g) ?? []).length === received, 'one tool_call_cancelled line per abandoned call');
+    expect(gateway.output()).not.toContain('abandoned-argument-text');
+  });
+});
