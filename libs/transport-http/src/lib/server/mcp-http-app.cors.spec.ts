@@ -75,7 +75,8 @@ describe('MCP HTTP front CORS', () => {
     const guid = res.headers.get('guid');
     expect(guid).toBeTruthy();
     await res.arrayBuffer();
-    while (!logs.includes('mcp_http_response_completed')) {
+    // Wait for this request's line: an earlier test's batched lines may still arrive after the reset.
+    while (!logs.includes(`event=mcp_http_response_completed httpMethod=${method}`)) {
       logger.flush();
       await new Promise((resolve) => setImmediate(resolve));
     }
