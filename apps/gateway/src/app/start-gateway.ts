@@ -77,7 +77,15 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     dispatch: createDispatcher([era2025]),
     isDraining: () => draining,
   });
-  const server = await listenHttp(app, { port: config.server.port, host: config.server.host });
+  const { port, host, headersTimeoutMillis, requestTimeoutMillis, keepAliveTimeoutMillis, maxConnections } = config.server;
+  const server = await listenHttp(app, {
+    port,
+    host,
+    headersTimeoutMillis,
+    requestTimeoutMillis,
+    keepAliveTimeoutMillis,
+    ...(maxConnections > 0 && { maxConnections }),
+  });
   const management = await startManagementServer(config.server.managementPort, config.server.host, {
     ready: () => !draining && catalogue.isReady(), // DOWN from the signal on, so the balancer stops first
     toolBundles: () => catalogue.status(),

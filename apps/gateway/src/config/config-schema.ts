@@ -11,8 +11,16 @@ export const configSchema = {
     server: {
       type: 'object',
       additionalProperties: false,
-      required: ['host', 'port', 'managementPort'],
-      properties: { host: { type: 'string', minLength: 1 }, port, managementPort: port },
+      required: ['host', 'port', 'managementPort', 'headersTimeoutMillis', 'requestTimeoutMillis', 'keepAliveTimeoutMillis', 'maxConnections'],
+      properties: {
+        host: { type: 'string', minLength: 1 },
+        port,
+        managementPort: port,
+        headersTimeoutMillis: positiveInt,
+        requestTimeoutMillis: positiveInt,
+        keepAliveTimeoutMillis: positiveInt,
+        maxConnections: { type: 'integer', minimum: 0 },
+      },
     },
     mcp: {
       type: 'object',

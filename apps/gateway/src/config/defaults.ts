@@ -10,7 +10,17 @@ export const SAMPLE_TOOL_SERVICE_URL = 'http://127.0.0.1:8081';
  */
 export function defaultConfig(): GatewayConfig {
   return {
-    server: { host: '127.0.0.1', port: 8080, managementPort: 9090 },
+    server: {
+      host: '127.0.0.1',
+      port: 8080,
+      managementPort: 9090,
+      // Slow clients are bounded (SPEC G26): headers within 10 s, a whole request within 30 s.
+      headersTimeoutMillis: 10_000,
+      requestTimeoutMillis: 30_000,
+      // Above the 60 s idle timeout of common load balancers, so the balancer closes an idle connection first.
+      keepAliveTimeoutMillis: 65_000,
+      maxConnections: 0,
+    },
     mcp: {
       endpointPath: '/mcp',
       serverInfo: { name: 'toolmesh-gateway', title: 'Toolmesh MCP gateway', version },

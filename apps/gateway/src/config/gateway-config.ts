@@ -20,6 +20,13 @@ export interface GatewayConfig {
     host: string;
     port: number;
     managementPort: number;
+    /** Time to receive a request's headers (slowloris). */
+    headersTimeoutMillis: number;
+    /** Time to receive a whole request, body included; the gateway's own work is not counted. */
+    requestTimeoutMillis: number;
+    keepAliveTimeoutMillis: number;
+    /** Concurrent connections on the MCP port; 0: no cap. */
+    maxConnections: number;
   };
   mcp: {
     endpointPath: string;

@@ -31,7 +31,7 @@ mcp:
       namePrefix: core_
 `);
     const config = loadConfig({ file, env: { PORT: '7100', MCP_FORWARD_AUTHORIZATION: 'true', MCP_ALLOWED_HOSTS: 'gw.internal, localhost' } });
-    expect(config.server).toEqual({ host: '127.0.0.1', port: 7100, managementPort: 9090 });
+    expect(config.server).toMatchObject({ host: '127.0.0.1', port: 7100, managementPort: 9090 });
     expect(config.mcp.endpointPath).toBe('/tools/mcp');
     expect(config.mcp.forwardAuthorization).toBe(true);
     expect(config.mcp.allowedHosts).toEqual(['gw.internal', 'localhost']);
@@ -52,6 +52,8 @@ mcp:
     ['a bundle with two manifest sources', 'mcp: { bundles: [{ name: a, serviceDomain: "http://a", manifestPath: /m, manifestFile: m.json }] }', 'must match exactly one schema'],
     ['duplicate bundle names', 'mcp: { bundles: [{ name: a, serviceDomain: "http://a", manifestPath: /m }, { name: a, serviceDomain: "http://b", manifestPath: /m }] }', 'the name a is used twice'],
     ['broken YAML', 'mcp: [unclosed', 'is not valid YAML'],
+    ['a headers timeout above the request timeout', 'server: { headersTimeoutMillis: 40000, requestTimeoutMillis: 30000 }', 'server.headersTimeoutMillis (40000) must not exceed server.requestTimeoutMillis (30000)'],
+    ['a negative connection cap', 'server: { maxConnections: -1 }', 'config.server.maxConnections must be >= 0'],
   ])('refuses %s, saying what to fix', (_, text, message) => {
     expect(() => loadConfig({ file: yamlFile(text), env: {} })).toThrow(expect.objectContaining({ code: 'gateway.config_invalid', message: expect.stringContaining(message) }));
   });
@@ -60,6 +62,7 @@ mcp:
     expect(() => loadConfig({ env: { PORT: 'eighty' } })).toThrow('PORT must be an integer, got "eighty"');
     expect(() => loadConfig({ env: { MCP_FORWARD_AUTHORIZATION: 'yes' } })).toThrow('must be true or false');
     expect(() => loadConfig({ env: { PORT: '70000' } })).toThrow('config.server.port must be <= 65535');
+    expect(loadConfig({ env: { MAX_CONNECTIONS: '500' } }).server.maxConnections).toBe(500);
     expect(() => loadConfig({ file: path.join(dir, 'missing.yaml'), env: {} })).toThrow(GatewayError);
   });
 

@@ -18,6 +18,7 @@ export const ENV_OVERRIDES: ReadonlyArray<[string, string, EnvKind]> = [
   ['HOST', 'server.host', 'string'],
   ['PORT', 'server.port', 'int'],
   ['MANAGEMENT_PORT', 'server.managementPort', 'int'],
+  ['MAX_CONNECTIONS', 'server.maxConnections', 'int'],
   ['MCP_ENDPOINT_PATH', 'mcp.endpointPath', 'string'],
   ['MCP_MAX_BODY_BYTES', 'mcp.maxBodyBytes', 'int'],
   ['MCP_REQUEST_DEADLINE_MILLIS', 'mcp.requestDeadlineMillis', 'int'],
@@ -59,7 +60,15 @@ export function loadConfig(options: { file?: string; env: NodeJS.ProcessEnv }): 
   checkVersions(valid.mcp.protocol);
   checkBundleNames(valid.mcp.bundles.map((b) => b.name));
   checkToolClient(valid.mcp.toolClient);
+  checkServerTimeouts(valid.server);
   return valid;
+}
+
+/** Node refuses a headers timeout above the request timeout; say so at start, naming both settings. */
+function checkServerTimeouts({ headersTimeoutMillis, requestTimeoutMillis }: GatewayConfig['server']): void {
+  if (headersTimeoutMillis > requestTimeoutMillis) {
+    throw configInvalid(`server.headersTimeoutMillis (${headersTimeoutMillis}) must not exceed server.requestTimeoutMillis (${requestTimeoutMillis})`);
+  }
 }
 
 /** One stuck tool must leave connections to its service's other tools (SPEC G26). */

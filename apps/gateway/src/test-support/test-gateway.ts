@@ -31,7 +31,7 @@ export async function startTestGateway(
   options: { now?: () => number } = {},
 ): Promise<TestGateway> {
   const config = defaultConfig();
-  config.server = { host: '127.0.0.1', port: 0, managementPort: 0 };
+  config.server = { ...config.server, host: '127.0.0.1', port: 0, managementPort: 0 };
   config.mcp.bundles = [{ name: 'sample', serviceDomain: toolServiceUrl, manifestPath: '/tool-manifest' }];
   config.mcp.shutdownDrainMillis = 2_000;
   adjust(config);
