@@ -7,4 +7,5 @@ export { createLogger, type LogFormat, type Logger } from './lib/logging/logger'
 export { CallerHeader } from './lib/server/correlation-headers';
 export { createMcpHttpApp, type DispatchOutcome, type McpDispatcher } from './lib/server/mcp-http-app';
 export { listenHttp, type ConnectionLimits } from './lib/server/http-server';
+export { type HangUpSignal } from './lib/server/hang-up';
 export { remainingMillis, type RequestContext } from './lib/server/request-context';

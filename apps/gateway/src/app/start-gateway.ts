@@ -103,7 +103,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       draining = true;
       logger.info('gateway_draining', { inFlight: server.inFlight(), drainMillis: mcp.shutdownDrainMillis });
       // Set before the server's own drain timer of the same length, so it fires first and counts what the
-      // server is about to cut. Cutting a request aborts its context's signal, which cancels its tool call.
+      // server is about to cut. Cutting a request fires its context's hang-up signal, which cancels its tool call.
       const cut = setTimeout(() => {
         if (server.inFlight() > 0) logger.warn('gateway_drain_cut', { aborted: server.inFlight() });
       }, mcp.shutdownDrainMillis);

@@ -65,7 +65,7 @@ export class ToolExecutionService {
         body: JSON.stringify(args),
         headers: this.outboundHeaders(context),
         timeoutMillis: Math.ceil(timeoutMillis),
-        signal: context.signal,
+        hangUp: context.hangUp,
       });
     } finally {
       this.limit.release(name);

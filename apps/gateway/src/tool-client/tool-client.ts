@@ -1,3 +1,5 @@
+import type { HangUpSignal } from '@toolmesh/transport-http/server';
+
 /** One outbound tool call: a single POST, never retried (SPEC G12: idempotency belongs to the tool service). */
 export interface ToolHttpRequest {
   readonly endpoint: URL;
@@ -6,8 +8,8 @@ export interface ToolHttpRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** Total time allowed, already cut to the request's remaining budget. */
   readonly timeoutMillis: number;
-  /** Aborts the call (the caller hung up, or shutdown cut it): the connection is closed, nothing more is read. */
-  readonly signal?: AbortSignal;
+  /** Ends the call when the caller hangs up (or shutdown cuts it): the connection is closed, nothing more is read. */
+  readonly hangUp?: HangUpSignal;
 }
 
 export type ToolHttpResponse =

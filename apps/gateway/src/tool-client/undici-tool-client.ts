@@ -1,4 +1,5 @@
 import { Agent, type Dispatcher } from 'undici';
+import type { HangUpSignal } from '@toolmesh/transport-http/server';
 import type { ToolClient, ToolHttpRequest, ToolHttpResponse } from './tool-client';
 
 export interface UndiciToolClientOptions {
@@ -35,12 +36,12 @@ export class UndiciToolClient implements ToolClient {
           headersTimeout: 0,
           bodyTimeout: 0,
         },
-        new ToolReplyCollector(request.timeoutMillis, this.options.maxReplyBytes, request.signal, resolve),
+        new ToolReplyCollector(request.timeoutMillis, this.options.maxReplyBytes, request.hangUp, resolve),
       );
     });
   }
 
-  /** Called once the front has drained and cut its requests (whose signals aborted their calls): nothing is waited for. */
+  /** Called once the front has drained and cut its requests (whose hang-up signals cancelled their calls): nothing is waited for. */
   close(): Promise<void> {
     return this.agent.destroy();
   }
@@ -51,7 +52,7 @@ export class UndiciToolClient implements ToolClient {
  * bounds the whole call: connecting, waiting for the reply and reading its body. (undici's headers and
  * body timeouts, plus a timer of our own for the body, cost a share of the gateway's CPU per call;
  * an `AbortSignal.timeout()` per call cost 15% of its throughput: docs/adr/0005-gateway-hot-path.md.)
- * The caller's signal ends the call the same way the timer does (docs/adr/0013-cancelled-calls-and-shutdown.md).
+ * The caller hanging up ends the call the same way the timer does (docs/adr/0013-cancelled-calls-and-shutdown.md).
  */
 class ToolReplyCollector implements Dispatcher.DispatchHandler {
   private status = 0;
@@ -67,12 +68,11 @@ class ToolReplyCollector implements Dispatcher.DispatchHandler {
   constructor(
     private readonly timeoutMillis: number,
     private readonly maxReplyBytes: number,
-    private readonly signal: AbortSignal | undefined,
+    private readonly hangUp: HangUpSignal | undefined,
     private readonly settle: (response: ToolHttpResponse) => void,
   ) {
     this.timer = setTimeout(this.onTimeout, timeoutMillis);
-    if (signal?.aborted) this.onCancel();
-    else signal?.addEventListener('abort', this.onCancel, { once: true });
+    hangUp?.onHangUp(this.onCancel);
   }
 
   private readonly onTimeout = (): void => {
@@ -129,7 +129,7 @@ class ToolReplyCollector implements Dispatcher.DispatchHandler {
 
   private finish(response: ToolHttpResponse): void {
     clearTimeout(this.timer);
-    this.signal?.removeEventListener('abort', this.onCancel);
+    this.hangUp?.offHangUp(this.onCancel);
     if (this.settled) return;
     this.settled = true;
     this.settle(response);

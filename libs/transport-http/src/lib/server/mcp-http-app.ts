@@ -16,6 +16,7 @@ import type { Logger } from '../logging/logger';
 import { CallerHeader, readCorrelationHeaders } from './correlation-headers';
 import { readBoundedBody } from './bounded-body';
 import { correlatedRequest } from './correlated-request';
+import { HangUp } from './hang-up';
 import { addCorsHeaders, answerPreflight, isPreflight } from './cors';
 import { loggedMethod, NO_METHOD, type LoggedMethod } from './logged-method';
 import { checkOrigin, type OriginPolicy } from './origin-guard';
@@ -114,7 +115,7 @@ function startExchange(req: IncomingMessage, res: ServerResponse, options: McpHt
     return;
   }
   const { values } = correlation;
-  const hangUp = new AbortController();
+  const hangUp = new HangUp();
   // Built member by member, every member present, so every request's context has the same shape: object
   // spreads here cost more than the rest of the function (docs/adr/0005-gateway-hot-path.md).
   const context: ExchangeContext = {
@@ -127,7 +128,7 @@ function startExchange(req: IncomingMessage, res: ServerResponse, options: McpHt
     protocolVersion: undefined,
     deadline: receivedAt + options.requestDeadlineMillis,
     receivedAt,
-    signal: hangUp.signal,
+    hangUp,
   };
   res.setHeader(CallerHeader.Guid, context.guid);
   res.setHeader(CallerHeader.RequestId, context.requestId);
@@ -136,7 +137,7 @@ function startExchange(req: IncomingMessage, res: ServerResponse, options: McpHt
   void runWithRequestContext(context, () => exchange(req, res, context, hangUp, options));
 }
 
-async function exchange(req: IncomingMessage, res: ServerResponse, context: ExchangeContext, hangUp: AbortController, options: McpHttpAppOptions): Promise<void> {
+async function exchange(req: IncomingMessage, res: ServerResponse, context: ExchangeContext, hangUp: HangUp, options: McpHttpAppOptions): Promise<void> {
   const { logger } = options;
   let method: string | undefined;
   let logged: LoggedMethod = NO_METHOD;
@@ -147,7 +148,7 @@ async function exchange(req: IncomingMessage, res: ServerResponse, context: Exch
       return;
     }
     logger.warn('mcp_http_response_undeliverable', { method: logged.name, methodLength: logged.length, status: res.statusCode, durationMs });
-    hangUp.abort(); // nobody is left to answer: what the request still runs (a tool call) is cancelled
+    hangUp.fire(); // nobody is left to answer: what the request still runs (a tool call) is cancelled
   });
   try {
     if (options.isDraining?.()) {

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { HangUpSignal } from './hang-up';
 
 /**
  * What one MCP HTTP request carries through the gateway: correlation values and the deadline. It is
@@ -24,10 +25,10 @@ export interface RequestContext {
   readonly deadline: number;
   readonly receivedAt: number;
   /**
-   * Aborted when the client's connection closes before its answer was sent (a client that hangs up
+   * Fires when the client's connection closes before its answer was sent (a client that hangs up
    * cancels its call, SPEC G26), and so also when shutdown cuts the connections left after draining.
    */
-  readonly signal?: AbortSignal;
+  readonly hangUp?: HangUpSignal;
 }
 
 /** Milliseconds left before the request's deadline; never negative. */
