@@ -1,10 +1,26 @@
 import { AsyncResource } from 'node:async_hooks';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { invalidRequest } from '@toolmesh/protocol';
 import type { Logger } from '../logging/logger';
-import { CallerHeader, readCorrelationHeaders } from './correlation-headers';
+import { CallerHeader, readCorrelationHeaders, type CorrelationValues } from './correlation-headers';
 import { sendJsonRpcError } from './error-responses';
 import { runWithRequestContext } from './request-context';
+
+/**
+ * A request's correlation ids, read or generated, and echoed on its answer (SPEC G2); `undefined` when a
+ * header cannot be used, which has been answered with a JSON-RPC 400 saying which.
+ */
+export function correlate(req: IncomingMessage, res: ServerResponse): CorrelationValues | undefined {
+  const correlation = readCorrelationHeaders(req.headers);
+  if (!correlation.ok) {
+    sendJsonRpcError(res, 400, invalidRequest(null, `header ${correlation.header} ${correlation.problem}`));
+    return undefined;
+  }
+  res.setHeader(CallerHeader.Guid, correlation.values.guid);
+  res.setHeader(CallerHeader.RequestId, correlation.values.requestId);
+  return correlation.values;
+}
 
 /**
  * For the endpoint's other methods (GET, DELETE, OPTIONS), as the POST exchange does: correlation ids read
@@ -14,14 +30,8 @@ import { runWithRequestContext } from './request-context';
 export function correlatedRequest(logger: Logger, requestDeadlineMillis: number) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const receivedAt = performance.now();
-    const correlation = readCorrelationHeaders(req.headers);
-    if (!correlation.ok) {
-      sendJsonRpcError(res, 400, invalidRequest(null, `header ${correlation.header} ${correlation.problem}`));
-      return;
-    }
-    const { values } = correlation;
-    res.setHeader(CallerHeader.Guid, values.guid);
-    res.setHeader(CallerHeader.RequestId, values.requestId);
+    const values = correlate(req, res);
+    if (!values) return;
     const context = { ...values, deadline: receivedAt + requestDeadlineMillis, receivedAt };
     const httpMethod = req.method;
     runWithRequestContext(context, () => {

@@ -13,9 +13,8 @@ import {
   type SerializedResponse,
 } from '@toolmesh/protocol';
 import type { Logger } from '../logging/logger';
-import { CallerHeader, readCorrelationHeaders } from './correlation-headers';
 import { readBoundedBody } from './bounded-body';
-import { correlatedRequest } from './correlated-request';
+import { correlate, correlatedRequest } from './correlated-request';
 import { HangUp } from './hang-up';
 import { addCorsHeaders, answerPreflight, isPreflight } from './cors';
 import { loggedMethod, NO_METHOD, type LoggedMethod } from './logged-method';
@@ -109,12 +108,8 @@ type ExchangeContext = Omit<RequestContext, 'protocolVersion'> & { protocolVersi
 /** Correlation first, since it names the request in every later log line; then the exchange in its context. */
 function startExchange(req: IncomingMessage, res: ServerResponse, options: McpHttpAppOptions): void {
   const receivedAt = performance.now();
-  const correlation = readCorrelationHeaders(req.headers);
-  if (!correlation.ok) {
-    sendJsonRpcError(res, 400, invalidRequest(null, `header ${correlation.header} ${correlation.problem}`));
-    return;
-  }
-  const { values } = correlation;
+  const values = correlate(req, res);
+  if (!values) return;
   const hangUp = new HangUp();
   // Built member by member, every member present, so every request's context has the same shape: object
   // spreads here cost more than the rest of the function (docs/adr/0005-gateway-hot-path.md).
@@ -130,8 +125,6 @@ function startExchange(req: IncomingMessage, res: ServerResponse, options: McpHt
     receivedAt,
     hangUp,
   };
-  res.setHeader(CallerHeader.Guid, context.guid);
-  res.setHeader(CallerHeader.RequestId, context.requestId);
   // One async function per exchange, which settles every failure itself, so nobody awaits its promise:
   // AsyncLocalStorage follows every promise and async hop, and each costs CPU on the hot path (ADR 0005).
   void runWithRequestContext(context, () => exchange(req, res, context, hangUp, options));
