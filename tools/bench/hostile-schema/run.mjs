@@ -5,40 +5,15 @@
 // baselines measured in the same run: the same tool called with an argument its pattern accepts (which
 // also reaches the tool service), and liveness probed while idle. Usage (after `npx nx run gateway:build`):
 //   node tools/bench/hostile-schema/run.mjs [--calls 200] [--seconds 3]
-import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-
-const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+import { startEchoGateway } from '../echo-gateway.mjs';
 const { values } = parseArgs({ options: { calls: { type: 'string', default: '200' }, seconds: { type: 'string', default: '3' } } });
 const CALLS = Number(values.calls);
 const SECONDS = Number(values.seconds);
 
-const manifest = JSON.stringify({
-  tools: [{ name: 'redos_echo', inputSchema: { type: 'object', properties: { text: { type: 'string', pattern: '^(a+)+$' } }, required: ['text'] }, endpoint: '/tools/echo' }],
-});
-const service = createServer((req, res) => {
-  req.resume();
-  req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(req.url === '/tool-manifest' ? manifest : '{"data":"ok"}'));
-});
-await new Promise((resolve) => service.listen(0, '127.0.0.1', resolve));
-const config = path.join(mkdtempSync(path.join(tmpdir(), 'hostile-bench-')), 'gateway.yaml');
-writeFileSync(config, `server: { port: 0, managementPort: 0 }\nmcp:\n  bundles: [{ name: bench, serviceDomain: "http://127.0.0.1:${service.address().port}", manifestPath: /tool-manifest }]\n`);
-const gateway = spawn(process.execPath, [path.join(root, 'dist/apps/gateway/main.js'), '--config', config], { env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'inherit'] });
-const [mcpUrl, managementUrl] = await new Promise((resolve, reject) => {
-  let output = '';
-  gateway.stdout.setEncoding('utf8').on('data', (chunk) => {
-    output += chunk;
-    const match = /event=gateway_started mcpUrl=(\S+) managementUrl=(\S+)/.exec(output);
-    if (match) resolve([match[1], match[2]]);
-  });
-  gateway.once('exit', (code) => reject(new Error(`gateway exited with ${code}: ${output}`)));
-});
-gateway.stdout.resume();
+const { mcpUrl, managementUrl, stop } = await startEchoGateway([
+  { name: 'redos_echo', inputSchema: { type: 'object', properties: { text: { type: 'string', pattern: '^(a+)+$' } }, required: ['text'] } },
+]);
 
 const headers = { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' };
 const call = (text) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'redos_echo', arguments: { text } } });
@@ -94,8 +69,7 @@ async function livenessUnder(body) {
 const underAccepted = await livenessUnder(ACCEPTED);
 const underHostile = await livenessUnder(HOSTILE);
 
-gateway.kill('SIGTERM');
-service.close();
+stop();
 
 const ms = (value) => `${value.toFixed(2)} ms`;
 console.log(`| measure | median | max | vs baseline (median) |`);

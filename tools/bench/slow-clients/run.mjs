@@ -5,16 +5,10 @@
 // that the gateway cuts reconnects at once. Reports both p99s and their ratio, and how many attackers
 // were cut with a 408. Usage (after `npx nx run gateway:build`):
 //   node tools/bench/slow-clients/run.mjs [--seconds 5] [--clients 16] [--slowloris 300] [--dribblers 100]
-import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { startEchoGateway } from '../echo-gateway.mjs';
 
-const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '5' },
@@ -25,25 +19,7 @@ const { values } = parseArgs({
 });
 const SECONDS = Number(values.seconds);
 
-const manifest = JSON.stringify({ tools: [{ name: 'echo', inputSchema: { type: 'object' }, endpoint: '/tools/echo' }] });
-const service = createServer((req, res) => {
-  req.resume();
-  req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(req.url === '/tool-manifest' ? manifest : '{"data":"ok"}'));
-});
-await new Promise((resolve) => service.listen(0, '127.0.0.1', resolve));
-const config = path.join(mkdtempSync(path.join(tmpdir(), 'slow-clients-bench-')), 'gateway.yaml');
-writeFileSync(config, `server: { port: 0, managementPort: 0 }\nmcp:\n  bundles: [{ name: bench, serviceDomain: "http://127.0.0.1:${service.address().port}", manifestPath: /tool-manifest }]\n`);
-const gateway = spawn(process.execPath, [path.join(root, 'dist/apps/gateway/main.js'), '--config', config], { env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'inherit'] });
-const mcpUrl = await new Promise((resolve, reject) => {
-  let output = '';
-  gateway.stdout.setEncoding('utf8').on('data', (chunk) => {
-    output += chunk;
-    const match = /event=gateway_started mcpUrl=(\S+)/.exec(output);
-    if (match) resolve(match[1]);
-  });
-  gateway.once('exit', (code) => reject(new Error(`gateway exited with ${code}: ${output}`)));
-});
-gateway.stdout.resume();
+const { mcpUrl, stop } = await startEchoGateway([{ name: 'echo', inputSchema: { type: 'object' } }]);
 const { hostname, port } = new URL(mcpUrl);
 
 const headers = { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' };
@@ -104,8 +80,7 @@ await new Promise((resolve) => setTimeout(resolve, 500)); // the attackers are c
 const underAttack = await steadyLoad();
 slowloris.stop();
 dribblers.stop();
-gateway.kill('SIGTERM');
-service.close();
+stop();
 
 console.log(`| steady load (${values.clients} clients, ${SECONDS} s) | calls | p50 ms | p99 ms |`);
 console.log(`|---|---|---|---|`);
