@@ -39,6 +39,11 @@ export async function eventually(predicate: () => boolean, timeoutMs = 10_000, s
   return predicate();
 }
 
+/** Polls until `condition` holds; throws, naming `what`, when it has not within `timeoutMs`. */
+export async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  if (!(await eventually(condition, timeoutMs, 20))) throw new Error(`${what}: not within ${timeoutMs} ms`);
+}
+
 function readdirSafe(dir: string): string[] {
   try {
     return readdirSync(dir);

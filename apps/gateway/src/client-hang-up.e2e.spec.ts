@@ -1,17 +1,10 @@
 import { request, type ClientRequest } from 'node:http';
 import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
 import type { ServerProcess } from '../../../tools/test/server-process';
+import { until } from '../../../tools/test/process-table';
 import { StallingToolService } from '../../../tools/test/stalling-tool-service';
 
 const ABANDONED = 300;
-
-async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const callBody = (id: number, name: string, text: string) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: { text } } });
 const MCP_HEADERS = { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' };

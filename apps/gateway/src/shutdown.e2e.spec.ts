@@ -1,16 +1,9 @@
 import { once } from 'node:events';
 import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
+import { until } from '../../../tools/test/process-table';
 import { StallingToolService } from '../../../tools/test/stalling-tool-service';
 
 const HANGING = 16;
-
-async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** SPEC G26: shutdown keeps its word with calls hanging upstream (the built gateway, a 2 s drain). */
 describe('shutdown with calls hanging upstream', () => {
