@@ -3,6 +3,7 @@ import {
   type CompiledSchema,
   type McpClient,
   NotificationFanout,
+  printableName,
   type NotificationListener,
   type NotificationSource,
   SchemaCompiler,
@@ -60,7 +61,7 @@ export class McpClientManager implements NotificationSource {
     private readonly log: Logger,
     private readonly spawnAllowanceMs = STARTUP_SPAWN_ALLOWANCE_MS,
   ) {
-    this.notifications = new NotificationFanout((error, event) => log.warn(`a notification listener failed on a notification from "${event.server}": ${describe(error)}`));
+    this.notifications = new NotificationFanout((error, event) => log.warn(`a notification listener failed on a notification from "${event.server}": ${errorMessage(error)}`));
   }
 
   addNotificationListener(listener: NotificationListener): () => void {
@@ -134,8 +135,8 @@ export class McpClientManager implements NotificationSource {
               inputValidator = schemas.compile(definition.inputSchema);
             } catch (error) {
               if (!(error instanceof SchemaError)) throw error;
-              // The name is the server's: quoted as JSON so control characters cannot reach the terminal raw.
-              this.log.warn(`MCP server "${config.name}": tool ${JSON.stringify(definition.name.slice(0, 64))} skipped, its inputSchema cannot be used (${error.code}): ${error.message}`);
+              // The name is the server's: cut and escaped, so no control character reaches the terminal raw.
+              this.log.warn(`MCP server "${config.name}": tool "${printableName(definition.name)}" skipped, its inputSchema cannot be used (${error.code}): ${error.message}`);
               continue;
             }
             registry.register(new McpTool(client, definition, resolveSideEffects(definition.annotations, config.annotationTrust), inputValidator));
@@ -144,7 +145,7 @@ export class McpClientManager implements NotificationSource {
           this.updateStatus(config, { toolCount: registered, elapsedMs });
         } catch (error) {
           this.clients.delete(config.name);
-          this.updateStatus(config, { state: 'failed', toolCount: 0, error: `could not list its tools: ${describe(error)}` });
+          this.updateStatus(config, { state: 'failed', toolCount: 0, error: `could not list its tools: ${errorMessage(error)}` });
           await this.closeClient(config.name, client);
         }
       }),
@@ -176,10 +177,10 @@ export class McpClientManager implements NotificationSource {
       assertServerName(config.name);
       client = this.factory.create(config, (error) => {
         report ??= error;
-        this.log.warn(`MCP server "${config.name}": ${describe(error)}`);
+        this.log.warn(`MCP server "${config.name}": ${errorMessage(error)}`);
       });
     } catch (error) {
-      return settle(config, failed(config, batch, describe(error)));
+      return settle(config, failed(config, batch, errorMessage(error)));
     }
     // Before connecting, so nothing the server sends right after initialize is missed.
     client.addNotificationListener((event) => this.notifications.publish(event));
@@ -191,7 +192,7 @@ export class McpClientManager implements NotificationSource {
       return;
     }
     if (outcome !== 'connected') {
-      const reason = report ? `${describe(outcome.error)} (${oneLine(report.message)})` : describe(outcome.error);
+      const reason = report ? `${errorMessage(outcome.error)} (${oneLine(report.message)})` : errorMessage(outcome.error);
       return settle(config, failed(config, batch, reason));
     }
     const elapsedMs = Date.now() - batch.started;
@@ -214,7 +215,7 @@ export class McpClientManager implements NotificationSource {
     try {
       await client.close();
     } catch (error) {
-      this.log.warn(`closing MCP server "${name}" failed: ${describe(error)}`);
+      this.log.warn(`closing MCP server "${name}" failed: ${errorMessage(error)}`);
     }
   }
 }
@@ -238,6 +239,3 @@ function oneLine(text: string): string {
   return line.length > 300 ? `${line.slice(0, 299)}…` : line;
 }
 
-function describe(error: unknown): string {
-  return errorMessage(error);
-}

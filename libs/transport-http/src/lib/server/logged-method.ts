@@ -10,11 +10,14 @@ export interface LoggedMethod {
   readonly length: number | undefined;
 }
 
-const KNOWN_METHODS: ReadonlySet<string> = new Set([...Object.values(McpMethod), ...Object.values(McpNotification)]);
+// One object per known method, made once: the lookup runs for every request (the hot path).
+const KNOWN_METHODS: ReadonlyMap<string, LoggedMethod> = new Map(
+  [...Object.values(McpMethod), ...Object.values(McpNotification)].map((method): [string, LoggedMethod] => [method, { name: method, length: undefined }]),
+);
 
 /** No method: the body did not parse, or was a response. */
 export const NO_METHOD: LoggedMethod = { name: undefined, length: undefined };
 
 export function loggedMethod(method: string): LoggedMethod {
-  return KNOWN_METHODS.has(method) ? { name: method, length: undefined } : { name: '(unknown)', length: method.length };
+  return KNOWN_METHODS.get(method) ?? { name: '(unknown)', length: method.length };
 }
