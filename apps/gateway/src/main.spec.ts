@@ -9,7 +9,6 @@ import { REPO_ROOT } from '../../../tools/test/server-process';
 const MAIN = path.join(REPO_ROOT, 'dist/apps/gateway/main.js');
 const configFile = (toolServiceUrl: string) => gatewayConfigFile(toolServiceUrl, '  shutdownDrainMillis: 5000\n');
 
-
 async function until(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const started = Date.now();
   while (!(await condition())) {

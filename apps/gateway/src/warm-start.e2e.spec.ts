@@ -6,7 +6,6 @@ import { startTestGateway, TEST_PROTOCOL_VERSION, type JsonRpcReply } from './te
 const KEY_PREFIX = 'warm';
 const ROUTE_KEY = `${KEY_PREFIX}:identity:v2:route:sample`;
 
-
 const rpc = async (url: string, method: string, params: object = {}): Promise<JsonRpcReply> =>
   (await (
     await fetch(url, {

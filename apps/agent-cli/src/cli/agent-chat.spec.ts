@@ -5,7 +5,6 @@ import path from 'node:path';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
 import { AGENT_CLI_MAIN } from '../test-support/built-cli';
 
-
 /**
  * `agent-cli chat` as a person uses it: the built CLI on a pseudo-terminal (util-linux `script` gives it
  * one; the test types into it), a scripted model in place of the LLM, and piped input without a terminal.

@@ -5,7 +5,6 @@ import path from 'node:path';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
 import { AGENT_CLI_MAIN } from '../test-support/built-cli';
 
-
 /**
  * Rewake end to end (issue #6): `agent-cli run` (the built CLI) with a real MCP server that notifies
  * later (tools/test/peers/notifying-peer.mjs) and a scripted model. The model asks the server to send a

@@ -7,7 +7,6 @@ import { eventually, pidsWithCommandLine } from '../../../../tools/test/process-
 import { ExitCode } from './exit-codes';
 import { AGENT_CLI_MAIN, runBuiltCli, type CliRun } from '../test-support/built-cli';
 
-
 /**
  * `agent-cli run` as a user runs it: the built CLI as a child process, real MCP servers from npm over
  * stdio (server-everything, server-memory), and a scripted OpenAI-compatible server in place of the model.

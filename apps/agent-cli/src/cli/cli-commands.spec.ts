@@ -6,7 +6,6 @@ import { startHttpPeer, type HttpPeer } from '../../../../tools/test/peers/http-
 import { ExitCode } from './exit-codes';
 import { AGENT_CLI_MAIN, runBuiltCli, type CliRun } from '../test-support/built-cli';
 
-
 /**
  * The built CLI (dist/apps/agent-cli/main.js) against real servers: server-everything and server-memory
  * from npm over stdio, the SDK's Streamable HTTP server, and a command that does not exist.

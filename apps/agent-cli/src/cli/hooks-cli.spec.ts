@@ -4,7 +4,6 @@ import path from 'node:path';
 import { ExitCode } from './exit-codes';
 import { runBuiltCli, type CliRun } from '../test-support/built-cli';
 
-
 /**
  * Hooks through the built CLI (dist/apps/agent-cli/main.js): a configuration that lists a skill file
  * whose hooks ask the policy MCP server (tools/test/peers/policy-peer.mjs over stdio).

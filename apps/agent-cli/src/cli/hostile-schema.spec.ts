@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runBuiltCli, type CliRun } from '../test-support/built-cli';
 
-
 /**
  * SPEC N5 through the built CLI against a stdio server that advertises hostile schemas: a pattern that
  * backtracks catastrophically on V8 (the CLI froze for about 60 s) is checked in linear time, and a tool

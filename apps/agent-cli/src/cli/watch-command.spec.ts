@@ -6,7 +6,6 @@ import { eventually, pidsWithCommandLine } from '../../../../tools/test/process-
 import { ExitCode } from './exit-codes';
 import { AGENT_CLI_MAIN } from '../test-support/built-cli';
 
-
 /**
  * `agent-cli watch` as a real child process (the built dist/apps/agent-cli/main.js) against a real
  * SDK-built MCP server that sends notifications on its own a moment after it is initialized.

@@ -3,7 +3,6 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-
 /**
  * The official MCP conformance suite (node_modules/@modelcontextprotocol/conformance, through
  * tools/conformance/conformance.mjs for its Node 20 shim) drives our HTTP client transport and MCP

@@ -7,7 +7,6 @@ import { McpClientManager, type ServerStatus } from './client-manager';
 import type { McpServerConfig, StdioServerConfig } from './server-config';
 import { ScriptedTransport, type ScriptedTransportOptions } from './test-support/scripted-transport';
 
-
 const PEER = path.join(__dirname, '../../../../tools/test/peers/stdio-peer.mjs');
 const clientInfo = { name: 'manager-test', version: '0.0.0' };
 

@@ -4,7 +4,6 @@ import { ChildProcessTransport } from '@toolmesh/transport-stdio';
 import { resultText } from '../tools/tool';
 import { McpTool, mcpToolName } from './mcp-tool';
 
-
 const PEER = path.join(__dirname, '../../../../tools/test/peers/stdio-peer.mjs');
 const clientInfo = { name: 'mcp-tool-test', version: '0.0.0' };
 const effects = { level: 'mutating', destructive: true, basis: 'assumed' } as const;

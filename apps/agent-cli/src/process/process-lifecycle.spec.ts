@@ -41,7 +41,6 @@ async function startCliWithServer(name: string, nodeArgs: string[] = []) {
   return { cli, exited, stderr: () => stderr };
 }
 
-
 describe('no server process outlives the CLI', () => {
   it.each([
     ['SIGINT', 130],

@@ -10,7 +10,6 @@ import type { AgentRuntime } from './agent-runtime';
 import { createRewake } from './rewake';
 import { createAgentRuntime } from './runtime-factory';
 
-
 /**
  * Rewake through the real runtime (SPEC A7): a real SDK-built MCP server over stdio sends notifications
  * after its tool has answered; the runtime's bridge maps them, and WaitForEvent, called through the

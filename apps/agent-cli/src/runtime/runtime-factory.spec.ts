@@ -7,7 +7,6 @@ import { createAgentRuntime } from './runtime-factory';
 import { McpClientManager } from '../mcp/client-manager';
 import { ToolRegistry } from '../tools/tool-registry';
 
-
 const PEER = path.join(__dirname, '../../../../tools/test/peers/stdio-peer.mjs');
 const server = (name: string): StdioServerConfig => ({
   name,

@@ -10,7 +10,6 @@ const ROOT = path.join(__dirname, '../../../..');
 const PEER = path.join(ROOT, 'tools/test/peers/stdio-peer.mjs');
 const EVERYTHING = path.join(ROOT, 'node_modules/.bin/mcp-server-everything');
 
-
 /** Every peer a test starts; closed after each test, so a failing test leaves no process behind. */
 const started: ChildProcessTransport[] = [];
 afterEach(async () => {

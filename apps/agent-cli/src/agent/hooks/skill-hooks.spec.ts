@@ -13,7 +13,6 @@ import { FLAG_APPROVER, NON_INTERACTIVE_APPROVER, type Approver } from '../appro
 import type { SideEffectCap } from '../approval/side-effect-cap';
 import { ToolExecutor, type GateVerdict } from '../tool-executor';
 
-
 /**
  * Hooks at their real boundaries: skill files on disk, loaded with the configuration; the real runtime
  * with a real policy MCP server (tools/test/peers/policy-peer.mjs, stdio); an HTTP endpoint on port 0;

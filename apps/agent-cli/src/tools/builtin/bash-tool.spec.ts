@@ -6,7 +6,6 @@ import { eventually, pidsWithCommandLine } from '../../../../../tools/test/proce
 import { resultText } from '../tool';
 import { BASH_MAX_OUTPUT_BYTES, BashTool } from './bash-tool';
 
-
 const dir = mkdtempSync(path.join(tmpdir(), 'bash-tool-'));
 const processes = new ChildProcessRegistry();
 const bash = new BashTool({ workingDirectory: dir }, processes);

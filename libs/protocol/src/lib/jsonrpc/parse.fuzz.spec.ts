@@ -10,7 +10,6 @@ const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed);
 const CASES = Number(process.env.FUZZ_CASES ?? 12_000);
 const STANDARD_PARSER_CODES = new Set([-32700, -32600, -32602]);
 
-
 const VALID: readonly unknown[] = [
   { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } },
   { jsonrpc: '2.0', id: 'abc', method: 'tools/call', params: { name: 'search', arguments: { q: 'x', n: 3 } } },

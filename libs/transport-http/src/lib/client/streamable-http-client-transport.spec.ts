@@ -7,7 +7,6 @@ import { eventually } from '../../../../../tools/test/process-table';
 import { HttpClientErrorCode, type HttpClientError } from './http-client-errors';
 import { StreamableHttpClientTransport } from './streamable-http-client-transport';
 
-
 const clientInfo = { name: 'transport-http-test', version: '0.0.0' };
 const TOKEN = 'Bearer s3cr3t-token-value';
 let dispatcher: Agent;
