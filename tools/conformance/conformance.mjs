@@ -14,5 +14,7 @@ import { pathToFileURL } from 'node:url';
 if (Number(process.versions.node.split('.')[0]) < 22) register('./node20-fs-hooks.mjs', import.meta.url);
 
 const require = createRequire(import.meta.url);
-const suite = require.resolve('@modelcontextprotocol/conformance/package.json').replace(/package\.json$/, 'dist/index.js');
+// CONFORMANCE_PACKAGE picks the 0.2 alpha, installed under an alias beside 0.1.16.
+const suitePackage = process.env.CONFORMANCE_PACKAGE ?? '@modelcontextprotocol/conformance';
+const suite = require.resolve(`${suitePackage}/package.json`).replace(/package\.json$/, 'dist/index.js');
 await import(pathToFileURL(suite).href);

@@ -2,7 +2,7 @@
 const SHIM = new URL('./node20-fs-shim.mjs', import.meta.url).href;
 
 export async function resolve(specifier, context, next) {
-  if ((specifier === 'fs' || specifier === 'node:fs') && context.parentURL?.includes('/@modelcontextprotocol/conformance/')) {
+  if ((specifier === 'fs' || specifier === 'node:fs') && /\/@modelcontextprotocol\/conformance(-2026)?\//.test(context.parentURL ?? '')) {
     return { url: SHIM, shortCircuit: true };
   }
   return next(specifier, context);

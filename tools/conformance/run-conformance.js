@@ -7,20 +7,31 @@
  *   node tools/conformance/run-conformance.js server <url> <scenario...>
  *   node tools/conformance/run-conformance.js client "<client command>" <scenario...>
  *
- * With --json, prints {scenario: {passed, failures: [...]}} instead. Exit code 0 when all passed.
+ * Options: --json prints {scenario: {passed, failures: [...]}} instead; --suite 0.2 runs
+ * 0.2.0-alpha.12 (installed as @modelcontextprotocol/conformance-2026) instead of 0.1.16;
+ * --spec-version <v> is passed to the suite (0.2 only, e.g. 2026-07-28). Exit code 0 when all passed.
  */
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { parseArgs } = require('node:util');
 
 /** The suite itself, with the Node 20 shim it needs (conformance.mjs). */
 const SUITE = path.join(__dirname, 'conformance.mjs');
 
-function runScenario(mode, target, scenario) {
+/** The suites installed, by the name `--suite` takes. */
+const SUITE_PACKAGES = { '0.1': '@modelcontextprotocol/conformance', '0.2': '@modelcontextprotocol/conformance-2026' };
+
+function runScenario(mode, target, scenario, options) {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), `conformance-${scenario.replace(/\W/g, '-')}-`));
   const args = mode === 'server' ? ['server', '--url', target] : ['client', '--command', target];
-  const run = spawnSync(process.execPath, [SUITE, ...args, '--scenario', scenario, '-o', out], { encoding: 'utf8', timeout: 120_000 });
+  const specVersion = options.specVersion ? ['--spec-version', options.specVersion] : [];
+  const run = spawnSync(process.execPath, [SUITE, ...args, '--scenario', scenario, ...specVersion, '-o', out], {
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, CONFORMANCE_PACKAGE: SUITE_PACKAGES[options.suite] },
+  });
   const checks = findChecks(out).flatMap((file) => JSON.parse(fs.readFileSync(file, 'utf8')));
   const failures = checks.filter((c) => c.status === 'FAILURE').map((c) => `${c.id}: ${c.errorMessage ?? c.description ?? ''}`);
   if (checks.length === 0) failures.push(`no results written (exit ${run.status}): ${(run.stderr || run.stdout || '').slice(-500)}`);
@@ -36,14 +47,18 @@ function findChecks(dir) {
 }
 
 function main() {
-  const argv = process.argv.slice(2);
-  const json = argv.includes('--json');
-  const [mode, target, ...scenarios] = argv.filter((a) => a !== '--json');
-  if (!['server', 'client'].includes(mode) || !target || scenarios.length === 0) {
-    process.stderr.write('usage: run-conformance.js server <url> | client "<command>" <scenario...> [--json]\n');
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false }, suite: { type: 'string', default: '0.1' }, 'spec-version': { type: 'string' } },
+  });
+  const [mode, target, ...scenarios] = positionals;
+  if (!['server', 'client'].includes(mode) || !target || scenarios.length === 0 || !(values.suite in SUITE_PACKAGES)) {
+    process.stderr.write('usage: run-conformance.js server <url> | client "<command>" <scenario...> [--json] [--suite 0.1|0.2] [--spec-version <v>]\n');
     process.exit(2);
   }
-  const results = Object.fromEntries(scenarios.map((s) => [s, runScenario(mode, target, s)]));
+  const options = { suite: values.suite, specVersion: values['spec-version'] };
+  const json = values.json;
+  const results = Object.fromEntries(scenarios.map((s) => [s, runScenario(mode, target, s, options)]));
   const failed = Object.values(results).filter((r) => !r.passed).length;
   if (json) process.stdout.write(`${JSON.stringify(results)}\n`);
   else {
