@@ -1,11 +1,27 @@
-import { Client, SdkError, SdkErrorCode, type CallToolResult, type Implementation, type Tool, type ToolAnnotations } from '@modelcontextprotocol/client';
+import {
+  Client,
+  SdkError,
+  SdkErrorCode,
+  type CallToolResult,
+  type GetPromptResult,
+  type Implementation,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplateType as ResourceTemplate,
+  type Tool,
+  type ToolAnnotations,
+} from '@modelcontextprotocol/client';
 import { NotificationFanout } from '../notifications/notification-fanout';
 import type { NotificationListener, NotificationSource } from '../notifications/notification-listener';
 import type { McpTransport } from '../transport/mcp-transport';
 import { McpClientError, McpClientErrorCode } from './client-errors';
 import { NotificationTap } from './notification-tap';
+import { clientCapabilities, registerServerRequests, type ServerRequestHandlers } from './server-requests';
 
-export type { CallToolResult, Implementation, Tool, ToolAnnotations };
+export type { CallToolResult, GetPromptResult, Implementation, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool, ToolAnnotations };
+/** The SDK's client type, for the host's resource and prompt clients (see `McpClient.sdkClient`). */
+export type SdkClient = Client;
 
 export interface McpClientOptions {
   /** The configured server name: stamped on notifications and used in error messages. */
@@ -15,6 +31,8 @@ export interface McpClientOptions {
   readonly requestTimeoutMs: number;
   /** Where listener failures and transport reports go; the client never throws them. */
   readonly onError?: (error: Error) => void;
+  /** Sampling, elicitation and roots, each declared at initialize only when given. */
+  readonly serverRequests?: ServerRequestHandlers;
 }
 
 /**
@@ -33,7 +51,9 @@ export class McpClient implements NotificationSource {
     private readonly transport: McpTransport,
     private readonly options: McpClientOptions,
   ) {
-    this.sdk = new Client(options.clientInfo, { capabilities: {} });
+    const serverRequests = options.serverRequests ?? {};
+    this.sdk = new Client(options.clientInfo, { capabilities: clientCapabilities(serverRequests) });
+    registerServerRequests(this.sdk, serverRequests);
     this.notifications = new NotificationFanout((error) => options.onError?.(asError(error)));
     this.sdk.onerror = (error) => options.onError?.(error);
     this.sdk.onclose = () => {
@@ -55,6 +75,19 @@ export class McpClient implements NotificationSource {
 
   get protocolVersion(): string | undefined {
     return this.sdk.getNegotiatedProtocolVersion();
+  }
+
+  get requestTimeoutMs(): number {
+    return this.options.requestTimeoutMs;
+  }
+
+  /**
+   * The SDK client of this connection, for the host's resource and prompt clients
+   * (apps/agent-cli/src/mcp/host), which have interfaces of their own instead of growing this one.
+   */
+  sdkClient(): SdkClient {
+    this.assertConnected();
+    return this.sdk;
   }
 
   addNotificationListener(listener: NotificationListener): () => void {

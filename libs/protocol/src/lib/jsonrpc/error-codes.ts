@@ -1,9 +1,9 @@
 import { ProtocolErrorCode } from '@modelcontextprotocol/client';
 
 /**
- * Numeric error codes that cross the wire in JSON-RPC error responses. The standard ones come from the
- * SDK; the server-defined ones (-32000..-32099, JSON-RPC 2.0 §5.1) are this project's and are listed in
- * docs/errors.md. Local, never-on-the-wire failures use string codes in each library's error module.
+ * Numeric error codes that cross the wire in JSON-RPC error responses. The standard ones and the
+ * 2026-07-28 ones (-32020..-32022) come from the MCP specification; -32001 and -32003 are this project's
+ * (the 2025 era only) and are listed in docs/errors.md. Local, never-on-the-wire failures use string codes in each library's error module.
  */
 export const JsonRpcErrorCode = {
   ParseError: ProtocolErrorCode.ParseError,
@@ -11,6 +11,12 @@ export const JsonRpcErrorCode = {
   MethodNotFound: ProtocolErrorCode.MethodNotFound,
   InvalidParams: ProtocolErrorCode.InvalidParams,
   InternalError: ProtocolErrorCode.InternalError,
+  /** 2026-07-28: an `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` or `Mcp-Param-*` header is missing, invalid or differs from the body. The SDK has no constant for it yet. */
+  HeaderMismatch: -32020,
+  /** 2026-07-28: the request needs a client capability its `_meta` did not declare; `data.requiredCapabilities`. */
+  MissingRequiredClientCapability: ProtocolErrorCode.MissingRequiredClientCapability,
+  /** 2026-07-28: the protocol version named is not served; `data.supported` and `data.requested`. */
+  UnsupportedProtocolVersion: ProtocolErrorCode.UnsupportedProtocolVersion,
   /** `tools/call` named a tool that is not in the catalogue, even after one forced refresh (SPEC G13). */
   ToolNotFound: -32001,
   /** The tool catalogue could not be read at all (SPEC G13). */

@@ -1,6 +1,7 @@
 import {
   CallToolRequestSchema,
   CancelledNotificationSchema,
+  DiscoverRequestSchema,
   GetPromptRequestSchema,
   InitializedNotificationSchema,
   InitializeRequestSchema,
@@ -17,6 +18,8 @@ import {
   ResourceUpdatedNotificationSchema,
   SetLevelRequestSchema,
   SubscribeRequestSchema,
+  SubscriptionsAcknowledgedNotificationSchema,
+  SubscriptionsListenRequestSchema,
   ToolListChangedNotificationSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/core';
@@ -40,6 +43,10 @@ export const McpMethod = {
   PromptsList: methodOf(ListPromptsRequestSchema),
   PromptsGet: methodOf(GetPromptRequestSchema),
   LoggingSetLevel: methodOf(SetLevelRequestSchema),
+  /** 2026-07-28 */
+  ServerDiscover: methodOf(DiscoverRequestSchema),
+  /** 2026-07-28 */
+  SubscriptionsListen: methodOf(SubscriptionsListenRequestSchema),
 } as const;
 
 /** MCP notification names used by this project, taken from the SDK's own schemas. */
@@ -52,6 +59,8 @@ export const McpNotification = {
   ResourcesListChanged: methodOf(ResourceListChangedNotificationSchema),
   ResourceUpdated: methodOf(ResourceUpdatedNotificationSchema),
   PromptsListChanged: methodOf(PromptListChangedNotificationSchema),
+  /** 2026-07-28: the first message of a listen stream. */
+  SubscriptionsAcknowledged: methodOf(SubscriptionsAcknowledgedNotificationSchema),
 } as const;
 
 export type McpMethod = (typeof McpMethod)[keyof typeof McpMethod];
