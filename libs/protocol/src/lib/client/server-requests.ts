@@ -1,0 +1,57 @@
+import {
+  ProtocolError,
+  type Client,
+  type ClientCapabilities,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type ElicitRequestParams,
+  type ElicitResult,
+  type Root,
+} from '@modelcontextprotocol/client';
+
+export type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, Root };
+
+/** A sampling request the client will not run: answered with this message and the JSON-RPC code -1 MCP's examples use. */
+export interface SamplingRefusal {
+  readonly refused: string;
+}
+
+/**
+ * The client's answers to the requests a server may send it (MCP "client features"). Each handler given
+ * is declared as a capability at initialize; one left out stays undeclared, and the SDK answers its
+ * requests -32601 as before. Handlers get the server's cancellation as `signal`.
+ */
+export interface ServerRequestHandlers {
+  readonly sampling?: (params: CreateMessageRequestParams, signal: AbortSignal) => Promise<CreateMessageResult | SamplingRefusal>;
+  /** Form mode only; the SDK fills in the schema's defaults for fields an accepted answer leaves out (SEP-1034). */
+  readonly elicitation?: (params: ElicitRequestParams, signal: AbortSignal) => Promise<ElicitResult>;
+  readonly roots?: () => Promise<readonly Root[]>;
+}
+
+/** The capabilities the handlers make true: nothing is declared that is not answered. */
+export function clientCapabilities(handlers: ServerRequestHandlers): ClientCapabilities {
+  return {
+    ...(handlers.sampling ? { sampling: {} } : {}),
+    ...(handlers.elicitation ? { elicitation: { form: { applyDefaults: true } } } : {}),
+    ...(handlers.roots ? { roots: {} } : {}),
+  };
+}
+
+/** Registers the handlers on an SDK client made with `clientCapabilities(handlers)`. */
+export function registerServerRequests(sdk: Client, handlers: ServerRequestHandlers): void {
+  const { sampling, elicitation, roots } = handlers;
+  if (sampling) {
+    sdk.setRequestHandler('sampling/createMessage', async (request, ctx) => {
+      const answer = await sampling(request.params, ctx.mcpReq.signal);
+      if (isRefusal(answer)) throw new ProtocolError(-1, answer.refused);
+      return answer;
+    });
+  }
+  if (elicitation) sdk.setRequestHandler('elicitation/create', (request, ctx) => elicitation(request.params, ctx.mcpReq.signal));
+  if (roots) sdk.setRequestHandler('roots/list', async () => ({ roots: [...(await roots())] }));
+}
+
+// A result may carry any extra member, so the refusal is told apart by its string `refused`.
+function isRefusal(answer: CreateMessageResult | SamplingRefusal): answer is SamplingRefusal {
+  return typeof (answer as Partial<SamplingRefusal>).refused === 'string';
+}
