@@ -12,6 +12,7 @@ import { Transcript, defaultTranscriptFile } from '../agent/transcript/transcrip
 import { toolEventEntry, type SessionOutcome } from '../agent/transcript/transcript-entry';
 import { DEFAULT_LLM_CONFIG, type LlmConfig } from '../config/llm-config';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
+import type { AgentRuntime } from '../runtime/agent-runtime';
 import { withRuntime, type CommandContext } from './command-context';
 
 /** What one user message came to: the loop's outcome, or why it ended otherwise (already reported). */
@@ -45,8 +46,8 @@ export class AgentSession {
     });
   }
 
-  /** Opens the runtime (servers), runs `body` with a session over it, and closes everything after. */
-  static async run(context: CommandContext, command: 'run' | 'chat', body: (session: AgentSession) => Promise<number>): Promise<number> {
+  /** Opens the runtime (servers), runs `body` with a session over it (and the runtime, for `chat`'s /prompt), and closes everything after. */
+  static async run(context: CommandContext, command: 'run' | 'chat', body: (session: AgentSession, runtime: AgentRuntime) => Promise<number>): Promise<number> {
     const llm = context.config.llm ?? DEFAULT_LLM_CONFIG;
     const settings = clientSettings(context, llm); // before any server starts: a missing model is a config error
     const maxTurns = context.agent.maxTurns ?? llm.maxTurns;
@@ -59,7 +60,7 @@ export class AgentSession {
       const session = new AgentSession(context, transcript, maxTurns, { model: client, tools: runtime.tools, executor, systemPrompt });
       transcript.record({ type: 'session_start', command, model: settings.model, baseUrl: settings.baseUrl, maxTurns, cap: context.gate.cap, approver: approverKind(context.gate.approver) });
       try {
-        return await body(session);
+        return await body(session, runtime);
       } finally {
         await client.close();
         transcript.close();

@@ -26,6 +26,9 @@ Commands:
   run "<task>"          Let the agent do one task with the configured LLM and the tools, then exit
   chat                  Talk with the agent: one message per line, /exit or Ctrl-D to leave
   watch                 Print the events the servers' notifications become, one JSON line each
+  resources [list|templates|read]
+                        List the connected servers' resources and templates, or read one
+  prompts [list|get]    List the connected servers' prompts, or get one with its arguments
   help [command]        Show help for a command
 
 ${GLOBAL_OPTIONS}
@@ -106,9 +109,48 @@ it needs them, and the conversation goes on until /exit or the end of input (Ctr
 questions are asked at the same prompt: answer y or n. Without a terminal, chat reads its messages
 from stdin, one per line, and refuses calls that need approval unless --yes is given.
 
+Slash commands:
+  /prompt <server> <name> [key=value ...]
+                        Send a server's prompt (see agent-cli prompts) as your message
+  /exit                 Leave the chat
+
 ${LLM_NOTE}
 
 ${AGENT_OPTIONS}
+${GLOBAL_OPTIONS}
+${EXIT_CODES_HELP}`,
+  resources: `Usage: agent-cli resources [list [<server>]] [--json]
+       agent-cli resources templates [<server>] [--json]
+       agent-cli resources read <server> <uri> [--json]
+
+Connects to the configured MCP servers and works with the resources of those that offer them:
+  list        one row per resource (all servers, or <server> only): server, URI, name, MIME type, description
+  templates   the resource templates: URIs with {placeholders} to fill in and read
+  read        prints the resource's text (a binary part is named with its type and size);
+              --json prints the whole result ({"contents": [{"uri", "mimeType", "text" | "blob"}]})
+Names and descriptions from servers are shown escaped and cut. The model reads resources through
+the built-in tools ListMcpResources and ReadMcpResource (read-only), offered when a server has some.
+Exits with 4 when a server could not be connected or listed, 2 for an unknown server, 1 when the
+server refused the read (an unknown URI).
+
+Example:
+  agent-cli resources read everything demo://resource/static/document/architecture.md
+
+${GLOBAL_OPTIONS}
+${EXIT_CODES_HELP}`,
+  prompts: `Usage: agent-cli prompts [list [<server>]] [--json]
+       agent-cli prompts get <server> <name> [key=value ...] [--json]
+
+Connects to the configured MCP servers and works with the prompts of those that offer them:
+  list        one row per prompt: server, name, arguments (required ones marked *), description
+  get         prints the prompt's messages as text (headed by their role when not all are the user's);
+              the arguments are checked against the prompt's own list first. --json prints the whole result.
+In chat, /prompt <server> <name> [key=value ...] sends the prompt as your message.
+Exits with 2 for an unknown server or prompt or wrong arguments, 4 when a server could not be connected.
+
+Example:
+  agent-cli prompts get everything args-prompt city=Paris state=France
+
 ${GLOBAL_OPTIONS}
 ${EXIT_CODES_HELP}`,
   watch: `Usage: agent-cli watch [--timeout <ms>] [--count <n>] [--config <file>]

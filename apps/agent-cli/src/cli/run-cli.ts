@@ -17,6 +17,8 @@ import type { AgentRuntime } from '../runtime/agent-runtime';
 import { createAgentRuntime } from '../runtime/runtime-factory';
 import { callCommand } from './commands/call-command';
 import { chatCommand } from './commands/chat-command';
+import { promptsCommand } from './commands/prompts-command';
+import { resourcesCommand } from './commands/resources-command';
 import { runCommand } from './commands/run-command';
 import { serversCommand } from './commands/servers-command';
 import { toolsCommand } from './commands/tools-command';
@@ -29,7 +31,16 @@ import { progressReporter } from './progress-reporter';
 export type { CliIo };
 export { ExitCode, HELP };
 
-const COMMANDS: Readonly<Record<string, Command>> = { servers: serversCommand, tools: toolsCommand, call: callCommand, run: runCommand, chat: chatCommand, watch: watchCommand };
+const COMMANDS: Readonly<Record<string, Command>> = {
+  servers: serversCommand,
+  tools: toolsCommand,
+  call: callCommand,
+  run: runCommand,
+  chat: chatCommand,
+  watch: watchCommand,
+  resources: resourcesCommand,
+  prompts: promptsCommand,
+};
 
 export interface CliEnvironment {
   readonly version: string;

@@ -42,6 +42,14 @@ export const AgentErrorCode = {
   SkillNotFound: 'skill.not_found',
   /** A skill file is not valid YAML, or its hooks are not shaped as docs/agent-cli.md describes. */
   SkillInvalid: 'skill.invalid',
+  /** A command or built-in tool named an MCP server that is not in the configuration. */
+  ServerNotFound: 'server.not_found',
+  /** The named server is connected but did not declare the feature asked for (resources, prompts) at initialize. */
+  FeatureNotOffered: 'server.feature_not_offered',
+  /** `prompts get` / `/prompt` arguments are not `key=value`, or a required prompt argument is missing. */
+  InvalidPromptArguments: 'prompt.invalid_arguments',
+  /** `prompts get` / `/prompt` named a prompt the server does not list. */
+  PromptNotFound: 'prompt.not_found',
 } as const;
 
 export type AgentErrorCode = (typeof AgentErrorCode)[keyof typeof AgentErrorCode];

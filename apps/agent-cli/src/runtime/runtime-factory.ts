@@ -13,6 +13,9 @@ import { NO_HOOKS, type ToolUseHooks } from '../agent/hooks/tool-use-hooks';
 import type { AgentConfig } from '../config/load-config';
 import type { McpClientFactory } from '../mcp/client-factory';
 import { McpClientManager, type Logger, type StartupProgress } from '../mcp/client-manager';
+import { serversOffering } from '../mcp/host/connected-servers';
+import { McpResourceClient } from '../mcp/host/resource-client';
+import { createResourceTools } from '../mcp/host/resource-tools';
 import { createBuiltinTools } from '../tools/builtin/builtin-tools';
 import { ToolRegistry } from '../tools/tool-registry';
 import { AgentRuntime, closeInOrder, type Closeable } from './agent-runtime';
@@ -49,12 +52,19 @@ export async function createAgentRuntime(config: AgentConfig, deps: RuntimeDepen
     for (const tool of createBuiltinTools({ workingDirectory: deps.workingDirectory }, rewake.events)) registry.register(tool);
     await manager.connectAll(config.servers, deps.onProgress);
     await manager.registerAllTools(registry);
+    registerResourceTools(registry, manager, deps.workingDirectory);
     const hooks = createHooks(config, manager, owned, deps);
     return new AgentRuntime(registry, manager, manager.status, owned, (message) => deps.log.warn(message), hooks, rewake.events);
   } catch (error) {
     await closeInOrder(owned, (message) => deps.log.warn(message));
     throw error;
   }
+}
+
+/** ListMcpResources and ReadMcpResource, when a connected server offers resources: without one they could only fail. */
+function registerResourceTools(registry: ToolRegistry, manager: McpClientManager, workingDirectory: string): void {
+  if (serversOffering(manager, 'resources').length === 0) return;
+  for (const tool of createResourceTools({ workingDirectory }, new McpResourceClient(manager))) registry.register(tool);
 }
 
 /** The skills' hooks, or none; with hooks, an HTTP pool of their own, closed with the runtime. */

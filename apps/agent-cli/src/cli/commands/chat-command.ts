@@ -1,7 +1,9 @@
 import { createInterface } from 'node:readline';
+import { McpPromptClient } from '../../mcp/host/prompt-client';
 import { AgentSession } from '../agent-session';
 import type { CliIo, Command } from '../command-context';
 import { ExitCode } from '../exit-codes';
+import { promptMessage, PROMPT_COMMAND_USAGE } from './prompt-slash-command';
 
 /** The user's lines: from the terminal (prompted), or from piped stdin. `undefined` at the end. */
 interface LineSource {
@@ -19,13 +21,23 @@ export const chatCommand: Command = async (context) => {
     context.io.stderr('agent-cli chat: takes no arguments; type the messages at the "> " prompt\nRun "agent-cli chat --help" for usage.\n');
     return ExitCode.Usage;
   }
-  return AgentSession.run(context, 'chat', async (session) => {
+  return AgentSession.run(context, 'chat', async (session, runtime) => {
     const lines = lineSource(context.io, context.agent.signal);
+    const prompts = new McpPromptClient(runtime.mcp);
     try {
-      if (context.io.terminal) context.io.stderr('Type a message, /exit to leave.\n');
+      if (context.io.terminal) context.io.stderr(`Type a message, ${PROMPT_COMMAND_USAGE} to send a server's prompt, /exit to leave.\n`);
       for (let line = await lines.next(); line !== undefined && line.trim() !== '/exit'; line = await lines.next()) {
         if (line.trim() === '') continue;
-        if ((await session.send(line)).outcome === 'interrupted') break;
+        let message = line;
+        if (/^\/prompt(\s|$)/.test(line.trim())) {
+          const prompt = await promptMessage(prompts, line.trim().slice('/prompt'.length), context.agent.signal);
+          if ('problem' in prompt) {
+            context.io.stderr(`${prompt.problem}\n`);
+            continue;
+          }
+          message = prompt.text;
+        }
+        if ((await session.send(message)).outcome === 'interrupted') break;
       }
       const interrupted = context.agent.signal?.aborted === true;
       session.end(interrupted ? 'interrupted' : 'done');
