@@ -27,6 +27,7 @@ export { type NotificationListener, type NotificationSource, type ServerNotifica
 export { NotificationFanout } from './lib/notifications/notification-fanout';
 export { RawJson, serializedByteLength, type SerializedResponse, serializedText, serializeErrorResponse, serializeResultResponse } from './lib/jsonrpc/serialize';
 export {
+  type CallToolOptions,
   type CallToolResult,
   type GetPromptResult,
   type Implementation,
@@ -48,6 +49,7 @@ export {
   type SamplingRefusal,
   type ServerRequestHandlers,
 } from './lib/client/server-requests';
+export { McpClientError, McpClientErrorCode } from './lib/client/client-errors';
 export { CodedError } from './lib/errors/coded-error';
 export { errorMessage } from './lib/errors/error-message';
 export { type CompiledSchema, SchemaCompiler } from './lib/schema/schema-compiler';

@@ -5,4 +5,5 @@
  * checks the module graph, the agent CLI's main.spec.ts its bundle).
  */
 export { SseParser, type SseParseEvent } from './lib/client/sse-parser';
+export { isSessionExpired } from './lib/client/http-client-errors';
 export { StreamableHttpClientTransport } from './lib/client/streamable-http-client-transport';

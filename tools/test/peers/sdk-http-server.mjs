@@ -5,6 +5,7 @@
  *
  *   --json            answer POSTs with a single JSON body instead of an SSE stream
  *   --stateless       no sessions (a fresh SDK server and transport per request)
+ *   --port=<n>        listen on this port instead of one the OS picks (to restart a server in place)
  *
  * Tools: "add" {a, b}; "echo" {text}; "notify-later" sends a logging notification 50 ms after answering
  * (so it travels on the GET notification stream). GET /__requests returns the method and MCP headers of
@@ -100,7 +101,8 @@ const http = createServer(async (req, res) => {
 });
 
 http.keepAliveTimeout = 60_000;
-http.listen(0, '127.0.0.1', () => {
+const port = Number([...flags].find((flag) => flag.startsWith('--port='))?.slice('--port='.length) ?? 0);
+http.listen(port, '127.0.0.1', () => {
   process.stdout.write(`LISTENING http://127.0.0.1:${http.address().port}/mcp\n`);
 });
 process.on('SIGTERM', () => process.exit(0));

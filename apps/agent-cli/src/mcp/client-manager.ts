@@ -15,6 +15,7 @@ import { resolveSideEffects } from './annotation-trust';
 import type { McpClientFactory } from './client-factory';
 import { McpTool } from './mcp-tool';
 import { assertServerName, type McpServerConfig } from './server-config';
+import { ServerConnection } from './server-connection';
 
 /** Covers spawning a server process, the one step no request timeout bounds (seed §5.3). */
 export const STARTUP_SPAWN_ALLOWANCE_MS = 30_000;
@@ -22,7 +23,8 @@ export const STARTUP_SPAWN_ALLOWANCE_MS = 30_000;
 export interface ServerStatus {
   readonly name: string;
   readonly transport: McpServerConfig['transport'];
-  readonly state: 'connected' | 'failed';
+  /** `down`: the connection was lost and is being restored; its tools are not offered meanwhile. */
+  readonly state: 'connected' | 'down' | 'failed';
   /** Time from the start of startup until this server connected or failed. */
   readonly elapsedMs: number;
   readonly toolCount: number;
@@ -36,25 +38,22 @@ export interface Logger {
   warn(message: string): void;
 }
 
-interface Connected {
-  readonly config: McpServerConfig;
-  readonly client: McpClient;
-  readonly elapsedMs: number;
-}
-
 /**
- * Owns the MCP clients of one agent runtime: connects them all in parallel under one deadline,
- * registers their tools, fans their notifications out, and closes them. Created by the runtime factory
- * and closed by the runtime (seed §5): never shared between runtimes.
+ * Owns the MCP connections of one agent runtime: connects them all in parallel under one deadline,
+ * registers their tools, keeps them connected (a lost server is reconnected with backoff and its tools
+ * withheld until it is back), fans their notifications out, and closes them. Created by the runtime
+ * factory and closed by the runtime (seed §5): never shared between runtimes.
  */
 export class McpClientManager implements NotificationSource {
-  private readonly clients = new Map<string, Connected>();
+  private readonly connections = new Map<string, ServerConnection>();
   /** One entry per configured server, duplicates included, in configuration order. */
   private readonly statuses = new Map<McpServerConfig, ServerStatus>();
   private readonly notifications: NotificationFanout;
-  /** Closes of clients given up at the deadline, still running; `close()` waits for them. */
+  /** Connections given up at the deadline, still closing; `close()` waits for them. */
   private readonly abandoned = new Set<Promise<void>>();
   private readonly configs: McpServerConfig[] = [];
+  /** Where the servers' tools were registered; their new lists are staged there. */
+  private registry: ToolRegistry | undefined;
 
   constructor(
     private readonly factory: McpClientFactory,
@@ -83,7 +82,7 @@ export class McpClientManager implements NotificationSource {
     const deadline = new Promise<'given-up'>((resolve) => {
       timer = setTimeout(() => resolve('given-up'), deadlineMs);
     });
-    const batch: Batch = { started: Date.now(), deadlineMs, deadline, over: false };
+    const batch: Batch = { started: Date.now(), deadlineMs, over: false };
     this.configs.push(...configs);
     onProgress({ kind: 'connecting', servers: configs.map((c) => c.name) });
     const settle = (config: McpServerConfig, status: ServerStatus) => {
@@ -93,7 +92,7 @@ export class McpClientManager implements NotificationSource {
 
     const attempts: Array<Promise<void>> = [];
     const unexpected: unknown[] = [];
-    const names = new Set(this.clients.keys());
+    const names = new Set(this.connections.keys());
     for (const config of configs) {
       if (names.has(config.name)) {
         // The first server of a name wins; a second one is a failure, never a replacement.
@@ -103,7 +102,7 @@ export class McpClientManager implements NotificationSource {
       names.add(config.name);
       attempts.push(this.connectOne(config, batch, settle).catch((error: unknown) => void unexpected.push(error)));
     }
-    await Promise.race([Promise.all(attempts), batch.deadline]);
+    await Promise.race([Promise.all(attempts), deadline]);
     clearTimeout(timer);
     batch.over = true;
     // connectOne turns every server failure into a status; a rejection here is a bug (or a failing
@@ -121,84 +120,119 @@ export class McpClientManager implements NotificationSource {
 
   /** Lists each connected server's tools and registers them, resolving trust once per tool. */
   async registerAllTools(registry: ToolRegistry): Promise<void> {
+    this.registry = registry;
     await Promise.all(
-      [...this.clients.values()].map(async ({ config, client, elapsedMs }) => {
+      [...this.connections.values()].map(async (connection) => {
+        const { config } = connection;
         try {
           assertServerName(config.name);
-          const definitions = await client.listTools();
-          // One compiler per tool list: its compiled schemas are released with the list (SPEC N5).
-          const schemas = new SchemaCompiler();
-          let registered = 0;
-          for (const definition of definitions) {
-            let inputValidator: CompiledSchema;
-            try {
-              inputValidator = schemas.compile(definition.inputSchema);
-            } catch (error) {
-              if (!(error instanceof SchemaError)) throw error;
-              // The name is the server's: cut and escaped, so no control character reaches the terminal raw.
-              this.log.warn(`MCP server "${config.name}": tool "${printableName(definition.name)}" skipped, its inputSchema cannot be used (${error.code}): ${error.message}`);
-              continue;
-            }
-            registry.register(new McpTool(client, definition, resolveSideEffects(definition.annotations, config.annotationTrust), inputValidator));
-            registered += 1;
-          }
-          this.updateStatus(config, { toolCount: registered, elapsedMs });
+          const tools = await this.listTools(connection);
+          registry.registerGroup(config.name, tools, () => connection.isConnected);
+          this.updateStatus(config, { toolCount: tools.length });
         } catch (error) {
-          this.clients.delete(config.name);
+          this.connections.delete(config.name);
           this.updateStatus(config, { state: 'failed', toolCount: 0, error: `could not list its tools: ${errorMessage(error)}` });
-          await this.closeClient(config.name, client);
+          await connection.close();
         }
       }),
     );
   }
 
-  /** One entry per configured server, in configuration order. */
+  /** One entry per configured server, in configuration order, as it is now. */
   get status(): ServerStatus[] {
     return this.configs.flatMap((config) => this.statuses.get(config) ?? []);
   }
 
+  /** The server's connected client, or undefined when it is not configured, failed or down. */
   client(name: string): McpClient | undefined {
-    return this.clients.get(name)?.client;
+    return this.connections.get(name)?.current;
   }
 
-  /** Closes every client; a failing close is logged and the others still close. */
+  /** Closes every connection; a failing close is logged and the others still close. */
   async close(): Promise<void> {
-    const closing = [...this.clients.entries()].map(([name, { client }]) => this.closeClient(name, client));
-    this.clients.clear();
+    const closing = [...this.connections.values()].map((connection) => connection.close());
+    this.connections.clear();
     await Promise.all([...closing, ...this.abandoned]);
   }
 
   private async connectOne(config: McpServerConfig, batch: Batch, settle: (config: McpServerConfig, status: ServerStatus) => void): Promise<void> {
-    let client: McpClient;
-    // What the transport reported while connecting (e.g. "exited with code 1" and the server's stderr):
-    // usually the real reason behind the client's terse "Connection closed".
-    let report: Error | undefined;
+    let connection: ServerConnection;
     try {
       assertServerName(config.name);
-      client = this.factory.create(config, (error) => {
-        report ??= error;
-        this.log.warn(`MCP server "${config.name}": ${errorMessage(error)}`);
+      connection = new ServerConnection(config, {
+        factory: this.factory,
+        warn: (message) => this.log.warn(message),
+        publish: (event) => this.notifications.publish(event),
+        onState: (changed) => this.onState(changed),
+        onReconnected: (changed) => this.refresh(changed),
+        reconnectLimitMs: batch.deadlineMs,
       });
+      await connection.start(batch.deadlineMs - (Date.now() - batch.started), `the startup deadline of ${batch.deadlineMs} ms`);
     } catch (error) {
-      return settle(config, failed(config, batch, errorMessage(error)));
-    }
-    // Before connecting, so nothing the server sends right after initialize is missed.
-    client.addNotificationListener((event) => this.notifications.publish(event));
-    const outcome = await Promise.race([client.connect().then(() => 'connected' as const, (error: unknown) => ({ error })), batch.deadline]);
-    if (outcome === 'given-up' || batch.over) {
-      // Given up (this close kills a stdio server now), or connected after the caller was told it
-      // failed: either way it is closed, never registered.
-      this.abandon(config.name, client);
+      if (!batch.over) settle(config, failed(config, batch, errorMessage(error)));
       return;
     }
-    if (outcome !== 'connected') {
-      const reason = report ? `${errorMessage(outcome.error)} (${oneLine(report.message)})` : errorMessage(outcome.error);
-      return settle(config, failed(config, batch, reason));
+    if (batch.over) {
+      // Connected after the caller was told it failed: closed, never registered.
+      this.abandon(connection);
+      return;
     }
-    const elapsedMs = Date.now() - batch.started;
-    this.clients.set(config.name, { config, client, elapsedMs });
-    const info = client.serverInfo;
-    settle(config, { name: config.name, transport: config.transport, state: 'connected', elapsedMs, toolCount: 0, serverInfo: info && { name: info.name, version: info.version } });
+    this.connections.set(config.name, connection);
+    const info = connection.current?.serverInfo;
+    settle(config, { name: config.name, transport: config.transport, state: 'connected', elapsedMs: Date.now() - batch.started, toolCount: 0, serverInfo: info && { name: info.name, version: info.version } });
+  }
+
+  /**
+   * The server's tools as the agent's: trust resolved once per tool, schemas compiled (a tool whose
+   * schema cannot be used is skipped), and a name the server lists twice kept once, so that no tool is
+   * left registered that cannot be called.
+   */
+  private async listTools(connection: ServerConnection): Promise<McpTool[]> {
+    const { config } = connection;
+    const client = connection.current;
+    if (!client) throw new Error(connection.downReason);
+    const definitions = await client.listTools();
+    // One compiler per tool list: its compiled schemas are released with the list (SPEC N5).
+    const schemas = new SchemaCompiler();
+    const tools = new Map<string, McpTool>();
+    for (const definition of definitions) {
+      if (tools.has(definition.name)) {
+        this.log.warn(`MCP server "${config.name}": tool "${printableName(definition.name)}" is listed twice; the first is used`);
+        continue;
+      }
+      let inputValidator: CompiledSchema;
+      try {
+        inputValidator = schemas.compile(definition.inputSchema);
+      } catch (error) {
+        if (!(error instanceof SchemaError)) throw error;
+        // The name is the server's: cut and escaped, so no control character reaches the terminal raw.
+        this.log.warn(`MCP server "${config.name}": tool "${printableName(definition.name)}" skipped, its inputSchema cannot be used (${error.code}): ${error.message}`);
+        continue;
+      }
+      tools.set(definition.name, new McpTool(connection, definition, resolveSideEffects(definition.annotations, config.annotationTrust), inputValidator));
+    }
+    return [...tools.values()];
+  }
+
+  /** Lists the server's tools again; the new list reaches the registry at the next turn boundary. */
+  private refresh(connection: ServerConnection): void {
+    if (!this.registry || this.connections.get(connection.serverName) !== connection) return;
+    const update = this.listTools(connection).then(
+      (tools) => {
+        this.updateStatus(connection.config, { toolCount: tools.length });
+        return tools;
+      },
+      (error: unknown) => {
+        this.log.warn(`MCP server "${connection.serverName}": could not list its tools again, keeping the previous list: ${errorMessage(error)}`);
+        return undefined;
+      },
+    );
+    this.registry.stage(connection.serverName, update);
+  }
+
+  private onState(connection: ServerConnection): void {
+    const state = connection.state === 'closed' ? 'failed' : connection.state;
+    this.updateStatus(connection.config, { state, error: state === 'connected' ? undefined : connection.detail });
   }
 
   private updateStatus(config: McpServerConfig, change: Partial<ServerStatus>): void {
@@ -206,25 +240,15 @@ export class McpClientManager implements NotificationSource {
     if (current) this.statuses.set(config, { ...current, ...change });
   }
 
-  private abandon(name: string, client: McpClient): void {
-    const closing = this.closeClient(name, client).finally(() => this.abandoned.delete(closing));
+  private abandon(connection: ServerConnection): void {
+    const closing = connection.close().finally(() => this.abandoned.delete(closing));
     this.abandoned.add(closing);
-  }
-
-  private async closeClient(name: string, client: McpClient): Promise<void> {
-    try {
-      await client.close();
-    } catch (error) {
-      this.log.warn(`closing MCP server "${name}" failed: ${errorMessage(error)}`);
-    }
   }
 }
 
 interface Batch {
   readonly started: number;
   readonly deadlineMs: number;
-  /** Resolves when the startup deadline passes. */
-  readonly deadline: Promise<'given-up'>;
   /** Set once `connectAll` has returned: anything settling later is too late. */
   over: boolean;
 }
@@ -232,10 +256,3 @@ interface Batch {
 function failed(config: McpServerConfig, batch: Batch, error: string): ServerStatus {
   return { name: config.name, transport: config.transport, state: 'failed', elapsedMs: Date.now() - batch.started, toolCount: 0, error };
 }
-
-/** A multi-line report (a server's stderr tail) as one bounded line for status output. */
-function oneLine(text: string): string {
-  const line = text.replace(/\s*\n\s*/g, ' | ').trim();
-  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
-}
-

@@ -1,10 +1,21 @@
-import type { CompiledSchema, McpClient, Tool as McpToolDefinition } from '@toolmesh/protocol';
+import type { CallToolOptions, CallToolResult, CompiledSchema, Tool as McpToolDefinition } from '@toolmesh/protocol';
 import { errorMessage } from '@toolmesh/protocol';
 import { errorResult, type SideEffects, type Tool, type ToolResult } from '../tools/tool';
 
 /** `mcp__<server>__<tool>`: the server name keeps tools of different servers apart. */
 export function mcpToolName(server: string, tool: string): string {
   return `mcp__${server}__${tool}`;
+}
+
+/**
+ * What a tool needs of its server: a connected `McpClient`, or the `ServerConnection` that replaces its
+ * client when the connection is lost. `downReason` says why calls cannot go through just now.
+ */
+export interface ToolChannel {
+  readonly serverName: string;
+  readonly isConnected: boolean;
+  readonly downReason?: string;
+  callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal, options?: CallToolOptions): Promise<CallToolResult>;
 }
 
 /**
@@ -19,7 +30,7 @@ export class McpTool implements Tool {
   readonly inputSchema: Readonly<Record<string, unknown>>;
 
   constructor(
-    private readonly client: McpClient,
+    private readonly client: ToolChannel,
     private readonly definition: McpToolDefinition,
     readonly sideEffects: SideEffects,
     private readonly inputValidator: CompiledSchema,
@@ -39,7 +50,7 @@ export class McpTool implements Tool {
   }
 
   async execute(args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {
-    if (!this.client.isConnected) return errorResult(`MCP server "${this.client.serverName}" is not connected`);
+    if (!this.client.isConnected) return errorResult(this.client.downReason ?? `MCP server "${this.client.serverName}" is not connected`);
     const problem = this.checkArguments(args);
     if (problem) return errorResult(`invalid arguments for ${this.name}: ${problem}`);
     try {

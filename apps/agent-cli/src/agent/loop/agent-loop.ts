@@ -1,4 +1,4 @@
-import { resultText } from '../../tools/tool';
+import { resultText, type Tool } from '../../tools/tool';
 import type { ToolRegistry } from '../../tools/tool-registry';
 import type { AssistantReply, ChatMessage, RequestedToolCall, ToolDefinition } from '../llm/chat-messages';
 import type { CompletionOptions, CompletionRequest } from '../llm/chat-completions-client';
@@ -31,7 +31,7 @@ export type LoopOutcome = { readonly kind: 'done'; readonly text: string } | { r
 /**
  * The agent loop: the conversation starts with the system prompt; each user message is followed by
  * model turns until the model answers without asking for a tool (done) or the max-turns guard stops
- * it. A turn sends the registry's tools as they are at that moment (under provider-safe names) with the
+ * it. A turn sends the registry's tools as `beginTurn()` gives them (under provider-safe names) with the
  * whole conversation, streams the text, runs the requested calls in order through the executor, and
  * adds the assistant message and one `tool` message per call. The conversation is kept between user
  * messages, so `chat` is this loop fed line by line. Errors of the model (and the abort's reason on
@@ -50,8 +50,11 @@ export class AgentLoop {
     this.messages.push({ role: 'user', content: text });
     for (let turns = 0; turns < this.options.maxTurns; turns++) {
       this.options.transcript.startTurn(++this.turn);
-      const names = new ProviderToolNames(this.options.tools.list().map((tool) => tool.name));
-      const reply = await this.options.model.complete({ messages: this.messages, tools: this.toolDefinitions(names) }, { onText: this.options.onText, signal });
+      // The turn boundary: changed tool lists are applied here and nowhere else, and a server that is
+      // down has its tools left out, so what the model is offered is what it can call in this turn.
+      const tools = await this.options.tools.beginTurn();
+      const names = new ProviderToolNames(tools.map((tool) => tool.name));
+      const reply = await this.options.model.complete({ messages: this.messages, tools: toolDefinitions(tools, names) }, { onText: this.options.onText, signal });
       this.recordReply(reply, names);
       if (reply.toolCalls.length === 0) return { kind: 'done', text: reply.text };
       for (const call of reply.toolCalls) {
@@ -60,13 +63,6 @@ export class AgentLoop {
       }
     }
     return { kind: 'max_turns', maxTurns: this.options.maxTurns };
-  }
-
-  private toolDefinitions(names: ProviderToolNames): ToolDefinition[] {
-    return this.options.tools.list().map((tool) => ({
-      type: 'function',
-      function: { name: names.providerName(tool.name) as string, description: tool.description, parameters: tool.inputSchema },
-    }));
   }
 
   private recordReply(reply: AssistantReply, names: ProviderToolNames): void {
@@ -102,6 +98,13 @@ export class AgentLoop {
     this.options.onToolResult?.(name, true);
     return modelText(true, message);
   }
+}
+
+function toolDefinitions(tools: readonly Tool[], names: ProviderToolNames): ToolDefinition[] {
+  return tools.map((tool) => ({
+    type: 'function',
+    function: { name: names.providerName(tool.name) as string, description: tool.description, parameters: tool.inputSchema },
+  }));
 }
 
 /** The arguments as an object, or what is wrong with them. Models send '' for a tool without parameters. */

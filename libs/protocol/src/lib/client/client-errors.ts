@@ -10,6 +10,8 @@ export const McpClientErrorCode = {
   ConnectFailed: 'client.connect_failed',
   /** The initialize handshake did not finish within the request timeout. */
   ConnectTimeout: 'client.connect_timeout',
+  /** The connection ended while a request was running; the request may have run and is not repeated. */
+  ConnectionLost: 'client.connection_lost',
 } as const;
 
 export type McpClientErrorCode = (typeof McpClientErrorCode)[keyof typeof McpClientErrorCode];

@@ -5,6 +5,7 @@ import {
   type CallToolResult,
   type GetPromptResult,
   type Implementation,
+  type Progress,
   type Prompt,
   type ReadResourceResult,
   type Resource,
@@ -31,6 +32,8 @@ export interface McpClientOptions {
   readonly requestTimeoutMs: number;
   /** Where listener failures and transport reports go; the client never throws them. */
   readonly onError?: (error: Error) => void;
+  /** Told once when the connection ends without `close()` (the server exited, the session expired). */
+  readonly onClosed?: () => void;
   /** Sampling, elicitation and roots, each declared at initialize only when given. */
   readonly serverRequests?: ServerRequestHandlers;
 }
@@ -46,6 +49,7 @@ export class McpClient implements NotificationSource {
   private readonly sdk: Client;
   private readonly notifications: NotificationFanout;
   private state: 'new' | 'connecting' | 'connected' | 'closed' = 'new';
+  private readonly inFlight = new Set<AbortController>();
 
   constructor(
     private readonly transport: McpTransport,
@@ -57,7 +61,9 @@ export class McpClient implements NotificationSource {
     this.notifications = new NotificationFanout((error) => options.onError?.(asError(error)));
     this.sdk.onerror = (error) => options.onError?.(error);
     this.sdk.onclose = () => {
+      const lost = this.state === 'connected';
       this.state = 'closed';
+      if (lost) options.onClosed?.();
     };
   }
 
@@ -119,12 +125,49 @@ export class McpClient implements NotificationSource {
     return tools;
   }
 
-  async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+  /**
+   * Calls a tool. With `onProgress`, a progress token is sent and each progress notification restarts
+   * the request timeout, up to `maxTotalTimeoutMs` in all. A connection that ends while the call runs
+   * fails it with `client.connection_lost`: the call may have run, so it is never repeated here.
+   */
+  async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal, options: CallToolOptions = {}): Promise<CallToolResult> {
     this.assertConnected();
-    return (await this.sdk.callTool({ name, arguments: args }, { timeout: this.options.requestTimeoutMs, signal })) as CallToolResult;
+    // Our own abort as well as the caller's, so close() can cancel the call before the transport goes.
+    const call = new AbortController();
+    const abort = () => call.abort(signal?.reason);
+    signal?.addEventListener('abort', abort, { once: true });
+    if (signal?.aborted) abort();
+    this.inFlight.add(call);
+    const progress = options.onProgress;
+    try {
+      return (await this.sdk.callTool(
+        { name, arguments: args },
+        {
+          timeout: this.options.requestTimeoutMs,
+          signal: call.signal,
+          ...(progress ? { onprogress: (p: Progress) => progress(p), resetTimeoutOnProgress: true, maxTotalTimeout: options.maxTotalTimeoutMs } : {}),
+        },
+      )) as CallToolResult;
+    } catch (error) {
+      if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
+        throw new McpClientError(McpClientErrorCode.ConnectionLost, `the connection to MCP server "${this.options.serverName}" ended while "${name}" was running; it may have run, so it was not repeated`, { cause: error });
+      }
+      throw error;
+    } finally {
+      signal?.removeEventListener('abort', abort);
+      this.inFlight.delete(call);
+    }
   }
 
+  /**
+   * Cancels the calls still running (each gets its `notifications/cancelled` while the transport is
+   * still open), then closes the transport.
+   */
   async close(): Promise<void> {
+    const running = [...this.inFlight];
+    for (const call of running) call.abort(new Error('the client is closing'));
+    // The cancellations are sent from the SDK's abort handlers; one turn of the event loop lets them go out.
+    if (running.length > 0) await new Promise((resolve) => setImmediate(resolve));
     this.state = 'closed';
     await this.sdk.close();
   }
@@ -141,6 +184,13 @@ export class McpClient implements NotificationSource {
       ? new McpClientError(McpClientErrorCode.ConnectTimeout, `MCP server "${this.options.serverName}" did not finish initialize within ${this.options.requestTimeoutMs} ms`, { cause })
       : new McpClientError(McpClientErrorCode.ConnectFailed, `could not connect to MCP server "${this.options.serverName}": ${cause.message}`, { cause });
   }
+}
+
+export interface CallToolOptions {
+  /** Each progress notification of the call; giving it sends a progress token. */
+  readonly onProgress?: (progress: Progress) => void;
+  /** With `onProgress`: the hard cap on the whole call, however often progress restarts its timeout. */
+  readonly maxTotalTimeoutMs?: number;
 }
 
 function asError(error: unknown): Error {

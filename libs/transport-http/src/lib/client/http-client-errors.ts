@@ -36,6 +36,11 @@ export class HttpClientError extends CodedError<HttpClientErrorCode> {
   }
 }
 
+/** The server refused our session with 404: the request never ran, and a new session is needed (spec: a new initialize). */
+export function isSessionExpired(error: unknown): boolean {
+  return error instanceof HttpClientError && error.code === HttpClientErrorCode.SessionExpired;
+}
+
 /** The endpoint as error messages may show it: origin and path, never user info or query. */
 export function describeEndpoint(url: URL): string {
   return `${url.origin}${url.pathname}`;

@@ -124,7 +124,7 @@ export class StreamableHttpClientTransport implements McpTransport {
     void this.request('GET', { accept: 'text/event-stream' })
       .then(async (response) => {
         // 405: the server offers no stream of its own; notifications then only arrive on POST replies.
-        if (!isEventStream(response)) return void (await response.body.dump());
+        if (!isEventStream(response)) return void (await this.refused(response));
         this.follow(response.body, undefined);
       })
       .catch((error: unknown) => this.reportUnlessClosed(error));
@@ -148,7 +148,7 @@ export class StreamableHttpClientTransport implements McpTransport {
         if (position.lastEventId !== undefined) headers['last-event-id'] = position.lastEventId;
         const response = await this.request('GET', headers);
         if (!isEventStream(response)) {
-          await response.body.dump();
+          await this.refused(response);
           if (awaiting !== undefined) this.report(HttpClientErrorCode.StreamEnded, `${this.endpoint} answered HTTP ${response.statusCode} when asked to resume a reply stream`);
           return;
         }
@@ -200,15 +200,35 @@ export class StreamableHttpClientTransport implements McpTransport {
     }
   }
 
+  /** A GET that brought no stream; a 404 to our session there means the session is gone, as for a POST. */
+  private async refused(response: Dispatcher.ResponseData): Promise<void> {
+    await response.body.dump();
+    if (response.statusCode === 404 && this.session) {
+      this.report(HttpClientErrorCode.SessionExpired, `${this.endpoint} no longer knows our session (HTTP 404)`);
+      this.sessionLost();
+    }
+  }
+
   private async statusError(response: Dispatcher.ResponseData): Promise<HttpClientError> {
     await response.body.dump();
     const status = response.statusCode;
     if (status === 404 && this.session) {
-      this.session = undefined;
-      return new HttpClientError(HttpClientErrorCode.SessionExpired, `${this.endpoint} no longer knows our session (HTTP 404); reconnect to start a new one`, { status });
+      this.sessionLost();
+      return new HttpClientError(HttpClientErrorCode.SessionExpired, `${this.endpoint} no longer knows our session (HTTP 404); the request was not run`, { status });
     }
     const hint = status === 401 || status === 403 ? '; check the credentials in the server\'s "headers"' : '';
     return new HttpClientError(HttpClientErrorCode.HttpStatus, `${this.endpoint} answered HTTP ${status}${hint}`, { status });
+  }
+
+  /**
+   * The server answered 404 to our session (it restarted, or ended the session): this transport is done,
+   * and the spec's rule is a new session with a new initialize, which is the owner's to start. It closes
+   * after the failed request has been told why (a macrotask later), so that one request fails with
+   * `http.session_expired` (it never ran) and only the others with the closed connection.
+   */
+  private sessionLost(): void {
+    this.session = undefined;
+    setImmediate(() => void this.close());
   }
 
   private async readBody(body: Readable): Promise<string | undefined> {
