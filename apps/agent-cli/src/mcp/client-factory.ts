@@ -2,7 +2,6 @@ import { Agent } from 'undici';
 import { McpClient, type Implementation, type McpTransport } from '@toolmesh/protocol';
 import { ChildProcessTransport } from '@toolmesh/transport-stdio';
 import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
-import type { ClientFeatures } from './host/client-features';
 import type { McpServerConfig } from './server-config';
 
 /** Makes an unconnected client for a server configuration. */
@@ -17,11 +16,7 @@ export interface McpClientFactory {
 export class TransportClientFactory implements McpClientFactory {
   private readonly httpPool = new Agent({ keepAliveTimeout: 30_000, connections: 16 });
 
-  /** `features`: sampling, elicitation and roots offered to every server; without them none is declared. */
-  constructor(
-    private readonly clientInfo: Implementation,
-    private readonly features?: ClientFeatures,
-  ) {}
+  constructor(private readonly clientInfo: Implementation) {}
 
   create(config: McpServerConfig, onError: (error: Error) => void, onClosed?: () => void): McpClient {
     return new McpClient(this.transport(config), {
@@ -29,13 +24,12 @@ export class TransportClientFactory implements McpClientFactory {
       clientInfo: this.clientInfo,
       requestTimeoutMs: config.requestTimeoutMs,
       onError,
-      serverRequests: this.features?.handlersFor(config.name),
       onClosed,
     });
   }
 
-  async close(): Promise<void> {
-    await Promise.all([this.httpPool.close(), this.features?.close()]);
+  close(): Promise<void> {
+    return this.httpPool.close();
   }
 
   private transport(config: McpServerConfig): McpTransport {
