@@ -2,10 +2,12 @@ import {
   errorMessage,
   type CompiledSchema,
   type McpClient,
+  McpNotification,
   NotificationFanout,
   printableName,
   type NotificationListener,
   type NotificationSource,
+  type ServerNotification,
   SchemaCompiler,
   SchemaError,
 } from '@toolmesh/protocol';
@@ -162,7 +164,7 @@ export class McpClientManager implements NotificationSource {
       connection = new ServerConnection(config, {
         factory: this.factory,
         warn: (message) => this.log.warn(message),
-        publish: (event) => this.notifications.publish(event),
+        publish: (event) => this.onNotification(connection, event),
         onState: (changed) => this.onState(changed),
         onReconnected: (changed) => this.refresh(changed),
         reconnectLimitMs: batch.deadlineMs,
@@ -228,6 +230,16 @@ export class McpClientManager implements NotificationSource {
       },
     );
     this.registry.stage(connection.serverName, update);
+  }
+
+  /**
+   * Every notification goes to the listeners; `tools/list_changed` also lists the server's tools again
+   * (SPEC A12), for the registry to apply at the next turn boundary. Prompts and resources are listed
+   * when asked for (the host's clients), so their list_changed needs nothing kept up to date here.
+   */
+  private onNotification(connection: ServerConnection, event: ServerNotification): void {
+    if (event.notification.method === McpNotification.ToolsListChanged && connection.isConnected) this.refresh(connection);
+    this.notifications.publish(event);
   }
 
   private onState(connection: ServerConnection): void {
