@@ -10,10 +10,11 @@ import { ChatCompletionsClient, type ChatClientSettings } from '../agent/llm/cha
 import { AgentLoop, type AgentLoopOptions } from '../agent/loop/agent-loop';
 import { Transcript, defaultTranscriptFile } from '../agent/transcript/transcript';
 import { toolEventEntry, type SessionOutcome } from '../agent/transcript/transcript-entry';
-import { DEFAULT_LLM_CONFIG, type LlmConfig } from '../config/llm-config';
+import type { AgentConfig } from '../config/load-config';
+import { DEFAULT_LLM_CONFIG } from '../config/llm-config';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import type { AgentRuntime } from '../runtime/agent-runtime';
-import { withRuntime, type CommandContext } from './command-context';
+import { withRuntime, type AgentOptions, type CommandContext } from './command-context';
 
 /** What one user message came to: the loop's outcome, or why it ended otherwise (already reported). */
 export type SendResult =
@@ -49,7 +50,7 @@ export class AgentSession {
   /** Opens the runtime (servers), runs `body` with a session over it (and the runtime, for `chat`'s /prompt), and closes everything after. */
   static async run(context: CommandContext, command: 'run' | 'chat', body: (session: AgentSession, runtime: AgentRuntime) => Promise<number>): Promise<number> {
     const llm = context.config.llm ?? DEFAULT_LLM_CONFIG;
-    const settings = clientSettings(context, llm); // before any server starts: a missing model is a config error
+    const settings = clientSettings(context.config, context.agent); // before any server starts: a missing model is a config error
     const maxTurns = context.agent.maxTurns ?? llm.maxTurns;
     return withRuntime(context, async (runtime) => {
       const file = context.agent.transcript ? path.resolve(context.agent.workingDirectory, context.agent.transcript) : defaultTranscriptFile(context.agent.workingDirectory);
@@ -113,15 +114,19 @@ export class AgentSession {
   }
 }
 
-/** The client's settings from the configuration and the command line; the key comes from the environment. */
-function clientSettings(context: CommandContext, llm: LlmConfig): ChatClientSettings {
-  const model = context.agent.model ?? llm.model;
+/**
+ * The client's settings from the configuration and the command line; the key comes from the environment.
+ * Also what sampling for MCP servers uses (cli/client-features-wiring.ts).
+ */
+export function clientSettings(config: AgentConfig, agent: Pick<AgentOptions, 'model' | 'env'>): ChatClientSettings {
+  const llm = config.llm ?? DEFAULT_LLM_CONFIG;
+  const model = agent.model ?? llm.model;
   if (!model) {
-    throw new AgentError(AgentErrorCode.LlmModelNotConfigured, `no model to plan with: set llm.model in ${context.config.file} or pass --model <name> (e.g. --model llama3.1 for Ollama)`);
+    throw new AgentError(AgentErrorCode.LlmModelNotConfigured, `no model to plan with: set llm.model in ${config.file} or pass --model <name> (e.g. --model llama3.1 for Ollama)`);
   }
   let apiKey: string | undefined;
   if (llm.apiKeyEnv) {
-    apiKey = context.agent.env[llm.apiKeyEnv];
+    apiKey = agent.env[llm.apiKeyEnv];
     if (!apiKey) throw new AgentError(AgentErrorCode.ConfigMissingVariable, `llm.apiKeyEnv names the environment variable ${llm.apiKeyEnv}, which is not set; export it, or remove llm.apiKeyEnv for a server without keys`);
   }
   return { baseUrl: llm.baseUrl, model, apiKey, apiKeyEnv: llm.apiKeyEnv, requestTimeoutMs: llm.requestTimeoutMs };

@@ -23,6 +23,7 @@ import { runCommand } from './commands/run-command';
 import { serversCommand } from './commands/servers-command';
 import { toolsCommand } from './commands/tools-command';
 import { watchCommand } from './commands/watch-command';
+import { createClientFeatures } from './client-features-wiring';
 import type { CliIo, Command } from './command-context';
 import { ExitCode } from './exit-codes';
 import { COMMAND_HELP, HELP } from './help';
@@ -118,7 +119,10 @@ export async function runCli(args: readonly string[], io: CliIo, environment: Cl
   }
   const openRuntime = async () => {
     const runtime = await createAgentRuntime(config, {
-      clientFactory: new TransportClientFactory({ name: 'agent-cli', version: environment.version }),
+      clientFactory: new TransportClientFactory(
+        { name: 'agent-cli', version: environment.version },
+        createClientFeatures({ config, io, cap, yes: values.yes === true, agent: { model: values.model, env, workingDirectory: cwd } }),
+      ),
       log: { warn: (message) => io.stderr(`warning: ${message}\n`) },
       onProgress: progressReporter(io.stderr),
       workingDirectory: cwd,

@@ -2,6 +2,7 @@ import { Agent } from 'undici';
 import { McpClient, type Implementation, type McpTransport } from '@toolmesh/protocol';
 import { ChildProcessTransport } from '@toolmesh/transport-stdio';
 import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
+import type { ClientFeatures } from './host/client-features';
 import type { McpServerConfig } from './server-config';
 
 /** Makes an unconnected client for a server configuration. */
@@ -16,7 +17,11 @@ export interface McpClientFactory {
 export class TransportClientFactory implements McpClientFactory {
   private readonly httpPool = new Agent({ keepAliveTimeout: 30_000, connections: 16 });
 
-  constructor(private readonly clientInfo: Implementation) {}
+  /** `features`: sampling, elicitation and roots offered to every server; without them none is declared. */
+  constructor(
+    private readonly clientInfo: Implementation,
+    private readonly features?: ClientFeatures,
+  ) {}
 
   create(config: McpServerConfig, onError: (error: Error) => void, onClosed?: () => void): McpClient {
     return new McpClient(this.transport(config), {
@@ -24,12 +29,13 @@ export class TransportClientFactory implements McpClientFactory {
       clientInfo: this.clientInfo,
       requestTimeoutMs: config.requestTimeoutMs,
       onError,
+      serverRequests: this.features?.handlersFor(config.name),
       onClosed,
     });
   }
 
-  close(): Promise<void> {
-    return this.httpPool.close();
+  async close(): Promise<void> {
+    await Promise.all([this.httpPool.close(), this.features?.close()]);
   }
 
   private transport(config: McpServerConfig): McpTransport {

@@ -1,4 +1,5 @@
 import { errorMessage } from '@toolmesh/protocol';
+import type { Approver } from '../../agent/approval/approver';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import { resultText } from '../../tools/tool';
 import { withRuntime, type CliIo, type Command } from '../command-context';
@@ -24,7 +25,8 @@ export const callCommand: Command = async (context) => {
         : fail(context.io, new AgentError(AgentErrorCode.ToolNotFound, `no tool named "${toolName}"; run "agent-cli tools" to list the tools`), ExitCode.Usage);
     }
     let refused = false;
-    const executor = runtime.executor(context.gate, (event) => (refused ||= event.type === 'approval' && !event.verdict.allowed));
+    const gate = { cap: context.gate.cap, approver: explicitCall(context.gate.approver) };
+    const executor = runtime.executor(gate, (event) => (refused ||= event.type === 'approval' && !event.verdict.allowed));
     const result = await executor.execute({ id: 'cli', name: toolName, args });
     if (context.json) context.io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     else (result.isError ? context.io.stderr : context.io.stdout)(`${resultText(result)}\n`);
@@ -32,6 +34,17 @@ export const callCommand: Command = async (context) => {
     return result.isError ? ExitCode.Failure : ExitCode.Ok;
   });
 };
+
+/**
+ * `call` is the user's own explicit action (SPEC A20): the side effects of the tool named are approved by
+ * typing the command, so no --yes is needed; the cap still refuses what is above --max-side-effect, and a
+ * hook that defers to a person still asks the person (the command line's approver).
+ */
+function explicitCall(approver: Approver): Approver {
+  return {
+    approve: (request, signal) => (request.reason === 'hook-defer' ? approver.approve(request, signal) : Promise.resolve({ approved: true, by: 'user' })),
+  };
+}
 
 function parseArguments(json: string, toolName: string): Record<string, unknown> | AgentError {
   const invalid = (problem: string) =>

@@ -1,0 +1,77 @@
+import { errorMessage } from '@toolmesh/protocol';
+import { ChatCompletionsClient } from '../agent/llm/chat-completions-client';
+import type { SideEffectCap } from '../agent/approval/side-effect-cap';
+import type { AgentConfig } from '../config/load-config';
+import { ClientFeatures } from '../mcp/host/client-features';
+import type { SamplingGate, SamplingModel } from '../mcp/host/sampling';
+import { clientSettings } from './agent-session';
+import type { AgentOptions, CliIo } from './command-context';
+
+export interface ClientFeatureSettings {
+  readonly config: AgentConfig;
+  readonly io: CliIo;
+  readonly cap: SideEffectCap;
+  /** `--yes`: approves sampling requests (never elicitation forms). */
+  readonly yes: boolean;
+  readonly agent: Pick<AgentOptions, 'model' | 'env' | 'workingDirectory'>;
+}
+
+/**
+ * The client features every server of this process gets (SPEC A16), from the command line's choices:
+ * the configured LLM for sampling (made on the first request, closed with the runtime), the sampling
+ * gate, the terminal for forms, and the working directory as the root.
+ */
+export function createClientFeatures(settings: ClientFeatureSettings): ClientFeatures {
+  const { io } = settings;
+  const terminal = io.terminal;
+  return new ClientFeatures({
+    workingDirectory: settings.agent.workingDirectory,
+    model: samplingModel(settings),
+    samplingGate: samplingGate(settings),
+    terminal: terminal && { ask: terminal.ask, show: (text) => io.stderr(text) },
+    warn: (message) => io.stderr(`warning: ${message}\n`),
+  });
+}
+
+function samplingModel({ config, agent }: ClientFeatureSettings): (SamplingModel & { close(): Promise<void> }) | { unavailable: string } {
+  let settings;
+  try {
+    settings = clientSettings(config, agent);
+  } catch (error) {
+    return { unavailable: errorMessage(error) };
+  }
+  let client: ChatCompletionsClient | undefined;
+  return {
+    model: settings.model,
+    complete: async (messages, signal) => (await (client ??= new ChatCompletionsClient(settings)).complete({ messages, tools: [] }, { signal })).text,
+    close: async () => client?.close(),
+  };
+}
+
+/**
+ * Sampling is decided like a mutating, non-destructive tool call: refused under --max-side-effect
+ * read-only, approved by --yes, else asked at the terminal; with neither it is refused, saying how to
+ * allow it. It spends the user's model and sends the server's text to the provider, hence "mutating".
+ */
+function samplingGate({ io, cap, yes }: ClientFeatureSettings): SamplingGate {
+  return {
+    decide: async (server, summary, signal) => {
+      if (cap === 'read-only') return { allowed: false, reason: 'sampling counts as a mutating action and --max-side-effect is read-only' };
+      if (yes) {
+        io.stderr(`MCP server "${server}" asked the model (sampling); approved by --yes\n`);
+        return { allowed: true };
+      }
+      if (!io.terminal) {
+        io.stderr(`warning: MCP server "${server}" asked the model (sampling); refused: no terminal to ask on (--yes approves sampling)\n`);
+        return { allowed: false, reason: 'the user was not asked (no terminal); run agent-cli with --yes to allow sampling' };
+      }
+      let answer: string;
+      try {
+        answer = await io.terminal.ask(`\nMCP server "${server}" asks the model (sampling):\n${summary}\nAllow? [y/N] `, signal);
+      } catch {
+        return { allowed: false, reason: 'the user did not answer' };
+      }
+      return /^\s*y(es)?\s*$/i.test(answer) ? { allowed: true } : { allowed: false, reason: 'the user declined the sampling request' };
+    },
+  };
+}

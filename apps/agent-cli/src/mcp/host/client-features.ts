@@ -1,0 +1,67 @@
+import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+import type { ElicitResult, ServerRequestHandlers } from '@toolmesh/protocol';
+import { fillForm, type AskLine } from './elicitation-form';
+import { answerSampling, type SamplingGate, type SamplingModel } from './sampling';
+
+/** The person at the terminal, for forms: a question at a time, and lines shown on stderr. */
+export interface FormTerminal {
+  readonly ask: AskLine;
+  show(text: string): void;
+}
+
+export interface ClientFeatureOptions {
+  /** The one root offered to servers. */
+  readonly workingDirectory: string;
+  /** The configured LLM (closed with the features), or why there is none: then sampling is refused, saying so. */
+  readonly model: (SamplingModel & { close(): Promise<void> }) | { readonly unavailable: string };
+  readonly samplingGate: SamplingGate;
+  /** Without a terminal every elicitation is declined. */
+  readonly terminal?: FormTerminal;
+  readonly warn: (message: string) => void;
+}
+
+/**
+ * The MCP client features the agent CLI offers its servers (SPEC A16): sampling through the configured
+ * LLM behind the gate, elicitation as a form on the terminal (declined without one; `--yes` never
+ * answers a form), and the working directory as the only root. Each server gets handlers that know its
+ * name; whatever asks the person goes one at a time, so two servers never share the prompt at once.
+ */
+export class ClientFeatures {
+  private turn: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: ClientFeatureOptions) {}
+
+  handlersFor(server: string): ServerRequestHandlers {
+    const { model, samplingGate, workingDirectory } = this.options;
+    const gate: SamplingGate = { decide: (name, summary, signal) => this.oneAtATime(() => samplingGate.decide(name, summary, signal)) };
+    return {
+      sampling: (params, signal) => answerSampling(server, params, model, gate, signal),
+      elicitation: (params, signal) => this.elicit(server, params, signal),
+      roots: async () => [{ uri: pathToFileURL(workingDirectory).href, name: path.basename(workingDirectory) || workingDirectory }],
+    };
+  }
+
+  close(): Promise<void> {
+    const { model } = this.options;
+    return 'close' in model ? model.close() : Promise.resolve();
+  }
+
+  private async elicit(server: string, params: Parameters<NonNullable<ServerRequestHandlers['elicitation']>>[0], signal: AbortSignal): Promise<ElicitResult> {
+    const terminal = this.options.terminal;
+    // Only form mode is declared, so the SDK refuses URL mode before it gets here; the check narrows the type.
+    if (params.mode === 'url') return { action: 'decline' };
+    if (!terminal) {
+      this.options.warn(`MCP server "${server}" asked for information (elicitation); declined: there is no terminal to ask on (--yes never answers a form)`);
+      return { action: 'decline' };
+    }
+    return this.oneAtATime(() => fillForm(server, params, terminal.ask, (text) => terminal.show(text), signal));
+  }
+
+  /** Runs `ask` after every earlier question is answered. */
+  private oneAtATime<T>(ask: () => Promise<T>): Promise<T> {
+    const next = this.turn.then(ask, ask);
+    this.turn = next.catch(() => undefined);
+    return next;
+  }
+}
