@@ -5,6 +5,7 @@ export {
   internalError,
   invalidParams,
   invalidRequest,
+  jsonRpcError,
   methodNotFound,
   missingRequiredClientCapability,
   registryUnavailable,

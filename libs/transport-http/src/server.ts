@@ -5,7 +5,9 @@
  */
 export { createLogger, type LogFormat, type Logger } from './lib/logging/logger';
 export { CallerHeader } from './lib/server/correlation-headers';
-export { createMcpHttpApp, type DispatchOutcome, type McpDispatcher } from './lib/server/mcp-http-app';
+export { createMcpHttpApp } from './lib/server/mcp-http-app';
+export { type DispatchOutcome, type JsonOutcome, type McpDispatcher, type McpGetHandler, type StreamOutcome } from './lib/server/dispatch-outcome';
+export { type EventStream } from './lib/server/event-stream';
 export { listenHttp, type ConnectionLimits } from './lib/server/http-server';
 export { type HangUpSignal } from './lib/server/hang-up';
 export { remainingMillis, type RequestContext } from './lib/server/request-context';

@@ -6,11 +6,7 @@ import { buildCatalogue } from './build-catalogue';
 import { ToolConcurrencyLimit } from '../execution/tool-concurrency-limit';
 import { ToolExecutionService } from '../execution/tool-execution-service';
 import { startManagementServer } from '../management/health-server';
-import { createDispatcher } from '../mcp/dispatcher';
-import { Era2025, era2025Methods } from '../mcp/era-2025/era-2025';
-import { initializeHandler } from '../mcp/era-2025/handlers/initialize';
-import { toolsCallHandler } from '../mcp/era-2025/handlers/tools-call';
-import { toolsListHandler } from '../mcp/era-2025/handlers/tools-list';
+import { buildEras } from '../mcp/build-eras';
 import { resolveCallerIdentity } from '../tool-client/caller-identity';
 import { UndiciToolClient } from '../tool-client/undici-tool-client';
 
@@ -56,13 +52,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     new ToolConcurrencyLimit(mcp.toolClient.maxConcurrentCallsPerTool),
     logger,
   );
-  const era2025 = new Era2025(
-    era2025Methods({
-      initialize: initializeHandler({ ...mcp.protocol, serverInfo: mcp.serverInfo }, () => routingHints.current()),
-      toolsList: toolsListHandler(catalogue),
-      toolsCall: toolsCallHandler(execution),
-    }),
-  );
+  const eras = buildEras(mcp, catalogue, execution, routingHints);
+  const stopNotifying = catalogue.onToolsListChanged(() => eras.listeners.toolsListChanged());
 
   let draining = false;
   const app = createMcpHttpApp({
@@ -70,11 +61,12 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     maxBodyBytes: mcp.maxBodyBytes,
     requestDeadlineMillis: mcp.requestDeadlineMillis,
     originPolicy: { allowedHosts: mcp.allowedHosts, allowedOrigins: mcp.allowedOrigins },
-    versionPolicy: mcp.protocol,
     payloadLogging: mcp.payloadLoggingEnabled,
     keepAuthorization: mcp.forwardAuthorization,
     logger,
-    dispatch: createDispatcher([era2025]),
+    dispatch: eras.dispatch,
+    dispatchGet: eras.dispatchGet,
+    streamKeepAliveMillis: mcp.notifications.keepAliveMillis,
     isDraining: () => draining,
   });
   const { port, host, headersTimeoutMillis, requestTimeoutMillis, keepAliveTimeoutMillis, maxConnections } = config.server;
@@ -101,7 +93,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     onToolsListChanged: (listener) => catalogue.onToolsListChanged(listener),
     stop: async () => {
       draining = true;
-      logger.info('gateway_draining', { inFlight: server.inFlight(), drainMillis: mcp.shutdownDrainMillis });
+      logger.info('gateway_draining', { inFlight: server.inFlight(), drainMillis: mcp.shutdownDrainMillis, notificationStreams: eras.listeners.size });
+      // Notification streams never end on their own: each is ended now (a listen with its result).
+      stopNotifying();
+      eras.listeners.closeAll();
       // Set before the server's own drain timer of the same length, so it fires first and counts what the
       // server is about to cut. Cutting a request fires its context's hang-up signal, which cancels its tool call.
       const cut = setTimeout(() => {

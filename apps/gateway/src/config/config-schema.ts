@@ -25,7 +25,7 @@ export const configSchema = {
     mcp: {
       type: 'object',
       additionalProperties: false,
-      required: ['endpointPath', 'serverInfo', 'protocol', 'maxBodyBytes', 'requestDeadlineMillis', 'maxToolTimeoutMillis', 'shutdownDrainMillis', 'forwardAuthorization', 'allowedHosts', 'allowedOrigins', 'payloadLoggingEnabled', 'bundles', 'portal', 'catalogue', 'routingHints', 'redis', 'toolClient'],
+      required: ['endpointPath', 'serverInfo', 'protocol', 'maxBodyBytes', 'requestDeadlineMillis', 'maxToolTimeoutMillis', 'shutdownDrainMillis', 'forwardAuthorization', 'allowedHosts', 'allowedOrigins', 'payloadLoggingEnabled', 'bundles', 'portal', 'catalogue', 'routingHints', 'notifications', 'redis', 'toolClient'],
       properties: {
         endpointPath: { type: 'string', pattern: '^/[A-Za-z0-9._~/-]*$' },
         serverInfo: {
@@ -97,6 +97,12 @@ export const configSchema = {
           additionalProperties: false,
           required: ['refreshTtlMillis'],
           properties: { refreshTtlMillis: { type: 'integer', minimum: 0 } },
+        },
+        notifications: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['maxOpenStreams', 'keepAliveMillis'],
+          properties: { maxOpenStreams: { type: 'integer', minimum: 0 }, keepAliveMillis: { type: 'integer', minimum: 100 } },
         },
         redis: {
           type: 'object',

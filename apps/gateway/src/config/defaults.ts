@@ -25,7 +25,7 @@ export function defaultConfig(): GatewayConfig {
       endpointPath: '/mcp',
       serverInfo: { name: 'toolmesh-gateway', title: 'Toolmesh MCP gateway', version },
       protocol: {
-        supportedVersions: ['2025-03-26', '2025-06-18', '2025-11-25'],
+        supportedVersions: ['2026-07-28', '2025-03-26', '2025-06-18', '2025-11-25'],
         preferredVersion: '2025-11-25',
       },
       maxBodyBytes: 1_048_576,
@@ -54,6 +54,7 @@ export function defaultConfig(): GatewayConfig {
         maxManifestBytes: 8 * 1_048_576,
       },
       routingHints: { refreshTtlMillis: 300_000 },
+      notifications: { maxOpenStreams: 1_024, keepAliveMillis: 15_000 },
       redis: { keyPrefix: 'toolmesh', portalRegistryKey: 'toolmesh:portal-registry:v1', commandTimeoutMillis: 1_000 },
       toolClient: { connectionsPerOrigin: 128, maxConcurrentCallsPerTool: 64 },
     },

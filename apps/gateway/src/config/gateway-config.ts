@@ -32,7 +32,9 @@ export interface GatewayConfig {
     endpointPath: string;
     serverInfo: { name: string; title: string; version: string };
     protocol: {
+      /** 2026-07-28 and 2025 versions served, side by side on the one endpoint. */
       supportedVersions: string[];
+      /** What `initialize` offers a client that asks for a version not served; a 2025 version. */
       preferredVersion: string;
       /** Unset: a missing MCP-Protocol-Version is refused (the seed's contract). */
       assumeVersionWhenMissing?: string;
@@ -62,6 +64,13 @@ export interface GatewayConfig {
       maxManifestBytes: number;
     };
     routingHints: { refreshTtlMillis: number };
+    /** The change-notification streams of both eras (SPEC G21). */
+    notifications: {
+      /** Open streams per process (2026 listens and 2025 GET streams together); more are refused with 503. */
+      maxOpenStreams: number;
+      /** Interval of the `:` keep-alive comments on an idle stream. */
+      keepAliveMillis: number;
+    };
     /** The optional shared last-good cache; without `url`, none. */
     redis: {
       url?: string;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { errorMessage, SchemaCompiler, SUPPORTED_PROTOCOL_VERSIONS } from '@toolmesh/protocol';
+import { errorMessage, isModernProtocolVersion, MODERN_PROTOCOL_VERSIONS, SchemaCompiler, SUPPORTED_PROTOCOL_VERSIONS } from '@toolmesh/protocol';
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
 import { configSchema } from './config-schema';
 import { defaultConfig } from './defaults';
@@ -92,16 +92,21 @@ function readYaml(file: string): unknown {
   }
 }
 
+/** Both eras' versions, 2026 first: what `mcp.protocol.supportedVersions` may name. */
+const KNOWN_VERSIONS = [...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];
+
 function checkVersions(protocol: GatewayConfig['mcp']['protocol']): void {
-  const unknown = protocol.supportedVersions.filter((v) => !SUPPORTED_PROTOCOL_VERSIONS.includes(v));
+  const unknown = protocol.supportedVersions.filter((v) => !KNOWN_VERSIONS.includes(v));
   if (unknown.length > 0) {
-    throw configInvalid(`mcp.protocol.supportedVersions: unknown MCP version(s) ${unknown.join(', ')}; known: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`);
+    throw configInvalid(`mcp.protocol.supportedVersions: unknown MCP version(s) ${unknown.join(', ')}; known: ${KNOWN_VERSIONS.join(', ')}`);
   }
-  if (!protocol.supportedVersions.includes(protocol.preferredVersion)) {
-    throw configInvalid(`mcp.protocol.preferredVersion ${protocol.preferredVersion} must be one of mcp.protocol.supportedVersions`);
+  // initialize negotiates among the 2025 versions only; the 2026 era has no initialize.
+  const legacy = protocol.supportedVersions.filter((v) => !isModernProtocolVersion(v));
+  if (legacy.length > 0 && !legacy.includes(protocol.preferredVersion)) {
+    throw configInvalid(`mcp.protocol.preferredVersion ${protocol.preferredVersion} must be one of the 2025 versions in mcp.protocol.supportedVersions (${legacy.join(', ')})`);
   }
-  if (protocol.assumeVersionWhenMissing !== undefined && !protocol.supportedVersions.includes(protocol.assumeVersionWhenMissing)) {
-    throw configInvalid('mcp.protocol.assumeVersionWhenMissing must be one of mcp.protocol.supportedVersions');
+  if (protocol.assumeVersionWhenMissing !== undefined && !legacy.includes(protocol.assumeVersionWhenMissing)) {
+    throw configInvalid('mcp.protocol.assumeVersionWhenMissing must be one of the 2025 versions in mcp.protocol.supportedVersions');
   }
 }
 

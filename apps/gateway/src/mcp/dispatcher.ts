@@ -1,14 +1,15 @@
-import { invalidRequest, serializeErrorResponse, type ParsedMessage } from '@toolmesh/protocol';
-import type { McpDispatcher, RequestContext } from '@toolmesh/transport-http/server';
+import type { McpDispatcher, McpGetHandler } from '@toolmesh/transport-http/server';
+import { classifyEra, type EraName } from './classify-era';
 import type { ProtocolEra } from './protocol-era';
 
-/** Hands each message to the first era that claims it. */
-export function createDispatcher(eras: readonly ProtocolEra[]): McpDispatcher {
-  return async (message: ParsedMessage, context: RequestContext) => {
-    const era = eras.find((candidate) => candidate.claims(message, context));
-    if (era) return era.dispatch(message, context);
-    if (message.kind !== 'request') return undefined;
-    const error = invalidRequest(message.message.id, 'no protocol revision of this server understands the message');
-    return { json: serializeErrorResponse(error), isError: true };
+/** The application behind the HTTP front: each message goes to the era it belongs to. */
+export function createDispatcher(eras: Record<EraName, ProtocolEra> & { legacy: { get: McpGetHandler } }): {
+  dispatch: McpDispatcher;
+  dispatchGet: McpGetHandler;
+} {
+  return {
+    dispatch: (message, context) => eras[classifyEra(message, context)].dispatch(message, context),
+    // Only the 2025 era has a GET stream; it answers a GET that names a modern version with 405 itself.
+    dispatchGet: (context) => eras.legacy.get(context),
   };
 }

@@ -1,40 +1,91 @@
+import { randomUUID } from 'node:crypto';
 import {
+  headerMismatch,
+  invalidRequest,
+  isModernProtocolVersion,
+  McpHttpHeader,
   McpMethod,
+  McpNotification,
   methodNotFound,
-  serializeErrorResponse,
-  serializeResultResponse,
   type ParsedMessage,
 } from '@toolmesh/protocol';
 import type { DispatchOutcome, RequestContext } from '@toolmesh/transport-http/server';
+import type { ChangeListeners } from '../change-notifications/change-listeners';
+import type { RequestHandler } from '../handlers/method-handler';
+import { errorOutcome, resultOutcome } from '../outcomes';
 import type { ProtocolEra } from '../protocol-era';
-import type { RequestHandler } from './method-handler';
+import { headerValue } from '../request-headers';
+import { checkLegacyVersion, type LegacyVersionPolicy } from './version-check';
+
+const TOOLS_LIST_CHANGED = JSON.stringify({ jsonrpc: '2.0', method: McpNotification.ToolsListChanged });
 
 /**
  * The initialize-based revisions (2025-03-26, 2025-06-18, 2025-11-25), served statelessly: every request
- * stands alone, `notifications/initialized` is acknowledged and forgotten (SPEC G7).
+ * stands alone, `notifications/initialized` is acknowledged and forgotten (SPEC G7), `Mcp-Session-Id` is
+ * opaque correlation, never stored. A GET on the endpoint opens the stream of list-changed notifications.
  */
 export class Era2025 implements ProtocolEra {
   readonly name = '2025';
 
-  constructor(private readonly requests: ReadonlyMap<string, RequestHandler>) {}
-
-  claims(): boolean {
-    return true; // the only era so far; the 2026 era will claim its own messages first
-  }
+  constructor(
+    private readonly requests: ReadonlyMap<string, RequestHandler>,
+    private readonly versions: LegacyVersionPolicy,
+    private readonly listeners: ChangeListeners,
+  ) {}
 
   async dispatch(message: ParsedMessage, context: RequestContext): Promise<DispatchOutcome | undefined> {
+    const id = message.kind === 'request' ? message.message.id : null;
+    const method = message.kind === 'response' ? undefined : message.message.method;
+    const header = headerValue(context, McpHttpHeader.ProtocolVersion);
+    if (method === McpMethod.Initialize) {
+      // initialize selects the 2025 era; a 2026 header on it contradicts the body (the SDK's rule).
+      if (header !== undefined && isModernProtocolVersion(header)) {
+        return errorOutcome(headerMismatch(id, `${McpHttpHeader.ProtocolVersion} ${header.slice(0, 32)} on initialize, which only 2025 versions use`), 400);
+      }
+    } else {
+      const refused = checkLegacyVersion(id, header, this.versions);
+      if (refused) return errorOutcome(refused, 400);
+    }
     // Notifications (initialized, cancelled, ...) are acknowledged with 202 and nothing is kept. This
     // server sends no requests, so client responses are acknowledged the same way.
     if (message.kind !== 'request') return undefined;
-    const { id, method } = message.message;
     const params = (message.message.params ?? {}) as Record<string, unknown>;
-    const handler = this.requests.get(method);
-    if (!handler) return { json: serializeErrorResponse(methodNotFound(id, method)), isError: true };
-    const outcome = await handler(params, context, id);
-    return 'result' in outcome
-      ? { json: serializeResultResponse(id, outcome.result), isError: false }
-      : { json: serializeErrorResponse(outcome), isError: true };
+    const handler = this.requests.get(message.message.method);
+    if (!handler) return errorOutcome(methodNotFound(message.message.id, message.message.method));
+    const outcome = await handler(params, context, message.message.id);
+    if (!('result' in outcome)) return errorOutcome(outcome);
+    const answer = resultOutcome(message.message.id, outcome.result);
+    // Opaque correlation for the caller's later requests; never stored, never checked (SPEC G1).
+    return method === McpMethod.Initialize ? { ...answer, headers: { 'Mcp-Session-Id': randomUUID() } } : answer;
   }
+
+  /** GET: the 2025 stream of `notifications/tools/list_changed` (SPEC G21). */
+  get(context: RequestContext): DispatchOutcome {
+    const header = headerValue(context, McpHttpHeader.ProtocolVersion);
+    if (header !== undefined && isModernProtocolVersion(header)) {
+      return { ...errorOutcome(invalidRequest(null, 'the 2026-07-28 revision has no GET stream; POST subscriptions/listen instead'), 405), headers: { Allow: 'POST' } };
+    }
+    const refused = checkLegacyVersion(null, header, this.versions);
+    if (refused) return errorOutcome(refused, 400);
+    if (!accepts(headerValue(context, 'accept'), 'text/event-stream')) {
+      return errorOutcome(invalidRequest(null, 'a GET on this endpoint opens an event stream; send Accept: text/event-stream'), 406);
+    }
+    if (!this.listeners.hasRoom()) return errorOutcome(invalidRequest(null, 'too many open notification streams on this replica; retry later'), 503);
+    return {
+      open: (stream) =>
+        this.listeners.add(
+          {
+            toolsListChanged: () => stream.send(TOOLS_LIST_CHANGED),
+            close: () => stream.end(),
+          },
+          stream,
+        ),
+    };
+  }
+}
+
+function accepts(accept: string | undefined, type: string): boolean {
+  return accept !== undefined && accept.split(',').some((entry) => entry.split(';', 1)[0].trim().toLowerCase() === type);
 }
 
 /** The method table of the 2025 era, in one place. */
@@ -50,4 +101,3 @@ export function era2025Methods(handlers: {
     [McpMethod.ToolsCall, handlers.toolsCall],
   ]);
 }
-

@@ -49,6 +49,8 @@ export class McpClient implements NotificationSource {
   private readonly sdk: Client;
   private readonly notifications: NotificationFanout;
   private state: 'new' | 'connecting' | 'connected' | 'closed' = 'new';
+  /** Set by close(): what the connection reports from then on is not reported. */
+  private closing = false;
   private readonly inFlight = new Set<AbortController>();
 
   constructor(
@@ -59,7 +61,11 @@ export class McpClient implements NotificationSource {
     this.sdk = new Client(options.clientInfo, { capabilities: clientCapabilities(serverRequests) });
     registerServerRequests(this.sdk, serverRequests);
     this.notifications = new NotificationFanout((error) => options.onError?.(asError(error)));
-    this.sdk.onerror = (error) => options.onError?.(error);
+    // Once close() has begun, a server may still send requests (server-everything asks for the roots
+    // 350 ms after initialize); answering them fails with "write after end", which is no news to anyone.
+    this.sdk.onerror = (error) => {
+      if (!this.closing) options.onError?.(error);
+    };
     this.sdk.onclose = () => {
       const lost = this.state === 'connected';
       this.state = 'closed';
@@ -164,6 +170,7 @@ export class McpClient implements NotificationSource {
    * still open), then closes the transport.
    */
   async close(): Promise<void> {
+    this.closing = true;
     const running = [...this.inFlight];
     for (const call of running) call.abort(new Error('the client is closing'));
     // The cancellations are sent from the SDK's abort handlers; one turn of the event loop lets them go out.

@@ -23,7 +23,7 @@ export interface SamplingRefusal {
  */
 export interface ServerRequestHandlers {
   readonly sampling?: (params: CreateMessageRequestParams, signal: AbortSignal) => Promise<CreateMessageResult | SamplingRefusal>;
-  /** Form mode only; the SDK fills in the schema's defaults for fields an accepted answer leaves out (SEP-1034). */
+  /** Form mode only. The handler fills in the schema's defaults (SEP-1034); the SDK is not asked to. */
   readonly elicitation?: (params: ElicitRequestParams, signal: AbortSignal) => Promise<ElicitResult>;
   readonly roots?: () => Promise<readonly Root[]>;
 }
@@ -32,7 +32,7 @@ export interface ServerRequestHandlers {
 export function clientCapabilities(handlers: ServerRequestHandlers): ClientCapabilities {
   return {
     ...(handlers.sampling ? { sampling: {} } : {}),
-    ...(handlers.elicitation ? { elicitation: { form: { applyDefaults: true } } } : {}),
+    ...(handlers.elicitation ? { elicitation: { form: {} } } : {}),
     ...(handlers.roots ? { roots: {} } : {}),
   };
 }

@@ -11,15 +11,15 @@ export function parseError(detail: string): JsonRpcErrorResponse {
   return jsonRpcError(null, JsonRpcErrorCode.ParseError, `Parse error: ${detail}`);
 }
 
-export function invalidRequest(id: RequestId | null, detail: string): JsonRpcErrorResponse {
-  return jsonRpcError(id, JsonRpcErrorCode.InvalidRequest, `Invalid Request: ${detail}`);
+export function invalidRequest(id: RequestId | null, detail: string, data?: unknown): JsonRpcErrorResponse {
+  return jsonRpcError(id, JsonRpcErrorCode.InvalidRequest, `Invalid Request: ${detail}`, data);
 }
 
 export function methodNotFound(id: RequestId, method: string): JsonRpcErrorResponse {
   return jsonRpcError(id, JsonRpcErrorCode.MethodNotFound, `Method not found: ${callerText(method)}`);
 }
 
-export function invalidParams(id: RequestId, detail: string): JsonRpcErrorResponse {
+export function invalidParams(id: RequestId | null, detail: string): JsonRpcErrorResponse {
   return jsonRpcError(id, JsonRpcErrorCode.InvalidParams, `Invalid params: ${detail}`);
 }
 

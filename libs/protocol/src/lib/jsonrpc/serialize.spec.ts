@@ -19,6 +19,15 @@ describe('response serialization', () => {
     expect(JSON.parse(serializedText(response)).result.tools[0].description).toBe('Zürich → 東京');
   });
 
+  it('adds members to a pre-serialized result without re-serializing it, and to a plain one', () => {
+    const raw = new RawJson('{"tools":[{"name":"a","description":"ends with }"}]}  ');
+    const members = { resultType: 'complete', ttlMs: 5, _meta: { x: '}' } };
+    const response = serializeResultResponse(3, raw, members);
+    expect(serializedByteLength(response)).toBe(Buffer.byteLength(serializedText(response)));
+    expect(JSON.parse(serializedText(response)).result).toEqual({ ...JSON.parse(raw.json), ...members });
+    expect(JSON.parse(serializedText(serializeResultResponse(3, { content: [] }, members))).result).toEqual({ content: [], ...members });
+  });
+
   it('serializes plain results and escapes ids', () => {
     expect(JSON.parse(serializedText(serializeResultResponse('a"b', { ok: true })))).toEqual({ jsonrpc: '2.0', id: 'a"b', result: { ok: true } });
   });

@@ -22,10 +22,17 @@ export type SerializedResponse = string | readonly Buffer[];
 
 const CLOSING_BRACE = Buffer.from('}');
 
-export function serializeResultResponse(id: RequestId, result: object | RawJson): SerializedResponse {
+/**
+ * `members` are added to the result object: how the 2026 era adds `resultType`, cache hints and `_meta` to
+ * a pre-serialized result without copying it (a RawJson result must then be a non-empty JSON object).
+ */
+export function serializeResultResponse(id: RequestId, result: object | RawJson, members?: object): SerializedResponse {
   const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
-  if (result instanceof RawJson) return [Buffer.from(head), result.bytes, CLOSING_BRACE];
-  return `${head}${JSON.stringify(result)}}`;
+  if (!(result instanceof RawJson)) return `${head}${JSON.stringify(members ? { ...result, ...members } : result)}}`;
+  if (!members) return [Buffer.from(head), result.bytes, CLOSING_BRACE];
+  // The object's own closing brace gives way to the added members: `{"tools":[...]` + `,"resultType":...}`.
+  const withoutBrace = result.bytes.subarray(0, result.bytes.lastIndexOf(CLOSING_BRACE[0]));
+  return [Buffer.from(head), withoutBrace, Buffer.from(`,${JSON.stringify(members).slice(1)}`), CLOSING_BRACE];
 }
 
 export function serializeErrorResponse(response: JsonRpcErrorResponse): string {

@@ -25,13 +25,14 @@ export function correlate(req: IncomingMessage, res: ServerResponse): Correlatio
 /**
  * For the endpoint's other methods (GET, DELETE, OPTIONS), as the POST exchange does: correlation ids read
  * or generated and echoed, and one line when the request arrives and one when its answer is done, both
- * carrying the ids (SPEC G2, G26). Only the HTTP method is logged: these requests carry no JSON-RPC method.
+ * carrying the ids (SPEC G2, G26); the values are in `res.locals.correlation` for the handler. Only the HTTP method is logged: these requests carry no JSON-RPC method.
  */
 export function correlatedRequest(logger: Logger, requestDeadlineMillis: number) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const receivedAt = performance.now();
     const values = correlate(req, res);
     if (!values) return;
+    res.locals.correlation = values; // for the handler of the request's method
     const context = { ...values, deadline: receivedAt + requestDeadlineMillis, receivedAt };
     const httpMethod = req.method;
     runWithRequestContext(context, () => {

@@ -68,12 +68,11 @@ describe('hostile clients at the HTTP front (SPEC G26)', () => {
       maxBodyBytes: MAX_BODY_BYTES,
       requestDeadlineMillis: 5_000,
       originPolicy: LOOPBACK_ORIGIN_POLICY,
-      versionPolicy: { supportedVersions: ['2025-11-25'] },
       logger: createLogger({ stream: new PassThrough().resume() }),
       // Slower than the request timeout: the handler's own time must not count against it.
       dispatch: async (message) => {
         await new Promise((resolve) => setTimeout(resolve, LIMITS.requestTimeoutMillis + 200));
-        return message.kind === 'request' ? { json: serializeResultResponse(message.message.id, {}), isError: false } : undefined;
+        return message.kind === 'request' ? { status: 200, json: serializeResultResponse(message.message.id, {}), isError: false } : undefined;
       },
     });
     server = await listenHttp(app, { port: 0, host: '127.0.0.1', ...LIMITS });

@@ -22,9 +22,8 @@ describe('MCP HTTP front CORS', () => {
       maxBodyBytes: 1024,
       requestDeadlineMillis: 5_000,
       originPolicy: { allowedHosts: ['127.0.0.1'], allowedOrigins: [ALLOWED] },
-      versionPolicy: { supportedVersions: [VERSION] },
       logger,
-      dispatch: async (message) => (message.kind === 'request' ? { json: serializeResultResponse(message.message.id, {}), isError: false } : undefined),
+      dispatch: async (message) => (message.kind === 'request' ? { status: 200, json: serializeResultResponse(message.message.id, {}), isError: false } : undefined),
     });
     server = await listenHttp(app, { port: 0, host: '127.0.0.1' });
     url = `${server.url}/mcp`;

@@ -24,9 +24,8 @@ describe.each<LogFormat>(['kv', 'json'])('MCP HTTP front boundary logs (%s)', (f
       maxBodyBytes: 2 * MEGABYTE,
       requestDeadlineMillis: 5_000,
       originPolicy: LOOPBACK_ORIGIN_POLICY,
-      versionPolicy: { supportedVersions: [VERSION] },
       logger,
-      dispatch: async (message) => (message.kind === 'request' ? { json: serializeResultResponse(message.message.id, {}), isError: false } : undefined),
+      dispatch: async (message) => (message.kind === 'request' ? { status: 200, json: serializeResultResponse(message.message.id, {}), isError: false } : undefined),
     });
     server = await listenHttp(app, { port: 0, host: '127.0.0.1' });
   });

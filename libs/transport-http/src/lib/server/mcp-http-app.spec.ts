@@ -3,7 +3,8 @@ import { PassThrough } from 'node:stream';
 import { serializeResultResponse, type ParsedMessage } from '@toolmesh/protocol';
 import { createLogger } from '../logging/logger';
 import { listenHttp, type RunningHttpServer } from './http-server';
-import { createMcpHttpApp, type McpDispatcher } from './mcp-http-app';
+import type { McpDispatcher } from './dispatch-outcome';
+import { createMcpHttpApp } from './mcp-http-app';
 import { LOOPBACK_ORIGIN_POLICY } from './origin-guard';
 import type { RequestContext } from './request-context';
 
@@ -19,7 +20,11 @@ describe('MCP HTTP front', () => {
     seen.push({ message, context });
     if (message.kind !== 'request') return undefined;
     if (message.message.method === 'explode') throw new Error('handler bug');
-    return { json: serializeResultResponse(message.message.id, { echoed: message.message.method }), isError: false };
+    if (message.message.method === 'stream') return { open: (stream) => (stream.send('{"jsonrpc":"2.0","method":"n"}'), stream.end()) };
+    if (message.message.method === 'teapot') {
+      return { status: 418, json: serializeResultResponse(message.message.id, {}), isError: false, headers: { 'x-era': 'test' } };
+    }
+    return { status: 200, json: serializeResultResponse(message.message.id, { echoed: message.message.method }), isError: false };
   };
 
   beforeAll(async () => {
@@ -30,7 +35,6 @@ describe('MCP HTTP front', () => {
       maxBodyBytes: 1024,
       requestDeadlineMillis: 5_000,
       originPolicy: LOOPBACK_ORIGIN_POLICY,
-      versionPolicy: { supportedVersions: ['2025-06-18', VERSION] },
       logger: createLogger({ stream }),
       dispatch,
     });
@@ -85,30 +89,25 @@ describe('MCP HTTP front', () => {
     expect(seen).toHaveLength(0);
   });
 
-  it.each([
-    ['a missing', undefined, 'missing_protocol_version'],
-    ['an unsupported', '2024-01-01', 'unsupported_protocol_version'],
-  ])('answers %s MCP-Protocol-Version with HTTP 400 and the versions to use', async (_, version, error) => {
-    const headers: Record<string, string> = { ...HEADERS };
-    if (version === undefined) delete headers['mcp-protocol-version'];
-    else headers['mcp-protocol-version'] = version;
-    const res = await fetch(url, { method: 'POST', headers, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
-    expect(res.status).toBe(400);
-    const body = (await res.json()) as Record<string, unknown>;
-    expect(body).toEqual({ error, message: expect.any(String), supportedVersions: ['2025-06-18', VERSION], guid: res.headers.get('guid') });
-    expect(seen).toHaveLength(0);
+  it('leaves versions to the application: a request with no MCP-Protocol-Version reaches it', async () => {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    expect(res.status).toBe(200);
+    expect(seen[0].context.headers?.['mcp-protocol-version']).toBeUndefined();
   });
 
-  it('lets initialize through without a version header and gives it a fresh Mcp-Session-Id', async () => {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{"jsonrpc":"2.0","id":"i","method":"initialize","params":{}}',
-    });
+  it("answers with the application's status and headers", async () => {
+    const res = await post('{"jsonrpc":"2.0","id":1,"method":"teapot"}');
+    expect(res.status).toBe(418);
+    expect(res.headers.get('x-era')).toBe('test');
+    expect(res.headers.get('content-type')).toBe('application/json');
+  });
+
+  it('opens an event stream when the application answers with one, unbuffered by proxies', async () => {
+    const res = await post('{"jsonrpc":"2.0","id":1,"method":"stream"}');
     expect(res.status).toBe(200);
-    expect(res.headers.get('mcp-session-id')).toMatch(/^[0-9a-f-]{36}$/);
-    const again = await post('{"jsonrpc":"2.0","id":"i","method":"initialize","params":{}}');
-    expect(again.headers.get('mcp-session-id')).not.toBe(res.headers.get('mcp-session-id'));
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    expect(res.headers.get('x-accel-buffering')).toBe('no');
+    expect(await res.text()).toBe('event: message\ndata: {"jsonrpc":"2.0","method":"n"}\n\n');
   });
 
   it('acknowledges a notification with 202 and an empty body', async () => {

@@ -1,39 +1,24 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import {
   internalError,
   invalidRequest,
-  McpHttpHeader,
-  McpMethod,
   parseJsonRpcMessage,
   serializedByteLength,
   serializedText,
-  type ParsedMessage,
-  type SerializedResponse,
 } from '@toolmesh/protocol';
 import type { Logger } from '../logging/logger';
 import { readBoundedBody } from './bounded-body';
 import { correlate, correlatedRequest } from './correlated-request';
+import type { CorrelationValues } from './correlation-headers';
 import { HangUp } from './hang-up';
 import { addCorsHeaders, answerPreflight, isPreflight } from './cors';
 import { loggedMethod, NO_METHOD, type LoggedMethod } from './logged-method';
 import { checkOrigin, type OriginPolicy } from './origin-guard';
-import { checkProtocolVersion, type ProtocolVersionPolicy } from './protocol-version-guard';
+import { isStreamOutcome, type DispatchOutcome, type JsonOutcome, type McpDispatcher, type McpGetHandler } from './dispatch-outcome';
+import { startEventStream } from './event-stream';
 import { runWithRequestContext, type RequestContext } from './request-context';
-import { sendJsonRpcError, sendVersionError } from './error-responses';
-
-/** What the application answers to one message: the serialized JSON-RPC response, and whether it is an error. */
-export interface DispatchOutcome {
-  readonly json: SerializedResponse;
-  readonly isError: boolean;
-}
-
-/**
- * The application behind the endpoint. Requests must resolve to a response; notifications and responses
- * from the client resolve to `undefined` (the endpoint answers 202). A rejection becomes -32603.
- */
-export type McpDispatcher = (message: ParsedMessage, context: RequestContext) => Promise<DispatchOutcome | undefined>;
+import { sendJsonRpcError } from './error-responses';
 
 export interface McpHttpAppOptions {
   /** The one public path (SPEC G1), e.g. `/mcp`. */
@@ -42,20 +27,27 @@ export interface McpHttpAppOptions {
   /** Budget of one request from arrival (SPEC G12). */
   readonly requestDeadlineMillis: number;
   readonly originPolicy: OriginPolicy;
-  readonly versionPolicy: ProtocolVersionPolicy;
   /** Debugging only: logs request and response bodies. Off in production (SPEC G3). */
   readonly payloadLogging?: boolean;
   /** Keep the caller's Authorization header in the request context (for forwarding to tool services). */
   readonly keepAuthorization?: boolean;
   readonly logger: Logger;
   readonly dispatch: McpDispatcher;
+  /** Answers a GET on the endpoint; without it GET is 405. */
+  readonly dispatchGet?: McpGetHandler;
+  /** Interval of the `:` keep-alive comments on event streams (default 15 s, the SDK's). */
+  readonly streamKeepAliveMillis?: number;
   /** Consulted per request; while true, new work is refused with 503 (graceful shutdown). */
   readonly isDraining?: () => boolean;
 }
 
+const DEFAULT_STREAM_KEEP_ALIVE_MILLIS = 15_000;
+
 /**
  * The Streamable HTTP front of a stateless MCP server: one POST endpoint, every message answered with a
- * single JSON response (or 202), every failure turned into a standard JSON-RPC error response.
+ * single JSON response, an event stream or 202, every failure turned into a standard JSON-RPC error
+ * response. The front knows HTTP and JSON-RPC only: which protocol revision a message belongs to, and the
+ * version checks, methods and statuses that follow from it, are the application's (SPEC G25).
  *
  * POSTs to the endpoint, the one hot path, go straight to the exchange handler; Express serves every
  * other method and path. Express's per-request set-up halved the gateway's throughput when it also
@@ -65,8 +57,13 @@ export function createMcpHttpApp(options: McpHttpAppOptions): RequestListener {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
+  // The endpoint is one exact path, as the POST hot path matches it: not /MCP, not /mcp/.
+  app.enable('case sensitive routing');
+  app.enable('strict routing');
   app.all(options.endpointPath, correlatedRequest(options.logger, options.requestDeadlineMillis));
   app.options(options.endpointPath, (req, res, next) => (isPreflight(req) ? answerPreflight(req, res, options.originPolicy) : next()));
+  const { dispatchGet } = options;
+  if (dispatchGet) app.get(options.endpointPath, (req, res) => answerGet(req, res, res.locals.correlation as CorrelationValues, dispatchGet, options));
   app.all(options.endpointPath, (req, res) => {
     res.setHeader('Allow', 'POST');
     sendJsonRpcError(res, 405, invalidRequest(null, `${req.method} is not served here; POST one JSON-RPC message`));
@@ -102,9 +99,6 @@ function pathOf(url: string | undefined): string {
   return query === -1 ? url : url.slice(0, query);
 }
 
-/** The request context as the exchange builds it: `protocolVersion` is known only once the body is read. */
-type ExchangeContext = Omit<RequestContext, 'protocolVersion'> & { protocolVersion: string | undefined };
-
 /** Correlation first, since it names the request in every later log line; then the exchange in its context. */
 function startExchange(req: IncomingMessage, res: ServerResponse, options: McpHttpAppOptions): void {
   const receivedAt = performance.now();
@@ -113,14 +107,14 @@ function startExchange(req: IncomingMessage, res: ServerResponse, options: McpHt
   const hangUp = new HangUp();
   // Built member by member, every member present, so every request's context has the same shape: object
   // spreads here cost more than the rest of the function (docs/adr/0005-gateway-hot-path.md).
-  const context: ExchangeContext = {
+  const context: RequestContext = {
     guid: values.guid,
     requestId: values.requestId,
     sessionId: values.sessionId,
     employeeNo: values.employeeNo,
     virtualEmployeeNo: values.virtualEmployeeNo,
     authorization: options.keepAuthorization ? req.headers.authorization : undefined,
-    protocolVersion: undefined,
+    headers: req.headers,
     deadline: receivedAt + options.requestDeadlineMillis,
     receivedAt,
     hangUp,
@@ -130,7 +124,7 @@ function startExchange(req: IncomingMessage, res: ServerResponse, options: McpHt
   void runWithRequestContext(context, () => exchange(req, res, context, hangUp, options));
 }
 
-async function exchange(req: IncomingMessage, res: ServerResponse, context: ExchangeContext, hangUp: HangUp, options: McpHttpAppOptions): Promise<void> {
+async function exchange(req: IncomingMessage, res: ServerResponse, context: RequestContext, hangUp: HangUp, options: McpHttpAppOptions): Promise<void> {
   const { logger } = options;
   let method: string | undefined;
   let logged: LoggedMethod = NO_METHOD;
@@ -178,14 +172,7 @@ async function exchange(req: IncomingMessage, res: ServerResponse, context: Exch
       return;
     }
 
-    const version = checkProtocolVersion(method, headerValue(req, McpHttpHeader.ProtocolVersion), options.versionPolicy);
-    if (!version.ok) {
-      sendVersionError(res, version.error, version.message, options.versionPolicy.supportedVersions, context.guid);
-      return;
-    }
     const message = parsed.value;
-    context.protocolVersion = version.version;
-
     let outcome: DispatchOutcome | undefined;
     try {
       outcome = await options.dispatch(message, context);
@@ -195,23 +182,58 @@ async function exchange(req: IncomingMessage, res: ServerResponse, context: Exch
       sendJsonRpcError(res, 500, internalError(id));
       return;
     }
-    if (message.kind !== 'request' || outcome === undefined) {
+    if (outcome === undefined) {
       res.writeHead(202).end();
       return;
     }
-    if (method === McpMethod.Initialize && !outcome.isError) {
-      // Opaque correlation for the caller's later requests; never stored, never checked (SPEC G1).
-      res.setHeader('Mcp-Session-Id', randomUUID());
-    }
-    if (options.payloadLogging) logger.debug('mcp_http_response_payload', { payload: serializedText(outcome.json) });
-    sendJson(res, outcome.json);
+    answer(res, outcome, options);
   } catch (error) {
     sendUnhandledError(res, error, logger);
   }
 }
 
-function sendJson(res: ServerResponse, json: SerializedResponse): void {
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': serializedByteLength(json) });
+function answer(res: ServerResponse, outcome: DispatchOutcome, options: McpHttpAppOptions): void {
+  if (isStreamOutcome(outcome)) {
+    outcome.open(startEventStream(res, options.streamKeepAliveMillis ?? DEFAULT_STREAM_KEEP_ALIVE_MILLIS));
+    return;
+  }
+  if (options.payloadLogging) options.logger.debug('mcp_http_response_payload', { payload: serializedText(outcome.json) });
+  sendJson(res, outcome);
+}
+
+/** GET on the endpoint, after correlation: origin checked as for POST, then the application answers. */
+function answerGet(req: IncomingMessage, res: ServerResponse, correlation: CorrelationValues, dispatchGet: McpGetHandler, options: McpHttpAppOptions): void {
+  if (options.isDraining?.()) {
+    sendJsonRpcError(res, 503, invalidRequest(null, 'the server is shutting down; retry on another replica'));
+    return;
+  }
+  const origin = checkOrigin(req.headers, options.originPolicy);
+  if (!origin.ok) {
+    sendJsonRpcError(res, 403, invalidRequest(null, `forbidden: ${origin.reason}`));
+    return;
+  }
+  const hangUp = new HangUp();
+  res.once('close', () => hangUp.fire());
+  const receivedAt = performance.now();
+  const context: RequestContext = {
+    guid: correlation.guid,
+    requestId: correlation.requestId,
+    sessionId: correlation.sessionId,
+    employeeNo: correlation.employeeNo,
+    virtualEmployeeNo: correlation.virtualEmployeeNo,
+    authorization: options.keepAuthorization ? req.headers.authorization : undefined,
+    headers: req.headers,
+    deadline: receivedAt + options.requestDeadlineMillis,
+    receivedAt,
+    hangUp,
+  };
+  answer(res, dispatchGet(context), options);
+}
+
+function sendJson(res: ServerResponse, outcome: JsonOutcome): void {
+  const { json } = outcome;
+  if (outcome.headers) for (const [name, value] of Object.entries(outcome.headers)) res.setHeader(name, value);
+  res.writeHead(outcome.status, { 'Content-Type': 'application/json', 'Content-Length': serializedByteLength(json) });
   if (typeof json === 'string') {
     res.end(json);
     return;
@@ -225,11 +247,6 @@ function isJsonContentType(contentType: string | undefined): boolean {
   if (contentType === undefined) return false;
   const type = contentType.split(';', 1)[0].trim().toLowerCase();
   return type === 'application/json';
-}
-
-function headerValue(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }
 
 /** Error descriptions for logs: the message only, which our own code writes without request data. */

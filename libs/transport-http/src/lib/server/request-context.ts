@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { HangUpSignal } from './hang-up';
 
 /**
@@ -19,8 +20,11 @@ export interface RequestContext {
   readonly virtualEmployeeNo?: string;
   /** The caller's Authorization header, forwarded only where configuration says so. Never logged. */
   readonly authorization?: string;
-  /** `MCP-Protocol-Version` of this request, after validation (absent on initialize). */
-  readonly protocolVersion?: string;
+  /**
+   * The request's headers as Node parsed them, for the protocol era to check (`MCP-Protocol-Version`,
+   * `Mcp-Method`, ...) and to read trace context from. Never logged.
+   */
+  readonly headers?: IncomingHttpHeaders;
   /** When the whole request must be answered, in `performance.now()` milliseconds. */
   readonly deadline: number;
   readonly receivedAt: number;

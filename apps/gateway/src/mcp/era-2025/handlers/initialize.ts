@@ -1,5 +1,5 @@
 import { invalidParams, LATEST_PROTOCOL_VERSION } from '@toolmesh/protocol';
-import type { RequestHandler } from '../method-handler';
+import type { RequestHandler } from '../../handlers/method-handler';
 
 export interface InitializeSettings {
   readonly supportedVersions: readonly string[];

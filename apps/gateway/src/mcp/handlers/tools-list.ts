@@ -1,6 +1,6 @@
 import { invalidParams, registryUnavailable } from '@toolmesh/protocol';
 import type { ToolCatalogue } from '@toolmesh/registry';
-import type { RequestHandler } from '../method-handler';
+import type { RequestHandler } from './method-handler';
 
 /**
  * `tools/list` (SPEC G8): the in-memory generation's pre-serialized list, whole. Only a cold, empty

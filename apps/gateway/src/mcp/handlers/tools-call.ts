@@ -1,6 +1,6 @@
 import { invalidParams, registryUnavailable, toolNotFound } from '@toolmesh/protocol';
-import type { ToolExecutionService } from '../../../execution/tool-execution-service';
-import type { RequestHandler } from '../method-handler';
+import type { ToolExecutionService } from '../../execution/tool-execution-service';
+import type { RequestHandler } from './method-handler';
 
 /** `tools/call` (SPEC G9, G13): params checked here, everything else by the execution service. */
 export function toolsCallHandler(execution: ToolExecutionService): RequestHandler {

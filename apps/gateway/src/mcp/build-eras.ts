@@ -1,0 +1,58 @@
+import { isModernProtocolVersion, McpMethod } from '@toolmesh/protocol';
+import type { RoutingHints, ToolCatalogue } from '@toolmesh/registry';
+import type { McpDispatcher, McpGetHandler } from '@toolmesh/transport-http/server';
+import type { GatewayConfig } from '../config/gateway-config';
+import type { ToolExecutionService } from '../execution/tool-execution-service';
+import { ChangeListeners } from './change-notifications/change-listeners';
+import { createDispatcher } from './dispatcher';
+import { Era2025, era2025Methods } from './era-2025/era-2025';
+import { initializeHandler } from './era-2025/handlers/initialize';
+import { Era2026, type ModernRequestHandler } from './era-2026/era-2026';
+import { discoverHandler } from './era-2026/handlers/discover';
+import { listenHandler } from './era-2026/handlers/listen';
+import { ModernResults } from './era-2026/modern-results';
+import { toolsCallHandler } from './handlers/tools-call';
+import { toolsListHandler } from './handlers/tools-list';
+
+export interface GatewayEras {
+  readonly dispatch: McpDispatcher;
+  readonly dispatchGet: McpGetHandler;
+  /** The open notification streams of both eras. */
+  readonly listeners: ChangeListeners;
+}
+
+/** Both protocol eras on the one endpoint, sharing the catalogue and the execution service (SPEC G25). */
+export function buildEras(mcp: GatewayConfig['mcp'], catalogue: ToolCatalogue, execution: ToolExecutionService, routingHints: RoutingHints): GatewayEras {
+  const served = mcp.protocol.supportedVersions;
+  const modernVersions = served.filter(isModernProtocolVersion);
+  const legacyVersions = served.filter((version) => !isModernProtocolVersion(version));
+  const allSupported = [...modernVersions, ...legacyVersions];
+  const listeners = new ChangeListeners(mcp.notifications.maxOpenStreams);
+  const toolsList = toolsListHandler(catalogue);
+  const toolsCall = toolsCallHandler(execution);
+
+  const legacy = new Era2025(
+    era2025Methods({
+      initialize: initializeHandler(
+        { supportedVersions: legacyVersions, preferredVersion: mcp.protocol.preferredVersion, serverInfo: mcp.serverInfo },
+        () => routingHints.current(),
+      ),
+      toolsList,
+      toolsCall,
+    }),
+    { supportedVersions: legacyVersions, allSupported, assumeVersionWhenMissing: mcp.protocol.assumeVersionWhenMissing },
+    listeners,
+  );
+
+  const results = new ModernResults(mcp.serverInfo, mcp.catalogue.refreshTtlMillis);
+  const modern = new Era2026(
+    new Map<string, ModernRequestHandler>([
+      [McpMethod.ServerDiscover, discoverHandler({ servedVersions: modernVersions }, () => results.cacheable())],
+      [McpMethod.ToolsList, results.adapt(toolsList, () => results.cacheable())],
+      [McpMethod.ToolsCall, results.adapt(toolsCall, () => results.complete())],
+      [McpMethod.SubscriptionsListen, listenHandler(listeners, results.meta)],
+    ]),
+    { servedVersions: modernVersions, allSupported },
+  );
+  return { ...createDispatcher({ modern, legacy }), listeners };
+}

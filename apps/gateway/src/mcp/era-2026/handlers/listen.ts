@@ -1,0 +1,46 @@
+import { invalidParams, JsonRpcErrorCode, jsonRpcError, McpMetaKey, McpNotification, serializeResultResponse, serializedText, type RequestId } from '@toolmesh/protocol';
+import type { EventStream } from '@toolmesh/transport-http/server';
+import type { ChangeListeners } from '../../change-notifications/change-listeners';
+import { errorOutcome } from '../../outcomes';
+import { isObject } from '../envelope';
+import type { ModernRequestHandler } from '../era-2026';
+
+/**
+ * `subscriptions/listen` (2026-07-28 §Subscriptions): a long-lived event stream that opens with the
+ * acknowledgement of what is honoured (tool list changes only: this gateway serves tools and nothing
+ * else), then carries `notifications/tools/list_changed`, each tagged with the listen request's id. The
+ * client cancels by closing it; shutdown ends it with the listen result. The open response is the only
+ * state, so any replica can serve it.
+ */
+export function listenHandler(listeners: ChangeListeners, resultMeta: Record<string, unknown>): ModernRequestHandler {
+  return async (params, _context, id) => {
+    const filter = params.notifications;
+    if (!isObject(filter)) return errorOutcome(invalidParams(id, '"notifications" is required: say which change notifications to send, e.g. {"toolsListChanged": true}'));
+    if (!listeners.hasRoom()) {
+      const message = `too many open listen streams on this replica (${listeners.maxOpen}); retry later`;
+      return errorOutcome(jsonRpcError(id, JsonRpcErrorCode.InternalError, message), 503);
+    }
+    const honoured = filter.toolsListChanged === true ? { toolsListChanged: true } : {};
+    const tag = { [McpMetaKey.SubscriptionId]: id };
+    return {
+      open: (stream: EventStream) => {
+        stream.send(JSON.stringify({ jsonrpc: '2.0', method: McpNotification.SubscriptionsAcknowledged, params: { _meta: tag, notifications: honoured } }));
+        const end = () => {
+          stream.send(listenResult(id, { ...resultMeta, ...tag }));
+          stream.end();
+        };
+        if (!honoured.toolsListChanged) {
+          end(); // nothing asked for that this server sends: the stream has nothing to carry
+          return;
+        }
+        const changed = JSON.stringify({ jsonrpc: '2.0', method: McpNotification.ToolsListChanged, params: { _meta: tag } });
+        listeners.add({ toolsListChanged: () => stream.send(changed), close: end }, stream);
+      },
+    };
+  };
+}
+
+function listenResult(id: RequestId, meta: Record<string, unknown>): string {
+  return serializedText(serializeResultResponse(id, { resultType: 'complete', _meta: meta }));
+}
+
