@@ -37,6 +37,7 @@ describe('MCP conformance suite, client scenarios', () => {
     ['initialize', 'mcp-client-initialization'],
     ['tools_call', 'tool-add-numbers'],
     ['sse-retry', 'client-sse-graceful-reconnect'],
+    ['elicitation-sep1034-client-defaults', 'client-elicitation-sep1034-string-default'],
   ])('passes %s', async (scenario, requiredCheck) => {
     const { code, output, checks } = await runScenario(scenario);
 
@@ -44,5 +45,11 @@ describe('MCP conformance suite, client scenarios', () => {
     expect(checks).toContainEqual(expect.objectContaining({ id: requiredCheck, status: 'SUCCESS' }));
     expect(output).toContain('OVERALL: PASSED');
     expect(code).toBe(0);
+  });
+
+  it('fills in every kind of schema default in an accepted form (SEP-1034)', async () => {
+    const { checks } = await runScenario('elicitation-sep1034-client-defaults');
+    const defaults = ['string', 'integer', 'number', 'enum', 'boolean'].map((kind) => `client-elicitation-sep1034-${kind}-default`);
+    expect(checks.filter((c) => defaults.includes(c.id)).map((c) => [c.id, c.status])).toEqual(defaults.map((id) => [id, 'SUCCESS']));
   });
 });

@@ -1,21 +1,32 @@
 import { Agent } from 'undici';
-import { errorMessage, McpClient } from '@toolmesh/protocol';
+import { errorMessage, McpClient, type ElicitResult, type ServerRequestHandlers } from '@toolmesh/protocol';
 import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import { version } from '../../../../package.json';
+import { defaultAnswers } from '../mcp/host/elicitation-form';
 
 /**
  * The client the official MCP conformance suite drives (`conformance client --command ...`): it runs
  * `<this> <server-url>` with MCP_CONFORMANCE_SCENARIO set, against a mock server per scenario. Built
  * into dist/apps/agent-cli/conformance-client.js; it uses exactly the agent's HTTP transport and client.
  *
- * Scenarios: initialize (handshake only), tools_call (list the tools, call add_numbers) and sse-retry (a
- * call whose reply stream the server ends early).
+ * Scenarios: initialize (handshake only), tools_call (list the tools, call add_numbers), sse-retry (a
+ * call whose reply stream the server ends early) and elicitation-sep1034-client-defaults (a call whose
+ * server asks a form of the client, which must fill in the schema's defaults).
  */
 const SCENARIOS: Readonly<Record<string, (client: McpClient) => Promise<void>>> = {
   initialize: async () => undefined,
   tools_call: (client) => callListedTool(client, 'add_numbers', { a: 5, b: 3 }),
   // The server ends the reply stream early; the transport must resume it with GET + Last-Event-ID.
   'sse-retry': (client) => callListedTool(client, 'test_reconnection', {}),
+  'elicitation-sep1034-client-defaults': (client) => callListedTool(client, 'test_client_elicitation_defaults', {}),
+};
+
+/**
+ * Nobody is at a terminal here: every form is accepted as it stands, which is its defaults, filled in
+ * by the agent's own form code (SEP-1034).
+ */
+const serverRequests: ServerRequestHandlers = {
+  elicitation: async (params) => ({ action: 'accept', content: 'requestedSchema' in params ? (defaultAnswers(params) as ElicitResult['content']) : {} }),
 };
 
 async function callListedTool(client: McpClient, name: string, args: Record<string, unknown>): Promise<void> {
@@ -39,6 +50,7 @@ async function main(): Promise<number> {
     clientInfo: { name: 'toolmesh-agent-cli', version },
     requestTimeoutMs: 10_000,
     onError: (error) => process.stderr.write(`transport: ${error.message}\n`),
+    serverRequests,
   });
   try {
     await client.connect();

@@ -1,0 +1,106 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { AGENT_CLI_MAIN } from '../test-support/built-cli';
+
+/**
+ * server-everything's elicitation tool answered through the form on a real terminal: the built CLI runs
+ * under util-linux `script`, which gives it a pseudo-terminal (stdin and stderr are TTYs, so the CLI
+ * opens its readline), and the test types each answer once its question is on the screen.
+ */
+const BIN = path.join(__dirname, '../../../../node_modules/.bin');
+const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-pty-'));
+let child: ChildProcessWithoutNullStreams | undefined;
+
+beforeAll(() => {
+  writeFileSync(path.join(dir, 'agent-cli.yaml'), `mcp:\n  servers:\n    - name: everything\n      command: ${JSON.stringify(path.join(BIN, 'mcp-server-everything'))}\n      args: [stdio]\n`);
+});
+afterEach(() => {
+  if (child?.exitCode === null) child.kill('SIGKILL');
+});
+
+/** The screen of a program on a pseudo-terminal: wait for a text to appear after the last one, then type. */
+function onTerminal(command: string) {
+  child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: dir, env: { PATH: process.env.PATH, TERM: 'dumb' } });
+  let screen = '';
+  let seen = 0;
+  const waiters = new Set<() => void>();
+  child.stdout.on('data', (chunk: Buffer) => {
+    screen += chunk.toString('utf8');
+    for (const wake of waiters) wake();
+  });
+  const exited = new Promise<number | null>((resolve) => child?.once('exit', resolve));
+  return {
+    exited,
+    get screen() {
+      return screen;
+    },
+    /** Resolves once `text` is on the screen past what earlier waits consumed. */
+    waitFor: (text: string) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          const at = screen.indexOf(text, seen);
+          if (at < 0) return;
+          seen = at + text.length;
+          waiters.delete(check);
+          resolve();
+        };
+        waiters.add(check);
+        void exited.then(() => (waiters.has(check) ? reject(new Error(`exited before "${text}" appeared; the screen:\n${screen}`)) : undefined));
+        check();
+      }),
+    type: (line: string) => child?.stdin.write(`${line}\r`),
+  };
+}
+
+describe('elicitation on a terminal', () => {
+  it('asks each field, keeps the defaults on Enter, and sends the answers after a yes', async () => {
+    const terminal = onTerminal(`${JSON.stringify(process.execPath)} ${JSON.stringify(AGENT_CLI_MAIN)} call mcp__everything__trigger-elicitation-request`);
+    // [what appears, what is typed then (nothing: only wait)]
+    const answers: Array<[string, string?]> = [
+      ['name (text): ', 'Grace Hopper'],
+      ['check (y/n): ', 'yes'],
+      ['firstLine (text) [It was a dark and stormy night.]: ', ''],
+      ['email (email): ', 'not-an-email'],
+      ['not an email address'],
+      ['email (email): ', 'grace@example.com'],
+      ['homepage (uri): ', ''],
+      ['birthdate (date): ', '1906-12-09'],
+      ['integer (whole number) [42]: ', ''],
+      ['number (number) [3.14]: ', '2.5'],
+      ['untitledSingleSelectEnum (number or value) [Monica]: ', 'Joey'],
+      ['untitledMultipleSelectEnum (numbers or values, comma-separated) [Guitar]: ', '1, 3'],
+      ['titledSingleSelectEnum (number or value) [hero-1]: ', '3'],
+      ['titledMultipleSelectEnum (numbers or values, comma-separated) [fish-1]: ', ''],
+      ['legacyTitledEnum (number or value) [pet-1]: ', '2'],
+      ['Send these answers? [y/N] ', 'y'],
+    ];
+    await terminal.waitFor('MCP server "everything" asks for information:');
+    for (const [question, answer] of answers) {
+      await terminal.waitFor(question);
+      if (answer !== undefined) terminal.type(answer);
+    }
+
+    expect(await terminal.exited).toBe(0);
+    expect(terminal.screen).toContain('User provided the requested information!');
+    expect(terminal.screen).toContain('- Name: Grace Hopper');
+    expect(terminal.screen).toContain('- Email: grace@example.com');
+    expect(terminal.screen).toContain('- Birthdate: 1906-12-09');
+    expect(terminal.screen).toContain('- Favorite Integer: 42');
+    expect(terminal.screen).toContain('- Favorite Number: 2.5');
+    expect(terminal.screen).toMatch(/"untitledMultipleSelectEnum": \[\s*"Guitar",\s*"Violin"\s*\]/);
+    expect(terminal.screen).toContain('"titledSingleSelectEnum": "hero-3"');
+    expect(terminal.screen).toContain('"legacyTitledEnum": "pet-2"');
+    expect(terminal.screen).not.toContain('warning');
+  });
+
+  it('cancels the form on Ctrl-D', async () => {
+    const terminal = onTerminal(`${JSON.stringify(process.execPath)} ${JSON.stringify(AGENT_CLI_MAIN)} call mcp__everything__trigger-elicitation-request`);
+    await terminal.waitFor('name (text): ');
+    child?.stdin.write('\x04');
+
+    expect(await terminal.exited).toBe(0);
+    expect(terminal.screen).toContain('User cancelled the elicitation dialog');
+  });
+});
