@@ -169,10 +169,13 @@ describe('agent-cli built-in tools', () => {
     expect(await cli('call', 'Read', '{"path":"built-in/out.txt"}', '--config', 'good.yaml')).toMatchObject({ code: 0, stdout: 'hello from Write\n' });
   });
 
-  it('call refuses a mutating call with exit 5 when there is no terminal and no --yes, and runs nothing', async () => {
-    const { code, stderr } = await cli('call', 'Write', JSON.stringify({ path: 'built-in/refused.txt', content: 'x' }), '--config', 'good.yaml');
-    expect(code).toBe(ExitCode.Denied);
-    expect(stderr).toContain('needs approval (it is destructive), but there is no terminal to ask on; run with --yes');
+  it('call runs a mutating call without --yes and without a terminal: the user typed it (SPEC A20); the cap still refuses', async () => {
+    const { code } = await cli('call', 'Write', JSON.stringify({ path: 'built-in/explicit.txt', content: 'x' }), '--config', 'good.yaml');
+    expect(code).toBe(ExitCode.Ok);
+    expect(readFileSync(path.join(dir, 'built-in/explicit.txt'), 'utf8')).toBe('x');
+
+    const capped = await cli('call', 'Write', JSON.stringify({ path: 'built-in/refused.txt', content: 'x' }), '--config', 'good.yaml', '--max-side-effect', 'read-only');
+    expect(capped.code).toBe(ExitCode.Denied);
     expect(existsSync(path.join(dir, 'built-in/refused.txt'))).toBe(false);
   });
 

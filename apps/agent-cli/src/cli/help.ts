@@ -6,7 +6,8 @@ const GLOBAL_OPTIONS = `Options:
                         JSON file with "mcpServers" as Claude Desktop / Claude Code keep it;
                         its "skills" list the hook files (docs/agent-cli.md#hooks)
       --json            Print machine-readable JSON on stdout (progress stays on stderr)
-  -y, --yes             Approve every tool call that needs approval (mutating or destructive) without asking
+  -y, --yes             Approve every tool call that needs approval (mutating or destructive) and every
+                        sampling request of a server without asking (never an elicitation form)
       --max-side-effect <read-only|mutating|destructive>
                         Refuse, without asking, any tool call whose side effects are above this level
                         (default: destructive, i.e. nothing is refused for its side effects alone)
@@ -34,6 +35,11 @@ Commands:
 ${GLOBAL_OPTIONS}
 Approval: read-only tools run without asking; mutating and destructive ones are asked about on the
 terminal (stdin and stderr must be a TTY). Without a terminal and without --yes they are refused.
+"call" is your own explicit action and runs without asking; --max-side-effect still applies.
+Servers may ask the client back: sampling (the configured model answers a server's request) is
+decided like a mutating call: asked at the terminal, approved by --yes, refused without either or
+under --max-side-effect read-only; elicitation (a server asks you for information) is a form on the
+terminal, declined without one; the roots offered are the working directory.
 An MCP server's read-only / destructive annotations count only under annotationTrust: trust, and are
 shown as the server's claims.
 Hooks: the skill files the configuration lists under "skills" may allow, deny or defer a call before
@@ -79,6 +85,8 @@ ${EXIT_CODES_HELP}`,
 Calls one tool. <tool> is the name "agent-cli tools" shows (Read, ..., mcp__<server>__<tool>); [json] is a JSON object
 of arguments, checked against the tool's input schema first (default: {}). Prints the result's text, or
 with --json the whole result ({"isError", "content", "structuredContent"}).
+The call is your own explicit action: it runs without asking and needs no --yes, whatever its side
+effects; --max-side-effect still refuses what is above it, and a hook that defers asks you.
 Exits with 1 when the tool returned an error result.
 
 Example:
