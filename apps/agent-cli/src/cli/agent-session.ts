@@ -36,7 +36,7 @@ export class AgentSession {
     private readonly context: CommandContext,
     readonly transcript: Transcript,
     private readonly maxTurns: number,
-    loop: Pick<AgentLoopOptions, 'model' | 'tools' | 'executor' | 'systemPrompt'>,
+    loop: Pick<AgentLoopOptions, 'model' | 'tools' | 'executor' | 'systemPrompt' | 'resultLimits'>,
   ) {
     this.loop = new AgentLoop({
       ...loop,
@@ -58,7 +58,7 @@ export class AgentSession {
       const client = new ChatCompletionsClient(settings);
       const executor = runtime.executor(context.gate, (event) => transcript.record(toolEventEntry(event)));
       const systemPrompt = llm.systemPrompt ?? defaultSystemPrompt(context.agent.workingDirectory);
-      const session = new AgentSession(context, transcript, maxTurns, { model: client, tools: runtime.tools, executor, systemPrompt });
+      const session = new AgentSession(context, transcript, maxTurns, { model: client, tools: runtime.tools, executor, systemPrompt, resultLimits: { maxChars: llm.maxToolResultChars, audio: llm.audioInput } });
       transcript.record({ type: 'session_start', command, model: settings.model, baseUrl: settings.baseUrl, maxTurns, cap: context.gate.cap, approver: approverKind(context.gate.approver) });
       try {
         return await body(session, runtime);

@@ -13,12 +13,16 @@ export interface LlmConfig {
   /** The longest wait for a reply to start, and between two pieces of a streamed reply. */
   readonly requestTimeoutMs: number;
   readonly systemPrompt?: string;
+  /** Characters of a tool result's text the model gets; the rest is cut with a note. */
+  readonly maxToolResultChars: number;
+  /** Whether audio results are passed to the model (`input_audio`, wav and mp3); most models refuse them. */
+  readonly audioInput: boolean;
 }
 
 /** Ollama's OpenAI-compatible endpoint on its default port: a local model works with no `llm:` section at all. */
-export const DEFAULT_LLM_CONFIG: LlmConfig = { baseUrl: 'http://127.0.0.1:11434/v1', maxTurns: 20, requestTimeoutMs: 120_000 };
+export const DEFAULT_LLM_CONFIG: LlmConfig = { baseUrl: 'http://127.0.0.1:11434/v1', maxTurns: 20, requestTimeoutMs: 120_000, maxToolResultChars: 100_000, audioInput: false };
 
-export const LLM_KEYS = ['baseUrl', 'model', 'apiKeyEnv', 'maxTurns', 'requestTimeoutMs', 'systemPrompt'];
+export const LLM_KEYS = ['baseUrl', 'model', 'apiKeyEnv', 'maxTurns', 'requestTimeoutMs', 'systemPrompt', 'maxToolResultChars', 'audioInput'];
 
 export function readLlmConfig(llm: ConfigReader): LlmConfig {
   if (!llm.present) return DEFAULT_LLM_CONFIG;
@@ -35,6 +39,8 @@ export function readLlmConfig(llm: ConfigReader): LlmConfig {
     maxTurns: llm.at('maxTurns').positiveInteger(DEFAULT_LLM_CONFIG.maxTurns),
     requestTimeoutMs: llm.at('requestTimeoutMs').positiveInteger(DEFAULT_LLM_CONFIG.requestTimeoutMs),
     systemPrompt: llm.at('systemPrompt').optionalString(),
+    maxToolResultChars: llm.at('maxToolResultChars').positiveInteger(DEFAULT_LLM_CONFIG.maxToolResultChars),
+    audioInput: llm.at('audioInput').boolean(DEFAULT_LLM_CONFIG.audioInput),
   };
 }
 

@@ -125,7 +125,7 @@ describe('agent configuration: the llm section', () => {
 
   it('defaults to a local Ollama without a model, 20 turns and a 2-minute timeout', () => {
     expect(llm('mcp:\n  servers: []\n')).toEqual(DEFAULT_LLM_CONFIG);
-    expect(DEFAULT_LLM_CONFIG).toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', maxTurns: 20, requestTimeoutMs: 120_000 });
+    expect(DEFAULT_LLM_CONFIG).toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', maxTurns: 20, requestTimeoutMs: 120_000, maxToolResultChars: 100_000, audioInput: false });
   });
 
   it('reads every setting', () => {
@@ -137,7 +137,9 @@ llm:
   maxTurns: 5
   requestTimeoutMs: 30000
   systemPrompt: Be brief.
-`)).toEqual({ baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', apiKeyEnv: 'OPENAI_API_KEY', maxTurns: 5, requestTimeoutMs: 30_000, systemPrompt: 'Be brief.' });
+  maxToolResultChars: 5000
+  audioInput: true
+`)).toEqual({ baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', apiKeyEnv: 'OPENAI_API_KEY', maxTurns: 5, requestTimeoutMs: 30_000, systemPrompt: 'Be brief.', maxToolResultChars: 5000, audioInput: true });
   });
 
   it('uses the defaults for the mcpServers JSON of other MCP hosts, which has no llm section', () => {
@@ -145,7 +147,7 @@ llm:
   });
 
   it.each([
-    ['llm:\n  baseURL: http://x\n', 'agent-cli.yaml: llm.baseURL is not a known setting (known: baseUrl, model, apiKeyEnv, maxTurns, requestTimeoutMs, systemPrompt)'],
+    ['llm:\n  baseURL: http://x\n', 'agent-cli.yaml: llm.baseURL is not a known setting (known: baseUrl, model, apiKeyEnv, maxTurns, requestTimeoutMs, systemPrompt, maxToolResultChars, audioInput)'],
     ['llm:\n  baseUrl: localhost:11434\n', 'agent-cli.yaml: llm.baseUrl must be an http:// or https:// URL, e.g. http://127.0.0.1:11434/v1'],
     ['llm:\n  maxTurns: 0\n', 'agent-cli.yaml: llm.maxTurns must be a positive whole number'],
     ['llm:\n  apiKeyEnv: sk-abc123\n', 'agent-cli.yaml: llm.apiKeyEnv must be the name of an environment variable (e.g. OPENAI_API_KEY), not the key itself'],

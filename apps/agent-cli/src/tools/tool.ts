@@ -1,3 +1,5 @@
+import { resultPiece } from './result-content';
+
 /**
  * The one contract every tool of the agent implements, built-in or MCP. Everything above the registry
  * (executor, approval gate, side-effect cap) sees only this, so a remote tool and a local one are
@@ -46,9 +48,12 @@ export function errorResult(message: string): ToolResult {
   return { isError: true, content: [{ type: 'text', text: message }] };
 }
 
-/** The text of a result's text blocks, one per line: what a person or a model reads. */
+/**
+ * A result as text, one block per line: what a person reads. Media are named with their type and size,
+ * resource links keep their URIs, embedded resources their text; a result with only `structuredContent`
+ * shows it as JSON.
+ */
 export function resultText(result: ToolResult): string {
-  return result.content
-    .map((block) => (block.type === 'text' && typeof block.text === 'string' ? block.text : `[${block.type} content]`))
-    .join('\n');
+  if (result.content.length === 0 && result.structuredContent !== undefined) return JSON.stringify(result.structuredContent);
+  return result.content.map((block) => resultPiece(block).text).join('\n');
 }

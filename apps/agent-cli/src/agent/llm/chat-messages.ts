@@ -8,8 +8,15 @@ export interface WireToolCall {
   readonly function: { readonly name: string; readonly arguments: string };
 }
 
+/** A part of a user message: text, an image (a URL, ours are `data:` URLs), or audio (OpenAI's `input_audio`). */
+export type ContentPart =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'image_url'; readonly image_url: { readonly url: string } }
+  | { readonly type: 'input_audio'; readonly input_audio: { readonly data: string; readonly format: 'wav' | 'mp3' } };
+
 export type ChatMessage =
-  | { readonly role: 'system' | 'user'; readonly content: string }
+  | { readonly role: 'system'; readonly content: string }
+  | { readonly role: 'user'; readonly content: string | readonly ContentPart[] }
   | { readonly role: 'assistant'; readonly content: string | null; readonly tool_calls?: readonly WireToolCall[] }
   | { readonly role: 'tool'; readonly tool_call_id: string; readonly content: string };
 

@@ -1,10 +1,11 @@
-import { resultText, type Tool } from '../../tools/tool';
+import type { Tool } from '../../tools/tool';
 import type { ToolRegistry } from '../../tools/tool-registry';
-import type { AssistantReply, ChatMessage, RequestedToolCall, ToolDefinition } from '../llm/chat-messages';
+import type { AssistantReply, ChatMessage, ContentPart, RequestedToolCall, ToolDefinition } from '../llm/chat-messages';
 import type { CompletionOptions, CompletionRequest } from '../llm/chat-completions-client';
 import { ProviderToolNames } from '../llm/provider-tool-names';
 import type { ToolExecutor } from '../tool-executor';
 import type { Transcript } from '../transcript/transcript';
+import { DEFAULT_RESULT_LIMITS, modelToolResult, type ResultLimits } from './tool-result-message';
 
 /** What the loop needs of a model: one completion per turn (the chat-completions client, or a test's). */
 export interface ChatModel {
@@ -24,6 +25,8 @@ export interface AgentLoopOptions {
   readonly onText?: (delta: string) => void;
   /** Told after each tool call, for a progress line (names only: arguments may be private). */
   readonly onToolResult?: (name: string, isError: boolean) => void;
+  /** How much of a tool result the model gets; default DEFAULT_RESULT_LIMITS. */
+  readonly resultLimits?: ResultLimits;
 }
 
 export type LoopOutcome = { readonly kind: 'done'; readonly text: string } | { readonly kind: 'max_turns'; readonly maxTurns: number };
@@ -57,10 +60,15 @@ export class AgentLoop {
       const reply = await this.options.model.complete({ messages: this.messages, tools: toolDefinitions(tools, names) }, { onText: this.options.onText, signal });
       this.recordReply(reply, names);
       if (reply.toolCalls.length === 0) return { kind: 'done', text: reply.text };
+      const media: ContentPart[] = [];
       for (const call of reply.toolCalls) {
-        this.messages.push({ role: 'tool', tool_call_id: call.id, content: await this.runToolCall(call, names, signal) });
+        const { text, attachments } = await this.runToolCall(call, names, signal);
+        this.messages.push({ role: 'tool', tool_call_id: call.id, content: text });
+        if (attachments.length > 0) media.push({ type: 'text', text: `Returned by tool call ${call.id}:` }, ...attachments);
         signal?.throwIfAborted();
       }
+      // A tool message takes only text: the media of this turn's results follow them as one user message.
+      if (media.length > 0) this.messages.push({ role: 'user', content: media });
     }
     return { kind: 'max_turns', maxTurns: this.options.maxTurns };
   }
@@ -80,23 +88,24 @@ export class AgentLoop {
     });
   }
 
-  /** Runs one requested call and returns the text the model gets back; an error result says it is one. */
-  private async runToolCall(call: RequestedToolCall, names: ProviderToolNames, signal: AbortSignal | undefined): Promise<string> {
+  /** Runs one requested call and returns what the model gets back; an error result says it is one. */
+  private async runToolCall(call: RequestedToolCall, names: ProviderToolNames, signal: AbortSignal | undefined): Promise<{ text: string; attachments: readonly ContentPart[] }> {
     const name = names.registryName(call.name);
     if (name === undefined) return this.refuse(call, call.name, `there is no tool named "${call.name}"; call one of the tools offered in this request`);
     const args = parseArguments(call.arguments);
     if (typeof args === 'string') return this.refuse(call, name, `the arguments for ${call.name} are ${args}; send a JSON object that matches the tool's parameters`);
     const result = await this.options.executor.execute({ id: call.id, name, args }, signal);
     this.options.onToolResult?.(name, result.isError);
-    return modelText(result.isError, resultText(result));
+    const { text, attachments } = modelToolResult(result, this.options.resultLimits ?? DEFAULT_RESULT_LIMITS);
+    return { text: modelText(result.isError, text), attachments };
   }
 
   /** A call that never reaches the executor still leaves its trace: the call and its error result. */
-  private refuse(call: RequestedToolCall, name: string, message: string): string {
+  private refuse(call: RequestedToolCall, name: string, message: string): { text: string; attachments: readonly ContentPart[] } {
     this.options.transcript.record({ type: 'tool_call', id: call.id, name, args: call.arguments });
     this.options.transcript.record({ type: 'tool_result', id: call.id, name, isError: true, text: message });
     this.options.onToolResult?.(name, true);
-    return modelText(true, message);
+    return { text: modelText(true, message), attachments: [] };
   }
 }
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FLAG_APPROVER } from '../../agent/approval/approver';
 import { ChatCompletionsClient } from '../../agent/llm/chat-completions-client';
-import { AgentLoop } from '../../agent/loop/agent-loop';
+import { AgentLoop, type AgentLoopOptions } from '../../agent/loop/agent-loop';
 import { startScriptedLlmServer, type Script, type ScriptedLlmServer } from '../../agent/test-support/scripted-llm-server';
 import { Transcript } from '../../agent/transcript/transcript';
 import { toolEventEntry } from '../../agent/transcript/transcript-entry';
@@ -26,7 +26,7 @@ export interface LoopOverServers {
  * The agent loop as `chat` runs it, over a real runtime (real MCP servers, real client manager) and the
  * scripted model, approving every call: for tests of what the model is offered while servers change.
  */
-export async function loopOverServers(servers: readonly McpServerConfig[], script: Script): Promise<LoopOverServers> {
+export async function loopOverServers(servers: readonly McpServerConfig[], script: Script, options: Pick<AgentLoopOptions, 'resultLimits'> = {}): Promise<LoopOverServers> {
   const warnings: string[] = [];
   const llm = await startScriptedLlmServer(script);
   const runtime = await createAgentRuntime(
@@ -36,7 +36,7 @@ export async function loopOverServers(servers: readonly McpServerConfig[], scrip
   const model = new ChatCompletionsClient({ baseUrl: llm.baseUrl, model: 'scripted', requestTimeoutMs: 20_000 });
   const transcript = new Transcript(path.join(mkdtempSync(path.join(tmpdir(), 'loop-servers-')), 't.jsonl'), () => undefined);
   const executor = runtime.executor({ cap: 'destructive', approver: FLAG_APPROVER }, (event) => transcript.record(toolEventEntry(event)));
-  const loop = new AgentLoop({ model, tools: runtime.tools, executor, transcript, systemPrompt: 'sys', maxTurns: 5 });
+  const loop = new AgentLoop({ model, tools: runtime.tools, executor, transcript, systemPrompt: 'sys', maxTurns: 5, ...options });
   return {
     loop,
     runtime,

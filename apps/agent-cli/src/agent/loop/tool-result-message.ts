@@ -1,0 +1,61 @@
+import { resultPiece } from '../../tools/result-content';
+import type { ToolResult } from '../../tools/tool';
+import type { ContentPart } from '../llm/chat-messages';
+
+/** How much of a tool result goes to the model (`llm.maxToolResultChars`, `llm.audioInput`). */
+export interface ResultLimits {
+  /** Text beyond this many characters is cut, with a note saying how much. */
+  readonly maxChars: number;
+  /** Whether the model takes audio (`input_audio` parts, wav and mp3): most do not, and refuse the request. */
+  readonly audio: boolean;
+}
+
+export const DEFAULT_RESULT_LIMITS: ResultLimits = { maxChars: 100_000, audio: false };
+
+/** A tool result as the model gets it: the `tool` message's text, and media for a user message after it. */
+export interface ModelToolResult {
+  readonly text: string;
+  readonly attachments: readonly ContentPart[];
+}
+
+/**
+ * Chat Completions takes only text in a `tool` message, so media travel in a user message after the
+ * turn's tool messages (images as `image_url` data URLs, audio as `input_audio` where the model takes
+ * it), and the tool message says where they are. Resource links keep their URIs, embedded resources
+ * their text (SPEC A17). Text over the limit is cut with a note; media are bounded by the transport's
+ * message limit instead.
+ */
+export function modelToolResult(result: ToolResult, limits: ResultLimits): ModelToolResult {
+  if (result.content.length === 0 && result.structuredContent !== undefined) return { text: cut(JSON.stringify(result.structuredContent), limits), attachments: [] };
+  const lines: string[] = [];
+  const attachments: ContentPart[] = [];
+  for (const block of result.content) {
+    const piece = resultPiece(block);
+    if (piece.kind === 'text') {
+      lines.push(piece.text);
+    } else if (piece.media === 'image') {
+      attachments.push({ type: 'image_url', image_url: { url: `data:${piece.mimeType};base64,${piece.data}` } });
+      lines.push(`${piece.text} (attached in the next message)`);
+    } else {
+      const format = audioFormat(piece.mimeType);
+      if (limits.audio && format) {
+        attachments.push({ type: 'input_audio', input_audio: { data: piece.data, format } });
+        lines.push(`${piece.text} (attached in the next message)`);
+      } else {
+        lines.push(`${piece.text} (not passed on: ${format ? 'llm.audioInput is off' : 'the model takes wav and mp3 only'})`);
+      }
+    }
+  }
+  return { text: cut(lines.join('\n'), limits), attachments };
+}
+
+function cut(text: string, limits: ResultLimits): string {
+  if (text.length <= limits.maxChars) return text;
+  return `${text.slice(0, limits.maxChars)}\n[cut: ${text.length - limits.maxChars} of ${text.length} characters not shown; llm.maxToolResultChars is ${limits.maxChars}]`;
+}
+
+function audioFormat(mimeType: string): 'wav' | 'mp3' | undefined {
+  if (/^audio\/(x-)?wav$/.test(mimeType)) return 'wav';
+  if (/^audio\/(mpeg|mp3)$/.test(mimeType)) return 'mp3';
+  return undefined;
+}
