@@ -56,7 +56,15 @@ describe('runCli', () => {
     expect(result.stderr).toContain('[config.not_found]');
   });
 
-  it('reports an invalid configuration with the setting and exit code 3', async () => {
+  it('uses an mcpServers file with an unusable entry, warning how to fix it (SPEC A20)', async () => {
+    writeFileSync(path.join(cwd, 'hosts.json'), JSON.stringify({ mcpServers: { my_server: { command: 'x' } } }));
+    const result = await run('tools', '--json', '--config', 'hosts.json');
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(result.stderr).toMatch(/^warning: .*hosts\.json: the server "my_server" was left out: .*"my-server"/m);
+    expect(JSON.parse(result.stdout).tools.map((t: { name: string }) => t.name)).toContain('Read');
+  });
+
+    it('reports an invalid configuration with the setting and exit code 3', async () => {
     writeFileSync(path.join(cwd, 'bad.yaml'), 'mcp:\n  servers:\n    - name: a\n      comand: x\n');
     const result = await run('tools', '--config', 'bad.yaml');
     expect(result).toMatchObject({ code: ExitCode.Config, stdout: '' });

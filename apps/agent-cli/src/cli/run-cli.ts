@@ -117,6 +117,7 @@ export async function runCli(args: readonly string[], io: CliIo, environment: Cl
   } catch (error) {
     return report(io, error);
   }
+  for (const warning of config.warnings ?? []) io.stderr(`warning: ${warning}\n`);
   const openRuntime = async () => {
     const runtime = await createAgentRuntime(config, {
       clientFactory: new TransportClientFactory(

@@ -2,18 +2,33 @@ import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 
 /**
  * Replaces `${NAME}` in a configured value with the variable from our environment, so secrets such as
- * tokens stay out of configuration files. `$${` writes a literal `${`. A missing variable is an error
- * that names the variable and where it is used, never a value.
+ * tokens stay out of configuration files; `${NAME:-default}` uses the default when the variable is unset
+ * or empty (as the shell does). `$${` writes a literal `${`. A missing variable without a default is an
+ * error that names the variable and where it is used, never a value.
  */
 export function expandVariables(text: string, env: NodeJS.ProcessEnv, where: string): string {
-  return text.replace(/\$?\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (match, name: string) => {
+  return text.replace(/\$?\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (match, name: string, fallback: string | undefined) => {
     if (match.startsWith('$$')) return match.slice(1);
     const value = env[name];
+    if (fallback !== undefined) return value === undefined || value === '' ? fallback : value;
     if (value === undefined) {
-      throw new AgentError(AgentErrorCode.ConfigMissingVariable, `${where} uses \${${name}}, but the environment variable ${name} is not set`);
+      throw new AgentError(AgentErrorCode.ConfigMissingVariable, `${where} uses \${${name}}, but the environment variable ${name} is not set; set it, or give a default: \${${name}:-value}`);
     }
     return value;
   });
+}
+
+/**
+ * Every string of a parsed configuration, expanded (SPEC A20: `${VAR}` in every string field, not only
+ * `env` and `headers`); map keys stay as they are. `where` is the path shown in errors (`mcp.servers[0].url`).
+ */
+export function expandStrings(value: unknown, env: NodeJS.ProcessEnv, where: string): unknown {
+  if (typeof value === 'string') return expandVariables(value, env, where || 'the configuration');
+  if (Array.isArray(value)) return value.map((item, i) => expandStrings(item, env, `${where}[${i}]`));
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, expandStrings(item, env, where ? `${where}.${key}` : key)]));
+  }
+  return value;
 }
 
 export function expandAll(values: Readonly<Record<string, string>>, env: NodeJS.ProcessEnv, where: string): Record<string, string> {

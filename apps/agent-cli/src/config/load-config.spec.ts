@@ -72,6 +72,34 @@ mcp:
   it('keeps $${ as a literal ${', () => {
     expect(parse('mcp:\n  servers:\n    - name: a\n      command: x\n      env: { T: "$${HOME}" }\n')[0]).toMatchObject({ env: { T: '${HOME}' } });
   });
+
+  it('expands ${VAR} and ${VAR:-default} in every string field, not only env and headers (SPEC A20)', () => {
+    const config = parseConfig(
+      `llm:
+  baseUrl: "http://\${LLM_HOST:-127.0.0.1}:11434/v1"
+  model: "\${MODEL}"
+mcp:
+  servers:
+    - name: "\${NAME:-files}"
+      command: "\${TOOLS}/bin/server"
+      args: ["--root", "\${ROOT}", "\${EMPTY:-fallback}"]
+      cwd: "\${ROOT}"
+    - name: remote
+      url: "https://\${HOST}/mcp"
+`,
+      'agent-cli.yaml',
+      { MODEL: 'llama3.1', TOOLS: '/opt/tools', ROOT: '/srv', EMPTY: '', HOST: 'mcp.example.com' },
+    );
+    expect(config.llm).toMatchObject({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1' });
+    expect(config.servers[0]).toMatchObject({ name: 'files', command: '/opt/tools/bin/server', args: ['--root', '/srv', 'fallback'], cwd: '/srv' });
+    expect(config.servers[1]).toMatchObject({ url: new URL('https://mcp.example.com/mcp') });
+  });
+
+  it('names where a ${VAR} without a default is used, whatever the field, and how to give one', () => {
+    const error = failure('mcp:\n  servers:\n    - name: a\n      command: "${TOOLS}/server"\n');
+    expect(error.code).toBe(AgentErrorCode.ConfigMissingVariable);
+    expect(error.message).toContain('mcp.servers[0].command uses ${TOOLS}, but the environment variable TOOLS is not set; set it, or give a default: ${TOOLS:-value}');
+  });
 });
 
 describe('mcpServers import (Claude Desktop / Claude Code JSON)', () => {
@@ -92,9 +120,21 @@ describe('mcpServers import (Claude Desktop / Claude Code JSON)', () => {
     ]);
   });
 
-  it('refuses names other hosts allow but tool names cannot carry, suggesting one', () => {
-    const error = failure(JSON.stringify({ mcpServers: { 'GitHub Tools': { command: 'x' } } }));
-    expect(error).toMatchObject({ code: AgentErrorCode.InvalidServerName, message: expect.stringContaining('"github-tools"') });
+  it('leaves out an entry it cannot use (a name tool names cannot carry, a missing command) with a warning that says how to fix it, and uses the rest (SPEC A20)', () => {
+    const config = parseConfig(
+      JSON.stringify({ mcpServers: { 'GitHub Tools': { command: 'x' }, 'no-command': { args: ['a'] }, memory: { command: 'npx' } } }),
+      'claude.json',
+      {},
+    );
+    expect(config.servers.map((s) => s.name)).toEqual(['memory']);
+    expect(config.warnings).toEqual([
+      expect.stringMatching(/^claude\.json: the server "GitHub Tools" was left out: .*"github-tools".*\(fix the entry, or add "disabled": true, to use the other servers without this warning\)$/),
+      expect.stringMatching(/^claude\.json: the server "no-command" was left out: .*mcpServers\.no-command\.command must be a non-empty string/),
+    ]);
+  });
+
+  it('keeps the agent\'s own YAML strict: an unusable entry there is an error', () => {
+    expect(failure('mcp:\n  servers:\n    - name: GitHub Tools\n      command: x\n').code).toBe(AgentErrorCode.InvalidServerName);
   });
 });
 

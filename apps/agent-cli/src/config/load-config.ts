@@ -2,7 +2,9 @@ import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import type { McpServerConfig } from '../mcp/server-config';
+import { printableName } from '@toolmesh/protocol';
 import { ConfigReader } from './config-reader';
+import { expandStrings } from './expand-variables';
 import { DEFAULT_LLM_CONFIG, readLlmConfig, type LlmConfig } from './llm-config';
 import { loadSkills } from './load-skills';
 import { readTextFile } from './read-text-file';
@@ -21,6 +23,8 @@ export interface AgentConfig {
   readonly llm?: LlmConfig;
   /** Which notifications become events (`rewake`); absent: the defaults (DEFAULT_REWAKE_CONFIG). */
   readonly rewake?: RewakeConfig;
+  /** What was left out of an imported `mcpServers` file and how to fix it; the CLI prints each as a warning. */
+  readonly warnings?: readonly string[];
 }
 
 export const SERVER_KEYS = ['name', 'transport', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'requestTimeoutMs', 'annotationTrust'];
@@ -46,39 +50,51 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv):
   if (document.errors.length > 0) {
     throw new AgentError(AgentErrorCode.ConfigInvalid, `${file} is not valid YAML or JSON: ${document.errors[0].message}`);
   }
-  const root = new ConfigReader(file, document.toJS({ maxAliasCount: 100 }), '');
+  const root = new ConfigReader(file, expandStrings(document.toJS({ maxAliasCount: 100 }), env, ''), '');
   if (!root.present) return emptyConfig(file);
   if (!root.isObject()) throw root.error('a map with "mcp" (agent format) or "mcpServers" (MCP host format)');
   const imported = root.at('mcpServers').present;
-  const servers = imported ? importMcpServers(root.at('mcpServers'), env) : readAgentFormat(root, env);
+  const warnings: string[] = [];
+  const servers = imported ? importMcpServers(root.at('mcpServers'), (warning) => warnings.push(`${file}: ${warning}`)) : readAgentFormat(root);
   assertUniqueNames(servers, file);
   // Skill files are the agent format's; paths are relative to the configuration file, not to where the CLI runs.
   const skillFiles = imported ? [] : root.at('skills').stringList().map((entry) => path.resolve(path.dirname(file), entry));
   // The MCP host format has no llm section: there `--model` and the defaults apply.
   const llm = imported ? DEFAULT_LLM_CONFIG : readLlmConfig(root.at('llm'));
   const rewake = readRewakeConfig(root.at('rewake'), servers.map((s) => s.name));
-  return { file, servers, skills: loadSkills(skillFiles, env), rewake, llm };
+  return { file, servers, skills: loadSkills(skillFiles, env), rewake, llm, ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
-function readAgentFormat(root: ConfigReader, env: NodeJS.ProcessEnv): McpServerConfig[] {
+function readAgentFormat(root: ConfigReader): McpServerConfig[] {
   root.onlyKeys(['mcp', 'skills', 'rewake', 'llm']);
   const mcp = root.at('mcp');
   if (!mcp.present) return [];
   mcp.onlyKeys(['servers']);
   return mcp.at('servers').list().map((entry) => {
     entry.onlyKeys(SERVER_KEYS);
-    return readServerEntry(entry.at('name').string(), entry, env);
+    return readServerEntry(entry.at('name').string(), entry);
   });
 }
 
-/** Other hosts add their own keys (`disabled`, `autoApprove`, ...); an import ignores what it does not use. */
-function importMcpServers(servers: ConfigReader, env: NodeJS.ProcessEnv): McpServerConfig[] {
+/**
+ * Other hosts add their own keys (`disabled`, `autoApprove`, ...); an import ignores what it does not use.
+ * A file kept for another host may hold an entry this agent cannot use (a name it does not allow, a
+ * transport it lacks, a missing command): that entry is left out with a warning saying what to fix,
+ * and the others are used (SPEC A20). Our own YAML format stays strict.
+ */
+function importMcpServers(servers: ConfigReader, warn: (warning: string) => void): McpServerConfig[] {
   return servers
     .entries()
     .filter(([, entry]) => entry.at('disabled').value !== true)
-    .map(([name, entry]) => {
-      if (!entry.isObject()) throw entry.error('a map with "command" or "url"');
-      return readServerEntry(name, entry, env);
+    .flatMap(([name, entry]) => {
+      try {
+        if (!entry.isObject()) throw entry.error('a map with "command" or "url"');
+        return [readServerEntry(name, entry)];
+      } catch (error) {
+        if (!(error instanceof AgentError)) throw error;
+        warn(`the server "${printableName(name)}" was left out: ${error.message} (fix the entry, or add "disabled": true, to use the other servers without this warning)`);
+        return [];
+      }
     });
 }
 

@@ -2,16 +2,16 @@ import { ANNOTATION_TRUST } from '../mcp/annotation-trust';
 import { assertServerName, DEFAULT_REQUEST_TIMEOUT_MS, type McpServerConfig } from '../mcp/server-config';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import type { ConfigReader } from './config-reader';
-import { expandAll } from './expand-variables';
 
 /** The transports a configuration may name, and what each becomes. `sse` is refused with advice. */
 const TRANSPORT_NAMES = ['stdio', 'streamable-http', 'http', 'sse'] as const;
 
 /**
  * One server entry, from either format (the agent's YAML or an `mcpServers` import): both spell the
- * same fields, and `transport` (ours) and `type` (Claude's) name the transport.
+ * same fields, and `transport` (ours) and `type` (Claude's) name the transport. Its `${VAR}`s are
+ * already expanded (parseConfig expands every string of the file).
  */
-export function readServerEntry(name: string, entry: ConfigReader, env: NodeJS.ProcessEnv): McpServerConfig {
+export function readServerEntry(name: string, entry: ConfigReader): McpServerConfig {
   try {
     assertServerName(name);
   } catch (error) {
@@ -33,11 +33,11 @@ export function readServerEntry(name: string, entry: ConfigReader, env: NodeJS.P
       transport,
       command: entry.at('command').string(),
       args: entry.at('args').stringList(),
-      env: expandAll(entry.at('env').stringMap(), env, `${entry.path}.env`),
+      env: entry.at('env').stringMap(),
       cwd: entry.at('cwd').optionalString(),
     };
   }
-  return { ...common, transport: 'streamable-http', url: readUrl(entry.at('url')), headers: expandAll(entry.at('headers').stringMap(), env, `${entry.path}.headers`) };
+  return { ...common, transport: 'streamable-http', url: readUrl(entry.at('url')), headers: entry.at('headers').stringMap() };
 }
 
 function readUrl(field: ConfigReader): URL {

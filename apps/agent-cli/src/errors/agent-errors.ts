@@ -8,7 +8,7 @@ export const AgentErrorCode = {
   ConfigNotFound: 'config.not_found',
   /** The configuration file is not valid YAML/JSON, or not shaped like an agent configuration. */
   ConfigInvalid: 'config.invalid',
-  /** A `${VAR}` reference in the configuration names a variable that is not set. */
+  /** A `${VAR}` (without `:-default`) in the configuration names a variable that is not set. */
   ConfigMissingVariable: 'config.missing_variable',
   /** Two servers in the configuration have the same name. */
   ConfigDuplicateServer: 'config.duplicate_server',
