@@ -24,6 +24,7 @@ export {
 } from './lib/mcp/versions';
 export { McpMethod, McpNotification } from './lib/mcp/methods';
 export { type McpTransport } from './lib/transport/mcp-transport';
+export { OVERSIZED_EDGE_BYTES, oversizedReply, oversizedReplyId } from './lib/transport/oversized-reply';
 export { type NotificationListener, type NotificationSource, type ServerNotification } from './lib/notifications/notification-listener';
 export { NotificationFanout } from './lib/notifications/notification-fanout';
 export { RawJson, serializedByteLength, type SerializedResponse, serializedText, serializeErrorResponse, serializeResultResponse } from './lib/jsonrpc/serialize';

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { parseJsonRpcMessage, type JSONRPCMessage, type McpTransport } from '@toolmesh/protocol';
+import { OVERSIZED_EDGE_BYTES, oversizedReply, oversizedReplyId, parseJsonRpcMessage, type JSONRPCMessage, type McpTransport } from '@toolmesh/protocol';
 import { LineSplitter } from './framing/line-splitter';
 import { StdioErrorCode, StdioTransportError } from './stdio-errors';
 
@@ -17,7 +17,8 @@ export interface NdjsonStreamTransportOptions {
  * tested on in-memory streams and reused by the child-process transport.
  *
  * Inbound lines that are too long or not one valid JSON-RPC message are dropped and reported through
- * `onerror`; the channel stays open, because one bad line from a server should not cost its session.
+ * `onerror`; the channel stays open, because one bad line from a server should not cost its session. A
+ * reply too long to keep fails its request at once: the transport hands on an error response in its place.
  */
 export class NdjsonStreamTransport implements McpTransport {
   onmessage?: McpTransport['onmessage'];
@@ -34,7 +35,7 @@ export class NdjsonStreamTransport implements McpTransport {
     options: NdjsonStreamTransportOptions = {},
   ) {
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    this.splitter = new LineSplitter(this.maxMessageBytes);
+    this.splitter = new LineSplitter(this.maxMessageBytes, OVERSIZED_EDGE_BYTES);
   }
 
   async start(): Promise<void> {
@@ -69,6 +70,9 @@ export class NdjsonStreamTransport implements McpTransport {
     for (const event of this.splitter.push(bytes)) {
       if (event.kind === 'oversized') {
         this.report(StdioErrorCode.MessageTooLarge, `dropped an inbound message of ${event.bytes} bytes (limit ${this.maxMessageBytes})`);
+        // A reply we can tell the id of fails its request now, instead of leaving it to its timeout.
+        const id = oversizedReplyId(event.head, event.tail);
+        if (id !== undefined) this.onmessage?.(oversizedReply(id, event.bytes, this.maxMessageBytes, StdioErrorCode.MessageTooLarge));
         continue;
       }
       const parsed = parseJsonRpcMessage(event.line);

@@ -127,16 +127,30 @@ describe('StreamableHttpClientTransport against a misbehaving server', () => {
 
   it.each([
     ['invalid JSON', 'application/json', '{"jsonrpc":"2.0","id":1,"res', [HttpClientErrorCode.MalformedMessage]],
-    ['a JSON body over the size limit', 'application/json', JSON.stringify({ jsonrpc: '2.0', id: 1, result: { pad: 'x'.repeat(5000) } }), [HttpClientErrorCode.MessageTooLarge]],
     // An SSE reply that ends without the answer and without an event id cannot be resumed: said so too.
     ['an SSE event that is not JSON-RPC', 'text/event-stream', 'event: message\ndata: {"hello":1}\n\n', [HttpClientErrorCode.MalformedMessage, HttpClientErrorCode.StreamEnded]],
-    ['an SSE event over the size limit', 'text/event-stream', `data: ${'x'.repeat(5000)}\n\n`, [HttpClientErrorCode.MessageTooLarge, HttpClientErrorCode.StreamEnded]],
   ])('drops %s with a clear error and stays usable', async (_, contentType, body, codes) => {
     reply = (_req, res) => res.writeHead(200, { 'content-type': contentType }).end(body);
     const { messages, errors } = await sendOne();
     expect(messages).toEqual([]);
     expect(errors.map((e) => e.code)).toEqual(codes);
     errors.forEach(expectNoSecrets);
+  });
+
+  it.each([
+    ['a JSON body', 'application/json', JSON.stringify({ jsonrpc: '2.0', id: 1, result: { pad: 'x'.repeat(5000) } })],
+    ['an SSE event', 'text/event-stream', `id: e1\ndata: ${'x'.repeat(5000)}\n\n`],
+  ])('answers the request itself when the reply is %s over the size limit, so it fails at once and is not fetched again', async (_, contentType, body) => {
+    let requests = 0;
+    reply = (_req, res) => {
+      requests += 1;
+      res.writeHead(200, { 'content-type': contentType }).end(body);
+    };
+    const { messages, errors } = await sendOne();
+    expect(messages).toEqual([expect.objectContaining({ id: 1, error: expect.objectContaining({ message: expect.stringContaining('over this client\'s limit of 1024 bytes; it was dropped [http.message_too_large]') }) })]);
+    expect(errors.map((e) => e.code)).toEqual([HttpClientErrorCode.MessageTooLarge]);
+    await new Promise((resolve) => setTimeout(resolve, 1200)); // past the 1 s resume delay
+    expect(requests).toBe(1);
   });
 
   it('ignores a body a server sends with 200 instead of 202 to a notification', async () => {

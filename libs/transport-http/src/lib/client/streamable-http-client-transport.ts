@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
-import { McpHttpHeader, McpMethod, McpNotification, parseJsonRpcMessage, type JSONRPCMessage, type McpTransport, type RequestId } from '@toolmesh/protocol';
+import { McpHttpHeader, McpMethod, McpNotification, oversizedReply, parseJsonRpcMessage, type JSONRPCMessage, type McpTransport, type RequestId } from '@toolmesh/protocol';
 import { describeEndpoint, HttpClientError, HttpClientErrorCode } from './http-client-errors';
 import { SseParser } from './sse-parser';
 
@@ -96,7 +96,9 @@ export class StreamableHttpClientTransport implements McpTransport {
       // The reply streams in while the caller goes on; the SDK client correlates it when it arrives.
       this.follow(response.body, 'id' in message && 'method' in message ? message.id : undefined);
     } else if (contentType.startsWith('application/json')) {
-      this.deliver(await this.readBody(response.body));
+      const text = await this.readBody(response.body);
+      if (text.kind === 'text') this.deliver(text.text);
+      else if (message.id !== undefined) this.onmessage?.(oversizedReply(message.id, text.bytes, this.maxMessageBytes, HttpClientErrorCode.MessageTooLarge));
     } else {
       await response.body.dump();
       throw new HttpClientError(HttpClientErrorCode.UnexpectedContentType, `${this.endpoint} answered with content type "${contentType.slice(0, 64)}"`);
@@ -169,6 +171,13 @@ export class StreamableHttpClientTransport implements McpTransport {
         events += 1;
         if (item.kind === 'oversized') {
           this.report(HttpClientErrorCode.MessageTooLarge, `dropped an event from ${this.endpoint} larger than ${this.maxMessageBytes} bytes`);
+          if (awaiting !== undefined) {
+            // On a reply stream it is the answer (or blocks it): the request fails now. Reading on or
+            // resuming would only bring the same event again (the server replays it after Last-Event-ID).
+            this.onmessage?.(oversizedReply(awaiting, item.bytes, this.maxMessageBytes, HttpClientErrorCode.MessageTooLarge));
+            body.destroy();
+            return { answered: true, events };
+          }
           continue;
         }
         const { event } = item;
@@ -231,7 +240,7 @@ export class StreamableHttpClientTransport implements McpTransport {
     setImmediate(() => void this.close());
   }
 
-  private async readBody(body: Readable): Promise<string | undefined> {
+  private async readBody(body: Readable): Promise<{ kind: 'text'; text: string } | { kind: 'oversized'; bytes: number }> {
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of body as AsyncIterable<Buffer>) {
@@ -239,15 +248,14 @@ export class StreamableHttpClientTransport implements McpTransport {
       if (size > this.maxMessageBytes) {
         body.destroy();
         this.report(HttpClientErrorCode.MessageTooLarge, `dropped a reply from ${this.endpoint} larger than ${this.maxMessageBytes} bytes`);
-        return undefined;
+        return { kind: 'oversized', bytes: size };
       }
       chunks.push(chunk);
     }
-    return Buffer.concat(chunks, size).toString('utf8');
+    return { kind: 'text', text: Buffer.concat(chunks, size).toString('utf8') };
   }
 
-  private deliver(text: string | undefined): JSONRPCMessage | undefined {
-    if (text === undefined) return undefined;
+  private deliver(text: string): JSONRPCMessage | undefined {
     const parsed = parseJsonRpcMessage(text);
     if (!parsed.ok) {
       this.report(HttpClientErrorCode.MalformedMessage, `dropped a reply from ${this.endpoint} that is not a JSON-RPC message: ${parsed.error.error.message}`);

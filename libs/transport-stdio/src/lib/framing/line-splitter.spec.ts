@@ -20,6 +20,13 @@ describe('LineSplitter', () => {
     expect(lines(splitter.push(Buffer.from('DEF\nok\n')))).toEqual(['<16 dropped>', 'ok']);
   });
 
+  it('keeps the first and last bytes of a dropped line, to tell what it was', () => {
+    const splitter = new LineSplitter(10, 4);
+    expect(splitter.push(Buffer.from('{"id":1,'))).toEqual([]);
+    expect(splitter.push(Buffer.from('"xxxxxxxxxx"'))).toEqual([]);
+    expect(splitter.push(Buffer.from('yz}\n'))).toEqual([{ kind: 'oversized', bytes: 23, head: '{"id', tail: '"yz}' }]);
+  });
+
   it('accepts a line of exactly the limit', () => {
     expect(lines(new LineSplitter(3).push(Buffer.from('abc\n')))).toEqual(['abc']);
   });
