@@ -36,6 +36,8 @@ export class AgentSession {
     private readonly context: CommandContext,
     readonly transcript: Transcript,
     private readonly maxTurns: number,
+    /** The gate's decisions on this session's tool calls so far, and how many of them refused the call. */
+    readonly decisions: { readonly made: number; readonly refused: number },
     loop: Pick<AgentLoopOptions, 'model' | 'tools' | 'executor' | 'systemPrompt' | 'resultLimits'>,
   ) {
     this.loop = new AgentLoop({
@@ -56,9 +58,15 @@ export class AgentSession {
       const file = context.agent.transcript ? path.resolve(context.agent.workingDirectory, context.agent.transcript) : defaultTranscriptFile(context.agent.workingDirectory);
       const transcript = new Transcript(file, (message) => context.io.stderr(`warning: ${message}\n`));
       const client = new ChatCompletionsClient(settings);
-      const executor = runtime.executor(context.gate, (event) => transcript.record(toolEventEntry(event)));
+      const decisions = { made: 0, refused: 0 };
+      const executor = runtime.executor(context.gate, (event) => {
+        transcript.record(toolEventEntry(event));
+        if (event.type !== 'approval') return;
+        decisions.made += 1;
+        if (!event.verdict.allowed) decisions.refused += 1;
+      });
       const systemPrompt = llm.systemPrompt ?? defaultSystemPrompt(context.agent.workingDirectory);
-      const session = new AgentSession(context, transcript, maxTurns, { model: client, tools: runtime.tools, executor, systemPrompt, resultLimits: { maxChars: llm.maxToolResultChars, audio: llm.audioInput } });
+      const session = new AgentSession(context, transcript, maxTurns, decisions, { model: client, tools: runtime.tools, executor, systemPrompt, resultLimits: { maxChars: llm.maxToolResultChars, audio: llm.audioInput } });
       transcript.record({ type: 'session_start', command, model: settings.model, baseUrl: settings.baseUrl, maxTurns, cap: context.gate.cap, approver: approverKind(context.gate.approver) });
       try {
         return await body(session, runtime);

@@ -27,7 +27,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   3    configuration error: the file is missing or invalid (stderr names the file and the setting)
   4    one or more MCP servers could not be connected (the others were used)
   5    a tool call was refused: above --max-side-effect, denied by a hook or the user, or no terminal
-       to ask on and no --yes
+       to ask on and no --yes (run: every tool call the model asked for was refused)
   6    run: the max-turns guard stopped the agent (llm.maxTurns / --max-turns) before the model finished
   70   internal error in agent-cli (please report it)
   130  interrupted (Ctrl-C); 143 terminated (SIGTERM)

@@ -99,8 +99,9 @@ ${EXIT_CODES_HELP}`,
 Gives the task to the agent: the model plans, calls built-in and MCP tools through the approval gate,
 and answers when done. The model's text streams to stdout; tool progress and questions go to stderr.
 With --json, stdout is one JSON object at the end: {"outcome", "text", "transcript"}.
-Exits with 0 when the model finished, 6 when the max-turns guard stopped it, 1 when the LLM request
-failed (stderr says what to fix), 3 without a model.
+Exits with 0 when the model finished, 5 when it finished but every tool call it asked for was
+refused, 6 when the max-turns guard stopped it, 1 when the LLM request failed (stderr says what to
+fix), 3 without a model.
 
 ${LLM_NOTE}
 
