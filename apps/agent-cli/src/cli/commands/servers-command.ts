@@ -1,3 +1,5 @@
+import { printable } from '@toolmesh/protocol';
+import type { ServerStatus } from '../../mcp/client-manager';
 import { ExitCode } from '../exit-codes';
 import { withRuntime, type Command } from '../command-context';
 import { formatTable } from '../format-table';
@@ -11,7 +13,9 @@ export const serversCommand: Command = (context) =>
     } else if (servers.length === 0) {
       context.io.stdout(`no MCP servers configured in ${context.config.file}\n`);
     } else {
-      const rows = servers.map((s) => [s.name, s.transport, s.state, String(s.toolCount), `${s.elapsedMs} ms`, s.error ?? (s.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : '')]);
+      // The detail is the server's text (its name and version, or an error with its stderr): escaped, so none reaches the terminal raw.
+      const detail = (s: ServerStatus) => (s.error ? printable(s.error, 300) : s.serverInfo ? printable(`${s.serverInfo.name} ${s.serverInfo.version}`) : '');
+      const rows = servers.map((s) => [s.name, s.transport, s.state, String(s.toolCount), `${s.elapsedMs} ms`, detail(s)]);
       context.io.stdout(formatTable(['SERVER', 'TRANSPORT', 'STATE', 'TOOLS', 'TIME', 'DETAIL'], rows));
     }
     return servers.some((s) => s.state === 'failed') ? ExitCode.ServerUnavailable : ExitCode.Ok;

@@ -1,3 +1,4 @@
+import { printable } from '@toolmesh/protocol';
 import { ExitCode } from '../exit-codes';
 import { withRuntime, type Command } from '../command-context';
 import { formatTable } from '../format-table';
@@ -11,12 +12,8 @@ export const toolsCommand: Command = (context) =>
       const listing = tools.map((t) => ({ name: t.name, description: t.description, sideEffects: t.sideEffects, inputSchema: t.inputSchema }));
       context.io.stdout(`${JSON.stringify({ tools: listing }, null, 2)}\n`);
     } else {
-      context.io.stdout(formatTable(['TOOL', 'SIDE EFFECTS', 'DESCRIPTION'], tools.map((t) => [t.name, describeSideEffects(t.sideEffects), firstLine(t.description)])));
+      // Names and descriptions of server tools are the servers' text: escaped, so none can move the cursor or clear the screen.
+      context.io.stdout(formatTable(['TOOL', 'SIDE EFFECTS', 'DESCRIPTION'], tools.map((t) => [printable(t.name, 120), describeSideEffects(t.sideEffects), printable(t.description.split('\n')[0])])));
     }
     return runtime.servers.some((s) => s.state === 'failed') ? ExitCode.ServerUnavailable : ExitCode.Ok;
   });
-
-function firstLine(text: string): string {
-  const line = text.split('\n')[0];
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
-}
