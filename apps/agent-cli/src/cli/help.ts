@@ -30,6 +30,8 @@ Commands:
   resources [list|templates|read]
                         List the connected servers' resources and templates, or read one
   prompts [list|get]    List the connected servers' prompts, or get one with its arguments
+  mcp add|remove|list|get
+                        Edit the configuration's server list (like claude mcp); starts no server
   help [command]        Show help for a command
 
 ${GLOBAL_OPTIONS}
@@ -162,6 +164,33 @@ Example:
 
 ${GLOBAL_OPTIONS}
 ${EXIT_CODES_HELP}`,
+  mcp: `Usage: agent-cli mcp add [options] <name> <command> [args...]     a stdio server
+       agent-cli mcp add [options] <name> <url>                      an http server (or --transport sse)
+       agent-cli mcp remove <name>
+       agent-cli mcp list
+       agent-cli mcp get <name>
+
+Edits the server list of the configuration file (--config, default ./${DEFAULT_CONFIG_FILE}) as claude mcp
+does, without starting any server: YAML keeps its comments and other settings, an mcpServers JSON file
+keeps its other keys. "add" creates the file when there is none, refuses a name that is taken, and
+checks the entry as the CLI will read it before writing. Put -- before a command whose arguments start
+with "-". Values are written as given: "\${TOKEN}" stays a reference, expanded when the CLI reads the file.
+"list" and "get" show the entries as written; "agent-cli servers" connects them.
+
+Options:
+  -t, --transport <stdio|http|sse>  Default: http when the target is an http(s):// URL, else stdio
+  -e, --env KEY=value               An environment variable of a stdio server (repeatable)
+  -H, --header "Name: value"        A header of an http or sse server (repeatable)
+  -c, --config <file>               The configuration file to edit
+      --json                        Print the result as JSON
+
+Examples:
+  agent-cli mcp add memory -e MEMORY_FILE_PATH=/tmp/memory.jsonl -- npx -y @modelcontextprotocol/server-memory
+  agent-cli mcp add docs https://docs.example.com/mcp -H "Authorization: Bearer \${DOCS_TOKEN}"
+  agent-cli mcp remove docs
+
+Exit codes: 0 done; 2 usage error, an unknown or taken name; 3 the file or the entry is invalid.
+`,
   watch: `Usage: agent-cli watch [--timeout <ms>] [--count <n>] [--config <file>]
 
 Connects to every configured MCP server and prints each event its notifications become (the events the

@@ -17,6 +17,7 @@ import type { AgentRuntime } from '../runtime/agent-runtime';
 import { createAgentRuntime } from '../runtime/runtime-factory';
 import { callCommand } from './commands/call-command';
 import { chatCommand } from './commands/chat-command';
+import { mcpCommand } from './commands/mcp-command';
 import { promptsCommand } from './commands/prompts-command';
 import { resourcesCommand } from './commands/resources-command';
 import { runCommand } from './commands/run-command';
@@ -55,6 +56,8 @@ export interface CliEnvironment {
 
 /** Runs the CLI with the given arguments (without `node` and the script) and resolves to the exit code. */
 export async function runCli(args: readonly string[], io: CliIo, environment: CliEnvironment): Promise<number> {
+  // `mcp` edits the configuration file, with options of its own (-e, -H, --transport, as claude mcp has).
+  if (args[0] === 'mcp') return mcpCommand(args.slice(1), io, { cwd: environment.cwd ?? process.cwd() });
   let parsed;
   try {
     parsed = parseArgs({

@@ -1,0 +1,164 @@
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { errorMessage } from '@toolmesh/protocol';
+import { ConfigEditor, type NewServerEntry } from '../../config/config-editor';
+import { DEFAULT_CONFIG_FILE, parseConfig } from '../../config/load-config';
+import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
+import type { CliIo } from '../command-context';
+import { ExitCode } from '../exit-codes';
+import { formatTable } from '../format-table';
+import { COMMAND_HELP } from '../help';
+
+/** A name typed wrong (absent, taken, not allowed) is a usage error; a file or an entry that cannot be read is a configuration error. */
+const USAGE_CODES: ReadonlySet<string> = new Set([AgentErrorCode.ServerNotFound, AgentErrorCode.ConfigDuplicateServer, AgentErrorCode.InvalidServerName]);
+
+const TRANSPORTS: Readonly<Record<string, NewServerEntry['transport']>> = { stdio: 'stdio', http: 'streamable-http', 'streamable-http': 'streamable-http', sse: 'sse' };
+
+/**
+ * `agent-cli mcp add | remove | list | get`: the configuration's server list, edited like `claude mcp`
+ * (SPEC A20). It parses its own options (`-e KEY=value`, `-H "Name: value"`, `--transport`), never starts a
+ * server, and works on the file's text, so a file with an unset `${VAR}` can still be edited. An added
+ * entry is checked as the CLI will read it before the file is written; the write replaces the file at once.
+ */
+export async function mcpCommand(args: readonly string[], io: CliIo, where: { readonly cwd: string }): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      options: {
+        config: { type: 'string', short: 'c' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        transport: { type: 'string', short: 't' },
+        env: { type: 'string', short: 'e', multiple: true },
+        header: { type: 'string', short: 'H', multiple: true },
+      },
+      allowPositionals: true,
+    });
+  } catch (error) {
+    return usage(io, errorMessage(error));
+  }
+  const { values, positionals } = parsed;
+  const [action, ...rest] = positionals;
+  if (values.help || action === undefined) {
+    io.stdout(COMMAND_HELP.mcp);
+    return ExitCode.Ok;
+  }
+  const file = path.resolve(where.cwd, values.config ?? DEFAULT_CONFIG_FILE);
+  try {
+    switch (action) {
+      case 'add': {
+        const entry = newEntry(rest, values);
+        return 'problem' in entry ? usage(io, entry.problem) : add(io, file, entry, values.json === true);
+      }
+      case 'remove':
+        if (rest.length !== 1) return usage(io, '"remove" takes the name of one server');
+        return edit(io, file, (editor) => editor.remove(rest[0]), values.json === true ? { removed: rest[0], file } : `removed the server "${rest[0]}" from ${file}`);
+      case 'list':
+        if (rest.length > 0) return usage(io, '"list" takes no arguments');
+        return list(io, file, values.json === true);
+      case 'get':
+        if (rest.length !== 1) return usage(io, '"get" takes the name of one server');
+        return get(io, file, rest[0], values.json === true);
+      default:
+        return usage(io, `unknown action "${action}"; use add, remove, list or get`);
+    }
+  } catch (error) {
+    if (!(error instanceof AgentError)) throw error;
+    io.stderr(`agent-cli mcp ${action}: ${error.message} [${error.code}]\n`);
+    return USAGE_CODES.has(error.code) ? ExitCode.Usage : ExitCode.Config;
+  }
+}
+
+interface AddOptions {
+  readonly transport?: string;
+  readonly env?: string[];
+  readonly header?: string[];
+}
+
+/** `add <name> <command> [args...]` or `add [--transport http] <name> <url>`, with `-e` / `-H`; or what is wrong with the words. */
+function newEntry([name, target, ...args]: readonly string[], options: AddOptions): NewServerEntry | { problem: string } {
+  if (name === undefined || target === undefined) return { problem: '"add" takes a name and a command (stdio) or a URL (http, sse)' };
+  const transport = options.transport === undefined ? (/^https?:\/\//.test(target) ? 'streamable-http' : 'stdio') : TRANSPORTS[options.transport];
+  if (transport === undefined) return { problem: `--transport must be one of ${Object.keys(TRANSPORTS).join(', ')}, not "${options.transport}"` };
+  const env = pairs(options.env ?? [], '=');
+  const headers = pairs(options.header ?? [], ':');
+  if (typeof env === 'string') return { problem: `"${env}" is not -e KEY=value` };
+  if (typeof headers === 'string') return { problem: `"${headers}" is not -H "Name: value"` };
+  if (transport === 'stdio') return options.header ? { problem: '-H headers are for http and sse servers' } : { name, transport, command: target, args, env };
+  if (options.env) return { problem: '-e variables are for stdio servers' };
+  if (args.length > 0) return { problem: `an ${transport} server takes one URL, not also "${args.join(' ')}"` };
+  return { name, transport, url: target, headers };
+}
+
+/** `KEY=value` (env) or `Name: value` (headers) words as a map, or the first word that is not one. */
+function pairs(words: readonly string[], separator: string): Record<string, string> | string {
+  const map: Record<string, string> = {};
+  for (const word of words) {
+    const at = word.indexOf(separator);
+    if (at <= 0) return word;
+    map[word.slice(0, at).trim()] = word.slice(at + 1).trim();
+  }
+  return map;
+}
+
+function add(io: CliIo, file: string, entry: NewServerEntry, json: boolean): number {
+  // The entry alone, read as the CLI reads a configuration (name, transport, URL): so a bad entry never
+  // reaches the file. ${VAR}s are checked for form only; they may be set later, where the CLI runs.
+  const alone = new ConfigEditor(file, '');
+  alone.add(entry);
+  parseConfig(alone.toString(), file, new Proxy({}, { get: () => 'set' }));
+  const described = entry.transport === 'stdio' ? `${entry.command}${entry.args?.length ? ` ${entry.args.join(' ')}` : ''}` : entry.url;
+  return edit(io, file, (editor) => editor.add(entry), json ? { added: entry.name, transport: entry.transport, file } : `added the ${entry.transport} server "${entry.name}" (${described}) to ${file}`);
+}
+
+/** Reads the file (none yet: an empty one), applies `change`, and replaces the file with the result. */
+function edit(io: CliIo, file: string, change: (editor: ConfigEditor) => void, done: string | object): number {
+  const editor = new ConfigEditor(file, existsSync(file) ? readText(file) : '');
+  change(editor);
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, editor.toString(), { mode: existsSync(file) ? statSync(file).mode & 0o777 : 0o644 });
+  renameSync(temporary, file);
+  io.stdout(typeof done === 'string' ? `${done}\n` : `${JSON.stringify(done, null, 2)}\n`);
+  return ExitCode.Ok;
+}
+
+function list(io: CliIo, file: string, json: boolean): number {
+  const servers = existsSync(file) ? new ConfigEditor(file, readText(file)).list() : [];
+  if (json) {
+    io.stdout(`${JSON.stringify({ file, servers }, null, 2)}\n`);
+  } else if (servers.length === 0) {
+    io.stdout(`no MCP servers configured in ${file}; add one with agent-cli mcp add\n`);
+  } else {
+    const rows = servers.map(({ name, entry }) => [name, transportOf(entry), String(entry.url ?? [entry.command, ...((entry.args as unknown[]) ?? [])].join(' '))]);
+    io.stdout(formatTable(['SERVER', 'TRANSPORT', 'COMMAND / URL'], rows));
+  }
+  return ExitCode.Ok;
+}
+
+function get(io: CliIo, file: string, name: string, json: boolean): number {
+  const server = (existsSync(file) ? new ConfigEditor(file, readText(file)).list() : []).find((s) => s.name === name);
+  if (!server) throw new AgentError(AgentErrorCode.ServerNotFound, `${file} has no server named "${name}"; agent-cli mcp list shows the configured ones`);
+  if (json) io.stdout(`${JSON.stringify(server.entry, null, 2)}\n`);
+  else io.stdout(`${name}:\n${Object.entries(server.entry).filter(([key]) => key !== 'name').map(([key, value]) => `  ${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`).join('\n')}\n`);
+  return ExitCode.Ok;
+}
+
+function transportOf(entry: Readonly<Record<string, unknown>>): string {
+  const named = entry.transport ?? entry.type;
+  return typeof named === 'string' ? named : entry.url !== undefined ? 'streamable-http' : 'stdio';
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new AgentError(AgentErrorCode.ConfigNotFound, `configuration file ${file} cannot be read: ${errorMessage(error)}`);
+  }
+}
+
+function usage(io: CliIo, problem: string): number {
+  io.stderr(`agent-cli mcp: ${problem}\nRun "agent-cli mcp --help" for usage.\n`);
+  return ExitCode.Usage;
+}

@@ -1,0 +1,96 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ExitCode } from './exit-codes';
+import { COMMAND_HELP } from './help';
+import { runCli } from './run-cli';
+
+/**
+ * `agent-cli mcp add | remove | list | get` (SPEC A20) through runCli on real files: the round trip keeps
+ * the rest of the file, and what it adds is what `servers` then connects (server-everything over stdio).
+ */
+const BIN = path.join(__dirname, '../../../../node_modules/.bin');
+
+async function cli(cwd: string, ...args: string[]) {
+  const out = { stdout: '', stderr: '' };
+  const code = await runCli(args, { stdout: (t) => (out.stdout += t), stderr: (t) => (out.stderr += t) }, { version: '0.0.0-test', cwd, env: { PATH: process.env.PATH } });
+  return { code, ...out };
+}
+
+const ORIGINAL = `# kept by the round trip
+llm:
+  model: llama3.1 # a comment on the model
+mcp:
+  servers:
+    - name: files
+      command: npx
+      args: [-y, "@modelcontextprotocol/server-filesystem", /tmp]
+rewake:
+  rules: []
+`;
+
+describe('agent-cli mcp', () => {
+  it('add then remove gives back the file as it was, comments and other settings included', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-mcp-'));
+    const file = path.join(dir, 'agent-cli.yaml');
+    writeFileSync(file, ORIGINAL);
+
+    const added = await cli(dir, 'mcp', 'add', 'memory', '-e', 'MEMORY_FILE_PATH=${HOME}/memory.jsonl', '--', 'npx', '-y', '@modelcontextprotocol/server-memory');
+    expect(added).toMatchObject({ code: ExitCode.Ok, stdout: `added the stdio server "memory" (npx -y @modelcontextprotocol/server-memory) to ${file}\n` });
+    const web = await cli(dir, 'mcp', 'add', 'docs', 'https://docs.example.com/mcp', '-H', 'Authorization: Bearer ${DOCS_TOKEN}');
+    expect(web.code).toBe(ExitCode.Ok);
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('# a comment on the model');
+    expect(text).toContain('MEMORY_FILE_PATH: ${HOME}/memory.jsonl');
+    expect(text).toContain('Authorization: Bearer ${DOCS_TOKEN}');
+
+    const listed = await cli(dir, 'mcp', 'list');
+    expect(listed.stdout).toMatch(/^SERVER\s+TRANSPORT\s+COMMAND \/ URL\nfiles\s+stdio\s+npx -y @modelcontextprotocol\/server-filesystem \/tmp\nmemory\s+stdio\s+npx -y @modelcontextprotocol\/server-memory\ndocs\s+streamable-http\s+https:\/\/docs\.example\.com\/mcp\n$/);
+    const got = await cli(dir, 'mcp', 'get', 'docs', '--json');
+    expect(JSON.parse(got.stdout)).toEqual({ name: 'docs', transport: 'streamable-http', url: 'https://docs.example.com/mcp', headers: { Authorization: 'Bearer ${DOCS_TOKEN}' } });
+
+    expect(await cli(dir, 'mcp', 'remove', 'docs')).toMatchObject({ code: ExitCode.Ok, stdout: `removed the server "docs" from ${file}\n` });
+    expect(await cli(dir, 'mcp', 'remove', 'memory')).toMatchObject({ code: ExitCode.Ok });
+    expect(readFileSync(file, 'utf8')).toBe(ORIGINAL);
+  });
+
+  it('creates the file when there is none, and servers then connects what was added', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-mcp-'));
+    expect((await cli(dir, 'mcp', 'add', 'everything', '--', path.join(BIN, 'mcp-server-everything'), 'stdio')).code).toBe(ExitCode.Ok);
+    expect(existsSync(path.join(dir, 'agent-cli.yaml'))).toBe(true);
+
+    const { code, stdout } = await cli(dir, 'servers', '--json');
+    expect(code).toBe(ExitCode.Ok);
+    expect(JSON.parse(stdout).servers).toEqual([expect.objectContaining({ name: 'everything', state: 'connected' })]);
+  });
+
+  it('edits an mcpServers JSON file in its own format, keeping the other hosts\' keys', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-mcp-'));
+    const file = path.join(dir, 'claude_desktop_config.json');
+    writeFileSync(file, JSON.stringify({ mcpServers: {}, globalShortcut: 'Ctrl+Space' }));
+
+    expect((await cli(dir, 'mcp', 'add', '--config', file, '--transport', 'http', 'docs', 'https://docs.example.com/mcp')).code).toBe(ExitCode.Ok);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ mcpServers: { docs: { type: 'http', url: 'https://docs.example.com/mcp' } }, globalShortcut: 'Ctrl+Space' });
+    expect((await cli(dir, 'mcp', 'list', '--config', file, '--json')).stdout).toContain('"name": "docs"');
+  });
+
+  it('refuses what it cannot write, before touching the file', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-mcp-'));
+    const file = path.join(dir, 'agent-cli.yaml');
+    writeFileSync(file, ORIGINAL);
+
+    expect(await cli(dir, 'mcp', 'add', 'files', 'x')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringMatching(/already has a server named "files"; remove it first.*\[config\.duplicate_server\]/) });
+    expect(await cli(dir, 'mcp', 'add', 'My Server', 'x')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('"my-server"') });
+    expect(await cli(dir, 'mcp', 'add', 'web', 'ftp://x/mcp', '--transport', 'http')).toMatchObject({ code: ExitCode.Config, stderr: expect.stringContaining('url must be an http:// or https:// URL') });
+    expect(await cli(dir, 'mcp', 'add', 'web', 'https://x/mcp', '-e', 'A=b')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('-e variables are for stdio servers') });
+    expect(await cli(dir, 'mcp', 'add', 'mem', 'npx', '-e', 'novalue')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('"novalue" is not -e KEY=value') });
+    expect(await cli(dir, 'mcp', 'remove', 'nope')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('has no server named "nope" (configured: files)') });
+    expect(await cli(dir, 'mcp', 'frob')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('unknown action "frob"') });
+    expect(readFileSync(file, 'utf8')).toBe(ORIGINAL);
+  });
+
+  it('prints its help for mcp, mcp --help and help mcp', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-mcp-'));
+    for (const args of [['mcp'], ['mcp', '--help'], ['help', 'mcp']]) expect(await cli(dir, ...args)).toMatchObject({ code: ExitCode.Ok, stdout: COMMAND_HELP.mcp });
+  });
+});
