@@ -14,11 +14,13 @@
  *   --grandchild               start a long-running child process and report its pid on stderr
  *   --crash-on-call            exit with code 3 when a tool is called
  *   --stderr-bytes=<n>         write this many bytes to stderr at start
+ *   --record=<file>            append the method of every message received to this file, one per line
  *
  * Tools: "echo" returns its arguments as text; "env" returns the environment as JSON; "fail" returns
  * an isError result; "slow" answers after arguments.ms milliseconds.
  */
 import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 const flags = Object.fromEntries(
@@ -88,6 +90,7 @@ const handlers = {
 
 createInterface({ input: process.stdin }).on('line', (line) => {
   const message = JSON.parse(line);
+  if (flags.record) appendFileSync(flags.record, `${message.method ?? 'response'}\n`);
   const handler = handlers[message.method];
   if (handler) handler(message);
   else if (message.id !== undefined) write({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } });

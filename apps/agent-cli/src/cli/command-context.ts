@@ -47,15 +47,18 @@ export interface CommandContext {
   readonly gate: GateSettings;
   readonly agent: AgentOptions;
   readonly options: CommandOptions;
-  /** Opens an agent runtime for the configuration; the command closes it when done. */
-  openRuntime(): Promise<AgentRuntime>;
+  /**
+   * Opens an agent runtime for the configuration; the command closes it when done. `servers`: connect
+   * only these (a command waits only for the servers it needs); default all.
+   */
+  openRuntime(servers?: readonly string[]): Promise<AgentRuntime>;
 }
 
 export type Command = (context: CommandContext) => Promise<number>;
 
-/** Runs `body` with a runtime and always closes it, also when `body` throws. */
-export async function withRuntime(context: CommandContext, body: (runtime: AgentRuntime) => Promise<number>): Promise<number> {
-  const runtime = await context.openRuntime();
+/** Runs `body` with a runtime (of only `servers`, when given) and always closes it, also when `body` throws. */
+export async function withRuntime(context: CommandContext, body: (runtime: AgentRuntime) => Promise<number>, servers?: readonly string[]): Promise<number> {
+  const runtime = await context.openRuntime(servers);
   try {
     return await body(runtime);
   } finally {

@@ -89,6 +89,7 @@ of arguments, checked against the tool's input schema first (default: {}). Print
 with --json the whole result ({"isError", "content", "structuredContent"}).
 The call is your own explicit action: it runs without asking and needs no --yes, whatever its side
 effects; --max-side-effect still refuses what is above it, and a hook that defers asks you.
+Only the servers the call needs are started: the tool's own and those the skills' hooks call.
 Exits with 1 when the tool returned an error result.
 
 Example:

@@ -121,13 +121,13 @@ export async function runCli(args: readonly string[], io: CliIo, environment: Cl
     return report(io, error);
   }
   for (const warning of config.warnings ?? []) io.stderr(`warning: ${warning}\n`);
-  const openRuntime = async () => {
-    const runtime = await createAgentRuntime(config, {
+  const openRuntime = async (servers?: readonly string[]) => {
+    const runtime = await createAgentRuntime(servers ? { ...config, servers: config.servers.filter((s) => servers.includes(s.name)) } : config, {
       clientFactory: new TransportClientFactory(
         { name: 'agent-cli', version: environment.version },
         createClientFeatures({ config, io, cap, yes: values.yes === true, agent: { model: values.model, env, workingDirectory: cwd } }),
       ),
-      log: { warn: (message) => io.stderr(`warning: ${message}\n`) },
+      log: { warn: (message) => io.stderr(`warning: ${message}\n`), progress: (line) => io.stderr(`  [${line}]\n`) },
       onProgress: progressReporter(io.stderr),
       workingDirectory: cwd,
     });

@@ -22,6 +22,8 @@ export function readServerEntry(name: string, entry: ConfigReader): McpServerCon
   const common = {
     name,
     requestTimeoutMs: entry.at('requestTimeoutMs').positiveInteger(DEFAULT_REQUEST_TIMEOUT_MS),
+    ...(entry.at('startupTimeoutMs').present ? { startupTimeoutMs: entry.at('startupTimeoutMs').positiveInteger(0) } : {}),
+    ...(entry.at('maxCallTimeoutMs').present ? { maxCallTimeoutMs: entry.at('maxCallTimeoutMs').positiveInteger(0) } : {}),
     annotationTrust: entry.at('annotationTrust').oneOf(ANNOTATION_TRUST, 'ignore'),
   };
   if (transport === 'sse') {

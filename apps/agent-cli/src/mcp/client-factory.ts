@@ -28,6 +28,7 @@ export class TransportClientFactory implements McpClientFactory {
       serverName: config.name,
       clientInfo: this.clientInfo,
       requestTimeoutMs: config.requestTimeoutMs,
+      initializeTimeoutMs: config.startupTimeoutMs,
       onError,
       serverRequests: this.features?.handlersFor(config.name),
       onClosed,

@@ -16,7 +16,7 @@ import type { ToolRegistry } from '../tools/tool-registry';
 import { resolveSideEffects } from './annotation-trust';
 import type { McpClientFactory } from './client-factory';
 import { McpTool } from './mcp-tool';
-import { assertServerName, type McpServerConfig } from './server-config';
+import { assertServerName, DEFAULT_MAX_CALL_TIMEOUT_MS, type McpServerConfig } from './server-config';
 import { ServerConnection } from './server-connection';
 
 /** Covers spawning a server process, the one step no request timeout bounds (seed §5.3). */
@@ -38,6 +38,8 @@ export type StartupProgress = (event: { kind: 'connecting'; servers: readonly st
 
 export interface Logger {
   warn(message: string): void;
+  /** Progress of a running tool call (`<tool>: 2/5 message`); without it no progress token is sent. */
+  progress?(line: string): void;
 }
 
 /**
@@ -69,9 +71,12 @@ export class McpClientManager implements NotificationSource {
     return this.notifications.addNotificationListener(listener);
   }
 
-  /** max(request timeouts) + the spawn allowance: adding servers does not lengthen it. */
+  /**
+   * max(request timeouts) + the spawn allowance, or a longer `startupTimeoutMs` a server was given: adding
+   * servers does not lengthen it. A server with `startupTimeoutMs` is given up at its own.
+   */
   startupDeadlineMs(configs: readonly McpServerConfig[]): number {
-    return Math.max(0, ...configs.map((c) => c.requestTimeoutMs)) + this.spawnAllowanceMs;
+    return Math.max(Math.max(0, ...configs.map((c) => c.requestTimeoutMs)) + this.spawnAllowanceMs, ...configs.map((c) => c.startupTimeoutMs ?? 0));
   }
 
   /**
@@ -167,9 +172,10 @@ export class McpClientManager implements NotificationSource {
         publish: (event) => this.onNotification(connection, event),
         onState: (changed) => this.onState(changed),
         onReconnected: (changed) => this.refresh(changed),
-        reconnectLimitMs: batch.deadlineMs,
+        reconnectLimitMs: config.startupTimeoutMs ?? batch.deadlineMs,
       });
-      await connection.start(batch.deadlineMs - (Date.now() - batch.started), `the startup deadline of ${batch.deadlineMs} ms`);
+      const limit = config.startupTimeoutMs === undefined ? { ms: batch.deadlineMs, text: `the startup deadline of ${batch.deadlineMs} ms` } : { ms: config.startupTimeoutMs, text: `its startupTimeoutMs of ${config.startupTimeoutMs} ms` };
+      await connection.start(limit.ms - (Date.now() - batch.started), limit.text);
     } catch (error) {
       if (!batch.over) settle(config, failed(config, batch, errorMessage(error)));
       return;
@@ -211,9 +217,15 @@ export class McpClientManager implements NotificationSource {
         this.log.warn(`MCP server "${config.name}": tool "${printableName(definition.name)}" skipped, its inputSchema cannot be used (${error.code}): ${error.message}`);
         continue;
       }
-      tools.set(definition.name, new McpTool(connection, definition, resolveSideEffects(definition.annotations, config.annotationTrust), inputValidator));
+      tools.set(definition.name, new McpTool(connection, definition, resolveSideEffects(definition.annotations, config.annotationTrust), inputValidator, this.progressFor(config)));
     }
     return [...tools.values()];
+  }
+
+  private progressFor(config: McpServerConfig): ConstructorParameters<typeof McpTool>[4] {
+    const log = this.log;
+    if (!log.progress) return undefined;
+    return { show: (line) => log.progress?.(line), maxCallTimeoutMs: config.maxCallTimeoutMs ?? DEFAULT_MAX_CALL_TIMEOUT_MS };
   }
 
   /** Lists the server's tools again; the new list reaches the registry at the next turn boundary. */

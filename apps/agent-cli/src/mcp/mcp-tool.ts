@@ -1,5 +1,5 @@
 import type { CallToolOptions, CallToolResult, CompiledSchema, Tool as McpToolDefinition } from '@toolmesh/protocol';
-import { errorMessage } from '@toolmesh/protocol';
+import { errorMessage, printableName } from '@toolmesh/protocol';
 import { errorResult, type SideEffects, type Tool, type ToolResult } from '../tools/tool';
 
 /** `mcp__<server>__<tool>`: the server name keeps tools of different servers apart. */
@@ -29,11 +29,16 @@ export class McpTool implements Tool {
   readonly description: string;
   readonly inputSchema: Readonly<Record<string, unknown>>;
 
+  /**
+   * `progress`: where the call's progress notifications are shown; with it a progress token is sent, and
+   * each notification restarts the request timeout, up to `maxCallTimeoutMs` for the whole call.
+   */
   constructor(
     private readonly client: ToolChannel,
     private readonly definition: McpToolDefinition,
     readonly sideEffects: SideEffects,
     private readonly inputValidator: CompiledSchema,
+    private readonly progress?: { readonly show: (line: string) => void; readonly maxCallTimeoutMs: number },
   ) {
     this.name = mcpToolName(client.serverName, definition.name);
     this.description = definition.description ?? definition.title ?? '';
@@ -54,10 +59,21 @@ export class McpTool implements Tool {
     const problem = this.checkArguments(args);
     if (problem) return errorResult(`invalid arguments for ${this.name}: ${problem}`);
     try {
-      const result = await this.client.callTool(this.definition.name, args, signal);
+      const result = await this.client.callTool(this.definition.name, args, signal, this.callOptions());
       return { isError: result.isError === true, content: result.content ?? [], structuredContent: result.structuredContent };
     } catch (error) {
       return errorResult(`${this.name} failed: ${errorMessage(error)}`);
     }
+  }
+
+  private callOptions(): CallToolOptions | undefined {
+    const progress = this.progress;
+    if (!progress) return undefined;
+    return {
+      maxTotalTimeoutMs: progress.maxCallTimeoutMs,
+      onProgress: ({ progress: done, total, message }) =>
+        // The server's message is cut and escaped: no control character reaches the terminal raw.
+        progress.show(`${this.name}: ${done}${total === undefined ? '' : `/${total}`}${typeof message === 'string' ? ` ${printableName(message)}` : ''}`),
+    };
   }
 }

@@ -5,11 +5,20 @@ import type { AnnotationTrust } from './annotation-trust';
 export const SERVER_NAME_PATTERN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Ten minutes: however often a call's progress restarts its request timeout, it ends by then. */
+export const DEFAULT_MAX_CALL_TIMEOUT_MS = 600_000;
 
 interface CommonServerConfig {
   readonly name: string;
-  /** Timeout of each request to this server, initialize included. */
+  /** Timeout of each request to this server. */
   readonly requestTimeoutMs: number;
+  /**
+   * What starting the server may take, initialize included (a startup, and each reconnection); absent:
+   * the startup deadline, max(requestTimeoutMs) + the spawn allowance.
+   */
+  readonly startupTimeoutMs?: number;
+  /** The hard cap on one tool call whose progress notifications keep restarting its request timeout. */
+  readonly maxCallTimeoutMs?: number;
   readonly annotationTrust: AnnotationTrust;
 }
 

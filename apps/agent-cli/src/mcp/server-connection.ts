@@ -1,5 +1,6 @@
 import { errorMessage, type CallToolOptions, type CallToolResult, McpClient, McpClientError, McpClientErrorCode, type ServerNotification } from '@toolmesh/protocol';
 import { isSessionExpired } from '@toolmesh/transport-http/client';
+import { StdioErrorCode } from '@toolmesh/transport-stdio';
 import type { McpClientFactory } from './client-factory';
 import type { ToolChannel } from './mcp-tool';
 import type { McpServerConfig } from './server-config';
@@ -122,7 +123,8 @@ export class ServerConnection implements ToolChannel {
     const client: McpClient = this.deps.factory.create(
       this.config,
       (error) => {
-        report ??= error;
+        // The exit (its code and stderr) explains a failed start better than the write it broke.
+        if (!report || isProcessExit(error)) report = error;
         this.lastReport = error;
         this.deps.warn(`MCP server "${this.serverName}": ${errorMessage(error)}`);
       },
@@ -225,6 +227,10 @@ export class ServerConnection implements ToolChannel {
       .finally(() => this.closing.delete(closing));
     this.closing.add(closing);
   }
+}
+
+function isProcessExit(error: Error): boolean {
+  return (error as { code?: unknown }).code === StdioErrorCode.ProcessExited;
 }
 
 /** A multi-line report (a server's stderr tail) as one bounded line for status output. */

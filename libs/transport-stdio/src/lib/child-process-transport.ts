@@ -40,6 +40,8 @@ export class ChildProcessTransport implements McpTransport {
   private channel: NdjsonStreamTransport | undefined;
   private readonly stderr: RingBuffer;
   private closing: Promise<void> | undefined;
+  /** Resolves when the process has exited and its pipes are read to their end. */
+  private ended: Promise<void> | undefined;
   private closed = false;
 
   constructor(
@@ -82,6 +84,7 @@ export class ChildProcessTransport implements McpTransport {
       );
     });
     (this.options.registry ?? childProcesses).track(child);
+    this.ended = new Promise((resolve) => child.once('close', () => resolve()));
     child.stderr?.on('data', (chunk: Buffer) => this.stderr.write(chunk));
     child.on('error', (error) => this.onerror?.(error));
     child.once('exit', (code, signal) => this.onExit(code, signal));
@@ -95,8 +98,34 @@ export class ChildProcessTransport implements McpTransport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    if (!this.channel || this.closed) throw new StdioTransportError(StdioErrorCode.NotConnected, 'the server process is not running');
-    await this.channel.send(message);
+    // Once closing has begun the server's stdin is ended: a write now would only fail with "write after end".
+    if (!this.channel || this.closed || this.closing) throw new StdioTransportError(StdioErrorCode.NotConnected, 'the server process is not running');
+    try {
+      await this.channel.send(message);
+    } catch (error) {
+      throw await this.explainFailedWrite(error);
+    }
+  }
+
+  /**
+   * A write fails (EPIPE) when the server has exited or is exiting, typically at start: its exit code and
+   * stderr say why, "write EPIPE" does not. The exit is waited for briefly, as it may follow the failed write.
+   */
+  private async explainFailedWrite(error: unknown): Promise<unknown> {
+    const child = this.child;
+    if (!child || !this.ended) return error;
+    // 'close' comes after 'exit' once stderr is read to its end, so the tail is complete.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.ended, new Promise((resolve) => (timer = setTimeout(resolve, 1000)))]);
+    clearTimeout(timer);
+    if (child.exitCode === null && child.signalCode === null) return error;
+    return new StdioTransportError(StdioErrorCode.ProcessExited, this.exitDescription(child.exitCode, child.signalCode), { cause: error });
+  }
+
+  private exitDescription(code: number | null, signal: NodeJS.Signals | null): string {
+    const how = signal ? `signal ${signal}` : `code ${code}`;
+    const tail = this.stderr.text().trim();
+    return `the server process exited with ${how}${tail ? `; its stderr ends with:\n${tail.slice(-2000)}` : ''}`;
   }
 
   close(): Promise<void> {
@@ -113,12 +142,14 @@ export class ChildProcessTransport implements McpTransport {
 
   private onExit(code: number | null, signal: NodeJS.Signals | null): void {
     if (this.closing) return; // we asked it to go
-    const how = signal ? `signal ${signal}` : `code ${code}`;
-    const tail = this.stderr.text().trim();
-    this.onerror?.(
-      new StdioTransportError(StdioErrorCode.ProcessExited, `the server process exited with ${how}${tail ? `; its stderr ends with:\n${tail.slice(-2000)}` : ''}`),
-    );
-    void this.close();
+    // The report names the stderr's last lines: wait (briefly, a grandchild may hold the pipe) for them.
+    let timer: NodeJS.Timeout | undefined;
+    void Promise.race([this.ended, new Promise((resolve) => (timer = setTimeout(resolve, 500)))]).then(() => {
+      clearTimeout(timer);
+      if (this.closing) return;
+      this.onerror?.(new StdioTransportError(StdioErrorCode.ProcessExited, this.exitDescription(code, signal)));
+      void this.close();
+    });
   }
 
   private finish(): void {

@@ -1,5 +1,6 @@
 import { errorMessage } from '@toolmesh/protocol';
 import type { Approver } from '../../agent/approval/approver';
+import type { AgentConfig } from '../../config/load-config';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import { resultText } from '../../tools/tool';
 import { withRuntime, type CliIo, type Command } from '../command-context';
@@ -32,8 +33,18 @@ export const callCommand: Command = async (context) => {
     else (result.isError ? context.io.stderr : context.io.stdout)(`${resultText(result)}\n`);
     if (refused) return ExitCode.Denied;
     return result.isError ? ExitCode.Failure : ExitCode.Ok;
-  });
+  }, serversFor(toolName, context.config));
 };
+
+/**
+ * The servers one call needs (SPEC A20): the tool's own (none for a built-in) and those the skills' hooks
+ * call; no other server is started, so a hung or slow one elsewhere in the configuration costs nothing.
+ */
+function serversFor(toolName: string, config: AgentConfig): string[] {
+  const own = /^mcp__([a-z0-9-]+)__/.exec(toolName)?.[1];
+  const hooks = (config.skills ?? []).flatMap((skill) => skill.hooks).flatMap((hook) => (hook.action.type === 'mcp_tool' ? [hook.action.server] : []));
+  return [...new Set([...(own ? [own] : []), ...hooks])];
+}
 
 /**
  * `call` is the user's own explicit action (SPEC A20): the side effects of the tool named are approved by

@@ -28,8 +28,10 @@ export interface McpClientOptions {
   /** The configured server name: stamped on notifications and used in error messages. */
   readonly serverName: string;
   readonly clientInfo: Implementation;
-  /** Timeout of each request, the initialize handshake included. */
+  /** Timeout of each request, the initialize handshake included unless `initializeTimeoutMs` is given. */
   readonly requestTimeoutMs: number;
+  /** Timeout of the initialize handshake (a server's startup budget), when it differs from the requests'. */
+  readonly initializeTimeoutMs?: number;
   /** Where listener failures and transport reports go; the client never throws them. */
   readonly onError?: (error: Error) => void;
   /** Told once when the connection ends without `close()` (the server exited, the session expired). */
@@ -114,7 +116,7 @@ export class McpClient implements NotificationSource {
       this.notifications.publish({ server: this.options.serverName, notification, receivedAt: new Date() }),
     );
     try {
-      await this.sdk.connect(tap, { timeout: this.options.requestTimeoutMs });
+      await this.sdk.connect(tap, { timeout: this.initializeTimeoutMs });
     } catch (error) {
       this.state = 'closed';
       await this.transport.close().catch(() => undefined);
@@ -179,6 +181,10 @@ export class McpClient implements NotificationSource {
     await this.sdk.close();
   }
 
+  private get initializeTimeoutMs(): number {
+    return this.options.initializeTimeoutMs ?? this.options.requestTimeoutMs;
+  }
+
   private assertConnected(): void {
     if (this.state !== 'connected') {
       throw new McpClientError(McpClientErrorCode.NotConnected, `MCP server "${this.options.serverName}" is not connected`);
@@ -188,7 +194,7 @@ export class McpClient implements NotificationSource {
   private connectError(error: unknown): McpClientError {
     const cause = asError(error);
     return error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout
-      ? new McpClientError(McpClientErrorCode.ConnectTimeout, `MCP server "${this.options.serverName}" did not finish initialize within ${this.options.requestTimeoutMs} ms`, { cause })
+      ? new McpClientError(McpClientErrorCode.ConnectTimeout, `MCP server "${this.options.serverName}" did not finish initialize within ${this.initializeTimeoutMs} ms`, { cause })
       : new McpClientError(McpClientErrorCode.ConnectFailed, `could not connect to MCP server "${this.options.serverName}": ${cause.message}`, { cause });
   }
 }
