@@ -32,6 +32,7 @@ Commands:
   prompts [list|get]    List the connected servers' prompts, or get one with its arguments
   mcp add|remove|list|get
                         Edit the configuration's server list (like claude mcp); starts no server
+  serve                 Serve the built-in tools as an MCP server on stdio, for another MCP host
   help [command]        Show help for a command
 
 ${GLOBAL_OPTIONS}
@@ -192,6 +193,19 @@ Examples:
 
 Exit codes: 0 done; 2 usage error, an unknown or taken name; 3 the file or the entry is invalid.
 `,
+  serve: `Usage: agent-cli serve [--yes] [--max-side-effect <level>] [--config <file>]
+
+Serves the agent's built-in tools (Read, Write, Edit, Glob, Grep, Bash) as an MCP server on stdin and
+stdout, for another MCP host to start as a stdio server, e.g. in its mcpServers:
+  "agent-cli": { "command": "npx", "args": ["agent-cli", "serve", "--yes"] }
+Each call takes the same path as the agent's own: the skills' hooks, --max-side-effect, and approval.
+There is no terminal to ask on (stdin is the protocol), so mutating calls are refused unless --yes;
+each tool's side effects are sent as annotations (readOnlyHint, destructiveHint) for the host to ask
+its user. The configured servers are connected for the hooks; their tools are not served.
+Progress and warnings go to stderr. Ends when the host closes stdin, or at Ctrl-C / SIGTERM.
+
+${GLOBAL_OPTIONS}
+${EXIT_CODES_HELP}`,
   watch: `Usage: agent-cli watch [--timeout <ms>] [--count <n>] [--config <file>]
 
 Connects to every configured MCP server and prints each event its notifications become (the events the

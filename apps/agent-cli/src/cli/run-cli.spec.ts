@@ -17,7 +17,7 @@ describe('runCli', () => {
     expect(await run(...args)).toEqual({ code: ExitCode.Ok, stdout: HELP, stderr: '' });
   });
 
-  it.each(['servers', 'tools', 'call', 'run', 'chat', 'watch', 'resources', 'prompts', 'mcp'])('prints the help of "%s" for "%s --help" and "help %s", with the exit codes', async (command) => {
+  it.each(['servers', 'tools', 'call', 'run', 'chat', 'watch', 'resources', 'prompts', 'mcp', 'serve'])('prints the help of "%s" for "%s --help" and "help %s", with the exit codes', async (command) => {
     expect(await run(command, '--help')).toEqual({ code: ExitCode.Ok, stdout: COMMAND_HELP[command], stderr: '' });
     expect((await run('help', command)).stdout).toBe(COMMAND_HELP[command]);
     expect(COMMAND_HELP[command]).toContain('Exit codes:');

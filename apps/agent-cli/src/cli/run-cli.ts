@@ -21,6 +21,7 @@ import { mcpCommand } from './commands/mcp-command';
 import { promptsCommand } from './commands/prompts-command';
 import { resourcesCommand } from './commands/resources-command';
 import { runCommand } from './commands/run-command';
+import { serveCommand } from './commands/serve-command';
 import { serversCommand } from './commands/servers-command';
 import { toolsCommand } from './commands/tools-command';
 import { watchCommand } from './commands/watch-command';
@@ -42,6 +43,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   watch: watchCommand,
   resources: resourcesCommand,
   prompts: promptsCommand,
+  serve: serveCommand,
 };
 
 export interface CliEnvironment {

@@ -1,0 +1,58 @@
+import type { CallToolResult } from '@toolmesh/protocol';
+import { version } from '../../../../../package.json';
+import type { Tool } from '../../tools/tool';
+import { withRuntime, type Command } from '../command-context';
+import { ExitCode } from '../exit-codes';
+
+/** The built-ins that reach the configured servers (their events, their resources): not the agent's own tools to serve. */
+const SERVER_FACING: ReadonlySet<string> = new Set(['WaitForEvent', 'ListMcpResources', 'ReadMcpResource']);
+
+/**
+ * `serve`: the agent's built-in tools as an MCP server on stdin / stdout (SPEC A20), for another MCP
+ * host to use. Every call goes through the runtime's executor, like a call of the agent's own: the
+ * skills' hooks, `--max-side-effect`, and approval, which here has no terminal (stdin is the protocol):
+ * mutating calls are refused unless `--yes`, and the side effects are sent as annotations so the host can
+ * ask its user first. The configured servers are connected for the hooks; their tools are not served.
+ * Ends when the host closes stdin, or at Ctrl-C / SIGTERM.
+ */
+export const serveCommand: Command = async (context) => {
+  if (context.args.length > 0) {
+    context.io.stderr(`agent-cli serve: takes no arguments\nRun "agent-cli serve --help" for usage.\n`);
+    return ExitCode.Usage;
+  }
+  // Loaded here, not at start-up: only this command runs a server.
+  const { Server } = await import('@modelcontextprotocol/server');
+  const { StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
+  return withRuntime(context, async (runtime) => {
+    const tools = runtime.tools.list().filter((tool) => !tool.name.startsWith('mcp__') && !SERVER_FACING.has(tool.name));
+    const executor = runtime.executor(context.gate);
+    const server = new Server({ name: 'agent-cli', version }, { capabilities: { tools: {} } });
+    server.setRequestHandler('tools/list', async () => ({ tools: tools.map(describe) }));
+    server.setRequestHandler('tools/call', async (request, ctx) => {
+      const name = request.params.name;
+      if (!tools.some((t) => t.name === name)) return { isError: true, content: [{ type: 'text', text: `no tool named "${name}"; tools/list lists the ones served` }] };
+      const result = await executor.execute({ id: String(ctx.mcpReq.id), name, args: request.params.arguments ?? {} }, ctx.mcpReq.signal);
+      return { isError: result.isError, content: [...result.content], ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }) } as CallToolResult;
+    });
+    const closed = new Promise<void>((resolve) => {
+      server.onclose = () => resolve();
+      context.agent.signal?.addEventListener('abort', () => resolve(), { once: true });
+    });
+    await server.connect(new StdioServerTransport());
+    context.io.stderr(`serving ${tools.length} tools on stdio: ${tools.map((t) => t.name).join(', ')}\n`);
+    await closed;
+    await server.close();
+    return ExitCode.Ok;
+  });
+};
+
+/** A tool as tools/list gives it: its schema, and its declared side effects as MCP's annotations. */
+function describe(tool: Tool) {
+  const readOnly = tool.sideEffects.level === 'read-only';
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema as { type: 'object' },
+    annotations: { readOnlyHint: readOnly, destructiveHint: !readOnly && tool.sideEffects.destructive, openWorldHint: false },
+  };
+}
