@@ -6,4 +6,5 @@
  */
 export { SseParser, type SseParseEvent } from './lib/client/sse-parser';
 export { isSessionExpired } from './lib/client/http-client-errors';
+export { legacySseClientTransport } from './lib/client/legacy-sse-client-transport';
 export { StreamableHttpClientTransport } from './lib/client/streamable-http-client-transport';

@@ -50,7 +50,6 @@ mcp:
     ['a bad URL', 'mcp:\n  servers:\n    - name: a\n      url: ftp://x\n', AgentErrorCode.ConfigInvalid, /url must be an http:\/\/ or https:\/\/ URL/],
     ['an unknown trust level', 'mcp:\n  servers:\n    - name: a\n      command: x\n      annotationTrust: always\n', AgentErrorCode.ConfigInvalid, /annotationTrust must be one of "ignore", "trust"/],
     ['a negative timeout', 'mcp:\n  servers:\n    - name: a\n      command: x\n      requestTimeoutMs: -1\n', AgentErrorCode.ConfigInvalid, /requestTimeoutMs must be a positive whole number/],
-    ['the legacy SSE transport', 'mcp:\n  servers:\n    - name: a\n      transport: sse\n      url: http://x/sse\n', AgentErrorCode.ConfigInvalid, /legacy HTTP\+SSE transport.*streamable-http/],
     ['a name with capitals', 'mcp:\n  servers:\n    - name: My Server\n      command: x\n', AgentErrorCode.InvalidServerName, /"My Server" is not allowed.*"my-server"/],
     ['a name ending in a hyphen', 'mcp:\n  servers:\n    - name: a-\n      command: x\n', AgentErrorCode.InvalidServerName, /"a-" is not allowed/],
     ['two servers of one name', 'mcp:\n  servers:\n    - { name: a, command: x }\n    - { name: a, command: y }\n', AgentErrorCode.ConfigDuplicateServer, /two servers are named "a"/],
@@ -100,6 +99,15 @@ mcp:
     expect(error.code).toBe(AgentErrorCode.ConfigMissingVariable);
     expect(error.message).toContain('mcp.servers[0].command uses ${TOOLS}, but the environment variable TOOLS is not set; set it, or give a default: ${TOOLS:-value}');
   });
+});
+
+it('reads the legacy SSE transport, as "transport: sse" and as the "type": "sse" of mcpServers files', () => {
+  expect(parse('mcp:\n  servers:\n    - { name: old, transport: sse, url: "http://127.0.0.1:3001/sse" }\n')).toEqual([
+    { name: 'old', transport: 'sse', url: new URL('http://127.0.0.1:3001/sse'), headers: {}, requestTimeoutMs: 30_000, annotationTrust: 'ignore' },
+  ]);
+  expect(parse(JSON.stringify({ mcpServers: { old: { type: 'sse', url: 'http://127.0.0.1:3001/sse', headers: { 'X-Key': 'k' } } } }))).toEqual([
+    { name: 'old', transport: 'sse', url: new URL('http://127.0.0.1:3001/sse'), headers: { 'X-Key': 'k' }, requestTimeoutMs: 30_000, annotationTrust: 'ignore' },
+  ]);
 });
 
 describe('mcpServers import (Claude Desktop / Claude Code JSON)', () => {

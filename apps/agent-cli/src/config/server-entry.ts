@@ -3,7 +3,7 @@ import { assertServerName, DEFAULT_REQUEST_TIMEOUT_MS, type McpServerConfig } fr
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import type { ConfigReader } from './config-reader';
 
-/** The transports a configuration may name, and what each becomes. `sse` is refused with advice. */
+/** The transports a configuration may name; `http` is `streamable-http`, `sse` the legacy HTTP+SSE transport. */
 const TRANSPORT_NAMES = ['stdio', 'streamable-http', 'http', 'sse'] as const;
 
 /**
@@ -26,9 +26,6 @@ export function readServerEntry(name: string, entry: ConfigReader): McpServerCon
     ...(entry.at('maxCallTimeoutMs').present ? { maxCallTimeoutMs: entry.at('maxCallTimeoutMs').positiveInteger(0) } : {}),
     annotationTrust: entry.at('annotationTrust').oneOf(ANNOTATION_TRUST, 'ignore'),
   };
-  if (transport === 'sse') {
-    throw transportField.fail('is "sse", the legacy HTTP+SSE transport, which this agent does not speak: point "url" at the server\'s Streamable HTTP endpoint and use "streamable-http"');
-  }
   if (transport === 'stdio') {
     return {
       ...common,
@@ -39,7 +36,7 @@ export function readServerEntry(name: string, entry: ConfigReader): McpServerCon
       cwd: entry.at('cwd').optionalString(),
     };
   }
-  return { ...common, transport: 'streamable-http', url: readUrl(entry.at('url')), headers: entry.at('headers').stringMap() };
+  return { ...common, transport: transport === 'sse' ? 'sse' : 'streamable-http', url: readUrl(entry.at('url')), headers: entry.at('headers').stringMap() };
 }
 
 function readUrl(field: ConfigReader): URL {

@@ -1,7 +1,7 @@
 import { Agent } from 'undici';
 import { McpClient, type Implementation, type McpTransport } from '@toolmesh/protocol';
 import { ChildProcessTransport } from '@toolmesh/transport-stdio';
-import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
+import { legacySseClientTransport, StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import type { ClientFeatures } from './host/client-features';
 import type { McpServerConfig } from './server-config';
 
@@ -45,6 +45,8 @@ export class TransportClientFactory implements McpClientFactory {
         return new ChildProcessTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd });
       case 'streamable-http':
         return new StreamableHttpClientTransport(config.url, { dispatcher: this.httpPool, headers: config.headers });
+      case 'sse':
+        return legacySseClientTransport(config.url, config.headers);
     }
   }
 }

@@ -31,7 +31,8 @@ export interface StdioServerConfig extends CommonServerConfig {
 }
 
 export interface HttpServerConfig extends CommonServerConfig {
-  readonly transport: 'streamable-http';
+  /** `sse`: the legacy HTTP+SSE transport (2024-11-05), for old servers; `url` is then its event stream. */
+  readonly transport: 'streamable-http' | 'sse';
   readonly url: URL;
   readonly headers: Readonly<Record<string, string>>;
 }
