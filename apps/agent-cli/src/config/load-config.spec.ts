@@ -48,7 +48,7 @@ mcp:
     ['a misspelt setting', 'mcp:\n  servers:\n    - name: a\n      comand: x\n', AgentErrorCode.ConfigInvalid, /mcp\.servers\[0\]\.comand is not a known setting/],
     ['a missing command', 'mcp:\n  servers:\n    - name: a\n', AgentErrorCode.ConfigInvalid, /mcp\.servers\[0\]\.command must be a non-empty string/],
     ['a bad URL', 'mcp:\n  servers:\n    - name: a\n      url: ftp://x\n', AgentErrorCode.ConfigInvalid, /url must be an http:\/\/ or https:\/\/ URL/],
-    ['an unknown trust level', 'mcp:\n  servers:\n    - name: a\n      command: x\n      annotationTrust: always\n', AgentErrorCode.ConfigInvalid, /annotationTrust must be one of "ignore", "trust"/],
+    ['an unknown trust level', 'mcp:\n  servers:\n    - name: a\n      command: x\n      annotationTrust: always\n', AgentErrorCode.ConfigInvalid, /annotationTrust must be one of "ignore", "read-only", "trust"/],
     ['a negative timeout', 'mcp:\n  servers:\n    - name: a\n      command: x\n      requestTimeoutMs: -1\n', AgentErrorCode.ConfigInvalid, /requestTimeoutMs must be a positive whole number/],
     ['a name with capitals', 'mcp:\n  servers:\n    - name: My Server\n      command: x\n', AgentErrorCode.InvalidServerName, /"My Server" is not allowed.*"my-server"/],
     ['a name ending in a hyphen', 'mcp:\n  servers:\n    - name: a-\n      command: x\n', AgentErrorCode.InvalidServerName, /"a-" is not allowed/],

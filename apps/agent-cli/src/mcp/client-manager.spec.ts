@@ -57,6 +57,23 @@ describe('McpClientManager', () => {
     expect(pidsWithCommandLine('--name=trusted')).toEqual([]);
   });
 
+  it('under annotationTrust read-only believes a real server\'s readOnlyHint and nothing else', async () => {
+    const tools = [
+      { name: 'look', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, destructiveHint: true } },
+      { name: 'tidy', inputSchema: { type: 'object' }, annotations: { readOnlyHint: false, destructiveHint: false } },
+    ];
+    const factory = new TransportClientFactory(clientInfo);
+    const manager = new McpClientManager(factory, log);
+    const registry = new ToolRegistry();
+    await manager.connectAll([stdio('cautious', [`--tools=${JSON.stringify(tools)}`], { annotationTrust: 'read-only' })]);
+    await manager.registerAllTools(registry);
+
+    expect(registry.get('mcp__cautious__look')?.sideEffects).toEqual({ level: 'read-only', destructive: false, basis: 'server-claim' });
+    expect(registry.get('mcp__cautious__tidy')?.sideEffects).toEqual({ level: 'mutating', destructive: true, basis: 'assumed' });
+    await manager.close();
+    await factory.close();
+  });
+
   it('starts every server at once, not one after another', async () => {
     ScriptedTransport.maxInFlightStarts = 0;
     const manager = new McpClientManager(scriptedFactory({ a: { startAfterMs: 50 }, b: { startAfterMs: 50 }, c: { startAfterMs: 50 } }), log);
