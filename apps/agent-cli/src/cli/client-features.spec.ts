@@ -11,7 +11,7 @@ import { runCli } from './run-cli';
  * Sampling, elicitation and roots (SPEC A16) as server-everything uses them over stdio: its tools that
  * need them are offered only when the client declares them. Run in-process through runCli; the
  * terminal is a scripted one (its questions recorded, its answers given in order), the model the
- * scripted server. The built CLI on a real pseudo-terminal is in elicitation-pty.spec.ts.
+ * scripted server. The built CLI on a real pseudo-terminal is in terminal-pty.spec.ts.
  */
 const BIN = path.join(__dirname, '../../../../node_modules/.bin');
 const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-features-'));

@@ -123,13 +123,15 @@ export async function runCli(args: readonly string[], io: CliIo, environment: Cl
     return report(io, error);
   }
   for (const warning of config.warnings ?? []) io.stderr(`warning: ${warning}\n`);
+  // What servers report while nobody asked (warnings, reconnects) never lands on an open question (the chat's "> ").
+  const notice = (text: string) => (io.terminal?.print ? io.terminal.print(text) : io.stderr(text));
   const openRuntime = async (servers?: readonly string[]) => {
     const runtime = await createAgentRuntime(servers ? { ...config, servers: config.servers.filter((s) => servers.includes(s.name)) } : config, {
       clientFactory: new TransportClientFactory(
         { name: 'agent-cli', version: environment.version },
         createClientFeatures({ config, io, cap, yes: values.yes === true, agent: { model: values.model, env, workingDirectory: cwd } }),
       ),
-      log: { warn: (message) => io.stderr(`warning: ${message}\n`), progress: (line) => io.stderr(`  [${line}]\n`) },
+      log: { warn: (message) => notice(`warning: ${message}\n`), progress: (line) => notice(`  [${line}]\n`) },
       onProgress: progressReporter(io.stderr),
       workingDirectory: cwd,
     });

@@ -4,6 +4,11 @@ import type { AskLine } from '../agent/approval/terminal-approver';
 /** A person at a terminal: questions go to stderr (stdout stays the command's output), answers come from stdin. */
 export interface Terminal {
   readonly ask: AskLine;
+  /**
+   * Writes lines that come unasked (a server's warning) to stderr without breaking a question on screen:
+   * with one open, its line is cleared, the text written, and the question and what was typed redrawn.
+   */
+  print?(text: string): void;
   close(): void;
 }
 
@@ -15,10 +20,25 @@ export interface Terminal {
 export function openTerminal(stdin: NodeJS.ReadStream, stderr: NodeJS.WriteStream): Terminal | undefined {
   if (!stdin.isTTY || !stderr.isTTY) return undefined;
   let readline: Interface | undefined;
+  let open = 0;
   return {
-    ask: (question, signal) => {
+    ask: async (question, signal) => {
       readline ??= openReadline(stdin, stderr);
-      return signal ? readline.question(question, { signal }) : readline.question(question);
+      open += 1;
+      try {
+        return await (signal ? readline.question(question, { signal }) : readline.question(question));
+      } finally {
+        open -= 1;
+      }
+    },
+    print: (text) => {
+      if (!readline || open === 0) {
+        stderr.write(text);
+        return;
+      }
+      // Carriage return and erase-line, the text on lines of its own, then readline writes the question and the typed line again.
+      stderr.write(`\r\x1b[K${text}`);
+      readline.prompt(true);
     },
     close: () => readline?.close(),
   };

@@ -2,12 +2,15 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { startScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
 import { AGENT_CLI_MAIN } from '../test-support/built-cli';
+import { pidsWithCommandLine } from '../../../../tools/test/process-table';
 
 /**
- * server-everything's elicitation tool answered through the form on a real terminal: the built CLI runs
- * under util-linux `script`, which gives it a pseudo-terminal (stdin and stderr are TTYs, so the CLI
- * opens its readline), and the test types each answer once its question is on the screen.
+ * The built CLI on a real terminal: it runs under util-linux `script`, which gives it a pseudo-terminal
+ * (stdin and stderr are TTYs, so the CLI opens its readline), and the test types once a question is on
+ * the screen. server-everything's elicitation tool answered through the form; a server's warning while
+ * the chat waits at its prompt.
  */
 const BIN = path.join(__dirname, '../../../../node_modules/.bin');
 const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-pty-'));
@@ -21,8 +24,8 @@ afterEach(() => {
 });
 
 /** The screen of a program on a pseudo-terminal: wait for a text to appear after the last one, then type. */
-function onTerminal(command: string) {
-  child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: dir, env: { PATH: process.env.PATH, TERM: 'dumb' } });
+function onTerminal(command: string, term = 'dumb') {
+  child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: dir, env: { PATH: process.env.PATH, TERM: term } });
   let screen = '';
   let seen = 0;
   const waiters = new Set<() => void>();
@@ -102,5 +105,38 @@ describe('elicitation on a terminal', () => {
 
     expect(await terminal.exited).toBe(0);
     expect(terminal.screen).toContain('User cancelled the elicitation dialog');
+  });
+});
+
+describe('chat on a terminal', () => {
+  it('writes a server\'s warning above the prompt and redraws the prompt with what was typed', async () => {
+    const llm = await startScriptedLlmServer([{ text: 'Hello to you.' }]);
+    const marker = mkdtempSync(path.join(tmpdir(), 'agent-cli-pty-chat-'));
+    writeFileSync(
+      path.join(marker, 'agent-cli.yaml'),
+      `llm: { baseUrl: ${llm.baseUrl}, model: m }\nmcp:\n  servers:\n    - name: everything\n      command: ${JSON.stringify(path.join(BIN, 'mcp-server-everything'))}\n      args: [stdio, ${JSON.stringify(marker)}]\n`,
+    );
+    try {
+      // A terminal that can move the cursor: readline redraws the typed line only there (with TERM=dumb it writes the prompt alone).
+      const terminal = onTerminal(`cd ${JSON.stringify(marker)} && ${JSON.stringify(process.execPath)} ${JSON.stringify(AGENT_CLI_MAIN)} chat`, 'xterm');
+      await terminal.waitFor('/exit to leave.');
+      await terminal.waitFor('> ');
+      child?.stdin.write('hel');
+      await terminal.waitFor('hel');
+      const server = pidsWithCommandLine(marker).filter((pid) => pidsWithCommandLine('mcp-server-everything').includes(pid));
+      expect(server).toHaveLength(1);
+      process.kill(server[0], 'SIGKILL');
+      await terminal.waitFor('MCP server "everything" is down');
+      await terminal.waitFor('\x1b[0J> hel'); // the prompt and the typed text, written again below the warning
+      terminal.type('lo');
+      await terminal.waitFor('Hello to you.');
+      terminal.type('/exit');
+
+      expect(await terminal.exited).toBe(0);
+      expect(terminal.screen).toContain('\r\x1b[Kwarning: MCP server "everything" is down'); // the prompt's line erased first
+      expect(llm.requests[0].body.messages.at(-1)).toEqual({ role: 'user', content: 'hello' });
+    } finally {
+      await llm.close();
+    }
   });
 });
