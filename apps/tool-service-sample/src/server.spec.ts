@@ -44,6 +44,18 @@ describe('tool service (in process, real HTTP)', () => {
       expect(await getJson('/tool-manifest')).toEqual(fallback);
     });
 
+    it('changes when test_trigger_tool_change is called: test_added_tool comes, then goes', async () => {
+      const before = (await getJson('/tool-manifest')) as { revision: string; tools: Array<{ name: string }> };
+      expect(json(await call('test_trigger_tool_change'))).toEqual({ data: 'test_added_tool added' });
+      const added = (await getJson('/tool-manifest')) as typeof before;
+      expect(added.tools.map((tool) => tool.name)).toContain('test_added_tool');
+      expect(added.revision).not.toBe(before.revision);
+      expect(json(await call('test_added_tool'))).toEqual({ data: 'added' });
+      await call('test_trigger_tool_change');
+      expect(await getJson('/tool-manifest')).toEqual(before);
+      expect((await call('test_added_tool')).status).toBe(404);
+    });
+
     it('lists every tool once, each at /tools/<name> with a timeout, annotations and a closed input schema', async () => {
       const manifest = (await getJson('/tool-manifest')) as {
         manifestVersion: string;
@@ -66,13 +78,17 @@ describe('tool service (in process, real HTTP)', () => {
           'slow_operation',
           'test_error_handling',
           'test_simple_text',
+          'json_schema_2020_12_tool',
+          'test_custom_headers',
+          'test_logging_tool',
+          'test_trigger_tool_change',
         ].sort(),
       );
       for (const tool of manifest.tools) {
         expect(tool).toMatchObject({
           endpoint: `/tools/${tool.name}`,
           timeoutMillis: expect.any(Number),
-          annotations: { readOnlyHint: true },
+          annotations: { readOnlyHint: tool.name !== 'test_trigger_tool_change' },
           inputSchema: { type: 'object', additionalProperties: false },
         });
       }
@@ -98,7 +114,7 @@ describe('tool service (in process, real HTTP)', () => {
   describe('tool calls', () => {
     it.each<[string, unknown, number, unknown]>([
       ['echo_text', { text: 'hello, gateway' }, 200, { data: 'hello, gateway' }],
-      ['get_service_info', {}, 200, { data: { name: 'tool-service-sample', title: 'Sample tool service', version: expect.any(String), toolCount: 12 } }],
+      ['get_service_info', {}, 200, { data: { name: 'tool-service-sample', title: 'Sample tool service', version: expect.any(String), toolCount: 15 } }],
       ['slow_operation', { delayMillis: 20 }, 200, { data: 'waited 20 ms' }],
       ['always_fails', {}, 500, { error: expect.any(String) }],
       ['retired_tool', {}, 404, { error: expect.any(String) }],

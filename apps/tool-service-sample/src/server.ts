@@ -5,7 +5,8 @@ import { CallLog } from './call-log';
 import { parseArguments } from './http/parse-arguments';
 import { MAX_BODY_BYTES, readBody } from './http/read-body';
 import { errorReply, jsonReply, noContentReply, type Reply } from './http/reply';
-import { buildManifest, buildServiceManifest, MANIFEST_PATH, SERVICE_MANIFEST_PATH, TOOL_PATH_PREFIX } from './manifest';
+import { buildManifest, buildServiceManifest, MANIFEST_PATH, SERVICE_MANIFEST_PATH, TOOL_PATH_PREFIX, type ToolManifest } from './manifest';
+import { ChangingTools } from './tools/changing-tools';
 import { TOOLS, type Tool } from './tools';
 
 export interface ToolServiceOptions {
@@ -33,9 +34,16 @@ const DEFAULT_CALL_LOG_CAPACITY = 100;
  * /_calls and /_stats that let tests running it as a separate process see what reached it.
  */
 export async function startToolService(options: ToolServiceOptions): Promise<ToolService> {
-  const manifest = buildManifest(TOOLS);
-  const serviceManifest = buildServiceManifest(manifest);
-  const toolsByName = new Map(TOOLS.map((tool) => [tool.name, tool]));
+  let manifest: ToolManifest;
+  let serviceManifest: ReturnType<typeof buildServiceManifest>;
+  let toolsByName: ReadonlyMap<string, Tool>;
+  const tools = new ChangingTools(TOOLS, () => publish());
+  const publish = () => {
+    manifest = buildManifest(tools.list());
+    serviceManifest = buildServiceManifest(manifest);
+    toolsByName = new Map(tools.list().map((tool) => [tool.name, tool]));
+  };
+  publish();
   const callLog = new CallLog(options.callLogCapacity ?? DEFAULT_CALL_LOG_CAPACITY);
   const stats = { manifestFetches: 0, calls: 0 };
   const running = new Set<AbortController>();

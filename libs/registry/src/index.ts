@@ -2,6 +2,8 @@
 export { CatalogueGeneration } from './lib/catalogue/catalogue-generation';
 export { type CatalogueLog } from './lib/catalogue/catalogue-log';
 export { type ToolCatalogue } from './lib/catalogue/tool-catalogue';
+export { type ToolDefinition } from './lib/catalogue/tool-definition';
+export { type McpHeaderBinding } from './lib/manifest/mcp-header-bindings';
 export { type RouteConfig } from './lib/catalogue/route';
 export { LiveCatalogue } from './lib/catalogue/live-catalogue';
 export { PORTAL_DOCUMENT, ROUTING_HINT_DOCUMENT } from './lib/sources/json-source';

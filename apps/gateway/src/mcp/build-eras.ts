@@ -9,7 +9,9 @@ import { Era2025, era2025Methods } from './era-2025/era-2025';
 import { initializeHandler } from './era-2025/handlers/initialize';
 import { Era2026, type ModernRequestHandler } from './era-2026/era-2026';
 import { discoverHandler } from './era-2026/handlers/discover';
+import { emptyListHandlers } from './era-2026/handlers/empty-lists';
 import { listenHandler } from './era-2026/handlers/listen';
+import { modernToolsCallHandler } from './era-2026/handlers/tools-call';
 import { ModernResults } from './era-2026/modern-results';
 import { toolsCallHandler } from './handlers/tools-call';
 import { toolsListHandler } from './handlers/tools-list';
@@ -47,10 +49,12 @@ export function buildEras(mcp: GatewayConfig['mcp'], catalogue: ToolCatalogue, e
   const results = new ModernResults(mcp.serverInfo, mcp.catalogue.refreshTtlMillis);
   const modern = new Era2026(
     new Map<string, ModernRequestHandler>([
-      [McpMethod.ServerDiscover, discoverHandler({ servedVersions: modernVersions }, () => results.cacheable())],
+      // Every version served, 2026 first: a client may pick any, as a -32022 offers them.
+      [McpMethod.ServerDiscover, discoverHandler({ supportedVersions: allSupported }, () => results.cacheable())],
       [McpMethod.ToolsList, results.adapt(toolsList, () => results.cacheable())],
-      [McpMethod.ToolsCall, results.adapt(toolsCall, () => results.complete())],
+      [McpMethod.ToolsCall, modernToolsCallHandler(catalogue, results.adapt(toolsCall, () => results.complete()))],
       [McpMethod.SubscriptionsListen, listenHandler(listeners, results.meta)],
+      ...emptyListHandlers(results),
     ]),
     { servedVersions: modernVersions, allSupported },
   );

@@ -7,6 +7,8 @@ export interface InputSchema {
   readonly properties: Readonly<Record<string, object>>;
   readonly required?: readonly string[];
   readonly additionalProperties: false;
+  /** Any other JSON Schema 2020-12 keyword ($schema, $defs, allOf, if/then/else, ...). */
+  readonly [keyword: string]: unknown;
 }
 
 /** MCP tool annotations (hints for clients; they are passed through the gateway unchanged). */

@@ -1,3 +1,4 @@
+import { customHeadersTool, jsonSchema2020Tool, loggingTool } from './conformance-2026-tools';
 import { testErrorHandlingTool, testSimpleTextTool } from './conformance-tools';
 import { customerLookupTool } from './customer-lookup';
 import type { Tool } from './define-tool';
@@ -10,7 +11,10 @@ import { slowOperationTool } from './slow-operation';
 
 export type { Tool } from './define-tool';
 
-/** Every tool this service offers, in manifest order; the manifest and the routes are both built from it. */
+/**
+ * The tools this service always offers, in manifest order; the manifest and the routes are built from them
+ * and from `test_trigger_tool_change` with what it adds (changing-tools.ts).
+ */
 export const TOOLS: readonly Tool[] = [
   echoTextTool,
   serviceInfoTool(() => TOOLS.length),
@@ -24,4 +28,7 @@ export const TOOLS: readonly Tool[] = [
   missingDataFieldTool,
   testSimpleTextTool,
   testErrorHandlingTool,
+  jsonSchema2020Tool,
+  customHeadersTool,
+  loggingTool,
 ];

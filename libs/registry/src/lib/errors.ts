@@ -11,6 +11,7 @@ export const RegistryErrorCode = {
   SnapshotCacheUnavailable: 'registry.snapshot_cache_unavailable',
   SnapshotCacheInvalid: 'registry.snapshot_cache_invalid',
   RoutingHintUnavailable: 'registry.routing_hint_unavailable',
+  McpHeaderInvalid: 'registry.mcp_header_invalid',
 } as const;
 
 export type RegistryErrorCode = (typeof RegistryErrorCode)[keyof typeof RegistryErrorCode];

@@ -105,6 +105,9 @@ function ajvOptions(strict: boolean): Options {
     // own schemas fail on an unknown keyword (a typo), and on nothing stricter than Ajv's defaults.
     strict: false,
     strictSchema: strict,
+    // MCP's own annotation keyword (2026-07-28): known, so strict schemas may carry it too. `$anchor` is
+    // resolved by Ajv, yet its strict mode calls it unknown inside a subschema with `properties`.
+    keywords: ['x-mcp-header', '$anchor'],
     validateFormats: false,
     logger: false,
     // A tool's `$id` must not enter a registry shared by other tools (two tools with one `$id` would clash).

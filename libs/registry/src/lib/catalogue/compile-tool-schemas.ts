@@ -1,9 +1,11 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { SchemaError, type SchemaCompiler } from '@toolmesh/protocol';
+import { RegistryErrorCode } from '../errors';
+import { readMcpHeaderBindings } from '../manifest/mcp-header-bindings';
 import type { RefusedTool, ToolDefinition } from './tool-definition';
 
-/** A validated manifest tool whose `inputSchema` is not compiled yet. */
-export type UncompiledTool = Omit<ToolDefinition, 'inputValidator'>;
+/** A validated manifest tool whose `inputSchema` is not compiled (nor its header annotations read) yet. */
+export type UncompiledTool = Omit<ToolDefinition, 'inputValidator' | 'mcpHeaders'>;
 
 /**
  * How long compiling may hold the event loop before it lets requests, probes and other routes run. A
@@ -13,8 +15,9 @@ export type UncompiledTool = Omit<ToolDefinition, 'inputValidator'>;
 const SLICE_MILLIS = 10;
 
 /**
- * Compiles each tool's `inputSchema` (SPEC N5): a tool whose schema cannot be used is refused on its own,
- * with its `schema.*` code and why; the rest are served. Schemas the compiler already holds cost nothing.
+ * Compiles each tool's `inputSchema` (SPEC N5) and reads its `x-mcp-header` annotations (G25): a tool
+ * whose schema cannot be used, or whose annotations break the 2026 rules, is refused on its own, with its
+ * code and why; the rest are served. Schemas the compiler already holds cost nothing.
  */
 export async function compileToolSchemas(tools: readonly UncompiledTool[], schemas: SchemaCompiler): Promise<{ tools: ToolDefinition[]; refused: RefusedTool[] }> {
   const compiled: ToolDefinition[] = [];
@@ -25,8 +28,13 @@ export async function compileToolSchemas(tools: readonly UncompiledTool[], schem
       await nextTurn();
       sliceStarted = performance.now();
     }
+    const headers = readMcpHeaderBindings(tool.publicTool.inputSchema);
+    if (!headers.ok) {
+      refused.push({ name: tool.name, code: RegistryErrorCode.McpHeaderInvalid, message: `inputSchema: ${headers.problem}` });
+      continue;
+    }
     try {
-      compiled.push({ ...tool, inputValidator: schemas.compile(tool.publicTool.inputSchema) });
+      compiled.push({ ...tool, inputValidator: schemas.compile(tool.publicTool.inputSchema), mcpHeaders: headers.bindings });
     } catch (error) {
       if (!(error instanceof SchemaError)) throw error;
       refused.push({ name: tool.name, code: error.code, message: `inputSchema: ${error.message}` });

@@ -1,4 +1,5 @@
 import type { CompiledSchema } from '@toolmesh/protocol';
+import type { McpHeaderBinding } from '../manifest/mcp-header-bindings';
 
 /** The MCP `Tool` as agents see it: the manifest's public fields, untouched. */
 export interface PublicTool {
@@ -15,6 +16,8 @@ export interface ToolDefinition {
   readonly endpoint: URL;
   /** The `inputSchema`, compiled when the manifest loaded: a tool whose schema cannot be used is refused then. */
   readonly inputValidator: CompiledSchema;
+  /** Arguments that 2026 clients repeat as `Mcp-Param-*` headers; read when the manifest loaded. */
+  readonly mcpHeaders: readonly McpHeaderBinding[];
   /** The manifest's timeout for one call, before the gateway's cap. */
   readonly timeoutMillis?: number;
   /** The token of the route the tool came from (`RouteConfig.token`): refreshes, Redis keys and status rows are per route. */
@@ -24,7 +27,7 @@ export interface ToolDefinition {
 /** A tool the manifest offers that the gateway does not serve, and why; the status endpoint lists it. */
 export interface RefusedTool {
   readonly name: string;
-  /** A stable code of docs/errors.md (`schema.*`). */
+  /** A stable code of docs/errors.md (`schema.*`, `registry.mcp_header_invalid`). */
   readonly code: string;
   readonly message: string;
 }
