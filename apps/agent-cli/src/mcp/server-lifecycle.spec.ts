@@ -25,6 +25,7 @@ afterEach(async () => {
   await manager?.close();
   await factory?.close();
   manager = undefined;
+  factory = undefined;
   warnings.length = 0;
   progress.length = 0;
 });

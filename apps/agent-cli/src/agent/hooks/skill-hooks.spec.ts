@@ -64,17 +64,22 @@ interface Setup {
   call(name: string, args: Record<string, unknown>, gate?: { approver?: Approver; cap?: SideEffectCap }): Promise<{ result: ToolResult; verdict?: GateVerdict }>;
 }
 
-/** A runtime whose configuration lists one skill file with these hooks (YAML), and the policy server as "policy". */
-async function withHooks(hooksYaml: string, body: (setup: Setup) => Promise<void>): Promise<void> {
+/**
+ * A runtime whose configuration lists one skill file with these hooks (YAML), and the policy server as
+ * "policy". With `blocker`, the server is started through a shell that refuses while that file exists,
+ * so a test can keep it down (the agent restarts a server that exits).
+ */
+async function withHooks(hooksYaml: string, body: (setup: Setup) => Promise<void>, blocker?: string): Promise<void> {
   serial += 1;
   const policyName = `hooks-policy-${process.pid}-${serial}`;
   const skillFile = path.join(dir, `skill-${serial}.yaml`);
   writeFileSync(skillFile, `name: test-skill\ndescription: hooks under test\nhooks:\n${hooksYaml}`);
   const configFile = path.join(dir, `agent-${serial}.yaml`);
-  writeFileSync(
-    configFile,
-    `mcp:\n  servers:\n    - name: policy\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(POLICY_PEER)}, "--name=${policyName}", ${JSON.stringify(`--record=${recordFile}`)}]\nskills: [${path.basename(skillFile)}]\n`,
-  );
+  const peer = [process.execPath, POLICY_PEER, `--name=${policyName}`, `--record=${recordFile}`];
+  const server = blocker
+    ? `      command: /bin/sh\n      args: ["-c", ${JSON.stringify(`if [ -e '${blocker}' ]; then exit 1; fi; exec ${peer.map((a) => `'${a}'`).join(' ')}`)}]\n`
+    : `      command: ${JSON.stringify(peer[0])}\n      args: [${peer.slice(1).map((a) => JSON.stringify(a)).join(', ')}]\n`;
+  writeFileSync(configFile, `mcp:\n  servers:\n    - name: policy\n${server}skills: [${path.basename(skillFile)}]\n`);
   const warnings: string[] = [];
   const config = loadConfig(configFile, { HOOK_TOKEN: SECRET_HEADER });
   const runtime = await createAgentRuntime(config, {
@@ -271,14 +276,20 @@ describe('fail-soft: a hook that cannot decide is a warning, and the call goes o
     });
   });
 
-  it('a transport failure: the policy server\'s process is gone', async () => {
-    await withHooks(decide('Read', 'deny', 'x'), async ({ runtime, call, warnings, policyName }) => {
-      const [pid] = pidsWithCommandLine(`--name=${policyName}`);
-      process.kill(pid, 'SIGKILL');
-      expect(await eventually(() => runtime.mcp.client('policy')?.isConnected === false)).toBe(true);
-      expect(resultText((await call('Read', readCall)).result)).toContain('the readme text');
-      expect(warnings.filter((w) => w.startsWith('hook '))).toEqual([expect.stringContaining('MCP server "policy" is not configured or not connected')]);
-    });
+  it('a transport failure: the policy server\'s process is gone (and kept from restarting)', async () => {
+    const blocker = path.join(dir, `blocked-${serial + 1}`);
+    await withHooks(
+      decide('Read', 'deny', 'x'),
+      async ({ runtime, call, warnings, policyName }) => {
+        const [pid] = pidsWithCommandLine(`--name=${policyName}`);
+        writeFileSync(blocker, '');
+        process.kill(pid, 'SIGKILL');
+        expect(await eventually(() => runtime.mcp.status[0].state === 'down' && runtime.mcp.client('policy') === undefined)).toBe(true);
+        expect(resultText((await call('Read', readCall)).result)).toContain('the readme text');
+        expect(warnings.filter((w) => w.startsWith('hook '))).toEqual([expect.stringContaining('MCP server "policy" is not configured or not connected')]);
+      },
+      blocker,
+    );
   });
 
   it('a transport failure: the HTTP endpoint refuses connections, or answers 500', async () => {
