@@ -4,18 +4,78 @@ import { promisify } from 'node:util';
 import { REPO_ROOT } from '../../../tools/test/server-process';
 import { useGatewayWithSampleService } from './test-support/test-gateway';
 
-const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection', 'tools-call-simple-text', 'tools-call-error'];
+type Results = Record<string, { passed: boolean; failures: string[] }>;
+
+/** Scenarios of the suite 0.1.16 that apply to a tools-only gateway (the rest need prompts, resources, sampling, ...). */
+const SUITE_01_SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection', 'tools-call-simple-text', 'tools-call-error'];
+
+/** 0.2.0-alpha.12, default mode: every scenario that applies to a tools-only gateway (issue #13 lists them). */
+const SUITE_02_SCENARIOS = [
+  'server-initialize',
+  'server-session-lifecycle',
+  'server-stateless',
+  'ping',
+  'tools-list',
+  'tools-call-simple-text',
+  'tools-call-error',
+  'json-schema-2020-12',
+  'server-sse-multiple-streams',
+  'dns-rebinding-protection',
+  'caching',
+  'http-header-validation',
+  'http-custom-header-server-validation',
+];
+
+/** With `--spec-version 2026-07-28`: the same, without the 2025-only ones. */
+const SUITE_02_MODERN_SCENARIOS = SUITE_02_SCENARIOS.filter((s) => !['server-initialize', 'server-session-lifecycle', 'ping'].includes(s));
+
+/**
+ * Checks of `server-stateless` that need a tool which makes the server ask the client for input (an MRTR
+ * `input_required` round: `test_missing_capability`, `test_streaming_elicitation`). The gateway forwards
+ * one POST per call to REST tool services, which have no way to ask; the README lists this as not built.
+ */
+const NOT_APPLICABLE_CHECKS = [
+  'sep-2575-server-rejects-undeclared-capability',
+  'sep-2575-missing-capability-http-400',
+  'sep-2575-http-server-no-independent-requests-on-stream',
+];
+
+async function runSuite(url: string, scenarios: readonly string[], options: string[] = []): Promise<Results> {
+  const runner = path.join(REPO_ROOT, 'tools/conformance/run-conformance.js');
+  const { stdout } = await promisify(execFile)(process.execPath, [runner, 'server', url, ...scenarios, '--json', ...options]).catch(
+    (error: { stdout: string }) => ({ stdout: error.stdout }),
+  );
+  return JSON.parse(stdout) as Results;
+}
+
+function expectPassing(results: Results, scenarios: readonly string[]): void {
+  expect(Object.keys(results)).toEqual(scenarios);
+  for (const [scenario, result] of Object.entries(results)) {
+    const failures = result.failures.filter((failure) => !NOT_APPLICABLE_CHECKS.some((check) => failure.startsWith(`${check}:`)));
+    expect({ scenario, failures }).toEqual({ scenario, failures: [] });
+  }
+}
 
 describe('official MCP conformance suite, server scenarios', () => {
-  const { gateway } = useGatewayWithSampleService();
+  // A short catalogue TTL: the listen checks change the tool list and wait about a second for the notification.
+  const { gateway } = useGatewayWithSampleService((config) => {
+    config.mcp.catalogue.refreshTtlMillis = 200;
+  });
 
-  it(`passes ${SCENARIOS.join(', ')}`, async () => {
-    const runner = path.join(REPO_ROOT, 'tools/conformance/run-conformance.js');
-    const { stdout } = await promisify(execFile)(process.execPath, [runner, 'server', gateway().url, ...SCENARIOS, '--json']).catch(
-      (error: { stdout: string }) => ({ stdout: error.stdout }),
-    );
-    const results = JSON.parse(stdout) as Record<string, { passed: boolean; failures: string[] }>;
-    expect(Object.keys(results)).toEqual(SCENARIOS);
-    for (const [scenario, result] of Object.entries(results)) expect({ scenario, failures: result.failures }).toEqual({ scenario, failures: [] });
+  it(`0.1.16 passes ${SUITE_01_SCENARIOS.join(', ')}`, async () => {
+    expectPassing(await runSuite(gateway().url, SUITE_01_SCENARIOS), SUITE_01_SCENARIOS);
+  }, 180_000);
+
+  it('0.2.0-alpha.12 passes every scenario that applies to a tools-only gateway', async () => {
+    expectPassing(await runSuite(gateway().url, SUITE_02_SCENARIOS, ['--suite', '0.2']), SUITE_02_SCENARIOS);
+  }, 300_000);
+
+  it('0.2.0-alpha.12 with --spec-version 2026-07-28 passes every scenario that applies', async () => {
+    expectPassing(await runSuite(gateway().url, SUITE_02_MODERN_SCENARIOS, ['--suite', '0.2', '--spec-version', '2026-07-28']), SUITE_02_MODERN_SCENARIOS);
+  }, 300_000);
+
+  it('fails server-stateless on exactly the checks that need a tool asking the client for input', async () => {
+    const { 'server-stateless': result } = await runSuite(gateway().url, ['server-stateless'], ['--suite', '0.2', '--spec-version', '2026-07-28']);
+    expect(result.failures.map((failure) => failure.slice(0, failure.indexOf(':'))).sort()).toEqual([...NOT_APPLICABLE_CHECKS].sort());
   }, 120_000);
 });
