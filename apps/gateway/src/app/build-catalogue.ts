@@ -5,11 +5,13 @@ import {
   LiveCatalogue,
   PORTAL_DOCUMENT,
   PortalRouteDirectory,
+  RedisChangeChannel,
   RedisSnapshotCache,
   ROUTING_HINT_DOCUMENT,
   ROUTING_HINT_PATH,
   RoutingHints,
   StaticRouteDirectory,
+  type CatalogueChangeChannel,
   type CatalogueLog,
   type RouteConfig,
   type RouteDirectory,
@@ -21,9 +23,11 @@ export interface CatalogueParts {
   readonly catalogue: LiveCatalogue;
   readonly routingHints: RoutingHints;
   readonly cache?: SnapshotCache;
+  /** Catalogue changes between replicas, over the same Redis (SPEC G21). */
+  readonly changes?: CatalogueChangeChannel;
 }
 
-/** The live catalogue, its route directory (portal or `mcp.bundles`), the Redis cache and routing hints. */
+/** The live catalogue, its route directory (portal or `mcp.bundles`), the Redis cache and change channel, and routing hints. */
 export function buildCatalogue(mcp: GatewayConfig['mcp'], log: CatalogueLog, now: () => number): CatalogueParts {
   const fetchLimits = { timeoutMillis: mcp.catalogue.manifestTimeoutMillis, maxBytes: mcp.catalogue.maxManifestBytes };
   const cache = mcp.redis.url === undefined ? undefined : new RedisSnapshotCache({ ...mcp.redis, url: mcp.redis.url, log });
@@ -48,7 +52,8 @@ export function buildCatalogue(mcp: GatewayConfig['mcp'], log: CatalogueLog, now
     now,
   });
   const routingHints = new RoutingHints({ routes: () => directory.routes(), ttlMillis: mcp.routingHints.refreshTtlMillis, log, now });
-  return { catalogue, routingHints, ...(cache && { cache }) };
+  const changes = mcp.redis.url === undefined ? undefined : new RedisChangeChannel({ ...mcp.redis, url: mcp.redis.url, log });
+  return { catalogue, routingHints, ...(cache && { cache }), ...(changes && { changes }) };
 }
 
 /** An `mcp.bundles` entry as a route of one tool service; the bundle's name is the route token. */

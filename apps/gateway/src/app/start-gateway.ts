@@ -7,6 +7,7 @@ import { ToolConcurrencyLimit } from '../execution/tool-concurrency-limit';
 import { ToolExecutionService } from '../execution/tool-execution-service';
 import { startManagementServer } from '../management/health-server';
 import { buildEras } from '../mcp/build-eras';
+import { connectCatalogueChanges } from '../mcp/change-notifications/catalogue-changes';
 import { resolveCallerIdentity } from '../tool-client/caller-identity';
 import { UndiciToolClient } from '../tool-client/undici-tool-client';
 
@@ -39,7 +40,7 @@ export interface StartOptions {
 export async function startGateway(config: GatewayConfig, options: StartOptions): Promise<RunningGateway> {
   const { mcp } = config;
   const logger = createLogger({ ...config.logging, stream: options.logStream });
-  const { catalogue, routingHints, cache } = buildCatalogue(mcp, logger, options.now ?? Date.now);
+  const { catalogue, routingHints, cache, changes } = buildCatalogue(mcp, logger, options.now ?? Date.now);
   const toolClient = new UndiciToolClient({
     connectionsPerOrigin: mcp.toolClient.connectionsPerOrigin,
     maxReplyBytes: mcp.maxBodyBytes * 8,
@@ -53,7 +54,13 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     logger,
   );
   const eras = buildEras(mcp, catalogue, execution, routingHints);
-  const stopNotifying = catalogue.onToolsListChanged(() => eras.listeners.toolsListChanged());
+  const notifications = connectCatalogueChanges({
+    catalogue,
+    listeners: eras.listeners,
+    channel: changes,
+    refreshTtlMillis: mcp.catalogue.refreshTtlMillis,
+    logger,
+  });
 
   let draining = false;
   const app = createMcpHttpApp({
@@ -95,7 +102,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       draining = true;
       logger.info('gateway_draining', { inFlight: server.inFlight(), drainMillis: mcp.shutdownDrainMillis, notificationStreams: eras.listeners.size });
       // Notification streams never end on their own: each is ended now (a listen with its result).
-      stopNotifying();
+      notifications.stop();
       eras.listeners.closeAll();
       // Set before the server's own drain timer of the same length, so it fires first and counts what the
       // server is about to cut. Cutting a request fires its context's hang-up signal, which cancels its tool call.
@@ -104,7 +111,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       }, mcp.shutdownDrainMillis);
       await server.close(mcp.shutdownDrainMillis);
       clearTimeout(cut);
-      await Promise.all([toolClient.close(), management.close(), cache?.close()]);
+      await Promise.all([toolClient.close(), management.close(), cache?.close(), changes?.close()]);
       logger.info('gateway_stopped', {});
     },
   };

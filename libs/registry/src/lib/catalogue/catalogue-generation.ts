@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { RawJson } from '@toolmesh/protocol';
 import type { ToolDefinition } from './tool-definition';
 
@@ -18,6 +19,13 @@ export class CatalogueGeneration {
   ) {
     this.tools = new Map(tools.map((tool) => [tool.name, tool]));
     this.toolsListResult = new RawJson(JSON.stringify({ tools: tools.map((tool) => tool.publicTool) }));
+  }
+
+  private digest: string | undefined;
+
+  /** A digest of the tool list, to tell replicas' lists apart without sending them (SPEC G21). */
+  get listDigest(): string {
+    return (this.digest ??= createHash('sha256').update(this.toolsListResult.bytes).digest('base64url'));
   }
 
   get size(): number {

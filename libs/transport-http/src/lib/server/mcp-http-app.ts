@@ -134,6 +134,11 @@ async function exchange(req: IncomingMessage, res: ServerResponse, context: Requ
       logger.info('mcp_http_response_completed', { method: logged.name, methodLength: logged.length, status: res.statusCode, durationMs });
       return;
     }
+    if (res.getHeader('content-type') === 'text/event-stream') {
+      // A notification stream ends when its client closes it: that is how a listen is cancelled.
+      logger.info('mcp_http_stream_closed', { method: logged.name, methodLength: logged.length, durationMs });
+      return;
+    }
     logger.warn('mcp_http_response_undeliverable', { method: logged.name, methodLength: logged.length, status: res.statusCode, durationMs });
     hangUp.fire(); // nobody is left to answer: what the request still runs (a tool call) is cancelled
   });
