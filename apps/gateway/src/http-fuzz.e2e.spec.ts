@@ -202,7 +202,7 @@ describe(`HTTP fuzz against the built gateway (seed ${SEED}, ${REQUESTS} request
         if (res.status === 200 && res.headers.get('content-type') === 'text/event-stream') {
           // A notification stream (a 2025 GET, a 2026 listen) is open-ended by design; a listen's first event
           // (its acknowledgement) comes at once, a GET stream's only when the catalogue changes.
-          const reader = res.body!.getReader();
+          const reader = (res.body as ReadableStream<Uint8Array>).getReader();
           const first = one.method === 'POST' ? await reader.read() : { value: undefined };
           await reader.cancel();
           if (one.method === 'POST' && !/^event: message\ndata: \{"jsonrpc":"2\.0"/.test(Buffer.from(first.value ?? []).toString('utf8'))) {
