@@ -61,7 +61,7 @@ const isListChanged = (message: Record<string, unknown>) => message.method === '
 const openLegacyStream = (gateway: Gateway) =>
   openStream(gateway.match[1], { headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25' } });
 
-const openListen = (gateway: Gateway, id: string) =>
+const openListen = (gateway: Gateway, id: string | number) =>
   openStream(gateway.match[1], {
     method: 'POST',
     headers: modernHeaders('subscriptions/listen'),

@@ -1,8 +1,8 @@
 // What the gateway (and its tests' fixtures) import from the catalogue, by name; everything else under lib/ is internal.
-export { CatalogueGeneration } from './lib/catalogue/catalogue-generation';
+export { CatalogueGeneration, type ToolsListForm } from './lib/catalogue/catalogue-generation';
 export { type CatalogueLog } from './lib/catalogue/catalogue-log';
 export { type ToolCatalogue } from './lib/catalogue/tool-catalogue';
-export { type ToolDefinition } from './lib/catalogue/tool-definition';
+export { type ToolDefinition, type ToolOutput } from './lib/catalogue/tool-definition';
 export { type McpHeaderBinding } from './lib/manifest/mcp-header-bindings';
 export { type RouteConfig } from './lib/catalogue/route';
 export { LiveCatalogue } from './lib/catalogue/live-catalogue';

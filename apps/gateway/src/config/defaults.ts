@@ -49,6 +49,7 @@ export function defaultConfig(): GatewayConfig {
         refreshTtlMillis: 60_000,
         maxTools: 2_000,
         maxSerializedBytes: 8 * 1_048_576,
+        toolsListPageSize: 1_000,
         forcedRefreshCooldownMillis: 5_000,
         manifestTimeoutMillis: 5_000,
         maxManifestBytes: 8 * 1_048_576,

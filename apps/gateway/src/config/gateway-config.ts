@@ -59,6 +59,8 @@ export interface GatewayConfig {
       refreshTtlMillis: number;
       maxTools: number;
       maxSerializedBytes: number;
+      /** Most tools in one `tools/list` page; a longer list is paged with cursors. */
+      toolsListPageSize: number;
       forcedRefreshCooldownMillis: number;
       manifestTimeoutMillis: number;
       maxManifestBytes: number;

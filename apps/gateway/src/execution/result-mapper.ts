@@ -1,8 +1,13 @@
+import type { ToolOutput } from '@toolmesh/registry';
 import type { ToolHttpResponse } from '../tool-client/tool-client';
 
-/** The `CallToolResult` the gateway returns (SPEC G13): one text block carrying the call's duration. */
+/**
+ * The `CallToolResult` the gateway returns (SPEC G13): one text block carrying the call's duration and,
+ * for a tool with an `outputSchema`, the reply's `data` as `structuredContent` too (G22).
+ */
 export interface GatewayCallToolResult {
   content: [{ type: 'text'; text: string; _meta: { searchTime: number } }];
+  structuredContent?: unknown;
   isError: boolean;
 }
 
@@ -14,10 +19,12 @@ export function toolResult(text: string, isError: boolean, durationMs: number): 
 
 /**
  * Maps a tool service's reply to a result. Only `data` of a JSON reply is used: text as is, objects and
- * arrays as compact JSON. Everything else is a tool execution failure (`isError: true`), which the model
- * can read and act on, never a JSON-RPC error.
+ * arrays as compact JSON. With an `outputSchema`, `data` is also the `structuredContent`, checked against
+ * the schema first: a tool service that breaks its own schema gives an `isError` result naming the field,
+ * never content a client would reject. Everything else is a tool execution failure (`isError: true`),
+ * which the model can read and act on, never a JSON-RPC error.
  */
-export function mapToolReply(toolName: string, reply: ToolHttpResponse, durationMs: number): GatewayCallToolResult {
+export function mapToolReply(toolName: string, reply: ToolHttpResponse, durationMs: number, output?: ToolOutput): GatewayCallToolResult {
   if (reply.kind === 'failure') return toolResult(`Tool ${toolName} failed: ${reply.detail}.`, true, durationMs);
   if (reply.status < 200 || reply.status > 299) {
     const detail = errorDetail(reply.body);
@@ -33,7 +40,11 @@ export function mapToolReply(toolName: string, reply: ToolHttpResponse, duration
     return toolResult(`Tool ${toolName} failed: the tool service's reply has no "data" member.`, true, durationMs);
   }
   const { data } = parsed as { data: unknown };
-  return toolResult(typeof data === 'string' ? data : JSON.stringify(data), false, durationMs);
+  if (output === undefined) return toolResult(typeof data === 'string' ? data : JSON.stringify(data), false, durationMs);
+  const check = output.validator.check(data, 'structuredContent');
+  if (!check.ok) return toolResult(`Tool ${toolName} failed: its reply does not match its outputSchema: ${check.problems.join('; ')}`, true, durationMs);
+  // The serialized JSON as text too, for clients that read only text (SEP-2106).
+  return { ...toolResult(JSON.stringify(data), false, durationMs), structuredContent: data };
 }
 
 /** A short, human-readable reason from an error reply (`{"error": "..."}` or `{"message": "..."}`), if any. */

@@ -75,7 +75,7 @@ export class ToolExecutionService {
     const status = reply.kind === 'reply' ? reply.status : reply.reason;
     // A cancelled call is logged once, as such; its result goes nowhere, since nobody is left to read it.
     this.logger.info(status === 'cancelled' ? 'tool_call_cancelled' : 'tool_call_completed', { tool: name, status, durationMs });
-    return { kind: 'result', result: mapToolReply(name, reply, durationMs) };
+    return { kind: 'result', result: mapToolReply(name, reply, durationMs, tool.output) };
   }
 
   private outboundHeaders(context: RequestContext): Record<string, string> {

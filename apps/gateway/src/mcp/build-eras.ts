@@ -7,6 +7,7 @@ import { ChangeListeners } from './change-notifications/change-listeners';
 import { createDispatcher } from './dispatcher';
 import { Era2025, era2025Methods } from './era-2025/era-2025';
 import { initializeHandler } from './era-2025/handlers/initialize';
+import { legacyToolsCallHandler } from './era-2025/handlers/tools-call';
 import { Era2026, type ModernRequestHandler } from './era-2026/era-2026';
 import { discoverHandler } from './era-2026/handlers/discover';
 import { emptyListHandlers } from './era-2026/handlers/empty-lists';
@@ -30,7 +31,6 @@ export function buildEras(mcp: GatewayConfig['mcp'], catalogue: ToolCatalogue, e
   const legacyVersions = served.filter((version) => !isModernProtocolVersion(version));
   const allSupported = [...modernVersions, ...legacyVersions];
   const listeners = new ChangeListeners(mcp.notifications.maxOpenStreams);
-  const toolsList = toolsListHandler(catalogue);
   const toolsCall = toolsCallHandler(execution);
 
   const legacy = new Era2025(
@@ -39,8 +39,8 @@ export function buildEras(mcp: GatewayConfig['mcp'], catalogue: ToolCatalogue, e
         { supportedVersions: legacyVersions, preferredVersion: mcp.protocol.preferredVersion, serverInfo: mcp.serverInfo },
         () => routingHints.current(),
       ),
-      toolsList,
-      toolsCall,
+      toolsList: toolsListHandler(catalogue, 'legacy'),
+      toolsCall: legacyToolsCallHandler(catalogue, toolsCall),
     }),
     { supportedVersions: legacyVersions, allSupported, assumeVersionWhenMissing: mcp.protocol.assumeVersionWhenMissing },
     listeners,
@@ -51,7 +51,7 @@ export function buildEras(mcp: GatewayConfig['mcp'], catalogue: ToolCatalogue, e
     new Map<string, ModernRequestHandler>([
       // Every version served, 2026 first: a client may pick any, as a -32022 offers them.
       [McpMethod.ServerDiscover, discoverHandler({ supportedVersions: allSupported }, () => results.cacheable())],
-      [McpMethod.ToolsList, results.adapt(toolsList, () => results.cacheable())],
+      [McpMethod.ToolsList, results.adapt(toolsListHandler(catalogue, 'modern'), () => results.cacheable())],
       [McpMethod.ToolsCall, modernToolsCallHandler(catalogue, results.adapt(toolsCall, () => results.complete()))],
       [McpMethod.SubscriptionsListen, listenHandler(listeners, results.meta)],
       ...emptyListHandlers(results),

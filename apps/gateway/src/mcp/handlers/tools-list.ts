@@ -1,15 +1,19 @@
 import { invalidParams, registryUnavailable } from '@toolmesh/protocol';
-import type { ToolCatalogue } from '@toolmesh/registry';
+import type { ToolCatalogue, ToolsListForm } from '@toolmesh/registry';
 import type { RequestHandler } from './method-handler';
 
 /**
- * `tools/list` (SPEC G8): the in-memory generation's pre-serialized list, whole. Only a cold, empty
- * catalogue makes it wait for one load. The gateway hands out no cursors, so any cursor is invalid.
+ * `tools/list` (SPEC G8): the in-memory generation's pre-serialized list, in the era's form, a page at a
+ * time when it is long (`mcp.catalogue.toolsListPageSize`). Only a cold, empty catalogue makes it wait
+ * for one load. A cursor this list did not issue (or one outdated by a change) is -32602: list again.
  */
-export function toolsListHandler(catalogue: ToolCatalogue): RequestHandler {
+export function toolsListHandler(catalogue: ToolCatalogue, form: ToolsListForm): RequestHandler {
   return async (params, _context, id) => {
-    if (params.cursor !== undefined) return invalidParams(id, 'this server returns all tools at once and issues no cursors; omit "cursor"');
+    const { cursor } = params;
+    if (cursor !== undefined && typeof cursor !== 'string') return invalidParams(id, '"cursor" must be a string from a previous tools/list');
     const generation = catalogue.current() ?? (await catalogue.ensureLoaded());
-    return generation ? { result: generation.toolsListResult } : registryUnavailable(id);
+    if (!generation) return registryUnavailable(id);
+    const page = generation.toolsListPage(form, cursor);
+    return page ? { result: page } : invalidParams(id, 'this cursor was not issued for the current tool list; list again without one');
   };
 }

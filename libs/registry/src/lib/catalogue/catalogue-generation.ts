@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import { RawJson } from '@toolmesh/protocol';
-import type { ToolDefinition } from './tool-definition';
+import { legacyOutputSchema, type ToolDefinition } from './tool-definition';
+import { buildToolsListPages, pageAt } from './tools-list-pages';
+
+/** Which form of the tool list: as the manifests say (2026), or with wrapped output schemas (2025). */
+export type ToolsListForm = 'modern' | 'legacy';
 
 /**
  * One immutable state of the catalogue. The request path reads it without I/O; a refresh builds a new
@@ -11,14 +15,36 @@ export class CatalogueGeneration {
   readonly tools: ReadonlyMap<string, ToolDefinition>;
   /** `{"tools":[...]}`, serialized and encoded once, so `tools/list` writes its bytes whatever its size. */
   readonly toolsListResult: RawJson;
+  /**
+   * The same for 2025 clients: a tool whose `outputSchema` is not an object's shows it wrapped, as its
+   * results are (ToolOutput). The very same bytes when no tool needs that.
+   */
+  readonly legacyToolsListResult: RawJson;
   readonly createdAt = new Date();
 
+  private readonly pages: Readonly<Record<ToolsListForm, readonly RawJson[]>>;
+
+  /** `pageSize`: most tools in one `tools/list` page; a larger list is paged with cursors. */
   constructor(
     readonly number: number,
     tools: readonly ToolDefinition[],
+    pageSize = Number.POSITIVE_INFINITY,
   ) {
     this.tools = new Map(tools.map((tool) => [tool.name, tool]));
-    this.toolsListResult = new RawJson(JSON.stringify({ tools: tools.map((tool) => tool.publicTool) }));
+    const modern = tools.map((tool) => tool.publicTool);
+    this.toolsListResult = new RawJson(JSON.stringify({ tools: modern }));
+    const wraps = tools.some((tool) => tool.output?.wrapsForLegacy);
+    const legacy = wraps
+      ? tools.map((tool) => (tool.output?.wrapsForLegacy ? { ...tool.publicTool, outputSchema: legacyOutputSchema(tool.publicTool.outputSchema) } : tool.publicTool))
+      : modern;
+    this.legacyToolsListResult = wraps ? new RawJson(JSON.stringify({ tools: legacy })) : this.toolsListResult;
+    const modernPages = buildToolsListPages(this.toolsListResult, modern, pageSize);
+    this.pages = { modern: modernPages, legacy: wraps ? buildToolsListPages(this.legacyToolsListResult, legacy, pageSize) : modernPages };
+  }
+
+  /** One page of `tools/list` in the form an era shows; `undefined` for a cursor this list did not issue. */
+  toolsListPage(form: ToolsListForm, cursor: string | undefined): RawJson | undefined {
+    return pageAt(this.pages[form], cursor);
   }
 
   private digest: string | undefined;

@@ -5,7 +5,7 @@ import { readMcpHeaderBindings } from '../manifest/mcp-header-bindings';
 import type { RefusedTool, ToolDefinition } from './tool-definition';
 
 /** A validated manifest tool whose `inputSchema` is not compiled (nor its header annotations read) yet. */
-export type UncompiledTool = Omit<ToolDefinition, 'inputValidator' | 'mcpHeaders'>;
+export type UncompiledTool = Omit<ToolDefinition, 'inputValidator' | 'mcpHeaders' | 'output'>;
 
 /**
  * How long compiling may hold the event loop before it lets requests, probes and other routes run. A
@@ -33,12 +33,22 @@ export async function compileToolSchemas(tools: readonly UncompiledTool[], schem
       refused.push({ name: tool.name, code: RegistryErrorCode.McpHeaderInvalid, message: `inputSchema: ${headers.problem}` });
       continue;
     }
+    let part = 'inputSchema';
     try {
-      compiled.push({ ...tool, inputValidator: schemas.compile(tool.publicTool.inputSchema), mcpHeaders: headers.bindings });
+      const inputValidator = schemas.compile(tool.publicTool.inputSchema);
+      part = 'outputSchema';
+      const { outputSchema } = tool.publicTool;
+      // An object, by the manifest schema.
+      const output = outputSchema === undefined ? undefined : { validator: schemas.compile(outputSchema as object), wrapsForLegacy: !isObjectSchema(outputSchema) };
+      compiled.push({ ...tool, inputValidator, mcpHeaders: headers.bindings, ...(output && { output }) });
     } catch (error) {
       if (!(error instanceof SchemaError)) throw error;
-      refused.push({ name: tool.name, code: error.code, message: `inputSchema: ${error.message}` });
+      refused.push({ name: tool.name, code: error.code, message: `${part}: ${error.message}` });
     }
   }
   return { tools: compiled, refused };
+}
+
+function isObjectSchema(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && (schema as { type?: unknown }).type === 'object';
 }

@@ -35,7 +35,7 @@ describe('the seed failure tables (real tool service, real redis-server)', () =>
     caches.push(cache);
     return new LiveCatalogue({
       directory: new StaticRouteDirectory([routeOn(service, 'core')]),
-      limits: { maxTools: 100, maxSerializedBytes: 1_000_000 },
+      limits: { maxTools: 100, maxSerializedBytes: 1_000_000, toolsListPageSize: 1_000 },
       manifestTtlMillis: TTL,
       forcedRefreshCooldownMillis: 5_000,
       cache,

@@ -10,7 +10,7 @@ import { LiveCatalogue, type LiveCatalogueOptions } from './live-catalogue';
 import type { RouteConfig } from './route';
 
 const TTL = 60_000;
-const limits = { maxTools: 100, maxSerializedBytes: 1_000_000 };
+const limits = { maxTools: 100, maxSerializedBytes: 1_000_000, toolsListPageSize: 1_000 };
 
 describe('LiveCatalogue over real HTTP tool services', () => {
   let server: DocumentServer;
@@ -95,7 +95,7 @@ describe('LiveCatalogue over real HTTP tool services', () => {
 
   it('keeps the old generation when a refresh would collide names or exceed the caps', async () => {
     server.serve(manifestPath('a'), { json: manifestOf('shared', 'a1') }).serve(manifestPath('b'), { json: manifestOf('b1') });
-    const catalogue = catalogueOf([routeOn(server, 'a'), routeOn(server, 'b')], { limits: { maxTools: 3, maxSerializedBytes: 1_000_000 } });
+    const catalogue = catalogueOf([routeOn(server, 'a'), routeOn(server, 'b')], { limits: { maxTools: 3, maxSerializedBytes: 1_000_000, toolsListPageSize: 1_000 } });
     const first = await catalogue.refreshAll();
 
     server.serve(manifestPath('b'), { json: manifestOf('b1', 'shared') });

@@ -8,6 +8,8 @@ export interface CatalogueLimits {
   readonly maxTools: number;
   /** Largest serialized `tools/list` result, in bytes. */
   readonly maxSerializedBytes: number;
+  /** Most tools in one `tools/list` page. */
+  readonly toolsListPageSize: number;
 }
 
 /**
@@ -28,7 +30,7 @@ export function mergeRoutes(snapshots: ReadonlyArray<readonly [string, RouteSnap
   if (tools.length > limits.maxTools) {
     throw new RegistryError(RegistryErrorCode.CatalogueTooLarge, `${tools.length} tools exceed the limit of ${limits.maxTools}`);
   }
-  const generation = new CatalogueGeneration(number, tools);
+  const generation = new CatalogueGeneration(number, tools, limits.toolsListPageSize);
   if (generation.serializedBytes > limits.maxSerializedBytes) {
     throw new RegistryError(
       RegistryErrorCode.CatalogueTooLarge,

@@ -16,12 +16,29 @@ export interface ToolDefinition {
   readonly endpoint: URL;
   /** The `inputSchema`, compiled when the manifest loaded: a tool whose schema cannot be used is refused then. */
   readonly inputValidator: CompiledSchema;
+  /** The manifest's `outputSchema`, compiled at load (SPEC G22); results are checked against it. */
+  readonly output?: ToolOutput;
   /** Arguments that 2026 clients repeat as `Mcp-Param-*` headers; read when the manifest loaded. */
   readonly mcpHeaders: readonly McpHeaderBinding[];
   /** The manifest's timeout for one call, before the gateway's cap. */
   readonly timeoutMillis?: number;
   /** The token of the route the tool came from (`RouteConfig.token`): refreshes, Redis keys and status rows are per route. */
   readonly routeToken: string;
+}
+
+/** What a tool's `outputSchema` says about its results. */
+export interface ToolOutput {
+  readonly validator: CompiledSchema;
+  /**
+   * 2025 clients take only an object as `structuredContent`: a tool whose schema is not an object's has
+   * its value wrapped as `{"result": value}` and its schema to match for them, as the SDK does.
+   */
+  readonly wrapsForLegacy: boolean;
+}
+
+/** The 2025 form of an `outputSchema` whose root is not an object: the SDK's wrapping. */
+export function legacyOutputSchema(outputSchema: unknown): Record<string, unknown> {
+  return { type: 'object', properties: { result: outputSchema }, required: ['result'] };
 }
 
 /** A tool the manifest offers that the gateway does not serve, and why; the status endpoint lists it. */
