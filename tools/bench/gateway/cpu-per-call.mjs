@@ -20,7 +20,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { chooseLoadGenerator, runLoad } from './load.mjs';
-import { callBody, check, cpuMicros, mcpHeaders, root, settle, startGateway, startMinimalProxy, startToolService, stopAll } from './processes.mjs';
+import { callRequest, check, cpuMicros, root, settle, startGateway, startMinimalProxy, startToolService, stopAll } from './processes.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -41,10 +41,11 @@ const load = rate ? 'autocannon' : chooseLoadGenerator(options.load);
 const duration = Number(options.duration);
 const connections = Number(options.connections);
 const rounds = Number(options.rounds);
+const call = callRequest('legacy');
 async function perCall(target, toolService) {
   await settle();
   const before = [cpuMicros(target.pid), cpuMicros(toolService.pid)];
-  const r = rate ? await fixedRate(target.url, duration) : await runLoad(load, { url: target.url, headers: mcpHeaders, body: callBody, connections, duration });
+  const r = rate ? await fixedRate(target.url, duration) : await runLoad(load, { url: target.url, ...call, connections, duration });
   const after = [cpuMicros(target.pid), cpuMicros(toolService.pid)];
   if (r.errors > 0 || r.non2xx > 0) throw new Error(`${target.name}: ${r.errors} errors, ${r.non2xx} non-2xx replies`);
   const calls = r.requests;
@@ -52,7 +53,7 @@ async function perCall(target, toolService) {
 }
 
 async function fixedRate(url, seconds) {
-  const r = await autocannon({ url, method: 'POST', headers: mcpHeaders, body: callBody, connections, overallRate: rate, duration: seconds });
+  const r = await autocannon({ url, method: 'POST', headers: call.headers, body: call.body, connections, overallRate: rate, duration: seconds });
   return { requests: r.requests.total, errors: r.errors, non2xx: r.non2xx };
 }
 
@@ -81,8 +82,8 @@ try {
   targets.push({ name: 'minimal proxy', ...(await startMinimalProxy(toolService.url)) });
   for (const target of targets) {
     pinServer(target);
-    await check(target.url, mcpHeaders, callBody, 'hello');
-    await (rate ? fixedRate(target.url, 2) : runLoad(load, { url: target.url, headers: mcpHeaders, body: callBody, connections, duration: 2 })); // warm-up: JIT, pools
+    await check(target.url, call, 'hello');
+    await (rate ? fixedRate(target.url, 2) : runLoad(load, { url: target.url, ...call, connections, duration: 2 })); // warm-up: JIT, pools
     target.micros = [];
   }
 

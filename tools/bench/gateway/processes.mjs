@@ -89,11 +89,36 @@ export function stopAll() {
   for (const child of children.toReversed()) child.kill('SIGTERM');
 }
 
-export const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
-export const callBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'tool_0004', arguments: { text: 'hello' } } });
-export const listBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+/**
+ * The protocol eras a benchmark request is built for, each by the version it names. The gateway serves
+ * both on its one endpoint; the SDK recipe and the minimal proxy are measured on the 2025 era only.
+ */
+export const Era = { legacy: '2025-11-25', modern: '2026-07-28' };
 
-export async function check(url, headers, body, expectText) {
+/**
+ * One MCP request of the benchmarks, `{ era, headers, body }`. A 2025 request is byte for byte what the
+ * benchmarks sent before the 2026 era was added, so its figures compare with earlier runs. A 2026-07-28
+ * request carries what that revision requires of every request: the `_meta` envelope (protocol version,
+ * client capabilities) and the MCP-Protocol-Version and Mcp-Method headers, plus Mcp-Name on tools/call
+ * (../shared/design/mcp-2026-07-28.md §2, §4).
+ */
+export function mcpRequest(era, method, params) {
+  const version = Era[era];
+  if (version === undefined) throw new Error(`unknown era ${era}; one of ${Object.keys(Era).join(', ')}`);
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': version };
+  if (era === 'legacy') return { era, headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(params && { params }) }) };
+  headers['mcp-method'] = method;
+  if (method === 'tools/call') headers['mcp-name'] = params.name;
+  const _meta = { 'io.modelcontextprotocol/protocolVersion': version, 'io.modelcontextprotocol/clientCapabilities': {} };
+  return { era, headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta } }) };
+}
+
+/** The tools/call every benchmark measures: `tool_0004` of the bench tool service, which echoes its text. */
+export const callRequest = (era) => mcpRequest(era, 'tools/call', { name: 'tool_0004', arguments: { text: 'hello' } });
+export const listRequest = (era) => mcpRequest(era, 'tools/list');
+
+/** POSTs a request (`{ headers, body }`) once and fails unless the reply contains `expectText`. */
+export async function check(url, { headers, body }, expectText) {
   const text = await (await fetch(url, { method: 'POST', headers, body })).text();
   if (!text.includes(expectText)) throw new Error(`sanity check failed for ${url}: ${text.slice(0, 300)}`);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Gateway benchmark (README "Benchmarks"): in one run, on loopback, with wrk (or autocannon), measures
-//   tools/call: the tool service called directly, the SDK recipe, our gateway;
-//   tools/list of 1,000 tools: the SDK recipe, our gateway;
+//   tools/call: the tool service called directly, the SDK recipe, our gateway (2025 and 2026-07-28 eras);
+//   tools/list of 1,000 tools: the SDK recipe, our gateway (both eras);
 // plus, for reference, a minimal hand-written proxy (no validation, no logging) for tools/call,
 // and prints req/s, p50, p99 and the ratios the targets are stated in. Absolute numbers drift with the
 // machine (by 40% from minute to minute on a shared one); the ratios are what to compare. So every scenario
@@ -13,7 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chooseLoadGenerator, runLoad } from './load.mjs';
-import { callBody, check, listBody, mcpHeaders, root, settle, startGateway, startMinimalProxy, startSdkRecipe, startToolService, stopAll } from './processes.mjs';
+import { callRequest, check, listRequest, root, settle, startGateway, startMinimalProxy, startSdkRecipe, startToolService, stopAll } from './processes.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -47,14 +47,20 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.
 /** wrk reports fractions of a millisecond; one decimal below 10 ms is what the figures need. */
 const roundMs = (ms) => (ms < 10 ? Math.round(ms * 10) / 10 : Math.round(ms));
 
+/** The tool service's own endpoint, called without MCP: the limit every tools/call is compared with. */
+const directCall = { headers: { 'content-type': 'application/json' }, body: '{"text":"hello"}' };
+
 async function startStack(tools) {
   const toolService = (await startToolService(tools)).url;
   const sdkRecipe = (await startSdkRecipe(toolService)).url;
   const gateway = (await startGateway(toolService)).url;
-  await check(`${toolService}/tools/echo`, { 'content-type': 'application/json' }, '{"text":"hello"}', '"echo":"hello"');
-  for (const url of [sdkRecipe, gateway]) {
-    await check(url, mcpHeaders, callBody, 'hello');
-    await check(url, mcpHeaders, listBody, `tool_${String(tools - 1).padStart(4, '0')}`);
+  await check(`${toolService}/tools/echo`, directCall, '"echo":"hello"');
+  // The SDK recipe is measured on the 2025 era only; the gateway serves both on its one endpoint.
+  for (const [url, eras] of [[sdkRecipe, ['legacy']], [gateway, ['legacy', 'modern']]]) {
+    for (const era of eras) {
+      await check(url, callRequest(era), 'hello');
+      await check(url, listRequest(era), `tool_${String(tools - 1).padStart(4, '0')}`);
+    }
   }
   return { toolService, sdkRecipe, gateway };
 }
@@ -64,24 +70,29 @@ try {
   // recipe's cost grows with every tool it registers per request, so a 1,000-tool catalogue is shown too.
   const small = await startStack(10);
   const minimalProxy = (await startMinimalProxy(small.toolService)).url;
-  await check(minimalProxy, mcpHeaders, callBody, 'hello');
+  await check(minimalProxy, callRequest('legacy'), 'hello');
   const large = await startStack(1000);
 
+  // Every MCP scenario names its era through its request; the 2025 ones are the requests of earlier runs.
   const scenarios = [
-    { key: 'direct', name: 'tools/call direct (limit)', url: `${small.toolService}/tools/echo`, headers: { 'content-type': 'application/json' }, body: '{"text":"hello"}' },
-    { key: 'sdkCall', name: 'tools/call SDK recipe', url: small.sdkRecipe, headers: mcpHeaders, body: callBody },
-    { key: 'ourCall', name: 'tools/call gateway', url: small.gateway, headers: mcpHeaders, body: callBody },
-    { key: 'proxyCall', name: 'tools/call minimal proxy', url: minimalProxy, headers: mcpHeaders, body: callBody },
-    { key: 'sdkCallLarge', name: 'tools/call SDK, 1000 tools', url: large.sdkRecipe, headers: mcpHeaders, body: callBody },
-    { key: 'ourCallLarge', name: 'tools/call gw, 1000 tools', url: large.gateway, headers: mcpHeaders, body: callBody },
-    { key: 'sdkList', name: 'tools/list 1000 SDK recipe', url: large.sdkRecipe, headers: mcpHeaders, body: listBody },
-    { key: 'ourList', name: 'tools/list 1000 gateway', url: large.gateway, headers: mcpHeaders, body: listBody },
+    { key: 'direct', name: 'tools/call direct (limit)', url: `${small.toolService}/tools/echo`, ...directCall },
+    { key: 'sdkCall', name: 'tools/call SDK recipe', url: small.sdkRecipe, ...callRequest('legacy') },
+    { key: 'ourCall', name: 'tools/call gateway 2025', url: small.gateway, ...callRequest('legacy') },
+    { key: 'ourCallModern', name: 'tools/call gateway 2026', url: small.gateway, ...callRequest('modern') },
+    { key: 'proxyCall', name: 'tools/call minimal proxy', url: minimalProxy, ...callRequest('legacy') },
+    { key: 'sdkCallLarge', name: 'tools/call SDK, 1000 tools', url: large.sdkRecipe, ...callRequest('legacy') },
+    { key: 'ourCallLarge', name: 'tools/call gw, 1000 tools', url: large.gateway, ...callRequest('legacy') },
+    { key: 'sdkList', name: 'tools/list 1000 SDK recipe', url: large.sdkRecipe, ...listRequest('legacy') },
+    { key: 'ourList', name: 'tools/list 1000 gateway 2025', url: large.gateway, ...listRequest('legacy') },
+    { key: 'ourListModern', name: 'tools/list 1000 gateway 2026', url: large.gateway, ...listRequest('modern') },
   ];
   const ratioDefinitions = [
     { key: 'callVsSdk', label: 'tools/call gateway / SDK recipe', of: ['ourCall', 'sdkCall'], digits: 1, note: '(target >= 10x)' },
     { key: 'callVsDirect', label: 'tools/call gateway / direct', of: ['ourCall', 'direct'], digits: 2, note: '(target >= 0.3x)' },
     { key: 'callVsSdkLargeCatalogue', label: 'tools/call gateway / SDK, 1000-tool catalogue', of: ['ourCallLarge', 'sdkCallLarge'], digits: 0, note: '' },
     { key: 'listVsSdk', label: 'tools/list 1000 gateway / SDK recipe', of: ['ourList', 'sdkList'], digits: 0, note: '(target >= 50x)' },
+    { key: 'callModernVsLegacy', label: 'tools/call gateway 2026 / 2025 era', of: ['ourCallModern', 'ourCall'], digits: 2, note: '(target >= 0.95x)' },
+    { key: 'listModernVsLegacy', label: 'tools/list 1000 gateway 2026 / 2025 era', of: ['ourListModern', 'ourList'], digits: 2, note: '(target >= 0.95x)' },
     { key: 'callVsMinimalProxy', label: 'tools/call gateway / minimal proxy', of: ['ourCall', 'proxyCall'], digits: 2, note: '(reference: no validation, no logging)' },
     { key: 'minimalProxyVsDirect', label: 'tools/call minimal proxy / direct', of: ['proxyCall', 'direct'], digits: 2, note: '(reference: the ceiling of two hops here)' },
   ];
