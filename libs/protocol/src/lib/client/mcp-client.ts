@@ -13,6 +13,7 @@ import {
   type Tool,
   type ToolAnnotations,
 } from '@modelcontextprotocol/client';
+import { setMaxListeners } from 'node:events';
 import { NotificationFanout } from '../notifications/notification-fanout';
 import type { NotificationListener, NotificationSource } from '../notifications/notification-listener';
 import type { McpTransport } from '../transport/mcp-transport';
@@ -53,7 +54,9 @@ export class McpClient implements NotificationSource {
   private state: 'new' | 'connecting' | 'connected' | 'closed' = 'new';
   /** Set by close(): what the connection reports from then on is not reported. */
   private closing = false;
-  private readonly inFlight = new Set<AbortController>();
+  /** Aborted by close(): every running call listens to it, so it is cancelled while the transport is open. */
+  private readonly stopping = new AbortController();
+  private running = 0;
 
   constructor(
     private readonly transport: McpTransport,
@@ -62,6 +65,8 @@ export class McpClient implements NotificationSource {
     const serverRequests = options.serverRequests ?? {};
     this.sdk = new Client(options.clientInfo, { capabilities: clientCapabilities(serverRequests) });
     registerServerRequests(this.sdk, serverRequests);
+    // Each running call listens on the shared stopping signal: dozens at once are normal, not a leak.
+    setMaxListeners(0, this.stopping.signal);
     this.notifications = new NotificationFanout((error) => options.onError?.(asError(error)));
     // Once close() has begun, a server may still send requests (server-everything asks for the roots
     // 350 ms after initialize); answering them fails with "write after end", which is no news to anyone.
@@ -140,19 +145,17 @@ export class McpClient implements NotificationSource {
    */
   async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal, options: CallToolOptions = {}): Promise<CallToolResult> {
     this.assertConnected();
-    // Our own abort as well as the caller's, so close() can cancel the call before the transport goes.
-    const call = new AbortController();
-    const abort = () => call.abort(signal?.reason);
-    signal?.addEventListener('abort', abort, { once: true });
-    if (signal?.aborted) abort();
-    this.inFlight.add(call);
+    // Our own abort as well as the caller's, so close() can cancel the call before the transport goes;
+    // without a caller's signal the shared one alone (no allocation on the hot path).
+    const abort = signal ? AbortSignal.any([signal, this.stopping.signal]) : this.stopping.signal;
+    this.running += 1;
     const progress = options.onProgress;
     try {
       return (await this.sdk.callTool(
         { name, arguments: args },
         {
           timeout: this.options.requestTimeoutMs,
-          signal: call.signal,
+          signal: abort,
           ...(progress ? { onprogress: (p: Progress) => progress(p), resetTimeoutOnProgress: true, maxTotalTimeout: options.maxTotalTimeoutMs } : {}),
         },
       )) as CallToolResult;
@@ -162,8 +165,7 @@ export class McpClient implements NotificationSource {
       }
       throw error;
     } finally {
-      signal?.removeEventListener('abort', abort);
-      this.inFlight.delete(call);
+      this.running -= 1;
     }
   }
 
@@ -173,10 +175,10 @@ export class McpClient implements NotificationSource {
    */
   async close(): Promise<void> {
     this.closing = true;
-    const running = [...this.inFlight];
-    for (const call of running) call.abort(new Error('the client is closing'));
+    const running = this.running;
+    this.stopping.abort(new Error('the client is closing'));
     // The cancellations are sent from the SDK's abort handlers; one turn of the event loop lets them go out.
-    if (running.length > 0) await new Promise((resolve) => setImmediate(resolve));
+    if (running > 0) await new Promise((resolve) => setImmediate(resolve));
     this.state = 'closed';
     await this.sdk.close();
   }
