@@ -23,7 +23,7 @@ async function modern(gateway: TestGateway, method: string, params: Record<strin
 }
 
 describe('the 2026-07-28 era (SPEC G25)', () => {
-  const { gateway } = useGatewayWithSampleService();
+  const { gateway, tools } = useGatewayWithSampleService();
 
   describe('results', () => {
     it('server/discover names every version served, 2026 first, and the capabilities', async () => {
@@ -64,6 +64,29 @@ describe('the 2026-07-28 era (SPEC G25)', () => {
       const region = `=?base64?${Buffer.from('Zürich').toString('base64')}?=`;
       const ok = await modern(gateway(), 'tools/call', { name: 'test_custom_headers', arguments: args }, { 'mcp-param-region': region, 'mcp-param-priority': '+3' });
       expect(ok).toMatchObject({ status: 200, body: { result: { isError: false, content: [{ text: 'q in Zürich at priority 3' }] } } });
+    });
+  });
+
+  describe('trace context, continued into the tool call as W3C headers', () => {
+    const TRACEPARENT = '00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01';
+    const lastCallHeaders = async () => (await tools().calls()).at(-1)?.headers;
+    beforeEach(() => tools().clearCalls());
+
+    it('takes a 2026 request\'s _meta keys', async () => {
+      await modern(gateway(), 'tools/call', { name: 'echo_text', arguments: { text: 'x' }, _meta: { ...META, traceparent: TRACEPARENT, tracestate: 'congo=t61rcWkgMzE', baggage: 'userId=alice' } });
+      expect(await lastCallHeaders()).toMatchObject({ traceparent: TRACEPARENT, tracestate: 'congo=t61rcWkgMzE', baggage: 'userId=alice' });
+    });
+
+    it('takes a 2025 request\'s HTTP headers', async () => {
+      await gateway().rpc('tools/call', { name: 'echo_text', arguments: { text: 'x' } }, { traceparent: TRACEPARENT, tracestate: 'a=b' });
+      expect(await lastCallHeaders()).toMatchObject({ traceparent: TRACEPARENT, tracestate: 'a=b' });
+    });
+
+    it('drops a malformed traceparent, and the tracestate and baggage that depend on it', async () => {
+      await modern(gateway(), 'tools/call', { name: 'echo_text', arguments: { text: 'x' }, _meta: { ...META, traceparent: 'not-a-trace\r\nx-evil: 1', tracestate: 'a=b' } });
+      const headers = await lastCallHeaders();
+      expect(headers?.traceparent).toBeUndefined();
+      expect(headers?.tracestate).toBeUndefined();
     });
   });
 

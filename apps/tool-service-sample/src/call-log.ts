@@ -11,6 +11,9 @@ const RECORDED_HEADERS = [
   'x-caller-host',
   'authorization',
   'content-type',
+  'traceparent',
+  'tracestate',
+  'baggage',
 ] as const;
 
 export interface RecordedCall {

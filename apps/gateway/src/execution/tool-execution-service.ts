@@ -3,6 +3,7 @@ import { CallerHeader, remainingMillis, type Logger, type RequestContext } from 
 import type { CallerIdentity } from '../tool-client/caller-identity';
 import type { ToolClient, ToolHttpResponse } from '../tool-client/tool-client';
 import { mapToolReply, toolResult, type GatewayCallToolResult } from './result-mapper';
+import type { TraceHeaders } from './trace-context';
 import type { ToolConcurrencyLimit } from './tool-concurrency-limit';
 
 export interface ExecutionSettings {
@@ -31,7 +32,7 @@ export class ToolExecutionService {
     private readonly logger: Logger,
   ) {}
 
-  async call(name: string, args: Record<string, unknown>, context: RequestContext): Promise<ToolCallOutcome> {
+  async call(name: string, args: Record<string, unknown>, context: RequestContext, trace: TraceHeaders = {}): Promise<ToolCallOutcome> {
     let generation = this.catalogue.current() ?? (await this.catalogue.ensureLoaded());
     if (!generation) return { kind: 'registry_unavailable' };
     let tool = generation.tools.get(name);
@@ -63,7 +64,7 @@ export class ToolExecutionService {
       reply = await this.client.post({
         endpoint: tool.endpoint,
         body: JSON.stringify(args),
-        headers: this.outboundHeaders(context),
+        headers: this.outboundHeaders(context, trace),
         timeoutMillis: Math.ceil(timeoutMillis),
         hangUp: context.hangUp,
       });
@@ -78,7 +79,7 @@ export class ToolExecutionService {
     return { kind: 'result', result: mapToolReply(name, reply, durationMs, tool.output) };
   }
 
-  private outboundHeaders(context: RequestContext): Record<string, string> {
+  private outboundHeaders(context: RequestContext, trace: TraceHeaders): Record<string, string> {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       [CallerHeader.Guid]: context.guid,
@@ -90,6 +91,7 @@ export class ToolExecutionService {
     if (context.employeeNo !== undefined) headers[CallerHeader.EmployeeNo] = context.employeeNo;
     if (context.virtualEmployeeNo !== undefined) headers[CallerHeader.VirtualEmployeeNo] = context.virtualEmployeeNo;
     if (this.settings.forwardAuthorization && context.authorization !== undefined) headers.authorization = context.authorization;
+    if (trace.traceparent !== undefined) Object.assign(headers, trace);
     return headers;
   }
 }

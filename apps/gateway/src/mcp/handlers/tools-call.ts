@@ -1,15 +1,16 @@
 import { invalidParams, registryUnavailable, toolNotFound } from '@toolmesh/protocol';
+import { traceHeaders } from '../../execution/trace-context';
 import type { ToolExecutionService } from '../../execution/tool-execution-service';
 import type { RequestHandler } from './method-handler';
 
-/** `tools/call` (SPEC G9, G13): params checked here, everything else by the execution service. */
+/** `tools/call` (SPEC G9, G13): params and trace context read here, everything else by the execution service. */
 export function toolsCallHandler(execution: ToolExecutionService): RequestHandler {
   return async (params, context, id) => {
     const { name, arguments: args = {} } = params;
     if (typeof name !== 'string' || name.length === 0) return invalidParams(id, '"name" must be a non-empty string');
     if (typeof args !== 'object' || args === null || Array.isArray(args)) return invalidParams(id, '"arguments" must be an object when present');
 
-    const outcome = await execution.call(name, args as Record<string, unknown>, context);
+    const outcome = await execution.call(name, args as Record<string, unknown>, context, traceHeaders(params, context));
     switch (outcome.kind) {
       case 'result':
         return { result: outcome.result };
