@@ -90,6 +90,36 @@ describe('the 2026-07-28 era (SPEC G25)', () => {
     });
   });
 
+  describe('a tool service that asks for input (MRTR), relayed', () => {
+    it('answers a client that did not declare the capability the request needs with -32021 and HTTP 400', async () => {
+      const { status, body } = await modern(gateway(), 'tools/call', { name: 'test_missing_capability', arguments: {} });
+      expect(status).toBe(400);
+      expect(body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } });
+    });
+
+    it('relays the request as an input_required result, then the retry\'s answers and state to the tool service', async () => {
+      const withElicitation = { _meta: { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } } };
+      const first = await modern(gateway(), 'tools/call', { name: 'test_streaming_elicitation', arguments: {}, ...withElicitation });
+      expect(first.status).toBe(200);
+      expect(first.body.result).toEqual({
+        resultType: 'input_required',
+        inputRequests: { name: { method: 'elicitation/create', params: expect.objectContaining({ message: 'Your name?' }) } },
+        requestState: 'asked-for-name',
+        _meta: SERVER_INFO,
+      });
+      const answers = { name: { action: 'accept', content: { name: 'Ada' } } };
+      await tools().clearCalls();
+      const retry = await modern(gateway(), 'tools/call', { name: 'test_streaming_elicitation', arguments: {}, inputResponses: answers, requestState: 'asked-for-name', ...withElicitation });
+      expect(retry.body.result).toMatchObject({ resultType: 'complete', isError: false, content: [{ text: `hello ${JSON.stringify(answers)}` }] });
+    });
+
+    it('tells a 2025 client, which cannot answer, in an isError result', async () => {
+      const reply = await gateway().rpc('tools/call', { name: 'test_streaming_elicitation', arguments: {} });
+      expect(reply.result?.isError).toBe(true);
+      expect(reply.result?.content?.[0].text).toContain('relays to 2026-07-28 clients only');
+    });
+  });
+
   // The error table of the revision (basic/index §Error Codes; digest §9), one row per case, with its HTTP status.
   const rows: Array<[string, number, number, () => Promise<Answer>]> = [
     ['an unknown method', 404, -32601, () => modern(gateway(), 'tasks/get')],

@@ -82,6 +82,8 @@ describe('tool service (in process, real HTTP)', () => {
           'test_custom_headers',
           'test_logging_tool',
           'test_trigger_tool_change',
+          'test_missing_capability',
+          'test_streaming_elicitation',
         ].sort(),
       );
       for (const tool of manifest.tools) {
@@ -114,7 +116,7 @@ describe('tool service (in process, real HTTP)', () => {
   describe('tool calls', () => {
     it.each<[string, unknown, number, unknown]>([
       ['echo_text', { text: 'hello, gateway' }, 200, { data: 'hello, gateway' }],
-      ['get_service_info', {}, 200, { data: { name: 'tool-service-sample', title: 'Sample tool service', version: expect.any(String), toolCount: 15 } }],
+      ['get_service_info', {}, 200, { data: { name: 'tool-service-sample', title: 'Sample tool service', version: expect.any(String), toolCount: 17 } }],
       ['slow_operation', { delayMillis: 20 }, 200, { data: 'waited 20 ms' }],
       ['always_fails', {}, 500, { error: expect.any(String) }],
       ['retired_tool', {}, 404, { error: expect.any(String) }],

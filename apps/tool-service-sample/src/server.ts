@@ -8,6 +8,7 @@ import { errorReply, jsonReply, noContentReply, type Reply } from './http/reply'
 import { buildManifest, buildServiceManifest, MANIFEST_PATH, SERVICE_MANIFEST_PATH, TOOL_PATH_PREFIX, type ToolManifest } from './manifest';
 import { ChangingTools } from './tools/changing-tools';
 import { TOOLS, type Tool } from './tools';
+import type { InputAnswers } from './tools/define-tool';
 
 export interface ToolServiceOptions {
   /** 0 lets the OS pick a free port; `url` then tells which. */
@@ -84,7 +85,7 @@ export async function startToolService(options: ToolServiceOptions): Promise<Too
     if (!args.ok) return errorReply(400, args.error);
     stats.calls += 1;
     callLog.record(tool.name, req.headers, args.value);
-    return tool.call(args.value, signal);
+    return tool.call(args.value, signal, readAnswers(req));
   }
 
   function endpointAt(pathname: string): Endpoint | undefined {
@@ -153,4 +154,15 @@ function listen(server: Server, port: number, host: string): Promise<void> {
       resolve();
     });
   });
+}
+
+/** The answers a gateway sends with a retried call, Base64url JSON in `mcp-input-responses`; undefined when absent or unreadable. */
+function readAnswers(req: IncomingMessage): InputAnswers | undefined {
+  const header = req.headers['mcp-input-responses'];
+  if (typeof header !== 'string') return undefined;
+  try {
+    return { inputResponses: JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as unknown };
+  } catch {
+    return undefined;
+  }
 }

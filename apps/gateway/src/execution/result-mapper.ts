@@ -1,5 +1,6 @@
 import type { ToolOutput } from '@toolmesh/registry';
 import type { ToolHttpResponse } from '../tool-client/tool-client';
+import { readInputRequired, type InputRequired } from './input-required';
 
 /**
  * The `CallToolResult` the gateway returns (SPEC G13): one text block carrying the call's duration and,
@@ -21,10 +22,11 @@ export function toolResult(text: string, isError: boolean, durationMs: number): 
  * Maps a tool service's reply to a result. Only `data` of a JSON reply is used: text as is, objects and
  * arrays as compact JSON. With an `outputSchema`, `data` is also the `structuredContent`, checked against
  * the schema first: a tool service that breaks its own schema gives an `isError` result naming the field,
- * never content a client would reject. Everything else is a tool execution failure (`isError: true`),
+ * never content a client would reject. A reply asking for input (`inputRequired`, input-required.ts) is
+ * handed back as such, for the era to relay. Everything else is a tool execution failure (`isError: true`),
  * which the model can read and act on, never a JSON-RPC error.
  */
-export function mapToolReply(toolName: string, reply: ToolHttpResponse, durationMs: number, output?: ToolOutput): GatewayCallToolResult {
+export function mapToolReply(toolName: string, reply: ToolHttpResponse, durationMs: number, output?: ToolOutput): GatewayCallToolResult | { inputRequired: InputRequired } {
   if (reply.kind === 'failure') return toolResult(`Tool ${toolName} failed: ${reply.detail}.`, true, durationMs);
   if (reply.status < 200 || reply.status > 299) {
     const detail = errorDetail(reply.body);
@@ -36,6 +38,9 @@ export function mapToolReply(toolName: string, reply: ToolHttpResponse, duration
   } catch {
     return toolResult(`Tool ${toolName} failed: the tool service's reply is not JSON.`, true, durationMs);
   }
+  const input = typeof parsed === 'object' && parsed !== null ? readInputRequired(parsed) : undefined;
+  if (input?.ok) return { inputRequired: input.value };
+  if (input) return toolResult(`Tool ${toolName} failed: the tool service asked for input in a form the gateway cannot relay: ${input.problem}.`, true, durationMs);
   if (typeof parsed !== 'object' || parsed === null || !('data' in parsed)) {
     return toolResult(`Tool ${toolName} failed: the tool service's reply has no "data" member.`, true, durationMs);
   }

@@ -3,7 +3,14 @@ import { CallerHeader, remainingMillis, type Logger, type RequestContext } from 
 import type { CallerIdentity } from '../tool-client/caller-identity';
 import type { ToolClient, ToolHttpResponse } from '../tool-client/tool-client';
 import { mapToolReply, toolResult, type GatewayCallToolResult } from './result-mapper';
+import { inputAnswerHeaders, type InputAnswers, type InputRequired } from './input-required';
 import type { TraceHeaders } from './trace-context';
+
+/** What a call carries besides its arguments: the caller's trace context, a 2026 client's input answers. */
+export interface CallExtras {
+  readonly trace?: TraceHeaders;
+  readonly answers?: InputAnswers;
+}
 import type { ToolConcurrencyLimit } from './tool-concurrency-limit';
 
 export interface ExecutionSettings {
@@ -15,6 +22,7 @@ export interface ExecutionSettings {
 
 export type ToolCallOutcome =
   | { kind: 'result'; result: GatewayCallToolResult }
+  | { kind: 'input_required'; input: InputRequired }
   | { kind: 'unknown_tool' }
   | { kind: 'registry_unavailable' };
 
@@ -32,7 +40,7 @@ export class ToolExecutionService {
     private readonly logger: Logger,
   ) {}
 
-  async call(name: string, args: Record<string, unknown>, context: RequestContext, trace: TraceHeaders = {}): Promise<ToolCallOutcome> {
+  async call(name: string, args: Record<string, unknown>, context: RequestContext, extras: CallExtras = {}): Promise<ToolCallOutcome> {
     let generation = this.catalogue.current() ?? (await this.catalogue.ensureLoaded());
     if (!generation) return { kind: 'registry_unavailable' };
     let tool = generation.tools.get(name);
@@ -64,7 +72,7 @@ export class ToolExecutionService {
       reply = await this.client.post({
         endpoint: tool.endpoint,
         body: JSON.stringify(args),
-        headers: this.outboundHeaders(context, trace),
+        headers: this.outboundHeaders(context, extras),
         timeoutMillis: Math.ceil(timeoutMillis),
         hangUp: context.hangUp,
       });
@@ -76,10 +84,11 @@ export class ToolExecutionService {
     const status = reply.kind === 'reply' ? reply.status : reply.reason;
     // A cancelled call is logged once, as such; its result goes nowhere, since nobody is left to read it.
     this.logger.info(status === 'cancelled' ? 'tool_call_cancelled' : 'tool_call_completed', { tool: name, status, durationMs });
-    return { kind: 'result', result: mapToolReply(name, reply, durationMs, tool.output) };
+    const mapped = mapToolReply(name, reply, durationMs, tool.output);
+    return 'inputRequired' in mapped ? { kind: 'input_required', input: mapped.inputRequired } : { kind: 'result', result: mapped };
   }
 
-  private outboundHeaders(context: RequestContext, trace: TraceHeaders): Record<string, string> {
+  private outboundHeaders(context: RequestContext, { trace, answers }: CallExtras): Record<string, string> {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       [CallerHeader.Guid]: context.guid,
@@ -91,7 +100,8 @@ export class ToolExecutionService {
     if (context.employeeNo !== undefined) headers[CallerHeader.EmployeeNo] = context.employeeNo;
     if (context.virtualEmployeeNo !== undefined) headers[CallerHeader.VirtualEmployeeNo] = context.virtualEmployeeNo;
     if (this.settings.forwardAuthorization && context.authorization !== undefined) headers.authorization = context.authorization;
-    if (trace.traceparent !== undefined) Object.assign(headers, trace);
+    if (trace?.traceparent !== undefined) Object.assign(headers, trace);
+    if (answers !== undefined) Object.assign(headers, inputAnswerHeaders(answers));
     return headers;
   }
 }

@@ -17,6 +17,11 @@ export function dataReply(data: ToolData): Reply {
   return jsonReply(200, { data });
 }
 
+/** The contract's request for input (MRTR): the gateway relays it to a 2026 client, which retries with answers. */
+export function inputRequiredReply(inputRequests: Record<string, { method: string; params: object }>, requestState?: string): Reply {
+  return jsonReply(200, { inputRequired: { inputRequests, ...(requestState !== undefined && { requestState }) } });
+}
+
 export function errorReply(status: number, message: string): Reply {
   return jsonReply(status, { error: message });
 }

@@ -1,4 +1,4 @@
-import { dataReply } from '../http/reply';
+import { dataReply, inputRequiredReply } from '../http/reply';
 import { DEFAULT_TIMEOUT_MILLIS, defineTool, NO_ARGUMENTS, READ_ONLY } from './define-tool';
 
 /**
@@ -68,4 +68,35 @@ export const loggingTool = defineTool<Record<string, never>>({
   annotations: READ_ONLY,
   timeoutMillis: DEFAULT_TIMEOUT_MILLIS,
   handle: () => dataReply('logged nothing'),
+});
+
+/** Needs the client to sample: a client that did not declare `sampling` gets -32021 from the gateway. */
+export const missingCapabilityTool = defineTool<Record<string, never>>({
+  name: 'test_missing_capability',
+  title: 'Conformance: needs sampling',
+  description: 'Asks the client for an LLM sample (MRTR). Used by the MCP conformance suite.',
+  inputSchema: NO_ARGUMENTS,
+  annotations: READ_ONLY,
+  timeoutMillis: DEFAULT_TIMEOUT_MILLIS,
+  handle: (_args, _signal, answers) =>
+    answers
+      ? dataReply(`sampled: ${JSON.stringify(answers.inputResponses)}`)
+      : inputRequiredReply({ sample: { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }], maxTokens: 16 } } }),
+});
+
+/** Asks the user a question, then answers with what they said: one MRTR round through the gateway. */
+export const elicitationTool = defineTool<Record<string, never>>({
+  name: 'test_streaming_elicitation',
+  title: 'Conformance: asks the user',
+  description: 'Asks the user for a name (MRTR elicitation), then greets them. Used by the MCP conformance suite and tests.',
+  inputSchema: NO_ARGUMENTS,
+  annotations: READ_ONLY,
+  timeoutMillis: DEFAULT_TIMEOUT_MILLIS,
+  handle: (_args, _signal, answers) =>
+    answers
+      ? dataReply(`hello ${JSON.stringify(answers.inputResponses)}`)
+      : inputRequiredReply(
+          { name: { method: 'elicitation/create', params: { message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } } } },
+          'asked-for-name',
+        ),
 });

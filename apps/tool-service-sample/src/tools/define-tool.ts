@@ -28,13 +28,21 @@ export interface ToolSpec<Args> {
   readonly inputSchema: InputSchema;
   readonly annotations: ToolAnnotations;
   readonly timeoutMillis: number;
-  /** Called with arguments already valid against inputSchema; `signal` aborts when the caller goes away. */
-  handle(args: Args, signal: AbortSignal): Reply | Promise<Reply>;
+  /**
+   * Called with arguments already valid against inputSchema; `signal` aborts when the caller goes away;
+   * `answers` are the client's answers when this is the retry of a call that asked for input.
+   */
+  handle(args: Args, signal: AbortSignal, answers?: InputAnswers): Reply | Promise<Reply>;
+}
+
+/** A retried call's answers to the input it asked for (the gateway's `mcp-input-responses` header, decoded). */
+export interface InputAnswers {
+  readonly inputResponses?: unknown;
 }
 
 /** A tool with its argument type erased, so that tools of different argument types share one list. */
 export interface Tool extends Omit<ToolSpec<unknown>, 'handle'> {
-  call(args: unknown, signal: AbortSignal): Promise<Reply>;
+  call(args: unknown, signal: AbortSignal, answers?: InputAnswers): Promise<Reply>;
 }
 
 // The gateway validates too, but the service must not trust its callers. Strict: the schemas are ours, and
@@ -50,10 +58,10 @@ export function defineTool<Args>(spec: ToolSpec<Args>): Tool {
   const { handle, ...published } = spec;
   return {
     ...published,
-    call: async (args, signal) => {
+    call: async (args, signal, answers) => {
       const check = inputValidator.check(args, 'arguments');
       // Valid by the schema the Args type mirrors.
-      return check.ok ? handle(args as Args, signal) : errorReply(400, `invalid arguments: ${check.problems.join('; ')}`);
+      return check.ok ? handle(args as Args, signal, answers) : errorReply(400, `invalid arguments: ${check.problems.join('; ')}`);
     },
   };
 }

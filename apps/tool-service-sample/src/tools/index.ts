@@ -1,4 +1,4 @@
-import { customHeadersTool, jsonSchema2020Tool, loggingTool } from './conformance-2026-tools';
+import { customHeadersTool, elicitationTool, jsonSchema2020Tool, loggingTool, missingCapabilityTool } from './conformance-2026-tools';
 import { testErrorHandlingTool, testSimpleTextTool } from './conformance-tools';
 import { customerLookupTool } from './customer-lookup';
 import type { Tool } from './define-tool';
@@ -31,4 +31,6 @@ export const TOOLS: readonly Tool[] = [
   jsonSchema2020Tool,
   customHeadersTool,
   loggingTool,
+  missingCapabilityTool,
+  elicitationTool,
 ];

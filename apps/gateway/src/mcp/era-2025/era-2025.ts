@@ -53,6 +53,7 @@ export class Era2025 implements ProtocolEra {
     const handler = this.requests.get(message.message.method);
     if (!handler) return errorOutcome(methodNotFound(message.message.id, message.message.method));
     const outcome = await handler(params, context, message.message.id);
+    if ('inputRequired' in outcome) return resultOutcome(message.message.id, inputNotRelayed(params.name));
     if (!('result' in outcome)) return errorOutcome(outcome);
     const answer = resultOutcome(message.message.id, outcome.result);
     // Opaque correlation for the caller's later requests; never stored, never checked (SPEC G1).
@@ -82,6 +83,15 @@ export class Era2025 implements ProtocolEra {
         ),
     };
   }
+}
+
+/**
+ * A 2025 session has no way to answer a tool service's request for input: the server would have to send
+ * the client a request on a session this stateless gateway does not keep. The model is told why.
+ */
+function inputNotRelayed(name: unknown): object {
+  const text = `Tool ${String(name)} needs input from the user or the client (an elicitation, sampling or roots request), which this gateway relays to 2026-07-28 clients only.`;
+  return { content: [{ type: 'text', text }], isError: true };
 }
 
 function accepts(accept: string | undefined, type: string): boolean {

@@ -1,4 +1,6 @@
-import { jsonRpcError, JsonRpcErrorCode, McpMetaKey, RawJson, type JsonRpcErrorResponse } from '@toolmesh/protocol';
+import { jsonRpcError, JsonRpcErrorCode, McpMetaKey, missingRequiredClientCapability, RawJson, type JsonRpcErrorResponse, type RequestId } from '@toolmesh/protocol';
+import type { DispatchOutcome } from '@toolmesh/transport-http/server';
+import { missingCapabilities, type InputRequired } from '../../execution/input-required';
 import type { RequestHandler } from '../handlers/method-handler';
 import { errorOutcome, resultOutcome } from '../outcomes';
 import type { ModernRequestHandler } from './era-2026';
@@ -25,10 +27,21 @@ export class ModernResults {
     return { resultType: 'complete', ttlMs: this.cacheTtlMillis, cacheScope: 'public', _meta: this.meta };
   }
 
+  /**
+   * A tool service asks for input (MRTR): relayed as an `input_required` result when the client declared
+   * what the requests need, else `-32021` naming it (a gateway must not relay requests a client cannot take).
+   */
+  private inputRequired(id: RequestId, input: InputRequired, declared: Readonly<Record<string, unknown>>): DispatchOutcome {
+    const missing = missingCapabilities(input, declared);
+    if (Object.keys(missing).length > 0) return errorOutcome(missingRequiredClientCapability(id, missing), 400);
+    return resultOutcome(id, { resultType: 'input_required', ...input, _meta: this.meta });
+  }
+
   /** A handler shared with the 2025 era: its result gets `members`, its errors the modern codes. */
   adapt(handler: RequestHandler, members: () => Record<string, unknown>): ModernRequestHandler {
-    return async (params, context, id) => {
+    return async (params, context, id, envelope) => {
       const outcome = await handler(params, context, id);
+      if ('inputRequired' in outcome) return this.inputRequired(id, outcome.inputRequired, envelope.clientCapabilities);
       if (!('result' in outcome)) return errorOutcome(modernError(outcome));
       const added = members();
       // A tool's own `_meta` is kept beside ours.

@@ -1,8 +1,12 @@
 import type { JsonRpcErrorResponse, RawJson, RequestId } from '@toolmesh/protocol';
 import type { RequestContext } from '@toolmesh/transport-http/server';
+import type { InputRequired } from '../../execution/input-required';
 
-/** What a request handler answers: a result, or an error response built with protocol's builders. */
-export type HandlerResult = { result: object | RawJson } | JsonRpcErrorResponse;
+/**
+ * What a request handler answers: a result, an error response built with protocol's builders, or (a
+ * `tools/call` whose tool service asks for input) the input it needs, which each era relays its own way.
+ */
+export type HandlerResult = { result: object | RawJson } | JsonRpcErrorResponse | { inputRequired: InputRequired };
 
 /** `id` is the request's, for the error response; the result is wrapped by the era. */
 export type RequestHandler = (params: Record<string, unknown>, context: RequestContext, id: RequestId) => Promise<HandlerResult>;

@@ -1,4 +1,5 @@
 import { invalidParams, registryUnavailable, toolNotFound } from '@toolmesh/protocol';
+import { readInputAnswers } from '../../execution/input-required';
 import { traceHeaders } from '../../execution/trace-context';
 import type { ToolExecutionService } from '../../execution/tool-execution-service';
 import type { RequestHandler } from './method-handler';
@@ -10,10 +11,13 @@ export function toolsCallHandler(execution: ToolExecutionService): RequestHandle
     if (typeof name !== 'string' || name.length === 0) return invalidParams(id, '"name" must be a non-empty string');
     if (typeof args !== 'object' || args === null || Array.isArray(args)) return invalidParams(id, '"arguments" must be an object when present');
 
-    const outcome = await execution.call(name, args as Record<string, unknown>, context, traceHeaders(params, context));
+    const answers = readInputAnswers(params);
+    const outcome = await execution.call(name, args as Record<string, unknown>, context, { trace: traceHeaders(params, context), ...(answers && { answers }) });
     switch (outcome.kind) {
       case 'result':
         return { result: outcome.result };
+      case 'input_required':
+        return { inputRequired: outcome.input };
       case 'unknown_tool':
         return toolNotFound(id, name);
       case 'registry_unavailable':
