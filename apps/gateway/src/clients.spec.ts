@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client, StreamableHTTPClientTransport, type FetchLike, type VersionNegotiationMode } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { useGatewayWithSampleService } from './test-support/test-gateway';
 
 /**
@@ -76,6 +78,22 @@ describe('real MCP clients through the gateway', () => {
         expect(Array.isArray(JSON.parse((result.content as Array<{ text: string }>)[0].text))).toBe(true);
         const failing = await client.callTool({ name: 'always_fails', arguments: {} });
         expect(failing.isError).toBe(true);
+      } finally {
+        await client.close();
+      }
+    });
+  });
+
+  describe('the 2025 era, SDK v1 (1.32.2, what most deployed clients run)', () => {
+    it('lists and calls a tool, told that the tool list announces its changes', async () => {
+      const client = new ClientV1({ name: 'sdk-v1', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransportV1(new URL(gateway().url)));
+      try {
+        expect(client.getServerCapabilities()).toMatchObject({ tools: { listChanged: true } });
+        const { tools: listed } = await client.listTools();
+        expect(listed.map((t) => t.name)).toContain('echo_text');
+        const result = await client.callTool({ name: 'echo_text', arguments: { text: 'v1 hello' } });
+        expect(result).toMatchObject({ isError: false, content: [{ type: 'text', text: 'v1 hello' }] });
       } finally {
         await client.close();
       }

@@ -39,7 +39,7 @@ describe('gateway against the sample tool service', () => {
   describe('initialize', () => {
     it.each(['2025-03-26', '2025-06-18', '2025-11-25'])('echoes the supported requested version %s', async (version) => {
       const reply = await gw.rpc('initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 'c', version: '1' } });
-      expect(reply.result).toMatchObject({ protocolVersion: version, capabilities: { tools: { listChanged: false } }, serverInfo: { name: 'toolmesh-gateway' } });
+      expect(reply.result).toMatchObject({ protocolVersion: version, capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'toolmesh-gateway' } });
     });
 
     it('offers the preferred version when the requested one is not served', async () => {
