@@ -198,6 +198,47 @@ describe('a gateway configured without 2026-07-28', () => {
   });
 });
 
+describe('listen streams: keep-alives, the bound, cancel by closing (SPEC G21)', () => {
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    gateway = await startTestGateway('http://127.0.0.1:9', (config) => {
+      config.mcp.notifications = { maxOpenStreams: 1, keepAliveMillis: 100 };
+    });
+  });
+  afterAll(() => gateway.stop());
+
+  const listen = (signal: AbortSignal) =>
+    fetch(gateway.url, {
+      method: 'POST',
+      signal,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': VERSION, 'mcp-method': 'subscriptions/listen' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'L', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: META } }),
+    });
+
+  it('sends keep-alive comments on an idle stream, refuses one stream over the bound, and frees its place when the client closes it', async () => {
+    const first = new AbortController();
+    const open = await listen(first.signal);
+    const reader = (open.body as ReadableStream<Uint8Array>).getReader();
+    let text = '';
+    while (!text.includes(': keep-alive')) text += new TextDecoder().decode((await reader.read()).value);
+    expect(text).toMatch(/^event: message\ndata: \{"jsonrpc":"2\.0","method":"notifications\/subscriptions\/acknowledged"/);
+
+    const refused = await listen(new AbortController().signal);
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as Answer['body']).error?.code).toBe(-32603);
+
+    first.abort(); // the client's cancel
+    let again: Response | undefined;
+    for (let attempt = 0; attempt < 100 && again?.status !== 200; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 20)); // the server sees the close a moment later
+      again = await listen(AbortSignal.timeout(5_000));
+      if (again.status !== 200) await again.body?.cancel();
+    }
+    expect(again?.status).toBe(200);
+    await again?.body?.cancel();
+  });
+});
+
 describe('the 2026 era when no catalogue could be loaded', () => {
   let gateway: TestGateway;
   beforeAll(async () => {
