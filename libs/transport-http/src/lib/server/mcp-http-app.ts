@@ -105,9 +105,18 @@ function startExchange(req: IncomingMessage, res: ServerResponse, options: McpHt
   const values = correlate(req, res);
   if (!values) return;
   const hangUp = new HangUp();
-  // Built member by member, every member present, so every request's context has the same shape: object
-  // spreads here cost more than the rest of the function (docs/adr/0005-gateway-hot-path.md).
-  const context: RequestContext = {
+  const context = requestContext(req, values, receivedAt, hangUp, options);
+  // One async function per exchange, which settles every failure itself, so nobody awaits its promise:
+  // AsyncLocalStorage follows every promise and async hop, and each costs CPU on the hot path (ADR 0005).
+  void runWithRequestContext(context, () => exchange(req, res, context, hangUp, options));
+}
+
+/**
+ * Built member by member, every member present, so every request's context has the same shape: object
+ * spreads here cost more than the rest of the exchange's set-up (docs/adr/0005-gateway-hot-path.md).
+ */
+function requestContext(req: IncomingMessage, values: CorrelationValues, receivedAt: number, hangUp: HangUp, options: McpHttpAppOptions): RequestContext {
+  return {
     guid: values.guid,
     requestId: values.requestId,
     sessionId: values.sessionId,
@@ -119,9 +128,21 @@ function startExchange(req: IncomingMessage, res: ServerResponse, options: McpHt
     receivedAt,
     hangUp,
   };
-  // One async function per exchange, which settles every failure itself, so nobody awaits its promise:
-  // AsyncLocalStorage follows every promise and async hop, and each costs CPU on the hot path (ADR 0005).
-  void runWithRequestContext(context, () => exchange(req, res, context, hangUp, options));
+}
+
+/** Refusals before anything is read: shutdown (503, so the balancer tries another replica) and a foreign Origin or Host (403). */
+function refusedAtTheDoor(req: IncomingMessage, res: ServerResponse, options: McpHttpAppOptions): boolean {
+  if (options.isDraining?.()) {
+    res.setHeader('Connection', 'close');
+    sendJsonRpcError(res, 503, invalidRequest(null, 'the server is shutting down; retry on another replica'));
+    return true;
+  }
+  const origin = checkOrigin(req.headers, options.originPolicy);
+  if (!origin.ok) {
+    sendJsonRpcError(res, 403, invalidRequest(null, `forbidden: ${origin.reason}`));
+    return true;
+  }
+  return false;
 }
 
 async function exchange(req: IncomingMessage, res: ServerResponse, context: RequestContext, hangUp: HangUp, options: McpHttpAppOptions): Promise<void> {
@@ -143,16 +164,7 @@ async function exchange(req: IncomingMessage, res: ServerResponse, context: Requ
     hangUp.fire(); // nobody is left to answer: what the request still runs (a tool call) is cancelled
   });
   try {
-    if (options.isDraining?.()) {
-      res.setHeader('Connection', 'close');
-      sendJsonRpcError(res, 503, invalidRequest(null, 'the server is shutting down; retry on another replica'));
-      return;
-    }
-    const origin = checkOrigin(req.headers, options.originPolicy);
-    if (!origin.ok) {
-      sendJsonRpcError(res, 403, invalidRequest(null, `forbidden: ${origin.reason}`));
-      return;
-    }
+    if (refusedAtTheDoor(req, res, options)) return;
     if (!isJsonContentType(req.headers['content-type'])) {
       sendJsonRpcError(res, 415, invalidRequest(null, 'Content-Type must be application/json'));
       return;
@@ -208,31 +220,10 @@ function answer(res: ServerResponse, outcome: DispatchOutcome, options: McpHttpA
 
 /** GET on the endpoint, after correlation: origin checked as for POST, then the application answers. */
 function answerGet(req: IncomingMessage, res: ServerResponse, correlation: CorrelationValues, dispatchGet: McpGetHandler, options: McpHttpAppOptions): void {
-  if (options.isDraining?.()) {
-    sendJsonRpcError(res, 503, invalidRequest(null, 'the server is shutting down; retry on another replica'));
-    return;
-  }
-  const origin = checkOrigin(req.headers, options.originPolicy);
-  if (!origin.ok) {
-    sendJsonRpcError(res, 403, invalidRequest(null, `forbidden: ${origin.reason}`));
-    return;
-  }
+  if (refusedAtTheDoor(req, res, options)) return;
   const hangUp = new HangUp();
   res.once('close', () => hangUp.fire());
-  const receivedAt = performance.now();
-  const context: RequestContext = {
-    guid: correlation.guid,
-    requestId: correlation.requestId,
-    sessionId: correlation.sessionId,
-    employeeNo: correlation.employeeNo,
-    virtualEmployeeNo: correlation.virtualEmployeeNo,
-    authorization: options.keepAuthorization ? req.headers.authorization : undefined,
-    headers: req.headers,
-    deadline: receivedAt + options.requestDeadlineMillis,
-    receivedAt,
-    hangUp,
-  };
-  answer(res, dispatchGet(context), options);
+  answer(res, dispatchGet(requestContext(req, correlation, performance.now(), hangUp, options)), options);
 }
 
 function sendJson(res: ServerResponse, outcome: JsonOutcome): void {
