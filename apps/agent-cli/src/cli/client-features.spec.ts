@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { everythingConfigYaml } from '../test-support/everything-config';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
 import type { Terminal } from './terminal';
 import { ExitCode } from './exit-codes';
@@ -13,7 +14,6 @@ import { runCli } from './run-cli';
  * terminal is a scripted one (its questions recorded, its answers given in order), the model the
  * scripted server. The built CLI on a real pseudo-terminal is in terminal-pty.spec.ts.
  */
-const BIN = path.join(__dirname, '../../../../node_modules/.bin');
 const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-features-'));
 let llm: ScriptedLlmServer;
 
@@ -21,15 +21,7 @@ beforeEach(async () => {
   llm = await startScriptedLlmServer([{ text: 'Four.' }]);
   writeFileSync(
     path.join(dir, 'agent-cli.yaml'),
-    `llm:
-  baseUrl: ${llm.baseUrl}
-  model: scripted-model
-mcp:
-  servers:
-    - name: everything
-      command: ${JSON.stringify(path.join(BIN, 'mcp-server-everything'))}
-      args: [stdio]
-`,
+    everythingConfigYaml(llm.baseUrl),
   );
 });
 afterEach(() => llm.close());

@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { everythingConfigYaml } from '../test-support/everything-config';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
 import { ExitCode } from './exit-codes';
 import { runCli } from './run-cli';
@@ -9,7 +10,6 @@ import { runCli } from './run-cli';
  * `resources`, `prompts`, the model's resource tools and chat's /prompt (SPEC A13) against
  * server-everything from npm over stdio, run in-process through runCli; the model is the scripted server.
  */
-const BIN = path.join(__dirname, '../../../../node_modules/.bin');
 const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-resources-'));
 const ARCHITECTURE = 'demo://resource/static/document/architecture.md';
 let llm: ScriptedLlmServer | undefined;
@@ -17,15 +17,7 @@ let llm: ScriptedLlmServer | undefined;
 function writeConfig(baseUrl = 'http://127.0.0.1:9/v1'): void {
   writeFileSync(
     path.join(dir, 'agent-cli.yaml'),
-    `llm:
-  baseUrl: ${baseUrl}
-  model: scripted-model
-mcp:
-  servers:
-    - name: everything
-      command: ${JSON.stringify(path.join(BIN, 'mcp-server-everything'))}
-      args: [stdio]
-`,
+    everythingConfigYaml(baseUrl),
   );
 }
 
