@@ -43,7 +43,7 @@ describe('tools/list pages and outputSchema, in both eras (SPEC G22, G25)', () =
 
   async function rpc(era: Era, method: string, params: Record<string, unknown>): Promise<Reply> {
     if (era === 'legacy') return (await gateway.rpc(method, params)) as Reply;
-    const name = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
+    const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
     const res = await gateway.post({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: MODERN_META } }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...name });
     return (await res.json()) as Reply;
   }
