@@ -123,26 +123,32 @@ export interface Logger {
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
-  const transport = new BatchingStreamTransport(options.stream ?? process.stdout);
-  return new WinstonEventLogger(
-    winston.createLogger({
-      level: options.level ?? 'info',
-      format: options.format === 'json' ? winston.format.combine(correlation(), winston.format.timestamp(), winston.format.json(), jsonControlEscapes) : keyValueLine,
-      transports: [transport],
-    }),
-    transport,
-  );
+  const level = options.level ?? 'info';
+  const format = options.format === 'json' ? winston.format.combine(correlation(), winston.format.timestamp(), winston.format.json(), jsonControlEscapes) : keyValueLine;
+  return new WinstonEventLogger(format, severityOf(level), new BatchingStreamTransport(options.stream ?? process.stdout));
+}
+
+/** winston's npm levels: `error` 0 ... `silly` 6; a line is written when its level is at most the configured one. */
+const LEVELS: Readonly<Record<string, number>> = winston.config.npm.levels;
+
+function severityOf(level: string): number {
+  const severity = LEVELS[level];
+  if (severity === undefined) throw new Error(`unknown log level ${level}; use one of ${Object.keys(LEVELS).join(', ')}`);
+  return severity;
 }
 
 /**
- * Events go to winston in its single-object form, `log(info)`, with the caller's fields object as the
- * info: `info(message, meta)` tests the message for printf tokens and copies the fields into a new object
- * on every line, which was 6% of the gateway's CPU at three lines per call (docs/adr/0005). So the fields
- * object is the line's: every call site passes a fresh literal.
+ * Lines are formatted by winston's formats (`keyValueLine`, or winston's JSON pipeline) and handed to the
+ * batching transport directly. winston's Logger object is not on the way: it is a Transform stream, and
+ * pushing every line through its stream machinery and the pipe to the transport cost about 8 us per line,
+ * three lines per call, the largest single share of the gateway's CPU per call beyond the minimal proxy
+ * (docs/adr/0005-gateway-hot-path.md, "Sixth round"). Levels and formats behave as winston's. The fields
+ * object becomes the line's info (`info(message, meta)` would copy it): every call site passes a fresh literal.
  */
 class WinstonEventLogger implements Logger {
   constructor(
-    private readonly winston: winston.Logger,
+    private readonly format: Format,
+    private readonly severity: number,
     private readonly transport: BatchingStreamTransport,
   ) {}
 
@@ -167,9 +173,15 @@ class WinstonEventLogger implements Logger {
   }
 
   private log(level: string, event: string, fields: LogFields): void {
-    const info = fields as winston.LogEntry;
+    if (LEVELS[level] > this.severity) return;
+    const info = fields as Logform.TransformableInfo;
     info.level = level;
     info.message = event;
-    this.winston.log(info);
+    const line = this.format.transform(info, this.format.options);
+    if (typeof line === 'object') this.transport.log(line, ignore); // a format may drop the line (false)
   }
+}
+
+function ignore(): void {
+  // the transport's completion callback: it has nothing to report
 }
