@@ -1,75 +1,17 @@
-import { SseParser } from '@toolmesh/transport-http/client';
 import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
 import { startRedis, type TestRedis } from '../../../tools/test/redis-server';
 import { startSampleToolService, type SampleToolService } from '../../../tools/test/sample-tool-service';
 import type { ServerProcess } from '../../../tools/test/server-process';
+import { callAddedTool, changeManifest as changeManifestAt, isListChanged, openListen as openListenAt, openStream } from './test-support/notification-streams';
 
 type Gateway = ServerProcess & { match: RegExpExecArray };
-
-const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
-const modernHeaders = (method: string, name?: string) => ({
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2026-07-28',
-  'mcp-method': method,
-  ...(name !== undefined && { 'mcp-name': name }),
-});
-
-/** An open notification stream: every JSON-RPC message it has carried so far, and a way to wait for one. */
-interface OpenStream {
-  readonly messages: Array<Record<string, unknown>>;
-  next(matching: (message: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
-  close(): void;
-}
-
-async function openStream(url: string, init: RequestInit): Promise<OpenStream> {
-  const abort = new AbortController();
-  const res = await fetch(url, { ...init, signal: abort.signal });
-  expect(res.status).toBe(200);
-  expect(res.headers.get('content-type')).toBe('text/event-stream');
-  const messages: Array<Record<string, unknown>> = [];
-  const waiters: Array<() => void> = [];
-  const parser = new SseParser(1 << 20);
-  void (async () => {
-    const decoder = new TextDecoder();
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        for (const event of parser.push(decoder.decode(chunk, { stream: true }))) {
-          if (event.kind === 'event' && event.event.data.length > 0) messages.push(JSON.parse(event.event.data) as Record<string, unknown>);
-        }
-        for (const wake of waiters.splice(0)) wake();
-      }
-    } catch {
-      // closed by the test
-    }
-  })();
-  return {
-    messages,
-    next: async (matching) => {
-      for (;;) {
-        const found = messages.find(matching);
-        if (found) return found;
-        await new Promise<void>((resolve) => waiters.push(resolve));
-      }
-    },
-    close: () => abort.abort(),
-  };
-}
-
-const isListChanged = (message: Record<string, unknown>) => message.method === 'notifications/tools/list_changed';
 
 const openLegacyStream = (gateway: Gateway) =>
   openStream(gateway.match[1], { headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25' } });
 
-const openListen = (gateway: Gateway, id: string | number) =>
-  openStream(gateway.match[1], {
-    method: 'POST',
-    headers: modernHeaders('subscriptions/listen'),
-    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true, promptsListChanged: true }, _meta: MODERN_META } }),
-  });
+const openListen = (gateway: Gateway, id: string | number) => openListenAt(gateway.match[1], id);
 
-/** The sample service's own trigger, called directly: the manifest changes and no gateway is told. */
-const changeManifest = (tools: SampleToolService) => fetch(`${tools.url}/tools/test_trigger_tool_change`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+const changeManifest = (tools: SampleToolService) => changeManifestAt(tools.url);
 
 describe('notifications/tools/list_changed on open streams of both eras', () => {
   let tools: SampleToolService;
@@ -105,12 +47,7 @@ describe('notifications/tools/list_changed on open streams of both eras', () => 
 
       await changeManifest(tools);
       // The other replica's refresh sees it: a call of the tool that just appeared is unknown there, which forces one.
-      const call = await fetch(refreshing.match[1], {
-        method: 'POST',
-        headers: modernHeaders('tools/call', 'test_added_tool'),
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'test_added_tool', arguments: {}, _meta: MODERN_META } }),
-      });
-      expect(await call.json()).toMatchObject({ result: { content: [{ text: 'added' }], isError: false } });
+      expect(await callAddedTool(refreshing.match[1])).toMatchObject({ result: { content: [{ text: 'added' }], isError: false } });
 
       expect(await legacy.next(isListChanged)).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
       expect(await modern.next(isListChanged)).toEqual({
