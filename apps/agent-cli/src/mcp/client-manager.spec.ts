@@ -96,24 +96,25 @@ describe('McpClientManager', () => {
     const manager = new McpClientManager(scriptedFactory({ hung: { startAfterMs: 'never' }, late: { startAfterMs: 1500 } }, transports), log, 300);
     const registry = new ToolRegistry();
     const configs = [stdio('hung', [], { requestTimeoutMs: 200 }), stdio('late', [], { requestTimeoutMs: 200 }), stdio('fine', [], { requestTimeoutMs: 200 })];
-    const started = Date.now();
-
-    const statuses = byName(await manager.connectAll(configs));
-    const elapsed = Date.now() - started;
-    await manager.registerAllTools(registry);
-
-    expect(elapsed).toBeGreaterThanOrEqual(480); // deadline: 200 + 300
-    expect(elapsed).toBeLessThan(3000); // generous: the point is that nothing waits for the hung server
-    expect(statuses.hung).toMatchObject({ state: 'failed', error: 'did not connect within the startup deadline of 500 ms' });
-    expect(statuses.late.state).toBe('failed');
-    expect(statuses.fine.state).toBe('connected');
-    expect(transports.hung.closeCalls).toBe(1);
-    expect(transports.late.closeCalls).toBe(1);
-    // The late server's start finishes after the deadline: it must still never be used.
-    await new Promise((resolve) => setTimeout(resolve, 1300));
-    expect(registry.list().map((t) => t.name)).toEqual(['mcp__fine__echo', 'mcp__fine__env', 'mcp__fine__fail', 'mcp__fine__slow']);
-    expect(manager.client('late')).toBeUndefined();
-    await manager.close();
+    try {
+      // The hung server never answers, so connectAll returns at the deadline (200 + 300 ms) and not before;
+      // that it returns at all, with the others used, is the point (no upper bound: a busy machine is slow).
+      const started = Date.now();
+      const statuses = byName(await manager.connectAll(configs));
+      expect(Date.now() - started).toBeGreaterThanOrEqual(480);
+      await manager.registerAllTools(registry);
+      expect(statuses.hung).toMatchObject({ state: 'failed', error: 'did not connect within the startup deadline of 500 ms' });
+      expect(statuses.late.state).toBe('failed');
+      expect(statuses.fine.state).toBe('connected');
+      expect(transports.hung.closeCalls).toBe(1);
+      expect(transports.late.closeCalls).toBe(1);
+      // The late server's start finishes after the deadline: it must still never be used.
+      await new Promise((resolve) => setTimeout(resolve, 1300));
+      expect(registry.list().map((t) => t.name)).toEqual(['mcp__fine__echo', 'mcp__fine__env', 'mcp__fine__fail', 'mcp__fine__slow']);
+      expect(manager.client('late')).toBeUndefined();
+    } finally {
+      await manager.close(); // also when an expectation failed: a live server process would keep Jest from exiting
+    }
   });
 
   it('starts ten real servers, one hanging, one exiting at once and one answering too late: the seven others are registered, the three are reported by name, and startup ends by the deadline', async () => {
