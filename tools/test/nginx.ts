@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { accessSync, constants, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,26 +37,11 @@ function nginxBinary(): string {
 }
 
 /**
- * The configuration; the retry rules are the decision written in the README ("Behind a load balancer").
+ * The configuration; the retry rule is the decision written in the README ("Behind a load balancer").
  * Every path is inside `dir`, so it runs as any user; as root its workers stay root, since a worker
  * running as nobody could not enter the test's private temp dir.
  */
 function nginxConf(dir: string, port: number, upstreams: readonly string[]): string {
-  const proxy = `
-      proxy_pass http://gateways;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      # Event streams (2026 listen, 2025 GET) go out as they are written; the gateway also says so per
-      # response (X-Accel-Buffering: no), and single JSON replies lose nothing unbuffered.
-      proxy_buffering off;
-      proxy_read_timeout 300s;
-      # Retried on another replica: what nginx knows was not sent (refused or broken before the request
-      # went out). Without non_idempotent, a POST whose connection broke after it was sent is not replayed.
-      proxy_next_upstream error;
-      # A draining replica answers 503 before it reads the call: replayed on another replica.
-      proxy_intercept_errors on;
-      error_page 503 = @draining;`;
   return `${process.getuid?.() === 0 ? 'user root;\n' : ''}worker_processes 1;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
@@ -69,7 +54,12 @@ http {
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
-  recursive_error_pages on;
+  # The caller's x-request-id, else one of nginx's own: the same on every attempt of one request, so a
+  # tool service can recognise a call nginx replayed.
+  map $http_x_request_id $forwarded_request_id {
+    "" $request_id;
+    default $http_x_request_id;
+  }
   upstream gateways {
 ${upstreams.map((address) => `    server ${address};`).join('\n')}
     keepalive 32;
@@ -78,9 +68,21 @@ ${upstreams.map((address) => `    server ${address};`).join('\n')}
   }
   server {
     listen 127.0.0.1:${port};
-    location / {${proxy}
-    }
-    location @draining {${proxy}
+    location / {
+      proxy_pass http://gateways;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      proxy_set_header X-Request-Id $forwarded_request_id;
+      # Event streams (2026 listen, 2025 GET) go out as they are written; the gateway also says so per
+      # response (X-Accel-Buffering: no), and single JSON replies lose nothing unbuffered.
+      proxy_buffering off;
+      # Above the gateway's request deadline (270 s); streams send a keep-alive every 15 s.
+      proxy_read_timeout 300s;
+      # Another replica gets the request when this one refused the connection, answered 503 (a draining
+      # gateway, before it reads the call), or closed the connection before any byte of a reply; never
+      # after a timeout. non_idempotent: tools/call is a POST.
+      proxy_next_upstream error http_503 non_idempotent;
     }
   }
 }
@@ -105,9 +107,11 @@ export async function startNginx(upstreams: readonly string[]): Promise<TestNgin
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   const read = (file: string) => readFileSync(path.join(dir, file), 'utf8');
   const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    await once(child, 'exit');
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+    rmSync(dir, { recursive: true, force: true });
   };
   try {
     await listening(port, child, () => `${output}${read('error.log')}`);
@@ -123,6 +127,7 @@ async function listening(port: number, child: ChildProcess, diagnostics: () => s
   const deadline = Date.now() + 30_000;
   let exited = false;
   child.once('exit', () => (exited = true));
+  child.once('error', () => (exited = true)); // could not be started: reported with the diagnostics below
   while (!exited && Date.now() < deadline) {
     const accepted = await new Promise<boolean>((resolve) => {
       const socket = connect(port, '127.0.0.1');
