@@ -17,3 +17,4 @@ export { RedisSnapshotCache } from './lib/cache/redis-snapshot-cache';
 export { type CatalogueChange, type CatalogueChangeChannel } from './lib/changes/change-channel';
 export { RedisChangeChannel } from './lib/changes/redis-change-channel';
 export { RoutingHints } from './lib/hints/routing-hints';
+export { type BundleStatus, type CatalogueStatus } from './lib/status/bundle-status';

@@ -1,10 +1,11 @@
 import type { Writable } from 'node:stream';
 import type { CatalogueGeneration } from '@toolmesh/registry';
-import { createLogger, createMcpHttpApp, listenHttp, type Logger } from '@toolmesh/transport-http/server';
+import { createLogger, createMcpHttpApp, listenHttp, type DispatchOutcome, type Logger } from '@toolmesh/transport-http/server';
 import type { GatewayConfig } from '../config/gateway-config';
 import { buildCatalogue } from './build-catalogue';
 import { ToolConcurrencyLimit } from '../execution/tool-concurrency-limit';
 import { ToolExecutionService } from '../execution/tool-execution-service';
+import { GatewayMetrics, type RequestOutcome } from '../management/gateway-metrics';
 import { startManagementServer } from '../management/health-server';
 import { buildEras } from '../mcp/build-eras';
 import { connectCatalogueChanges } from '../mcp/change-notifications/catalogue-changes';
@@ -45,6 +46,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     connectionsPerOrigin: mcp.toolClient.connectionsPerOrigin,
     maxReplyBytes: mcp.maxBodyBytes * 8,
   });
+  let openStreams = () => 0; // the eras, which hold the streams, are built below: the gauge reads them at scrape time
+  const metrics = config.server.metricsEnabled
+    ? new GatewayMetrics({ catalogue: () => catalogue.status(), openStreams: () => openStreams(), ...(cache && { redisAvailable: () => cache.isAvailable() }) })
+    : undefined;
   const execution = new ToolExecutionService(
     catalogue,
     toolClient,
@@ -52,8 +57,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     { maxToolTimeoutMillis: mcp.maxToolTimeoutMillis, forwardAuthorization: mcp.forwardAuthorization },
     new ToolConcurrencyLimit(mcp.toolClient.maxConcurrentCallsPerTool),
     logger,
+    metrics && ((tool, durationMs, failure) => metrics.toolCall(tool, durationMs, failure)),
   );
-  const eras = buildEras(mcp, catalogue, execution, routingHints);
+  const eras = buildEras(mcp, catalogue, execution, routingHints, metrics && ((method, era, outcome, receivedAt) => metrics.request(method, era, requestOutcome(outcome), receivedAt)));
+  openStreams = () => eras.listeners.size;
   const notifications = connectCatalogueChanges({
     catalogue,
     listeners: eras.listeners,
@@ -88,6 +95,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   const management = await startManagementServer(config.server.managementPort, config.server.host, {
     ready: () => !draining && catalogue.isReady(), // DOWN from the signal on, so the balancer stops first
     toolBundles: () => catalogue.status(),
+    ...(metrics && { metrics }),
   });
   // Startup preload, routes and manifests first, then the routing hints they point to. Failures are
   // logged and never stop the process (SPEC G16).
@@ -115,4 +123,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       logger.info('gateway_stopped', {});
     },
   };
+}
+
+function requestOutcome(outcome: DispatchOutcome | undefined): RequestOutcome {
+  if (outcome === undefined) return 'accepted';
+  if ('open' in outcome) return 'stream';
+  return outcome.isError ? 'error' : 'result';
 }

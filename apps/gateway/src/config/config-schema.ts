@@ -11,7 +11,7 @@ export const configSchema = {
     server: {
       type: 'object',
       additionalProperties: false,
-      required: ['host', 'port', 'managementPort', 'headersTimeoutMillis', 'requestTimeoutMillis', 'keepAliveTimeoutMillis', 'maxConnections'],
+      required: ['host', 'port', 'managementPort', 'headersTimeoutMillis', 'requestTimeoutMillis', 'keepAliveTimeoutMillis', 'maxConnections', 'metricsEnabled'],
       properties: {
         host: { type: 'string', minLength: 1 },
         port,
@@ -20,6 +20,7 @@ export const configSchema = {
         requestTimeoutMillis: positiveInt,
         keepAliveTimeoutMillis: positiveInt,
         maxConnections: { type: 'integer', minimum: 0 },
+        metricsEnabled: { type: 'boolean' },
       },
     },
     mcp: {

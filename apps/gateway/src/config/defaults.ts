@@ -20,6 +20,7 @@ export function defaultConfig(): GatewayConfig {
       // Above the 60 s idle timeout of common load balancers, so the balancer closes an idle connection first.
       keepAliveTimeoutMillis: 65_000,
       maxConnections: 0,
+      metricsEnabled: true,
     },
     mcp: {
       endpointPath: '/mcp',

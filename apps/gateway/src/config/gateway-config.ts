@@ -27,6 +27,8 @@ export interface GatewayConfig {
     keepAliveTimeoutMillis: number;
     /** Concurrent connections on the MCP port; 0: no cap. */
     maxConnections: number;
+    /** Prometheus metrics at `/metrics` on the management port. */
+    metricsEnabled: boolean;
   };
   mcp: {
     endpointPath: string;

@@ -20,6 +20,9 @@ export interface ExecutionSettings {
   readonly forwardAuthorization: boolean;
 }
 
+/** Told of every POST to a tool service: for the tool-call metrics (SPEC G23). `failure`: its kind, when not 2xx. */
+export type ToolCallObserver = (tool: string, durationMs: number, failure: string | undefined) => void;
+
 export type ToolCallOutcome =
   | { kind: 'result'; result: GatewayCallToolResult }
   | { kind: 'input_required'; input: InputRequired }
@@ -38,6 +41,7 @@ export class ToolExecutionService {
     private readonly settings: ExecutionSettings,
     private readonly limit: ToolConcurrencyLimit,
     private readonly logger: Logger,
+    private readonly observe?: ToolCallObserver,
   ) {}
 
   async call(name: string, args: Record<string, unknown>, context: RequestContext, extras: CallExtras = {}): Promise<ToolCallOutcome> {
@@ -82,6 +86,7 @@ export class ToolExecutionService {
     const durationMs = Math.round(performance.now() - started);
     if (reply.kind === 'reply' && (reply.status === 404 || reply.status === 410)) this.catalogue.reportStaleTool(tool);
     const status = reply.kind === 'reply' ? reply.status : reply.reason;
+    this.observe?.(name, durationMs, reply.kind === 'failure' ? reply.reason : reply.status >= 300 ? `http_${Math.floor(reply.status / 100)}xx` : undefined);
     // A cancelled call is logged once, as such; its result goes nowhere, since nobody is left to read it.
     this.logger.info(status === 'cancelled' ? 'tool_call_cancelled' : 'tool_call_completed', { tool: name, status, durationMs });
     const mapped = mapToolReply(name, reply, durationMs, tool.output);

@@ -7,6 +7,8 @@ export interface HealthState {
   ready(): boolean;
   /** `GET /actuator/toolBundles`: each bundle's state, as a JSON value. */
   toolBundles(): unknown;
+  /** `GET /metrics` in Prometheus' text format; absent when metrics are off (`server.metricsEnabled`). */
+  readonly metrics?: { text(): Promise<string>; readonly contentType: string };
 }
 
 export interface ManagementServer {
@@ -17,7 +19,7 @@ export interface ManagementServer {
 type Route = (res: ServerResponse) => void;
 
 /**
- * The management port (SPEC G17): liveness and readiness probes and the catalogue's status, kept apart from the MCP port so that
+ * The management port (SPEC G17, G23): liveness and readiness probes, the catalogue's status and the Prometheus metrics, kept apart from the MCP port so that
  * probes and scrapes never compete with agent traffic and never need the MCP headers.
  */
 export async function startManagementServer(port: number, host: string, health: HealthState): Promise<ManagementServer> {
@@ -27,6 +29,14 @@ export async function startManagementServer(port: number, host: string, health: 
     '/actuator/health/readiness': (res) => sendStatus(res, health.ready()),
     '/actuator/toolBundles': (res) => sendJson(res, 200, health.toolBundles()),
   };
+  const { metrics } = health;
+  if (metrics) {
+    routes['/metrics'] = (res) =>
+      void metrics.text().then(
+        (text) => res.writeHead(200, { 'content-type': metrics.contentType }).end(text),
+        () => sendJson(res, 500, { error: 'metrics_failed', message: 'the metrics could not be collected' }),
+      );
+  }
   const server = await listenHttp(
     (req: IncomingMessage, res: ServerResponse) => {
       const route = req.method === 'GET' ? routes[new URL(req.url ?? '/', 'http://management').pathname] : undefined;

@@ -59,6 +59,10 @@ export class RedisSnapshotCache implements SnapshotCache {
     this.redis.disconnect();
   }
 
+  isAvailable(): boolean | undefined {
+    return this.available;
+  }
+
   private routeKey(routeToken: string): string {
     return `${this.options.keyPrefix}:identity:v2:route:${routeToken}`;
   }

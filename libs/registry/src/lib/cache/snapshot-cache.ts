@@ -8,4 +8,6 @@ export interface SnapshotCache {
   readPortalRegistry(): Promise<unknown>;
   writePortalRegistry(document: unknown): Promise<void>;
   close(): Promise<void>;
+  /** False while the cache cannot be reached; undefined before the first command said either way. */
+  isAvailable(): boolean | undefined;
 }

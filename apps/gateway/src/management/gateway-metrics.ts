@@ -1,0 +1,110 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { McpMethod, McpNotification } from '@toolmesh/protocol';
+import type { CatalogueStatus } from '@toolmesh/registry';
+
+/** What the metrics read at scrape time, from the parts that own the state. */
+export interface MetricsSources {
+  catalogue(): CatalogueStatus;
+  openStreams(): number;
+  /** With Redis configured: false during an outage, undefined before its first command said either way. */
+  redisAvailable?(): boolean | undefined;
+}
+
+/** How a request ended, as the requests counter tells them apart. */
+export type RequestOutcome = 'result' | 'error' | 'accepted' | 'stream';
+
+const KNOWN_METHODS: ReadonlySet<string> = new Set([...Object.values(McpMethod), ...Object.values(McpNotification)]);
+/** Seconds; from a fast in-memory tools/list to a tool call near its timeout. */
+const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/**
+ * The gateway's Prometheus metrics (SPEC G23), served on the management port at `/metrics`. No label
+ * carries an argument, an id or an unbounded value: methods outside MCP's are `(unknown)`, tool names are
+ * bounded by the catalogue, bundles by the configuration. Label sets are bound once and kept, since
+ * looking one up costs more than the increment itself on the hot path.
+ */
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({ name: 'toolmesh_mcp_requests_total', help: 'MCP requests by method, era and outcome', labelNames: ['method', 'era', 'outcome'], registers: [this.registry] });
+  private readonly requestSeconds = new Histogram({ name: 'toolmesh_mcp_request_duration_seconds', help: 'Time from a request\'s arrival to its answer', labelNames: ['method', 'era'], buckets: BUCKETS, registers: [this.registry] });
+  private readonly toolCallSeconds = new Histogram({ name: 'toolmesh_tool_call_duration_seconds', help: 'Time of the one POST to the tool service', labelNames: ['tool'], buckets: BUCKETS, registers: [this.registry] });
+  private readonly toolServiceErrors = new Counter({ name: 'toolmesh_tool_service_errors_total', help: 'Tool calls that failed at the tool service, by kind', labelNames: ['kind'], registers: [this.registry] });
+  private readonly bound = new Map<string, { count: ReturnType<Counter['labels']>; seconds: ReturnType<Histogram['labels']> }>();
+
+  constructor(sources: MetricsSources) {
+    const { registry } = this;
+    new Gauge({
+      name: 'toolmesh_catalogue_age_seconds',
+      help: 'Seconds since a bundle\'s served tools were fetched from its tool service',
+      labelNames: ['bundle'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const bundle of sources.catalogue().bundles) if (bundle.ageSeconds !== null) this.set({ bundle: bundle.bundle }, bundle.ageSeconds);
+      },
+    });
+    new Gauge({
+      name: 'toolmesh_catalogue_tools',
+      help: 'Tools a bundle serves',
+      labelNames: ['bundle'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const bundle of sources.catalogue().bundles) this.set({ bundle: bundle.bundle }, bundle.toolCount);
+      },
+    });
+    new Gauge({
+      name: 'toolmesh_catalogue_last_refresh_ok',
+      help: 'Whether a bundle\'s last refresh succeeded (1) or failed (0); absent before the first',
+      labelNames: ['bundle'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const bundle of sources.catalogue().bundles) {
+          if (bundle.lastAttempt === null) continue;
+          this.set({ bundle: bundle.bundle }, bundle.lastError === null || (bundle.lastSuccess !== null && bundle.lastSuccess >= bundle.lastError.at) ? 1 : 0);
+        }
+      },
+    });
+    new Gauge({ name: 'toolmesh_catalogue_ready', help: 'Readiness: 1 when a usable catalogue is served', registers: [registry], collect() { this.set(sources.catalogue().ready ? 1 : 0); } });
+    new Gauge({ name: 'toolmesh_notification_streams_open', help: 'Open change-notification streams of both eras', registers: [registry], collect() { this.set(sources.openStreams()); } });
+    const { redisAvailable } = sources;
+    if (redisAvailable) {
+      new Gauge({
+        name: 'toolmesh_redis_available',
+        help: 'Redis reachable (1) or in an outage (0); only with Redis configured',
+        registers: [registry],
+        collect() {
+          this.set(redisAvailable() === false ? 0 : 1);
+        },
+      });
+    }
+  }
+
+  /** One answered (or accepted) request, `receivedAt` in `performance.now()` milliseconds. */
+  request(method: string, era: string, outcome: RequestOutcome, receivedAt: number): void {
+    const name = KNOWN_METHODS.has(method) ? method : '(unknown)';
+    const key = `${name} ${era} ${outcome}`;
+    let series = this.bound.get(key);
+    if (series === undefined) {
+      series = { count: this.requests.labels(name, era, outcome), seconds: this.requestSeconds.labels(name, era) };
+      this.bound.set(key, series);
+    }
+    series.count.inc();
+    series.seconds.observe((performance.now() - receivedAt) / 1000);
+  }
+
+  /** One POST to a tool service; `failure` is its kind when it did not answer 2xx (timeout, network, http_5xx, ...). */
+  toolCall(tool: string, durationMs: number, failure: string | undefined): void {
+    this.toolCallSeconds.labels(tool).observe(durationMs / 1000);
+    if (failure !== undefined) this.toolServiceErrors.labels(failure).inc();
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
