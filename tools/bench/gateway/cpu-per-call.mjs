@@ -13,6 +13,8 @@
 //                          repo, so that it finds node_modules) in the same rounds: the fairest comparison
 //                          of a change on a noisy machine (repeatable)
 //     --compare-flags "<node options>"  also measures this build run with these Node options (e.g. GC settings)
+//     --compare-env "NAME=value ..."    also measures this build with these environment variables (e.g.
+//                          METRICS_ENABLED=false: what the metrics cost)
 //     --profile            writes the gateway's .cpuprofile (node --cpu-prof) to tmp/bench/profiles
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -30,6 +32,7 @@ const { values: options } = parseArgs({
     rounds: { type: 'string', default: '4' },
     compare: { type: 'string', multiple: true, default: [] },
     'compare-flags': { type: 'string', multiple: true, default: [] },
+    'compare-env': { type: 'string', multiple: true, default: [] },
     profile: { type: 'boolean', default: false },
     pin: { type: 'boolean', default: false },
     load: { type: 'string' },
@@ -75,6 +78,10 @@ try {
   const targets = [{ name: 'gateway', ...(await startGateway(toolService.url, { nodeOptions: options.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [] })) }];
   for (const main of options.compare) {
     targets.push({ name: path.relative(root, path.resolve(main)), ...(await startGateway(toolService.url, { main: path.resolve(main) })) });
+  }
+  for (const assignments of options['compare-env']) {
+    const env = Object.fromEntries(assignments.split(' ').filter(Boolean).map((pair) => pair.split('=', 2)));
+    targets.push({ name: `gateway ${assignments}`, ...(await startGateway(toolService.url, { env })) });
   }
   for (const flags of options['compare-flags']) {
     targets.push({ name: `gateway ${flags}`, ...(await startGateway(toolService.url, { nodeOptions: flags.split(' ').filter(Boolean) })) });

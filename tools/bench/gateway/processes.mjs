@@ -41,10 +41,10 @@ export function startToolService(tools) {
  * The built gateway with one bundle, the bench tool service. `main` defaults to this checkout's build
  * (dist/apps/gateway/main.js); cpu-per-call.mjs --compare passes another build.
  */
-export function startGateway(toolService, { main = path.join(root, 'dist/apps/gateway/main.js'), nodeOptions = [] } = {}) {
+export function startGateway(toolService, { main = path.join(root, 'dist/apps/gateway/main.js'), nodeOptions = [], env = {} } = {}) {
   const config = path.join(mkdtempSync(path.join(tmpdir(), 'gw-bench-')), 'gateway.yaml');
   writeFileSync(config, `server: { port: 0, managementPort: 0 }\nmcp:\n  bundles: [{ name: bench, serviceDomain: "${toolService}", manifestPath: /tool-manifest }]\n`);
-  return start('gateway', [main, '--config', config], {}, /event=gateway_started mcpUrl=(\S+)/, nodeOptions);
+  return start('gateway', [main, '--config', config], env, /event=gateway_started mcpUrl=(\S+)/, nodeOptions);
 }
 
 export function startMinimalProxy(toolService) {

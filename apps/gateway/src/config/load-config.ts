@@ -19,6 +19,7 @@ export const ENV_OVERRIDES: ReadonlyArray<[string, string, EnvKind]> = [
   ['PORT', 'server.port', 'int'],
   ['MANAGEMENT_PORT', 'server.managementPort', 'int'],
   ['MAX_CONNECTIONS', 'server.maxConnections', 'int'],
+  ['METRICS_ENABLED', 'server.metricsEnabled', 'bool'],
   ['MCP_ENDPOINT_PATH', 'mcp.endpointPath', 'string'],
   ['MCP_MAX_BODY_BYTES', 'mcp.maxBodyBytes', 'int'],
   ['MCP_REQUEST_DEADLINE_MILLIS', 'mcp.requestDeadlineMillis', 'int'],
