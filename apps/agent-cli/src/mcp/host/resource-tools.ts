@@ -15,11 +15,23 @@ export function createResourceTools(context: BuiltinToolContext, resources: McpR
   return [new ListMcpResourcesTool(context, resources), new ReadMcpResourceTool(context, resources)];
 }
 
+/** What both resource tools share: the connected servers' resources, only read. */
+abstract class ResourceTool<Args> extends BuiltinTool<Args> {
+  readonly sideEffects = READ_ONLY;
+
+  constructor(
+    context: BuiltinToolContext,
+    protected readonly resources: McpResourceClient,
+  ) {
+    super(context);
+  }
+}
+
 interface ListArgs {
   readonly server?: string;
 }
 
-class ListMcpResourcesTool extends BuiltinTool<ListArgs> {
+class ListMcpResourcesTool extends ResourceTool<ListArgs> {
   readonly name = 'ListMcpResources';
   readonly description =
     'Lists the resources (files, documents, data) the connected MCP servers offer, one per line: server, URI, name, MIME type and description. ' +
@@ -29,14 +41,6 @@ class ListMcpResourcesTool extends BuiltinTool<ListArgs> {
     properties: { server: { type: 'string', minLength: 1, description: 'Only this MCP server\'s resources.' } },
     additionalProperties: false,
   } as const;
-  readonly sideEffects = READ_ONLY;
-
-  constructor(
-    context: BuiltinToolContext,
-    private readonly resources: McpResourceClient,
-  ) {
-    super(context);
-  }
 
   protected async run({ server }: ListArgs, signal?: AbortSignal): Promise<ToolResult> {
     const [listing, templates] = await Promise.all([this.resources.list(server, signal), this.resources.templates(server, signal)]);
@@ -58,7 +62,7 @@ interface ReadArgs {
   readonly uri: string;
 }
 
-class ReadMcpResourceTool extends BuiltinTool<ReadArgs> {
+class ReadMcpResourceTool extends ResourceTool<ReadArgs> {
   readonly name = 'ReadMcpResource';
   readonly description = 'Reads one resource of a connected MCP server by its URI (as ListMcpResources shows it, or a template with its placeholders filled in).';
   readonly inputSchema = {
@@ -70,14 +74,6 @@ class ReadMcpResourceTool extends BuiltinTool<ReadArgs> {
     required: ['server', 'uri'],
     additionalProperties: false,
   } as const;
-  readonly sideEffects = READ_ONLY;
-
-  constructor(
-    context: BuiltinToolContext,
-    private readonly resources: McpResourceClient,
-  ) {
-    super(context);
-  }
 
   protected async run({ server, uri }: ReadArgs, signal?: AbortSignal): Promise<ToolResult> {
     try {
