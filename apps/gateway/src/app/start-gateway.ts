@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { CatalogueGeneration } from '@toolmesh/registry';
-import { createLogger, createMcpHttpApp, listenHttp, type DispatchOutcome, type Logger } from '@toolmesh/transport-http/server';
+import type { ParsedMessage } from '@toolmesh/protocol';
+import { createLogger, createMcpHttpApp, listenHttp, type DispatchOutcome, type Logger, type RequestContext } from '@toolmesh/transport-http/server';
 import type { GatewayConfig } from '../config/gateway-config';
 import { buildCatalogue } from './build-catalogue';
 import { ToolConcurrencyLimit } from '../execution/tool-concurrency-limit';
@@ -8,6 +9,7 @@ import { ToolExecutionService } from '../execution/tool-execution-service';
 import { GatewayMetrics, type RequestOutcome } from '../management/gateway-metrics';
 import { startManagementServer } from '../management/health-server';
 import { buildEras } from '../mcp/build-eras';
+import { classifyEra } from '../mcp/classify-era';
 import { connectCatalogueChanges } from '../mcp/change-notifications/catalogue-changes';
 import { resolveCallerIdentity } from '../tool-client/caller-identity';
 import { UndiciToolClient } from '../tool-client/undici-tool-client';
@@ -59,7 +61,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     logger,
     metrics && ((tool, durationMs, failure) => metrics.toolCall(tool, durationMs, failure)),
   );
-  const eras = buildEras(mcp, catalogue, execution, routingHints, metrics && ((method, era, outcome, receivedAt) => metrics.request(method, era, requestOutcome(outcome), receivedAt)));
+  const eras = buildEras(mcp, catalogue, execution, routingHints);
   openStreams = () => eras.listeners.size;
   const notifications = connectCatalogueChanges({
     catalogue,
@@ -80,6 +82,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     logger,
     dispatch: eras.dispatch,
     dispatchGet: eras.dispatchGet,
+    ...(metrics && {
+      onAnswered: (message: ParsedMessage, outcome: DispatchOutcome | undefined, context: RequestContext) => {
+        if (message.kind !== 'response') metrics.request(message.message.method, classifyEra(message, context), requestOutcome(outcome), context.receivedAt);
+      },
+    }),
     streamKeepAliveMillis: mcp.notifications.keepAliveMillis,
     isDraining: () => draining,
   });

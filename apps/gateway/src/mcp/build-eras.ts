@@ -4,7 +4,7 @@ import type { McpDispatcher, McpGetHandler } from '@toolmesh/transport-http/serv
 import type { GatewayConfig } from '../config/gateway-config';
 import type { ToolExecutionService } from '../execution/tool-execution-service';
 import { ChangeListeners } from './change-notifications/change-listeners';
-import { createDispatcher, type DispatchObserver } from './dispatcher';
+import { createDispatcher } from './dispatcher';
 import { Era2025, era2025Methods } from './era-2025/era-2025';
 import { initializeHandler } from './era-2025/handlers/initialize';
 import { legacyToolsCallHandler } from './era-2025/handlers/tools-call';
@@ -25,13 +25,7 @@ export interface GatewayEras {
 }
 
 /** Both protocol eras on the one endpoint, sharing the catalogue and the execution service (SPEC G25). */
-export function buildEras(
-  mcp: GatewayConfig['mcp'],
-  catalogue: ToolCatalogue,
-  execution: ToolExecutionService,
-  routingHints: RoutingHints,
-  observe?: DispatchObserver,
-): GatewayEras {
+export function buildEras(mcp: GatewayConfig['mcp'], catalogue: ToolCatalogue, execution: ToolExecutionService, routingHints: RoutingHints): GatewayEras {
   const served = mcp.protocol.supportedVersions;
   const modernVersions = served.filter(isModernProtocolVersion);
   const legacyVersions = served.filter((version) => !isModernProtocolVersion(version));
@@ -64,5 +58,5 @@ export function buildEras(
     ]),
     { servedVersions: modernVersions, allSupported },
   );
-  return { ...createDispatcher({ modern, legacy }, observe), listeners };
+  return { ...createDispatcher({ modern, legacy }), listeners };
 }

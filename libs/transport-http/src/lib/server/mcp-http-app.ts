@@ -4,6 +4,7 @@ import {
   internalError,
   invalidRequest,
   parseJsonRpcMessage,
+  type ParsedMessage,
   serializedByteLength,
   serializedText,
 } from '@toolmesh/protocol';
@@ -33,6 +34,11 @@ export interface McpHttpAppOptions {
   readonly keepAuthorization?: boolean;
   readonly logger: Logger;
   readonly dispatch: McpDispatcher;
+  /**
+   * Told of each message the application answered, before the answer is written (the gateway's request
+   * metrics). Called in the exchange itself, so observing adds no async hop to the hot path (ADR 0005).
+   */
+  readonly onAnswered?: (message: ParsedMessage, outcome: DispatchOutcome | undefined, context: RequestContext) => void;
   /** Answers a GET on the endpoint; without it GET is 405. */
   readonly dispatchGet?: McpGetHandler;
   /** Interval of the `:` keep-alive comments on event streams (default 15 s, the SDK's). */
@@ -193,6 +199,7 @@ async function exchange(req: IncomingMessage, res: ServerResponse, context: Requ
     let outcome: DispatchOutcome | undefined;
     try {
       outcome = await options.dispatch(message, context);
+      options.onAnswered?.(message, outcome, context);
     } catch (error) {
       logger.error('mcp_dispatch_failed', { method: logged.name, methodLength: logged.length, error: describe(error) });
       const id = message.kind === 'request' ? message.message.id : null;
