@@ -9,6 +9,7 @@ import { ToolExecutionService } from '../execution/tool-execution-service';
 import { GatewayMetrics, type RequestOutcome } from '../management/gateway-metrics';
 import { startManagementServer } from '../management/health-server';
 import { buildEras } from '../mcp/build-eras';
+import { GatewayTracing } from '../tracing/tracing';
 import { classifyEra } from '../mcp/classify-era';
 import { connectCatalogueChanges } from '../mcp/change-notifications/catalogue-changes';
 import { resolveCallerIdentity } from '../tool-client/caller-identity';
@@ -61,7 +62,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     logger,
     metrics && ((tool, durationMs, failure) => metrics.toolCall(tool, durationMs, failure)),
   );
-  const eras = buildEras(mcp, catalogue, execution, routingHints);
+  const tracing = GatewayTracing.fromEnvironment(options.env, mcp.serverInfo.version);
+  const eras = buildEras(mcp, catalogue, execution, routingHints, tracing);
   openStreams = () => eras.listeners.size;
   const notifications = connectCatalogueChanges({
     catalogue,
@@ -126,7 +128,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       }, mcp.shutdownDrainMillis);
       await server.close(mcp.shutdownDrainMillis);
       clearTimeout(cut);
-      await Promise.all([toolClient.close(), management.close(), cache?.close(), changes?.close()]);
+      await Promise.all([toolClient.close(), management.close(), cache?.close(), changes?.close(), tracing?.shutdown()]);
       logger.info('gateway_stopped', {});
     },
   };

@@ -16,6 +16,7 @@ import { modernToolsCallHandler } from './era-2026/handlers/tools-call';
 import { ModernResults } from './era-2026/modern-results';
 import { toolsCallHandler } from './handlers/tools-call';
 import { toolsListHandler } from './handlers/tools-list';
+import type { GatewayTracing } from '../tracing/tracing';
 
 export interface GatewayEras {
   readonly dispatch: McpDispatcher;
@@ -25,13 +26,19 @@ export interface GatewayEras {
 }
 
 /** Both protocol eras on the one endpoint, sharing the catalogue and the execution service (SPEC G25). */
-export function buildEras(mcp: GatewayConfig['mcp'], catalogue: ToolCatalogue, execution: ToolExecutionService, routingHints: RoutingHints): GatewayEras {
+export function buildEras(
+  mcp: GatewayConfig['mcp'],
+  catalogue: ToolCatalogue,
+  execution: ToolExecutionService,
+  routingHints: RoutingHints,
+  tracing?: GatewayTracing,
+): GatewayEras {
   const served = mcp.protocol.supportedVersions;
   const modernVersions = served.filter(isModernProtocolVersion);
   const legacyVersions = served.filter((version) => !isModernProtocolVersion(version));
   const allSupported = [...modernVersions, ...legacyVersions];
   const listeners = new ChangeListeners(mcp.notifications.maxOpenStreams);
-  const toolsCall = toolsCallHandler(execution);
+  const toolsCall = toolsCallHandler(execution, tracing);
 
   const legacy = new Era2025(
     era2025Methods({

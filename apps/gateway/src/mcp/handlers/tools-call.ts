@@ -1,18 +1,22 @@
 import { invalidParams, registryUnavailable, toolNotFound } from '@toolmesh/protocol';
 import { readInputAnswers } from '../../execution/input-required';
 import { traceHeaders } from '../../execution/trace-context';
+import type { GatewayTracing } from '../../tracing/tracing';
 import type { ToolExecutionService } from '../../execution/tool-execution-service';
 import type { RequestHandler } from './method-handler';
 
 /** `tools/call` (SPEC G9, G13): params and trace context read here, everything else by the execution service. */
-export function toolsCallHandler(execution: ToolExecutionService): RequestHandler {
+export function toolsCallHandler(execution: ToolExecutionService, tracing?: GatewayTracing): RequestHandler {
   return async (params, context, id) => {
     const { name, arguments: args = {} } = params;
     if (typeof name !== 'string' || name.length === 0) return invalidParams(id, '"name" must be a non-empty string');
     if (typeof args !== 'object' || args === null || Array.isArray(args)) return invalidParams(id, '"arguments" must be an object when present');
 
     const answers = readInputAnswers(params);
-    const outcome = await execution.call(name, args as Record<string, unknown>, context, { trace: traceHeaders(params, context), ...(answers && { answers }) });
+    const caller = traceHeaders(params, context);
+    const traced = tracing?.startCall(name, caller);
+    const outcome = await execution.call(name, args as Record<string, unknown>, context, { trace: traced?.outbound ?? caller, ...(answers && { answers }) });
+    traced?.end(outcome.kind !== 'result' || outcome.result.isError);
     switch (outcome.kind) {
       case 'result':
         return { result: outcome.result };

@@ -1,0 +1,72 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
+import { startSampleToolService, type SampleToolService } from '../../../tools/test/sample-tool-service';
+import type { ServerProcess } from '../../../tools/test/server-process';
+
+interface ExportedSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+}
+
+/** A minimal OTLP/HTTP (JSON) trace receiver: the spans every export carried. */
+async function startOtlpReceiver(): Promise<{ url: string; spans: ExportedSpan[]; server: Server }> {
+  const spans: ExportedSpan[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk)).on('end', () => {
+      if (req.url === '/v1/traces') {
+        const document = JSON.parse(body) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: ExportedSpan[] }> }> };
+        for (const resource of document.resourceSpans) for (const scope of resource.scopeSpans) spans.push(...scope.spans);
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, server };
+}
+
+const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
+const CALLER_SPAN = 'b7ad6b7169203331';
+
+describe('OpenTelemetry traces (SPEC G23), with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
+  let tools: SampleToolService;
+  let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
+  // The built gateway as its own process: the OTLP exporter loads node:http with a dynamic import, which
+  // Jest's module sandbox cannot run.
+  let gateway: ServerProcess & { match: RegExpExecArray };
+  beforeAll(async () => {
+    tools = await startSampleToolService();
+    receiver = await startOtlpReceiver();
+    gateway = await spawnGateway(gatewayConfigFile(tools.url), { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await tools?.stop();
+    receiver?.server.close();
+  });
+
+  it('continues the caller\'s trace into the tool call: the tool service gets the tool-call span as its parent, and both spans are exported', async () => {
+    await tools.clearCalls();
+    const res = await fetch(gateway.match[1], {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25', traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01`, tracestate: 'vendor=1' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo_text', arguments: { text: 'traced' } } }),
+    });
+    expect(((await res.json()) as { result?: { isError: boolean } }).result?.isError).toBe(false);
+    const [call] = await tools.calls();
+    const [, traceId, parentId] = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/.exec(call.headers.traceparent ?? '') ?? [];
+    expect(traceId).toBe(TRACE_ID);
+    expect(parentId).not.toBe(CALLER_SPAN); // the gateway's own span, not the caller's
+    expect(call.headers.tracestate).toBe('vendor=1');
+
+    expect(await gateway.stop()).toBe(0); // SIGTERM: the shutdown exports what is still batched
+    const toolCallSpan = receiver.spans.find((span) => span.spanId === parentId);
+    expect(toolCallSpan).toMatchObject({ traceId: TRACE_ID, name: 'POST tool echo_text', kind: 3 }); // CLIENT
+    const requestSpan = receiver.spans.find((span) => span.spanId === toolCallSpan?.parentSpanId);
+    expect(requestSpan).toMatchObject({ traceId: TRACE_ID, name: 'tools/call', kind: 2, parentSpanId: CALLER_SPAN }); // SERVER, under the caller's span
+  });
+});
