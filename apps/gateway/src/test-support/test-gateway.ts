@@ -28,7 +28,7 @@ export interface JsonRpcReply {
 export async function startTestGateway(
   toolServiceUrl: string,
   adjust: (config: GatewayConfig) => void = () => undefined,
-  options: { now?: () => number; env?: NodeJS.ProcessEnv } = {},
+  options: { now?: () => number } = {},
 ): Promise<TestGateway> {
   const config = defaultConfig();
   config.server = { ...config.server, host: '127.0.0.1', port: 0, managementPort: 0 };
@@ -43,7 +43,7 @@ export async function startTestGateway(
       done();
     },
   });
-  const gateway = await startGateway(config, { env: { POD_IP: '10.1.2.3', POD_NAME: 'gateway-pod-0', ...options.env }, logStream, ...(options.now && { now: options.now }) });
+  const gateway = await startGateway(config, { env: { POD_IP: '10.1.2.3', POD_NAME: 'gateway-pod-0' }, logStream, ...(options.now && { now: options.now }) });
   await fetch(gateway.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}' });
 
   let nextId = 1;
