@@ -1,3 +1,4 @@
+import { startRedis, type TestRedis } from '../../../tools/test/redis-server';
 import { startTestGateway, useGatewayWithSampleService, type TestGateway } from './test-support/test-gateway';
 
 const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
@@ -78,5 +79,37 @@ describe('metrics switched off', () => {
 
   it('serve no /metrics', async () => {
     expect((await fetch(`${gateway.gateway.managementUrl}/metrics`)).status).toBe(404);
+  });
+});
+
+describe('the Redis gauge', () => {
+  let redis: TestRedis;
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    redis = await startRedis();
+    gateway = await startTestGateway('http://127.0.0.1:9', (config) => {
+      config.mcp.redis = { ...config.mcp.redis, url: redis.url, commandTimeoutMillis: 300 };
+      config.mcp.catalogue.forcedRefreshCooldownMillis = 0;
+    });
+  });
+  afterAll(async () => {
+    await gateway.stop();
+    await redis.kill();
+  });
+
+  /** The gauge once a call (which makes the cold catalogue read Redis) has been answered, polled until `expected`. */
+  async function gaugeBecomes(expected: number): Promise<number> {
+    let value = -1;
+    for (let attempt = 0; attempt < 100 && value !== expected; attempt++) {
+      await gateway.rpc('tools/call', { name: 'anything', arguments: {} });
+      value = (await scrape(gateway)).value('toolmesh_redis_available');
+    }
+    return value;
+  }
+
+  it('reads 1 while Redis answers and 0 once it is gone', async () => {
+    expect(await gaugeBecomes(1)).toBe(1);
+    await redis.kill();
+    expect(await gaugeBecomes(0)).toBe(0);
   });
 });
