@@ -14,7 +14,9 @@ import type { ServerProcess } from '../../../tools/test/server-process';
 const SEED = Number(process.env.FUZZ_SEED ?? 0x6a7e);
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 50_000);
 const CONCURRENCY = 16;
-const WARM_UP = Math.min(5_000, REQUESTS / 5);
+// The baseline is taken a quarter of the way in: by then V8 has sized its heap for this load (the 2026 cases,
+// streams among them, reach more code than the first few thousand requests did).
+const WARM_UP = Math.min(12_500, REQUESTS / 4);
 
 const manifest = { tools: [{ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string', maxLength: 100 } } }, endpoint: '/tools/echo' }] };
 const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
@@ -232,9 +234,10 @@ describe(`HTTP fuzz against the built gateway (seed ${SEED}, ${REQUESTS} request
     expect(failures).toEqual([]);
     expect(gateway.child.exitCode).toBeNull();
     expect((await fetch(`${managementUrl}/actuator/health/liveness`)).status).toBe(200);
-    // Memory settles once the load stops; V8 gives back what the burst took within a few seconds.
+    // Memory settles once the load stops; V8 gives back what the burst took within seconds (up to ten on a
+    // loaded machine). A leak never comes back, however long the wait.
     let rss = rssKib(gateway.child.pid ?? 0);
-    for (let i = 0; i < 20 && rss > rssAfterWarmUp * 1.2; i++) {
+    for (let i = 0; i < 40 && rss > rssAfterWarmUp * 1.2; i++) {
       await new Promise((resolve) => setTimeout(resolve, 250));
       rss = rssKib(gateway.child.pid ?? 0);
     }
