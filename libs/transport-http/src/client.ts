@@ -5,6 +5,7 @@
  * checks the module graph, the agent CLI's main.spec.ts its bundle).
  */
 export { SseParser, type SseParseEvent } from './lib/client/sse-parser';
+export { type AuthorizationChallenge, type HttpAuthorization } from './lib/client/http-authorization';
 export { isSessionExpired } from './lib/client/http-client-errors';
 export { legacySseClientTransport } from './lib/client/legacy-sse-client-transport';
 export { StreamableHttpClientTransport } from './lib/client/streamable-http-client-transport';

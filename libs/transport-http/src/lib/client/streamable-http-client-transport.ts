@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
 import { McpHttpHeader, McpMethod, McpNotification, oversizedReply, parseJsonRpcMessage, type JSONRPCMessage, type McpTransport, type RequestId } from '@toolmesh/protocol';
+import { isInsufficientScope, MAX_STEP_UPS_PER_REQUEST, type HttpAuthorization } from './http-authorization';
 import { describeEndpoint, HttpClientError, HttpClientErrorCode } from './http-client-errors';
 import { SseParser } from './sse-parser';
 
@@ -30,6 +31,12 @@ export interface StreamableHttpClientTransportOptions {
    * "Listening for Messages from the Server") once initialized. Default true.
    */
   readonly listen?: boolean;
+  /**
+   * The server's credentials holder (OAuth): its header goes on every request, and a 401, or a 403 asking
+   * for more scope, is handed to it and the request retried (once for a 401, up to
+   * MAX_STEP_UPS_PER_REQUEST step-ups). Without it a 401 or 403 fails the request.
+   */
+  readonly authorization?: HttpAuthorization;
 }
 
 /**
@@ -197,9 +204,28 @@ export class StreamableHttpClientTransport implements McpTransport {
   }
 
   private async request(method: 'POST' | 'GET' | 'DELETE', extra: Record<string, string>, body?: string, signal: AbortSignal = this.aborter.signal) {
+    const authorization = this.options.authorization;
+    let response = await this.requestOnce(method, extra, body, signal);
+    // DELETE is best effort at close: no sign-in for it. Each refusal is handed over before the retry.
+    for (let unauthorized = 0, stepUps = 0; authorization && method !== 'DELETE'; ) {
+      const status = response.statusCode;
+      const wwwAuthenticate = header(response.headers, 'www-authenticate');
+      if (status === 401 && unauthorized === 0) unauthorized += 1;
+      else if (status === 403 && isInsufficientScope(wwwAuthenticate) && stepUps < MAX_STEP_UPS_PER_REQUEST) stepUps += 1;
+      else break;
+      await response.body.dump();
+      await authorization.challenged({ status, wwwAuthenticate });
+      response = await this.requestOnce(method, extra, body, signal);
+    }
+    return response;
+  }
+
+  private async requestOnce(method: 'POST' | 'GET' | 'DELETE', extra: Record<string, string>, body: string | undefined, signal: AbortSignal) {
     const headers: Record<string, string> = { ...this.options.headers, ...extra };
     if (this.session) headers[McpHttpHeader.SessionId] = this.session;
     if (this.protocolVersion) headers[McpHttpHeader.ProtocolVersion] = this.protocolVersion;
+    const credentials = await this.options.authorization?.authorization();
+    if (credentials !== undefined) headers.authorization = credentials;
     try {
       return await request(this.url, { method, headers, body, signal, dispatcher: this.options.dispatcher });
     } catch (error) {
@@ -225,7 +251,7 @@ export class StreamableHttpClientTransport implements McpTransport {
       this.sessionLost();
       return new HttpClientError(HttpClientErrorCode.SessionExpired, `${this.endpoint} no longer knows our session (HTTP 404); the request was not run`, { status });
     }
-    const hint = status === 401 || status === 403 ? '; check the credentials in the server\'s "headers"' : '';
+    const hint = (status === 401 || status === 403) && !this.options.authorization ? '; check the credentials in the server\'s "headers"' : '';
     return new HttpClientError(HttpClientErrorCode.HttpStatus, `${this.endpoint} answered HTTP ${status}${hint}`, { status });
   }
 
