@@ -30,8 +30,9 @@ Commands:
   resources [list|templates|read]
                         List the connected servers' resources and templates, or read one
   prompts [list|get]    List the connected servers' prompts, or get one with its arguments
-  mcp add|remove|list|get
-                        Edit the configuration's server list (like claude mcp); starts no server
+  mcp add|remove|list|get|login|logout
+                        Edit the configuration's server list (like claude mcp); starts no server;
+                        login / logout: sign in to an http server with OAuth, or forget it
   serve                 Serve the built-in tools as an MCP server on stdio, for another MCP host
   help [command]        Show help for a command
 
@@ -171,6 +172,8 @@ ${EXIT_CODES_HELP}`,
        agent-cli mcp remove <name>
        agent-cli mcp list
        agent-cli mcp get <name>
+       agent-cli mcp login <name>                                    sign in to an http server (OAuth)
+       agent-cli mcp logout <name>                                   delete its stored credentials
 
 Edits the server list of the configuration file (--config, default ./${DEFAULT_CONFIG_FILE}) as claude mcp
 does, without starting any server: YAML keeps its comments and other settings, an mcpServers JSON file
@@ -178,6 +181,14 @@ keeps its other keys. "add" creates the file when there is none, refuses a name 
 checks the entry as the CLI will read it before writing. Put -- before a command whose arguments start
 with "-". Values are written as given: "\${TOKEN}" stays a reference, expanded when the CLI reads the file.
 "list" and "get" show the entries as written; "agent-cli servers" connects them.
+
+"login" signs in to an http server that uses OAuth (any http server without an Authorization header
+or "oauth: false"): it connects the server, and when the server asks (HTTP 401) opens the
+authorization page in the browser ($BROWSER, open or xdg-open; the address is also printed) and
+waits up to five minutes for its redirect to http://127.0.0.1:<port>/callback. Tokens and the client
+registration are kept per server in \$XDG_CONFIG_HOME/toolmesh-agent/oauth (default ~/.config), mode
+0600; other commands use and refresh them, and fail with oauth.login_required when a new sign-in is
+needed. "logout" deletes them. Neither prints a token.
 
 Options:
   -t, --transport <stdio|http|sse>  Default: http when the target is an http(s):// URL, else stdio
@@ -190,8 +201,10 @@ Examples:
   agent-cli mcp add memory -e MEMORY_FILE_PATH=/tmp/memory.jsonl -- npx -y @modelcontextprotocol/server-memory
   agent-cli mcp add docs https://docs.example.com/mcp -H "Authorization: Bearer \${DOCS_TOKEN}"
   agent-cli mcp remove docs
+  agent-cli mcp login linear
 
-Exit codes: 0 done; 2 usage error, an unknown or taken name; 3 the file or the entry is invalid.
+Exit codes: 0 done; 1 the sign-in failed; 2 usage error, an unknown or taken name, a server without
+OAuth; 3 the file or the entry is invalid.
 `,
   serve: `Usage: agent-cli serve [--yes] [--max-side-effect <level>] [--config <file>]
 

@@ -13,6 +13,7 @@ import { TerminalApprover } from '../agent/approval/terminal-approver';
 import { DEFAULT_CONFIG_FILE, emptyConfig, loadConfig, type AgentConfig } from '../config/load-config';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import { TransportClientFactory } from '../mcp/client-factory';
+import { cliOAuthHost } from '../mcp/oauth/cli-oauth-host';
 import type { AgentRuntime } from '../runtime/agent-runtime';
 import { createAgentRuntime } from '../runtime/runtime-factory';
 import { callCommand } from './commands/call-command';
@@ -59,7 +60,7 @@ export interface CliEnvironment {
 /** Runs the CLI with the given arguments (without `node` and the script) and resolves to the exit code. */
 export async function runCli(args: readonly string[], io: CliIo, environment: CliEnvironment): Promise<number> {
   // `mcp` edits the configuration file, with options of its own (-e, -H, --transport, as claude mcp has).
-  if (args[0] === 'mcp') return mcpCommand(args.slice(1), io, { cwd: environment.cwd ?? process.cwd() });
+  if (args[0] === 'mcp') return mcpCommand(args.slice(1), io, { cwd: environment.cwd ?? process.cwd(), env: environment.env ?? process.env, version: environment.version });
   let parsed;
   try {
     parsed = parseArgs({
@@ -130,6 +131,7 @@ export async function runCli(args: readonly string[], io: CliIo, environment: Cl
       clientFactory: new TransportClientFactory(
         { name: 'agent-cli', version: environment.version },
         createClientFeatures({ config, io, cap, yes: values.yes === true, agent: { model: values.model, env, workingDirectory: cwd } }),
+        cliOAuthHost(env, io.terminal !== undefined, notice),
       ),
       log: { warn: (message) => notice(`warning: ${message}\n`), progress: (line) => notice(`  [${line}]\n`) },
       onProgress: progressReporter(io.stderr),

@@ -2,6 +2,7 @@ import { ANNOTATION_TRUST } from '../mcp/annotation-trust';
 import { assertServerName, DEFAULT_REQUEST_TIMEOUT_MS, type McpServerConfig } from '../mcp/server-config';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import type { ConfigReader } from './config-reader';
+import { readOAuthEntry } from './oauth-entry';
 
 /** The transports a configuration may name; `http` is `streamable-http`, `sse` the legacy HTTP+SSE transport. */
 const TRANSPORT_NAMES = ['stdio', 'streamable-http', 'http', 'sse'] as const;
@@ -36,7 +37,11 @@ export function readServerEntry(name: string, entry: ConfigReader): McpServerCon
       cwd: entry.at('cwd').optionalString(),
     };
   }
-  return { ...common, transport: transport === 'sse' ? 'sse' : 'streamable-http', url: readUrl(entry.at('url')), headers: entry.at('headers').stringMap() };
+  const url = readUrl(entry.at('url'));
+  const headers = entry.at('headers').stringMap();
+  if (transport === 'sse') return { ...common, transport, url, headers };
+  const oauth = readOAuthEntry(entry.at('oauth'), headers);
+  return { ...common, transport: 'streamable-http', url, headers, ...(oauth ? { oauth } : {}) };
 }
 
 function readUrl(field: ConfigReader): URL {

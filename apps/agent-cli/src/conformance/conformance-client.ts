@@ -3,6 +3,7 @@ import { errorMessage, McpClient, type ElicitResult, type ServerRequestHandlers 
 import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import { version } from '../../../../package.json';
 import { defaultAnswers } from '../mcp/host/elicitation-form';
+import { conformanceOAuth, isAuthScenario, runAuthScenario } from './conformance-auth';
 
 /**
  * The client the official MCP conformance suite drives (`conformance client --command ...`): it runs
@@ -39,13 +40,15 @@ async function callListedTool(client: McpClient, name: string, args: Record<stri
 async function main(): Promise<number> {
   const url = process.argv[2];
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? 'initialize';
-  const run = SCENARIOS[scenario];
+  const run = isAuthScenario(scenario) ? runAuthScenario : SCENARIOS[scenario];
   if (!url || !run) {
     process.stderr.write(`usage: conformance-client <server-url> with MCP_CONFORMANCE_SCENARIO one of: ${Object.keys(SCENARIOS).join(', ')} (got "${scenario}")\n`);
     return 2;
   }
   const pool = new Agent({ keepAliveTimeout: 5000 });
-  const client = new McpClient(new StreamableHttpClientTransport(new URL(url), { dispatcher: pool }), {
+  // auth/*: the agent's OAuth, with a headless user in place of the browser (conformance-auth.ts).
+  const auth = isAuthScenario(scenario) ? conformanceOAuth(new URL(url), process.env.MCP_CONFORMANCE_CONTEXT) : undefined;
+  const client = new McpClient(new StreamableHttpClientTransport(new URL(url), { dispatcher: pool, authorization: auth?.oauth }), {
     serverName: 'conformance',
     clientInfo: { name: 'toolmesh-agent-cli', version },
     requestTimeoutMs: 10_000,
@@ -62,6 +65,7 @@ async function main(): Promise<number> {
   } finally {
     await client.close();
     await pool.close();
+    auth?.dispose();
   }
 }
 

@@ -50,6 +50,14 @@ export const AgentErrorCode = {
   InvalidPromptArguments: 'prompt.invalid_arguments',
   /** `prompts get` / `/prompt` named a prompt the server does not list. */
   PromptNotFound: 'prompt.not_found',
+  /** An HTTP server needs an OAuth sign-in and this command cannot ask for one (no terminal): run `agent-cli mcp login <server>`. */
+  OAuthLoginRequired: 'oauth.login_required',
+  /** An OAuth sign-in failed: discovery, registration, the browser's answer, the token exchange, or an issuer or resource check. */
+  OAuthFailed: 'oauth.failed',
+  /** The server asked again for scope it was just granted (403 insufficient_scope): no sign-in will satisfy it. */
+  OAuthInsufficientScope: 'oauth.insufficient_scope',
+  /** `mcp login` / `mcp logout` named a server that does not use OAuth (stdio, legacy SSE, or static credentials). */
+  OAuthNotConfigured: 'oauth.not_configured',
 } as const;
 
 export type AgentErrorCode = (typeof AgentErrorCode)[keyof typeof AgentErrorCode];

@@ -3,6 +3,7 @@ import { McpClient, type Implementation, type McpTransport } from '@toolmesh/pro
 import { ChildProcessTransport } from '@toolmesh/transport-stdio';
 import { legacySseClientTransport, StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import type { ClientFeatures } from './host/client-features';
+import { ServerOAuth, type OAuthHost } from './oauth/server-oauth';
 import type { McpServerConfig } from './server-config';
 
 /** Makes an unconnected client for a server configuration. */
@@ -17,10 +18,15 @@ export interface McpClientFactory {
 export class TransportClientFactory implements McpClientFactory {
   private readonly httpPool = new Agent({ keepAliveTimeout: 30_000, connections: 16 });
 
-  /** `features`: sampling, elicitation and roots offered to every server; without them none is declared. */
+  /**
+   * `features`: sampling, elicitation and roots offered to every server; without them none is declared.
+   * `oauth`: where HTTP servers with `oauth` keep their credentials and how a sign-in reaches the user;
+   * without it those servers get no OAuth (a 401 fails as for static headers).
+   */
   constructor(
     private readonly clientInfo: Implementation,
     private readonly features?: ClientFeatures,
+    private readonly oauth?: OAuthHost,
   ) {}
 
   create(config: McpServerConfig, onError: (error: Error) => void, onClosed?: () => void): McpClient {
@@ -44,7 +50,11 @@ export class TransportClientFactory implements McpClientFactory {
       case 'stdio':
         return new ChildProcessTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd });
       case 'streamable-http':
-        return new StreamableHttpClientTransport(config.url, { dispatcher: this.httpPool, headers: config.headers });
+        return new StreamableHttpClientTransport(config.url, {
+          dispatcher: this.httpPool,
+          headers: config.headers,
+          authorization: config.oauth && this.oauth ? new ServerOAuth(config.name, config.url, config.oauth, this.oauth) : undefined,
+        });
       case 'sse':
         return legacySseClientTransport(config.url, config.headers);
     }

@@ -1,5 +1,6 @@
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import type { AnnotationTrust } from './annotation-trust';
+import type { OAuthSettings } from './oauth/oauth-settings';
 
 /** `^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`: the server name becomes part of every tool name (`mcp__<server>__<tool>`). */
 export const SERVER_NAME_PATTERN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
@@ -35,6 +36,8 @@ export interface HttpServerConfig extends CommonServerConfig {
   readonly transport: 'streamable-http' | 'sse';
   readonly url: URL;
   readonly headers: Readonly<Record<string, string>>;
+  /** OAuth (SPEC A19) for a Streamable HTTP server; absent: none (static `headers` only). */
+  readonly oauth?: OAuthSettings;
 }
 
 export type McpServerConfig = StdioServerConfig | HttpServerConfig;

@@ -9,9 +9,10 @@ import type { CliIo } from '../command-context';
 import { ExitCode } from '../exit-codes';
 import { formatTable } from '../format-table';
 import { COMMAND_HELP } from '../help';
+import { mcpLogin, mcpLogout } from './mcp-login-command';
 
 /** A name typed wrong (absent, taken, not allowed) is a usage error; a file or an entry that cannot be read is a configuration error. */
-const USAGE_CODES: ReadonlySet<string> = new Set([AgentErrorCode.ServerNotFound, AgentErrorCode.ConfigDuplicateServer, AgentErrorCode.InvalidServerName]);
+const USAGE_CODES: ReadonlySet<string> = new Set([AgentErrorCode.ServerNotFound, AgentErrorCode.ConfigDuplicateServer, AgentErrorCode.InvalidServerName, AgentErrorCode.OAuthNotConfigured]);
 
 const TRANSPORTS: Readonly<Record<string, NewServerEntry['transport']>> = { stdio: 'stdio', http: 'streamable-http', 'streamable-http': 'streamable-http', sse: 'sse' };
 
@@ -21,7 +22,7 @@ const TRANSPORTS: Readonly<Record<string, NewServerEntry['transport']>> = { stdi
  * server, and works on the file's text, so a file with an unset `${VAR}` can still be edited. An added
  * entry is checked as the CLI will read it before the file is written; the write replaces the file at once.
  */
-export async function mcpCommand(args: readonly string[], io: CliIo, where: { readonly cwd: string }): Promise<number> {
+export async function mcpCommand(args: readonly string[], io: CliIo, where: { readonly cwd: string; readonly env: NodeJS.ProcessEnv; readonly version: string }): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -61,13 +62,24 @@ export async function mcpCommand(args: readonly string[], io: CliIo, where: { re
       case 'get':
         if (rest.length !== 1) return usage(io, '"get" takes the name of one server');
         return get(io, file, rest[0], values.json === true);
+      case 'login':
+      case 'logout': {
+        if (rest.length !== 1) return usage(io, `"${action}" takes the name of one server`);
+        const context = { io, file, env: where.env, version: where.version, json: values.json === true };
+        return action === 'login' ? await mcpLogin(rest[0], context) : mcpLogout(rest[0], context);
+      }
       default:
-        return usage(io, `unknown action "${action}"; use add, remove, list or get`);
+        return usage(io, `unknown action "${action}"; use add, remove, list, get, login or logout`);
     }
   } catch (error) {
-    if (!(error instanceof AgentError)) throw error;
+    // A sign-in that fails (the server, the browser, the authorization server) is a failure, not a usage error.
+    if (!(error instanceof AgentError)) {
+      if (action !== 'login') throw error;
+      io.stderr(`agent-cli mcp login: ${errorMessage(error)}\n`);
+      return ExitCode.Failure;
+    }
     io.stderr(`agent-cli mcp ${action}: ${error.message} [${error.code}]\n`);
-    return USAGE_CODES.has(error.code) ? ExitCode.Usage : ExitCode.Config;
+    return USAGE_CODES.has(error.code) ? ExitCode.Usage : error.code.startsWith('oauth.') ? ExitCode.Failure : ExitCode.Config;
   }
 }
 

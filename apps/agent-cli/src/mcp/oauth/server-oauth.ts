@@ -1,0 +1,173 @@
+import {
+  auth,
+  computeScopeUnion,
+  extractWWWAuthenticateParams,
+  isStrictScopeSuperset,
+  IssuerMismatchError,
+  type AuthOptions,
+  type FetchLike,
+} from '@modelcontextprotocol/client';
+import type { AuthorizationChallenge, HttpAuthorization } from '@toolmesh/transport-http/client';
+import { errorMessage } from '@toolmesh/protocol';
+import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
+import type { CredentialStore } from './credential-store';
+import { LoopbackCallback } from './loopback-callback';
+import type { OAuthSettings } from './oauth-settings';
+import { ServerOAuthProvider } from './server-oauth-provider';
+import type { AuthorizationUserAgent } from './user-agent';
+
+/** What every server's OAuth shares in one command: where credentials live, who opens the browser, whether anyone may be asked. */
+export interface OAuthHost {
+  readonly store: CredentialStore;
+  readonly userAgent: AuthorizationUserAgent;
+  /**
+   * Whether a sign-in may take the user to a browser during this command (a terminal, `mcp login`, the
+   * conformance client's headless agent). Refreshing a token never needs to; without it a server that
+   * needs a sign-in fails with `oauth.login_required`, naming `agent-cli mcp login`.
+   */
+  readonly interactive: boolean;
+  /** How long a sign-in waits for the browser to come back; default five minutes. */
+  readonly signInTimeoutMs?: number;
+}
+
+const DEFAULT_SIGN_IN_TIMEOUT_MS = 5 * 60_000;
+/** An access token this close to its expiry is refreshed before it is sent, not after the 401. */
+const EXPIRY_MARGIN_MS = 30_000;
+/** Each discovery, registration and token request; the SDK's own fetch sets none. */
+const AUTH_REQUEST_TIMEOUT_MS = 30_000;
+
+const fetchWithTimeout: FetchLike = (input, init) => fetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(AUTH_REQUEST_TIMEOUT_MS) });
+
+/**
+ * OAuth for one remote MCP server (SPEC A19, ADR 0016): the transport's HttpAuthorization. It sends the
+ * stored access token (refreshed first when it has expired), and on a 401 or a 403 `insufficient_scope`
+ * runs the SDK's `auth()`: discovery from the challenge's `resource_metadata` or the well-known paths,
+ * registration, authorization code with PKCE through the loopback listener, token exchange, the
+ * issuer and resource checks. What is ours: when to run it, the scopes asked for (the configured ones,
+ * those granted so far and the challenge's, as one union), the step-up limit, the redirect, the storage.
+ * One flow runs at a time; requests refused meanwhile wait for it and then retry.
+ */
+export class ServerOAuth implements HttpAuthorization {
+  private readonly provider: ServerOAuthProvider;
+  private scope: string | undefined;
+  private resourceMetadataUrl: URL | undefined;
+  /** The scope of the last step-up: the same challenge again means no sign-in will satisfy the server. */
+  private lastStepUpScope: string | undefined;
+  private running: Promise<void> | undefined;
+  private flows = 0;
+
+  constructor(
+    private readonly serverName: string,
+    private readonly url: URL,
+    private readonly settings: OAuthSettings,
+    private readonly host: OAuthHost,
+  ) {
+    this.provider = new ServerOAuthProvider(serverName, url, settings, host.store, (authorizationUrl) => this.redirect(authorizationUrl));
+    this.scope = computeScopeUnion(settings.scopes?.join(' '), this.provider.requestedScope());
+  }
+
+  /** Whether a sign-in or refresh has run in this process (for `mcp login` to tell apart a server that asked for none). */
+  get authorized(): boolean {
+    return this.flows > 0;
+  }
+
+  async authorization(): Promise<string | undefined> {
+    const expiresAt = this.provider.tokensExpireAt();
+    if (expiresAt !== undefined && expiresAt - EXPIRY_MARGIN_MS <= Date.now() && this.provider.tokens()?.refresh_token) {
+      await this.once(() => this.authorize({}));
+    }
+    const token = this.provider.tokens()?.access_token;
+    return token ? `Bearer ${token}` : undefined;
+  }
+
+  async challenged({ status, wwwAuthenticate }: AuthorizationChallenge): Promise<void> {
+    const challenge = extractWWWAuthenticateParams(new Response(null, { headers: wwwAuthenticate ? { 'www-authenticate': wwwAuthenticate } : {} }));
+    if (challenge.resourceMetadataUrl) this.resourceMetadataUrl = challenge.resourceMetadataUrl;
+    if (status === 401) {
+      this.scope = computeScopeUnion(this.scope, challenge.scope);
+      // Discovered again: the server may have moved to another authorization server (SEP-2352).
+      this.provider.invalidateCredentials('discovery');
+      return this.once(() => this.authorize({}));
+    }
+    const granted = this.provider.tokens()?.scope;
+    const wanted = computeScopeUnion(this.scope, granted, challenge.scope);
+    if (wanted !== undefined && wanted === this.lastStepUpScope) {
+      throw new AgentError(AgentErrorCode.OAuthInsufficientScope, `MCP server "${this.serverName}" still refuses the request for want of scope after a sign-in with the scopes "${wanted}"`);
+    }
+    this.lastStepUpScope = wanted;
+    this.scope = wanted;
+    // A refresh cannot widen a grant (RFC 6749 §6): a scope not yet granted needs a new authorization.
+    return this.once(() => this.authorize({ forceReauthorization: isStrictScopeSuperset(wanted, granted) }));
+  }
+
+  /** Forgets the stored tokens (keeping the client registration), so the next refusal signs in anew: `mcp login`. */
+  forgetTokens(): void {
+    this.provider.invalidateCredentials('tokens');
+  }
+
+  /** Joins the flow under way, or starts one. */
+  private once(flow: () => Promise<void>): Promise<void> {
+    this.running ??= flow().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async authorize(extra: Pick<AuthOptions, 'forceReauthorization'>): Promise<void> {
+    const state = ServerOAuthProvider.newState();
+    const callback = await LoopbackCallback.listen(state, this.settings.callbackPort);
+    this.provider.expectRedirect({ redirectUrl: callback.redirectUrl, state });
+    const options: AuthOptions = { serverUrl: this.url, resourceMetadataUrl: this.resourceMetadataUrl, scope: this.scope, fetchFn: fetchWithTimeout };
+    try {
+      this.provider.saveRequestedScope(this.scope);
+      if ((await auth(this.provider, { ...options, ...extra })) !== 'AUTHORIZED') {
+        const { code, iss } = await this.waitFor(callback);
+        if ((await auth(this.provider, { ...options, authorizationCode: code, iss })) !== 'AUTHORIZED') {
+          throw new AgentError(AgentErrorCode.OAuthFailed, `signing in to MCP server "${this.serverName}" did not end with a token`);
+        }
+      }
+      this.flows += 1;
+    } catch (error) {
+      throw this.failure(error);
+    } finally {
+      this.provider.expectRedirect(undefined);
+      callback.close();
+    }
+  }
+
+  private async redirect(authorizationUrl: URL): Promise<void> {
+    if (!this.host.interactive) {
+      throw new AgentError(AgentErrorCode.OAuthLoginRequired, `MCP server "${this.serverName}" needs a sign-in: run agent-cli mcp login ${this.serverName}`);
+    }
+    await this.host.userAgent.open(authorizationUrl, this.serverName);
+  }
+
+  private async waitFor(callback: LoopbackCallback) {
+    const timeoutMs = this.host.signInTimeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new AgentError(AgentErrorCode.OAuthFailed, `the browser did not come back from signing in to MCP server "${this.serverName}" within ${timeoutMs / 1000} s`)), timeoutMs);
+      timer.unref();
+    });
+    try {
+      return await Promise.race([callback.response, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Our errors pass as they are; the SDK's get the server's name, and never a credential. */
+  private failure(error: unknown): AgentError {
+    if (error instanceof AgentError) return error;
+    if (error instanceof IssuerMismatchError) {
+      // The received value may be an attacker's (a mix-up): it is not repeated (RFC 9207 §2.4).
+      const what = error.kind === 'metadata' ? "the authorization server's metadata names another issuer than its address" : 'the sign-in response names another issuer than the authorization server';
+      return new AgentError(AgentErrorCode.OAuthFailed, `signing in to MCP server "${this.serverName}" was refused: ${what}`, { cause: error });
+    }
+    return new AgentError(AgentErrorCode.OAuthFailed, `signing in to MCP server "${this.serverName}" failed: ${this.redact(errorMessage(error))}`);
+  }
+
+  private redact(text: string): string {
+    const tokens = this.provider.tokens();
+    const secrets = [tokens?.access_token, tokens?.refresh_token, this.settings.clientSecret, this.provider.clientInformation()?.client_secret];
+    return secrets.reduce<string>((out, secret) => (secret && secret.length >= 8 ? out.split(secret).join('[redacted]') : out), text);
+  }
+}
