@@ -23,7 +23,7 @@ export {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './lib/mcp/versions';
 export { McpMethod, McpNotification } from './lib/mcp/methods';
-export { type McpTransport } from './lib/transport/mcp-transport';
+export { type McpTransport, type TransportSendOptions } from './lib/transport/mcp-transport';
 export { OVERSIZED_EDGE_BYTES, oversizedReply, oversizedReplyId } from './lib/transport/oversized-reply';
 export { type NotificationListener, type NotificationSource, type ServerNotification } from './lib/notifications/notification-listener';
 export { NotificationFanout } from './lib/notifications/notification-fanout';
@@ -52,6 +52,7 @@ export {
   type ServerRequestHandlers,
 } from './lib/client/server-requests';
 export { McpClientError, McpClientErrorCode } from './lib/client/client-errors';
+export { ERA_SETTINGS, type EraSetting, type EraVerdict } from './lib/client/client-era';
 export { CodedError } from './lib/errors/coded-error';
 export { errorMessage } from './lib/errors/error-message';
 export { type CompiledSchema, SchemaCompiler } from './lib/schema/schema-compiler';

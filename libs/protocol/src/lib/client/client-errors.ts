@@ -12,6 +12,11 @@ export const McpClientErrorCode = {
   ConnectTimeout: 'client.connect_timeout',
   /** The connection ended while a request was running; the request may have run and is not repeated. */
   ConnectionLost: 'client.connection_lost',
+  /**
+   * The server ended the connection while the `server/discover` probe was unanswered: a legacy server
+   * that exits on any request before `initialize`. Connect again with the legacy verdict.
+   */
+  ProbeClosed: 'client.probe_closed',
 } as const;
 
 export type McpClientErrorCode = (typeof McpClientErrorCode)[keyof typeof McpClientErrorCode];

@@ -17,8 +17,10 @@ import { setMaxListeners } from 'node:events';
 import { NotificationFanout } from '../notifications/notification-fanout';
 import type { NotificationListener, NotificationSource } from '../notifications/notification-listener';
 import type { McpTransport } from '../transport/mcp-transport';
+import { ChangeSubscription } from './change-subscription';
+import { versionNegotiation, type EraSetting, type EraVerdict } from './client-era';
 import { McpClientError, McpClientErrorCode } from './client-errors';
-import { NotificationTap } from './notification-tap';
+import { SdkTransport } from './sdk-transport';
 import { clientCapabilities, registerServerRequests, type ServerRequestHandlers } from './server-requests';
 
 export type { CallToolResult, GetPromptResult, Implementation, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool, ToolAnnotations };
@@ -37,8 +39,18 @@ export interface McpClientOptions {
   readonly onError?: (error: Error) => void;
   /** Told once when the connection ends without `close()` (the server exited, the session expired). */
   readonly onClosed?: () => void;
-  /** Sampling, elicitation and roots, each declared at initialize only when given. */
+  /**
+   * Sampling, elicitation and roots, each declared only when given (at initialize, or in every
+   * 2026-07-28 request's `_meta`, where the same handlers answer a result's `input_required` rounds).
+   */
   readonly serverRequests?: ServerRequestHandlers;
+  /**
+   * The protocol era to speak. Default `legacy`, the SDK's (plain `initialize`, no probe); the agent
+   * passes its configuration's, whose default is `auto`.
+   */
+  readonly era?: EraSetting;
+  /** What an earlier connection found out: connect without probing (re-probed only if this fails). */
+  readonly prior?: EraVerdict;
 }
 
 /**
@@ -57,13 +69,17 @@ export class McpClient implements NotificationSource {
   /** Aborted by close(): every running call listens to it, so it is cancelled while the transport is open. */
   private readonly stopping = new AbortController();
   private running = 0;
+  /** A 2026-07-28 server's change notifications come on this stream. */
+  private changes: ChangeSubscription | undefined;
+  /** Set when changes may have gone untold (a listen stream was reopened): the next list is fetched anew. */
+  private listsStale = false;
 
   constructor(
     private readonly transport: McpTransport,
     private readonly options: McpClientOptions,
   ) {
     const serverRequests = options.serverRequests ?? {};
-    this.sdk = new Client(options.clientInfo, { capabilities: clientCapabilities(serverRequests) });
+    this.sdk = new Client(options.clientInfo, { capabilities: clientCapabilities(serverRequests), versionNegotiation: versionNegotiation(options.era ?? 'legacy') });
     registerServerRequests(this.sdk, serverRequests);
     // Each running call listens on the shared stopping signal: dozens at once are normal, not a leak.
     setMaxListeners(0, this.stopping.signal);
@@ -96,6 +112,19 @@ export class McpClient implements NotificationSource {
     return this.sdk.getNegotiatedProtocolVersion();
   }
 
+  /** `modern` (2026-07-28, no `initialize`) or `legacy`, once connected. */
+  get era(): 'modern' | 'legacy' | undefined {
+    return this.sdk.getProtocolEra();
+  }
+
+  /** What this connection found out about the server's era, for the next connection to reuse. */
+  get eraVerdict(): EraVerdict | undefined {
+    const era = this.sdk.getProtocolEra();
+    const discover = this.sdk.getDiscoverResult();
+    if (era === 'modern' && discover) return { kind: 'modern', discover };
+    return era === 'legacy' ? { kind: 'legacy' } : undefined;
+  }
+
   get requestTimeoutMs(): number {
     return this.options.requestTimeoutMs;
   }
@@ -113,28 +142,39 @@ export class McpClient implements NotificationSource {
     return this.notifications.addNotificationListener(listener);
   }
 
-  /** Opens the transport and runs the initialize handshake. On failure everything opened is closed again. */
+  /**
+   * Opens the transport and finds the server's era (the `server/discover` probe, or the `prior`
+   * verdict), then runs `initialize` for a legacy server, or opens the change-notification stream of
+   * a modern one. On failure everything opened is closed again.
+   */
   async connect(): Promise<void> {
     if (this.state !== 'new') throw new Error('McpClient.connect() may be called once');
     this.state = 'connecting';
-    const tap = new NotificationTap(this.transport, (notification) =>
-      this.notifications.publish({ server: this.options.serverName, notification, receivedAt: new Date() }),
-    );
+    const transport = new SdkTransport(this.transport, (notification) => this.publish(notification));
     try {
-      await this.sdk.connect(tap, { timeout: this.initializeTimeoutMs });
+      await this.sdk.connect(transport, { timeout: this.initializeTimeoutMs, prior: this.options.prior });
     } catch (error) {
       this.state = 'closed';
       await this.transport.close().catch(() => undefined);
+      if (transport.closedDuringProbe) {
+        throw new McpClientError(McpClientErrorCode.ProbeClosed, `MCP server "${this.options.serverName}" ended the connection when asked server/discover (a legacy server); connect again with era legacy`, { cause: error });
+      }
       throw this.connectError(error);
     }
     // The transport may have ended during the handshake's last step.
     if (this.state === 'connecting') this.state = 'connected';
+    if (this.state === 'connected' && this.sdk.getProtocolEra() === 'modern') await this.listenForChanges();
   }
 
-  /** Every tool the server lists (all pages). */
+  /**
+   * Every tool the server lists (all pages). A 2026-07-28 list is served from the SDK's cache while its
+   * `ttlMs` lasts; a change notification ends that at once.
+   */
   async listTools(): Promise<Tool[]> {
     this.assertConnected();
-    const { tools } = await this.sdk.listTools(undefined, { timeout: this.options.requestTimeoutMs });
+    const cacheMode = this.listsStale ? 'refresh' : 'use';
+    this.listsStale = false;
+    const { tools } = await this.sdk.listTools(undefined, { timeout: this.options.requestTimeoutMs, cacheMode });
     return tools;
   }
 
@@ -180,7 +220,29 @@ export class McpClient implements NotificationSource {
     // The cancellations are sent from the SDK's abort handlers; one turn of the event loop lets them go out.
     if (running > 0) await new Promise((resolve) => setImmediate(resolve));
     this.state = 'closed';
+    // Closing the transport ends the listen stream; nothing more needs saying to the server.
+    void this.changes?.stop();
     await this.sdk.close();
+  }
+
+  private publish(notification: Parameters<NotificationFanout['publish']>[0]['notification']): void {
+    this.notifications.publish({ server: this.options.serverName, notification, receivedAt: new Date() });
+  }
+
+  private async listenForChanges(): Promise<void> {
+    const filter = ChangeSubscription.filterFor(this.sdk.getServerCapabilities());
+    if (!filter) return;
+    this.changes = await ChangeSubscription.open(this.sdk, filter, {
+      timeoutMs: this.options.requestTimeoutMs,
+      onError: (error) => {
+        if (!this.closing) this.options.onError?.(error);
+      },
+      onReopened: () => {
+        // Whatever changed while the stream was down was never told: listeners hear it now.
+        this.listsStale = true;
+        if (filter.toolsListChanged) this.publish({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+      },
+    });
   }
 
   private get initializeTimeoutMs(): number {

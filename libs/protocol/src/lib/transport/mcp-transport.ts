@@ -26,6 +26,11 @@ export interface McpTransport {
   readonly sessionId?: string;
   /** Streamable HTTP only: the negotiated version, sent as `MCP-Protocol-Version` from then on. */
   setProtocolVersion?: (version: string) => void;
+  /**
+   * Streamable HTTP only: one request per message, each honouring `TransportSendOptions.requestSignal`
+   * (the SDK client then cancels a 2026-07-28 request by aborting it instead of sending a cancellation).
+   */
+  readonly hasPerRequestStream?: boolean;
 }
 
 export type { MessageExtraInfo, TransportSendOptions };

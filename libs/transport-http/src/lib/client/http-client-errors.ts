@@ -29,10 +29,16 @@ export class HttpClientError extends CodedError<HttpClientErrorCode> {
   override readonly name = 'HttpClientError';
   /** The HTTP status, when the server answered one. */
   readonly status: number | undefined;
+  /**
+   * The start of a refused 2026-07-28 request's body, for the SDK client's era probe to classify
+   * (libs/protocol's SdkTransportBridge); never part of the message, never logged.
+   */
+  readonly body: string | undefined;
 
-  constructor(code: HttpClientErrorCode, message: string, options?: ErrorOptions & { readonly status?: number }) {
+  constructor(code: HttpClientErrorCode, message: string, options?: ErrorOptions & { readonly status?: number; readonly body?: string }) {
     super(code, message, options);
     this.status = options?.status;
+    this.body = options?.body;
   }
 }
 

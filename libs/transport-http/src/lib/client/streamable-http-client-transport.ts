@@ -2,9 +2,10 @@ import { setMaxListeners } from 'node:events';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
-import { McpHttpHeader, McpMethod, McpNotification, oversizedReply, parseJsonRpcMessage, type JSONRPCMessage, type McpTransport, type RequestId } from '@toolmesh/protocol';
+import { McpHttpHeader, McpMethod, McpNotification, oversizedReply, parseJsonRpcMessage, type JSONRPCMessage, type McpTransport, type RequestId, type TransportSendOptions } from '@toolmesh/protocol';
 import { isInsufficientScope, MAX_STEP_UPS_PER_REQUEST, type HttpAuthorization } from './http-authorization';
 import { describeEndpoint, HttpClientError, HttpClientErrorCode } from './http-client-errors';
+import { modernVersionOf, perMessageHeaders, standardHeaders } from './modern-request-headers';
 import { SseParser } from './sse-parser';
 
 /** 4 MiB, as for stdio: far above any real reply, far below what would hurt the agent. */
@@ -13,6 +14,18 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 const DEFAULT_RETRY_MS = 1000;
 /** Reopening attempts in a row that bring no event before we stop trying. */
 const MAX_FRUITLESS_RECONNECTS = 3;
+/** How much of a refusal's body is kept for the caller to classify (a JSON-RPC error is far smaller). */
+const REFUSAL_BODY_BYTES = 64 * 1024;
+
+/**
+ * Who a reply stream is for, when the SDK client gave a per-request signal (2026-07-28: closing a
+ * request's stream is its cancellation, and a `subscriptions/listen` stream is closed that way) or wants
+ * to hear that the stream ended without its answer (a dropped listen stream, to be opened again).
+ */
+interface StreamOwner {
+  readonly signal?: AbortSignal;
+  readonly onEnd?: () => void;
+}
 
 /** How far an SSE stream got: what reopening it needs (spec 2025-11-25, "Resumability and Redelivery"). */
 interface StreamPosition {
@@ -49,6 +62,8 @@ export interface StreamableHttpClientTransportOptions {
  * reported through `onerror` and dropped, and the transport stays usable.
  */
 export class StreamableHttpClientTransport implements McpTransport {
+  /** One POST per message: the SDK client cancels a 2026-07-28 request by aborting its `requestSignal`. */
+  readonly hasPerRequestStream = true;
   onmessage?: McpTransport['onmessage'];
   onerror?: (error: Error) => void;
   onclose?: () => void;
@@ -82,14 +97,32 @@ export class StreamableHttpClientTransport implements McpTransport {
     this.state = 'open';
   }
 
-  async send(message: JSONRPCMessage): Promise<void> {
+  /**
+   * `options` comes from the SDK client: `headers` (a tool call's `Mcp-Param-*`), `requestSignal` (aborts
+   * this one request and its stream) and `onRequestStreamEnd` (its stream ended without its answer).
+   * A 2026-07-28 message (its `_meta` names a modern version) also gets `MCP-Protocol-Version`,
+   * `Mcp-Method` and `Mcp-Name` from its own body.
+   */
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (this.state !== 'open') throw new HttpClientError(HttpClientErrorCode.NotConnected, `the connection to ${this.endpoint} is closed`);
-    const response = await this.request('POST', { accept: 'application/json, text/event-stream', 'content-type': 'application/json' }, JSON.stringify(message));
+    const modern = modernVersionOf(message);
+    const headers = { ...perMessageHeaders(options?.headers), ...(modern ? standardHeaders(message, modern) : {}), accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+    const owner: StreamOwner = { signal: options?.requestSignal, onEnd: options?.onRequestStreamEnd };
+    const signal = owner.signal ? AbortSignal.any([this.aborter.signal, owner.signal]) : this.aborter.signal;
+    const response = await this.request('POST', headers, JSON.stringify(message), signal);
 
     const sessionId = header(response.headers, McpHttpHeader.SessionId);
     if (sessionId && 'method' in message && message.method === McpMethod.Initialize) this.session = sessionId;
 
-    if (response.statusCode >= 300) throw await this.statusError(response);
+    if (response.statusCode >= 300) {
+      if (!modern || !('id' in message)) throw await this.statusError(response);
+      // A 2026-07-28 server refuses a request with 400 and a JSON-RPC error for it (-32022 names the
+      // versions it serves): that is the request's answer, as the SDK's transport delivers it. Any
+      // other refusal keeps the start of its body, for the era probe to classify.
+      const body = await this.readRefusal(response.body);
+      if (response.statusCode === 400 && message.id !== undefined && this.deliverErrorFor(message.id, body)) return;
+      throw await this.statusError(response, body);
+    }
     // Nothing is owed for a notification (or our answer to a server request): the spec's reply is 202,
     // and a body some servers send anyway is not a message for us.
     if (response.statusCode === 202 || !('id' in message)) {
@@ -101,7 +134,7 @@ export class StreamableHttpClientTransport implements McpTransport {
     const contentType = header(response.headers, 'content-type') ?? '';
     if (contentType.startsWith('text/event-stream')) {
       // The reply streams in while the caller goes on; the SDK client correlates it when it arrives.
-      this.follow(response.body, 'id' in message && 'method' in message ? message.id : undefined);
+      this.follow(response.body, 'id' in message && 'method' in message ? message.id : undefined, owner);
     } else if (contentType.startsWith('application/json')) {
       const text = await this.readBody(response.body);
       if (text.kind === 'text') this.deliver(text.text);
@@ -134,7 +167,7 @@ export class StreamableHttpClientTransport implements McpTransport {
       .then(async (response) => {
         // 405: the server offers no stream of its own; notifications then only arrive on POST replies.
         if (!isEventStream(response)) return void (await this.refused(response));
-        this.follow(response.body, undefined);
+        this.follow(response.body, undefined, {});
       })
       .catch((error: unknown) => this.reportUnlessClosed(error));
   }
@@ -143,11 +176,12 @@ export class StreamableHttpClientTransport implements McpTransport {
    * Reads an SSE stream to its end. `awaiting` is the id of the request whose answer the stream owes
    * (undefined for the notification stream, which is owed for as long as the transport is open).
    */
-  private follow(body: Readable, awaiting: RequestId | undefined, position: StreamPosition = {}, fruitless = 0): void {
+  private follow(body: Readable, awaiting: RequestId | undefined, owner: StreamOwner, position: StreamPosition = {}, fruitless = 0): void {
     void this.readEvents(body, awaiting, position)
       .then(async ({ answered, events }) => {
-        if (this.state !== 'open' || answered) return;
+        if (this.state !== 'open' || answered || owner.signal?.aborted) return;
         if (awaiting !== undefined && position.lastEventId === undefined) {
+          if (owner.onEnd) return owner.onEnd();
           return this.report(HttpClientErrorCode.StreamEnded, `${this.endpoint} ended a reply stream before answering and without an event id to resume from`);
         }
         const attempts = events > 0 ? 0 : fruitless + 1;
@@ -161,9 +195,14 @@ export class StreamableHttpClientTransport implements McpTransport {
           if (awaiting !== undefined) this.report(HttpClientErrorCode.StreamEnded, `${this.endpoint} answered HTTP ${response.statusCode} when asked to resume a reply stream`);
           return;
         }
-        this.follow(response.body, awaiting, position, attempts);
+        this.follow(response.body, awaiting, owner, position, attempts);
       })
-      .catch((error: unknown) => this.reportUnlessClosed(error));
+      .catch((error: unknown) => {
+        // Aborted by its owner: the SDK client closed the stream on purpose (a cancel, a listen closed).
+        if (owner.signal?.aborted) return;
+        this.reportUnlessClosed(error);
+        if (!this.aborter.signal.aborted) owner.onEnd?.();
+      });
   }
 
   private async readEvents(body: Readable, awaiting: RequestId | undefined, position: StreamPosition): Promise<{ answered: boolean; events: number }> {
@@ -244,15 +283,41 @@ export class StreamableHttpClientTransport implements McpTransport {
     }
   }
 
-  private async statusError(response: Dispatcher.ResponseData): Promise<HttpClientError> {
-    await response.body.dump();
+  /** `body`: the refusal's body when it was read (kept on the error, never put in its message). */
+  private async statusError(response: Dispatcher.ResponseData, body?: string): Promise<HttpClientError> {
+    if (body === undefined) await response.body.dump();
     const status = response.statusCode;
     if (status === 404 && this.session) {
       this.sessionLost();
       return new HttpClientError(HttpClientErrorCode.SessionExpired, `${this.endpoint} no longer knows our session (HTTP 404); the request was not run`, { status });
     }
     const hint = (status === 401 || status === 403) && !this.options.authorization ? '; check the credentials in the server\'s "headers"' : '';
-    return new HttpClientError(HttpClientErrorCode.HttpStatus, `${this.endpoint} answered HTTP ${status}${hint}`, { status });
+    return new HttpClientError(HttpClientErrorCode.HttpStatus, `${this.endpoint} answered HTTP ${status}${hint}`, { status, body });
+  }
+
+  /** Up to REFUSAL_BODY_BYTES of a refusal's body as text; the rest is discarded unread. */
+  private async readRefusal(body: Readable): Promise<string> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= REFUSAL_BODY_BYTES) {
+        body.destroy();
+        break;
+      }
+    }
+    return Buffer.concat(chunks, size).subarray(0, REFUSAL_BODY_BYTES).toString('utf8');
+  }
+
+  /** Delivers `text` when it is a JSON-RPC error answering request `id`; false when it is anything else. */
+  private deliverErrorFor(id: RequestId, text: string): boolean {
+    const parsed = parseJsonRpcMessage(text);
+    if (!parsed.ok) return false;
+    const message = parsed.value.message as JSONRPCMessage;
+    if (!('error' in message) || message.id !== id) return false;
+    this.onmessage?.(message);
+    return true;
   }
 
   /**

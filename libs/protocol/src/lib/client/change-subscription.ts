@@ -1,0 +1,83 @@
+import type { Client, McpSubscription, ServerCapabilities, SubscriptionFilter } from '@modelcontextprotocol/client';
+import { errorMessage } from '../errors/error-message';
+
+/** Waits before each reopening of a dropped listen stream; the last one repeats for as long as it takes. */
+export const RELISTEN_DELAYS_MS: readonly number[] = [0, 1000, 2000, 5000, 10_000, 30_000];
+
+export interface ChangeSubscriptionOptions {
+  /** The ack timeout of each `subscriptions/listen`. */
+  readonly timeoutMs: number;
+  /** Reopened after a drop: changes made in the gap were not told, so the lists may be out of date. */
+  readonly onReopened: () => void;
+  readonly onError: (error: Error) => void;
+}
+
+/**
+ * A 2026-07-28 server tells its list changes only on a `subscriptions/listen` stream. This keeps one
+ * open for the `list_changed` kinds the server advertises, for as long as the client is connected:
+ * the notifications on it reach the client's listeners like a 2025 server's (the live tool list of
+ * SPEC A12), and a stream that drops (`closed` resolves `remote`: the server restarted, the network
+ * broke) is opened again after RELISTEN_DELAYS_MS (spec: re-listen after an abrupt drop). A server
+ * that ends it gracefully (shutdown) is asked again too: the next instance may be up by then.
+ */
+export class ChangeSubscription {
+  private current: McpSubscription | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private attempt = 0;
+
+  private constructor(
+    private readonly sdk: Client,
+    private readonly filter: SubscriptionFilter,
+    private readonly options: ChangeSubscriptionOptions,
+  ) {}
+
+  /** The filter a server's capabilities call for; undefined when it advertises no list changes. */
+  static filterFor(capabilities: ServerCapabilities | undefined): SubscriptionFilter | undefined {
+    const filter: SubscriptionFilter = {
+      ...(capabilities?.tools?.listChanged ? { toolsListChanged: true } : {}),
+      ...(capabilities?.prompts?.listChanged ? { promptsListChanged: true } : {}),
+      ...(capabilities?.resources?.listChanged ? { resourcesListChanged: true } : {}),
+    };
+    return Object.keys(filter).length > 0 ? filter : undefined;
+  }
+
+  /** Opens the stream; resolves once the server acknowledged it, or once the first attempt failed (then retried). */
+  static async open(sdk: Client, filter: SubscriptionFilter, options: ChangeSubscriptionOptions): Promise<ChangeSubscription> {
+    const subscription = new ChangeSubscription(sdk, filter, options);
+    await subscription.listen(false);
+    return subscription;
+  }
+
+  /** Closes the stream and stops reopening it. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.current?.close().catch(() => undefined);
+  }
+
+  private async listen(reopening: boolean): Promise<void> {
+    try {
+      const subscription = await this.sdk.listen(this.filter, { timeout: this.options.timeoutMs });
+      if (this.stopped) return void (await subscription.close().catch(() => undefined));
+      this.current = subscription;
+      this.attempt = 0;
+      void subscription.closed.then((cause) => {
+        if (cause !== 'local') this.scheduleReopen();
+      });
+      if (reopening) this.options.onReopened();
+    } catch (error) {
+      if (this.stopped) return;
+      this.options.onError(new Error(`could not open the change-notification stream (subscriptions/listen): ${errorMessage(error)}`));
+      this.scheduleReopen();
+    }
+  }
+
+  private scheduleReopen(): void {
+    if (this.stopped) return;
+    const delay = RELISTEN_DELAYS_MS[Math.min(this.attempt, RELISTEN_DELAYS_MS.length - 1)];
+    this.attempt += 1;
+    this.timer = setTimeout(() => void this.listen(true), delay);
+    this.timer.unref();
+  }
+}

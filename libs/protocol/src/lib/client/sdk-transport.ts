@@ -1,0 +1,102 @@
+import { SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, JSONRPCNotification, RequestId } from '../jsonrpc/messages';
+import { McpMethod } from '../mcp/methods';
+import { isModernProtocolVersion } from '../mcp/versions';
+import type { McpTransport, TransportSendOptions } from '../transport/mcp-transport';
+
+/**
+ * The SDK client's view of one of our transports (ADR 0010: the SDK's `Client` over our transports).
+ * It passes everything through and adds what the SDK needs to know about the transport underneath:
+ *
+ * - every inbound notification goes to `onNotification` (the agent's listeners), after the SDK has
+ *   seen it: the SDK evicts its cached lists on `list_changed`, so a listener that lists again gets
+ *   the new list, not the cached one;
+ * - a child-process transport shows `pid` and `stderr`, which is how the SDK recognises stdio (a probe
+ *   that times out there means a legacy server; over HTTP it means an outage);
+ * - an HTTP refusal of the `server/discover` probe reaches the SDK as the `SdkHttpError` (status and
+ *   body) its era classifier reads: 401/403 an authorization error, 5xx a connect error, any other
+ *   status classified by its JSON-RPC body, legacy without one;
+ * - a 2026-07-28 result without `resultType` is `complete` (spec: the client assumes so; the SDK
+ *   rejects such a result as invalid, which would fail a call that succeeded);
+ * - whether the connection ended while the probe was unanswered (`closedDuringProbe`): a legacy stdio
+ *   server that exits on any request before `initialize`, which a new process then meets with it.
+ */
+export class SdkTransport implements McpTransport {
+  onmessage?: McpTransport['onmessage'];
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+  readonly hasPerRequestStream: boolean | undefined;
+  private probe: RequestId | undefined;
+  private modern = false;
+  private closedWhileProbing = false;
+
+  constructor(
+    private readonly inner: McpTransport,
+    private readonly onNotification: (notification: JSONRPCNotification) => void,
+  ) {
+    this.hasPerRequestStream = inner.hasPerRequestStream;
+    if ('pid' in inner) {
+      // The SDK's test is structural ('stderr' in t && 'pid' in t); our transport keeps stderr to itself.
+      Object.defineProperty(this, 'pid', { get: () => (inner as { pid?: number }).pid, enumerable: true });
+      Object.defineProperty(this, 'stderr', { value: null, enumerable: true });
+    }
+  }
+
+  async start(): Promise<void> {
+    this.inner.onmessage = (message, extra) => {
+      if ('id' in message && 'result' in message && (this.modern || message.id === this.probe)) completeByDefault(message.result);
+      if ('id' in message && message.id === this.probe) this.probe = undefined;
+      this.onmessage?.(message, extra);
+      if (!('id' in message)) this.onNotification(message as JSONRPCNotification);
+    };
+    this.inner.onerror = (error) => this.onerror?.(error);
+    this.inner.onclose = () => {
+      if (this.probe !== undefined) this.closedWhileProbing = true;
+      this.onclose?.();
+    };
+    await this.inner.start();
+  }
+
+  /** The connection ended while the `server/discover` probe was unanswered. */
+  get closedDuringProbe(): boolean {
+    return this.closedWhileProbing;
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (isProbe(message)) this.probe = (message as { id: RequestId }).id;
+    try {
+      await this.inner.send(message, options);
+    } catch (error) {
+      throw isProbe(message) ? asProbeRefusal(error) : error;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.modern = isModernProtocolVersion(version);
+    this.inner.setProtocolVersion?.(version);
+  }
+}
+
+function isProbe(message: JSONRPCMessage): boolean {
+  return 'method' in message && 'id' in message && message.method === McpMethod.ServerDiscover;
+}
+
+/** An HTTP status error (ours carry `status` and, for a refused modern request, `body`) as the SDK's. */
+function asProbeRefusal(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const { status, body } = error as { status?: unknown; body?: unknown };
+  if (typeof status !== 'number') return error;
+  return new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, error.message, { status, text: typeof body === 'string' ? body : undefined }, { cause: error });
+}
+
+function completeByDefault(result: unknown): void {
+  if (typeof result === 'object' && result !== null && !('resultType' in result)) (result as { resultType?: string }).resultType = 'complete';
+}

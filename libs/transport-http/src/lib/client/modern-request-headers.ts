@@ -1,0 +1,56 @@
+import { McpHttpHeader, McpMetaKey, isModernProtocolVersion, type JSONRPCMessage } from '@toolmesh/protocol';
+
+/** The body field `Mcp-Name` repeats, per method (2026-07-28, Streamable HTTP "Standard MCP request headers"). */
+const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri'>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+
+/**
+ * Headers the transport derives from the message or owns itself. The SDK client's per-request headers
+ * (`Mcp-Param-*`) never replace them: a caller could otherwise make a header disagree with the body,
+ * which a 2026-07-28 server rejects with -32020.
+ */
+const RESERVED = new Set(['accept', 'authorization', 'content-type', McpHttpHeader.ProtocolVersion, McpHttpHeader.Method, McpHttpHeader.Name, McpHttpHeader.SessionId]);
+
+const BASE64_PREFIX = '=?base64?';
+const BASE64_SUFFIX = '?=';
+/** Visible ASCII, space and tab: what a plain (not Base64) header value may hold. */
+const PLAIN = /^[\x20-\x7e\t]+$/;
+
+/** The protocol version a message's `_meta` claims when it is a 2026-07-28-or-later message, else undefined. */
+export function modernVersionOf(message: JSONRPCMessage): string | undefined {
+  if (!('method' in message)) return undefined;
+  const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  const version = meta?.[McpMetaKey.ProtocolVersion];
+  return typeof version === 'string' && isModernProtocolVersion(version) ? version : undefined;
+}
+
+/**
+ * `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` of a modern message, taken from the message itself
+ * (the version from its `_meta`, so the header always equals the body's claim, the probe included).
+ */
+export function standardHeaders(message: JSONRPCMessage, version: string): Record<string, string> {
+  if (!('method' in message)) return {};
+  const headers: Record<string, string> = { [McpHttpHeader.ProtocolVersion]: version, [McpHttpHeader.Method]: message.method };
+  const field = Object.hasOwn(NAME_SOURCE, message.method) ? NAME_SOURCE[message.method] : undefined;
+  const name = field && (message.params as Record<string, unknown> | undefined)?.[field];
+  if (typeof name === 'string') headers[McpHttpHeader.Name] = encodeHeaderValue(name);
+  return headers;
+}
+
+/** The SDK client's headers for one message (`Mcp-Param-*`, already encoded), without the reserved ones. */
+export function perMessageHeaders(headers: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (!RESERVED.has(name.toLowerCase())) kept[name.toLowerCase()] = value;
+  }
+  return kept;
+}
+
+/**
+ * A header value by the 2026-07-28 value-encoding rule: as it is when it is plain visible ASCII without
+ * leading or trailing whitespace, else `=?base64?<Base64 of its UTF-8>?=` (also when it is empty or
+ * already looks like that form, so that it cannot be misread). The SDK's own transport does the same.
+ */
+export function encodeHeaderValue(value: string): string {
+  const plain = PLAIN.test(value) && value === value.trim() && !(value.startsWith(BASE64_PREFIX) && value.endsWith(BASE64_SUFFIX));
+  return plain ? value : `${BASE64_PREFIX}${Buffer.from(value, 'utf8').toString('base64')}${BASE64_SUFFIX}`;
+}
