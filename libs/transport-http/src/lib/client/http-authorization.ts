@@ -31,3 +31,16 @@ export const MAX_STEP_UPS_PER_REQUEST = 2;
 export function isInsufficientScope(wwwAuthenticate: string | undefined): boolean {
   return wwwAuthenticate !== undefined && /(^|[\s,])error\s*=\s*"?insufficient_scope"?/i.test(wwwAuthenticate);
 }
+
+/**
+ * The mark the SDK client's transports put on an error of their authorization step
+ * (`Symbol.for('mcp.authSeamEscape')`, SDK 2.4.0 client/authSeam): its `server/discover` probe then
+ * reports the error instead of taking the failed request for a legacy server and retrying with
+ * `initialize`, which would run the sign-in a second time. The error itself is passed on unchanged.
+ */
+const SDK_AUTH_SEAM = Symbol.for('mcp.authSeamEscape');
+
+export function asAuthorizationFailure(error: unknown): unknown {
+  if (typeof error === 'object' && error !== null && Object.isExtensible(error)) Object.defineProperty(error, SDK_AUTH_SEAM, { value: true, configurable: true });
+  return error;
+}

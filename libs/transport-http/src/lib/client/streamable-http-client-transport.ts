@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
 import { McpHttpHeader, McpMethod, McpNotification, oversizedReply, parseJsonRpcMessage, type JSONRPCMessage, type McpTransport, type RequestId, type TransportSendOptions } from '@toolmesh/protocol';
-import { isInsufficientScope, MAX_STEP_UPS_PER_REQUEST, type HttpAuthorization } from './http-authorization';
+import { asAuthorizationFailure, isInsufficientScope, MAX_STEP_UPS_PER_REQUEST, type HttpAuthorization } from './http-authorization';
 import { describeEndpoint, HttpClientError, HttpClientErrorCode } from './http-client-errors';
 import { modernVersionOf, perMessageHeaders, standardHeaders } from './modern-request-headers';
 import { SseParser } from './sse-parser';
@@ -253,7 +253,9 @@ export class StreamableHttpClientTransport implements McpTransport {
       else if (status === 403 && isInsufficientScope(wwwAuthenticate) && stepUps < MAX_STEP_UPS_PER_REQUEST) stepUps += 1;
       else break;
       await response.body.dump();
-      await authorization.challenged({ status, wwwAuthenticate });
+      await authorization.challenged({ status, wwwAuthenticate }).catch((error: unknown) => {
+        throw asAuthorizationFailure(error);
+      });
       response = await this.requestOnce(method, extra, body, signal);
     }
     return response;
@@ -263,7 +265,9 @@ export class StreamableHttpClientTransport implements McpTransport {
     const headers: Record<string, string> = { ...this.options.headers, ...extra };
     if (this.session) headers[McpHttpHeader.SessionId] = this.session;
     if (this.protocolVersion) headers[McpHttpHeader.ProtocolVersion] = this.protocolVersion;
-    const credentials = await this.options.authorization?.authorization();
+    const credentials = await this.options.authorization?.authorization().catch((error: unknown) => {
+      throw asAuthorizationFailure(error);
+    });
     if (credentials !== undefined) headers.authorization = credentials;
     try {
       return await request(this.url, { method, headers, body, signal, dispatcher: this.options.dispatcher });
