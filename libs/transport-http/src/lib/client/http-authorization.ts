@@ -34,9 +34,10 @@ export function isInsufficientScope(wwwAuthenticate: string | undefined): boolea
 
 /**
  * The mark the SDK client's transports put on an error of their authorization step
- * (`Symbol.for('mcp.authSeamEscape')`, SDK 2.4.0 client/authSeam): its `server/discover` probe then
- * reports the error instead of taking the failed request for a legacy server and retrying with
- * `initialize`, which would run the sign-in a second time. The error itself is passed on unchanged.
+ * (`Symbol.for('mcp.authSeamEscape')`, SDK 2.4.0 client/authSeam): the `server/discover` probe's
+ * classifier then fails the connection with the error itself ("auth-required") instead of wrapping it
+ * as a network failure of the probe ("Version negotiation probe failed: ..."), so the caller still
+ * sees its code (`oauth.*`). The error object is passed on unchanged.
  */
 const SDK_AUTH_SEAM = Symbol.for('mcp.authSeamEscape');
 
