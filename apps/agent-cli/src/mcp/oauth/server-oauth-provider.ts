@@ -61,6 +61,9 @@ export class ServerOAuthProvider implements OAuthClientProvider {
       client_name: 'agent-cli (toolmesh)',
       redirect_uris: [this.redirectUrl],
       response_types: ['code'],
+      // Declared here, not left to the SDK's registration default: its scope selection reads these to
+      // ask for offline_access (a refresh token) where the authorization server offers it (SEP-2207).
+      grant_types: ['authorization_code', 'refresh_token'],
       // A public native client (RFC 8252 §8.4): it can keep no secret, PKCE protects the code.
       token_endpoint_auth_method: 'none',
       ...(this.settings.scopes?.length ? { scope: this.settings.scopes.join(' ') } : {}),
