@@ -112,6 +112,8 @@ export class ServerOAuth implements HttpAuthorization {
   }
 
   private async authorize(extra: Pick<AuthOptions, 'forceReauthorization'>): Promise<void> {
+    // Without a refresh token only the browser can help: said at once, before registering a client for nothing.
+    if (!this.host.interactive && !this.provider.tokens()?.refresh_token) throw this.loginRequired();
     const state = ServerOAuthProvider.newState();
     const callback = await LoopbackCallback.listen(state, this.settings.callbackPort);
     this.provider.expectRedirect({ redirectUrl: callback.redirectUrl, state });
@@ -134,10 +136,12 @@ export class ServerOAuth implements HttpAuthorization {
   }
 
   private async redirect(authorizationUrl: URL): Promise<void> {
-    if (!this.host.interactive) {
-      throw new AgentError(AgentErrorCode.OAuthLoginRequired, `MCP server "${this.serverName}" needs a sign-in: run agent-cli mcp login ${this.serverName}`);
-    }
+    if (!this.host.interactive) throw this.loginRequired();
     await this.host.userAgent.open(authorizationUrl, this.serverName);
+  }
+
+  private loginRequired(): AgentError {
+    return new AgentError(AgentErrorCode.OAuthLoginRequired, `MCP server "${this.serverName}" needs a sign-in: run agent-cli mcp login ${this.serverName}`);
   }
 
   private async waitFor(callback: LoopbackCallback) {

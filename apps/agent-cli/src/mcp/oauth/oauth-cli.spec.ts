@@ -1,0 +1,108 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startScriptedLlmServer, type ScriptedLlmServer } from '../../agent/test-support/scripted-llm-server';
+import { ExitCode } from '../../cli/exit-codes';
+import { runBuiltCli, type CliRun } from '../../test-support/built-cli';
+import { startOAuthProtectedServer, type OAuthProtectedServer } from '../../test-support/oauth-protected-server';
+
+/**
+ * OAuth as a user meets it (SPEC A19): the built CLI against an MCP server behind its own authorization
+ * server (test-support/oauth-protected-server.ts), with $BROWSER a headless stand-in that follows the
+ * authorization page's redirect to the agent's loopback listener, and a scripted model for `run`.
+ */
+const HEADLESS_BROWSER = path.join(__dirname, '../../test-support/headless-browser.cjs');
+
+let server: OAuthProtectedServer;
+let llm: ScriptedLlmServer;
+let dir: string;
+let env: NodeJS.ProcessEnv;
+const outputs: string[] = [];
+
+beforeEach(async () => {
+  server = await startOAuthProtectedServer();
+  llm = await startScriptedLlmServer([{ toolCalls: [{ id: 'c1', name: 'mcp__secure__whoami', arguments: {} }] }, { text: 'You are signed in.' }]);
+  dir = mkdtempSync(path.join(tmpdir(), 'oauth-cli-'));
+  mkdirSync(path.join(dir, 'home'));
+  writeFileSync(
+    path.join(dir, 'agent-cli.yaml'),
+    `llm:\n  baseUrl: ${llm.baseUrl}\n  model: scripted-model\nmcp:\n  servers:\n    - name: secure\n      url: ${server.url}\n`,
+  );
+  env = { PATH: process.env.PATH, HOME: path.join(dir, 'home'), XDG_CONFIG_HOME: path.join(dir, 'config'), BROWSER: HEADLESS_BROWSER };
+  outputs.length = 0;
+});
+
+afterEach(async () => {
+  await Promise.all([server.close(), llm.close()]);
+});
+
+async function cli(...args: string[]): Promise<CliRun> {
+  const run = await runBuiltCli(args, { cwd: dir, env });
+  outputs.push(run.stdout, run.stderr);
+  return run;
+}
+
+const credentialsDirectory = () => path.join(dir, 'config', 'toolmesh-agent', 'oauth');
+
+describe('OAuth through the built CLI', () => {
+  it('signs in with mcp login, sends and refreshes the stored token, and logout deletes it; no token is ever printed or written to the transcript', async () => {
+    // Before any sign-in a command does not open a browser: it names mcp login.
+    const before = await cli('tools');
+    expect(before.code).toBe(ExitCode.ServerUnavailable);
+    expect(before.stderr).toContain('needs a sign-in: run agent-cli mcp login secure');
+    expect(server.grants).toEqual([]);
+
+    const login = await cli('mcp', 'login', 'secure', '--json');
+    expect(login).toMatchObject({ code: ExitCode.Ok });
+    const { signedIn, credentials } = JSON.parse(login.stdout) as { signedIn: boolean; credentials: string };
+    expect(signedIn).toBe(true);
+    expect(path.dirname(credentials)).toBe(credentialsDirectory());
+    expect(statSync(credentials).mode & 0o777).toBe(0o600);
+    expect(statSync(credentialsDirectory()).mode & 0o777).toBe(0o700);
+    expect(server.grants).toEqual(['authorization_code']);
+    const [, firstAccess] = server.issued; // the client secret (registration), then the access and refresh tokens
+
+    // A run uses the stored token as it is, and its transcript holds no credential.
+    const run = await cli('run', 'Am I signed in?', '--yes', '--transcript', 'transcript.jsonl');
+    expect(run).toMatchObject({ code: ExitCode.Ok });
+    expect(run.stdout).toContain('You are signed in.');
+    expect(server.grants).toEqual(['authorization_code']);
+    expect(new Set(server.mcpTokens)).toEqual(new Set([firstAccess]));
+    const transcript = readFileSync(path.join(dir, 'transcript.jsonl'), 'utf8');
+    expect(transcript).toContain('signed in');
+    outputs.push(transcript);
+
+    // An expired access token is refreshed before it is sent.
+    const stored = JSON.parse(readFileSync(credentials, 'utf8')) as { savedAt: number };
+    writeFileSync(credentials, JSON.stringify({ ...stored, savedAt: 0 }), { mode: 0o600 });
+    const afterExpiry = await cli('call', 'mcp__secure__whoami', '{}', '--yes');
+    expect(afterExpiry).toMatchObject({ code: ExitCode.Ok });
+    expect(server.grants).toEqual(['authorization_code', 'refresh_token']);
+    const refreshedAccess = server.issued[3];
+    expect(server.mcpTokens.at(-1)).toBe(refreshedAccess);
+    expect(statSync(credentials).mode & 0o777).toBe(0o600);
+
+    const logout = await cli('mcp', 'logout', 'secure', '--json');
+    expect(JSON.parse(logout.stdout)).toEqual({ server: 'secure', removed: true, credentials });
+    expect(existsSync(credentials)).toBe(false);
+    const afterLogout = await cli('call', 'mcp__secure__whoami', '{}', '--yes');
+    expect(afterLogout.stderr).toContain('needs a sign-in: run agent-cli mcp login secure');
+
+    // Every token and secret the servers handed out, against every byte the CLI printed or wrote.
+    expect(server.issued).toHaveLength(5);
+    const everything = outputs.join('\n');
+    for (const secret of server.issued) expect({ secret, printed: everything.includes(secret) }).toEqual({ secret, printed: false });
+  });
+
+  it('login and logout explain what they cannot do', async () => {
+    writeFileSync(path.join(dir, 'agent-cli.yaml'), `mcp:\n  servers:\n    - name: static\n      url: ${server.url}\n      headers: { Authorization: "Bearer x" }\n    - name: local\n      command: node\n`);
+    const staticServer = await cli('mcp', 'login', 'static');
+    expect(staticServer).toMatchObject({ code: ExitCode.Usage });
+    expect(staticServer.stderr).toContain('[oauth.not_configured]');
+    const stdio = await cli('mcp', 'logout', 'local');
+    expect(stdio.stderr).toContain('is a stdio server');
+    const unknown = await cli('mcp', 'login', 'nope');
+    expect(unknown).toMatchObject({ code: ExitCode.Usage });
+    expect((await cli('mcp', 'logout', 'static', '--json')).stdout).toContain('"removed": false');
+  });
+});

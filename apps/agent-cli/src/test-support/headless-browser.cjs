@@ -1,0 +1,16 @@
+#!/usr/bin/env node
+/**
+ * A stand-in for the user's browser in tests ($BROWSER=<this> <url>): opens the authorization URL, and
+ * takes the redirect it answers with (to the agent's loopback listener) as a browser would once the
+ * user has agreed. Prints nothing it received.
+ */
+const url = new URL(process.argv[2]);
+(async () => {
+  const consent = await fetch(url, { redirect: 'manual' });
+  const location = consent.headers.get('location');
+  if (!location) throw new Error(`the authorization page answered HTTP ${consent.status} without a redirect`);
+  await (await fetch(new URL(location, url))).text();
+})().catch((error) => {
+  process.stderr.write(`headless-browser: ${error.message}\n`);
+  process.exitCode = 1;
+});
