@@ -70,7 +70,9 @@ export const COMMAND_HELP: Readonly<Record<string, string>> = {
   servers: `Usage: agent-cli servers [--config <file>] [--json]
 
 Connects to every configured MCP server at once (one startup deadline for all) and shows, per server,
-whether it connected, how long it took, how many tools it offers, and why it failed if it did.
+whether it connected, the protocol version it speaks (2026-07-28, or the 2025 one initialize agreed; the
+server's "era" setting: auto, 2026-07-28 or legacy), how long it took, how many tools it offers, and why
+it failed if it did.
 Exits with 4 when any server failed.
 
 ${GLOBAL_OPTIONS}
@@ -180,13 +182,14 @@ does, without starting any server: YAML keeps its comments and other settings, a
 keeps its other keys. "add" creates the file when there is none, refuses a name that is taken, and
 checks the entry as the CLI will read it before writing. Put -- before a command whose arguments start
 with "-". Values are written as given: "\${TOKEN}" stays a reference, expanded when the CLI reads the file.
-"list" and "get" show the entries as written; "agent-cli servers" connects them.
+"list" and "get" show the entries as written, with the protocol era each is spoken to with (auto unless
+set); "agent-cli servers" connects them and shows the version each speaks.
 
 "login" signs in to an http server that uses OAuth (any http server without an Authorization header
 or "oauth: false"): it connects the server, and when the server asks (HTTP 401) opens the
 authorization page in the browser ($BROWSER, open or xdg-open; the address is also printed) and
 waits up to five minutes for its redirect to http://127.0.0.1:<port>/callback. Tokens and the client
-registration are kept per server in \$XDG_CONFIG_HOME/toolmesh-agent/oauth (default ~/.config), mode
+registration are kept per server in $XDG_CONFIG_HOME/toolmesh-agent/oauth (default ~/.config), mode
 0600; other commands use and refresh them, and fail with oauth.login_required when a new sign-in is
 needed. "logout" deletes them. Neither prints a token.
 

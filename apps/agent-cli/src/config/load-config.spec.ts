@@ -124,7 +124,8 @@ describe('mcpServers import (Claude Desktop / Claude Code JSON)', () => {
     );
     expect(servers).toEqual([
       { name: 'memory', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { MEMORY_FILE_PATH: '/tmp/m.json' }, cwd: undefined, requestTimeoutMs: 30_000, annotationTrust: 'ignore' },
-      { name: 'docs', transport: 'streamable-http', url: new URL('https://docs.example.com/mcp'), headers: { 'X-Api-Key': 'k' }, requestTimeoutMs: 30_000, annotationTrust: 'ignore' },
+      // No Authorization header of its own: OAuth is on, with the defaults (SPEC A19).
+      { name: 'docs', transport: 'streamable-http', url: new URL('https://docs.example.com/mcp'), headers: { 'X-Api-Key': 'k' }, oauth: {}, requestTimeoutMs: 30_000, annotationTrust: 'ignore' },
     ]);
   });
 

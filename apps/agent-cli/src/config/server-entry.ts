@@ -27,6 +27,7 @@ export function readServerEntry(name: string, entry: ConfigReader): McpServerCon
     ...(entry.at('maxCallTimeoutMs').present ? { maxCallTimeoutMs: entry.at('maxCallTimeoutMs').positiveInteger(0) } : {}),
     annotationTrust: entry.at('annotationTrust').oneOf(ANNOTATION_TRUST, 'ignore'),
   };
+  if (transport !== 'streamable-http' && transport !== 'http' && entry.at('oauth').present) throw entry.at('oauth').fail('is for streamable-http servers');
   if (transport === 'stdio') {
     return {
       ...common,
