@@ -1,5 +1,5 @@
 /**
- * A server's `oauth` settings (docs/configuration reference, "oauth"). All optional: with none, the
+ * A server's `oauth` settings (docs/agent-cli.md, "OAuth for remote servers"). All optional: with none, the
  * agent discovers everything and registers itself (client ID metadata document when configured and
  * supported, else dynamic client registration).
  */
