@@ -20,6 +20,8 @@ export interface OAuthProtectedServer {
   readonly grants: string[];
   /** The access token of each MCP request that carried a valid one, in order. */
   readonly mcpTokens: string[];
+  /** Makes every access token issued so far invalid (as a server that restarted or revoked them); refresh tokens stay good. */
+  revokeAccessTokens(): void;
   close(): Promise<void>;
 }
 
@@ -126,6 +128,7 @@ export async function startOAuthProtectedServer(): Promise<OAuthProtectedServer>
     issued,
     grants,
     mcpTokens,
+    revokeAccessTokens: () => accessTokens.clear(),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

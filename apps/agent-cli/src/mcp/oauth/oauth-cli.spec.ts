@@ -94,6 +94,19 @@ describe('OAuth through the built CLI', () => {
     for (const secret of server.issued) expect({ secret, printed: everything.includes(secret) }).toEqual({ secret, printed: false });
   });
 
+  it('answers a 401 to a stored token with a refresh and one retry, without a browser', async () => {
+    expect((await cli('mcp', 'login', 'secure')).code).toBe(ExitCode.Ok);
+    server.revokeAccessTokens();
+
+    const call = await cli('call', 'mcp__secure__whoami', '{}', '--yes');
+
+    expect(call).toMatchObject({ code: ExitCode.Ok });
+    expect(server.grants).toEqual(['authorization_code', 'refresh_token']);
+    expect(server.mcpTokens.at(-1)).toBe(server.issued[3]);
+    const everything = outputs.join('\n');
+    for (const secret of server.issued) expect({ secret, printed: everything.includes(secret) }).toEqual({ secret, printed: false });
+  });
+
   it('login and logout explain what they cannot do', async () => {
     writeFileSync(path.join(dir, 'agent-cli.yaml'), `mcp:\n  servers:\n    - name: static\n      url: ${server.url}\n      headers: { Authorization: "Bearer x" }\n    - name: local\n      command: node\n`);
     const staticServer = await cli('mcp', 'login', 'static');
