@@ -15,6 +15,8 @@
  *   --crash-on-call            exit with code 3 when a tool is called
  *   --stderr-bytes=<n>         write this many bytes to stderr at start
  *   --record=<file>            append the method of every message received to this file, one per line
+ *   --exit-before-initialize   exit with code 1 on any request before initialize (as servers on SDKs
+ *                              that end on a request they cannot take yet do with server/discover)
  *
  * Tools: "echo" returns its arguments as text; "env" returns the environment as JSON; "fail" returns
  * an isError result; "slow" answers after arguments.ms milliseconds.
@@ -88,9 +90,12 @@ const handlers = {
   },
 };
 
+let initialized = false;
 createInterface({ input: process.stdin }).on('line', (line) => {
   const message = JSON.parse(line);
   if (flags.record) appendFileSync(flags.record, `${message.method ?? 'response'}\n`);
+  if (message.method === 'initialize') initialized = true;
+  else if (flags['exit-before-initialize'] && !initialized && message.id !== undefined) process.exit(1);
   const handler = handlers[message.method];
   if (handler) handler(message);
   else if (message.id !== undefined) write({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } });

@@ -66,7 +66,7 @@ describe('agent-cli servers', () => {
   it('prints a table and exits 0 when every server connected', async () => {
     const { code, stdout } = await cli('servers', '--config', 'good.yaml');
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^SERVER\s+TRANSPORT\s+STATE\s+TOOLS\s+TIME\s+DETAIL\nweb\s+streamable-http\s+connected\s+3\s+\d+ ms\s+sdk-http-peer 1\.0\.0\n$/);
+    expect(stdout).toMatch(/^SERVER\s+TRANSPORT\s+STATE\s+PROTOCOL\s+TOOLS\s+TIME\s+DETAIL\nweb\s+streamable-http\s+connected\s+2025-11-25\s+3\s+\d+ ms\s+sdk-http-peer 1\.0\.0\n$/);
   });
 
   it('imports the mcpServers JSON of Claude Desktop / Claude Code', async () => {

@@ -45,7 +45,7 @@ describe('agent-cli mcp', () => {
     expect(text).toContain('Authorization: Bearer ${DOCS_TOKEN}');
 
     const listed = await cli(dir, 'mcp', 'list');
-    expect(listed.stdout).toMatch(/^SERVER\s+TRANSPORT\s+COMMAND \/ URL\nfiles\s+stdio\s+npx -y @modelcontextprotocol\/server-filesystem \/tmp\nmemory\s+stdio\s+npx -y @modelcontextprotocol\/server-memory\ndocs\s+streamable-http\s+https:\/\/docs\.example\.com\/mcp\n$/);
+    expect(listed.stdout).toMatch(/^SERVER\s+TRANSPORT\s+ERA\s+COMMAND \/ URL\nfiles\s+stdio\s+auto\s+npx -y @modelcontextprotocol\/server-filesystem \/tmp\nmemory\s+stdio\s+auto\s+npx -y @modelcontextprotocol\/server-memory\ndocs\s+streamable-http\s+auto\s+https:\/\/docs\.example\.com\/mcp\n$/);
     const got = await cli(dir, 'mcp', 'get', 'docs', '--json');
     expect(JSON.parse(got.stdout)).toEqual({ name: 'docs', transport: 'streamable-http', url: 'https://docs.example.com/mcp', headers: { Authorization: 'Bearer ${DOCS_TOKEN}' } });
 

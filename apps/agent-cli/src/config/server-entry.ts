@@ -1,3 +1,4 @@
+import { ERA_SETTINGS } from '@toolmesh/protocol';
 import { ANNOTATION_TRUST } from '../mcp/annotation-trust';
 import { assertServerName, DEFAULT_REQUEST_TIMEOUT_MS, type McpServerConfig } from '../mcp/server-config';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
@@ -26,7 +27,10 @@ export function readServerEntry(name: string, entry: ConfigReader): McpServerCon
     ...(entry.at('startupTimeoutMs').present ? { startupTimeoutMs: entry.at('startupTimeoutMs').positiveInteger(0) } : {}),
     ...(entry.at('maxCallTimeoutMs').present ? { maxCallTimeoutMs: entry.at('maxCallTimeoutMs').positiveInteger(0) } : {}),
     annotationTrust: entry.at('annotationTrust').oneOf(ANNOTATION_TRUST, 'ignore'),
+    ...(entry.at('era').present ? { era: entry.at('era').oneOf(ERA_SETTINGS, 'auto') } : {}),
   };
+  // The HTTP+SSE transport of 2024-11-05 has no 2026-07-28 form to pin.
+  if (transport === 'sse' && common.era === '2026-07-28') throw entry.at('era').error('"legacy" or "auto" with transport sse (a 2024-11-05 transport)');
   if (transport !== 'streamable-http' && transport !== 'http' && entry.at('oauth').present) throw entry.at('oauth').fail('is for streamable-http servers');
   if (transport === 'stdio') {
     return {

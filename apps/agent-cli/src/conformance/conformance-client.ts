@@ -1,5 +1,5 @@
 import { Agent } from 'undici';
-import { errorMessage, McpClient, type ElicitResult, type ServerRequestHandlers } from '@toolmesh/protocol';
+import { errorMessage, McpClient, SchemaCompiler, SchemaError, type ElicitResult, type ServerRequestHandlers, type Tool } from '@toolmesh/protocol';
 import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import { version } from '../../../../package.json';
 import { defaultAnswers } from '../mcp/host/elicitation-form';
@@ -7,19 +7,54 @@ import { conformanceOAuth, isAuthScenario, runAuthScenario } from './conformance
 
 /**
  * The client the official MCP conformance suite drives (`conformance client --command ...`): it runs
- * `<this> <server-url>` with MCP_CONFORMANCE_SCENARIO set, against a mock server per scenario. Built
- * into dist/apps/agent-cli/conformance-client.js; it uses exactly the agent's HTTP transport and client.
- *
- * Scenarios: initialize (handshake only), tools_call (list the tools, call add_numbers), sse-retry (a
- * call whose reply stream the server ends early) and elicitation-sep1034-client-defaults (a call whose
- * server asks a form of the client, which must fill in the schema's defaults).
+ * `<this> <server-url>` with MCP_CONFORMANCE_SCENARIO set (and MCP_CONFORMANCE_CONTEXT for scenarios
+ * that say what to call), against a mock server per scenario. Built into
+ * dist/apps/agent-cli/conformance/conformance-client.js; it uses exactly the agent's HTTP transport and
+ * client with the agent's default era, `auto`: the 2025 scenarios meet a server that answers the
+ * `server/discover` probe with an error (then `initialize`), the 2026-07-28 ones a server that answers it.
  */
-const SCENARIOS: Readonly<Record<string, (client: McpClient) => Promise<void>>> = {
+type Scenario = (client: McpClient, context: ScenarioContext) => Promise<void>;
+
+interface ScenarioContext {
+  readonly toolCalls?: ReadonlyArray<{ readonly name: string; readonly arguments?: Record<string, unknown> }>;
+}
+
+const SCENARIOS: Readonly<Record<string, Scenario>> = {
+  // Era detection and the handshake (or the discover result) only.
   initialize: async () => undefined,
+  'request-metadata': async () => undefined,
   tools_call: (client) => callListedTool(client, 'add_numbers', { a: 5, b: 3 }),
   // The server ends the reply stream early; the transport must resume it with GET + Last-Event-ID.
   'sse-retry': (client) => callListedTool(client, 'test_reconnection', {}),
   'elicitation-sep1034-client-defaults': (client) => callListedTool(client, 'test_client_elicitation_defaults', {}),
+  // input_required rounds, answered by the elicitation handler; requestState echoed byte for byte.
+  'sep-2322-client-request-state': async (client) => {
+    for (const name of ['test_mrtr_echo_state', 'test_mrtr_no_state', 'test_mrtr_unrelated', 'test_mrtr_no_result_type']) await callListedTool(client, name, {});
+  },
+  // The schema the client holds goes back verbatim: nothing it parsed may have changed it.
+  'json-schema-2020-12-preservation': async (client) => {
+    const focal = (await client.listTools()).find((t) => t.name === 'json_schema_2020_12_tool');
+    if (!focal) throw new Error('the server lists no json_schema_2020_12_tool');
+    await callListedTool(client, 'json_schema_echo', { schema: focal.inputSchema });
+  },
+  // The agent compiles every listed schema (as it does before offering a tool); no $ref is fetched.
+  'json-schema-ref-no-deref': async (client) => {
+    const schemas = new SchemaCompiler();
+    for (const tool of await client.listTools()) compileAsTheAgentDoes(schemas, tool);
+  },
+  'http-standard-headers': async (client) => {
+    for (const tool of await client.listTools()) await client.callTool(tool.name, {});
+    const sdk = client.sdkClient();
+    for (const resource of (await sdk.listResources()).resources) await sdk.readResource({ uri: resource.uri });
+    for (const prompt of (await sdk.listPrompts()).prompts) await sdk.getPrompt({ name: prompt.name });
+  },
+  'http-custom-headers': async (client, context) => {
+    for (const call of context.toolCalls ?? []) await callListedTool(client, call.name, call.arguments ?? {});
+  },
+  // Tools whose x-mcp-header breaks the rules are not listed: every tool that is listed is called.
+  'http-invalid-tool-headers': async (client) => {
+    for (const tool of await client.listTools()) await client.callTool(tool.name, requiredStrings(tool));
+  },
 };
 
 /**
@@ -37,6 +72,27 @@ async function callListedTool(client: McpClient, name: string, args: Record<stri
   if (result.isError) throw new Error(`${name} returned an error: ${JSON.stringify(result.content)}`);
 }
 
+function compileAsTheAgentDoes(schemas: SchemaCompiler, tool: Tool): void {
+  try {
+    schemas.compile(tool.inputSchema);
+  } catch (error) {
+    // The agent skips such a tool with a warning; what matters here is that nothing was fetched.
+    if (!(error instanceof SchemaError)) throw error;
+    process.stderr.write(`tool ${tool.name} skipped: ${error.message}\n`);
+  }
+}
+
+/** An argument for each required string property: enough to call a tool whose schema asks for nothing else. */
+function requiredStrings(tool: Tool): Record<string, unknown> {
+  const required = Array.isArray(tool.inputSchema.required) ? (tool.inputSchema.required as string[]) : [];
+  return Object.fromEntries(required.map((name) => [name, 'conformance']));
+}
+
+function scenarioContext(): ScenarioContext {
+  const text = process.env.MCP_CONFORMANCE_CONTEXT;
+  return text ? (JSON.parse(text) as ScenarioContext) : {};
+}
+
 async function main(): Promise<number> {
   const url = process.argv[2];
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? 'initialize';
@@ -52,12 +108,14 @@ async function main(): Promise<number> {
     serverName: 'conformance',
     clientInfo: { name: 'toolmesh-agent-cli', version },
     requestTimeoutMs: 10_000,
+    era: 'auto',
     onError: (error) => process.stderr.write(`transport: ${error.message}\n`),
     serverRequests,
   });
   try {
     await client.connect();
-    await run(client);
+    process.stderr.write(`connected: era ${client.era}, protocol ${client.protocolVersion}\n`);
+    await run(client, scenarioContext());
     return 0;
   } catch (error) {
     process.stderr.write(`scenario ${scenario} failed: ${errorMessage(error)}\n`);

@@ -1,5 +1,5 @@
 import { Agent } from 'undici';
-import { McpClient, type Implementation, type McpTransport } from '@toolmesh/protocol';
+import { McpClient, type EraVerdict, type Implementation, type McpTransport } from '@toolmesh/protocol';
 import { ChildProcessTransport } from '@toolmesh/transport-stdio';
 import { legacySseClientTransport, StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import type { ClientFeatures } from './host/client-features';
@@ -8,8 +8,11 @@ import type { McpServerConfig } from './server-config';
 
 /** Makes an unconnected client for a server configuration. */
 export interface McpClientFactory {
-  /** `onClosed`: the connection ended without `close()` (the server exited, the session was lost). */
-  create(config: McpServerConfig, onError: (error: Error) => void, onClosed?: () => void): McpClient;
+  /**
+   * `onClosed`: the connection ended without `close()` (the server exited, the session was lost).
+   * `prior`: the era an earlier connection to this server found, to connect without probing.
+   */
+  create(config: McpServerConfig, onError: (error: Error) => void, onClosed?: () => void, prior?: EraVerdict): McpClient;
   /** Releases what the factory shares between clients (the HTTP connection pool). */
   close(): Promise<void>;
 }
@@ -29,8 +32,11 @@ export class TransportClientFactory implements McpClientFactory {
     private readonly oauth?: OAuthHost,
   ) {}
 
-  create(config: McpServerConfig, onError: (error: Error) => void, onClosed?: () => void): McpClient {
+  create(config: McpServerConfig, onError: (error: Error) => void, onClosed?: () => void, prior?: EraVerdict): McpClient {
     return new McpClient(this.transport(config), {
+      // The 2024-11-05 HTTP+SSE transport predates server/discover.
+      era: config.transport === 'sse' ? 'legacy' : (config.era ?? 'auto'),
+      prior,
       serverName: config.name,
       clientInfo: this.clientInfo,
       requestTimeoutMs: config.requestTimeoutMs,

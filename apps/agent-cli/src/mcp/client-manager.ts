@@ -32,6 +32,8 @@ export interface ServerStatus {
   readonly toolCount: number;
   readonly error?: string;
   readonly serverInfo?: { readonly name: string; readonly version: string };
+  /** The protocol version spoken, once connected: `2026-07-28` for the modern era, else the `initialize` one. */
+  readonly protocolVersion?: string;
 }
 
 export type StartupProgress = (event: { kind: 'connecting'; servers: readonly string[] } | { kind: 'settled'; status: ServerStatus }) => void;
@@ -187,7 +189,16 @@ export class McpClientManager implements NotificationSource {
     }
     this.connections.set(config.name, connection);
     const info = connection.current?.serverInfo;
-    settle(config, { name: config.name, transport: config.transport, state: 'connected', elapsedMs: Date.now() - batch.started, toolCount: 0, serverInfo: info && { name: info.name, version: info.version } });
+    const protocolVersion = connection.current?.protocolVersion;
+    settle(config, {
+      name: config.name,
+      transport: config.transport,
+      state: 'connected',
+      elapsedMs: Date.now() - batch.started,
+      toolCount: 0,
+      ...(info ? { serverInfo: { name: info.name, version: info.version } } : {}),
+      ...(protocolVersion ? { protocolVersion } : {}),
+    });
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { EraSetting } from '@toolmesh/protocol';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import type { AnnotationTrust } from './annotation-trust';
 import type { OAuthSettings } from './oauth/oauth-settings';
@@ -21,6 +22,11 @@ interface CommonServerConfig {
   /** The hard cap on one tool call whose progress notifications keep restarting its request timeout. */
   readonly maxCallTimeoutMs?: number;
   readonly annotationTrust: AnnotationTrust;
+  /**
+   * The protocol era (SPEC A18); absent: `auto`, the `server/discover` probe with the `initialize`
+   * fallback. The legacy `sse` transport always speaks `legacy`.
+   */
+  readonly era?: EraSetting;
 }
 
 export interface StdioServerConfig extends CommonServerConfig {

@@ -1,4 +1,4 @@
-import { errorMessage, type CallToolOptions, type CallToolResult, McpClient, McpClientError, McpClientErrorCode, type ServerNotification } from '@toolmesh/protocol';
+import { errorMessage, type CallToolOptions, type CallToolResult, type EraVerdict, McpClient, McpClientError, McpClientErrorCode, type ServerNotification } from '@toolmesh/protocol';
 import { isSessionExpired } from '@toolmesh/transport-http/client';
 import { StdioErrorCode } from '@toolmesh/transport-stdio';
 import type { McpClientFactory } from './client-factory';
@@ -47,6 +47,11 @@ export class ServerConnection implements ToolChannel {
   private opening: Promise<unknown> | undefined;
   private readonly closing = new Set<Promise<void>>();
   private readonly waiters = new Set<() => void>();
+  /**
+   * The server's era as the first connection found it (SPEC A18), for the session: a reconnection uses
+   * it without probing, and forgets it when that fails, so the next attempt probes again.
+   */
+  private verdict: EraVerdict | undefined;
 
   constructor(
     readonly config: McpServerConfig,
@@ -119,6 +124,25 @@ export class ServerConnection implements ToolChannel {
   }
 
   private async open(limitMs: number, limitText: string): Promise<McpClient> {
+    const started = Date.now();
+    try {
+      const client = await this.openWith(this.verdict, limitMs, limitText);
+      this.verdict = client.eraVerdict;
+      return client;
+    } catch (error) {
+      if (!(error instanceof McpClientError && error.code === McpClientErrorCode.ProbeClosed)) {
+        this.verdict = undefined;
+        throw error;
+      }
+      // A legacy server that exits on server/discover: it is gone (no process is left), and a new
+      // one is met with initialize straight away.
+      this.verdict = { kind: 'legacy' };
+      const client = await this.openWith(this.verdict, limitMs - (Date.now() - started), limitText);
+      return client;
+    }
+  }
+
+  private async openWith(prior: EraVerdict | undefined, limitMs: number, limitText: string): Promise<McpClient> {
     let report: Error | undefined;
     const client: McpClient = this.deps.factory.create(
       this.config,
@@ -129,6 +153,7 @@ export class ServerConnection implements ToolChannel {
         this.deps.warn(`MCP server "${this.serverName}": ${errorMessage(error)}`);
       },
       () => this.lost(client),
+      prior,
     );
     // Before connecting, so nothing the server sends right after initialize is missed.
     client.addNotificationListener((event) => this.deps.publish(event));
@@ -148,7 +173,10 @@ export class ServerConnection implements ToolChannel {
       this.track(client);
       throw new Error(outcome === 'timeout' ? `did not connect within ${limitText}` : 'closed while connecting');
     }
-    if (outcome !== 'connected') throw new Error(report ? `${errorMessage(outcome.error)} (${oneLine(report.message)})` : errorMessage(outcome.error));
+    if (outcome !== 'connected') {
+      if (outcome.error instanceof McpClientError && outcome.error.code === McpClientErrorCode.ProbeClosed) throw outcome.error;
+      throw new Error(report ? `${errorMessage(outcome.error)} (${oneLine(report.message)})` : errorMessage(outcome.error));
+    }
     return client;
   }
 

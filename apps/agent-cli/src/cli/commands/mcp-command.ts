@@ -143,8 +143,8 @@ function list(io: CliIo, file: string, json: boolean): number {
   } else if (servers.length === 0) {
     io.stdout(`no MCP servers configured in ${file}; add one with agent-cli mcp add\n`);
   } else {
-    const rows = servers.map(({ name, entry }) => [name, transportOf(entry), String(entry.url ?? [entry.command, ...((entry.args as unknown[]) ?? [])].join(' '))]);
-    io.stdout(formatTable(['SERVER', 'TRANSPORT', 'COMMAND / URL'], rows));
+    const rows = servers.map(({ name, entry }) => [name, transportOf(entry), eraOf(entry), String(entry.url ?? [entry.command, ...((entry.args as unknown[]) ?? [])].join(' '))]);
+    io.stdout(formatTable(['SERVER', 'TRANSPORT', 'ERA', 'COMMAND / URL'], rows));
   }
   return ExitCode.Ok;
 }
@@ -153,13 +153,24 @@ function get(io: CliIo, file: string, name: string, json: boolean): number {
   const server = (existsSync(file) ? new ConfigEditor(file, readText(file)).list() : []).find((s) => s.name === name);
   if (!server) throw new AgentError(AgentErrorCode.ServerNotFound, `${file} has no server named "${name}"; agent-cli mcp list shows the configured ones`);
   if (json) io.stdout(`${JSON.stringify(server.entry, null, 2)}\n`);
-  else io.stdout(`${name}:\n${Object.entries(server.entry).filter(([key]) => key !== 'name').map(([key, value]) => `  ${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`).join('\n')}\n`);
+  else {
+    const fields = Object.entries(server.entry).filter(([key]) => key !== 'name').map(([key, value]) => `  ${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+    // The era it is spoken to with, also when the entry leaves it to the default.
+    if (server.entry.era === undefined) fields.push(`  era: ${eraOf(server.entry)} (default)`);
+    io.stdout(`${name}:\n${fields.join('\n')}\n`);
+  }
   return ExitCode.Ok;
 }
 
 function transportOf(entry: Readonly<Record<string, unknown>>): string {
   const named = entry.transport ?? entry.type;
   return typeof named === 'string' ? named : entry.url !== undefined ? 'streamable-http' : 'stdio';
+}
+
+/** The configured protocol era (SPEC A18): `auto` unless set; the legacy `sse` transport is always `legacy`. */
+function eraOf(entry: Readonly<Record<string, unknown>>): string {
+  if (transportOf(entry) === 'sse') return 'legacy';
+  return typeof entry.era === 'string' ? entry.era : 'auto';
 }
 
 function readText(file: string): string {
