@@ -23,6 +23,7 @@ export {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './lib/mcp/versions';
 export { McpMethod, McpNotification } from './lib/mcp/methods';
+export { type McpHeaderBinding, type McpHeaderReading, readMcpHeaderBindings } from './lib/mcp/mcp-header-bindings';
 export { type McpTransport, type TransportSendOptions } from './lib/transport/mcp-transport';
 export { OVERSIZED_EDGE_BYTES, oversizedReply, oversizedReplyId } from './lib/transport/oversized-reply';
 export { type NotificationListener, type NotificationSource, type ServerNotification } from './lib/notifications/notification-listener';

@@ -15,6 +15,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { setMaxListeners } from 'node:events';
 import { NotificationFanout } from '../notifications/notification-fanout';
+import { printable, printableName } from '../text/printable';
 import type { NotificationListener, NotificationSource } from '../notifications/notification-listener';
 import type { McpTransport } from '../transport/mcp-transport';
 import { ChangeSubscription } from './change-subscription';
@@ -150,7 +151,13 @@ export class McpClient implements NotificationSource {
   async connect(): Promise<void> {
     if (this.state !== 'new') throw new Error('McpClient.connect() may be called once');
     this.state = 'connecting';
-    const transport = new SdkTransport(this.transport, (notification) => this.publish(notification));
+    const transport = new SdkTransport(this.transport, {
+      onNotification: (notification) => this.publish(notification),
+      onToolDropped: (tool) => {
+        // The name is the server's: escaped, so no control character reaches the terminal raw.
+        this.options.onError?.(new Error(`tool "${printableName(tool.name)}" left out: its x-mcp-header annotations break the 2026-07-28 rules (${printable(tool.problem, 200)})`));
+      },
+    });
     try {
       await this.sdk.connect(transport, { timeout: this.initializeTimeoutMs, prior: this.options.prior });
     } catch (error) {

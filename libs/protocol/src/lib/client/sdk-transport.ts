@@ -3,6 +3,14 @@ import type { JSONRPCMessage, JSONRPCNotification, RequestId } from '../jsonrpc/
 import { McpMethod } from '../mcp/methods';
 import { isModernProtocolVersion } from '../mcp/versions';
 import type { McpTransport, TransportSendOptions } from '../transport/mcp-transport';
+import { dropUnmirrorableTools, type DroppedTool } from './unmirrorable-tools';
+
+export interface SdkTransportHooks {
+  /** Every inbound notification, after the SDK client has seen it. */
+  readonly onNotification: (notification: JSONRPCNotification) => void;
+  /** A tool of a 2026-07-28 HTTP server's list that was left out for its `x-mcp-header` annotations. */
+  readonly onToolDropped: (tool: DroppedTool) => void;
+}
 
 /**
  * The SDK client's view of one of our transports (ADR 0010: the SDK's `Client` over our transports).
@@ -16,6 +24,8 @@ import type { McpTransport, TransportSendOptions } from '../transport/mcp-transp
  * - an HTTP refusal of the `server/discover` probe reaches the SDK as the `SdkHttpError` (status and
  *   body) its era classifier reads: 401/403 an authorization error, 5xx a connect error, any other
  *   status classified by its JSON-RPC body, legacy without one;
+ * - over HTTP, a 2026-07-28 `tools/list` page loses the tools whose `x-mcp-header` annotations break
+ *   the rules (unmirrorable-tools.ts), told to `onToolDropped`;
  * - a 2026-07-28 result without `resultType` is `complete` (spec: the client assumes so; the SDK
  *   rejects such a result as invalid, which would fail a call that succeeded);
  * - whether the connection ended while the probe was unanswered (`closedDuringProbe`): a legacy stdio
@@ -29,10 +39,12 @@ export class SdkTransport implements McpTransport {
   private probe: RequestId | undefined;
   private modern = false;
   private closedWhileProbing = false;
+  /** Ids of the 2026-07-28 `tools/list` requests sent over HTTP, until answered. */
+  private readonly toolLists = new Set<RequestId>();
 
   constructor(
     private readonly inner: McpTransport,
-    private readonly onNotification: (notification: JSONRPCNotification) => void,
+    private readonly hooks: SdkTransportHooks,
   ) {
     this.hasPerRequestStream = inner.hasPerRequestStream;
     if ('pid' in inner) {
@@ -46,8 +58,9 @@ export class SdkTransport implements McpTransport {
     this.inner.onmessage = (message, extra) => {
       if ('id' in message && 'result' in message && (this.modern || message.id === this.probe)) completeByDefault(message.result);
       if ('id' in message && message.id === this.probe) this.probe = undefined;
+      if ('id' in message && message.id !== undefined && this.toolLists.delete(message.id) && 'result' in message) dropUnmirrorableTools(message.result, this.hooks.onToolDropped);
       this.onmessage?.(message, extra);
-      if (!('id' in message)) this.onNotification(message as JSONRPCNotification);
+      if (!('id' in message)) this.hooks.onNotification(message as JSONRPCNotification);
     };
     this.inner.onerror = (error) => this.onerror?.(error);
     this.inner.onclose = () => {
@@ -64,6 +77,8 @@ export class SdkTransport implements McpTransport {
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (isProbe(message)) this.probe = (message as { id: RequestId }).id;
+    // Over stdio no header carries an argument, so nothing needs dropping (the spec lets stdio clients keep them).
+    if (this.modern && this.hasPerRequestStream && 'method' in message && 'id' in message && message.method === McpMethod.ToolsList) this.toolLists.add(message.id);
     try {
       await this.inner.send(message, options);
     } catch (error) {

@@ -1,0 +1,124 @@
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Agent } from 'undici';
+import { McpClient, type ServerNotification } from '@toolmesh/protocol';
+import { eventually } from '../../../../../tools/test/process-table';
+import { StreamableHttpClientTransport } from './streamable-http-client-transport';
+
+/**
+ * McpClient (era auto) over this transport against a hand-written 2026-07-28 server, for what the
+ * conformance scenarios do not show: cache hints and their invalidation by a change told on the listen
+ * stream, the drop of a tool with broken x-mcp-header annotations through the client's own warnings,
+ * and a -32020 answered by listing again and retrying once.
+ */
+interface Request {
+  readonly headers: IncomingHttpHeaders;
+  readonly body: { id?: number | string; method?: string; params?: Record<string, unknown> };
+}
+
+const SERVER_INFO = { 'io.modelcontextprotocol/serverInfo': { name: 'modern-mock', version: '1.0.0' } };
+const GOOD_TOOL = { name: 'lookup', inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } } };
+const BROKEN_TOOL = { name: 'broken\u001b[31m', inputSchema: { type: 'object', properties: { score: { type: 'number', 'x-mcp-header': 'Score' } } } };
+
+describe('McpClient over Streamable HTTP, 2026-07-28', () => {
+  let server: Server;
+  let url: URL;
+  let dispatcher: Agent;
+  let requests: Request[];
+  let listen: ServerResponse | undefined;
+  let headerMismatches: number;
+
+  const json = (res: ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+
+  beforeAll(async () => {
+    dispatcher = new Agent();
+    server = createServer(async (req, res) => {
+      let text = '';
+      for await (const chunk of req) text += chunk;
+      const body = JSON.parse(text) as Request['body'];
+      requests.push({ headers: req.headers, body });
+      const { id, method } = body;
+      if (id === undefined) return void res.writeHead(202).end();
+      switch (method) {
+        case 'server/discover':
+          return json(res, 200, { jsonrpc: '2.0', id, result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: { listChanged: true } }, ttlMs: 0, cacheScope: 'private', _meta: SERVER_INFO } });
+        case 'subscriptions/listen':
+          listen = res;
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { toolsListChanged: true }, _meta: { 'io.modelcontextprotocol/subscriptionId': id } } })}\n\n`);
+          return;
+        case 'tools/list':
+          return json(res, 200, { jsonrpc: '2.0', id, result: { resultType: 'complete', tools: [GOOD_TOOL, BROKEN_TOOL], ttlMs: 60_000, cacheScope: 'private' } });
+        case 'tools/call':
+          if (headerMismatches > 0) {
+            headerMismatches -= 1;
+            return json(res, 400, { jsonrpc: '2.0', id, error: { code: -32020, message: 'Header mismatch: Mcp-Param-Region' } });
+          }
+          return json(res, 200, { jsonrpc: '2.0', id, result: { resultType: 'complete', content: [{ type: 'text', text: 'found' }] } });
+        default:
+          return json(res, 404, { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await dispatcher.close();
+  });
+  beforeEach(() => {
+    requests = [];
+    listen = undefined;
+    headerMismatches = 0;
+  });
+
+  const sent = (method: string) => requests.filter((r) => r.body.method === method);
+
+  async function connected() {
+    const errors: Error[] = [];
+    const notifications: ServerNotification[] = [];
+    const client = new McpClient(new StreamableHttpClientTransport(url, { dispatcher }), { serverName: 'modern', clientInfo: { name: 't', version: '0' }, requestTimeoutMs: 5000, era: 'auto', onError: (e) => errors.push(e) });
+    client.addNotificationListener((event) => notifications.push(event));
+    await client.connect();
+    return { client, errors, notifications };
+  }
+
+  it('serves the tool list from the cache while its ttlMs lasts, and lists again at once when a change is told', async () => {
+    const { client, notifications } = await connected();
+    expect(client.era).toBe('modern');
+    await client.listTools();
+    await client.listTools();
+    expect(sent('tools/list')).toHaveLength(1);
+
+    listen?.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': sent('subscriptions/listen')[0].body.id } } })}\n\n`);
+    expect(await eventually(() => notifications.some((n) => n.notification.method === 'notifications/tools/list_changed'))).toBe(true);
+    await client.listTools();
+    expect(sent('tools/list')).toHaveLength(2);
+    await client.close();
+  });
+
+  it('leaves out a tool whose x-mcp-header annotations break the rules, saying so through its own errors, not the console', async () => {
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const { client, errors } = await connected();
+      expect((await client.listTools()).map((t) => t.name)).toEqual(['lookup']);
+      expect(errors.map((e) => e.message)).toEqual([expect.stringMatching(/^tool "broken\\u001b\[31m" left out: its x-mcp-header annotations break the 2026-07-28 rules \(.*string, integer or boolean\)$/)]);
+      expect(warn).not.toHaveBeenCalled();
+      await client.close();
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('answers a -32020 (header mismatch) by listing the tools again and retrying the call once, with its Mcp-Param header', async () => {
+    const { client } = await connected();
+    await client.listTools();
+    headerMismatches = 1;
+    const result = await client.callTool('lookup', { region: 'eu-west1' });
+    expect(result.content).toEqual([{ type: 'text', text: 'found' }]);
+    expect(sent('tools/call')).toHaveLength(2);
+    expect(sent('tools/list')).toHaveLength(2);
+    for (const call of sent('tools/call')) expect(call.headers).toMatchObject({ 'mcp-method': 'tools/call', 'mcp-name': 'lookup', 'mcp-param-region': 'eu-west1' });
+    await client.close();
+  });
+});
