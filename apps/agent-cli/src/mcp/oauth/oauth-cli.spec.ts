@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -105,6 +107,23 @@ describe('OAuth through the built CLI', () => {
     expect(server.mcpTokens.at(-1)).toBe(server.issued[3]);
     const everything = outputs.join('\n');
     for (const secret of server.issued) expect({ secret, printed: everything.includes(secret) }).toEqual({ secret, printed: false });
+  });
+
+  it('tells a 401 without an OAuth challenge (an API-key server) from one that asks for a sign-in', async () => {
+    const keyed = createServer((_req, res) => res.writeHead(401, { 'content-type': 'application/json' }).end('{}'));
+    await new Promise<void>((resolve) => keyed.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(keyed.address() as AddressInfo).port}/mcp`;
+      writeFileSync(path.join(dir, 'agent-cli.yaml'), `mcp:\n  servers:\n    - name: keyed\n      url: ${url}\n      headers: { X-Api-Key: wrong }\n`);
+      for (const run of [await cli('tools'), await cli('mcp', 'login', 'keyed')]) {
+        expect(run.code).not.toBe(ExitCode.Ok);
+        expect(run.stderr).toContain('answered HTTP 401 without an OAuth challenge (WWW-Authenticate: Bearer); check the credentials in its "headers"');
+      }
+      expect(existsSync(credentialsDirectory())).toBe(false);
+    } finally {
+      keyed.closeAllConnections();
+      await new Promise((resolve) => keyed.close(resolve));
+    }
   });
 
   it('login and logout explain what they cannot do', async () => {

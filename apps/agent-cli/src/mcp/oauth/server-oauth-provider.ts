@@ -136,7 +136,10 @@ export class ServerOAuthProvider implements OAuthClientProvider {
     if (scope === 'all' || scope === 'verifier') this.verifier = undefined;
     if (scope === 'all' || scope === 'discovery') this.discovery = undefined;
     if (scope === 'discovery' || scope === 'verifier') return;
-    const { clientInformation, tokens, savedAt, scope: requested } = this.read();
+    const stored = this.read();
+    // Nothing stored, nothing to forget: no file is made for a server that never signed in.
+    if (Object.keys(stored).length === 0) return;
+    const { clientInformation, tokens, savedAt, scope: requested } = stored;
     const keep: StoredCredentials = {
       ...(requested !== undefined ? { scope: requested } : {}),
       ...(scope === 'tokens' && clientInformation ? { clientInformation } : {}),

@@ -36,6 +36,9 @@ const EXPIRY_MARGIN_MS = 30_000;
 /** Each discovery, registration and token request; the SDK's own fetch sets none. */
 const AUTH_REQUEST_TIMEOUT_MS = 30_000;
 
+/** An RFC 6750 challenge, or RFC 9449's DPoP one, which carries the same parameters. */
+const BEARER_CHALLENGE = /^\s*(bearer|dpop)(\s|$)/i;
+
 const fetchWithTimeout: FetchLike = (input, init) => fetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(AUTH_REQUEST_TIMEOUT_MS) });
 
 /**
@@ -84,6 +87,11 @@ export class ServerOAuth implements HttpAuthorization {
     const challenge = extractWWWAuthenticateParams(new Response(null, { headers: wwwAuthenticate ? { 'www-authenticate': wwwAuthenticate } : {} }));
     if (challenge.resourceMetadataUrl) this.resourceMetadataUrl = challenge.resourceMetadataUrl;
     if (status === 401) {
+      // A server that protects itself otherwise (an API key in the headers) sends no Bearer challenge:
+      // no sign-in can help it, and registering with its origin as an authorization server would be wrong.
+      if (!BEARER_CHALLENGE.test(wwwAuthenticate ?? '') && this.provider.tokens() === undefined) {
+        throw new AgentError(AgentErrorCode.OAuthFailed, `MCP server "${this.serverName}" answered HTTP 401 without an OAuth challenge (WWW-Authenticate: Bearer); check the credentials in its "headers", or set oauth: false`);
+      }
       this.scope = computeScopeUnion(this.scope, challenge.scope);
       // Discovered again: the server may have moved to another authorization server (SEP-2352).
       this.provider.invalidateCredentials('discovery');
