@@ -82,11 +82,16 @@ export class SdkTransport implements McpTransport {
     try {
       await this.inner.send(message, options);
     } catch (error) {
-      throw isProbe(message) ? asProbeRefusal(error) : error;
+      if (!isProbe(message)) throw error;
+      // Refused, not unanswered: the close that follows is not the server's doing.
+      this.probe = undefined;
+      throw asProbeRefusal(error);
     }
   }
 
   close(): Promise<void> {
+    // Our close (the SDK's after a failed or timed-out probe, or the owner's) is not the server ending it.
+    this.probe = undefined;
     return this.inner.close();
   }
 

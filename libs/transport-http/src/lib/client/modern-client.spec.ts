@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
-import { McpClient, type ServerNotification } from '@toolmesh/protocol';
+import { McpClient, McpClientErrorCode, type ServerNotification } from '@toolmesh/protocol';
 import { eventually } from '../../../../../tools/test/process-table';
 import { StreamableHttpClientTransport } from './streamable-http-client-transport';
 
@@ -27,6 +27,8 @@ describe('McpClient over Streamable HTTP, 2026-07-28', () => {
   let requests: Request[];
   let listen: ServerResponse | undefined;
   let headerMismatches: number;
+  /** When set, every request is answered with this status and no JSON-RPC body. */
+  let refuseWith: number | undefined;
 
   const json = (res: ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
@@ -38,6 +40,7 @@ describe('McpClient over Streamable HTTP, 2026-07-28', () => {
       const body = JSON.parse(text) as Request['body'];
       requests.push({ headers: req.headers, body });
       const { id, method } = body;
+      if (refuseWith) return void res.writeHead(refuseWith).end('refused');
       if (id === undefined) return void res.writeHead(202).end();
       switch (method) {
         case 'server/discover':
@@ -70,6 +73,7 @@ describe('McpClient over Streamable HTTP, 2026-07-28', () => {
     requests = [];
     listen = undefined;
     headerMismatches = 0;
+    refuseWith = undefined;
   });
 
   const sent = (method: string) => requests.filter((r) => r.body.method === method);
@@ -82,6 +86,17 @@ describe('McpClient over Streamable HTTP, 2026-07-28', () => {
     await client.connect();
     return { client, errors, notifications };
   }
+
+  it.each([
+    [503, McpClientErrorCode.ConnectFailed, 'HTTP 503'],
+    [401, McpClientErrorCode.ConnectFailed, 'requires authorization (HTTP 401)'],
+  ])('fails the connection when the probe is answered HTTP %i, saying so (not as a server that closed on it)', async (status, code, text) => {
+    refuseWith = status;
+    const client = new McpClient(new StreamableHttpClientTransport(url, { dispatcher }), { serverName: 'modern', clientInfo: { name: 't', version: '0' }, requestTimeoutMs: 5000, era: 'auto' });
+    const error = await client.connect().then(() => undefined, (e: unknown) => e);
+    expect(error).toMatchObject({ code, message: expect.stringContaining(text) });
+    expect(sent('initialize')).toHaveLength(0);
+  });
 
   it('serves the tool list from the cache while its ttlMs lasts, and lists again at once when a change is told', async () => {
     const { client, notifications } = await connected();
