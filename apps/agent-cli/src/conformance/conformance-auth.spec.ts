@@ -43,15 +43,15 @@ const COMPLETES_2025_03_26: ReadonlyArray<[string, string]> = [
   ['auth/2025-03-26-oauth-endpoint-fallback', 'token-request'],
 ];
 
-/** Scenarios in which the client must stop before calling anything, with the check that shows it did. */
-const REFUSES: ReadonlyArray<[string, string]> = [
-  ['auth/resource-mismatch', 'resource-mismatch-rejected'],
-  ['auth/scope-retry-limit', 'scope-retry-limit'],
-  ['auth/iss-supported-missing', 'sep-2468-client-reject-missing-iss'],
-  ['auth/iss-wrong-issuer', 'sep-2468-client-compare-iss-supported'],
-  ['auth/iss-unexpected', 'sep-2468-client-compare-iss-unadvertised'],
-  ['auth/iss-normalized', 'sep-2468-client-no-normalization'],
-  ['auth/metadata-issuer-mismatch', 'sep-2468-client-validate-metadata-issuer'],
+/** Scenarios in which the client must stop before calling anything: the check that shows it did, and the reason it gives. */
+const REFUSES: ReadonlyArray<[string, string, string]> = [
+  ['auth/resource-mismatch', 'resource-mismatch-rejected', 'Protected resource https://evil.example.com/mcp does not match expected'],
+  ['auth/scope-retry-limit', 'scope-retry-limit', 'still refuses the request for want of scope after a sign-in with the scopes "mcp:admin"'],
+  ['auth/iss-supported-missing', 'sep-2468-client-reject-missing-iss', 'the sign-in response carries no issuer (iss)'],
+  ['auth/iss-wrong-issuer', 'sep-2468-client-compare-iss-supported', 'the sign-in response names another issuer'],
+  ['auth/iss-unexpected', 'sep-2468-client-compare-iss-unadvertised', 'the sign-in response names another issuer'],
+  ['auth/iss-normalized', 'sep-2468-client-no-normalization', 'the sign-in response names another issuer'],
+  ['auth/metadata-issuer-mismatch', 'sep-2468-client-validate-metadata-issuer', "the authorization server's metadata names another issuer than its address"],
 ];
 
 /** What the suite's authorization servers hand out: none of it may reach the client's output. */
@@ -73,14 +73,15 @@ describe.each([
     expect(`${run.clientStdout}${run.clientStderr}`).not.toMatch(CREDENTIALS);
   });
 
-  it.each(REFUSES)('%s: refuses and calls nothing', async (scenario, requiredCheck) => {
+  it.each(REFUSES)('%s: refuses and calls nothing', async (scenario, requiredCheck, reason) => {
     const run = await runConformanceScenario(scenario, { package: CONFORMANCE_ALPHA, specVersion });
 
     expect(run.checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')).toEqual([]);
     expect(run.checks).toContainEqual(expect.objectContaining({ id: requiredCheck, status: 'SUCCESS' }));
     expect(reachedToolCall(run.checks)).toBe(false);
     expect(run.output).toMatch(/Client exited with code [1-9]/);
-    expect(run.clientStderr).toMatch(/scenario auth\/\S+ failed: /);
+    expect(run.clientStderr).toContain(`scenario ${scenario} failed: could not connect to MCP server "conformance": `);
+    expect(run.clientStderr).toContain(reason);
     expect(`${run.clientStdout}${run.clientStderr}`).not.toMatch(CREDENTIALS);
   });
 });

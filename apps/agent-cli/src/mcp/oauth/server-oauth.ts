@@ -171,7 +171,12 @@ export class ServerOAuth implements HttpAuthorization {
     if (error instanceof AgentError) return error;
     if (error instanceof IssuerMismatchError) {
       // The received value may be an attacker's (a mix-up): it is not repeated (RFC 9207 §2.4).
-      const what = error.kind === 'metadata' ? "the authorization server's metadata names another issuer than its address" : 'the sign-in response names another issuer than the authorization server';
+      const what =
+        error.kind === 'metadata'
+          ? "the authorization server's metadata names another issuer than its address"
+          : error.received === undefined
+            ? 'the sign-in response carries no issuer (iss), which the authorization server says it sends'
+            : 'the sign-in response names another issuer than the authorization server (or one it does not advertise)';
       return new AgentError(AgentErrorCode.OAuthFailed, `signing in to MCP server "${this.serverName}" was refused: ${what}`, { cause: error });
     }
     return new AgentError(AgentErrorCode.OAuthFailed, `signing in to MCP server "${this.serverName}" failed: ${this.redact(errorMessage(error))}`);
