@@ -91,7 +91,7 @@ describe('StreamableHttpClientTransport with an authorization hook', () => {
     const { hook, challenges } = recordingHook();
     const { transport } = await open(hook);
 
-    const failure = await transport.send(PING).catch((error: unknown) => error as { code: string; message: string; status: number });
+    const failure = (await transport.send(PING).catch((error: unknown) => error)) as { code: string; message: string; status: number };
 
     expect(failure).toMatchObject({ code: HttpClientErrorCode.HttpStatus, status: 401 });
     expect(failure.message).not.toContain('headers');
