@@ -30,7 +30,8 @@ beforeEach(async () => {
     path.join(dir, 'agent-cli.yaml'),
     `llm:\n  baseUrl: ${llm.baseUrl}\n  model: scripted-model\nmcp:\n  servers:\n    - name: secure\n      url: ${server.url}\n`,
   );
-  env = { PATH: process.env.PATH, HOME: path.join(dir, 'home'), XDG_CONFIG_HOME: path.join(dir, 'config'), BROWSER: HEADLESS_BROWSER };
+  // AWS_SECRET_ACCESS_KEY: something of the CLI's environment the browser launcher must not pass on.
+  env = { PATH: process.env.PATH, HOME: path.join(dir, 'home'), XDG_CONFIG_HOME: path.join(dir, 'config'), BROWSER: HEADLESS_BROWSER, AWS_SECRET_ACCESS_KEY: 'not-for-the-browser' };
   outputs.length = 0;
 });
 
@@ -62,6 +63,9 @@ describe('OAuth through the built CLI', () => {
     expect(statSync(credentials).mode & 0o777).toBe(0o600);
     expect(statSync(credentialsDirectory()).mode & 0o777).toBe(0o700);
     expect(server.grants).toEqual(['authorization_code']);
+    expect(login.stderr).toMatch(/to sign in to MCP server "secure", open this address in a browser:\n {2}http:\/\/127\.0\.0\.1:\d+\/authorize\?/);
+    const browserEnv = JSON.parse(readFileSync(path.join(dir, 'home', 'browser-env.json'), 'utf8')) as string[];
+    expect(browserEnv).toEqual(['BROWSER', 'HOME', 'PATH']); // of the CLI's five, the three the launcher passes on
     const [, firstAccess] = server.issued; // the client secret (registration), then the access and refresh tokens
 
     // A run uses the stored token as it is, and its transcript holds no credential.
