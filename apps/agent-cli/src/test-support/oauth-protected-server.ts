@@ -7,8 +7,9 @@ import type { AddressInfo } from 'node:net';
  * resource metadata at the path-based well-known URL, RFC 8414 metadata, dynamic registration (a
  * confidential client: it gets a secret), the authorization endpoint (PKCE S256 required; it redirects
  * at once, as a user who agrees), and a token endpoint that issues an access token and a refresh
- * token and honours the refresh grant. `/mcp` answers initialize, tools/list and tools/call (one tool,
- * `whoami`) to a current access token and 401 to anything else. Everything issued is random and
+ * token and honours the refresh grant, each carrying the scope that was authorized. `/mcp` answers
+ * initialize, tools/list and tools/call (one tool, `whoami`) to a current access token and 401 to
+ * anything else; with `callScope`, a call whose token lacks that scope gets 403 insufficient_scope. Everything issued is random and
  * recorded, so a test can look for it in the agent's output.
  */
 export interface OAuthProtectedServer {
@@ -20,6 +21,8 @@ export interface OAuthProtectedServer {
   readonly grants: string[];
   /** The access token of each MCP request that carried a valid one, in order. */
   readonly mcpTokens: string[];
+  /** The `scope` of each authorization request, in order. */
+  readonly authorizationScopes: string[];
   /** Makes every access token issued so far invalid (as a server that restarted or revoked them); refresh tokens stay good. */
   revokeAccessTokens(): void;
   close(): Promise<void>;
@@ -28,26 +31,34 @@ export interface OAuthProtectedServer {
 interface PendingCode {
   readonly challenge: string;
   readonly clientId: string;
+  readonly scope: string;
 }
 
-export async function startOAuthProtectedServer(): Promise<OAuthProtectedServer> {
+export interface OAuthProtectedServerOptions {
+  /** A scope tools/call needs beyond the others: without it the call gets 403 insufficient_scope naming it. */
+  readonly callScope?: string;
+}
+
+export async function startOAuthProtectedServer(options: OAuthProtectedServerOptions = {}): Promise<OAuthProtectedServer> {
   const issued: string[] = [];
   const grants: string[] = [];
   const mcpTokens: string[] = [];
   const codes = new Map<string, PendingCode>();
-  const accessTokens = new Set<string>();
-  const refreshTokens = new Set<string>();
+  const authorizationScopes: string[] = [];
+  /** Each current access token and refresh token, with the scope it grants. */
+  const accessTokens = new Map<string, string>();
+  const refreshTokens = new Map<string, string>();
   const secrets = new Map<string, string>();
   let base = '';
   const secret = (prefix: string) => `${prefix}-${randomBytes(12).toString('hex')}`;
 
-  const issueTokens = () => {
+  const issueTokens = (scope: string) => {
     const access = secret('at');
     const refresh = secret('rt');
-    accessTokens.add(access);
-    refreshTokens.add(refresh);
+    accessTokens.set(access, scope);
+    refreshTokens.set(refresh, scope);
     issued.push(access, refresh);
-    return { access_token: access, token_type: 'Bearer', expires_in: 3600, refresh_token: refresh, scope: 'mcp' };
+    return { access_token: access, token_type: 'Bearer', expires_in: 3600, refresh_token: refresh, scope };
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -84,7 +95,8 @@ export async function startOAuthProtectedServer(): Promise<OAuthProtectedServer>
       const q = url.searchParams;
       if (q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge') || !q.get('redirect_uri')) return json(400, { error: 'invalid_request' });
       const code = secret('code');
-      codes.set(code, { challenge: q.get('code_challenge') as string, clientId: q.get('client_id') ?? '' });
+      authorizationScopes.push(q.get('scope') ?? '');
+      codes.set(code, { challenge: q.get('code_challenge') as string, clientId: q.get('client_id') ?? '', scope: q.get('scope') ?? '' });
       const back = new URL(q.get('redirect_uri') as string);
       back.searchParams.set('code', code);
       back.searchParams.set('state', q.get('state') ?? '');
@@ -101,9 +113,13 @@ export async function startOAuthProtectedServer(): Promise<OAuthProtectedServer>
         codes.delete(form.get('code') ?? '');
         const verifier = form.get('code_verifier') ?? '';
         if (!pending || createHash('sha256').update(verifier).digest('base64url') !== pending.challenge) return json(400, { error: 'invalid_grant' });
-        return json(200, issueTokens());
+        return json(200, issueTokens(pending.scope));
       }
-      if (grant === 'refresh_token' && refreshTokens.delete(form.get('refresh_token') ?? '')) return json(200, issueTokens());
+      const refreshed = refreshTokens.get(form.get('refresh_token') ?? '');
+      if (grant === 'refresh_token' && refreshed !== undefined) {
+        refreshTokens.delete(form.get('refresh_token') ?? '');
+        return json(200, issueTokens(refreshed));
+      }
       return json(400, { error: 'invalid_grant' });
     }
     if (url.pathname === '/mcp') {
@@ -112,8 +128,14 @@ export async function startOAuthProtectedServer(): Promise<OAuthProtectedServer>
         return json(401, { error: 'invalid_token' }, { 'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` });
       }
       if (req.method !== 'POST') return res.writeHead(405).end();
+      const message = JSON.parse(body) as { id?: number | string; method: string; params?: { protocolVersion?: string } };
+      const granted = (accessTokens.get(token) ?? '').split(' ');
+      if (options.callScope && message.method === 'tools/call' && !granted.includes(options.callScope)) {
+        const challenge = `Bearer error="insufficient_scope", scope="${options.callScope}", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`;
+        return json(403, { error: 'insufficient_scope' }, { 'www-authenticate': challenge });
+      }
       mcpTokens.push(token);
-      return answerMcp(JSON.parse(body) as { id?: number | string; method: string; params?: { protocolVersion?: string } }, json, res);
+      return answerMcp(message, json, res);
     }
     return json(404, { error: 'not_found' });
   };
@@ -128,6 +150,7 @@ export async function startOAuthProtectedServer(): Promise<OAuthProtectedServer>
     issued,
     grants,
     mcpTokens,
+    authorizationScopes,
     revokeAccessTokens: () => accessTokens.clear(),
     close: () =>
       new Promise<void>((resolve) => {

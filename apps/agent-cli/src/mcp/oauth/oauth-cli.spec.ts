@@ -113,6 +113,26 @@ describe('OAuth through the built CLI', () => {
     for (const secret of server.issued) expect({ secret, printed: everything.includes(secret) }).toEqual({ secret, printed: false });
   });
 
+  it('steps up for the scope a call needs: without a browser it names mcp login, which then asks for the union', async () => {
+    const writable = await startOAuthProtectedServer({ callScope: 'write' });
+    try {
+      writeFileSync(path.join(dir, 'agent-cli.yaml'), `mcp:\n  servers:\n    - name: secure\n      url: ${writable.url}\n`);
+      expect((await cli('mcp', 'login', 'secure')).code).toBe(ExitCode.Ok);
+      expect(writable.authorizationScopes).toEqual(['mcp']); // the resource's scopes_supported
+
+      const refused = await cli('call', 'mcp__secure__whoami', '{}', '--yes');
+      expect(refused.code).not.toBe(ExitCode.Ok);
+      expect(refused.stderr).toContain('needs a sign-in with the scopes "mcp write": run agent-cli mcp login secure');
+      expect(writable.authorizationScopes).toHaveLength(1); // no browser was opened for it
+
+      expect((await cli('mcp', 'login', 'secure')).code).toBe(ExitCode.Ok);
+      expect(writable.authorizationScopes).toEqual(['mcp', 'mcp write']);
+      expect(await cli('call', 'mcp__secure__whoami', '{}', '--yes')).toMatchObject({ code: ExitCode.Ok });
+    } finally {
+      await writable.close();
+    }
+  });
+
   it('tells a 401 without an OAuth challenge (an API-key server) from one that asks for a sign-in', async () => {
     const keyed = createServer((_req, res) => res.writeHead(401, { 'content-type': 'application/json' }).end('{}'));
     await new Promise<void>((resolve) => keyed.listen(0, '127.0.0.1', resolve));

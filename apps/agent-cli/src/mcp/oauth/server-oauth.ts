@@ -148,8 +148,10 @@ export class ServerOAuth implements HttpAuthorization {
     await this.host.userAgent.open(authorizationUrl, this.serverName);
   }
 
+  /** Names the scopes when some are known: `mcp login` will ask for the same ones (they are stored). */
   private loginRequired(): AgentError {
-    return new AgentError(AgentErrorCode.OAuthLoginRequired, `MCP server "${this.serverName}" needs a sign-in: run agent-cli mcp login ${this.serverName}`);
+    const scopes = this.scope ? ` with the scopes "${this.scope}"` : '';
+    return new AgentError(AgentErrorCode.OAuthLoginRequired, `MCP server "${this.serverName}" needs a sign-in${scopes}: run agent-cli mcp login ${this.serverName}`);
   }
 
   private async waitFor(callback: LoopbackCallback) {
