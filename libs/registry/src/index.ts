@@ -1,6 +1,6 @@
 // What the gateway (and its tests' fixtures) import from the catalogue, by name; everything else under lib/ is internal.
 export { CatalogueGeneration, type ToolsListForm } from './lib/catalogue/catalogue-generation';
-export { type CatalogueLog } from './lib/catalogue/catalogue-log';
+export { type CatalogueLog, type RequestIds } from './lib/catalogue/catalogue-log';
 export { type ToolCatalogue } from './lib/catalogue/tool-catalogue';
 export { type ToolDefinition, type ToolOutput } from './lib/catalogue/tool-definition';
 export { type McpHeaderBinding } from './lib/manifest/mcp-header-bindings';

@@ -50,7 +50,7 @@ export class ToolExecutionService {
     let tool = generation.tools.get(name);
     if (!tool) {
       // Maybe the snapshot is stale: look again after one (rate-limited) refresh before saying "unknown".
-      generation = (await this.catalogue.refreshForUnknownTool(name)) ?? generation;
+      generation = (await this.catalogue.refreshForUnknownTool(name, context)) ?? generation;
       tool = generation.tools.get(name);
       if (!tool) return { kind: 'unknown_tool' };
     }
@@ -67,7 +67,7 @@ export class ToolExecutionService {
     }
 
     if (!this.limit.tryAcquire(name)) {
-      this.logger.warn('tool_call_refused_at_limit', { tool: name, limit: this.limit.maxPerTool });
+      this.logger.warn('tool_call_refused_at_limit', { tool: name, limit: this.limit.maxPerTool }, context);
       const text = `Tool ${name} was not called: it already has ${this.limit.maxPerTool} calls in flight, its limit; retry later.`;
       return { kind: 'result', result: toolResult(text, true, 0) };
     }
@@ -84,11 +84,11 @@ export class ToolExecutionService {
       this.limit.release(name);
     }
     const durationMs = Math.round(performance.now() - started);
-    if (reply.kind === 'reply' && (reply.status === 404 || reply.status === 410)) this.catalogue.reportStaleTool(tool);
+    if (reply.kind === 'reply' && (reply.status === 404 || reply.status === 410)) this.catalogue.reportStaleTool(tool, context);
     const status = reply.kind === 'reply' ? reply.status : reply.reason;
     this.observe?.(name, durationMs, reply.kind === 'failure' ? reply.reason : reply.status >= 300 ? `http_${Math.floor(reply.status / 100)}xx` : undefined);
     // A cancelled call is logged once, as such; its result goes nowhere, since nobody is left to read it.
-    this.logger.info(status === 'cancelled' ? 'tool_call_cancelled' : 'tool_call_completed', { tool: name, status, durationMs });
+    this.logger.info(status === 'cancelled' ? 'tool_call_cancelled' : 'tool_call_completed', { tool: name, status, durationMs }, context);
     const mapped = mapToolReply(name, reply, durationMs, tool.output);
     return 'inputRequired' in mapped ? { kind: 'input_required', input: mapped.inputRequired } : { kind: 'result', result: mapped };
   }

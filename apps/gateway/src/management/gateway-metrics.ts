@@ -30,6 +30,7 @@ export class GatewayMetrics {
   private readonly toolCallSeconds = new Histogram({ name: 'toolmesh_tool_call_duration_seconds', help: 'Time of the one POST to the tool service', labelNames: ['tool'], buckets: BUCKETS, registers: [this.registry] });
   private readonly toolServiceErrors = new Counter({ name: 'toolmesh_tool_service_errors_total', help: 'Tool calls that failed at the tool service, by kind', labelNames: ['kind'], registers: [this.registry] });
   private readonly bound = new Map<string, { count: ReturnType<Counter['labels']>; seconds: ReturnType<Histogram['labels']> }>();
+  private readonly boundTools = new Map<string, ReturnType<Histogram['labels']>>();
 
   constructor(sources: MetricsSources) {
     const { registry } = this;
@@ -96,7 +97,12 @@ export class GatewayMetrics {
 
   /** One POST to a tool service; `failure` is its kind when it did not answer 2xx (timeout, network, http_5xx, ...). */
   toolCall(tool: string, durationMs: number, failure: string | undefined): void {
-    this.toolCallSeconds.labels(tool).observe(durationMs / 1000);
+    let seconds = this.boundTools.get(tool);
+    if (seconds === undefined) {
+      seconds = this.toolCallSeconds.labels(tool);
+      this.boundTools.set(tool, seconds);
+    }
+    seconds.observe(durationMs / 1000);
     if (failure !== undefined) this.toolServiceErrors.labels(failure).inc();
   }
 

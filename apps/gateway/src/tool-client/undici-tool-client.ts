@@ -18,17 +18,20 @@ export interface UndiciToolClientOptions {
  */
 export class UndiciToolClient implements ToolClient {
   private readonly agent: Agent;
+  /** Each endpoint's origin and path, read once: a `URL`'s getters build new strings on every read. */
+  private readonly targets = new WeakMap<URL, { readonly origin: string; readonly path: string }>();
 
   constructor(private readonly options: UndiciToolClientOptions) {
     this.agent = new Agent({ connections: options.connectionsPerOrigin, keepAliveTimeout: 30_000 });
   }
 
   post(request: ToolHttpRequest): Promise<ToolHttpResponse> {
+    const target = this.targetOf(request.endpoint);
     return new Promise((resolve) => {
       this.agent.dispatch(
         {
-          origin: request.endpoint.origin,
-          path: `${request.endpoint.pathname}${request.endpoint.search}`,
+          origin: target.origin,
+          path: target.path,
           method: 'POST',
           headers: request.headers,
           body: request.body,
@@ -39,6 +42,15 @@ export class UndiciToolClient implements ToolClient {
         new ToolReplyCollector(request.timeoutMillis, this.options.maxReplyBytes, request.hangUp, resolve),
       );
     });
+  }
+
+  private targetOf(endpoint: URL): { readonly origin: string; readonly path: string } {
+    let target = this.targets.get(endpoint);
+    if (target === undefined) {
+      target = { origin: endpoint.origin, path: `${endpoint.pathname}${endpoint.search}` };
+      this.targets.set(endpoint, target);
+    }
+    return target;
   }
 
   /** Called once the front has drained and cut its requests (whose hang-up signals cancelled their calls): nothing is waited for. */

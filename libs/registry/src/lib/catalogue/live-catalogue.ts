@@ -5,7 +5,7 @@ import { RegistryErrorCode, toRegistryError, type RegistryError } from '../error
 import type { RouteDirectory } from '../portal/route-directory';
 import { describeBundle, describePortal, type CatalogueStatus } from '../status/bundle-status';
 import type { CatalogueGeneration } from './catalogue-generation';
-import type { CatalogueLog } from './catalogue-log';
+import type { CatalogueLog, RequestIds } from './catalogue-log';
 import { mergeRoutes, sameCatalogue, type CatalogueLimits } from './merge-routes';
 import { routeSignature, type RouteConfig } from './route';
 import { RouteLoader } from './route-loader';
@@ -74,16 +74,16 @@ export class LiveCatalogue implements ToolCatalogue {
     return this.refresh('all');
   }
 
-  refreshForUnknownTool(name: string): Promise<CatalogueGeneration | undefined> {
+  refreshForUnknownTool(name: string, requestedBy?: RequestIds): Promise<CatalogueGeneration | undefined> {
     const due = (this.options.directory.routes() ?? []).filter((route) => this.takeForcedRefreshSlot(route.token));
     if (due.length === 0) return Promise.resolve(this.generation);
-    this.options.log.info('catalogue_refresh_forced', { reason: 'unknown_tool', tool: printableName(name), routes: due.length });
+    this.options.log.info('catalogue_refresh_forced', { reason: 'unknown_tool', tool: printableName(name), routes: due.length }, requestedBy);
     return this.refresh(new Set(due.map((route) => route.token)));
   }
 
-  reportStaleTool(tool: ToolDefinition): void {
+  reportStaleTool(tool: ToolDefinition, requestedBy?: RequestIds): void {
     if (!this.states.has(tool.routeToken) || !this.takeForcedRefreshSlot(tool.routeToken)) return;
-    this.options.log.info('catalogue_refresh_forced', { reason: 'stale_tool', tool: tool.name, route: tool.routeToken });
+    this.options.log.info('catalogue_refresh_forced', { reason: 'stale_tool', tool: tool.name, route: tool.routeToken }, requestedBy);
     void this.refresh(new Set([tool.routeToken]));
   }
 

@@ -1,4 +1,5 @@
 import type { CatalogueGeneration } from './catalogue-generation';
+import type { RequestIds } from './catalogue-log';
 import type { ToolDefinition } from './tool-definition';
 
 /**
@@ -18,7 +19,7 @@ export interface ToolCatalogue {
    * Called when a request names a tool that is not in `current()`: refreshes the sources once (at most
    * once per cooldown) and returns the generation to look the name up in again.
    */
-  refreshForUnknownTool(name: string): Promise<CatalogueGeneration | undefined>;
+  refreshForUnknownTool(name: string, requestedBy?: RequestIds): Promise<CatalogueGeneration | undefined>;
   /** A tool answered 404 or 410: its bundle is likely stale; refresh it in the background (rate-limited). */
-  reportStaleTool(tool: ToolDefinition): void;
+  reportStaleTool(tool: ToolDefinition, requestedBy?: RequestIds): void;
 }

@@ -1,5 +1,4 @@
 import { PassThrough } from 'node:stream';
-import { runWithRequestContext } from '../server/request-context';
 import { createLogger, type LogFormat } from './logger';
 
 function capture(format: LogFormat, level?: string) {
@@ -18,9 +17,9 @@ const context = { guid: 'g-1', requestId: 'r-1', employeeNo: 'E123', deadline: 0
 const batchWritten = () => new Promise((resolve) => setTimeout(resolve, 40));
 
 describe('createLogger', () => {
-  it('writes one key=value line per event with the current guid and requestId', async () => {
+  it('writes one key=value line per event with the guid and requestId of the request it is about', async () => {
     const { logger, lines } = capture('kv');
-    runWithRequestContext(context, () => logger.info('tool_call_completed', { tool: 'echo', status: 200, note: 'two words' }));
+    logger.info('tool_call_completed', { tool: 'echo', status: 200, note: 'two words' }, context);
     await batchWritten();
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^\S+ level=info event=tool_call_completed tool=echo status=200 note="two words" guid=g-1 requestId=r-1$/);
@@ -28,7 +27,7 @@ describe('createLogger', () => {
 
   it('writes JSON lines when asked', async () => {
     const { logger, lines } = capture('json');
-    runWithRequestContext(context, () => logger.warn('manifest_rejected', { bundle: 'core' }));
+    logger.warn('manifest_rejected', { bundle: 'core' }, context);
     await batchWritten();
     expect(JSON.parse(lines[0])).toMatchObject({ level: 'warn', message: 'manifest_rejected', bundle: 'core', guid: 'g-1', requestId: 'r-1' });
   });

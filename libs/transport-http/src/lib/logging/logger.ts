@@ -1,7 +1,6 @@
 import { Writable } from 'node:stream';
 import winston, { type Logform } from 'winston';
 import { escapeControlCharacters } from '@toolmesh/protocol';
-import { currentRequestContext } from '../server/request-context';
 import { BatchingStreamTransport, MESSAGE } from './batching-transport';
 
 type Format = Logform.Format;
@@ -35,10 +34,25 @@ const FORBIDDEN_FIELDS = new Set([
   'arguments',
 ]);
 
-/** Adds the current request's guid and requestId, and drops forbidden fields (the JSON format's first step). */
-const correlation = winston.format((info) => {
+/**
+ * The request a line is about, passed by the caller: the gateway keeps no ambient request context
+ * (AsyncLocalStorage's promise hooks cost 14% of its CPU per call, docs/adr/0005-gateway-hot-path.md).
+ * Held on the line's info under a symbol, so no format writes it as a field.
+ */
+const CORRELATION = Symbol('correlation');
+
+/** The ids of the request a line is about (a `RequestContext` is one). */
+export interface LogCorrelation {
+  readonly guid: string;
+  readonly requestId: string;
+}
+
+type LineInfo = Logform.TransformableInfo & { [CORRELATION]?: LogCorrelation };
+
+/** Adds the line's request guid and requestId, and drops forbidden fields (the JSON format's first step). */
+const correlation = winston.format((info: LineInfo) => {
   for (const key of Object.keys(info)) if (FORBIDDEN_FIELDS.has(key.toLowerCase())) delete info[key];
-  const context = currentRequestContext();
+  const context = info[CORRELATION];
   if (context) {
     info.guid ??= context.guid;
     info.requestId ??= context.requestId;
@@ -48,18 +62,18 @@ const correlation = winston.format((info) => {
 
 /**
  * The default `key=value` line in one pass over the fields: time, level, event, the fields but the
- * forbidden ones, then the current request's guid and requestId. One format instead of a combination of
+ * forbidden ones, then the line's request guid and requestId. One format instead of a combination of
  * three, because the gateway logs three lines per call (docs/adr/0005-gateway-hot-path.md).
  */
 const keyValueLine: Format = {
-  transform(info) {
+  transform(info: LineInfo) {
     let line = `${timestamp()} level=${info.level} event=${String(info.message)}`;
     for (const key of Object.keys(info)) {
       if (key === 'level' || key === 'message' || FORBIDDEN_FIELDS.has(key.toLowerCase())) continue;
       const value = info[key];
       if (value !== undefined) line += ` ${key}=${quote(value)}`;
     }
-    const context = currentRequestContext();
+    const context = info[CORRELATION];
     if (context) {
       // Correlation ids are held to an inert alphabet where they are read (correlation-headers.ts).
       if (info.guid === undefined) line += ` guid=${context.guid}`;
@@ -112,12 +126,15 @@ const jsonControlEscapes: Format = {
 /** What one line says besides its event: never bodies, credentials or employee ids (SPEC G3). */
 export type LogFields = Record<string, unknown>;
 
-/** The one logger of a process: events are names (`mcp_http_request_received`), details are fields. */
+/**
+ * The one logger of a process: events are names (`mcp_http_request_received`), details are fields. A line
+ * about one request is given that request (`correlation`), whose guid and requestId it then carries.
+ */
 export interface Logger {
-  debug(event: string, fields: LogFields): void;
-  info(event: string, fields: LogFields): void;
-  warn(event: string, fields: LogFields): void;
-  error(event: string, fields: LogFields): void;
+  debug(event: string, fields: LogFields, correlation?: LogCorrelation): void;
+  info(event: string, fields: LogFields, correlation?: LogCorrelation): void;
+  warn(event: string, fields: LogFields, correlation?: LogCorrelation): void;
+  error(event: string, fields: LogFields, correlation?: LogCorrelation): void;
   /** Writes the lines still batched, at once: call it before `process.exit`, which would drop them. */
   flush(): void;
 }
@@ -156,27 +173,28 @@ class WinstonEventLogger implements Logger {
     this.transport.flush();
   }
 
-  debug(event: string, fields: LogFields): void {
-    this.log('debug', event, fields);
+  debug(event: string, fields: LogFields, correlation?: LogCorrelation): void {
+    this.log('debug', event, fields, correlation);
   }
 
-  info(event: string, fields: LogFields): void {
-    this.log('info', event, fields);
+  info(event: string, fields: LogFields, correlation?: LogCorrelation): void {
+    this.log('info', event, fields, correlation);
   }
 
-  warn(event: string, fields: LogFields): void {
-    this.log('warn', event, fields);
+  warn(event: string, fields: LogFields, correlation?: LogCorrelation): void {
+    this.log('warn', event, fields, correlation);
   }
 
-  error(event: string, fields: LogFields): void {
-    this.log('error', event, fields);
+  error(event: string, fields: LogFields, correlation?: LogCorrelation): void {
+    this.log('error', event, fields, correlation);
   }
 
-  private log(level: string, event: string, fields: LogFields): void {
+  private log(level: string, event: string, fields: LogFields, correlation: LogCorrelation | undefined): void {
     if (LEVELS[level] > this.severity) return;
-    const info = fields as Logform.TransformableInfo;
+    const info = fields as LineInfo;
     info.level = level;
     info.message = event;
+    if (correlation) info[CORRELATION] = correlation;
     const line = this.format.transform(info, this.format.options);
     if (typeof line === 'object') this.transport.log(line, ignore); // a format may drop the line (false)
   }

@@ -18,7 +18,7 @@ import { loggedMethod, NO_METHOD, type LoggedMethod } from './logged-method';
 import { checkOrigin, type OriginPolicy } from './origin-guard';
 import { isStreamOutcome, type DispatchOutcome, type JsonOutcome, type McpDispatcher, type McpGetHandler } from './dispatch-outcome';
 import { startEventStream } from './event-stream';
-import { runWithRequestContext, type RequestContext } from './request-context';
+import type { RequestContext } from './request-context';
 import { sendJsonRpcError } from './error-responses';
 
 export interface McpHttpAppOptions {
@@ -66,7 +66,7 @@ export function createMcpHttpApp(options: McpHttpAppOptions): RequestListener {
   // The endpoint is one exact path, as the POST hot path matches it: not /MCP, not /mcp/.
   app.enable('case sensitive routing');
   app.enable('strict routing');
-  app.all(options.endpointPath, correlatedRequest(options.logger, options.requestDeadlineMillis));
+  app.all(options.endpointPath, correlatedRequest(options.logger));
   app.options(options.endpointPath, (req, res, next) => (isPreflight(req) ? answerPreflight(req, res, options.originPolicy) : next()));
   const { dispatchGet } = options;
   if (dispatchGet) app.get(options.endpointPath, (req, res) => answerGet(req, res, res.locals.correlation as CorrelationValues, dispatchGet, options));
@@ -94,8 +94,8 @@ export function createMcpHttpApp(options: McpHttpAppOptions): RequestListener {
   };
 }
 
-function sendUnhandledError(res: ServerResponse, error: unknown, logger: Logger): void {
-  logger.error('mcp_http_unhandled_error', { error: describe(error) });
+function sendUnhandledError(res: ServerResponse, error: unknown, logger: Logger, context?: RequestContext): void {
+  logger.error('mcp_http_unhandled_error', { error: describe(error) }, context);
   sendJsonRpcError(res, 500, internalError(null));
 }
 
@@ -112,9 +112,8 @@ function startExchange(req: IncomingMessage, res: ServerResponse, options: McpHt
   if (!values) return;
   const hangUp = new HangUp();
   const context = requestContext(req, values, receivedAt, hangUp, options);
-  // One async function per exchange, which settles every failure itself, so nobody awaits its promise:
-  // AsyncLocalStorage follows every promise and async hop, and each costs CPU on the hot path (ADR 0005).
-  void runWithRequestContext(context, () => exchange(req, res, context, hangUp, options));
+  // One async function per exchange, which settles every failure itself, so nobody awaits its promise.
+  void exchange(req, res, context, hangUp, options);
 }
 
 /**
@@ -158,15 +157,15 @@ async function exchange(req: IncomingMessage, res: ServerResponse, context: Requ
   res.once('close', () => {
     const durationMs = Math.round(performance.now() - context.receivedAt);
     if (res.writableFinished) {
-      logger.info('mcp_http_response_completed', { method: logged.name, methodLength: logged.length, status: res.statusCode, durationMs });
+      logger.info('mcp_http_response_completed', { method: logged.name, methodLength: logged.length, status: res.statusCode, durationMs }, context);
       return;
     }
     if (res.getHeader('content-type') === 'text/event-stream') {
       // A notification stream ends when its client closes it: that is how a listen is cancelled.
-      logger.info('mcp_http_stream_closed', { method: logged.name, methodLength: logged.length, durationMs });
+      logger.info('mcp_http_stream_closed', { method: logged.name, methodLength: logged.length, durationMs }, context);
       return;
     }
-    logger.warn('mcp_http_response_undeliverable', { method: logged.name, methodLength: logged.length, status: res.statusCode, durationMs });
+    logger.warn('mcp_http_response_undeliverable', { method: logged.name, methodLength: logged.length, status: res.statusCode, durationMs }, context);
     hangUp.fire(); // nobody is left to answer: what the request still runs (a tool call) is cancelled
   });
   try {
@@ -188,8 +187,8 @@ async function exchange(req: IncomingMessage, res: ServerResponse, context: Requ
       method = parsed.value.message.method;
       logged = loggedMethod(method);
     }
-    logger.info('mcp_http_request_received', { method: logged.name, methodLength: logged.length });
-    if (options.payloadLogging) logger.debug('mcp_http_request_payload', { payload: body.body.toString('utf8') });
+    logger.info('mcp_http_request_received', { method: logged.name, methodLength: logged.length }, context);
+    if (options.payloadLogging) logger.debug('mcp_http_request_payload', { payload: body.body.toString('utf8') }, context);
     if (!parsed.ok) {
       sendJsonRpcError(res, 400, parsed.error);
       return;
@@ -201,7 +200,7 @@ async function exchange(req: IncomingMessage, res: ServerResponse, context: Requ
       outcome = await options.dispatch(message, context);
       options.onAnswered?.(message, outcome, context);
     } catch (error) {
-      logger.error('mcp_dispatch_failed', { method: logged.name, methodLength: logged.length, error: describe(error) });
+      logger.error('mcp_dispatch_failed', { method: logged.name, methodLength: logged.length, error: describe(error) }, context);
       const id = message.kind === 'request' ? message.message.id : null;
       sendJsonRpcError(res, 500, internalError(id));
       return;
@@ -210,18 +209,18 @@ async function exchange(req: IncomingMessage, res: ServerResponse, context: Requ
       res.writeHead(202).end();
       return;
     }
-    answer(res, outcome, options);
+    answer(res, outcome, options, context);
   } catch (error) {
-    sendUnhandledError(res, error, logger);
+    sendUnhandledError(res, error, logger, context);
   }
 }
 
-function answer(res: ServerResponse, outcome: DispatchOutcome, options: McpHttpAppOptions): void {
+function answer(res: ServerResponse, outcome: DispatchOutcome, options: McpHttpAppOptions, context: RequestContext): void {
   if (isStreamOutcome(outcome)) {
     outcome.open(startEventStream(res, options.streamKeepAliveMillis ?? DEFAULT_STREAM_KEEP_ALIVE_MILLIS));
     return;
   }
-  if (options.payloadLogging) options.logger.debug('mcp_http_response_payload', { payload: serializedText(outcome.json) });
+  if (options.payloadLogging) options.logger.debug('mcp_http_response_payload', { payload: serializedText(outcome.json) }, context);
   sendJson(res, outcome);
 }
 
@@ -230,7 +229,8 @@ function answerGet(req: IncomingMessage, res: ServerResponse, correlation: Corre
   if (refusedAtTheDoor(req, res, options)) return;
   const hangUp = new HangUp();
   res.once('close', () => hangUp.fire());
-  answer(res, dispatchGet(requestContext(req, correlation, performance.now(), hangUp, options)), options);
+  const context = requestContext(req, correlation, performance.now(), hangUp, options);
+  answer(res, dispatchGet(context), options, context);
 }
 
 function sendJson(res: ServerResponse, outcome: JsonOutcome): void {

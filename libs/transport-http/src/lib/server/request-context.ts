@@ -1,11 +1,11 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { HangUpSignal } from './hang-up';
 
 /**
  * What one MCP HTTP request carries through the gateway: correlation values and the deadline. It is
- * request-scoped only (held in AsyncLocalStorage for the duration of the request and gone after); it is
- * never a session.
+ * request-scoped only (passed explicitly to what handles the request and gone after); it is never a
+ * session. There is no ambient "current" context: AsyncLocalStorage's promise hooks cost 14% of the
+ * gateway's CPU per call (docs/adr/0005-gateway-hot-path.md, seventh round).
  */
 export interface RequestContext {
   /** End-to-end correlation id: the caller's `guid`, or a fresh UUID. */
@@ -38,16 +38,4 @@ export interface RequestContext {
 /** Milliseconds left before the request's deadline; never negative. */
 export function remainingMillis(context: RequestContext, now = performance.now()): number {
   return Math.max(0, context.deadline - now);
-}
-
-const storage = new AsyncLocalStorage<RequestContext>();
-
-/** Runs `fn` with `context` as the current request context; it is cleared when `fn` settles. */
-export function runWithRequestContext<T>(context: RequestContext, fn: () => T): T {
-  return storage.run(context, fn);
-}
-
-/** The context of the request being handled, if any (for logs; handlers receive it explicitly). */
-export function currentRequestContext(): RequestContext | undefined {
-  return storage.getStore();
 }
