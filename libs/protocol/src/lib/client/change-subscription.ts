@@ -49,11 +49,13 @@ export class ChangeSubscription {
     return subscription;
   }
 
-  /** Closes the stream and stops reopening it. */
-  async stop(): Promise<void> {
+  /**
+   * Stops reopening the stream; the connection is closing, and closing it ends the stream (no
+   * `notifications/cancelled` is sent for a connection that goes away anyway).
+   */
+  stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.current?.close().catch(() => undefined);
   }
 
   private async listen(reopening: boolean): Promise<void> {

@@ -228,7 +228,7 @@ export class McpClient implements NotificationSource {
     if (running > 0) await new Promise((resolve) => setImmediate(resolve));
     this.state = 'closed';
     // Closing the transport ends the listen stream; nothing more needs saying to the server.
-    void this.changes?.stop();
+    this.changes?.stop();
     await this.sdk.close();
   }
 
