@@ -147,10 +147,12 @@ export class ServerConnection implements ToolChannel {
     const client: McpClient = this.deps.factory.create(
       this.config,
       (error) => {
+        this.deps.warn(`MCP server "${this.serverName}": ${errorMessage(error)}`);
+        // The client's own reports (a tool left out, a listen stream to reopen) say nothing of why a connection ended.
+        if (error instanceof McpClientError) return;
         // The exit (its code and stderr) explains a failed start better than the write it broke.
         if (!report || isProcessExit(error)) report = error;
         this.lastReport = error;
-        this.deps.warn(`MCP server "${this.serverName}": ${errorMessage(error)}`);
       },
       () => this.lost(client),
       prior,

@@ -1,4 +1,4 @@
-import type { Client, McpSubscription, ServerCapabilities, SubscriptionFilter } from '@modelcontextprotocol/client';
+import type { Client, ServerCapabilities, SubscriptionFilter } from '@modelcontextprotocol/client';
 import { errorMessage } from '../errors/error-message';
 
 /** Waits before each reopening of a dropped listen stream; the last one repeats for as long as it takes. */
@@ -21,7 +21,6 @@ export interface ChangeSubscriptionOptions {
  * that ends it gracefully (shutdown) is asked again too: the next instance may be up by then.
  */
 export class ChangeSubscription {
-  private current: McpSubscription | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private attempt = 0;
@@ -62,7 +61,6 @@ export class ChangeSubscription {
     try {
       const subscription = await this.sdk.listen(this.filter, { timeout: this.options.timeoutMs });
       if (this.stopped) return void (await subscription.close().catch(() => undefined));
-      this.current = subscription;
       this.attempt = 0;
       void subscription.closed.then((cause) => {
         if (cause !== 'local') this.scheduleReopen();

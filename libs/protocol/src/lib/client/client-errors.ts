@@ -17,6 +17,10 @@ export const McpClientErrorCode = {
    * that exits on any request before `initialize`. Connect again with the legacy verdict.
    */
   ProbeClosed: 'client.probe_closed',
+  /** Reported, not thrown: a 2026-07-28 server listed a tool whose `x-mcp-header` annotations break the rules; it was left out. */
+  ToolDropped: 'client.tool_dropped',
+  /** Reported, not thrown: the `subscriptions/listen` stream for a 2026-07-28 server's changes could not be opened; it is tried again. */
+  ListenFailed: 'client.listen_failed',
 } as const;
 
 export type McpClientErrorCode = (typeof McpClientErrorCode)[keyof typeof McpClientErrorCode];

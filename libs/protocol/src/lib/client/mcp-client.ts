@@ -36,7 +36,10 @@ export interface McpClientOptions {
   readonly requestTimeoutMs: number;
   /** Timeout of the initialize handshake (a server's startup budget), when it differs from the requests'. */
   readonly initializeTimeoutMs?: number;
-  /** Where listener failures and transport reports go; the client never throws them. */
+  /**
+   * Where listener failures, transport reports and the client's own reports (`client.tool_dropped`,
+   * `client.listen_failed`) go; the client never throws them.
+   */
   readonly onError?: (error: Error) => void;
   /** Told once when the connection ends without `close()` (the server exited, the session expired). */
   readonly onClosed?: () => void;
@@ -155,7 +158,7 @@ export class McpClient implements NotificationSource {
       onNotification: (notification) => this.publish(notification),
       onToolDropped: (tool) => {
         // The name is the server's: escaped, so no control character reaches the terminal raw.
-        this.options.onError?.(new Error(`tool "${printableName(tool.name)}" left out: its x-mcp-header annotations break the 2026-07-28 rules (${printable(tool.problem, 200)})`));
+        this.options.onError?.(new McpClientError(McpClientErrorCode.ToolDropped, `tool "${printableName(tool.name)}" left out: its x-mcp-header annotations break the 2026-07-28 rules (${printable(tool.problem, 200)})`));
       },
     });
     try {
@@ -242,7 +245,7 @@ export class McpClient implements NotificationSource {
     this.changes = await ChangeSubscription.open(this.sdk, filter, {
       timeoutMs: this.options.requestTimeoutMs,
       onError: (error) => {
-        if (!this.closing) this.options.onError?.(error);
+        if (!this.closing) this.options.onError?.(new McpClientError(McpClientErrorCode.ListenFailed, error.message, { cause: error }));
       },
       onReopened: () => {
         // Whatever changed while the stream was down was never told: listeners hear it now.

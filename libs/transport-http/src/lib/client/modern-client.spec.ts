@@ -118,6 +118,7 @@ describe('McpClient over Streamable HTTP, 2026-07-28', () => {
       const { client, errors } = await connected();
       expect((await client.listTools()).map((t) => t.name)).toEqual(['lookup']);
       expect(errors.map((e) => e.message)).toEqual([expect.stringMatching(/^tool "broken\\u001b\[31m" left out: its x-mcp-header annotations break the 2026-07-28 rules \(.*string, integer or boolean\)$/)]);
+      expect(errors[0]).toMatchObject({ code: McpClientErrorCode.ToolDropped });
       expect(warn).not.toHaveBeenCalled();
       await client.close();
     } finally {
