@@ -106,14 +106,14 @@ try {
   }
   // Paired per round: the neighbours on this machine change from minute to minute, and the targets of one
   // round share the same neighbours, so the median of per-round ratios is steadier than a ratio of medians.
-  console.log(`\n${'us/call'.padEnd(26)}   median     min   median / minimal proxy   paired: / gateway`);
-  const proxyMedian = median(targets.at(-1).micros);
+  console.log(`\n${'us/call'.padEnd(26)}   median     min   paired: / minimal proxy   / gateway`);
+  const proxy = targets.at(-1);
+  const pairedWith = (target, base) => median(target.micros.map((micros, round) => micros / base.micros[round]));
   for (const target of targets) {
     const [mid, min] = [median(target.micros), Math.min(...target.micros)];
-    const paired = median(target.micros.map((micros, round) => micros / targets[0].micros[round]));
     console.log(
-      `${target.name.padEnd(26)} ${mid.toFixed(1).padStart(8)} ${min.toFixed(1).padStart(7)}   ${(mid / proxyMedian).toFixed(2)}x`.padEnd(68) +
-        `${paired.toFixed(3)}   (single-threaded ceiling ${Math.round(1e6 / mid)} calls/s)`,
+      `${target.name.padEnd(26)} ${mid.toFixed(1).padStart(8)} ${min.toFixed(1).padStart(7)}   ${pairedWith(target, proxy).toFixed(2)}x`.padEnd(68) +
+        `${pairedWith(target, targets[0]).toFixed(3)}   (single-threaded ceiling ${Math.round(1e6 / mid)} calls/s)`,
     );
   }
 } finally {
