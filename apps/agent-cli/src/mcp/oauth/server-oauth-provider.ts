@@ -28,6 +28,7 @@ export class ServerOAuthProvider implements OAuthClientProvider {
   private verifier: string | undefined;
   private discovery: OAuthDiscoveryState | undefined;
   private target: RedirectTarget | undefined;
+  private loaded: StoredCredentials | undefined;
 
   constructor(
     private readonly serverName: string,
@@ -148,11 +149,19 @@ export class ServerOAuthProvider implements OAuthClientProvider {
     this.write(keep);
   }
 
+  /** Reads the file again at the next use: another agent-cli process may have signed in meanwhile. */
+  reload(): void {
+    this.loaded = undefined;
+  }
+
+  /** The file is read once and then kept: every request asks for the token, and that must not cost a read. */
   private read(): StoredCredentials {
-    return this.store.read(this.serverName, this.url);
+    this.loaded ??= this.store.read(this.serverName, this.url);
+    return this.loaded;
   }
 
   private write(credentials: StoredCredentials): void {
     this.store.write(this.serverName, this.url, credentials);
+    this.loaded = credentials;
   }
 }

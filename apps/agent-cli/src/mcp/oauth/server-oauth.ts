@@ -87,14 +87,16 @@ export class ServerOAuth implements HttpAuthorization {
     const challenge = extractWWWAuthenticateParams(new Response(null, { headers: wwwAuthenticate ? { 'www-authenticate': wwwAuthenticate } : {} }));
     if (challenge.resourceMetadataUrl) this.resourceMetadataUrl = challenge.resourceMetadataUrl;
     if (status === 401) {
+      // Discovered again: the server may have moved to another authorization server (SEP-2352); and
+      // the file read again, in case another agent-cli process has signed in since.
+      this.provider.invalidateCredentials('discovery');
+      this.provider.reload();
       // A server that protects itself otherwise (an API key in the headers) sends no Bearer challenge:
       // no sign-in can help it, and registering with its origin as an authorization server would be wrong.
       if (!BEARER_CHALLENGE.test(wwwAuthenticate ?? '') && this.provider.tokens() === undefined) {
         throw new AgentError(AgentErrorCode.OAuthFailed, `MCP server "${this.serverName}" answered HTTP 401 without an OAuth challenge (WWW-Authenticate: Bearer); check the credentials in its "headers", or set oauth: false`);
       }
       this.scope = computeScopeUnion(this.scope, challenge.scope);
-      // Discovered again: the server may have moved to another authorization server (SEP-2352).
-      this.provider.invalidateCredentials('discovery');
       return this.once(() => this.authorize({}));
     }
     const granted = this.provider.tokens()?.scope;
