@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,21 +9,11 @@ import { TransportClientFactory } from './mcp/client-factory';
 import { McpClientManager } from './mcp/client-manager';
 import type { HttpServerConfig } from './mcp/server-config';
 import { ToolRegistry } from './tools/tool-registry';
+import { runBuiltCli, type CliRun } from './test-support/built-cli';
 
-const CLI = path.join(REPO_ROOT, 'dist/apps/agent-cli/main.js');
-
-interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
+/** The built CLI with the given configuration, as a user runs it. */
 function cli(config: string, ...args: string[]): Promise<CliRun> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args, '--config', config], { env: { PATH: process.env.PATH } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+  return runBuiltCli([...args, '--config', config], { cwd: REPO_ROOT, env: { PATH: process.env.PATH } });
 }
 
 function agentConfig(url: string, era?: string): string {

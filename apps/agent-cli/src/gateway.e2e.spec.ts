@@ -1,25 +1,14 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
 import { startSampleToolService, type SampleToolService } from '../../../tools/test/sample-tool-service';
 import { REPO_ROOT, type ServerProcess } from '../../../tools/test/server-process';
+import { runBuiltCli, type CliRun } from './test-support/built-cli';
 
-const CLI = path.join(REPO_ROOT, 'dist/apps/agent-cli/main.js');
-
-interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
+/** The built CLI with the given configuration, as a user runs it. */
 function cli(config: string, ...args: string[]): Promise<CliRun> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args, '--config', config], { env: { PATH: process.env.PATH } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+  return runBuiltCli([...args, '--config', config], { cwd: REPO_ROOT, env: { PATH: process.env.PATH } });
 }
 
 /** The agent CLI against our own gateway: both built, both real processes, over Streamable HTTP. */

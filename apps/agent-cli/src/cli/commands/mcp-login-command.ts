@@ -36,6 +36,7 @@ export async function mcpLogin(name: string, context: LoginContext): Promise<num
   oauth.forgetTokens();
   const pool = new Agent({ keepAliveTimeout: 5000 });
   const client = new McpClient(new StreamableHttpClientTransport(server.url, { dispatcher: pool, headers: server.headers, authorization: oauth, listen: false }), {
+    era: server.era ?? 'auto', // as the other commands connect, so the sign-in starts from the same first request
     serverName: server.name,
     clientInfo: { name: 'agent-cli', version: context.version },
     requestTimeoutMs: server.requestTimeoutMs + SIGN_IN_TIMEOUT_MS,
