@@ -7,7 +7,7 @@ import { ChangeListeners } from './change-notifications/change-listeners';
 import { createDispatcher } from './dispatcher';
 import { Era2025, era2025Methods } from './era-2025/era-2025';
 import { initializeHandler } from './era-2025/handlers/initialize';
-import { legacyToolsCallHandler } from './era-2025/handlers/tools-call';
+import { legacyStructuredContent } from './era-2025/handlers/tools-call';
 import { Era2026, type ModernRequestHandler } from './era-2026/era-2026';
 import { discoverHandler } from './era-2026/handlers/discover';
 import { emptyListHandlers } from './era-2026/handlers/empty-lists';
@@ -47,7 +47,7 @@ export function buildEras(
         () => routingHints.current(),
       ),
       toolsList: toolsListHandler(catalogue, 'legacy'),
-      toolsCall: legacyToolsCallHandler(catalogue, toolsCall),
+      toolsCall: toolsCallHandler(execution, tracing, legacyStructuredContent(catalogue)),
     }),
     { supportedVersions: legacyVersions, allSupported, assumeVersionWhenMissing: mcp.protocol.assumeVersionWhenMissing },
     listeners,

@@ -2,11 +2,19 @@ import { invalidParams, registryUnavailable, toolNotFound } from '@toolmesh/prot
 import { readInputAnswers } from '../../execution/input-required';
 import { traceHeaders } from '../../execution/trace-context';
 import type { GatewayTracing } from '../../tracing/tracing';
+import type { GatewayCallToolResult } from '../../execution/result-mapper';
 import type { ToolExecutionService } from '../../execution/tool-execution-service';
 import type { RequestHandler } from './method-handler';
 
-/** `tools/call` (SPEC G9, G13): params and trace context read here, everything else by the execution service. */
-export function toolsCallHandler(execution: ToolExecutionService, tracing?: GatewayTracing): RequestHandler {
+/** What an era changes in a tool's result before it goes out (the 2025 era's `structuredContent` wrapping). */
+export type ToolResultShaper = (toolName: string, result: GatewayCallToolResult) => object;
+
+/**
+ * `tools/call` (SPEC G9, G13): params and trace context read here, everything else by the execution
+ * service. `shapeResult` is applied in place rather than by a wrapping handler: each async layer costs
+ * a promise and a turn of the microtask queue on every call (docs/adr/0005-gateway-hot-path.md).
+ */
+export function toolsCallHandler(execution: ToolExecutionService, tracing?: GatewayTracing, shapeResult?: ToolResultShaper): RequestHandler {
   return async (params, context, id) => {
     const { name, arguments: args = {} } = params;
     if (typeof name !== 'string' || name.length === 0) return invalidParams(id, '"name" must be a non-empty string');
@@ -19,7 +27,7 @@ export function toolsCallHandler(execution: ToolExecutionService, tracing?: Gate
     traced?.end(outcome.kind !== 'result' || outcome.result.isError);
     switch (outcome.kind) {
       case 'result':
-        return { result: outcome.result };
+        return { result: shapeResult ? shapeResult(name, outcome.result) : outcome.result };
       case 'input_required':
         return { inputRequired: outcome.input };
       case 'unknown_tool':

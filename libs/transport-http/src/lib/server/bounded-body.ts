@@ -30,8 +30,9 @@ export function readBoundedBody(req: IncomingMessage, maxBytes: number): Promise
       chunks.push(chunk);
     };
     req.on('data', onData);
-    req.once('end', () => finish({ ok: true, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size) }));
-    req.once('aborted', () => finish({ ok: false, reason: 'aborted' }));
-    req.once('error', () => finish({ ok: false, reason: 'aborted' }));
+    // `on`, not `once`: `finish` settles once anyway, and `once` wraps every listener anew on every request.
+    req.on('end', () => finish({ ok: true, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size) }));
+    req.on('aborted', () => finish({ ok: false, reason: 'aborted' }));
+    req.on('error', () => finish({ ok: false, reason: 'aborted' }));
   });
 }

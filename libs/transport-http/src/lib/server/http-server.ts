@@ -44,7 +44,8 @@ export async function listenHttp(handler: RequestListener, options: ListenOption
   const track = (req: IncomingMessage, res: ServerResponse) => {
     inFlight += 1;
     responses.set(req.socket, res);
-    res.once('close', () => {
+    res.on('close', () => {
+      // A response closes once; `on` spares the wrapper `once` makes on every request.
       inFlight -= 1;
       if (draining && inFlight === 0) drained?.();
     });

@@ -154,7 +154,8 @@ async function exchange(req: IncomingMessage, res: ServerResponse, context: Requ
   const { logger } = options;
   let method: string | undefined;
   let logged: LoggedMethod = NO_METHOD;
-  res.once('close', () => {
+  res.on('close', () => {
+    // Emitted once per response: `on` spares the wrapper `once` makes on every request.
     const durationMs = Math.round(performance.now() - context.receivedAt);
     if (res.writableFinished) {
       logger.info('mcp_http_response_completed', { method: logged.name, methodLength: logged.length, status: res.statusCode, durationMs }, context);
