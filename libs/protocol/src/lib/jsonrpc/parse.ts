@@ -123,15 +123,23 @@ function readId(value: Record<string, unknown>): RequestId | null | undefined | 
   return INVALID_ID;
 }
 
-/** Iterative, so that checking a hostile document cannot itself overflow the stack. */
+/**
+ * Iterative, so that checking a hostile document cannot itself overflow the stack. Values and their
+ * depths are kept in two stacks rather than as a pair per value: this runs on every message.
+ */
 function exceedsDepth(root: unknown, maxDepth: number): boolean {
-  const pending: Array<[unknown, number]> = [[root, 1]];
-  while (pending.length > 0) {
-    const [value, depth] = pending.pop() as [unknown, number];
+  const values: unknown[] = [root];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const value = values.pop();
+    const depth = depths.pop() as number;
     if (typeof value !== 'object' || value === null) continue;
     if (depth > maxDepth) return true;
     for (const child of Array.isArray(value) ? value : Object.values(value)) {
-      if (typeof child === 'object' && child !== null) pending.push([child, depth + 1]);
+      if (typeof child === 'object' && child !== null) {
+        values.push(child);
+        depths.push(depth + 1);
+      }
     }
   }
   return false;

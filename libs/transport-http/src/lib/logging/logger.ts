@@ -34,6 +34,19 @@ const FORBIDDEN_FIELDS = new Set([
   'arguments',
 ]);
 
+/** Field names seen, with their verdict: the names are the code's own few, and each line checks every one. */
+const fieldVerdicts = new Map<string, boolean>();
+const MAX_REMEMBERED_FIELDS = 1024;
+
+function isForbiddenField(key: string): boolean {
+  let forbidden = fieldVerdicts.get(key);
+  if (forbidden === undefined) {
+    forbidden = FORBIDDEN_FIELDS.has(key.toLowerCase());
+    if (fieldVerdicts.size < MAX_REMEMBERED_FIELDS) fieldVerdicts.set(key, forbidden);
+  }
+  return forbidden;
+}
+
 /**
  * The request a line is about, passed by the caller: the gateway keeps no ambient request context
  * (AsyncLocalStorage's promise hooks cost 14% of its CPU per call, docs/adr/0005-gateway-hot-path.md).
@@ -51,7 +64,7 @@ type LineInfo = Logform.TransformableInfo & { [CORRELATION]?: LogCorrelation };
 
 /** Adds the line's request guid and requestId, and drops forbidden fields (the JSON format's first step). */
 const correlation = winston.format((info: LineInfo) => {
-  for (const key of Object.keys(info)) if (FORBIDDEN_FIELDS.has(key.toLowerCase())) delete info[key];
+  for (const key of Object.keys(info)) if (isForbiddenField(key)) delete info[key];
   const context = info[CORRELATION];
   if (context) {
     info.guid ??= context.guid;
@@ -69,7 +82,7 @@ const keyValueLine: Format = {
   transform(info: LineInfo) {
     let line = `${timestamp()} level=${info.level} event=${String(info.message)}`;
     for (const key of Object.keys(info)) {
-      if (key === 'level' || key === 'message' || FORBIDDEN_FIELDS.has(key.toLowerCase())) continue;
+      if (key === 'level' || key === 'message' || isForbiddenField(key)) continue;
       const value = info[key];
       if (value !== undefined) line += ` ${key}=${quote(value)}`;
     }
