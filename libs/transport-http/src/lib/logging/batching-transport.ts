@@ -37,11 +37,17 @@ export class BatchingStreamTransport extends TransportStream {
     this.maxPendingChars = options.maxPendingChars ?? DEFAULT_MAX_PENDING_CHARS;
   }
 
+  /** As a winston transport: the line formatted under `MESSAGE`. */
   override log(info: Record<string | symbol, unknown>, callback: () => void): void {
-    this.pending += `${String(info[MESSAGE])}\n`;
+    this.append(String(info[MESSAGE]));
+    callback();
+  }
+
+  /** One formatted line, without its newline. */
+  append(line: string): void {
+    this.pending += `${line}\n`;
     if (this.pending.length >= this.maxPendingChars) this.flush();
     else this.timer ??= setTimeout(this.flush, this.flushMillis);
-    callback();
   }
 
   override close(): void {

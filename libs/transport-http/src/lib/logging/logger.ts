@@ -73,29 +73,41 @@ const correlation = winston.format((info: LineInfo) => {
   return info;
 });
 
+/** One formatted line, or `undefined` when a format drops it. */
+type LineFormat = (level: string, event: string, fields: LogFields, correlation: LogCorrelation | undefined) => string | undefined;
+
 /**
  * The default `key=value` line in one pass over the fields: time, level, event, the fields but the
- * forbidden ones, then the line's request guid and requestId. One format instead of a combination of
- * three, because the gateway logs three lines per call (docs/adr/0005-gateway-hot-path.md).
+ * forbidden ones, then the line's request guid and requestId. Built straight from the call's arguments,
+ * without a winston info object: the gateway logs three lines per call (docs/adr/0005-gateway-hot-path.md).
  */
-const keyValueLine: Format = {
-  transform(info: LineInfo) {
-    let line = `${timestamp()} level=${info.level} event=${String(info.message)}`;
-    for (const key of Object.keys(info)) {
-      if (key === 'level' || key === 'message' || isForbiddenField(key)) continue;
-      const value = info[key];
-      if (value !== undefined) line += ` ${key}=${quote(value)}`;
-    }
-    const context = info[CORRELATION];
-    if (context) {
-      // Correlation ids are held to an inert alphabet where they are read (correlation-headers.ts).
-      if (info.guid === undefined) line += ` guid=${context.guid}`;
-      if (info.requestId === undefined) line += ` requestId=${context.requestId}`;
-    }
-    info[MESSAGE] = line;
-    return info;
-  },
+const keyValueLine: LineFormat = (level, event, fields, correlation) => {
+  let line = `${timestamp()} level=${level} event=${event}`;
+  for (const key of Object.keys(fields)) {
+    if (isForbiddenField(key)) continue;
+    const value = fields[key];
+    if (value !== undefined) line += ` ${key}=${quote(value)}`;
+  }
+  if (correlation) {
+    // Correlation ids are held to an inert alphabet where they are read (correlation-headers.ts).
+    if (fields.guid === undefined) line += ` guid=${correlation.guid}`;
+    if (fields.requestId === undefined) line += ` requestId=${correlation.requestId}`;
+  }
+  return line;
 };
+
+/** winston's JSON pipeline (with our correlation and control escapes) over the call's fields as its info. */
+function winstonJsonLine(): LineFormat {
+  const format = winston.format.combine(correlation(), winston.format.timestamp(), winston.format.json(), jsonControlEscapes);
+  return (level, event, fields, requestIds) => {
+    const info = fields as LineInfo;
+    info.level = level;
+    info.message = event;
+    if (requestIds) info[CORRELATION] = requestIds;
+    const formatted = format.transform(info, format.options);
+    return typeof formatted === 'object' ? String(formatted[MESSAGE]) : undefined;
+  };
+}
 
 /** The time of a line; one ISO string per millisecond, as a busy gateway logs several lines in each. */
 let stampedAt = 0;
@@ -154,8 +166,8 @@ export interface Logger {
 
 export function createLogger(options: LoggerOptions = {}): Logger {
   const level = options.level ?? 'info';
-  const format = options.format === 'json' ? winston.format.combine(correlation(), winston.format.timestamp(), winston.format.json(), jsonControlEscapes) : keyValueLine;
-  return new WinstonEventLogger(format, severityOf(level), new BatchingStreamTransport(options.stream ?? process.stdout));
+  const format = options.format === 'json' ? winstonJsonLine() : keyValueLine;
+  return new EventLogger(format, severityOf(level), new BatchingStreamTransport(options.stream ?? process.stdout));
 }
 
 /** winston's npm levels: `error` 0 ... `silly` 6; a line is written when its level is at most the configured one. */
@@ -168,16 +180,17 @@ function severityOf(level: string): number {
 }
 
 /**
- * Lines are formatted by winston's formats (`keyValueLine`, or winston's JSON pipeline) and handed to the
- * batching transport directly. winston's Logger object is not on the way: it is a Transform stream, and
- * pushing every line through its stream machinery and the pipe to the transport cost about 8 us per line,
- * three lines per call, the largest single share of the gateway's CPU per call beyond the minimal proxy
- * (docs/adr/0005-gateway-hot-path.md, "Sixth round"). Levels and formats behave as winston's. The fields
- * object becomes the line's info (`info(message, meta)` would copy it): every call site passes a fresh literal.
+ * Lines are formatted by `keyValueLine` or winston's JSON pipeline and handed to the batching transport
+ * directly. winston's Logger object is not on the way: it is a Transform stream, and pushing every line
+ * through its stream machinery and the pipe to the transport cost about 8 us per line, three lines per
+ * call, the largest single share of the gateway's CPU per call beyond the minimal proxy
+ * (docs/adr/0005-gateway-hot-path.md, "Sixth round"). Levels are winston's npm levels. The JSON format
+ * takes the fields object as the line's info (`info(message, meta)` would copy it): every call site
+ * passes a fresh literal.
  */
-class WinstonEventLogger implements Logger {
+class EventLogger implements Logger {
   constructor(
-    private readonly format: Format,
+    private readonly format: LineFormat,
     private readonly severity: number,
     private readonly transport: BatchingStreamTransport,
   ) {}
@@ -204,15 +217,7 @@ class WinstonEventLogger implements Logger {
 
   private log(level: string, event: string, fields: LogFields, correlation: LogCorrelation | undefined): void {
     if (LEVELS[level] > this.severity) return;
-    const info = fields as LineInfo;
-    info.level = level;
-    info.message = event;
-    if (correlation) info[CORRELATION] = correlation;
-    const line = this.format.transform(info, this.format.options);
-    if (typeof line === 'object') this.transport.log(line, ignore); // a format may drop the line (false)
+    const line = this.format(level, event, fields, correlation);
+    if (line !== undefined) this.transport.append(line);
   }
-}
-
-function ignore(): void {
-  // the transport's completion callback: it has nothing to report
 }
