@@ -1,7 +1,4 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { CONFORMANCE_ALPHA as ALPHA, runConformanceScenario as runScenario, type SuiteOptions } from '../test-support/conformance-suite';
 
 /**
  * The official MCP conformance suite (node_modules/@modelcontextprotocol/conformance, through
@@ -11,41 +8,7 @@ import path from 'node:path';
  * with --spec-version 2026-07-28. The suite prints PASSED for some scenarios when the client exits
  * early, so each scenario must also show its own SUCCESS check: the client really connected and did it.
  */
-const ROOT = path.join(__dirname, '../../../..');
-const SUITE = path.join(ROOT, 'tools/conformance/conformance.mjs');
-const CLIENT = `node ${path.join(ROOT, 'dist/apps/agent-cli/conformance/conformance-client.js')}`;
-const ALPHA = '@modelcontextprotocol/conformance-2026';
-
-interface Check {
-  id: string;
-  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | 'SKIPPED';
-  errorMessage?: string;
-}
-
-interface SuiteRun {
-  readonly package?: string;
-  readonly specVersion?: string;
-}
-
-function runScenario(scenario: string, suite: SuiteRun = {}): Promise<{ code: number | null; output: string; checks: Check[] }> {
-  const out = mkdtempSync(path.join(tmpdir(), `conformance-${scenario}-`));
-  const specVersion = suite.specVersion ? ['--spec-version', suite.specVersion] : [];
-  const env = suite.package ? { ...process.env, CONFORMANCE_PACKAGE: suite.package } : process.env;
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [SUITE, 'client', '--command', CLIENT, '--scenario', scenario, '--timeout', '30000', '-o', out, ...specVersion], { cwd: ROOT, env });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => {
-      // A scenario the suite skips leaves its result folder empty.
-      const files = readdirSync(out).map((dir) => path.join(out, dir, 'checks.json')).filter((file) => existsSync(file));
-      const checks = files.flatMap((file) => JSON.parse(readFileSync(file, 'utf8')) as Check[]);
-      resolve({ code, output, checks });
-    });
-  });
-}
-
-async function expectPassed(scenario: string, requiredChecks: readonly string[], suite?: SuiteRun): Promise<void> {
+async function expectPassed(scenario: string, requiredChecks: readonly string[], suite?: SuiteOptions): Promise<void> {
   const { code, output, checks } = await runScenario(scenario, suite);
   expect(checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')).toEqual([]);
   for (const id of requiredChecks) expect(checks).toContainEqual(expect.objectContaining({ id, status: 'SUCCESS' }));
