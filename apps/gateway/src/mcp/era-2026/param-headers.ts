@@ -1,8 +1,7 @@
-import { headerMismatch, McpHttpHeader, type JsonRpcErrorResponse, type RequestId } from '@toolmesh/protocol';
+import { decodeHeaderValue, headerMismatch, McpHttpHeader, type JsonRpcErrorResponse, type RequestId } from '@toolmesh/protocol';
 import type { McpHeaderBinding } from '@toolmesh/registry';
 import type { RequestContext } from '@toolmesh/transport-http/server';
 import { headerValue } from '../request-headers';
-import { decodeHeaderValue } from './header-value';
 
 /**
  * Each argument a tool marks with `x-mcp-header` must be repeated, equal, in its `Mcp-Param-{Name}` header

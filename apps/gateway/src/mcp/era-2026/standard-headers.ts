@@ -1,14 +1,6 @@
-import { headerMismatch, McpHttpHeader, McpMethod, type JsonRpcErrorResponse, type RequestId } from '@toolmesh/protocol';
+import { decodeHeaderValue, headerMismatch, MCP_NAME_SOURCE, McpHttpHeader, type JsonRpcErrorResponse, type RequestId } from '@toolmesh/protocol';
 import type { RequestContext } from '@toolmesh/transport-http/server';
 import { headerValue } from '../request-headers';
-import { decodeHeaderValue } from './header-value';
-
-/** The methods whose `Mcp-Name` repeats a body field, and that field. */
-const NAMED_BY: ReadonlyMap<string, 'name' | 'uri'> = new Map([
-  [McpMethod.ToolsCall, 'name'],
-  [McpMethod.PromptsGet, 'name'],
-  [McpMethod.ResourcesRead, 'uri'],
-]);
 
 /**
  * The 2026 transport headers that repeat the body, so that intermediaries can route without reading it:
@@ -28,7 +20,7 @@ export function checkStandardHeaders(
   const methodHeader = headerValue(context, McpHttpHeader.Method);
   if (methodHeader === undefined) return headerMismatch(id, `${McpHttpHeader.Method} is required and must equal the method`);
   if (methodHeader !== method) return headerMismatch(id, `${McpHttpHeader.Method} differs from the method`);
-  const field = NAMED_BY.get(method);
+  const field = MCP_NAME_SOURCE.get(method);
   if (field === undefined) return undefined;
   const nameHeader = headerValue(context, McpHttpHeader.Name);
   if (nameHeader === undefined) return headerMismatch(id, `${McpHttpHeader.Name} is required on ${method} and must equal params.${field}`);

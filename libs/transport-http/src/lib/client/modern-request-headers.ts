@@ -1,7 +1,4 @@
-import { McpHttpHeader, McpMetaKey, isModernProtocolVersion, type JSONRPCMessage } from '@toolmesh/protocol';
-
-/** The body field `Mcp-Name` repeats, per method (2026-07-28, Streamable HTTP "Standard MCP request headers"). */
-const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri'>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+import { encodeHeaderValue, MCP_NAME_SOURCE, McpHttpHeader, McpMetaKey, isModernProtocolVersion, type JSONRPCMessage } from '@toolmesh/protocol';
 
 /**
  * Headers the transport derives from the message or owns itself. The SDK client's per-request headers
@@ -9,11 +6,6 @@ const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri'>> = { 'tools/call': 'n
  * which a 2026-07-28 server rejects with -32020.
  */
 const RESERVED = new Set(['accept', 'authorization', 'content-type', McpHttpHeader.ProtocolVersion, McpHttpHeader.Method, McpHttpHeader.Name, McpHttpHeader.SessionId]);
-
-const BASE64_PREFIX = '=?base64?';
-const BASE64_SUFFIX = '?=';
-/** Visible ASCII, space and tab: what a plain (not Base64) header value may hold. */
-const PLAIN = /^[\x20-\x7e\t]+$/;
 
 /** The protocol version a message's `_meta` claims when it is a 2026-07-28-or-later message, else undefined. */
 export function modernVersionOf(message: JSONRPCMessage): string | undefined {
@@ -30,7 +22,7 @@ export function modernVersionOf(message: JSONRPCMessage): string | undefined {
 export function standardHeaders(message: JSONRPCMessage, version: string): Record<string, string> {
   if (!('method' in message)) return {};
   const headers: Record<string, string> = { [McpHttpHeader.ProtocolVersion]: version, [McpHttpHeader.Method]: message.method };
-  const field = Object.hasOwn(NAME_SOURCE, message.method) ? NAME_SOURCE[message.method] : undefined;
+  const field = MCP_NAME_SOURCE.get(message.method);
   const name = field && (message.params as Record<string, unknown> | undefined)?.[field];
   if (typeof name === 'string') headers[McpHttpHeader.Name] = encodeHeaderValue(name);
   return headers;
@@ -43,14 +35,4 @@ export function perMessageHeaders(headers: Readonly<Record<string, string>> | un
     if (!RESERVED.has(name.toLowerCase())) kept[name.toLowerCase()] = value;
   }
   return kept;
-}
-
-/**
- * A header value by the 2026-07-28 value-encoding rule: as it is when it is plain visible ASCII without
- * leading or trailing whitespace, else `=?base64?<Base64 of its UTF-8>?=` (also when it is empty or
- * already looks like that form, so that it cannot be misread). The SDK's own transport does the same.
- */
-export function encodeHeaderValue(value: string): string {
-  const plain = PLAIN.test(value) && value === value.trim() && !(value.startsWith(BASE64_PREFIX) && value.endsWith(BASE64_SUFFIX));
-  return plain ? value : `${BASE64_PREFIX}${Buffer.from(value, 'utf8').toString('base64')}${BASE64_SUFFIX}`;
 }

@@ -1,10 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
-import { McpMetaKey, type JSONRPCMessage } from '@toolmesh/protocol';
+import { encodeHeaderValue, McpMetaKey, type JSONRPCMessage } from '@toolmesh/protocol';
 import { eventually } from '../../../../../tools/test/process-table';
 import { HttpClientErrorCode } from './http-client-errors';
-import { encodeHeaderValue } from './modern-request-headers';
 import { StreamableHttpClientTransport } from './streamable-http-client-transport';
 
 /** A 2026-07-28 request's `_meta`, as the SDK client puts it on every request of a modern connection. */
