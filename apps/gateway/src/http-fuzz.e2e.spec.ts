@@ -235,13 +235,14 @@ describe(`HTTP fuzz against the built gateway (seed ${SEED}, ${REQUESTS} request
     expect(gateway.child.exitCode).toBeNull();
     expect((await fetch(`${managementUrl}/actuator/health/liveness`)).status).toBe(200);
     // Memory settles once the load stops: V8's memory reducer gives back what the burst took after some
-    // seconds of quiet (one run: 1.16x of the warm-up RSS for 16 s, then 0.58x), so the wait is up to 30 s.
-    // A leak never comes back, however long the wait.
+    // quiet, when it chooses to (measured second by second: 1.16x of the warm-up RSS for 16 s, then 0.58x;
+    // in another run 1.18x for 54 s, then 0.57x), so the wait is up to 90 s, ended as soon as the RSS is
+    // back. A leak never comes back, however long the wait.
     let rss = rssKib(gateway.child.pid ?? 0);
-    for (let i = 0; i < 120 && rss > rssAfterWarmUp * 1.2; i++) {
+    for (let i = 0; i < 360 && rss > rssAfterWarmUp * 1.2; i++) {
       await new Promise((resolve) => setTimeout(resolve, 250));
       rss = rssKib(gateway.child.pid ?? 0);
     }
     expect(rss).toBeLessThanOrEqual(rssAfterWarmUp * 1.2);
-  }, 180_000);
+  }, 240_000);
 });
