@@ -143,6 +143,20 @@ describe('MCP HTTP front', () => {
   });
 
   it.each([
+    ['a result', '{"jsonrpc":"2.0","id":1,"method":"ping"}', {}, 200],
+    ['an event stream', '{"jsonrpc":"2.0","id":1,"method":"stream"}', {}, 200],
+    ['a notification', '{"jsonrpc":"2.0","method":"notifications/initialized"}', {}, 202],
+    ['a parse error', '{"jsonrpc":', {}, 400],
+    ['a wrong Content-Type', '{"jsonrpc":"2.0","id":1,"method":"ping"}', { 'content-type': 'text/plain' }, 415],
+    ['a foreign Origin', '{"jsonrpc":"2.0","id":1,"method":"ping"}', { origin: 'http://evil.example.com' }, 403],
+  ])('echoes the correlation ids on %s', async (_what, body, headers, status) => {
+    const res = await post(body, { guid: 'g-echo', 'x-request-id': 'r-echo', ...headers });
+    expect(res.status).toBe(status);
+    expect([res.headers.get('guid'), res.headers.get('x-request-id')]).toEqual(['g-echo', 'r-echo']);
+    await res.text();
+  });
+
+  it.each([
     ['guid', 'has spaces'],
     ['x-request-id', 'x'.repeat(129)],
     ['mcp-session-id', 'a/b'],

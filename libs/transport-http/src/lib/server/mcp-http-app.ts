@@ -3,6 +3,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import {
   internalError,
   invalidRequest,
+  type JsonRpcErrorResponse,
   parseJsonRpcMessage,
   type ParsedMessage,
   serializedByteLength,
@@ -10,7 +11,7 @@ import {
 } from '@toolmesh/protocol';
 import type { Logger } from '../logging/logger';
 import { readBoundedBody } from './bounded-body';
-import { correlate, correlatedRequest } from './correlated-request';
+import { correlatedHeaders, correlatedRequest, echoCorrelation, readCorrelation } from './correlated-request';
 import type { CorrelationValues } from './correlation-headers';
 import { HangUp } from './hang-up';
 import { addCorsHeaders, answerPreflight, isPreflight } from './cors';
@@ -96,7 +97,7 @@ export function createMcpHttpApp(options: McpHttpAppOptions): RequestListener {
 
 function sendUnhandledError(res: ServerResponse, error: unknown, logger: Logger, context?: RequestContext): void {
   logger.error('mcp_http_unhandled_error', { error: describe(error) }, context);
-  sendJsonRpcError(res, 500, internalError(null));
+  refuse(res, 500, internalError(null), context);
 }
 
 function pathOf(url: string | undefined): string {
@@ -108,7 +109,7 @@ function pathOf(url: string | undefined): string {
 /** Correlation first, since it names the request in every later log line; then the exchange in its context. */
 function startExchange(req: IncomingMessage, res: ServerResponse, options: McpHttpAppOptions): void {
   const receivedAt = performance.now();
-  const values = correlate(req, res);
+  const values = readCorrelation(req, res);
   if (!values) return;
   const hangUp = new HangUp();
   const context = requestContext(req, values, receivedAt, hangUp, options);
@@ -136,18 +137,24 @@ function requestContext(req: IncomingMessage, values: CorrelationValues, receive
 }
 
 /** Refusals before anything is read: shutdown (503, so the balancer tries another replica) and a foreign Origin or Host (403). */
-function refusedAtTheDoor(req: IncomingMessage, res: ServerResponse, options: McpHttpAppOptions): boolean {
+function refusedAtTheDoor(req: IncomingMessage, res: ServerResponse, options: McpHttpAppOptions, context: RequestContext): boolean {
   if (options.isDraining?.()) {
     res.setHeader('Connection', 'close');
-    sendJsonRpcError(res, 503, invalidRequest(null, 'the server is shutting down; retry on another replica'));
+    refuse(res, 503, invalidRequest(null, 'the server is shutting down; retry on another replica'), context);
     return true;
   }
   const origin = checkOrigin(req.headers, options.originPolicy);
   if (!origin.ok) {
-    sendJsonRpcError(res, 403, invalidRequest(null, `forbidden: ${origin.reason}`));
+    refuse(res, 403, invalidRequest(null, `forbidden: ${origin.reason}`), context);
     return true;
   }
   return false;
+}
+
+/** A JSON-RPC error answer of an exchange, with its correlation ids (none when it failed before they were read). */
+function refuse(res: ServerResponse, status: number, error: JsonRpcErrorResponse, context: RequestContext | undefined): void {
+  if (context && !res.headersSent) echoCorrelation(res, context);
+  sendJsonRpcError(res, status, error);
 }
 
 async function exchange(req: IncomingMessage, res: ServerResponse, context: RequestContext, hangUp: HangUp, options: McpHttpAppOptions): Promise<void> {
@@ -170,16 +177,16 @@ async function exchange(req: IncomingMessage, res: ServerResponse, context: Requ
     hangUp.fire(); // nobody is left to answer: what the request still runs (a tool call) is cancelled
   });
   try {
-    if (refusedAtTheDoor(req, res, options)) return;
+    if (refusedAtTheDoor(req, res, options, context)) return;
     if (!isJsonContentType(req.headers['content-type'])) {
-      sendJsonRpcError(res, 415, invalidRequest(null, 'Content-Type must be application/json'));
+      refuse(res, 415, invalidRequest(null, 'Content-Type must be application/json'), context);
       return;
     }
     const body = await readBoundedBody(req, options.maxBodyBytes);
     if (!body.ok) {
       if (body.reason === 'too_large') {
         res.setHeader('Connection', 'close');
-        sendJsonRpcError(res, 413, invalidRequest(null, `the body exceeds ${options.maxBodyBytes} bytes`));
+        refuse(res, 413, invalidRequest(null, `the body exceeds ${options.maxBodyBytes} bytes`), context);
       }
       return; // aborted: nobody is left to answer
     }
@@ -191,7 +198,7 @@ async function exchange(req: IncomingMessage, res: ServerResponse, context: Requ
     logger.info('mcp_http_request_received', { method: logged.name, methodLength: logged.length }, context);
     if (options.payloadLogging) logger.debug('mcp_http_request_payload', { payload: body.body.toString('utf8') }, context);
     if (!parsed.ok) {
-      sendJsonRpcError(res, 400, parsed.error);
+      refuse(res, 400, parsed.error, context);
       return;
     }
 
@@ -203,11 +210,11 @@ async function exchange(req: IncomingMessage, res: ServerResponse, context: Requ
     } catch (error) {
       logger.error('mcp_dispatch_failed', { method: logged.name, methodLength: logged.length, error: describe(error) }, context);
       const id = message.kind === 'request' ? message.message.id : null;
-      sendJsonRpcError(res, 500, internalError(id));
+      refuse(res, 500, internalError(id), context);
       return;
     }
     if (outcome === undefined) {
-      res.writeHead(202).end();
+      res.writeHead(202, correlatedHeaders(context)).end();
       return;
     }
     answer(res, outcome, options, context);
@@ -218,26 +225,29 @@ async function exchange(req: IncomingMessage, res: ServerResponse, context: Requ
 
 function answer(res: ServerResponse, outcome: DispatchOutcome, options: McpHttpAppOptions, context: RequestContext): void {
   if (isStreamOutcome(outcome)) {
+    echoCorrelation(res, context);
     outcome.open(startEventStream(res, options.streamKeepAliveMillis ?? DEFAULT_STREAM_KEEP_ALIVE_MILLIS));
     return;
   }
   if (options.payloadLogging) options.logger.debug('mcp_http_response_payload', { payload: serializedText(outcome.json) }, context);
-  sendJson(res, outcome);
+  sendJson(res, outcome, context);
 }
 
 /** GET on the endpoint, after correlation: origin checked as for POST, then the application answers. */
 function answerGet(req: IncomingMessage, res: ServerResponse, correlation: CorrelationValues, dispatchGet: McpGetHandler, options: McpHttpAppOptions): void {
-  if (refusedAtTheDoor(req, res, options)) return;
   const hangUp = new HangUp();
   res.once('close', () => hangUp.fire());
   const context = requestContext(req, correlation, performance.now(), hangUp, options);
+  if (refusedAtTheDoor(req, res, options, context)) return;
   answer(res, dispatchGet(context), options, context);
 }
 
-function sendJson(res: ServerResponse, outcome: JsonOutcome): void {
+/** The answer's headers in one `writeHead` list, the correlation ids among them (see `correlatedHeaders`). */
+function sendJson(res: ServerResponse, outcome: JsonOutcome, correlation: RequestContext): void {
   const { json } = outcome;
-  if (outcome.headers) for (const [name, value] of Object.entries(outcome.headers)) res.setHeader(name, value);
-  res.writeHead(outcome.status, { 'Content-Type': 'application/json', 'Content-Length': serializedByteLength(json) });
+  const headers = correlatedHeaders(correlation, 'Content-Type', 'application/json', 'Content-Length', serializedByteLength(json));
+  if (outcome.headers) for (const [name, value] of Object.entries(outcome.headers)) headers.push(name, value);
+  res.writeHead(outcome.status, headers);
   if (typeof json === 'string') {
     res.end(json);
     return;
@@ -249,6 +259,7 @@ function sendJson(res: ServerResponse, outcome: JsonOutcome): void {
 
 function isJsonContentType(contentType: string | undefined): boolean {
   if (contentType === undefined) return false;
+  if (contentType === 'application/json') return true; // what clients send: no split, trim or copy on the hot path
   const type = contentType.split(';', 1)[0].trim().toLowerCase();
   return type === 'application/json';
 }
