@@ -31,11 +31,21 @@ describe('BatchingStreamTransport', () => {
 
   it('writes at once when the pending lines reach the size limit', () => {
     const { stream, writes } = recorder();
-    const transport = new BatchingStreamTransport(stream, { flushMillis: 60_000, maxPendingChars: 10 });
+    const transport = new BatchingStreamTransport(stream, { flushMillis: 60_000, maxPendingBytes: 10 });
     log(transport, '1234');
     expect(writes).toEqual([]);
     log(transport, '56789');
     expect(writes).toEqual(['1234\n56789\n']);
+  });
+
+  it('writes non-ASCII lines byte for byte, and a line longer than a whole batch on its own', () => {
+    const { stream, writes } = recorder();
+    const transport = new BatchingStreamTransport(stream, { flushMillis: 60_000, maxPendingBytes: 16 });
+    log(transport, 'é—😀');
+    log(transport, 'x'.repeat(5000));
+    log(transport, 'after');
+    transport.flush();
+    expect(writes).toEqual(['é—😀\n', `${'x'.repeat(5000)}\n`, 'after\n']);
   });
 
   it('writes what is pending on flush() and on close(), and nothing when nothing is', () => {

@@ -25,6 +25,20 @@ describe('createLogger', () => {
     expect(lines[0]).toMatch(/^\S+ level=info event=tool_call_completed tool=echo status=200 note="two words" guid=g-1 requestId=r-1$/);
   });
 
+  it('starts each key=value line with the time as toISOString writes it, milliseconds included', async () => {
+    const { logger, lines } = capture('kv');
+    // Instants on both sides of second boundaries and with 1-, 2- and 3-digit milliseconds.
+    const instants = [Date.UTC(2026, 11, 1, 18, 30, 44, 7), Date.UTC(2026, 11, 1, 18, 30, 44, 42), Date.UTC(2026, 11, 1, 18, 30, 44, 999), Date.UTC(2026, 11, 1, 18, 30, 45, 0), Date.UTC(2027, 0, 1, 0, 0, 0, 120)];
+    const now = jest.spyOn(Date, 'now');
+    for (const instant of instants) {
+      now.mockReturnValue(instant);
+      logger.info('tick', {});
+    }
+    now.mockRestore();
+    await batchWritten();
+    expect(lines.map((line) => line.split(' ', 1)[0])).toEqual(instants.map((instant) => new Date(instant).toISOString()));
+  });
+
   it('writes JSON lines when asked', async () => {
     const { logger, lines } = capture('json');
     logger.warn('manifest_rejected', { bundle: 'core' }, context);
