@@ -56,7 +56,7 @@ export class AccumulatedHistogram {
 
   /** The series of one label set (values in `labelNames` order), made on first use and kept. */
   seriesOf(...labelValues: string[]): HistogramSeries {
-    const key = labelValues.join('\u0000');
+    const key = labelValues.length === 1 ? labelValues[0] : labelValues.join('\u0000'); // one label: no string built per call
     let series = this.series.get(key);
     if (series === undefined) {
       series = new HistogramSeries(Object.fromEntries(this.labelNames.map((label, i) => [label, labelValues[i]])), this.upperBounds);
