@@ -3,7 +3,8 @@
 // req/s drift by 40% on a shared machine; the CPU a process spends per call at a fixed, sustainable
 // request rate is much steadier, so this is how each hot-path change is judged before the full benchmark.
 // It reads utime+stime of each server process from /proc/<pid>/stat around each load run, round after
-// round, the targets interleaved in a rotating order. The tool service's CPU per call is printed as a control.
+// round, the targets interleaved in a rotating order and started afresh for every round. The tool service's
+// CPU per call is printed as a control.
 // A fixed rate is driven by autocannon (in this process); `--rate max` by the benchmark's load generator
 // (wrk when installed, which leaves the servers more of the two cores), each server saturated.
 //
@@ -15,6 +16,7 @@
 //     --compare-flags "<node options>"  also measures this build run with these Node options (e.g. GC settings)
 //     --compare-env "NAME=value ..."    also measures this build with these environment variables (e.g.
 //                          METRICS_ENABLED=false: what the metrics cost)
+//     --pin                the measured servers on CPU 1, this process and the tool service on CPU 0
 //     --profile            writes the gateway's .cpuprofile (node --cpu-prof) to tmp/bench/profiles
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -22,7 +24,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { chooseLoadGenerator, runLoad } from './load.mjs';
-import { callRequest, check, cpuMicros, root, settle, startGateway, startMinimalProxy, startToolService, stopAll } from './processes.mjs';
+import { callRequest, check, cpuMicros, root, settle, startGateway, startMinimalProxy, startToolService, stopAll, stopProcess } from './processes.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -66,43 +68,50 @@ if (options.pin) {
   // This process (the load generator) and the tool service on CPU 0, the measured servers on CPU 1.
   execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
 }
-const pinServer = (target) => {
-  if (options.pin) execFileSync('taskset', ['-a', '-p', '-c', '1', String(target.pid)], { stdio: 'ignore' });
-  return target;
+const pinServer = (server) => {
+  if (options.pin) execFileSync('taskset', ['-a', '-p', '-c', '1', String(server.pid)], { stdio: 'ignore' });
 };
 
 try {
   const toolService = await startToolService(10);
   const profileDir = path.join(root, 'tmp/bench/profiles');
   if (options.profile) mkdirSync(profileDir, { recursive: true });
-  const targets = [{ name: 'gateway', ...(await startGateway(toolService.url, { nodeOptions: options.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [] })) }];
+  // What each target is and how it starts; every round starts its own processes (see below).
+  const targets = [{ name: 'gateway', start: () => startGateway(toolService.url, { nodeOptions: options.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [] }) }];
   for (const main of options.compare) {
-    targets.push({ name: path.relative(root, path.resolve(main)), ...(await startGateway(toolService.url, { main: path.resolve(main) })) });
+    targets.push({ name: path.relative(root, path.resolve(main)), start: () => startGateway(toolService.url, { main: path.resolve(main) }) });
   }
   for (const assignments of options['compare-env']) {
     const env = Object.fromEntries(assignments.split(' ').filter(Boolean).map((pair) => pair.split('=', 2)));
-    targets.push({ name: `gateway ${assignments}`, ...(await startGateway(toolService.url, { env })) });
+    targets.push({ name: `gateway ${assignments}`, start: () => startGateway(toolService.url, { env }) });
   }
   for (const flags of options['compare-flags']) {
-    targets.push({ name: `gateway ${flags}`, ...(await startGateway(toolService.url, { nodeOptions: flags.split(' ').filter(Boolean) })) });
+    targets.push({ name: `gateway ${flags}`, start: () => startGateway(toolService.url, { nodeOptions: flags.split(' ').filter(Boolean) }) });
   }
-  targets.push({ name: 'minimal proxy', ...(await startMinimalProxy(toolService.url)) });
-  for (const target of targets) {
-    pinServer(target);
-    await check(target.url, call, 'hello');
-    await (rate ? fixedRate(target.url, 2) : runLoad(load, { url: target.url, ...call, connections, duration: 2 })); // warm-up: JIT, pools
-    target.micros = [];
-  }
+  targets.push({ name: 'minimal proxy', start: () => startMinimalProxy(toolService.url) });
+  for (const target of targets) target.micros = [];
 
   console.log(`${rate ?? 'as many'} calls/s (${load}), ${connections} connections, ${duration} s per measurement, ${rounds} rounds, node ${process.version}\n`);
   for (let round = 1; round <= rounds; round += 1) {
     // The order rotates every round: whichever target runs first in a round measured up to 15% cheaper.
     const shift = (round - 1) % targets.length;
-    for (const target of [...targets.slice(shift), ...targets.slice(0, shift)]) {
-      const row = await perCall(target, toolService);
-      target.micros.push(row.micros);
-      console.log(`round ${round}  ${target.name.padEnd(26)} ${row.micros.toFixed(1).padStart(6)} us/call   (tool service ${row.toolServiceMicros.toFixed(1)} us/call, ${row.calls} calls)`);
+    const order = [...targets.slice(shift), ...targets.slice(0, shift)];
+    // Fresh processes every round, started in the round's order, as JMH forks a new JVM per fork: one
+    // process of a build kept its own cost for a whole run (JIT choices, heap layout, its place in the
+    // start order), so two identical builds in one run differed by up to 15% in every round.
+    const running = [];
+    for (const target of order) running.push({ target, name: target.name, ...(await target.start()) });
+    for (const server of running) {
+      pinServer(server);
+      await check(server.url, call, 'hello');
+      await (rate ? fixedRate(server.url, 2) : runLoad(load, { url: server.url, ...call, connections, duration: 2 })); // warm-up: JIT, pools
     }
+    for (const server of running) {
+      const row = await perCall(server, toolService);
+      server.target.micros.push(row.micros);
+      console.log(`round ${round}  ${server.target.name.padEnd(26)} ${row.micros.toFixed(1).padStart(6)} us/call   (tool service ${row.toolServiceMicros.toFixed(1)} us/call, ${row.calls} calls)`);
+    }
+    await Promise.all(running.map((server) => stopProcess(server.pid)));
   }
   // Paired per round: the neighbours on this machine change from minute to minute, and the targets of one
   // round share the same neighbours, so the median of per-round ratios is steadier than a ratio of medians.

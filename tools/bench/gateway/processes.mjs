@@ -84,6 +84,19 @@ export async function settle() {
   }
 }
 
+/** Stops one process started here (by its pid) and resolves once it has exited. */
+export function stopProcess(pid) {
+  const at = children.findIndex((child) => child.pid === pid);
+  if (at === -1) return Promise.resolve();
+  const [child] = children.splice(at, 1);
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  child.removeAllListeners('exit'); // its start() rejection is for an unexpected exit, not this one
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
 /** SIGTERM to every process started here, the last started first (clients before the services they call). */
 export function stopAll() {
   for (const child of children.toReversed()) child.kill('SIGTERM');
