@@ -17,12 +17,12 @@ export function readBoundedBody(req: IncomingMessage, maxBytes: number): Promise
     const finish = (result: BodyResult) => {
       if (settled) return;
       settled = true;
-      req.off('data', onData);
       resolve(result);
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > maxBytes) {
+        req.off('data', onData);
         finish({ ok: false, reason: 'too_large' });
         req.resume(); // drain the rest without keeping it, so the 413 can still be written
         return;
@@ -32,7 +32,8 @@ export function readBoundedBody(req: IncomingMessage, maxBytes: number): Promise
     req.on('data', onData);
     // `on`, not `once`: `finish` settles once anyway, and `once` wraps every listener anew on every request.
     req.on('end', () => finish({ ok: true, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size) }));
-    req.on('aborted', () => finish({ ok: false, reason: 'aborted' }));
+    // A client that goes away mid-body makes the request emit 'error' (ECONNRESET, after the deprecated
+    // 'aborted'): one listener covers it, and every listener is added anew on every request.
     req.on('error', () => finish({ ok: false, reason: 'aborted' }));
   });
 }
