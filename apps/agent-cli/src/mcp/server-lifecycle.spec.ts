@@ -4,9 +4,7 @@ import path from 'node:path';
 import { eventually } from '../../../../tools/test/process-table';
 import { runBuiltCli } from '../test-support/built-cli';
 import { resultText } from '../tools/tool';
-import { ToolRegistry } from '../tools/tool-registry';
-import { TransportClientFactory } from './client-factory';
-import { McpClientManager } from './client-manager';
+import { connectedServers } from '../test-support/connected-servers';
 import type { StdioServerConfig } from './server-config';
 
 const ROOT = path.join(__dirname, '../../../..');
@@ -17,27 +15,8 @@ function peer(name: string, flags: string[] = [], extra: Partial<StdioServerConf
   return { name, transport: 'stdio', command: process.execPath, args: [PEER, `--name=${name}`, ...flags], env: {}, requestTimeoutMs: 10_000, annotationTrust: 'ignore', ...extra };
 }
 
-const warnings: string[] = [];
-const progress: string[] = [];
-let manager: McpClientManager | undefined;
-let factory: TransportClientFactory | undefined;
-afterEach(async () => {
-  await manager?.close();
-  await factory?.close();
-  manager = undefined;
-  factory = undefined;
-  warnings.length = 0;
-  progress.length = 0;
-});
-
-async function connect(configs: StdioServerConfig[]) {
-  factory = new TransportClientFactory({ name: 'lifecycle-test', version: '0' });
-  manager = new McpClientManager(factory, { warn: (m) => warnings.push(m), progress: (line) => progress.push(line) });
-  const statuses = await manager.connectAll(configs);
-  const registry = new ToolRegistry();
-  await manager.registerAllTools(registry);
-  return { statuses, registry };
-}
+const servers = connectedServers('lifecycle-test');
+const { warnings, progress, connect } = servers;
 
 describe('server lifecycle (SPEC A20)', () => {
   it('gives up a server at its own startupTimeoutMs, however long its requestTimeoutMs', async () => {
@@ -69,7 +48,7 @@ describe('server lifecycle (SPEC A20)', () => {
     const running = registry.get('mcp__slowpoke__slow')?.execute({ ms: 20_000 });
     expect(await eventually(() => readFileSync(record, 'utf8').includes('tools/call'))).toBe(true);
 
-    await manager?.close();
+    await servers.manager?.close();
 
     expect(resultText((await running) ?? { isError: true, content: [] })).toMatch(/failed/);
     expect(readFileSync(record, 'utf8').trim().split('\n').slice(-2)).toEqual(['tools/call', 'notifications/cancelled']);

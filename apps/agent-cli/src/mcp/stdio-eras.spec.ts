@@ -3,9 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eventually, pidsWithCommandLine } from '../../../../tools/test/process-table';
 import { resultText } from '../tools/tool';
-import { ToolRegistry } from '../tools/tool-registry';
-import { TransportClientFactory } from './client-factory';
-import { McpClientManager } from './client-manager';
+import { connectedServers } from '../test-support/connected-servers';
 import type { StdioServerConfig } from './server-config';
 
 const ROOT = path.join(__dirname, '../../../..');
@@ -24,24 +22,11 @@ function uniquePath(script: string): string {
   return link;
 }
 
-const warnings: string[] = [];
-let manager: McpClientManager | undefined;
-let factory: TransportClientFactory | undefined;
-afterEach(async () => {
-  await manager?.close();
-  await factory?.close();
-  manager = undefined;
-  factory = undefined;
-  warnings.length = 0;
-});
+const servers = connectedServers('stdio-eras-test');
 
 async function connect(config: StdioServerConfig) {
-  factory = new TransportClientFactory({ name: 'stdio-eras-test', version: '0' });
-  manager = new McpClientManager(factory, { warn: (m) => warnings.push(m) });
-  const [status] = await manager.connectAll([config]);
-  const registry = new ToolRegistry();
-  await manager.registerAllTools(registry);
-  return { status, registry };
+  const { statuses, registry } = await servers.connect([config]);
+  return { status: statuses[0], registry };
 }
 
 describe('era detection over stdio', () => {
@@ -54,7 +39,7 @@ describe('era detection over stdio', () => {
     const result = await registry.get('mcp__everything__echo')?.execute({ message: 'eras' });
     expect(result && resultText(result)).toContain('eras');
 
-    await manager?.close();
+    await servers.manager?.close();
     expect(await eventually(() => pidsWithCommandLine(script).length === 0)).toBe(true);
   });
 
@@ -70,7 +55,7 @@ describe('era detection over stdio', () => {
     expect(pidsWithCommandLine(script)).toHaveLength(1);
     expect(registry.get('mcp__strict__echo')).toBeDefined();
 
-    await manager?.close();
+    await servers.manager?.close();
     expect(await eventually(() => pidsWithCommandLine(script).length === 0)).toBe(true);
   });
 
@@ -79,7 +64,7 @@ describe('era detection over stdio', () => {
     const record = path.join(mkdtempSync(path.join(tmpdir(), 'stdio-eras-record-')), 'methods');
     const { registry } = await connect({ name: 'crashy', transport: 'stdio', command: process.execPath, args: [script, '--crash-on-call', `--record=${record}`], env: {}, requestTimeoutMs: 10_000, annotationTrust: 'ignore' });
     await registry.get('mcp__crashy__echo')?.execute({ text: 'boom' });
-    expect(await eventually(() => manager?.status[0].state === 'connected' && readFileSync(record, 'utf8').split('\n').filter((m) => m === 'initialize').length === 2)).toBe(true);
+    expect(await eventually(() => servers.manager?.status[0].state === 'connected' && readFileSync(record, 'utf8').split('\n').filter((m) => m === 'initialize').length === 2)).toBe(true);
     const methods = readFileSync(record, 'utf8').split('\n');
     expect(methods.filter((m) => m === 'server/discover')).toHaveLength(1);
     expect(methods.indexOf('server/discover')).toBe(0);
