@@ -110,20 +110,24 @@ function winstonJsonLine(): LineFormat {
 }
 
 /**
- * The time of a line, as `Date.toISOString` writes it. Its date and time up to the second are formatted
- * once per second and the milliseconds appended: a busy gateway logs thousands of lines a second, and
- * `toISOString` cost more than the rest of a line's prefix.
+ * The time of a line, as `Date.toISOString` writes it, made once per millisecond (a busy gateway logs
+ * several lines in each): the date and time up to the second once per second, the milliseconds appended.
  */
+let stampedAt = Number.NaN;
+let stamp = '';
 let secondStartedAt = Number.NaN;
 let secondPrefix = '';
 function timestamp(): string {
   const now = Date.now();
+  if (now === stampedAt) return stamp;
   const millis = now % 1000;
   if (now - millis !== secondStartedAt) {
     secondStartedAt = now - millis;
     secondPrefix = new Date(secondStartedAt).toISOString().slice(0, 20); // "2026-12-01T18:30:44."
   }
-  return `${secondPrefix}${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
+  stampedAt = now;
+  stamp = `${secondPrefix}${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
+  return stamp;
 }
 
 /**
