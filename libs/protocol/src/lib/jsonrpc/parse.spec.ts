@@ -107,6 +107,13 @@ describe('parseJsonRpcMessage', () => {
       expect(parseJsonRpcMessage(nested(300), { maxDepth: 400 }).ok).toBe(true);
     });
 
+    it('for nesting one level over the limit in the shortest text that holds it (the walk is skipped only below that)', () => {
+      for (let maxDepth = 1; maxDepth <= 10; maxDepth += 1) {
+        const text = `${'['.repeat(maxDepth + 1)}${']'.repeat(maxDepth + 1)}`; // maxDepth + 1 levels in 2 * (maxDepth + 1) characters
+        expect(errorOf(parseJsonRpcMessage(text, { maxDepth })).error.message).toContain(`nested deeper than ${maxDepth} levels`);
+      }
+    });
+
     it('cuts long caller-supplied member names short', () => {
       const name = 'k'.repeat(10_000);
       const error = errorOf(parseJsonRpcMessage(`{"jsonrpc":"2.0","id":1,"method":"m","${name}":1}`));

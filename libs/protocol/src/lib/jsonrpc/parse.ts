@@ -51,7 +51,9 @@ export function parseJsonRpcMessage(body: string | Uint8Array, options: ParseOpt
       : fail(parseError('the body is not valid JSON'));
   }
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  if (exceedsDepth(value, maxDepth)) return fail(invalidRequest(null, `the message is nested deeper than ${maxDepth} levels`));
+  // Each level of nesting takes an opening and a closing bracket, so a text shorter than twice the limit
+  // cannot exceed it: most messages skip the walk.
+  if (text.length > 2 * maxDepth && exceedsDepth(value, maxDepth)) return fail(invalidRequest(null, `the message is nested deeper than ${maxDepth} levels`));
   return classifyJsonRpcMessage(value);
 }
 
