@@ -1,7 +1,7 @@
 import type { ToolHttpResponse } from '../tool-client/tool-client';
 import { mapToolReply, type GatewayCallToolResult } from './result-mapper';
 
-const reply = (status: number, body: string, contentType = 'application/json') => ({ kind: 'reply' as const, status, contentType, body });
+const reply = (status: number, body: string) => ({ kind: 'reply' as const, status, body });
 /** The mapping when it is a result (not a request for input). */
 function resultOf(toolReply: ToolHttpResponse, durationMs: number): GatewayCallToolResult {
   const mapped = mapToolReply('t', toolReply, durationMs);
@@ -22,8 +22,8 @@ describe('mapToolReply (SPEC G13)', () => {
 
   it.each([
     ['HTTP 500 with a reason', reply(500, '{"error":"database down"}'), 'Tool t failed: the tool service answered HTTP 500: database down'],
-    ['HTTP 404 without a reason', reply(404, 'Not Found', 'text/plain'), 'Tool t failed: the tool service answered HTTP 404.'],
-    ['a reply that is not JSON', reply(200, '<html>oops</html>', 'text/html'), "Tool t failed: the tool service's reply is not JSON."],
+    ['HTTP 404 without a reason', reply(404, 'Not Found'), 'Tool t failed: the tool service answered HTTP 404.'],
+    ['a reply that is not JSON', reply(200, '<html>oops</html>'), "Tool t failed: the tool service's reply is not JSON."],
     ['a reply without data', reply(200, '{"result":1}'), 'has no "data" member'],
     ['a request for input in a form that cannot be relayed', reply(200, '{"inputRequired":{"inputRequests":{"x":{"method":"tools/call"}}}}'), 'asked for input in a form the gateway cannot relay'],
     ['a request for input with nothing in it', reply(200, '{"inputRequired":{}}'), 'has neither inputRequests nor requestState'],

@@ -11,6 +11,12 @@ export interface MetricsSources {
   redisAvailable?(): boolean | undefined;
 }
 
+interface RequestSeries {
+  readonly labels: Readonly<Record<'method' | 'era' | 'outcome', string>>;
+  count: number;
+  readonly seconds: HistogramSeries;
+}
+
 /** How a request ended, as the requests counter tells them apart. */
 export type RequestOutcome = 'result' | 'error' | 'accepted' | 'stream';
 
@@ -29,8 +35,11 @@ export class GatewayMetrics {
   readonly registry = new Registry();
   private readonly requestSeconds = new AccumulatedHistogram('toolmesh_mcp_request_duration_seconds', 'Time from a request\'s arrival to its answer', ['method', 'era'], BUCKETS);
   private readonly toolCallSeconds = new AccumulatedHistogram('toolmesh_tool_call_duration_seconds', 'Time of the one POST to the tool service', ['tool'], BUCKETS);
-  /** Per method, era and outcome: its count, and the duration series of its method and era. */
-  private readonly requestSeries = new Map<string, { readonly labels: Readonly<Record<'method' | 'era' | 'outcome', string>>; count: number; readonly seconds: HistogramSeries }>();
+  /**
+   * Per method, era and outcome: its count, and the duration series of its method and era. Nested maps
+   * of the three labels rather than one key built per request, which was a new string to hash on every call.
+   */
+  private readonly requestSeries = new Map<string, Map<string, Map<RequestOutcome, RequestSeries>>>();
   private readonly toolServiceErrorCounts = new Map<string, number>();
 
   constructor(sources: MetricsSources) {
@@ -42,7 +51,7 @@ export class GatewayMetrics {
       registers: [registry],
       collect() {
         this.reset();
-        for (const series of requestSeries.values()) this.inc(series.labels, series.count);
+        for (const eras of requestSeries.values()) for (const outcomes of eras.values()) for (const series of outcomes.values()) this.inc(series.labels, series.count);
       },
     });
     registry.registerMetric(this.requestSeconds.asRegistered());
@@ -108,12 +117,12 @@ export class GatewayMetrics {
   /** One answered (or accepted) request, `receivedAt` in `performance.now()` milliseconds. */
   request(method: string, era: string, outcome: RequestOutcome, receivedAt: number): void {
     const name = KNOWN_METHODS.has(method) ? method : '(unknown)';
-    const key = `${name} ${era} ${outcome}`;
-    let series = this.requestSeries.get(key);
-    if (series === undefined) {
-      series = { labels: { method: name, era, outcome }, count: 0, seconds: this.requestSeconds.seriesOf(name, era) };
-      this.requestSeries.set(key, series);
-    }
+    let eras = this.requestSeries.get(name);
+    if (eras === undefined) this.requestSeries.set(name, (eras = new Map()));
+    let outcomes = eras.get(era);
+    if (outcomes === undefined) eras.set(era, (outcomes = new Map()));
+    let series = outcomes.get(outcome);
+    if (series === undefined) outcomes.set(outcome, (series = { labels: { method: name, era, outcome }, count: 0, seconds: this.requestSeconds.seriesOf(name, era) }));
     series.count += 1;
     series.seconds.observe((performance.now() - receivedAt) / 1000);
   }

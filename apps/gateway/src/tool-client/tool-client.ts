@@ -13,7 +13,7 @@ export interface ToolHttpRequest {
 }
 
 export type ToolHttpResponse =
-  | { readonly kind: 'reply'; readonly status: number; readonly contentType: string | undefined; readonly body: string }
+  | { readonly kind: 'reply'; readonly status: number; readonly body: string }
   | { readonly kind: 'failure'; readonly reason: ToolCallFailureReason; readonly detail: string };
 
 export type ToolCallFailureReason = 'timeout' | 'cancelled' | 'connection_refused' | 'network' | 'reply_too_large';

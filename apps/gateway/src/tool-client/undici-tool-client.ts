@@ -65,17 +65,21 @@ export class UndiciToolClient implements ToolClient {
  * body timeouts, plus a timer of our own for the body, cost a share of the gateway's CPU per call;
  * an `AbortSignal.timeout()` per call cost 15% of its throughput: docs/adr/0005-gateway-hot-path.md.)
  * The caller hanging up ends the call the same way the timer does (docs/adr/0013-cancelled-calls-and-shutdown.md).
+ *
+ * It speaks the handler protocol undici's dispatchers run on (`onConnect` ... `onComplete`), which its
+ * types mark deprecated in favour of the controller one: a controller handler is wrapped per call in an
+ * adapter that allocates a controller and turns the raw reply headers and trailers into objects, which
+ * nothing here reads (ADR 0005, ninth round). undici is pinned, and the specs of this client run on it.
  */
 class ToolReplyCollector implements Dispatcher.DispatchHandler {
   private status = 0;
-  private contentType: string | undefined;
   private readonly chunks: Buffer[] = [];
   private size = 0;
   private readonly timer: NodeJS.Timeout;
   private timedOut = false;
   private cancelled = false;
   private settled = false;
-  private controller: Dispatcher.DispatchController | undefined;
+  private abort: ((reason: Error) => void) | undefined;
 
   constructor(
     private readonly timeoutMillis: number,
@@ -99,38 +103,38 @@ class ToolReplyCollector implements Dispatcher.DispatchHandler {
 
   /** Before undici has started the request there is nothing to abort: settle now, and abort when it starts. */
   private stop(reason: Error): void {
-    if (this.controller) this.controller.abort(reason);
+    if (this.abort) this.abort(reason);
     else this.finish(this.failure(reason));
   }
 
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.controller = controller;
-    if (this.timedOut) controller.abort(new Error('tool call timeout'));
-    else if (this.cancelled) controller.abort(new Error('tool call cancelled'));
+  onConnect(abort: (reason: Error) => void): void {
+    this.abort = abort;
+    if (this.timedOut) abort(new Error('tool call timeout'));
+    else if (this.cancelled) abort(new Error('tool call cancelled'));
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  onHeaders(statusCode: number): boolean {
     this.status = statusCode;
-    const contentType = headers['content-type'];
-    this.contentType = Array.isArray(contentType) ? contentType[0] : contentType;
+    return true;
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  onData(chunk: Buffer): boolean {
     this.size += chunk.length;
     if (this.size > this.maxReplyBytes) {
       this.finish({ kind: 'failure', reason: 'reply_too_large', detail: `the reply exceeds ${this.maxReplyBytes} bytes` });
-      controller.abort(new Error('reply too large'));
-      return;
+      this.abort?.(new Error('reply too large'));
+      return false;
     }
     this.chunks.push(chunk);
+    return true;
   }
 
-  onResponseEnd(): void {
+  onComplete(): void {
     const body = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
-    this.finish({ kind: 'reply', status: this.status, contentType: this.contentType, body: body.toString('utf8') });
+    this.finish({ kind: 'reply', status: this.status, body: body.toString('utf8') });
   }
 
-  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+  onError(error: Error): void {
     this.finish(this.failure(error));
   }
 

@@ -23,7 +23,8 @@ export function toolsCallHandler(execution: ToolExecutionService, tracing?: Gate
     const answers = readInputAnswers(params);
     const caller = traceHeaders(params, context);
     const traced = tracing?.startCall(name, caller);
-    const outcome = await execution.call(name, args as Record<string, unknown>, context, { trace: traced?.outbound ?? caller, ...(answers && { answers }) });
+    const trace = traced?.outbound ?? caller;
+    const outcome = await execution.call(name, args as Record<string, unknown>, context, answers ? { trace, answers } : { trace });
     traced?.end(outcome.kind !== 'result' || outcome.result.isError);
     switch (outcome.kind) {
       case 'result':
