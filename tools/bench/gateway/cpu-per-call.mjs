@@ -5,8 +5,11 @@
 // It reads utime+stime of each server process from /proc/<pid>/stat around each load run, round after
 // round, the targets interleaved in a rotating order and started afresh for every round. The tool service's
 // CPU per call is printed as a control.
-// A fixed rate is driven by autocannon (in this process); `--rate max` by the benchmark's load generator
-// (wrk when installed, which leaves the servers more of the two cores), each server saturated.
+// A fixed rate is driven from this process by autocannon, whose `overallRate` gives each connection a
+// quota per second, sent back to back (so the second's calls arrive as a burst, then nothing), or with
+// `--client undici` by the same schedule sent from an undici Pool (paced-load.mjs). `--rate max` is driven
+// by the benchmark's load generator (wrk when installed, which leaves the servers more of the two cores),
+// each server saturated.
 //
 // Usage (after `npx nx run gateway:build`):
 //   node tools/bench/gateway/cpu-per-call.mjs [--rate 2000|max --duration 5 --rounds 4 --load wrk|autocannon]
@@ -16,6 +19,7 @@
 //     --compare-flags "<node options>"  also measures this build run with these Node options (e.g. GC settings)
 //     --compare-env "NAME=value ..."    also measures this build with these environment variables (e.g.
 //                          METRICS_ENABLED=false: what the metrics cost)
+//     --client autocannon|undici  what sends a fixed rate (above); autocannon by default
 //     --pin                the measured servers on CPU 1, this process and the tool service on CPU 0
 //     --profile            writes the gateway's .cpuprofile (node --cpu-prof) to tmp/bench/profiles
 import { execFileSync } from 'node:child_process';
@@ -24,6 +28,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { chooseLoadGenerator, runLoad } from './load.mjs';
+import { PacedLoad } from './paced-load.mjs';
 import { callRequest, check, cpuMicros, root, settle, startGateway, startMinimalProxy, startToolService, stopAll, stopProcess } from './processes.mjs';
 
 const { values: options } = parseArgs({
@@ -38,27 +43,33 @@ const { values: options } = parseArgs({
     profile: { type: 'boolean', default: false },
     pin: { type: 'boolean', default: false },
     load: { type: 'string' },
+    client: { type: 'string', default: 'autocannon' },
   },
 });
 // `--rate max`: no rate limit, each server saturated (its CPU per call there is what caps its req/s).
 const rate = options.rate === 'max' ? undefined : Number(options.rate);
-const load = rate ? 'autocannon' : chooseLoadGenerator(options.load);
+if (options.client !== 'autocannon' && options.client !== 'undici') throw new Error(`--client must be autocannon or undici, not ${options.client}`);
+const load = rate ? options.client : chooseLoadGenerator(options.load);
 const duration = Number(options.duration);
 const connections = Number(options.connections);
 const rounds = Number(options.rounds);
 const call = callRequest('legacy');
-async function perCall(target, toolService) {
+async function perCall(server, toolService) {
   await settle();
-  const before = [cpuMicros(target.pid), cpuMicros(toolService.pid)];
-  const r = rate ? await fixedRate(target.url, duration) : await runLoad(load, { url: target.url, ...call, connections, duration });
-  const after = [cpuMicros(target.pid), cpuMicros(toolService.pid)];
-  if (r.errors > 0 || r.non2xx > 0) throw new Error(`${target.name}: ${r.errors} errors, ${r.non2xx} non-2xx replies`);
+  const before = [cpuMicros(server.pid), cpuMicros(toolService.pid)];
+  const r = rate ? await fixedRate(server, duration) : await runLoad(load, { url: server.url, ...call, connections, duration });
+  const after = [cpuMicros(server.pid), cpuMicros(toolService.pid)];
+  if (r.errors > 0 || r.non2xx > 0) throw new Error(`${server.name}: ${r.errors} errors, ${r.non2xx} non-2xx replies`);
   const calls = r.requests;
   return { calls, micros: (after[0] - before[0]) / calls, toolServiceMicros: (after[1] - before[1]) / calls };
 }
 
-async function fixedRate(url, seconds) {
-  const r = await autocannon({ url, method: 'POST', headers: call.headers, body: call.body, connections, overallRate: rate, duration: seconds });
+async function fixedRate(server, seconds) {
+  if (options.client === 'undici') {
+    server.load ??= new PacedLoad(server.url, call, { rate, connections });
+    return server.load.run(seconds);
+  }
+  const r = await autocannon({ url: server.url, method: 'POST', headers: call.headers, body: call.body, connections, overallRate: rate, duration: seconds });
   return { requests: r.requests.total, errors: r.errors, non2xx: r.non2xx };
 }
 
@@ -104,13 +115,14 @@ try {
     for (const server of running) {
       pinServer(server);
       await check(server.url, call, 'hello');
-      await (rate ? fixedRate(server.url, 2) : runLoad(load, { url: server.url, ...call, connections, duration: 2 })); // warm-up: JIT, pools
+      await (rate ? fixedRate(server, 2) : runLoad(load, { url: server.url, ...call, connections, duration: 2 })); // warm-up: JIT, pools
     }
     for (const server of running) {
       const row = await perCall(server, toolService);
       server.target.micros.push(row.micros);
       console.log(`round ${round}  ${server.target.name.padEnd(26)} ${row.micros.toFixed(1).padStart(6)} us/call   (tool service ${row.toolServiceMicros.toFixed(1)} us/call, ${row.calls} calls)`);
     }
+    await Promise.all(running.map((server) => server.load?.close()));
     await Promise.all(running.map((server) => stopProcess(server.pid)));
   }
   // Paired per round: the neighbours on this machine change from minute to minute, and the targets of one
