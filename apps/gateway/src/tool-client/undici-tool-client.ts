@@ -78,6 +78,8 @@ class ToolReplyCollector implements Dispatcher.DispatchHandler {
   private readonly timer: NodeJS.Timeout;
   private timedOut = false;
   private cancelled = false;
+  /** Why the call was stopped (its time was up, or the caller hung up), for a request undici starts after that. */
+  private stopReason: Error | undefined;
   private settled = false;
   private abort: ((reason: Error) => void) | undefined;
 
@@ -103,14 +105,14 @@ class ToolReplyCollector implements Dispatcher.DispatchHandler {
 
   /** Before undici has started the request there is nothing to abort: settle now, and abort when it starts. */
   private stop(reason: Error): void {
+    this.stopReason ??= reason;
     if (this.abort) this.abort(reason);
     else this.finish(this.failure(reason));
   }
 
   onConnect(abort: (reason: Error) => void): void {
     this.abort = abort;
-    if (this.timedOut) abort(new Error('tool call timeout'));
-    else if (this.cancelled) abort(new Error('tool call cancelled'));
+    if (this.stopReason) abort(this.stopReason);
   }
 
   onHeaders(statusCode: number): boolean {
