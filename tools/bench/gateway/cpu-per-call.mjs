@@ -21,6 +21,7 @@
 //                          METRICS_ENABLED=false: what the metrics cost)
 //     --client autocannon|undici  what sends a fixed rate (above); autocannon by default
 //     --pin                the measured servers on CPU 1, this process and the tool service on CPU 0
+//     --warmup <s>         load each fresh process gets before it is measured, in runs of 2 s (default 10; below)
 //     --profile            writes the gateway's .cpuprofile (node --cpu-prof) to tmp/bench/profiles
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -29,7 +30,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { chooseLoadGenerator, runLoad } from './load.mjs';
 import { PacedLoad } from './paced-load.mjs';
-import { callRequest, check, cpuMicros, root, settle, startGateway, startMinimalProxy, startToolService, stopAll, stopProcess } from './processes.mjs';
+import { callRequest, check, cpuMicros, mainThreadCpuMicros, root, settle, startGateway, startMinimalProxy, startToolService, stopAll, stopProcess } from './processes.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -44,6 +45,7 @@ const { values: options } = parseArgs({
     pin: { type: 'boolean', default: false },
     load: { type: 'string' },
     client: { type: 'string', default: 'autocannon' },
+    warmup: { type: 'string', default: '10' },
   },
 });
 // `--rate max`: no rate limit, each server saturated (its CPU per call there is what caps its req/s).
@@ -53,15 +55,26 @@ const load = rate ? options.client : chooseLoadGenerator(options.load);
 const duration = Number(options.duration);
 const connections = Number(options.connections);
 const rounds = Number(options.rounds);
+// A fresh process is not in its steady state after one short run. V8 goes on compiling the hot path on
+// its background threads, and each load run ends with paths the process has not run yet: autocannon
+// closes its connections and drops the calls still in flight, so the gateway cancels them. The first
+// time such a path runs, V8 drops optimized code that assumed it never would and compiles the hot path
+// again (`--trace-deopt`: dozens of functions at once, undici's and the gateway's). At 2,000 calls/s the
+// threads other than the main one spent 25-50 us per gateway call in the run after the first (the proxy,
+// with less code: 15-25 us), and about 2 us from the fourth 2 s run on. So the warm-up is several runs of
+// 2 s, each with its own connections as the measured one has, and every row shows the CPU of the other
+// threads: more than a few us per call says the process was still being compiled.
+const warmupRuns = Math.max(1, Math.round(Number(options.warmup) / 2));
 const call = callRequest('legacy');
 async function perCall(server, toolService) {
   await settle();
-  const before = [cpuMicros(server.pid), cpuMicros(toolService.pid)];
+  const sample = () => [cpuMicros(server.pid), mainThreadCpuMicros(server.pid), cpuMicros(toolService.pid)];
+  const before = sample();
   const r = rate ? await fixedRate(server, duration) : await runLoad(load, { url: server.url, ...call, connections, duration });
-  const after = [cpuMicros(server.pid), cpuMicros(toolService.pid)];
+  const after = sample();
   if (r.errors > 0 || r.non2xx > 0) throw new Error(`${server.name}: ${r.errors} errors, ${r.non2xx} non-2xx replies`);
-  const calls = r.requests;
-  return { calls, micros: (after[0] - before[0]) / calls, toolServiceMicros: (after[1] - before[1]) / calls };
+  const [micros, mainThreadMicros, toolServiceMicros] = after.map((value, i) => (value - before[i]) / r.requests);
+  return { calls: r.requests, micros, otherThreadsMicros: micros - mainThreadMicros, toolServiceMicros };
 }
 
 async function fixedRate(server, seconds) {
@@ -102,7 +115,7 @@ try {
   targets.push({ name: 'minimal proxy', start: () => startMinimalProxy(toolService.url) });
   for (const target of targets) target.micros = [];
 
-  console.log(`${rate ?? 'as many'} calls/s (${load}), ${connections} connections, ${duration} s per measurement, ${rounds} rounds, node ${process.version}\n`);
+  console.log(`${rate ?? 'as many'} calls/s (${load}), ${connections} connections, ${warmupRuns} warm-up runs of 2 s, ${duration} s per measurement, ${rounds} rounds, node ${process.version}\n`);
   for (let round = 1; round <= rounds; round += 1) {
     // The order rotates every round: whichever target runs first in a round measured up to 15% cheaper.
     const shift = (round - 1) % targets.length;
@@ -115,12 +128,12 @@ try {
     for (const server of running) {
       pinServer(server);
       await check(server.url, call, 'hello');
-      await (rate ? fixedRate(server, 2) : runLoad(load, { url: server.url, ...call, connections, duration: 2 })); // warm-up: JIT, pools
+      for (let run = 0; run < warmupRuns; run += 1) await (rate ? fixedRate(server, 2) : runLoad(load, { url: server.url, ...call, connections, duration: 2 }));
     }
     for (const server of running) {
       const row = await perCall(server, toolService);
       server.target.micros.push(row.micros);
-      console.log(`round ${round}  ${server.target.name.padEnd(26)} ${row.micros.toFixed(1).padStart(6)} us/call   (tool service ${row.toolServiceMicros.toFixed(1)} us/call, ${row.calls} calls)`);
+      console.log(`round ${round}  ${server.target.name.padEnd(26)} ${row.micros.toFixed(1).padStart(6)} us/call   (other threads ${row.otherThreadsMicros.toFixed(1)}, tool service ${row.toolServiceMicros.toFixed(1)} us/call, ${row.calls} calls)`);
     }
     await Promise.all(running.map((server) => server.load?.close()));
     await Promise.all(running.map((server) => stopProcess(server.pid)));

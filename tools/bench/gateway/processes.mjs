@@ -57,9 +57,14 @@ export function startSdkRecipe(toolService) {
 
 const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
-/** User plus system CPU time of a process so far, in microseconds (from /proc, so Linux only). */
-export function cpuMicros(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** User plus system CPU time of a process so far, all its threads, in microseconds (from /proc, so Linux only). */
+export const cpuMicros = (pid) => statCpuMicros(`/proc/${pid}/stat`);
+
+/** The same for the process's main thread alone: the rest is V8's background compiler and GC helpers. */
+export const mainThreadCpuMicros = (pid) => statCpuMicros(`/proc/${pid}/task/${pid}/stat`);
+
+function statCpuMicros(statPath) {
+  const stat = readFileSync(statPath, 'utf8');
   // The fields after the parenthesised command name; utime and stime are fields 14 and 15 of the line.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1e6) / ticksPerSecond;
