@@ -12,7 +12,7 @@
 // each server saturated.
 //
 // Usage (after `npx nx run gateway:build`):
-//   node tools/bench/gateway/cpu-per-call.mjs [--rate 2000|max --duration 5 --rounds 4 --load wrk|autocannon]
+//   node tools/bench/gateway/cpu-per-call.mjs [--rate 2000|max --duration 5 --rounds 15 --load wrk|autocannon]
 //     --compare <main.js>  also measures another gateway build (e.g. a copy of the previous dist inside the
 //                          repo, so that it finds node_modules) in the same rounds: the fairest comparison
 //                          of a change on a noisy machine (repeatable)
@@ -37,7 +37,7 @@ const { values: options } = parseArgs({
     rate: { type: 'string', default: '2000' },
     duration: { type: 'string', default: '5' },
     connections: { type: 'string', default: '32' },
-    rounds: { type: 'string', default: '4' },
+    rounds: { type: 'string', default: '15' }, // odd, so that the median is one round's ratio
     compare: { type: 'string', multiple: true, default: [] },
     'compare-flags': { type: 'string', multiple: true, default: [] },
     'compare-env': { type: 'string', multiple: true, default: [] },
