@@ -8,6 +8,24 @@ const ABANDONED = 300;
 
 const callBody = (id: number, name: string, text: string) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: { text } } });
 const MCP_HEADERS = { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' };
+/** What a starved pool could add to a neighbour's call at most (issue 14: "within 100 ms plus its own time"). */
+const NEIGHBOUR_SLACK_MILLIS = 100;
+
+/**
+ * The fastest of three `echo` calls, in ms, each checked for its answer. The fastest, so that one busy
+ * moment of a shared machine is not read as waiting for a connection: a starved pool delays every call.
+ */
+async function echoMillis(mcpUrl: string, firstId: number): Promise<number> {
+  let fastest = Infinity;
+  for (let id = firstId; id < firstId + 3; id += 1) {
+    const started = performance.now();
+    const res = await fetch(mcpUrl, { method: 'POST', headers: MCP_HEADERS, body: callBody(id, 'echo', 'next'), signal: AbortSignal.timeout(10_000) });
+    const { result } = (await res.json()) as { result: { isError: boolean; content: [{ text: string }] } };
+    fastest = Math.min(fastest, performance.now() - started);
+    expect(result).toMatchObject({ isError: false, content: [{ text: '{"text":"next"}' }] });
+  }
+  return fastest;
+}
 
 /**
  * SPEC G26 against the built gateway with its default pool (128 connections per service, 64 calls per
@@ -28,6 +46,7 @@ describe('a client that hangs up cancels its tool call', () => {
 
   it(`after ${ABANDONED} abandoned calls to a never-replying tool, the service sees them closed and its other tool answers`, async () => {
     const [, mcpUrl] = gateway.match;
+    const ownMillis = await echoMillis(mcpUrl, 10_000); // the neighbour's own time, before anything is stuck
     let answered = 0;
     const overLimit: string[] = [];
     const abandoned: ClientRequest[] = [];
@@ -53,11 +72,12 @@ describe('a client that hangs up cancels its tool call', () => {
       new Set(['Tool never_replies was not called: it already has 64 calls in flight, its limit; retry later.']),
     );
 
+    // While the stuck tool holds its share of the pool, its neighbour still gets a connection at once.
+    expect(await echoMillis(mcpUrl, 20_000)).toBeLessThan(ownMillis + NEIGHBOUR_SLACK_MILLIS);
+
     for (const call of abandoned) call.destroy();
     await until(() => tools.stalledCalls().closed === received, 'the tool service sees every abandoned call closed');
-
-    const neighbour = await fetch(mcpUrl, { method: 'POST', headers: MCP_HEADERS, body: callBody(1_000, 'echo', 'next'), signal: AbortSignal.timeout(10_000) });
-    expect(((await neighbour.json()) as { result: { isError: boolean; content: [{ text: string }] } }).result).toMatchObject({ isError: false, content: [{ text: '{"text":"next"}' }] });
+    expect(await echoMillis(mcpUrl, 30_000)).toBeLessThan(ownMillis + NEIGHBOUR_SLACK_MILLIS);
 
     // Each cancellation logged once, as such, without the call's arguments.
     await until(() => (gateway.output().match(/event=tool_call_cancelled /g) ?? []).length === received, 'one tool_call_cancelled line per abandoned call');
