@@ -70,11 +70,16 @@ async function perCall(server, toolService) {
   await settle();
   const sample = () => [cpuMicros(server.pid), mainThreadCpuMicros(server.pid), cpuMicros(toolService.pid)];
   const before = sample();
-  const r = rate ? await fixedRate(server, duration) : await runLoad(load, { url: server.url, ...call, connections, duration });
+  const r = await drive(server, duration);
   const after = sample();
   if (r.errors > 0 || r.non2xx > 0) throw new Error(`${server.name}: ${r.errors} errors, ${r.non2xx} non-2xx replies`);
   const [micros, mainThreadMicros, toolServiceMicros] = after.map((value, i) => (value - before[i]) / r.requests);
   return { calls: r.requests, micros, otherThreadsMicros: micros - mainThreadMicros, toolServiceMicros };
+}
+
+/** `seconds` of load on `server`: the fixed rate, or with `--rate max` as many calls as it takes. */
+function drive(server, seconds) {
+  return rate ? fixedRate(server, seconds) : runLoad(load, { url: server.url, ...call, connections, duration: seconds });
 }
 
 async function fixedRate(server, seconds) {
@@ -128,7 +133,7 @@ try {
     for (const server of running) {
       pinServer(server);
       await check(server.url, call, 'hello');
-      for (let run = 0; run < warmupRuns; run += 1) await (rate ? fixedRate(server, 2) : runLoad(load, { url: server.url, ...call, connections, duration: 2 }));
+      for (let run = 0; run < warmupRuns; run += 1) await drive(server, 2);
     }
     for (const server of running) {
       const row = await perCall(server, toolService);
