@@ -1,19 +1,24 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { githubSlug, headingsOf, proseLines } from './markdown-headings';
+import { requirementIdsDefinedIn, requirementIdsIn, unknownRequirementIds } from './requirement-ids';
 
 /**
- * Docs that point at nothing mislead the newcomer who follows them. Every relative link in README.md and
- * docs/ must reach a file (and its `#anchor` a heading), and every reference by name, in the docs or in
- * a code comment, must too: `docs/<path>`, `docs/<file>.md, "Section"`, `ADR <number>` and
- * `ADR <number>, "Section"` (a section is named by the start of its heading).
+ * Docs that point at nothing mislead the newcomer who follows them. Every relative link in the root's
+ * Markdown files (README.md, CHANGELOG.md, CONTRIBUTING.md) and docs/ must reach a file (and its `#anchor` a
+ * heading), and every reference by name, in the docs or in a code comment, must too: `docs/<path>`,
+ * `docs/<file>.md, "Section"`, `ADR <number>` and `ADR <number>, "Section"` (a section is named by the
+ * start of its heading). Every requirement id cited (`SPEC G21`) must have its line in
+ * docs/requirements.md, and every spec that file names must exist.
  */
 const ROOT = path.resolve(__dirname, '../../..');
 const ADR_DIR = path.join(ROOT, 'docs/adr');
 const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'tmp', 'coverage', '.nx']);
+const ROOT_MARKDOWN = ['README.md', 'CHANGELOG.md', 'CONTRIBUTING.md'];
+const REQUIREMENTS = path.join(ROOT, 'docs/requirements.md');
 
 describe('references into the docs', () => {
-  it('every relative link in README.md and docs/ reaches a file, and its anchor a heading', () => {
+  it('every relative link in the root Markdown files and docs/ reaches a file, and its anchor a heading', () => {
     const problems = markdownFiles().flatMap((file) =>
       linksIn(readFileSync(file, 'utf8')).flatMap((link) => {
         const [target, anchor] = splitAnchor(link);
@@ -32,6 +37,32 @@ describe('references into the docs', () => {
       ),
     );
     expect(problems).toEqual([]);
+  });
+
+  it('every requirement id cited in the docs or in code is defined in docs/requirements.md, once', () => {
+    const defined = requirementIdsDefinedIn(readFileSync(REQUIREMENTS, 'utf8'));
+    expect(defined.filter((id, index) => defined.indexOf(id) !== index)).toEqual([]);
+    const known = new Set(defined);
+    // this spec cites made-up ids on purpose, to show that they are caught
+    const files = [...markdownFiles(), ...codeFiles(['apps', 'libs', 'tools'])].filter((file) => file !== __filename);
+    const problems = files.flatMap((file) =>
+      unknownRequirementIds(readFileSync(file, 'utf8'), known).map((id) => `${relative(file)}: cites ${id}, which docs/requirements.md does not define`),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it('every spec that docs/requirements.md names as a requirement\'s test exists', () => {
+    const specs = [...readFileSync(REQUIREMENTS, 'utf8').matchAll(/`([\w./-]+\.spec\.[cm]?[jt]s)`/g)].map(([, spec]) => spec);
+    expect(specs.length).toBeGreaterThan(0);
+    expect(specs.filter((spec) => !existsSync(path.join(ROOT, spec)))).toEqual([]);
+  });
+
+  it('extracts cited requirement ids as words of their own, and reports the ones not defined', () => {
+    expect(requirementIdsIn('SPEC G21, G22 and A11 / A12 (N5); G14-G19.')).toEqual(['G21', 'G22', 'A11', 'A12', 'N5', 'G14', 'G19']);
+    expect(requirementIdsIn('lib/G6.md, hashG5, G5x, AG1, G0, Node 20')).toEqual([]);
+    expect(requirementIdsDefinedIn('- **G1** One endpoint.\n- **A22** The CLI.\n**N9** not a line of its own\n')).toEqual(['G1', 'A22']);
+    const known = new Set(requirementIdsDefinedIn(readFileSync(REQUIREMENTS, 'utf8')));
+    expect(unknownRequirementIds('the gateway (SPEC G21) and the agent (SPEC A99, A99, G31)', known)).toEqual(['A99', 'G31']);
   });
 
   it("takes anchors by GitHub's rules", () => {
@@ -107,7 +138,8 @@ function withoutCodeSpans(line: string): string {
 }
 
 function markdownFiles(): string[] {
-  return [path.join(ROOT, 'README.md'), ...walk(path.join(ROOT, 'docs')).filter((file) => file.endsWith('.md'))];
+  const rootFiles = ROOT_MARKDOWN.map((name) => path.join(ROOT, name)).filter((file) => existsSync(file));
+  return [...rootFiles, ...walk(path.join(ROOT, 'docs')).filter((file) => file.endsWith('.md'))];
 }
 
 function codeFiles(dirs: readonly string[]): string[] {
