@@ -37,7 +37,7 @@ function nginxBinary(): string {
 }
 
 /**
- * The configuration; the retry rule is the decision written in the README ("Behind a load balancer").
+ * The configuration; the retry rule is the decision written in docs/gateway.md, "Behind a load balancer".
  * Every path is inside `dir`, so it runs as any user; as root its workers stay root, since a worker
  * running as nobody could not enter the test's private temp dir.
  */

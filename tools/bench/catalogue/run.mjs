@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Catalogue benchmark (README "Benchmarks"): a 10,000-tool catalogue refreshing while the gateway serves
+// Catalogue benchmark (docs/benchmarks.md, "Catalogue refresh under load"): a 10,000-tool catalogue refreshing while the gateway serves
 // tools/call load. Two runs of the built gateway against the same 10,000-tool bench tool service:
 //   steady:     manifest TTL of 10 minutes, so no refresh happens while measuring;
 //   refreshing: manifest TTL of REFRESH_TTL ms and a manifest that changes on every fetch, so the gateway

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Gateway benchmark (README "Benchmarks"): in one run, on loopback, with wrk (or autocannon), measures
+// Gateway benchmark (docs/benchmarks.md, "Gateway throughput"): in one run, on loopback, with wrk (or autocannon), measures
 //   tools/call: the tool service called directly, the SDK recipe, our gateway (2025 and 2026-07-28 eras);
 //   tools/list of 1,000 tools: the SDK recipe, our gateway (both eras);
 // plus, for reference, a minimal hand-written proxy (no validation, no logging) for tools/call,

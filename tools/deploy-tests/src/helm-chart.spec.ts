@@ -63,7 +63,7 @@ describe('the Helm chart deploy/helm/toolmesh-gateway', () => {
     const preStop = at(container, 'lifecycle', 'preStop', 'exec', 'command') as string[];
     expect([preStop[0], deployment.actionOf(preStop[1])]).toEqual(['sleep', '.Values.lifecycle.preStopSleepSeconds']);
 
-    // with the default values: the gateway exits within the drain plus a second (README), after the sleep
+    // with the default values: the gateway exits within the drain plus a second (docs/deployment.md, "Shutdown"), after the sleep
     const sleep = valueAt(chart.values, '.Values.lifecycle.preStopSleepSeconds') as number;
     const drainMillis = valueAt(chart.values, '.Values.mcp.shutdownDrainMillis') as number;
     const grace = sleep + Math.floor(drainMillis / 1000) + (valueAt(chart.values, '.Values.lifecycle.terminationMarginSeconds') as number);

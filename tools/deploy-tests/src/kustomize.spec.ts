@@ -69,7 +69,7 @@ describe.each(['deploy/kustomize/base', 'deploy/kustomize/overlays/example'])('k
     expect(command).toBe('sleep');
     const sleep = Number(seconds);
     expect(sleep).toBeGreaterThanOrEqual(5);
-    // the gateway exits within the drain plus a second (README, "The gateway")
+    // the gateway exits within the drain plus a second (docs/deployment.md, "Shutdown")
     expect(podSpec.terminationGracePeriodSeconds).toBeGreaterThan(sleep + config.mcp.shutdownDrainMillis / 1000 + 1);
   });
 
