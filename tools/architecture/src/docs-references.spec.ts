@@ -8,7 +8,8 @@ import { requirementIdsDefinedIn, requirementIdsIn, unknownRequirementIds } from
  * Markdown files (README.md, CHANGELOG.md, CONTRIBUTING.md) and docs/ must reach a file (and its `#anchor` a
  * heading), and every reference by name, in the docs or in a code comment, must too: `docs/<path>`,
  * `docs/<file>.md, "Section"`, `ADR <number>` and `ADR <number>, "Section"` (a section is named by the
- * start of its heading). Every requirement id cited (`SPEC G21`) must have its line in
+ * start of its heading), and a section of the original agent design, `seed §7.1` (docs/original-design.md).
+ * Every requirement id cited (`SPEC G21`) must have its line in
  * docs/requirements.md, and every spec that file names must exist.
  */
 const ROOT = path.resolve(__dirname, '../../..');
@@ -16,6 +17,7 @@ const ADR_DIR = path.join(ROOT, 'docs/adr');
 const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'tmp', 'coverage', '.nx']);
 const ROOT_MARKDOWN = ['README.md', 'CHANGELOG.md', 'CONTRIBUTING.md'];
 const REQUIREMENTS = path.join(ROOT, 'docs/requirements.md');
+const ORIGINAL_DESIGN = path.join(ROOT, 'docs/original-design.md');
 
 describe('references into the docs', () => {
   it('every relative link in the root Markdown files and docs/ reaches a file, and its anchor a heading', () => {
@@ -103,7 +105,7 @@ interface NamedReference {
 
 /**
  * `docs/...` paths (from the repository root) and ADR numbers, each with the section named right after
- * it in quotes. Comments wrap anywhere, so a code file's line breaks and comment markers count as spaces.
+ * it in quotes, and sections of the original agent design (`seed §5.1`). Comments wrap anywhere, so a code file's line breaks and comment markers count as spaces.
  */
 function namedReferences(text: string, isMarkdown: boolean): NamedReference[] {
   const flat = isMarkdown ? proseLines(text).join('\n') : text.replace(/\n\s*(?:\*(?!\/)|\/\/)?\s*/g, ' ');
@@ -120,7 +122,12 @@ function namedReferences(text: string, isMarkdown: boolean): NamedReference[] {
     target: adrFile(number),
     anchor: named !== undefined ? { section: named } : undefined,
   }));
-  return [...paths, ...adrs];
+  const seedSections = [...flat.matchAll(/\bseed(?: 000)? §(\d+(?:\.\d+)*)/g)].map(([reference, number]) => ({
+    reference,
+    target: ORIGINAL_DESIGN,
+    anchor: { section: `§${number}` },
+  }));
+  return [...paths, ...adrs, ...seedSections];
 }
 
 function adrFile(number: string): string {
