@@ -79,6 +79,27 @@ mcp:
     expect(() => loadConfig({ env: { REDIS_URL: 'cache:6379' } })).toThrow(/config\.mcp\.redis\.url must match pattern/);
   });
 
+  it('points the default bundle where nx serve started the sample tool service (TOOL_SERVICE_HOST, TOOL_SERVICE_PORT)', () => {
+    const serviceDomain = (env: NodeJS.ProcessEnv) => loadConfig({ env }).mcp.bundles[0].serviceDomain;
+    expect(serviceDomain({})).toBe('http://127.0.0.1:8081');
+    expect(serviceDomain({ TOOL_SERVICE_PORT: '18081' })).toBe('http://127.0.0.1:18081');
+    expect(serviceDomain({ TOOL_SERVICE_HOST: 'tools.local', TOOL_SERVICE_PORT: '9000' })).toBe('http://tools.local:9000');
+    expect(serviceDomain({ TOOL_SERVICE_HOST: '0.0.0.0' })).toBe('http://127.0.0.1:8081');
+    expect(serviceDomain({ TOOL_SERVICE_HOST: '::' })).toBe('http://[::1]:8081');
+    expect(serviceDomain({ TOOL_SERVICE_HOST: 'fd00::5' })).toBe('http://[fd00::5]:8081');
+    // A configured bundle list replaces the default one, whatever the sample's variables say.
+    expect(loadConfig({ file: yamlFile('mcp: { bundles: [{ name: a, serviceDomain: "http://a:1", manifestPath: /m }] }'), env: { TOOL_SERVICE_PORT: '9000' } }).mcp.bundles[0].serviceDomain).toBe('http://a:1');
+  });
+
+  it.each([
+    ['0', 'TOOL_SERVICE_PORT=0 lets the sample service pick any free port, which the gateway cannot follow'],
+    ['eighty', 'TOOL_SERVICE_PORT=eighty is not a TCP port'],
+    ['70000', 'TOOL_SERVICE_PORT=70000 is not a TCP port'],
+  ])('refuses TOOL_SERVICE_PORT=%s for the default bundle, saying why', (port, message) => {
+    expect(() => loadConfig({ env: { TOOL_SERVICE_PORT: port } })).toThrow(expect.objectContaining({ code: 'gateway.config_invalid', message: expect.stringContaining(message) }));
+    expect(() => loadConfig({ env: { TOOL_SERVICE_HOST: 'a b/c' } })).toThrow('TOOL_SERVICE_HOST must be an IP address or a host name, got "a b/c"');
+  });
+
   it('expands ${VAR} and ${VAR:-default} in the strings of the file from the environment', () => {
     const file = yamlFile(`
 mcp:

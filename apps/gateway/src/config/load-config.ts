@@ -45,7 +45,7 @@ const configDocument = new SchemaCompiler({ strict: true, maxProblems: 20 }).com
  * whole. `file` comes from `--config` or `GATEWAY_CONFIG`.
  */
 export function loadConfig(options: { file?: string; env: NodeJS.ProcessEnv }): GatewayConfig {
-  let config: unknown = defaultConfig();
+  let config: unknown = defaultConfig(options.env);
   const file = options.file ?? options.env.GATEWAY_CONFIG;
   if (file) config = mergeDeep(config, readYaml(file, options.env));
   for (const [variable, path, kind] of ENV_OVERRIDES) {

@@ -160,11 +160,15 @@ describe('LiveCatalogue over real HTTP tool services', () => {
     const catalogue = catalogueOf([routeOn(server, 'a', { fallback })]);
     await catalogue.refreshAll();
     expect(names(catalogue)).toContain('echo_text');
-    expect(catalogue.status().bundles[0]).toMatchObject({ source: 'local-fallback', lastError: { code: RegistryErrorCode.ManifestUnreachable } });
+    expect(catalogue.status().bundles[0]).toMatchObject({ source: 'local-fallback', degraded: true, lastError: { code: RegistryErrorCode.ManifestUnreachable } });
+    await catalogue.refreshAll(); // still down: degraded is logged once, on entering
+    expect(log.of('route_degraded')).toEqual(['route_degraded']);
 
     server.serve(manifestPath('a'), { json: manifestOf('remote_tool') });
     await catalogue.refreshAll();
     expect(names(catalogue)).toEqual(['remote_tool']);
+    expect(catalogue.status().bundles[0]).toMatchObject({ source: 'remote', degraded: false });
+    expect(log.of('route_recovered')).toEqual(['route_recovered']);
     server.serve(manifestPath('a'), { status: 503 });
     await catalogue.refreshAll();
     expect(names(catalogue)).toEqual(['remote_tool']);
