@@ -70,6 +70,7 @@ export function defaultConfig(env: NodeJS.ProcessEnv = {}): GatewayConfig {
         maxSerializedBytes: 8 * 1_048_576,
         toolsListPageSize: 1_000,
         forcedRefreshCooldownMillis: 5_000,
+        requestedRefreshIntervalMillis: 1_000,
         manifestTimeoutMillis: 5_000,
         maxManifestBytes: 8 * 1_048_576,
       },
