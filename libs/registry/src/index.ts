@@ -5,7 +5,7 @@ export { type ToolCatalogue } from './lib/catalogue/tool-catalogue';
 export { type ToolDefinition, type ToolOutput } from './lib/catalogue/tool-definition';
 export { type McpHeaderBinding } from './lib/manifest/mcp-header-bindings';
 export { type RouteConfig } from './lib/catalogue/route';
-export { LiveCatalogue } from './lib/catalogue/live-catalogue';
+export { LiveCatalogue, type RequestedRefresh } from './lib/catalogue/live-catalogue';
 export { PORTAL_DOCUMENT, ROUTING_HINT_DOCUMENT } from './lib/sources/json-source';
 export { HttpJsonSource, jsonSourceAt } from './lib/sources/http-json-source';
 export { FileJsonSource } from './lib/sources/file-json-source';

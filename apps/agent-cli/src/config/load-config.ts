@@ -1,10 +1,9 @@
 import path from 'node:path';
 import { parseDocument } from 'yaml';
-import { AgentError, AgentErrorCode } from '../errors/agent-errors';
+import { AgentError, AgentErrorCode, missingConfigVariable } from '../errors/agent-errors';
 import type { McpServerConfig } from '../mcp/server-config';
-import { printableName } from '@toolmesh/protocol';
+import { expandStrings, printableName } from '@toolmesh/protocol';
 import { ConfigReader } from './config-reader';
-import { expandStrings } from './expand-variables';
 import { DEFAULT_LLM_CONFIG, readLlmConfig, type LlmConfig } from './llm-config';
 import { loadSkills } from './load-skills';
 import { readTextFile } from './read-text-file';
@@ -50,7 +49,7 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv):
   if (document.errors.length > 0) {
     throw new AgentError(AgentErrorCode.ConfigInvalid, `${file} is not valid YAML or JSON: ${document.errors[0].message}`);
   }
-  const root = new ConfigReader(file, expandStrings(document.toJS({ maxAliasCount: 100 }), env, ''), '');
+  const root = new ConfigReader(file, expandStrings(document.toJS({ maxAliasCount: 100 }), env, '', missingConfigVariable), '');
   if (!root.present) return emptyConfig(file);
   if (!root.isObject()) throw root.error('a map with "mcp" (agent format) or "mcpServers" (MCP host format)');
   const imported = root.at('mcpServers').present;

@@ -65,3 +65,6 @@ export type AgentErrorCode = (typeof AgentErrorCode)[keyof typeof AgentErrorCode
 export class AgentError extends CodedError<AgentErrorCode> {
   override readonly name = 'AgentError';
 }
+
+/** A `${VAR}` without a default whose variable is unset, as the shared expansion (`@toolmesh/protocol`) reports it. */
+export const missingConfigVariable = (message: string): AgentError => new AgentError(AgentErrorCode.ConfigMissingVariable, message);

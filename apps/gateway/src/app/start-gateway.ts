@@ -104,6 +104,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   const management = await startManagementServer(config.server.managementPort, config.server.host, {
     ready: () => !draining && catalogue.isReady(), // DOWN from the signal on, so the balancer stops first
     toolBundles: () => catalogue.status(),
+    refreshBundle: (bundle) => catalogue.requestRefresh(bundle),
     ...(metrics && { metrics }),
   });
   // Startup preload, routes and manifests first, then the routing hints they point to. Failures are

@@ -83,13 +83,14 @@ export const configSchema = {
         catalogue: {
           type: 'object',
           additionalProperties: false,
-          required: ['refreshTtlMillis', 'maxTools', 'maxSerializedBytes', 'toolsListPageSize', 'forcedRefreshCooldownMillis', 'manifestTimeoutMillis', 'maxManifestBytes'],
+          required: ['refreshTtlMillis', 'maxTools', 'maxSerializedBytes', 'toolsListPageSize', 'forcedRefreshCooldownMillis', 'requestedRefreshIntervalMillis', 'manifestTimeoutMillis', 'maxManifestBytes'],
           properties: {
             refreshTtlMillis: { type: 'integer', minimum: 0 },
             maxTools: positiveInt,
             maxSerializedBytes: positiveInt,
             toolsListPageSize: { type: 'integer', minimum: 1 },
             forcedRefreshCooldownMillis: { type: 'integer', minimum: 0 },
+            requestedRefreshIntervalMillis: { type: 'integer', minimum: 0 },
             manifestTimeoutMillis: positiveInt,
             maxManifestBytes: positiveInt,
           },

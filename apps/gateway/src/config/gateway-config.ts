@@ -64,6 +64,8 @@ export interface GatewayConfig {
       /** Most tools in one `tools/list` page; a longer list is paged with cursors. */
       toolsListPageSize: number;
       forcedRefreshCooldownMillis: number;
+      /** Least time between two refreshes of one bundle asked for on the management port; sooner ones get 429. */
+      requestedRefreshIntervalMillis: number;
       manifestTimeoutMillis: number;
       maxManifestBytes: number;
     };

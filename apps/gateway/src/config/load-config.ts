@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { errorMessage, isModernProtocolVersion, MODERN_PROTOCOL_VERSIONS, SchemaCompiler, SUPPORTED_PROTOCOL_VERSIONS } from '@toolmesh/protocol';
+import { errorMessage, expandStrings, isModernProtocolVersion, MODERN_PROTOCOL_VERSIONS, SchemaCompiler, SUPPORTED_PROTOCOL_VERSIONS } from '@toolmesh/protocol';
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
 import { configSchema } from './config-schema';
 import { defaultConfig } from './defaults';
@@ -45,9 +45,9 @@ const configDocument = new SchemaCompiler({ strict: true, maxProblems: 20 }).com
  * whole. `file` comes from `--config` or `GATEWAY_CONFIG`.
  */
 export function loadConfig(options: { file?: string; env: NodeJS.ProcessEnv }): GatewayConfig {
-  let config: unknown = defaultConfig();
+  let config: unknown = defaultConfig(options.env);
   const file = options.file ?? options.env.GATEWAY_CONFIG;
-  if (file) config = mergeDeep(config, readYaml(file));
+  if (file) config = mergeDeep(config, readYaml(file, options.env));
   for (const [variable, path, kind] of ENV_OVERRIDES) {
     const raw = options.env[variable];
     if (raw !== undefined && raw !== '') setPath(config as Record<string, unknown>, path, convert(variable, raw, kind));
@@ -79,18 +79,21 @@ function checkToolClient({ connectionsPerOrigin, maxConcurrentCallsPerTool }: Ga
   }
 }
 
-function readYaml(file: string): unknown {
+/** The file's strings may take `${VAR}` and `${VAR:-default}` from the environment, as the agent CLI's do. */
+function readYaml(file: string, env: NodeJS.ProcessEnv): unknown {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
     throw configInvalid(`cannot read the configuration file ${file}; check the path given to --config or GATEWAY_CONFIG`);
   }
+  let document: unknown;
   try {
-    return parseYaml(text) ?? {};
+    document = parseYaml(text) ?? {};
   } catch (error) {
     throw configInvalid(`the configuration file ${file} is not valid YAML: ${errorMessage(error)}`);
   }
+  return expandStrings(document, env, '', (message) => configInvalid(`invalid configuration (${file}): ${message}`));
 }
 
 /** Both eras' versions, 2026 first: what `mcp.protocol.supportedVersions` may name. */

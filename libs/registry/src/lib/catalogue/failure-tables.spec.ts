@@ -38,6 +38,7 @@ describe('the seed failure tables (real tool service, real redis-server)', () =>
       limits: { maxTools: 100, maxSerializedBytes: 1_000_000, toolsListPageSize: 1_000 },
       manifestTtlMillis: TTL,
       forcedRefreshCooldownMillis: 5_000,
+      requestedRefreshIntervalMillis: 1_000,
       cache,
       log,
       now: clock.now,

@@ -42,6 +42,7 @@ export class RouteLoader {
         // Names only: manifest names are bounded tokens; the reasons are in toolBundles.
         this.options.log.warn('manifest_tools_refused', { route: route.token, count: refused.length, tools: refused.slice(0, 20).map((tool) => printableName(tool.name)).join(',') });
       }
+      if (previous?.snapshot?.source === 'local-fallback') this.options.log.info('route_recovered', { route: route.token, source: 'remote' });
       return { ...base, snapshot: build.snapshot, lastSuccessAt: now };
     } catch (error) {
       const { code, message } = toRegistryError(error, RegistryErrorCode.ManifestUnreachable);
@@ -67,7 +68,11 @@ export class RouteLoader {
     try {
       const manifest = await route.fallback.fetch();
       const build = await buildRouteSnapshot(route, [{ serviceDomain: route.services[0]?.serviceDomain ?? '', manifest }], 'local-fallback', this.options.now());
-      if (build.ok) return build.snapshot;
+      if (build.ok) {
+        // Once, on entering: until a remote fetch succeeds, its tools' calls go to a service that did not answer.
+        this.options.log.warn('route_degraded', { route: route.token, serving: 'local-fallback', tools: build.snapshot.tools.length });
+        return build.snapshot;
+      }
       this.options.log.warn('fallback_manifest_invalid', { code: RegistryErrorCode.ManifestInvalid, route: route.token, reason: build.problems.slice(0, 5).join('; ') });
     } catch (error) {
       const { code, message } = toRegistryError(error, RegistryErrorCode.ManifestUnreachable);

@@ -38,7 +38,7 @@ describe('PortalRouteDirectory with Redis (real portal over HTTP, real redis-ser
       log,
       now: clock.now,
     });
-    const catalogue = new LiveCatalogue({ directory, limits: { maxTools: 10, maxSerializedBytes: 100_000, toolsListPageSize: 1_000 }, manifestTtlMillis: 60_000, forcedRefreshCooldownMillis: 5_000, cache, log, now: clock.now });
+    const catalogue = new LiveCatalogue({ directory, limits: { maxTools: 10, maxSerializedBytes: 100_000, toolsListPageSize: 1_000 }, manifestTtlMillis: 60_000, forcedRefreshCooldownMillis: 5_000, requestedRefreshIntervalMillis: 1_000, cache, log, now: clock.now });
     return { catalogue, directory };
   }
 

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import got, { type Got } from 'got';
+import got, { RequestError, type Got } from 'got';
 import { errorMessage } from '@toolmesh/protocol';
 import { RegistryError } from '../errors';
 import { FileJsonSource } from './file-json-source';
@@ -33,13 +33,12 @@ export class HttpJsonSource implements JsonSource {
   }
 
   async fetch(): Promise<unknown> {
-    const request = catalogueClient(this.url, { timeout: { request: this.options.timeoutMillis } });
-    request.on('downloadProgress', (progress) => {
-      if (progress.transferred > this.options.maxBytes) request.cancel(`${this.kind.label} larger than ${this.options.maxBytes} bytes`);
-    });
     let body: string;
     try {
-      body = await request.text();
+      body = await this.download().catch((error: unknown) => {
+        if (!isResetBeforeReply(error)) throw error;
+        return this.download(); // once: a second reset is the service's, not the pool's
+      });
     } catch (error) {
       throw new RegistryError(this.kind.unreachable, `${this.kind.label} ${this.location}: ${errorMessage(error)}`, { cause: error });
     }
@@ -49,6 +48,23 @@ export class HttpJsonSource implements JsonSource {
       throw new RegistryError(this.kind.invalid, `${this.kind.label} ${this.location} is not JSON`, { cause: error });
     }
   }
+
+  private download(): Promise<string> {
+    const request = catalogueClient(this.url, { timeout: { request: this.options.timeoutMillis } });
+    request.on('downloadProgress', (progress) => {
+      if (progress.transferred > this.options.maxBytes) request.cancel(`${this.kind.label} larger than ${this.options.maxBytes} bytes`);
+    });
+    return request.text();
+  }
+}
+
+/**
+ * A pooled keep-alive socket that the service closed while idle (its keep-alive timeout, e.g. the sample
+ * service's 5 s, racing ours) fails the next GET with "socket hang up" before any reply byte. Nothing was
+ * served, so one more GET on a fresh socket is safe; without it the change waited a whole TTL.
+ */
+function isResetBeforeReply(error: unknown): boolean {
+  return error instanceof RequestError && error.code === 'ECONNRESET' && error.response === undefined;
 }
 
 /** `file:` locations (URL or relative path, as the seed's `file:./config/...`) read a file; others fetch over HTTP. */

@@ -8,6 +8,11 @@ export interface BundleStatus {
   readonly routeRevision: string | null;
   /** remote / redis / local-fallback / isolated, or `none` when the route serves nothing yet. */
   readonly source: string;
+  /**
+   * True while the bundle serves only its local fallback manifest: no tool service has confirmed these
+   * tools, and their calls go to a service that did not answer. Readiness stays UP (ADR 0009).
+   */
+  readonly degraded: boolean;
   readonly toolCount: number;
   /** Tools the manifest offers that are not served, each with a `schema.*` code and why (SPEC N5). */
   readonly refusedTools: ReadonlyArray<{ name: string; code: string; message: string }>;
@@ -38,6 +43,7 @@ export function describeBundle(route: RouteConfig, state: RouteState | undefined
     bundle: route.token,
     routeRevision: route.revision ?? null,
     source: snapshot?.source ?? 'none',
+    degraded: snapshot?.source === 'local-fallback',
     toolCount: snapshot?.tools.length ?? 0,
     refusedTools: snapshot?.refusedTools ?? [],
     manifestRevision: snapshot?.revision ?? null,
