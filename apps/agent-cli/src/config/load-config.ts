@@ -27,7 +27,7 @@ export interface AgentConfig {
   readonly warnings?: readonly string[];
 }
 
-export const SERVER_KEYS = ['name', 'transport', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'requestTimeoutMs', 'startupTimeoutMs', 'maxCallTimeoutMs', 'annotationTrust', 'era', 'oauth'];
+export const SERVER_KEYS = ['name', 'transport', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'requestTimeoutMs', 'startupTimeoutMs', 'maxCallTimeoutMs', 'annotationTrust', 'era', 'oauth', 'serverRequests'];
 
 /**
  * Reads the agent's configuration: either the agent's own YAML (`mcp.servers: [...]`) or, imported
