@@ -14,8 +14,10 @@ import { DEFAULT_CONFIG_FILE, emptyConfig, loadConfig, type AgentConfig } from '
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import { TransportClientFactory } from '../mcp/client-factory';
 import { cliOAuthHost } from '../mcp/oauth/cli-oauth-host';
+import { userConfigDirectory } from '../mcp/oauth/credential-store';
 import type { AgentRuntime } from '../runtime/agent-runtime';
 import { createAgentRuntime } from '../runtime/runtime-factory';
+import { Workspace } from '../tools/builtin/workspace';
 import { callCommand } from './commands/call-command';
 import { chatCommand } from './commands/chat-command';
 import { mcpCommand } from './commands/mcp-command';
@@ -138,6 +140,8 @@ export async function runCli(args: readonly string[], rawIo: CliIo, environment:
       log: { warn: (message) => notice(`warning: ${message}\n`), progress: (line) => notice(`  [${line}]\n`) },
       onProgress: progressReporter(io.stderr),
       workingDirectory: cwd,
+      // The CLI's own configuration and credentials are sealed: no built-in tool reads them, whatever the flags.
+      workspace: new Workspace([cwd, ...(config.workspaceRoots ?? [])], [userConfigDirectory(env)]),
     });
     environment.onRuntime?.(runtime);
     return runtime;

@@ -1,7 +1,7 @@
 import { McpTool } from '../../mcp/mcp-tool';
 import { describeSideEffects } from '../../tools/describe-side-effects';
 import { forTerminal } from '../../tools/terminal-text';
-import type { ApprovalAnswer, ApprovalRequest, Approver } from './approver';
+import { reasonText, type ApprovalAnswer, type ApprovalRequest, type Approver } from './approver';
 
 /** Asks one question on the terminal and resolves to the line typed; `chat` shares its readline with it. */
 export type AskLine = (question: string, signal?: AbortSignal) => Promise<string>;
@@ -28,7 +28,7 @@ export class TerminalApprover implements Approver {
  * `Read [read-only]`) can make the question read as if about another tool or other side effects.
  */
 export function approvalPrompt({ call, tool, reason }: ApprovalRequest): string {
-  const why = reason === 'hook-defer' ? 'a hook asks for your decision' : `it is ${reason}`;
+  const why = reason === 'hook-defer' ? 'a hook asks for your decision' : reasonText(reason);
   const which = tool instanceof McpTool ? `the tool ${JSON.stringify(tool.serverToolName)} of MCP server "${tool.serverName}"` : call.name;
   let args = JSON.stringify(call.args);
   if (args.length > ARGUMENTS_SHOWN) args = `${args.slice(0, ARGUMENTS_SHOWN)}…`;
