@@ -62,8 +62,8 @@ it('under --yes no file tool reads the CLI\'s stored tokens, and the transcript 
     (s) => [
       { name: 'Read', arguments: { path: s.credentials } },
       { name: 'Read', arguments: { path: 'innocent.json' } },
-      { name: 'Grep', arguments: { pattern: 'tok-SECRET', path: s.configHome } },
-      { name: 'Grep', arguments: { pattern: 'tok-SECRET' } },
+      { name: 'Grep', arguments: { pattern: 'access_token', path: s.configHome } },
+      { name: 'Grep', arguments: { pattern: 'access_token' } },
       { name: 'Glob', arguments: { pattern: '**', path: s.configHome } },
       { name: 'Write', arguments: { path: s.credentials, content: '{}' } },
       { name: 'Bash', arguments: { command: `cat ${JSON.stringify(s.credentials)}` } },
@@ -73,11 +73,14 @@ it('under --yes no file tool reads the CLI\'s stored tokens, and the transcript 
   expect(code).toBe(ExitCode.Ok);
   const [read, readLink, grepConfig, grepWorkspace, glob, write, bash] = results;
   for (const refused of [read, readLink, write]) expect(refused).toMatch(/refused: the path is in the agent CLI's own configuration and credentials/);
-  expect(grepConfig).toMatch(/refused/);
-  expect(grepWorkspace).not.toContain('tok-SECRET'); // the link in the workspace is skipped
-  expect(glob).toMatch(/refused/);
+  // Over the folder that holds the sealed one, and over the workspace with its link: the sealed files are left out.
+  expect(grepConfig).toBe('no lines match access_token');
+  expect(grepWorkspace).not.toMatch(/^innocent\.json:/m); // (the transcript being written matches)
+  expect(grepWorkspace).not.toContain(ACCESS_TOKEN);
+  expect(glob).not.toContain('docs-0123456789abcdef.json');
   expect(bash).toContain(ACCESS_TOKEN); // Bash is no file tool: see the documented limit
-  expect(transcript).not.toContain('tok-SECRET');
+  expect(transcript).not.toContain(ACCESS_TOKEN);
+  expect(transcript).not.toContain(REFRESH_TOKEN);
   expect(transcript).toContain('[redacted]');
 }, 120_000);
 
@@ -107,5 +110,5 @@ it('--max-side-effect read-only refuses a read outside the workspace; --yes and 
 
   const sealed = await runBuiltCli(['call', '--yes', 'Read', JSON.stringify({ path: s.credentials })], { cwd: s.dir, env: s.env });
   expect(sealed.code).toBe(ExitCode.Failure);
-  expect(sealed.stdout + sealed.stderr).not.toContain('tok-SECRET');
+  expect(sealed.stdout + sealed.stderr).not.toContain(ACCESS_TOKEN);
 }, 60_000);

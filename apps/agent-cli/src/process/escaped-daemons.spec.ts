@@ -31,7 +31,7 @@ it('a daemon a Bash command started with setsid is killed when the call ends', a
   const command = `setsid ${JSON.stringify(process.execPath)} -e 'setInterval(() => {}, 1e6)' a-daemon-of-bash > /dev/null 2>&1 & echo $!`;
   const run = await runBuiltCli(['call', 'Bash', JSON.stringify({ command })], { cwd: dir, env: { PATH: process.env.PATH } });
   expect(run.code).toBe(ExitCode.Ok);
-  const daemon = Number(run.stdout.trim());
+  const daemon = Number(run.stdout.split('\n')[0]); // then "[exit code 0]"
   started.push(daemon);
   expect(daemon).toBeGreaterThan(0);
   expect(await eventually(() => !isRunning(daemon))).toBe(true);
