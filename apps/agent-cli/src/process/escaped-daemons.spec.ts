@@ -6,8 +6,9 @@ import { ExitCode } from '../cli/exit-codes';
 import { runBuiltCli } from '../test-support/built-cli';
 
 /**
- * Processes that leave their process group (setsid) do not outlive the CLI (docs/agent-cli.md, "No
- * orphans"): the built CLI with a stdio server that starts such a daemon, and a Bash command that does.
+ * Processes that leave their process group (setsid) do not outlive the CLI ("No orphans" in docs/agent-cli.md,
+ * "What a stdio server gets"): the built CLI with a stdio server that starts such a daemon, and a Bash
+ * command that does.
  */
 const SERVER = path.join(__dirname, '../test-support/daemon-starting-server.mjs');
 const started: number[] = [];
