@@ -12,6 +12,8 @@ export const AgentErrorCode = {
   ConfigMissingVariable: 'config.missing_variable',
   /** Two servers in the configuration have the same name. */
   ConfigDuplicateServer: 'config.duplicate_server',
+  /** `mcp add` / `mcp remove` waited too long for another agent-cli editing the same configuration file. */
+  ConfigLocked: 'config.locked',
   /** A server name does not match ^[a-z0-9]([a-z0-9-]*[a-z0-9])?$. */
   InvalidServerName: 'server.invalid_name',
   /** A server could not be connected at startup, or missed the startup deadline. */

@@ -2,6 +2,7 @@ import { Agent } from 'undici';
 import { McpClient, type EraVerdict, type Implementation, type McpTransport } from '@toolmesh/protocol';
 import { ChildProcessTransport } from '@toolmesh/transport-stdio';
 import { legacySseClientTransport, StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
+import { markedEnvironment } from '../tools/descendant-processes';
 import type { ClientFeatures } from './host/client-features';
 import { ServerOAuth, type OAuthHost } from './oauth/server-oauth';
 import type { McpServerConfig } from './server-config';
@@ -54,7 +55,7 @@ export class TransportClientFactory implements McpClientFactory {
   private transport(config: McpServerConfig): McpTransport {
     switch (config.transport) {
       case 'stdio':
-        return new ChildProcessTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd });
+        return new ChildProcessTransport({ command: config.command, args: config.args, env: markedEnvironment(config.env), cwd: config.cwd });
       case 'streamable-http':
         return new StreamableHttpClientTransport(config.url, {
           dispatcher: this.httpPool,

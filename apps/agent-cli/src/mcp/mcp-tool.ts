@@ -49,6 +49,11 @@ export class McpTool implements Tool {
     return this.client.serverName;
   }
 
+  /** The tool's name as its server gave it: the server's text, to be shown only quoted and neutralised. */
+  get serverToolName(): string {
+    return this.definition.name;
+  }
+
   checkArguments(args: Record<string, unknown>): string | undefined {
     const check = this.inputValidator.check(args, 'arguments');
     return check.ok ? undefined : check.problems.join('; ');

@@ -40,6 +40,10 @@ export class GrepTool extends BuiltinTool<GrepArgs> {
   } as const;
   readonly sideEffects = { level: 'read-only', destructive: false, basis: 'declared' } as const;
 
+  protected override pathsOf(args: GrepArgs): readonly string[] {
+    return [args.path ?? '.'];
+  }
+
   protected async run({ pattern, path: target = '.', glob, ignore_case: ignoreCase = false }: GrepArgs, signal?: AbortSignal): Promise<ToolResult> {
     let regex: LinearRegExp;
     try {
@@ -53,7 +57,7 @@ export class GrepTool extends BuiltinTool<GrepArgs> {
     let files: AsyncIterable<WalkedFile> | WalkedFile[];
     try {
       const filter = glob === undefined ? undefined : new Minimatch(glob, { dot: true, matchBase: !glob.includes('/') });
-      const all = (await stat(root)).isDirectory() ? walkFiles(root, { signal }) : [{ absolute: root, relative: path.basename(root) }];
+      const all = (await stat(root)).isDirectory() ? walkFiles(root, { exclude: (absolute) => this.isSealed(absolute), signal }) : [{ absolute: root, relative: path.basename(root) }];
       files = filter ? onlyMatching(all, filter) : all;
     } catch (error) {
       return fileErrorResult(error, this.display(root));

@@ -31,6 +31,10 @@ export class ReadTool extends BuiltinTool<ReadArgs> {
   } as const;
   readonly sideEffects = { level: 'read-only', destructive: false, basis: 'declared' } as const;
 
+  protected override pathsOf(args: ReadArgs): readonly string[] {
+    return [args.path];
+  }
+
   protected async run({ path: file, offset = 1, limit }: ReadArgs): Promise<ToolResult> {
     const absolute = this.resolve(file);
     const shown = this.display(absolute);
