@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { CatalogueGeneration } from '@toolmesh/registry';
-import type { ParsedMessage } from '@toolmesh/protocol';
+import { DEFAULT_MAX_DEPTH, type ParsedMessage } from '@toolmesh/protocol';
 import { createLogger, createMcpHttpApp, listenHttp, type DispatchOutcome, type Logger, type RequestContext } from '@toolmesh/transport-http/server';
 import type { GatewayConfig } from '../config/gateway-config';
 import { buildCatalogue } from './build-catalogue';
@@ -48,6 +48,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   const toolClient = new UndiciToolClient({
     connectionsPerOrigin: mcp.toolClient.connectionsPerOrigin,
     maxReplyBytes: mcp.maxBodyBytes * 8,
+    maxReplyDepth: DEFAULT_MAX_DEPTH,
   });
   let openStreams = () => 0; // the eras, which hold the streams, are built below: the gauge reads them at scrape time
   const metrics = config.server.metricsEnabled
