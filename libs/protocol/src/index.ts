@@ -13,7 +13,7 @@ export {
   unsupportedProtocolVersion,
 } from './lib/jsonrpc/error-responses';
 export { JsonRpcErrorCode } from './lib/jsonrpc/error-codes';
-export { DEFAULT_MAX_DEPTH, parseJsonRpcMessage } from './lib/jsonrpc/parse';
+export { DEFAULT_MAX_DEPTH, exceedsDepth, parseJsonRpcMessage } from './lib/jsonrpc/parse';
 export { JsonDepthGauge } from './lib/jsonrpc/json-depth-gauge';
 export {
   isModernProtocolVersion,

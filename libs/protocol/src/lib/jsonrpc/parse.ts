@@ -126,10 +126,11 @@ function readId(value: Record<string, unknown>): RequestId | null | undefined | 
 }
 
 /**
+ * Whether a parsed value nests objects and arrays deeper than `maxDepth` (the value itself being level 1).
  * Iterative, so that checking a hostile document cannot itself overflow the stack. Values and their
  * depths are kept in two stacks rather than as a pair per value: this runs on every message.
  */
-function exceedsDepth(root: unknown, maxDepth: number): boolean {
+export function exceedsDepth(root: unknown, maxDepth: number): boolean {
   const values: unknown[] = [root];
   const depths: number[] = [1];
   while (values.length > 0) {
