@@ -59,7 +59,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     toolClient,
     resolveCallerIdentity(options.env),
     { maxToolTimeoutMillis: mcp.maxToolTimeoutMillis, forwardAuthorization: mcp.forwardAuthorization },
-    new ToolConcurrencyLimit(mcp.toolClient.maxConcurrentCallsPerTool),
+    new ToolConcurrencyLimit(mcp.toolClient),
     logger,
     metrics && ((tool, durationMs, failure) => metrics.toolCall(tool, durationMs, failure)),
   );

@@ -120,8 +120,8 @@ export const configSchema = {
         toolClient: {
           type: 'object',
           additionalProperties: false,
-          required: ['connectionsPerOrigin', 'maxConcurrentCallsPerTool'],
-          properties: { connectionsPerOrigin: positiveInt, maxConcurrentCallsPerTool: positiveInt },
+          required: ['connectionsPerOrigin', 'maxConcurrentCallsPerTool', 'reservedConnectionsPerOrigin', 'maxReservedCallsPerTool'],
+          properties: { connectionsPerOrigin: positiveInt, maxConcurrentCallsPerTool: positiveInt, reservedConnectionsPerOrigin: positiveInt, maxReservedCallsPerTool: positiveInt },
         },
       },
     },

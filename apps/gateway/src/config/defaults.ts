@@ -58,7 +58,7 @@ export function defaultConfig(): GatewayConfig {
       routingHints: { refreshTtlMillis: 300_000 },
       notifications: { maxOpenStreams: 1_024, keepAliveMillis: 15_000 },
       redis: { keyPrefix: 'toolmesh', portalRegistryKey: 'toolmesh:portal-registry:v1', commandTimeoutMillis: 1_000 },
-      toolClient: { connectionsPerOrigin: 128, maxConcurrentCallsPerTool: 64 },
+      toolClient: { connectionsPerOrigin: 128, maxConcurrentCallsPerTool: 64, reservedConnectionsPerOrigin: 32, maxReservedCallsPerTool: 8 },
     },
     logging: { level: 'info', format: 'kv' },
   };

@@ -85,8 +85,11 @@ export interface GatewayConfig {
     toolClient: {
       /** Keep-alive connections per tool service origin. */
       connectionsPerOrigin: number;
-      /** Calls of one tool in flight at once; more are refused with an isError result. Below `connectionsPerOrigin`. */
+      /** Calls of one tool in flight at once; more are refused with an isError result. At most `connectionsPerOrigin - reservedConnectionsPerOrigin`. */
       maxConcurrentCallsPerTool: number;
+      /** The part of each service's pool that only tools holding fewer than `maxReservedCallsPerTool` calls may use. */
+      reservedConnectionsPerOrigin: number;
+      maxReservedCallsPerTool: number;
     };
   };
   logging: { level: string; format: LogFormat };
