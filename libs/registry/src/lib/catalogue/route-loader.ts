@@ -36,7 +36,12 @@ export class RouteLoader {
       return { ...base, lastError, snapshot: previous?.snapshot ?? emptySnapshot('isolated', now) };
     }
     try {
-      const manifests = await Promise.all(route.services.map(async (service) => ({ serviceDomain: service.serviceDomain, manifest: await service.manifest.fetch() })));
+      const manifests = await Promise.all(
+        route.services.map(async ({ serviceDomain, manifest: source }) => {
+          const manifest = await source.fetch();
+          return { serviceDomain, manifest, servedFrom: source.servedFrom ?? source.location };
+        }),
+      );
       const build = await buildRouteSnapshot(route, manifests, 'remote', now, this.options.maxTools, previous?.snapshot);
       if (!build.ok) throw new RegistryError(build.code ?? RegistryErrorCode.ManifestInvalid, build.problems.slice(0, 20).join('; '));
       const refused = build.snapshot.refusedTools;

@@ -13,6 +13,8 @@ export type SnapshotSource = 'remote' | 'redis' | 'local-fallback' | 'isolated';
 export interface ServiceManifest {
   readonly serviceDomain: string;
   readonly manifest: unknown;
+  /** The URL (or file) the manifest was read from: after a same-origin redirect, where it led. */
+  readonly servedFrom?: string;
 }
 
 /** A route's last good tools: every enabled tool service's manifest, validated together. */

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import got, { type Got } from 'got';
-import { errorMessage } from '@toolmesh/protocol';
+import { errorMessage, printable } from '@toolmesh/protocol';
 import { RegistryError } from '../errors';
 import { FileJsonSource } from './file-json-source';
 import { MANIFEST_DOCUMENT, type DocumentKind, type JsonSource } from './json-source';
@@ -14,11 +14,22 @@ export interface HttpJsonSourceOptions {
 /**
  * One keep-alive client for all catalogue fetches (portal, manifests, routing hints), apart from the
  * tool-call pool (SPEC G11), so slow catalogue endpoints never take connections from tool calls.
+ * Redirects are followed only within the origin first asked: a tool service cannot hand its route's
+ * catalogue to another host (docs/manifest-format.md).
  */
 const catalogueClient: Got = got.extend({
   agent: { http: new http.Agent({ keepAlive: true, maxSockets: 16 }), https: new https.Agent({ keepAlive: true, maxSockets: 16 }) },
   retry: { limit: 0 },
   headers: { accept: 'application/json' },
+  hooks: {
+    beforeRedirect: [
+      (options, response) => {
+        const from = new URL(response.url).origin;
+        const to = options.url instanceof URL ? options.url.origin : new URL(String(options.url)).origin;
+        if (to !== from) throw new Error(`redirected to another origin (${printable(to)}), which is never followed`);
+      },
+    ],
+  },
 });
 
 export class HttpJsonSource implements JsonSource {
@@ -28,8 +39,15 @@ export class HttpJsonSource implements JsonSource {
     private readonly kind: DocumentKind = MANIFEST_DOCUMENT,
   ) {}
 
+  /** Where the last successful fetch was answered, when a (same-origin) redirect was followed. */
+  private answeredAt: URL | undefined;
+
   get location(): string {
-    return `${this.url.origin}${this.url.pathname}`;
+    return locationOf(this.url);
+  }
+
+  get servedFrom(): string | undefined {
+    return this.answeredAt && locationOf(this.answeredAt);
   }
 
   async fetch(): Promise<unknown> {
@@ -38,17 +56,28 @@ export class HttpJsonSource implements JsonSource {
       if (progress.transferred > this.options.maxBytes) request.cancel(`${this.kind.label} larger than ${this.options.maxBytes} bytes`);
     });
     let body: string;
+    let answeredAt: URL;
     try {
-      body = await request.text();
+      const response = await request;
+      body = response.body;
+      answeredAt = new URL(response.url);
     } catch (error) {
       throw new RegistryError(this.kind.unreachable, `${this.kind.label} ${this.location}: ${errorMessage(error)}`, { cause: error });
     }
+    let document: unknown;
     try {
-      return JSON.parse(body);
+      document = JSON.parse(body);
     } catch (error) {
       throw new RegistryError(this.kind.invalid, `${this.kind.label} ${this.location} is not JSON`, { cause: error });
     }
+    this.answeredAt = answeredAt.href === this.url.href ? undefined : answeredAt;
+    return document;
   }
+}
+
+/** A URL as logs and the status show it: no credentials, no query. */
+function locationOf(url: URL): string {
+  return `${url.origin}${url.pathname}`;
 }
 
 /** `file:` locations (URL or relative path, as the seed's `file:./config/...`) read a file; others fetch over HTTP. */
