@@ -103,8 +103,13 @@ export const configSchema = {
         notifications: {
           type: 'object',
           additionalProperties: false,
-          required: ['maxOpenStreams', 'keepAliveMillis'],
-          properties: { maxOpenStreams: { type: 'integer', minimum: 0 }, keepAliveMillis: { type: 'integer', minimum: 100 } },
+          required: ['maxOpenStreams', 'maxStreamsPerClient', 'maxStreamLifetimeMillis', 'keepAliveMillis'],
+          properties: {
+            maxOpenStreams: { type: 'integer', minimum: 0 },
+            maxStreamsPerClient: { type: 'integer', minimum: 0 },
+            maxStreamLifetimeMillis: { type: 'integer', minimum: 1_000 },
+            keepAliveMillis: { type: 'integer', minimum: 100 },
+          },
         },
         redis: {
           type: 'object',

@@ -72,6 +72,10 @@ export interface GatewayConfig {
     notifications: {
       /** Open streams per process (2026 listens and 2025 GET streams together); more are refused with 503. */
       maxOpenStreams: number;
+      /** Open streams of one client (remote address); more are refused with 429. */
+      maxStreamsPerClient: number;
+      /** A stream is ended after this long; the client opens another. */
+      maxStreamLifetimeMillis: number;
       /** Interval of the `:` keep-alive comments on an idle stream. */
       keepAliveMillis: number;
     };
