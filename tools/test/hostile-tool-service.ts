@@ -56,7 +56,7 @@ export class HostileToolService {
     const json = (document: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(typeof document === 'string' ? document : JSON.stringify(document));
     switch (path) {
       case '/tool-manifest':
-        return json(MANIFEST);
+        return json(HOSTILE_MANIFEST);
       case '/moved-manifest':
         return void res.writeHead(302, { location: '/moved-target' }).end();
       case '/moved-target':
@@ -90,11 +90,11 @@ export class HostileToolService {
   }
 }
 
-/** `{"data":[[[...]]]}`, 4,000,000 levels, in 64 KB writes that wait for the socket, until the reader hangs up. */
-function writeDeepReply(res: ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'application/json' });
+/** `{"data":[[[...]]]}` with `levels` arrays, in 64 KB writes that wait for the socket, until the reader hangs up. */
+export function writeDeepReply(res: ServerResponse, levels = DEEP_REPLY_LEVELS, status = 200): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
   const chunk = 64 * 1024;
-  const parts = ['{"data":', ...repeatIn('[', DEEP_REPLY_LEVELS, chunk), ...repeatIn(']', DEEP_REPLY_LEVELS, chunk), '}'];
+  const parts = ['{"data":', ...repeatIn('[', levels, chunk), ...repeatIn(']', levels, chunk), '}'];
   let next = 0;
   const write = (): void => {
     while (next < parts.length && !res.destroyed) {
@@ -119,9 +119,9 @@ const SHALLOW_TOOLS = [
 /** Written as text: `JSON.stringify` itself overflows the stack on 5,000 levels. */
 const DEEP_SCHEMA = `${'{"type":"object","properties":{"a":'.repeat(5_000)}{"type":"string"}${'}}'.repeat(5_000)}`;
 const DEEP_TOOL = `{"name":"deep_schema","description":"A schema nested 5,000 levels.","endpoint":"/tools/echo","inputSchema":${DEEP_SCHEMA}}`;
-const MANIFEST = `{"manifestVersion":"1","revision":"hostile-1","tools":[${[...SHALLOW_TOOLS.map((tool) => JSON.stringify(tool)), DEEP_TOOL].join(',')}]}`;
-/** About 7 MB, under the gateway's 8 MB manifest limit: only the count gives it away. */
-const HUGE_MANIFEST = JSON.stringify({
+export const HOSTILE_MANIFEST = `{"manifestVersion":"1","revision":"hostile-1","tools":[${[...SHALLOW_TOOLS.map((tool) => JSON.stringify(tool)), DEEP_TOOL].join(',')}]}`;
+/** About 7.9 MB, under the gateway's 8 MB manifest limit: only the count gives it away. */
+export const HUGE_MANIFEST = JSON.stringify({
   tools: Array.from({ length: HUGE_MANIFEST_TOOLS }, (_, i) => ({
     name: `bulk_${i}`,
     description: 'Bulk.',
