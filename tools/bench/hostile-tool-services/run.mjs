@@ -7,7 +7,6 @@
 //   3. a 50,000-tool manifest at every TTL: the gateway's CPU between TTLs, `echo`'s latency, and its RSS
 //      once the manifest is small again, against the RSS before (the bound: within 20%).
 // Usage (after `npx nx build gateway`): node tools/bench/hostile-tool-services/run.mjs [--calls 200] [--ttls 5]
-import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { cpuMicros, start, stopAll } from '../gateway/processes.mjs';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,46 +18,8 @@ const CALLS = Number(values.calls);
 const TTLS = Number(values.ttls);
 const TTL_MILLIS = 2_000;
 
-const ARGS = { type: 'object', properties: { text: { type: 'string' } } };
-const tool = (name) => ({ name, inputSchema: ARGS, endpoint: `/tools/${name}` });
-const SMALL = JSON.stringify({ tools: ['echo', 'deep_reply', 'stuck_a', 'stuck_b'].map(tool) });
-const HUGE = JSON.stringify({
-  tools: Array.from({ length: 50_000 }, (_, i) => ({ name: `bulk_${i}`, description: 'Bulk.', inputSchema: { type: 'object', properties: { text: { type: 'string', maxLength: i + 1 } } }, endpoint: '/tools/echo' })),
-});
-const LEVELS = 4_000_000; // 8 MB of brackets: under the gateway's 8 MB reply limit
-let manifest = SMALL;
-const stuck = new Set();
-
-const service = createServer((req, res) => {
-  req.resume().once('end', () => {
-    if (req.url === '/tool-manifest') return void res.writeHead(200, { 'content-type': 'application/json' }).end(manifest);
-    if (req.url === '/tools/echo') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":"ok"}');
-    if (req.url === '/tools/deep_reply') return deepReply(res);
-    stuck.add(res);
-    res.once('close', () => stuck.delete(res));
-  });
-});
-service.maxConnections = Infinity;
-await new Promise((resolve) => service.listen({ port: 0, host: '127.0.0.1', backlog: 1024 }, resolve));
-
-function deepReply(res) {
-  res.writeHead(200, { 'content-type': 'application/json' });
-  const chunk = 64 * 1024;
-  let open = LEVELS;
-  let close = LEVELS;
-  const write = () => {
-    while (!res.destroyed && (open > 0 || close > 0)) {
-      const part = open > 0 ? '['.repeat(Math.min(chunk, open)) : ']'.repeat(Math.min(chunk, close));
-      if (open > 0) open -= part.length;
-      else close -= part.length;
-      if (!res.write(part)) return void res.once('drain', write);
-    }
-    if (!res.destroyed) res.end();
-  };
-  res.write('{"data":');
-  write();
-}
-
+const serviceUrl = (await start('hostile tool service', [path.join(import.meta.dirname, 'hostile-service.mjs')], {}, /listening on (\S+)/)).url;
+const control = async (what) => (await fetch(`${serviceUrl}/control/${what}`, { method: what === 'stuck' ? 'GET' : 'POST' })).text();
 const config = path.join(mkdtempSync(path.join(tmpdir(), 'gw-hostile-bench-')), 'gateway.yaml');
 writeFileSync(
   config,
@@ -66,7 +27,7 @@ writeFileSync(
 mcp:
   maxToolTimeoutMillis: 120000
   catalogue: { refreshTtlMillis: ${TTL_MILLIS}, manifestTimeoutMillis: 30000 }
-  bundles: [{ name: hostile, serviceDomain: "http://127.0.0.1:${service.address().port}", manifestPath: /tool-manifest }]
+  bundles: [{ name: hostile, serviceDomain: "${serviceUrl}", manifestPath: /tool-manifest }]
 `,
 );
 const gateway = await start('gateway', [path.join(import.meta.dirname, '../../../dist/apps/gateway/main.js'), '--config', config], {}, /event=gateway_started mcpUrl=(\S+)/);
@@ -88,32 +49,51 @@ async function echoLatencies(count) {
 
 while ((await call('echo'))?.isError !== false) await sleep(50); // catalogue loaded
 await echoLatencies(CALLS); // warm-up
+const idleCpuStart = cpuMicros(gateway.pid);
 const idle = p50(await echoLatencies(CALLS));
+const cpuPerEcho = (cpuMicros(gateway.pid) - idleCpuStart) / CALLS;
 const rows = [['echo, idle (baseline)', idle, '1.00x']];
 
-// 1. Each echo call sent while five deep replies are in flight (and so, being read and refused).
+// 1. Each echo call sent while five deep replies are in flight (and so, being read and refused), against
+// the same with five ordinary calls in flight: six calls at once queue for the CPU whatever they carry,
+// so on a busy machine that, not the idle p50, is what a deep reply must not make worse.
+const withEchoes = [];
+for (let round = 0; round < CALLS; round++) {
+  const others = Array.from({ length: 5 }, () => call('echo'));
+  withEchoes.push(...(await echoLatencies(1)));
+  await Promise.all(others);
+}
+const underEchoes = p50(withEchoes);
+rows.push(['echo, sent with 5 ordinary calls in flight', underEchoes, `${(underEchoes / idle).toFixed(2)}x`]);
 const underDeepLatencies = [];
 let deepRefused = 0;
+const deepCpuStart = cpuMicros(gateway.pid);
 for (let round = 0; round < CALLS; round++) {
   const deep = Array.from({ length: 5 }, () => call('deep_reply'));
   underDeepLatencies.push(...(await echoLatencies(1)));
   for (const result of await Promise.all(deep)) if (result?.isError) deepRefused += 1;
 }
 const underDeep = p50(underDeepLatencies);
-rows.push([`echo, sent with 5 deep 8 MB replies in flight (${deepRefused} of ${5 * CALLS} refused as isError)`, underDeep, `${(underDeep / idle).toFixed(2)}x`]);
+// The gateway's own CPU per deep reply (the echo calls of the rounds taken out): what the machine's load cannot blur.
+const cpuPerDeep = (cpuMicros(gateway.pid) - deepCpuStart - cpuPerEcho * CALLS) / (5 * CALLS);
+rows.push([
+  `echo, sent with 5 deep 8 MB replies in flight (${deepRefused} of ${5 * CALLS} refused as isError)`,
+  underDeep,
+  `${(underDeep / idle).toFixed(2)}x (${(underDeep / underEchoes).toFixed(2)}x of the row above)`,
+]);
 
 // 2. Two tools stuck at their caps: 64 + 64 calls never answered.
 const stuckCalls = Array.from({ length: 128 }, (_, i) => call(i < 64 ? 'stuck_a' : 'stuck_b'));
-while (stuck.size < 96) await sleep(20);
+while (Number(await control('stuck')) < 96) await sleep(20);
 const underStuck = p50(await echoLatencies(CALLS));
-rows.push([`echo, two tools of its service stuck (${stuck.size} calls held)`, underStuck, `${(underStuck / idle).toFixed(2)}x`]);
-for (const res of stuck) res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":"released"}');
+rows.push([`echo, two tools of its service stuck (${await control('stuck')} calls held)`, underStuck, `${(underStuck / idle).toFixed(2)}x`]);
+await control('release');
 await Promise.all(stuckCalls);
 
 // 3. The 50,000-tool manifest, refused at every TTL; then the small one again.
 await sleep(TTL_MILLIS);
 const rssBefore = rssMib();
-manifest = HUGE;
+await control('huge');
 const cpuStart = cpuMicros(gateway.pid);
 const windowStart = performance.now();
 const latencies = [];
@@ -121,7 +101,7 @@ while (performance.now() - windowStart < TTLS * TTL_MILLIS) latencies.push(...(a
 const cpuShare = (cpuMicros(gateway.pid) - cpuStart) / 1000 / (performance.now() - windowStart);
 const underHuge = p50(latencies.filter((value) => typeof value === 'number'));
 rows.push([`echo, a 50,000-tool manifest refused at each ${TTL_MILLIS} ms TTL`, underHuge, `${(underHuge / idle).toFixed(2)}x`]);
-manifest = SMALL;
+await control('small');
 // V8 gives back what a burst took once the process is quiet (its memory reducer), so the wait is idle,
 // up to 90 s, ended as soon as the RSS is back within 20%.
 await echoLatencies(5); // a refresh at the next TTL: the small manifest is back
@@ -132,11 +112,11 @@ for (let i = 0; i < 180 && rssAfter > rssBefore * 1.2; i++) {
 }
 
 stopAll();
-service.close();
 const ms = (value) => `${value.toFixed(2)} ms`;
 console.log('| measure | p50 | vs idle p50 |');
 console.log('|---|---|---|');
 for (const [label, value, ratio] of rows) console.log(`| ${label} | ${ms(value)} | ${ratio} |`);
 console.log();
+console.log(`gateway CPU per call: ${(cpuPerEcho / 1000).toFixed(2)} ms per echo call, ${(cpuPerDeep / 1000).toFixed(2)} ms per deep 8 MB reply refused`);
 console.log(`gateway CPU while the 50,000-tool manifest was served for ${TTLS} TTLs (calls included): ${(cpuShare * 100).toFixed(1)}% of a core`);
 console.log(`gateway RSS: ${rssBefore.toFixed(0)} MiB before the 50,000-tool manifest, ${rssAfter.toFixed(0)} MiB after, idle (${(rssAfter / rssBefore).toFixed(2)}x)`);
