@@ -130,13 +130,16 @@ class ToolReplyCollector implements Dispatcher.DispatchHandler {
     const { maxReplyBytes, maxReplyDepth } = this.limits;
     if (this.size > maxReplyBytes) return this.refuse('reply_too_large', `the reply exceeds ${maxReplyBytes} bytes`);
     this.chunks.push(chunk);
-    if (this.depth === undefined && this.size > 2 * maxReplyDepth) {
-      this.depth = new JsonDepthGauge(maxReplyDepth);
-      for (const earlier of this.chunks) if (!this.depth.feed(earlier)) return this.refuse('reply_too_deep', `the reply is nested deeper than ${maxReplyDepth} levels`);
-    } else if (this.depth !== undefined && !this.depth.feed(chunk)) {
-      return this.refuse('reply_too_deep', `the reply is nested deeper than ${maxReplyDepth} levels`);
-    }
-    return true;
+    if (this.withinDepth(chunk, maxReplyDepth)) return true;
+    return this.refuse('reply_too_deep', `the reply is nested deeper than ${maxReplyDepth} levels`);
+  }
+
+  /** Measures the depth from the first chunk that makes the reply long enough to be too deep, then chunk by chunk. */
+  private withinDepth(chunk: Buffer, maxReplyDepth: number): boolean {
+    if (this.depth !== undefined) return this.depth.feed(chunk);
+    if (this.size <= 2 * maxReplyDepth) return true;
+    const depth = (this.depth = new JsonDepthGauge(maxReplyDepth));
+    return this.chunks.every((earlier) => depth.feed(earlier));
   }
 
   /** Ends the call on what has arrived so far: nothing more is read, and what was buffered is let go. */
