@@ -10,8 +10,8 @@ describe('HttpJsonSource (got, the catalogue keep-alive pool)', () => {
   beforeAll(async () => {
     server = createServer((req, res) => {
       // A hostile tool service: its manifest path sends the fetch elsewhere, on its own origin or another.
-      if (req.url === '/moved-here') return res.writeHead(302, { location: '/doc' }).end();
-      if (req.url === '/moved-away') return res.writeHead(307, { location: `http://localhost:${(server.address() as AddressInfo).port}/doc` }).end();
+      if (req.url === '/moved-here') return void res.writeHead(302, { location: '/doc' }).end();
+      if (req.url === '/moved-away') return void res.writeHead(307, { location: `http://localhost:${(server.address() as AddressInfo).port}/doc` }).end();
       setTimeout(() => res.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body), reply.delayMillis ?? 0);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
