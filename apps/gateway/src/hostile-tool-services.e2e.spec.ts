@@ -71,7 +71,7 @@ ${[bundle('hostile', '/tool-manifest'), bundle('moved', '/moved-manifest'), bund
     expect(probe).toBe(200);
     for (const answer of await Promise.all(deep)) {
       expect(answer.status).toBe(200);
-      expect(answer.body.result).toMatchObject({ isError: true, content: [{ text: 'Tool deep_reply failed: the reply is nested deeper than 256 levels.' }] });
+      expect(answer.body.result).toMatchObject({ isError: true, content: [{ text: 'Tool deep_reply failed: the reply is nested deeper than 254 levels.' }] });
     }
     expect(await liveness()).toBe(200);
   }, 60_000);

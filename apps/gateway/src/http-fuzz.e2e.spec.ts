@@ -262,9 +262,9 @@ const REPLIES = Number(process.env.FUZZ_REPLIES ?? 300);
 const nested = (open: string, close: string, levels: number, inner = '1') => `${open.repeat(levels)}${inner}${close.repeat(levels)}`;
 const SMALL_REPLIES: Array<[number, string]> = [
   [200, '{"data":"ok"}'],
-  [200, `{"data":${nested('[', ']', 254)}}`], // 255 levels in all: within the limit
-  [200, `{"data":${nested('[', ']', 255)}}`], // 256
-  [200, `{"data":${nested('[', ']', 256)}}`], // 257: one over
+  [200, `{"data":${nested('[', ']', 252)}}`], // 253 levels in all: within the limit (254)
+  [200, `{"data":${nested('[', ']', 253)}}`], // 254: at it
+  [200, `{"data":${nested('[', ']', 254)}}`], // 255: one over
   [200, `{"data":${nested('{"a":', '}', 3_000)}}`],
   [200, `{"data":{"big":1e309,"id":9007199254740993}}`],
   [200, `{"data":"${'[{'.repeat(5_000)}"}`], // brackets inside a string
