@@ -295,6 +295,23 @@ describe('listen streams: a per-client bound and a lifetime (issue 32)', () => {
     [...held, other].forEach((stream) => stream.close());
   });
 
+  it("counts a client's 2025 GET streams with its 2026 listens", async () => {
+    const held = [await listenFrom('127.0.0.4'), await listenFrom('127.0.0.4')];
+    const get = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(gateway.url, { localAddress: '127.0.0.4', headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25' } });
+      req.once('error', reject);
+      req.once('response', (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.end();
+    });
+    expect(get.status).toBe(429);
+    expect(JSON.parse(get.body).error).toEqual({ code: -32600, message: 'Invalid Request: this client already has 2 open notification streams, its limit; close one first' });
+    held.forEach((stream) => stream.close());
+  });
+
   it('ends a stream at the end of its lifetime with the listen result', async () => {
     const stream = await listenFrom('127.0.0.3');
     expect(stream.status).toBe(200);
