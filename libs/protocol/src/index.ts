@@ -13,7 +13,8 @@ export {
   unsupportedProtocolVersion,
 } from './lib/jsonrpc/error-responses';
 export { JsonRpcErrorCode } from './lib/jsonrpc/error-codes';
-export { parseJsonRpcMessage } from './lib/jsonrpc/parse';
+export { DEFAULT_MAX_DEPTH, exceedsDepth, parseJsonRpcMessage } from './lib/jsonrpc/parse';
+export { JsonDepthGauge } from './lib/jsonrpc/json-depth-gauge';
 export {
   isModernProtocolVersion,
   LATEST_PROTOCOL_VERSION,

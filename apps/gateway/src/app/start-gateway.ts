@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { CatalogueGeneration } from '@toolmesh/registry';
-import type { ParsedMessage } from '@toolmesh/protocol';
+import { DEFAULT_MAX_DEPTH, type ParsedMessage } from '@toolmesh/protocol';
 import { createLogger, createMcpHttpApp, listenHttp, type DispatchOutcome, type Logger, type RequestContext } from '@toolmesh/transport-http/server';
 import type { GatewayConfig } from '../config/gateway-config';
 import { buildCatalogue } from './build-catalogue';
@@ -40,6 +40,13 @@ export interface StartOptions {
   now?: () => number;
 }
 
+/**
+ * A reply's `data` goes out as `structuredContent`, two levels deeper in the response than in the reply
+ * (`{"result": {"structuredContent": ...}}`), and wrapped once more for 2025 clients: so that the response
+ * stays within what parsers accept (the gateway's own, DEFAULT_MAX_DEPTH), a reply may nest two fewer levels.
+ */
+const MAX_REPLY_DEPTH = DEFAULT_MAX_DEPTH - 2;
+
 /** The composition root: builds every part of the gateway from its configuration and starts it. */
 export async function startGateway(config: GatewayConfig, options: StartOptions): Promise<RunningGateway> {
   const { mcp } = config;
@@ -48,6 +55,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   const toolClient = new UndiciToolClient({
     connectionsPerOrigin: mcp.toolClient.connectionsPerOrigin,
     maxReplyBytes: mcp.maxBodyBytes * 8,
+    maxReplyDepth: MAX_REPLY_DEPTH,
   });
   let openStreams = () => 0; // the eras, which hold the streams, are built below: the gauge reads them at scrape time
   const metrics = config.server.metricsEnabled
@@ -58,7 +66,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     toolClient,
     resolveCallerIdentity(options.env),
     { maxToolTimeoutMillis: mcp.maxToolTimeoutMillis, forwardAuthorization: mcp.forwardAuthorization },
-    new ToolConcurrencyLimit(mcp.toolClient.maxConcurrentCallsPerTool),
+    new ToolConcurrencyLimit(mcp.toolClient),
     logger,
     metrics && ((tool, durationMs, failure) => metrics.toolCall(tool, durationMs, failure)),
   );

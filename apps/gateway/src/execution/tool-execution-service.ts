@@ -11,7 +11,7 @@ export interface CallExtras {
   readonly trace?: TraceHeaders;
   readonly answers?: InputAnswers;
 }
-import type { ToolConcurrencyLimit } from './tool-concurrency-limit';
+import type { ToolAdmission, ToolConcurrencyLimit } from './tool-concurrency-limit';
 
 export interface ExecutionSettings {
   /** Cap over any manifest timeout (SPEC G12). */
@@ -34,6 +34,8 @@ export type ToolCallOutcome =
  * tool's endpoint with the correlation headers and what is left of the deadline, and map the reply.
  */
 export class ToolExecutionService {
+  private readonly origins = new WeakMap<URL, string>();
+
   constructor(
     private readonly catalogue: ToolCatalogue,
     private readonly client: ToolClient,
@@ -66,11 +68,9 @@ export class ToolExecutionService {
       return { kind: 'result', result: toolResult(`Tool ${name} was not called: the request's deadline has passed.`, true, 0) };
     }
 
-    if (!this.limit.tryAcquire(name)) {
-      this.logger.warn('tool_call_refused_at_limit', { tool: name, limit: this.limit.maxPerTool }, context);
-      const text = `Tool ${name} was not called: it already has ${this.limit.maxPerTool} calls in flight, its limit; retry later.`;
-      return { kind: 'result', result: toolResult(text, true, 0) };
-    }
+    const origin = this.originOf(tool.endpoint);
+    const admission = this.limit.tryAcquire(name, origin);
+    if (admission !== 'admitted') return { kind: 'result', result: this.refusedAtLimit(name, admission, context) };
     let reply: ToolHttpResponse;
     try {
       reply = await this.client.post({
@@ -81,7 +81,7 @@ export class ToolExecutionService {
         hangUp: context.hangUp,
       });
     } finally {
-      this.limit.release(name);
+      this.limit.release(name, origin);
     }
     const durationMs = Math.round(performance.now() - started);
     if (reply.kind === 'reply' && (reply.status === 404 || reply.status === 410)) this.catalogue.reportStaleTool(tool, context);
@@ -91,6 +91,27 @@ export class ToolExecutionService {
     this.logger.info(status === 'cancelled' ? 'tool_call_cancelled' : 'tool_call_completed', { tool: name, status, durationMs }, context);
     const mapped = mapToolReply(name, reply, durationMs, tool.output);
     return 'inputRequired' in mapped ? { kind: 'input_required', input: mapped.inputRequired } : { kind: 'result', result: mapped };
+  }
+
+  private refusedAtLimit(name: string, admission: Exclude<ToolAdmission, 'admitted'>, context: RequestContext): GatewayCallToolResult {
+    const { maxConcurrentCallsPerTool, connectionsPerOrigin, reservedConnectionsPerOrigin } = this.limit.limits;
+    if (admission === 'tool_at_limit') {
+      this.logger.warn('tool_call_refused_at_limit', { tool: name, limit: maxConcurrentCallsPerTool }, context);
+      return toolResult(`Tool ${name} was not called: it already has ${maxConcurrentCallsPerTool} calls in flight, its limit; retry later.`, true, 0);
+    }
+    const shared = connectionsPerOrigin - reservedConnectionsPerOrigin;
+    this.logger.warn('tool_call_refused_at_service_limit', { tool: name, limit: shared }, context);
+    return toolResult(`Tool ${name} was not called: its tool service already has ${shared} calls in flight and the rest of its connections are kept for its other tools; retry later.`, true, 0);
+  }
+
+  /** Each endpoint's origin, read once: a `URL`'s getters build a new string on every read. */
+  private originOf(endpoint: URL): string {
+    let origin = this.origins.get(endpoint);
+    if (origin === undefined) {
+      origin = endpoint.origin;
+      this.origins.set(endpoint, origin);
+    }
+    return origin;
   }
 
   private outboundHeaders(context: RequestContext, { trace, answers }: CallExtras): Record<string, string> {

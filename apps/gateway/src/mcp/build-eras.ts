@@ -37,7 +37,7 @@ export function buildEras(
   const modernVersions = served.filter(isModernProtocolVersion);
   const legacyVersions = served.filter((version) => !isModernProtocolVersion(version));
   const allSupported = [...modernVersions, ...legacyVersions];
-  const listeners = new ChangeListeners(mcp.notifications.maxOpenStreams);
+  const listeners = new ChangeListeners(mcp.notifications);
   const toolsCall = toolsCallHandler(execution, tracing);
 
   const legacy = new Era2025(

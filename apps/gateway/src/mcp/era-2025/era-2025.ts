@@ -10,7 +10,7 @@ import {
   type ParsedMessage,
 } from '@toolmesh/protocol';
 import type { DispatchOutcome, RequestContext } from '@toolmesh/transport-http/server';
-import type { ChangeListeners } from '../change-notifications/change-listeners';
+import { noRoomMessage, type ChangeListeners } from '../change-notifications/change-listeners';
 import type { RequestHandler } from '../handlers/method-handler';
 import { errorOutcome, resultOutcome } from '../outcomes';
 import type { ProtocolEra } from '../protocol-era';
@@ -71,7 +71,9 @@ export class Era2025 implements ProtocolEra {
     if (!accepts(headerValue(context, 'accept'), 'text/event-stream')) {
       return errorOutcome(invalidRequest(null, 'a GET on this endpoint opens an event stream; send Accept: text/event-stream'), 406);
     }
-    if (!this.listeners.hasRoom()) return errorOutcome(invalidRequest(null, 'too many open notification streams on this replica; retry later'), 503);
+    const client = context.clientAddress ?? '';
+    const noRoom = this.listeners.noRoomFor(client);
+    if (noRoom) return errorOutcome(invalidRequest(null, noRoomMessage(noRoom, this.listeners.limits)), noRoom === 'replica' ? 503 : 429);
     return {
       open: (stream) =>
         this.listeners.add(
@@ -80,6 +82,7 @@ export class Era2025 implements ProtocolEra {
             close: () => stream.end(),
           },
           stream,
+          client,
         ),
     };
   }
