@@ -14,6 +14,7 @@ import { DEFAULT_CONFIG_FILE, emptyConfig, loadConfig, type AgentConfig } from '
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import { TransportClientFactory } from '../mcp/client-factory';
 import { cliOAuthHost } from '../mcp/oauth/cli-oauth-host';
+import { serverOAuth } from '../mcp/oauth/server-oauth';
 import type { AgentRuntime } from '../runtime/agent-runtime';
 import { createAgentRuntime } from '../runtime/runtime-factory';
 import { callCommand } from './commands/call-command';
@@ -130,8 +131,10 @@ export async function runCli(args: readonly string[], io: CliIo, environment: Cl
     const runtime = await createAgentRuntime(servers ? { ...config, servers: config.servers.filter((s) => servers.includes(s.name)) } : config, {
       clientFactory: new TransportClientFactory(
         { name: 'agent-cli', version: environment.version },
-        createClientFeatures({ config, io, cap, yes: values.yes === true, agent: { model: values.model, env, workingDirectory: cwd } }),
-        cliOAuthHost(env, io.terminal !== undefined, notice),
+        {
+          features: createClientFeatures({ config, io, cap, yes: values.yes === true, agent: { model: values.model, env, workingDirectory: cwd } }),
+          authorization: serverOAuth(cliOAuthHost(env, io.terminal !== undefined, notice)),
+        },
       ),
       log: { warn: (message) => notice(`warning: ${message}\n`), progress: (line) => notice(`  [${line}]\n`) },
       onProgress: progressReporter(io.stderr),

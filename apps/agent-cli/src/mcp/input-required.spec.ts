@@ -69,7 +69,7 @@ describe('input_required rounds (2026-07-28) through the agent\'s client feature
       samplingGate: { decide: async () => ({ allowed: false, reason: 'not in this test' }) },
       warn: (line) => warnings.push(line),
     });
-    const factory = new TransportClientFactory({ name: 'mrtr-test', version: '0' }, features);
+    const factory = new TransportClientFactory({ name: 'mrtr-test', version: '0' }, { features });
     const config: HttpServerConfig = { name: 'asker', transport: 'streamable-http', url, headers: {}, requestTimeoutMs: 5000, annotationTrust: 'ignore' };
     const client = factory.create(config, (error) => warnings.push(error.message));
     try {

@@ -10,6 +10,7 @@ import {
 import type { AuthorizationChallenge, HttpAuthorization } from '@toolmesh/transport-http/client';
 import { errorMessage } from '@toolmesh/protocol';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
+import type { HttpServerConfig } from '../server-config';
 import type { CredentialStore } from './credential-store';
 import { LoopbackCallback } from './loopback-callback';
 import type { OAuthSettings } from './oauth-settings';
@@ -40,6 +41,11 @@ const AUTH_REQUEST_TIMEOUT_MS = 30_000;
 const BEARER_CHALLENGE = /^\s*(bearer|dpop)(\s|$)/i;
 
 const fetchWithTimeout: FetchLike = (input, init) => fetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(AUTH_REQUEST_TIMEOUT_MS) });
+
+/** OAuth for each HTTP server configured with `oauth`, all of one command's sharing `host`; none for the others. */
+export function serverOAuth(host: OAuthHost): (server: HttpServerConfig) => ServerOAuth | undefined {
+  return (server) => (server.oauth ? new ServerOAuth(server.name, server.url, server.oauth, host) : undefined);
+}
 
 /**
  * OAuth for one remote MCP server (SPEC A19, ADR 0016): the transport's HttpAuthorization. It sends the
