@@ -60,6 +60,7 @@ const forbidden: Array<[string, Snippet, RegExp]> = [
   ['agent CLI config imports agent/hooks (the old cycle)', importingAt('apps/agent-cli/src/config/boundary-fixture.ts', '../agent/hooks/hook-template'), /apps\/agent-cli\/src\/config lies below agent, runtime, cli/],
   ['agent CLI agent/hooks imports runtime', importingAt('apps/agent-cli/src/agent/hooks/boundary-fixture.ts', '../../runtime/runtime-factory'), /apps\/agent-cli\/src\/agent lies below runtime, cli/],
   ['agent CLI tools imports mcp', importingAt('apps/agent-cli/src/tools/builtin/boundary-fixture.ts', '../../mcp/client-manager'), /apps\/agent-cli\/src\/tools lies below mcp, config, agent, runtime, cli/],
+  ['agent CLI mcp test support imports runtime', importingAt('apps/agent-cli/src/mcp/test-support/boundary-fixture.ts', '../../runtime/runtime-factory'), /apps\/agent-cli\/src\/mcp lies below config, agent, runtime, cli/],
   // one JSON Schema validator (SPEC N5, ADR 0012): ajv and re2js only in libs/protocol/src/lib/schema
   ...[
     ['the gateway', 'apps/gateway/src/boundary-fixture.ts', 'ajv/dist/2020'],
@@ -88,6 +89,7 @@ const allowed: Array<[string, Snippet]> = [
   ['agent CLI agent/hooks imports config', importingAt('apps/agent-cli/src/agent/hooks/boundary-fixture.ts', '../../config/skill')],
   ['agent CLI config imports mcp', importingAt('apps/agent-cli/src/config/boundary-fixture.ts', '../mcp/server-config')],
   ['an agent CLI agent/hooks spec imports runtime', importingAt('apps/agent-cli/src/agent/hooks/boundary-fixture.spec.ts', '../../runtime/runtime-factory')],
+  ['agent CLI runtime test support imports agent', importingAt('apps/agent-cli/src/runtime/test-support/boundary-fixture.ts', '../../agent/loop/agent-loop')],
   ['the schema validator imports ajv and re2js', { filePath: 'libs/protocol/src/lib/schema/boundary-fixture.ts', code: "import Ajv from 'ajv';\nimport { RE2JS } from 're2js';\nexport const used = [Ajv, RE2JS];\n" }],
 ];
 

@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { CatalogueGeneration } from '@toolmesh/registry';
-import { DEFAULT_MAX_DEPTH, type ParsedMessage } from '@toolmesh/protocol';
-import { createLogger, createMcpHttpApp, listenHttp, type DispatchOutcome, type Logger, type RequestContext } from '@toolmesh/transport-http/server';
+import { DEFAULT_MAX_DEPTH } from '@toolmesh/protocol';
+import { createLogger, createMcpHttpApp, listenHttp, type DispatchOutcome, type Logger } from '@toolmesh/transport-http/server';
 import type { GatewayConfig } from '../config/gateway-config';
 import { buildCatalogue } from './build-catalogue';
 import { ToolConcurrencyLimit } from '../execution/tool-concurrency-limit';
@@ -10,7 +10,6 @@ import { GatewayMetrics, type RequestOutcome } from '../management/gateway-metri
 import { startManagementServer } from '../management/health-server';
 import { buildEras } from '../mcp/build-eras';
 import { GatewayTracing } from '../tracing/tracing';
-import { classifyEra } from '../mcp/classify-era';
 import { connectCatalogueChanges } from '../mcp/change-notifications/catalogue-changes';
 import { resolveCallerIdentity } from '../tool-client/caller-identity';
 import { UndiciToolClient } from '../tool-client/undici-tool-client';
@@ -61,17 +60,24 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   const metrics = config.server.metricsEnabled
     ? new GatewayMetrics({ catalogue: () => catalogue.status(), openStreams: () => openStreams(), ...(cache && { redisAvailable: () => cache.isAvailable() }) })
     : undefined;
-  const execution = new ToolExecutionService(
+  const execution = new ToolExecutionService({
     catalogue,
-    toolClient,
-    resolveCallerIdentity(options.env),
-    { maxToolTimeoutMillis: mcp.maxToolTimeoutMillis, forwardAuthorization: mcp.forwardAuthorization },
-    new ToolConcurrencyLimit(mcp.toolClient),
+    client: toolClient,
+    caller: resolveCallerIdentity(options.env),
+    settings: { maxToolTimeoutMillis: mcp.maxToolTimeoutMillis, forwardAuthorization: mcp.forwardAuthorization },
+    limit: new ToolConcurrencyLimit(mcp.toolClient),
     logger,
-    metrics && ((tool, durationMs, failure) => metrics.toolCall(tool, durationMs, failure)),
-  );
+    ...(metrics && { observe: (tool, durationMs, failure) => metrics.toolCall(tool, durationMs, failure) }),
+  });
   const tracing = GatewayTracing.fromEnvironment(options.env, mcp.serverInfo.version);
-  const eras = buildEras(mcp, catalogue, execution, routingHints, tracing);
+  const eras = buildEras(mcp, catalogue, execution, routingHints, {
+    tracing,
+    ...(metrics && {
+      onAnswered: (message, era, outcome, context) => {
+        if (message.kind !== 'response') metrics.request(message.message.method, era, requestOutcome(outcome), context.receivedAt);
+      },
+    }),
+  });
   openStreams = () => eras.listeners.size;
   const notifications = connectCatalogueChanges({
     catalogue,
@@ -92,11 +98,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     logger,
     dispatch: eras.dispatch,
     dispatchGet: eras.dispatchGet,
-    ...(metrics && {
-      onAnswered: (message: ParsedMessage, outcome: DispatchOutcome | undefined, context: RequestContext) => {
-        if (message.kind !== 'response') metrics.request(message.message.method, classifyEra(message, context), requestOutcome(outcome), context.receivedAt);
-      },
-    }),
+    ...(eras.onAnswered && { onAnswered: eras.onAnswered }),
     streamKeepAliveMillis: mcp.notifications.keepAliveMillis,
     isDraining: () => draining,
   });

@@ -54,6 +54,7 @@ export class Era2025 implements ProtocolEra {
     if (!handler) return errorOutcome(methodNotFound(message.message.id, message.message.method));
     const outcome = await handler(params, context, message.message.id);
     if ('inputRequired' in outcome) return resultOutcome(message.message.id, inputNotRelayed(params.name));
+    if ('answered' in outcome) return outcome.answered;
     if (!('result' in outcome)) return errorOutcome(outcome);
     const answer = resultOutcome(message.message.id, outcome.result);
     // Opaque correlation for the caller's later requests; never stored, never checked (SPEC G1).
