@@ -10,10 +10,7 @@
  */
 import path from 'node:path';
 import { pidsWithCommandLine } from '../../test/process-table';
-import { TransportClientFactory } from '../../../apps/agent-cli/src/mcp/client-factory';
-import { McpClientManager } from '../../../apps/agent-cli/src/mcp/client-manager';
-import type { StdioServerConfig } from '../../../apps/agent-cli/src/mcp/server-config';
-import { ToolRegistry } from '../../../apps/agent-cli/src/tools/tool-registry';
+import { McpClientManager, type StdioServerConfig, ToolRegistry, TransportClientFactory } from '../../../apps/agent-cli/src/bench-seam';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -49,8 +46,9 @@ async function reconnect(round: number): Promise<number> {
     const [pid] = pidsWithCommandLine(tag);
     const killed = performance.now();
     process.kill(pid, 'SIGKILL');
-    while (opened.manager.status[0].state === 'connected') await new Promise((resolve) => setTimeout(resolve, 1));
-    while (opened.manager.status[0].state !== 'connected') await new Promise((resolve) => setTimeout(resolve, 1));
+    const state = () => opened.manager.status[0].state; // read anew on each test, not narrowed by the first loop
+    while (state() === 'connected') await new Promise((resolve) => setTimeout(resolve, 1));
+    while (state() !== 'connected') await new Promise((resolve) => setTimeout(resolve, 1));
     const offered = await opened.registry.beginTurn(); // waits for the tools listed again
     const elapsed = performance.now() - killed;
     if (offered.length === 0) throw new Error('no tools after the reconnect');

@@ -21,14 +21,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Agent, request } from 'undici';
 import { McpClient } from '@toolmesh/protocol';
 import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
-import { TransportClientFactory } from '../src/mcp/client-factory';
-import { McpClientManager } from '../src/mcp/client-manager';
-import { ToolRegistry } from '../src/tools/tool-registry';
-import type { StdioServerConfig } from '../src/mcp/server-config';
+import { McpClientManager, type StdioServerConfig, ToolRegistry, TransportClientFactory } from '../../../apps/agent-cli/src/bench-seam';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const STDIO_PEER = path.join(ROOT, 'tools/test/peers/stdio-peer.mjs');
-const HTTP_SERVER = path.join(ROOT, 'apps/agent-cli/bench/minimal-http-mcp-server.mjs');
+const HTTP_SERVER = path.join(ROOT, 'tools/bench/agent-cli-client/minimal-http-mcp-server.mjs');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const IN_FLIGHT = 64;
 const clientInfo = { name: 'bench', version: '0' };
