@@ -87,6 +87,13 @@ export default [
   { ignores: ['**/dist', '**/out-tsc', '**/coverage', '**/node_modules', 'tmp/**', '.nx/**'] },
   { plugins: { toolmesh } },
   {
+    // Type-aware rules (ADR 0017): each TypeScript file is typed by the tsconfig of its project, found by the
+    // TypeScript project service as an editor finds it. JavaScript files stay untyped: none is product code.
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error' },
+  },
+  {
     files: ['**/*.ts', '**/*.js', '**/*.mjs', '**/*.cjs'],
     rules: {
       '@nx/enforce-module-boundaries': moduleBoundaries(ALLOWED_OUTSIDE_PROJECTS),

@@ -34,7 +34,8 @@ export class HttpJsonSource implements JsonSource {
 
   async fetch(): Promise<unknown> {
     const request = catalogueClient(this.url, { timeout: { request: this.options.timeoutMillis } });
-    request.on('downloadProgress', (progress) => {
+    // on() returns the request itself (a promise), which request.text() below awaits
+    void request.on('downloadProgress', (progress) => {
       if (progress.transferred > this.options.maxBytes) request.cancel(`${this.kind.label} larger than ${this.options.maxBytes} bytes`);
     });
     let body: string;
