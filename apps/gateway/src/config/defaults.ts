@@ -2,7 +2,7 @@ import { version } from '../../../../package.json';
 import type { GatewayConfig } from './gateway-config';
 
 /** The port the sample tool service listens on in the local profile (`nx serve tool-service-sample`). */
-export const SAMPLE_TOOL_SERVICE_URL = 'http://127.0.0.1:8081';
+const SAMPLE_TOOL_SERVICE_URL = 'http://127.0.0.1:8081';
 
 /**
  * Defaults: the local profile, which works on a fresh clone with no configuration: loopback only, and the

@@ -20,7 +20,7 @@ export class TerminalApprover implements Approver {
   }
 }
 
-export function approvalPrompt({ call, tool, reason }: ApprovalRequest): string {
+function approvalPrompt({ call, tool, reason }: ApprovalRequest): string {
   const why = reason === 'hook-defer' ? 'a hook asks for your decision' : `it is ${reason}`;
   let args = JSON.stringify(call.args);
   if (args.length > ARGUMENTS_SHOWN) args = `${args.slice(0, ARGUMENTS_SHOWN)}…`;
