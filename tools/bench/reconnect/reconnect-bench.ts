@@ -10,11 +10,12 @@
  */
 import path from 'node:path';
 import { pidsWithCommandLine } from '../../test/process-table';
+import { SMOKE, smokeRan } from '../smoke.mjs';
 import { McpClientManager, type StdioServerConfig, ToolRegistry, TransportClientFactory } from '../../../apps/agent-cli/src/bench-seam';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const ROUNDS = Number(process.argv[2] ?? 10);
+const ROUNDS = SMOKE ? 1 : Number(process.argv[2] ?? 10);
 const log = { warn: () => undefined };
 
 function server(tag: string): StdioServerConfig {
@@ -81,7 +82,7 @@ async function main(): Promise<void> {
   console.log(`  reconnect / cold start ${(r / c).toFixed(2)}x, difference ${(r - c).toFixed(0)} ms (target: at most +500 ms) ${r <= c + 500 ? 'met' : 'NOT met'}`);
 }
 
-main().catch((error: unknown) => {
+main().then(() => smokeRan('reconnect'), (error: unknown) => {
   console.error(error);
   process.exit(1);
 });
