@@ -14,11 +14,13 @@ const NX_ENV = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI
 
 const cases: Array<{ change: string; selects: string[]; spares: string[] }> = [
   { change: 'libs/rewake-bridge/src/index.ts', selects: ['rewake-bridge', 'agent-cli'], spares: ['gateway', 'registry', 'protocol'] },
-  { change: 'libs/protocol/src/index.ts', selects: ['protocol', 'gateway', 'agent-cli', 'registry'], spares: ['deploy-tests'] },
-  // docs/errors.md: every error module's test reads it (tools/test/documented-codes.ts); the deployment files' tests do not
-  { change: 'docs/errors.md', selects: ['gateway', 'agent-cli', 'protocol', 'registry', 'transport-http', 'transport-stdio', 'rewake-bridge', 'architecture'], spares: ['deploy-tests'] },
+  { change: 'libs/protocol/src/index.ts', selects: ['protocol', 'gateway', 'agent-cli', 'registry'], spares: ['test-peers', 'conformance'] },
+  // docs/errors.md: every error module's test reads it (tools/test/documented-codes.ts)
+  { change: 'docs/errors.md', selects: ['gateway', 'agent-cli', 'protocol', 'registry', 'transport-http', 'transport-stdio', 'rewake-bridge', 'architecture'], spares: ['test-peers', 'conformance'] },
   { change: 'docs/agent-cli.md', selects: ['agent-cli', 'architecture'], spares: ['gateway', 'protocol'] },
-  { change: 'docs/configuration.md', selects: ['gateway', 'deploy-tests', 'architecture'], spares: ['agent-cli', 'protocol'] },
+  { change: 'docs/configuration.md', selects: ['gateway', 'deploy-tests', 'architecture'], spares: ['protocol', 'rewake-bridge'] },
+  // the agent CLI's e2e specs, the deployment tests and the benchmarks run the built gateway
+  { change: 'apps/gateway/src/main.ts', selects: ['gateway', 'agent-cli', 'deploy-tests', 'bench'], spares: ['protocol', 'registry', 'rewake-bridge'] },
   { change: 'tools/conformance/conformance.mjs', selects: ['conformance', 'gateway', 'agent-cli'], spares: ['protocol', 'registry'] },
 ];
 
