@@ -54,6 +54,8 @@ const forbidden: Array<[string, Snippet, RegExp]> = [
   ['agent CLI product code imports its test-support', importingAt('apps/agent-cli/src/cli/boundary-fixture.ts', '../test-support/built-cli'), /Product code never imports test code/],
   ['library product code imports a spec', importingAt('libs/registry/src/lib/boundary-fixture.ts', './errors.spec'), /Product code never imports test code/],
   ['library product code imports a tools/test helper', importing('libs/protocol', '../../../tools/test/seeded-random'), /Product code never imports test code/],
+  // benchmarks reach an app only through its bench seam (ADR 0017)
+  ['a benchmark imports the agent CLI past its bench seam', importingAt('tools/bench/reconnect/boundary-fixture.ts', '../../../apps/agent-cli/src/mcp/client-manager'), /cannot be imported by a relative or absolute path|Imports of apps are forbidden/],
   // a library never imports tools/
   ['library product code imports tools/ (not test code)', importing('libs/registry', '../../../tools/conformance/run-conformance'), /A library never imports tools\//],
   // the agent CLI's floors
@@ -85,6 +87,10 @@ const allowed: Array<[string, Snippet]> = [
   ['a gateway spec imports a tools/test helper', importingAt('apps/gateway/src/boundary-fixture.spec.ts', '../../../tools/test/free-port')],
   ['a library spec imports a tools/test helper', importingAt('libs/registry/src/lib/boundary-fixture.spec.ts', '../../../../tools/test/document-server')],
   ["an app's test-support imports a tools/test helper", importingAt('apps/agent-cli/src/test-support/boundary-fixture.ts', '../../../../tools/test/server-process')],
+  // benchmarks: the bench seam, library faces and the shared test helpers
+  ["a benchmark imports the agent CLI's bench seam", importingAt('tools/bench/reconnect/boundary-fixture.ts', '../../../apps/agent-cli/src/bench-seam')],
+  ['a benchmark imports transport-http/client', importingAt('tools/bench/reconnect/boundary-fixture.ts', '@toolmesh/transport-http/client')],
+  ['a benchmark imports a tools/test helper', importingAt('tools/bench/reconnect/boundary-fixture.ts', '../../test/process-table')],
   // the agent CLI's floors, upwards only in specs
   ['agent CLI agent/hooks imports config', importingAt('apps/agent-cli/src/agent/hooks/boundary-fixture.ts', '../../config/skill')],
   ['agent CLI config imports mcp', importingAt('apps/agent-cli/src/config/boundary-fixture.ts', '../mcp/server-config')],

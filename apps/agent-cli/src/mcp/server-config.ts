@@ -5,7 +5,7 @@ import type { ServerRequestLimits } from './host/server-request-limits';
 import type { OAuthSettings } from './oauth/oauth-settings';
 
 /** `^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`: the server name becomes part of every tool name (`mcp__<server>__<tool>`). */
-export const SERVER_NAME_PATTERN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
+const SERVER_NAME_PATTERN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** Ten minutes: however often a call's progress restarts its request timeout, it ends by then. */

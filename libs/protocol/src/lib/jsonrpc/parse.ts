@@ -32,7 +32,7 @@ export interface ParseOptions {
   maxDepth?: number;
 }
 
-export const DEFAULT_MAX_DEPTH = 256;
+const DEFAULT_MAX_DEPTH = 256;
 
 /** Parses one JSON-RPC 2.0 message from a request or stream body. Batches are refused (MCP 2025-06-18 on). */
 export function parseJsonRpcMessage(body: string | Uint8Array, options: ParseOptions = {}): ParseResult {
@@ -66,7 +66,7 @@ export function parseJsonRpcMessage(body: string | Uint8Array, options: ParseOpt
 }
 
 /** Checks an already-parsed value against the JSON-RPC 2.0 envelope as MCP uses it. */
-export function classifyJsonRpcMessage(value: unknown): ParseResult {
+function classifyJsonRpcMessage(value: unknown): ParseResult {
   if (Array.isArray(value)) return fail(invalidRequest(null, 'batches are not supported; send one message per request'));
   if (!isPlainObject(value)) return fail(invalidRequest(null, 'a message must be a JSON object'));
 

@@ -75,7 +75,8 @@ export class HttpJsonSource implements JsonSource {
 
   private download(): Promise<Response<string>> {
     const request = catalogueClient(this.url, { timeout: { request: this.options.timeoutMillis } });
-    request.on('downloadProgress', (progress) => {
+    // on() returns the request itself (a promise), which request.text() below awaits
+    void request.on('downloadProgress', (progress) => {
       if (progress.transferred > this.options.maxBytes) request.cancel(`${this.kind.label} larger than ${this.options.maxBytes} bytes`);
     });
     return request;

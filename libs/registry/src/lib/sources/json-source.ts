@@ -10,9 +10,6 @@ export interface JsonSource {
   fetch(): Promise<unknown>;
 }
 
-/** One bundle's manifest. */
-export type ManifestSource = JsonSource;
-
 /** What a source reads, for its messages and the codes of its two failures. */
 export interface DocumentKind {
   readonly label: string;
