@@ -2,7 +2,7 @@
 export { CatalogueGeneration, type ToolsListForm } from './lib/catalogue/catalogue-generation';
 export { type CatalogueLog } from './lib/catalogue/catalogue-log';
 export { type ToolCatalogue } from './lib/catalogue/tool-catalogue';
-export { type ToolOutput } from './lib/catalogue/tool-definition';
+export { type ToolDefinition, type ToolOutput } from './lib/catalogue/tool-definition';
 export { type McpHeaderBinding } from './lib/manifest/mcp-header-bindings';
 export { type RouteConfig } from './lib/catalogue/route';
 export { LiveCatalogue, type RequestedRefresh } from './lib/catalogue/live-catalogue';
