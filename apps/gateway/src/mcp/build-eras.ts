@@ -7,7 +7,6 @@ import { ChangeListeners } from './change-notifications/change-listeners';
 import { createDispatcher } from './dispatcher';
 import { Era2025, era2025Methods } from './era-2025/era-2025';
 import { initializeHandler } from './era-2025/handlers/initialize';
-import { legacyStructuredContent } from './era-2025/handlers/tools-call';
 import { Era2026, type ModernRequestHandler } from './era-2026/era-2026';
 import { discoverHandler } from './era-2026/handlers/discover';
 import { emptyListHandlers } from './era-2026/handlers/empty-lists';
@@ -16,6 +15,7 @@ import { modernToolsCallHandler } from './era-2026/handlers/tools-call';
 import { ModernResults } from './era-2026/modern-results';
 import { toolsCallHandler } from './handlers/tools-call';
 import { toolsListHandler } from './handlers/tools-list';
+import { toolResultShaper } from './tool-result-shaping';
 import type { GatewayTracing } from '../tracing/tracing';
 
 export interface GatewayEras {
@@ -38,7 +38,6 @@ export function buildEras(
   const legacyVersions = served.filter((version) => !isModernProtocolVersion(version));
   const allSupported = [...modernVersions, ...legacyVersions];
   const listeners = new ChangeListeners(mcp.notifications.maxOpenStreams);
-  const toolsCall = toolsCallHandler(execution, tracing);
 
   const legacy = new Era2025(
     era2025Methods({
@@ -47,7 +46,7 @@ export function buildEras(
         () => routingHints.current(),
       ),
       toolsList: toolsListHandler(catalogue, 'legacy'),
-      toolsCall: toolsCallHandler(execution, tracing, legacyStructuredContent(catalogue)),
+      toolsCall: toolsCallHandler(execution, tracing, toolResultShaper(catalogue, 'legacy', mcp.defaultMaxResultChars)),
     }),
     { supportedVersions: legacyVersions, allSupported, assumeVersionWhenMissing: mcp.protocol.assumeVersionWhenMissing },
     listeners,
@@ -59,7 +58,7 @@ export function buildEras(
       // Every version served, 2026 first: a client may pick any, as a -32022 offers them.
       [McpMethod.ServerDiscover, discoverHandler({ supportedVersions: allSupported }, () => results.cacheable())],
       [McpMethod.ToolsList, results.adapt(toolsListHandler(catalogue, 'modern'), () => results.cacheable())],
-      [McpMethod.ToolsCall, modernToolsCallHandler(catalogue, results.adapt(toolsCall, () => results.complete()))],
+      [McpMethod.ToolsCall, modernToolsCallHandler(catalogue, results.adapt(toolsCallHandler(execution, tracing, toolResultShaper(catalogue, 'modern', mcp.defaultMaxResultChars)), () => results.complete()))],
       [McpMethod.SubscriptionsListen, listenHandler(listeners, results.meta)],
       ...emptyListHandlers(results),
     ]),

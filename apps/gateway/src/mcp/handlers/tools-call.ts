@@ -6,7 +6,7 @@ import type { GatewayCallToolResult } from '../../execution/result-mapper';
 import type { ToolExecutionService } from '../../execution/tool-execution-service';
 import type { RequestHandler } from './method-handler';
 
-/** What an era changes in a tool's result before it goes out (the 2025 era's `structuredContent` wrapping). */
+/** What an era changes in a tool's result before it goes out (tool-result-shaping.ts). */
 export type ToolResultShaper = (toolName: string, result: GatewayCallToolResult) => object;
 
 /**
