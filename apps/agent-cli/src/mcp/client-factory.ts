@@ -55,11 +55,12 @@ export class TransportClientFactory implements McpClientFactory {
   private transport(config: McpServerConfig): McpTransport {
     switch (config.transport) {
       case 'stdio':
-        return new ChildProcessTransport({ command: config.command, args: config.args, env: markedEnvironment(config.env), cwd: config.cwd });
+        return new ChildProcessTransport({ command: config.command, args: config.args, env: markedEnvironment(config.env), cwd: config.cwd }, { maxMessageBytes: config.maxMessageBytes });
       case 'streamable-http':
         return new StreamableHttpClientTransport(config.url, {
           dispatcher: this.httpPool,
           headers: config.headers,
+          maxMessageBytes: config.maxMessageBytes,
           authorization: config.oauth && this.oauth ? new ServerOAuth(config.name, config.url, config.oauth, this.oauth) : undefined,
         });
       case 'sse':
