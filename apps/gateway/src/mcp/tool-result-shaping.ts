@@ -1,9 +1,9 @@
-import type { ToolCatalogue } from '@toolmesh/registry';
-import type { GatewayCallToolResult } from '../execution/result-mapper';
-import type { ToolResultShaper } from './handlers/tools-call';
+import type { ToolCatalogue } from "@toolmesh/registry";
+import type { GatewayCallToolResult } from "../execution/result-mapper";
+import type { ToolResultShaper } from "./handlers/tools-call";
 
 /** The result `_meta` key under which a cut result carries its figures (docs/manifest-format.md, "Output budgets"). */
-export const OUTPUT_BUDGET_META_KEY = 'io.toolmesh/outputBudget';
+export const OUTPUT_BUDGET_META_KEY = "io.toolmesh/outputBudget";
 
 /** What a cut result says in its `_meta`, for clients that act on it rather than read the notice. */
 export interface OutputBudgetFigures {
@@ -21,14 +21,28 @@ export interface OutputBudgetFigures {
  * A result under its budget goes out as the very object the execution service made: the only cost on
  * that path is a catalogue lookup and a length check.
  */
-export function toolResultShaper(catalogue: ToolCatalogue, era: 'legacy' | 'modern', defaultMaxResultChars: number | undefined): ToolResultShaper {
+export function toolResultShaper(
+  catalogue: ToolCatalogue,
+  era: "legacy" | "modern",
+  defaultMaxResultChars: number | undefined,
+): ToolResultShaper {
   return (name, result) => {
     const tool = catalogue.current()?.tools.get(name);
     const budget = tool?.maxResultChars ?? defaultMaxResultChars;
-    const fitted = budget !== undefined && result.content[0].text.length > budget ? cutToBudget(result, budget) : result;
-    if (era === 'legacy' && fitted.structuredContent !== undefined && tool?.output?.wrapsForLegacy) {
+    const fitted =
+      budget !== undefined && result.content[0].text.length > budget
+        ? cutToBudget(result, budget)
+        : result;
+    if (
+      era === "legacy" &&
+      fitted.structuredContent !== undefined &&
+      tool?.output?.wrapsForLegacy
+    ) {
       // 2025 clients take only an object as `structuredContent`: wrapped as the schema they were shown (SPEC G22).
-      return { ...fitted, structuredContent: { result: fitted.structuredContent } };
+      return {
+        ...fitted,
+        structuredContent: { result: fitted.structuredContent },
+      };
     }
     return fitted;
   };
@@ -40,18 +54,25 @@ export function toolResultShaper(catalogue: ToolCatalogue, era: 'legacy' | 'mode
  * for a tool with an `outputSchema` a result without it is valid only as an error, and a client would
  * refuse it otherwise.
  */
-function cutToBudget(result: GatewayCallToolResult, budget: number): GatewayCallToolResult & { _meta: Record<string, OutputBudgetFigures> } {
+function cutToBudget(
+  result: GatewayCallToolResult,
+  budget: number,
+): GatewayCallToolResult & { _meta: Record<string, OutputBudgetFigures> } {
   const [block] = result.content;
   const { text } = block;
   // Never split a surrogate pair: a lone half is not valid text for the client's JSON decoder to keep.
-  const kept = isHighSurrogate(text.charCodeAt(budget - 1)) ? budget - 1 : budget;
+  const kept = isHighSurrogate(text.charCodeAt(budget - 1))
+    ? budget - 1
+    : budget;
   const figures: OutputBudgetFigures = {
     budgetChars: budget,
     originalChars: text.length,
     cutChars: text.length - kept,
     structuredContentDropped: result.structuredContent !== undefined,
   };
-  const dropped = figures.structuredContentDropped ? '; its structuredContent was dropped, since a cut value would not match its outputSchema' : '';
+  const dropped = figures.structuredContentDropped
+    ? "; its structuredContent was dropped, since a cut value would not match its outputSchema"
+    : "";
   const notice = `\n\n[toolmesh: cut ${figures.cutChars} of ${figures.originalChars} characters: the result is over this tool's output budget of ${budget} characters${dropped}]`;
   return {
     content: [{ ...block, text: text.slice(0, kept) + notice }],
