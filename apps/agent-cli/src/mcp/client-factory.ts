@@ -64,13 +64,14 @@ export class TransportClientFactory implements McpClientFactory {
   private transport(config: McpServerConfig): McpTransport {
     switch (config.transport) {
       case 'stdio':
-        return new ChildProcessTransport({ command: config.command, args: config.args, env: markedEnvironment(config.env), cwd: config.cwd });
+        return new ChildProcessTransport({ command: config.command, args: config.args, env: markedEnvironment(config.env), cwd: config.cwd }, { maxMessageBytes: config.maxMessageBytes });
       case 'streamable-http':
         return new StreamableHttpClientTransport(config.url, {
           dispatcher: this.httpPool,
           headers: config.headers,
           authorization: this.options.authorization?.(config),
           listen: this.options.listen,
+          maxMessageBytes: config.maxMessageBytes,
         });
       case 'sse':
         return legacySseClientTransport(config.url, config.headers);

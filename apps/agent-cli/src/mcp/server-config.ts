@@ -22,6 +22,8 @@ interface CommonServerConfig {
   readonly startupTimeoutMs?: number;
   /** The hard cap on one tool call whose progress notifications keep restarting its request timeout. */
   readonly maxCallTimeoutMs?: number;
+  /** The largest message this server may send (a tool result, a tool list); absent: the transport's 4 MiB. */
+  readonly maxMessageBytes?: number;
   readonly annotationTrust: AnnotationTrust;
   /** Limits on the sampling and elicitation requests this server may send; absent: the defaults. */
   readonly serverRequests?: ServerRequestLimits;

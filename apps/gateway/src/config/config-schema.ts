@@ -48,6 +48,7 @@ export const configSchema = {
         maxBodyBytes: positiveInt,
         requestDeadlineMillis: positiveInt,
         maxToolTimeoutMillis: positiveInt,
+        defaultMaxResultChars: positiveInt,
         shutdownDrainMillis: { type: 'integer', minimum: 0 },
         forwardAuthorization: { type: 'boolean' },
         allowedHosts: stringList,

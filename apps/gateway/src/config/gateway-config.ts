@@ -44,6 +44,8 @@ export interface GatewayConfig {
     maxBodyBytes: number;
     requestDeadlineMillis: number;
     maxToolTimeoutMillis: number;
+    /** The output budget of tools whose manifest names none; unset: their results pass whole. */
+    defaultMaxResultChars?: number;
     shutdownDrainMillis: number;
     forwardAuthorization: boolean;
     allowedHosts: string[];

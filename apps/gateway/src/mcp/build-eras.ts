@@ -6,7 +6,6 @@ import { ChangeListeners } from './change-notifications/change-listeners';
 import { createDispatcher, type AnsweredObserver, type Dispatcher } from './dispatcher';
 import { Era2025, era2025Methods } from './era-2025/era-2025';
 import { initializeHandler } from './era-2025/handlers/initialize';
-import { legacyStructuredContent } from './era-2025/handlers/tools-call';
 import { Era2026, type ModernRequestHandler } from './era-2026/era-2026';
 import { discoverHandler } from './era-2026/handlers/discover';
 import { emptyListHandlers } from './era-2026/handlers/empty-lists';
@@ -16,6 +15,7 @@ import { ModernResults } from './era-2026/modern-results';
 import { legacyErrors, modernErrors } from './era-errors';
 import { toolsCallHandler } from './handlers/tools-call';
 import { toolsListHandler } from './handlers/tools-list';
+import { toolResultShaper } from './tool-result-shaping';
 import type { GatewayTracing } from '../tracing/tracing';
 
 export interface GatewayEras extends Dispatcher {
@@ -50,7 +50,7 @@ export function buildEras(
         () => routingHints.current(),
       ),
       toolsList: toolsListHandler(catalogue, 'legacy', legacyErrors),
-      toolsCall: toolsCallHandler(execution, { errors: legacyErrors, shapeResult: legacyStructuredContent }, tracing),
+      toolsCall: toolsCallHandler(execution, { errors: legacyErrors, shapeResult: toolResultShaper('legacy', mcp.defaultMaxResultChars) }, tracing),
     }),
     { supportedVersions: legacyVersions, allSupported, assumeVersionWhenMissing: mcp.protocol.assumeVersionWhenMissing },
     listeners,
@@ -62,7 +62,7 @@ export function buildEras(
       // Every version served, 2026 first: a client may pick any, as a -32022 offers them.
       [McpMethod.ServerDiscover, discoverHandler({ supportedVersions: allSupported }, () => results.cacheable())],
       [McpMethod.ToolsList, results.adapt(toolsListHandler(catalogue, 'modern', modernErrors), () => results.cacheable())],
-      [McpMethod.ToolsCall, results.adapt(toolsCallHandler(execution, { errors: modernErrors, refuse: paramHeaderRefusal }, tracing), () => results.complete())],
+      [McpMethod.ToolsCall, results.adapt(toolsCallHandler(execution, { errors: modernErrors, refuse: paramHeaderRefusal, shapeResult: toolResultShaper('modern', mcp.defaultMaxResultChars) }, tracing), () => results.complete())],
       [McpMethod.SubscriptionsListen, listenHandler(listeners, results.meta)],
       ...emptyListHandlers(results),
     ]),

@@ -12,7 +12,7 @@ import type { RequestHandler } from './method-handler';
 /** An era's own refusal of a call before it runs, already answered (the 2026 era's `Mcp-Param-*` headers). */
 export type CallRefusal = (tool: ToolDefinition, args: Record<string, unknown>, context: RequestContext, id: RequestId) => JsonOutcome | undefined;
 
-/** What an era changes in a tool's result before it goes out (the 2025 era's `structuredContent` wrapping). */
+/** What an era changes in a tool's result before it goes out (tool-result-shaping.ts: output budgets, the 2025 wrapping). */
 export type ToolResultShaper = (tool: ToolDefinition, result: GatewayCallToolResult) => object;
 
 /** What an era adds to the `tools/call` both share. */
