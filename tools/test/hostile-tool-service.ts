@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 /** Levels of nesting in the deep reply: 2 bytes each, so the reply stays under the gateway's 8 MB reply limit. */
 export const DEEP_REPLY_LEVELS = 4_000_000;
 /** Tools in the oversized manifest: far over the gateway's default `maxTools` (2,000). */
-export const HUGE_MANIFEST_TOOLS = 50_000;
+const HUGE_MANIFEST_TOOLS = 50_000;
 
 /**
  * A real HTTP tool service (port 0) that attacks the gateway in front of it, as issue 32's second attack

@@ -55,7 +55,7 @@ export {
 export { McpClientError, McpClientErrorCode } from './lib/client/client-errors';
 export { ERA_SETTINGS, type EraSetting, type EraVerdict } from './lib/client/client-era';
 export { CodedError } from './lib/errors/coded-error';
-export { expandAll, expandStrings, expandVariables, type MissingVariableError, type VariableEnvironment } from './lib/config/expand-variables';
+export { expandAll, expandStrings, expandVariables } from './lib/config/expand-variables';
 export { errorMessage } from './lib/errors/error-message';
 export { type CompiledSchema, SchemaCompiler } from './lib/schema/schema-compiler';
 export { compileLinearRegExp, type LinearRegExp } from './lib/schema/linear-regexp';

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
  * of this CLI process, its descendants inherit it, and on Linux `/proc/<pid>/environ` shows it, so the
  * CLI can find and kill them wherever they went. What clears or rewrites its environment escapes.
  */
-export const PROCESS_MARK_VARIABLE = 'AGENT_CLI_PROCESS_MARK';
+const PROCESS_MARK_VARIABLE = 'AGENT_CLI_PROCESS_MARK';
 
 const MARK = `${process.pid}-${randomBytes(6).toString('hex')}`;
 

@@ -8,7 +8,7 @@ import type { GatewayConfig } from './gateway-config';
  * from the variables the sample reads (TOOL_SERVICE_HOST, TOOL_SERVICE_PORT; 127.0.0.1:8081 unset), so
  * moving its port moves the gateway's calls with it. A wildcard bind address is called on loopback.
  */
-export function sampleToolServiceUrl(env: NodeJS.ProcessEnv): string {
+function sampleToolServiceUrl(env: NodeJS.ProcessEnv): string {
   const port = env.TOOL_SERVICE_PORT || '8081';
   if (!/^[0-9]+$/.test(port) || Number(port) < 1 || Number(port) > 65535) {
     const why = port === '0' ? 'lets the sample service pick any free port, which the gateway cannot follow' : 'is not a TCP port';

@@ -27,7 +27,7 @@ export class TerminalApprover implements Approver {
  * name from the configuration, and the name the server chose only inside JSON quotes, so no name (say
  * `Read [read-only]`) can make the question read as if about another tool or other side effects.
  */
-export function approvalPrompt({ call, tool, reason }: ApprovalRequest): string {
+function approvalPrompt({ call, tool, reason }: ApprovalRequest): string {
   const why = reason === 'hook-defer' ? 'a hook asks for your decision' : reasonText(reason);
   const which = tool instanceof McpTool ? `the tool ${JSON.stringify(tool.serverToolName)} of MCP server "${tool.serverName}"` : call.name;
   let args = JSON.stringify(call.args);

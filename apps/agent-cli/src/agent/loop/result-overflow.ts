@@ -3,7 +3,7 @@ import path from "node:path";
 import { errorMessage } from "@toolmesh/protocol";
 
 /** Where a session's oversized results go, under the working directory: inside the workspace, so `Read` needs no question. */
-export const RESULT_OVERFLOW_DIRECTORY = path.join(
+const RESULT_OVERFLOW_DIRECTORY = path.join(
   ".agent-cli",
   "tool-results",
 );

@@ -5,7 +5,7 @@ import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 /** Each discovery, registration and token request; the SDK's own fetch sets none. */
 const AUTH_REQUEST_TIMEOUT_MS = 30_000;
 /** The most an OAuth response (metadata, a registration, tokens) may be: real ones are a few KiB. */
-export const AUTH_RESPONSE_MAX_BYTES = 256 * 1024;
+const AUTH_RESPONSE_MAX_BYTES = 256 * 1024;
 const MAX_REDIRECTS = 5;
 
 /**

@@ -9,7 +9,7 @@ import type { RefusedTool } from '../catalogue/tool-definition';
  * the gateway's own included (DEFAULT_MAX_DEPTH).
  */
 const LEVELS_ABOVE_A_TOOL = 3;
-export const MAX_TOOL_DEPTH = DEFAULT_MAX_DEPTH - LEVELS_ABOVE_A_TOOL;
+const MAX_TOOL_DEPTH = DEFAULT_MAX_DEPTH - LEVELS_ABOVE_A_TOOL;
 
 /**
  * How many tools the manifests offer, counted before any of them is validated or compiled, so that a
