@@ -22,7 +22,7 @@ export {
   MODERN_PROTOCOL_VERSIONS,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './lib/mcp/versions';
-export { McpMethod, McpNotification } from './lib/mcp/methods';
+export { isLoggingLevel, LOGGING_LEVELS, McpMethod, McpNotification } from './lib/mcp/methods';
 export { decodeHeaderValue, encodeHeaderValue, MCP_NAME_SOURCE, type DecodedHeader } from './lib/mcp/header-values';
 export { type McpHeaderBinding, type McpHeaderReading, readMcpHeaderBindings } from './lib/mcp/mcp-header-bindings';
 export { type McpTransport, type TransportSendOptions } from './lib/transport/mcp-transport';

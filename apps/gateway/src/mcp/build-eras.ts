@@ -4,6 +4,7 @@ import type { McpDispatcher, McpGetHandler } from '@toolmesh/transport-http/serv
 import type { GatewayConfig } from '../config/gateway-config';
 import type { ToolExecutionService } from '../execution/tool-execution-service';
 import { ChangeListeners } from './change-notifications/change-listeners';
+import { declaredCapabilities } from './declared-capabilities';
 import { createDispatcher } from './dispatcher';
 import { Era2025, era2025Methods } from './era-2025/era-2025';
 import { initializeHandler } from './era-2025/handlers/initialize';
@@ -40,30 +41,34 @@ export function buildEras(
   const listeners = new ChangeListeners(mcp.notifications.maxOpenStreams);
   const toolsCall = toolsCallHandler(execution, tracing);
 
+  const legacyMethods = era2025Methods({
+    toolsList: toolsListHandler(catalogue, 'legacy'),
+    toolsCall: toolsCallHandler(execution, tracing, legacyStructuredContent(catalogue)),
+  });
+  const initialize = initializeHandler(
+    {
+      supportedVersions: legacyVersions,
+      preferredVersion: mcp.protocol.preferredVersion,
+      serverInfo: mcp.serverInfo,
+      capabilities: declaredCapabilities(legacyMethods),
+    },
+    () => routingHints.current(),
+  );
   const legacy = new Era2025(
-    era2025Methods({
-      initialize: initializeHandler(
-        { supportedVersions: legacyVersions, preferredVersion: mcp.protocol.preferredVersion, serverInfo: mcp.serverInfo },
-        () => routingHints.current(),
-      ),
-      toolsList: toolsListHandler(catalogue, 'legacy'),
-      toolsCall: toolsCallHandler(execution, tracing, legacyStructuredContent(catalogue)),
-    }),
+    new Map([[McpMethod.Initialize, initialize], ...legacyMethods]),
     { supportedVersions: legacyVersions, allSupported, assumeVersionWhenMissing: mcp.protocol.assumeVersionWhenMissing },
     listeners,
   );
 
   const results = new ModernResults(mcp.serverInfo, mcp.catalogue.refreshTtlMillis);
-  const modern = new Era2026(
-    new Map<string, ModernRequestHandler>([
-      // Every version served, 2026 first: a client may pick any, as a -32022 offers them.
-      [McpMethod.ServerDiscover, discoverHandler({ supportedVersions: allSupported }, () => results.cacheable())],
-      [McpMethod.ToolsList, results.adapt(toolsListHandler(catalogue, 'modern'), () => results.cacheable())],
-      [McpMethod.ToolsCall, modernToolsCallHandler(catalogue, results.adapt(toolsCall, () => results.complete()))],
-      [McpMethod.SubscriptionsListen, listenHandler(listeners, results.meta)],
-      ...emptyListHandlers(results),
-    ]),
-    { servedVersions: modernVersions, allSupported },
-  );
+  const modernMethods = new Map<string, ModernRequestHandler>([
+    [McpMethod.ToolsList, results.adapt(toolsListHandler(catalogue, 'modern'), () => results.cacheable())],
+    [McpMethod.ToolsCall, modernToolsCallHandler(catalogue, results.adapt(toolsCall, () => results.complete()))],
+    [McpMethod.SubscriptionsListen, listenHandler(listeners, results.meta)],
+    ...emptyListHandlers(results),
+  ]);
+  // Every version served, 2026 first: a client may pick any, as a -32022 offers them.
+  const discover = discoverHandler({ supportedVersions: allSupported, capabilities: declaredCapabilities(modernMethods) }, () => results.cacheable());
+  const modern = new Era2026(new Map([[McpMethod.ServerDiscover, discover], ...modernMethods]), { servedVersions: modernVersions, allSupported });
   return { ...createDispatcher({ modern, legacy }), listeners };
 }

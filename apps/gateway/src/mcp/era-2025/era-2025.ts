@@ -15,6 +15,7 @@ import type { RequestHandler } from '../handlers/method-handler';
 import { errorOutcome, resultOutcome } from '../outcomes';
 import type { ProtocolEra } from '../protocol-era';
 import { headerValue } from '../request-headers';
+import { setLevelHandler } from './handlers/set-level';
 import { checkLegacyVersion, type LegacyVersionPolicy } from './version-check';
 
 const TOOLS_LIST_CHANGED = JSON.stringify({ jsonrpc: '2.0', method: McpNotification.ToolsListChanged });
@@ -98,16 +99,15 @@ function accepts(accept: string | undefined, type: string): boolean {
   return accept !== undefined && accept.split(',').some((entry) => entry.split(';', 1)[0].trim().toLowerCase() === type);
 }
 
-/** The method table of the 2025 era, in one place. */
-export function era2025Methods(handlers: {
-  initialize: RequestHandler;
-  toolsList: RequestHandler;
-  toolsCall: RequestHandler;
-}): ReadonlyMap<string, RequestHandler> {
+/**
+ * The method table of the 2025 era, in one place, without `initialize`: what `initialize` declares is read
+ * from it (declared-capabilities.ts).
+ */
+export function era2025Methods(handlers: { toolsList: RequestHandler; toolsCall: RequestHandler }): ReadonlyMap<string, RequestHandler> {
   return new Map<string, RequestHandler>([
-    [McpMethod.Initialize, handlers.initialize],
     [McpMethod.Ping, async () => ({ result: {} })],
     [McpMethod.ToolsList, handlers.toolsList],
     [McpMethod.ToolsCall, handlers.toolsCall],
+    [McpMethod.LoggingSetLevel, setLevelHandler],
   ]);
 }

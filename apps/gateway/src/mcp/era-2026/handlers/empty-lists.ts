@@ -5,8 +5,8 @@ import type { ModernResults } from '../modern-results';
 
 /**
  * The gateway serves tools only, yet 2026 clients commonly list prompts and resources at start and treat
- * a `-32601` as a fault. They get empty, cacheable lists, and discover declares `prompts` and `resources`
- * accordingly (the revision gates a method on its capability).
+ * a `-32601` as a fault. They get empty, cacheable lists; `prompts` and `resources` stay undeclared, since
+ * `prompts/get` and `resources/read` are not served (declared-capabilities.ts).
  */
 export function emptyListHandlers(results: ModernResults): Array<[string, ModernRequestHandler]> {
   const empty = (member: string): ModernRequestHandler => {
