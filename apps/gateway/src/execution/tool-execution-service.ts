@@ -6,10 +6,11 @@ import { mapToolReply, toolResult, type GatewayCallToolResult } from './result-m
 import { inputAnswerHeaders, type InputAnswers, type InputRequired } from './input-required';
 import type { TraceHeaders } from './trace-context';
 
-/** What a call carries besides its arguments: the caller's trace context, a 2026 client's input answers. */
+/** What a call carries besides its arguments: the caller's trace context, a 2026 client's input answers, its `Idempotency-Key`. */
 export interface CallExtras {
   readonly trace?: TraceHeaders;
   readonly answers?: InputAnswers;
+  readonly idempotencyKey?: string;
 }
 import type { ToolConcurrencyLimit } from './tool-concurrency-limit';
 
@@ -93,7 +94,7 @@ export class ToolExecutionService {
     return 'inputRequired' in mapped ? { kind: 'input_required', input: mapped.inputRequired } : { kind: 'result', result: mapped };
   }
 
-  private outboundHeaders(context: RequestContext, { trace, answers }: CallExtras): Record<string, string> {
+  private outboundHeaders(context: RequestContext, { trace, answers, idempotencyKey }: CallExtras): Record<string, string> {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       [CallerHeader.Guid]: context.guid,
@@ -107,6 +108,7 @@ export class ToolExecutionService {
     if (this.settings.forwardAuthorization && context.authorization !== undefined) headers.authorization = context.authorization;
     if (trace?.traceparent !== undefined) Object.assign(headers, trace);
     if (answers !== undefined) Object.assign(headers, inputAnswerHeaders(answers));
+    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
     return headers;
   }
 }

@@ -2,6 +2,7 @@ import { isModernProtocolVersion, McpMethod } from '@toolmesh/protocol';
 import type { RoutingHints, ToolCatalogue } from '@toolmesh/registry';
 import type { McpDispatcher, McpGetHandler } from '@toolmesh/transport-http/server';
 import type { GatewayConfig } from '../config/gateway-config';
+import { legacyCallIdentity, modernCallIdentity } from '../execution/idempotency-key';
 import type { ToolExecutionService } from '../execution/tool-execution-service';
 import { ChangeListeners } from './change-notifications/change-listeners';
 import { declaredCapabilities } from './declared-capabilities';
@@ -39,11 +40,10 @@ export function buildEras(
   const legacyVersions = served.filter((version) => !isModernProtocolVersion(version));
   const allSupported = [...modernVersions, ...legacyVersions];
   const listeners = new ChangeListeners(mcp.notifications.maxOpenStreams);
-  const toolsCall = toolsCallHandler(execution, tracing);
 
   const legacyMethods = era2025Methods({
     toolsList: toolsListHandler(catalogue, 'legacy'),
-    toolsCall: toolsCallHandler(execution, tracing, legacyStructuredContent(catalogue)),
+    toolsCall: toolsCallHandler(execution, legacyCallIdentity, tracing, legacyStructuredContent(catalogue)),
   });
   const initialize = initializeHandler(
     {
@@ -63,7 +63,7 @@ export function buildEras(
   const results = new ModernResults(mcp.serverInfo, mcp.catalogue.refreshTtlMillis);
   const modernMethods = new Map<string, ModernRequestHandler>([
     [McpMethod.ToolsList, results.adapt(toolsListHandler(catalogue, 'modern'), () => results.cacheable())],
-    [McpMethod.ToolsCall, modernToolsCallHandler(catalogue, results.adapt(toolsCall, () => results.complete()))],
+    [McpMethod.ToolsCall, modernToolsCallHandler(catalogue, results.adapt(toolsCallHandler(execution, modernCallIdentity, tracing), () => results.complete()))],
     [McpMethod.SubscriptionsListen, listenHandler(listeners, results.meta)],
     ...emptyListHandlers(results),
   ]);

@@ -1,4 +1,5 @@
 import { invalidParams, registryUnavailable, toolNotFound } from '@toolmesh/protocol';
+import { idempotencyKey, type CallIdentity } from '../../execution/idempotency-key';
 import { readInputAnswers } from '../../execution/input-required';
 import { traceHeaders } from '../../execution/trace-context';
 import type { GatewayTracing } from '../../tracing/tracing';
@@ -13,8 +14,9 @@ export type ToolResultShaper = (toolName: string, result: GatewayCallToolResult)
  * `tools/call` (SPEC G9, G13): params and trace context read here, everything else by the execution
  * service. `shapeResult` is applied in place rather than by a wrapping handler: each async layer costs
  * a promise and a turn of the microtask queue on every call (docs/adr/0005-gateway-hot-path.md).
+ * `identify` is the era's reading of what makes a retry the same call (its `Idempotency-Key`, SPEC N7).
  */
-export function toolsCallHandler(execution: ToolExecutionService, tracing?: GatewayTracing, shapeResult?: ToolResultShaper): RequestHandler {
+export function toolsCallHandler(execution: ToolExecutionService, identify: CallIdentity, tracing?: GatewayTracing, shapeResult?: ToolResultShaper): RequestHandler {
   return async (params, context, id) => {
     const { name, arguments: args = {} } = params;
     if (typeof name !== 'string' || name.length === 0) return invalidParams(id, '"name" must be a non-empty string');
@@ -24,7 +26,8 @@ export function toolsCallHandler(execution: ToolExecutionService, tracing?: Gate
     const caller = traceHeaders(params, context);
     const traced = tracing?.startCall(name, caller);
     const trace = traced?.outbound ?? caller;
-    const outcome = await execution.call(name, args as Record<string, unknown>, context, answers ? { trace, answers } : { trace });
+    const key = idempotencyKey(identify(name, params, context, id));
+    const outcome = await execution.call(name, args as Record<string, unknown>, context, answers ? { trace, answers, idempotencyKey: key } : { trace, idempotencyKey: key });
     traced?.end(outcome.kind !== 'result' || outcome.result.isError);
     switch (outcome.kind) {
       case 'result':
