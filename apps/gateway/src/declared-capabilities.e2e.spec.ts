@@ -32,7 +32,8 @@ interface Answer {
 }
 
 async function modern(gateway: TestGateway, method: string, params: Record<string, unknown>): Promise<Answer> {
-  const name = typeof params.name === 'string' ? { 'mcp-name': params.name } : typeof params.uri === 'string' ? { 'mcp-name': params.uri } : {};
+  const named = params.name ?? params.uri;
+  const name: Record<string, string> = typeof named === 'string' ? { 'mcp-name': named } : {};
   const res = await gateway.post(
     { jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: META } },
     { 'mcp-protocol-version': MODERN, 'mcp-method': method, ...name },

@@ -5,6 +5,7 @@ import { createLogger, createMcpHttpApp, listenHttp, type DispatchOutcome, type 
 import type { GatewayConfig } from '../config/gateway-config';
 import { buildCatalogue } from './build-catalogue';
 import { ToolConcurrencyLimit } from '../execution/tool-concurrency-limit';
+import { RequestStateSeal } from '../execution/request-state-seal';
 import { ToolExecutionService } from '../execution/tool-execution-service';
 import { GatewayMetrics, type RequestOutcome } from '../management/gateway-metrics';
 import { startManagementServer } from '../management/health-server';
@@ -45,6 +46,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   const { mcp } = config;
   const logger = createLogger({ ...config.logging, stream: options.logStream });
   const { catalogue, routingHints, cache, changes } = buildCatalogue(mcp, logger, options.now ?? Date.now);
+  // Said once at start: an MRTR retry that reaches another replica fails until the replicas share a key.
+  if (mcp.requestStateKey === undefined) logger.warn('request_state_key_generated', { setting: 'mcp.requestStateKey' });
   const toolClient = new UndiciToolClient({
     connectionsPerOrigin: mcp.toolClient.connectionsPerOrigin,
     maxReplyBytes: mcp.maxBodyBytes * 8,
@@ -57,7 +60,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     catalogue,
     toolClient,
     resolveCallerIdentity(options.env),
-    { maxToolTimeoutMillis: mcp.maxToolTimeoutMillis, forwardAuthorization: mcp.forwardAuthorization },
+    {
+      maxToolTimeoutMillis: mcp.maxToolTimeoutMillis,
+      forwardAuthorization: mcp.forwardAuthorization,
+      requestStates: RequestStateSeal.fromSecret(mcp.requestStateKey),
+    },
     new ToolConcurrencyLimit(mcp.toolClient.maxConcurrentCallsPerTool),
     logger,
     metrics && ((tool, durationMs, failure) => metrics.toolCall(tool, durationMs, failure)),

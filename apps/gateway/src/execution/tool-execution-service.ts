@@ -4,13 +4,18 @@ import type { CallerIdentity } from '../tool-client/caller-identity';
 import type { ToolClient, ToolHttpResponse } from '../tool-client/tool-client';
 import { mapToolReply, toolResult, type GatewayCallToolResult } from './result-mapper';
 import { inputAnswerHeaders, type InputAnswers, type InputRequired } from './input-required';
+import type { RequestStateSeal } from './request-state-seal';
 import type { TraceHeaders } from './trace-context';
 
-/** What a call carries besides its arguments: the caller's trace context, a 2026 client's input answers, its `Idempotency-Key`. */
+/**
+ * What a call carries besides its arguments: the caller's trace context, its `Idempotency-Key`, and from a
+ * 2026 client the input capabilities it declared and its answers to an MRTR round.
+ */
 export interface CallExtras {
   readonly trace?: TraceHeaders;
-  readonly answers?: InputAnswers;
   readonly idempotencyKey?: string;
+  readonly inputCapabilities?: string;
+  readonly answers?: InputAnswers;
 }
 import type { ToolConcurrencyLimit } from './tool-concurrency-limit';
 
@@ -19,6 +24,8 @@ export interface ExecutionSettings {
   readonly maxToolTimeoutMillis: number;
   /** Forward the caller's Authorization header to tool services (SPEC G11). */
   readonly forwardAuthorization: boolean;
+  /** Seals the MRTR state tool services hand clients, and opens it when it comes back (SPEC N7). */
+  readonly requestStates: RequestStateSeal;
 }
 
 /** Told of every POST to a tool service: for the tool-call metrics (SPEC G23). `failure`: its kind, when not 2xx. */
@@ -28,7 +35,8 @@ export type ToolCallOutcome =
   | { kind: 'result'; result: GatewayCallToolResult }
   | { kind: 'input_required'; input: InputRequired }
   | { kind: 'unknown_tool' }
-  | { kind: 'registry_unavailable' };
+  | { kind: 'registry_unavailable' }
+  | { kind: 'invalid_request_state' };
 
 /**
  * Executes one `tools/call`: resolve the tool by exact name, validate the arguments, POST them once to the
@@ -54,6 +62,14 @@ export class ToolExecutionService {
       generation = (await this.catalogue.refreshForUnknownTool(name, context)) ?? generation;
       tool = generation.tools.get(name);
       if (!tool) return { kind: 'unknown_tool' };
+    }
+    if (extras.answers?.requestState !== undefined) {
+      const state = this.settings.requestStates.open(name, extras.answers.requestState);
+      if (state === undefined) {
+        this.logger.warn('request_state_refused', { tool: name }, context);
+        return { kind: 'invalid_request_state' };
+      }
+      extras = { ...extras, answers: { ...extras.answers, requestState: state } };
     }
 
     const started = performance.now();
@@ -91,10 +107,15 @@ export class ToolExecutionService {
     // A cancelled call is logged once, as such; its result goes nowhere, since nobody is left to read it.
     this.logger.info(status === 'cancelled' ? 'tool_call_cancelled' : 'tool_call_completed', { tool: name, status, durationMs }, context);
     const mapped = mapToolReply(name, reply, durationMs, tool.output);
-    return 'inputRequired' in mapped ? { kind: 'input_required', input: mapped.inputRequired } : { kind: 'result', result: mapped };
+    return 'inputRequired' in mapped ? { kind: 'input_required', input: this.sealState(name, mapped.inputRequired) } : { kind: 'result', result: mapped };
   }
 
-  private outboundHeaders(context: RequestContext, { trace, answers, idempotencyKey }: CallExtras): Record<string, string> {
+  /** The client gets the service's state sealed; its retry brings it back to be opened (above). */
+  private sealState(tool: string, input: InputRequired): InputRequired {
+    return input.requestState === undefined ? input : { ...input, requestState: this.settings.requestStates.seal(tool, input.requestState) };
+  }
+
+  private outboundHeaders(context: RequestContext, { trace, idempotencyKey, inputCapabilities, answers }: CallExtras): Record<string, string> {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       [CallerHeader.Guid]: context.guid,
@@ -107,8 +128,9 @@ export class ToolExecutionService {
     if (context.virtualEmployeeNo !== undefined) headers[CallerHeader.VirtualEmployeeNo] = context.virtualEmployeeNo;
     if (this.settings.forwardAuthorization && context.authorization !== undefined) headers.authorization = context.authorization;
     if (trace?.traceparent !== undefined) Object.assign(headers, trace);
-    if (answers !== undefined) Object.assign(headers, inputAnswerHeaders(answers));
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+    if (inputCapabilities !== undefined) headers['mcp-client-capabilities'] = inputCapabilities;
+    if (answers !== undefined) Object.assign(headers, inputAnswerHeaders(answers));
     return headers;
   }
 }

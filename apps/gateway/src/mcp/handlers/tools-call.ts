@@ -1,6 +1,6 @@
-import { invalidParams, registryUnavailable, toolNotFound } from '@toolmesh/protocol';
+import { invalidParams, McpMetaKey, registryUnavailable, toolNotFound } from '@toolmesh/protocol';
 import { idempotencyKey, type CallIdentity } from '../../execution/idempotency-key';
-import { readInputAnswers } from '../../execution/input-required';
+import { declaredInputCapabilities, inputAnswersProblem, readInputAnswers } from '../../execution/input-required';
 import { traceHeaders } from '../../execution/trace-context';
 import type { GatewayTracing } from '../../tracing/tracing';
 import type { GatewayCallToolResult } from '../../execution/result-mapper';
@@ -22,12 +22,18 @@ export function toolsCallHandler(execution: ToolExecutionService, identify: Call
     if (typeof name !== 'string' || name.length === 0) return invalidParams(id, '"name" must be a non-empty string');
     if (typeof args !== 'object' || args === null || Array.isArray(args)) return invalidParams(id, '"arguments" must be an object when present');
 
-    const answers = readInputAnswers(params);
+    const answersProblem = inputAnswersProblem(params);
+    if (answersProblem) return invalidParams(id, answersProblem);
+
     const caller = traceHeaders(params, context);
     const traced = tracing?.startCall(name, caller);
-    const trace = traced?.outbound ?? caller;
-    const key = idempotencyKey(identify(name, params, context, id));
-    const outcome = await execution.call(name, args as Record<string, unknown>, context, answers ? { trace, answers, idempotencyKey: key } : { trace, idempotencyKey: key });
+    const extras = {
+      trace: traced?.outbound ?? caller,
+      idempotencyKey: idempotencyKey(identify(name, params, context, id)),
+      inputCapabilities: inputCapabilitiesOf(params),
+      answers: readInputAnswers(params),
+    };
+    const outcome = await execution.call(name, args as Record<string, unknown>, context, extras);
     traced?.end(outcome.kind !== 'result' || outcome.result.isError);
     switch (outcome.kind) {
       case 'result':
@@ -38,6 +44,14 @@ export function toolsCallHandler(execution: ToolExecutionService, identify: Call
         return toolNotFound(id, name);
       case 'registry_unavailable':
         return registryUnavailable(id);
+      case 'invalid_request_state':
+        return invalidParams(id, '"requestState" was not issued by this gateway for this tool, or was altered; call the tool again without it');
     }
   };
+}
+
+/** A 2026 request's declared input capabilities (its `_meta`); a 2025 request has none to tell. */
+function inputCapabilitiesOf(params: Record<string, unknown>): string | undefined {
+  const declared = (params._meta as Record<string, unknown> | undefined)?.[McpMetaKey.ClientCapabilities];
+  return typeof declared === 'object' && declared !== null ? declaredInputCapabilities(declared as Record<string, unknown>) : undefined;
 }
