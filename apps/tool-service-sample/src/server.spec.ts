@@ -84,6 +84,14 @@ describe('tool service (in process, real HTTP)', () => {
           'test_trigger_tool_change',
           'test_missing_capability',
           'test_streaming_elicitation',
+          'test_input_required_result_elicitation',
+          'test_input_required_result_sampling',
+          'test_input_required_result_list_roots',
+          'test_input_required_result_request_state',
+          'test_input_required_result_multiple_inputs',
+          'test_input_required_result_multi_round',
+          'test_input_required_result_tampered_state',
+          'test_input_required_result_capabilities',
         ].sort(),
       );
       for (const tool of manifest.tools) {
