@@ -13,7 +13,7 @@ export {
   unsupportedProtocolVersion,
 } from './lib/jsonrpc/error-responses';
 export { JsonRpcErrorCode } from './lib/jsonrpc/error-codes';
-export { parseJsonRpcMessage } from './lib/jsonrpc/parse';
+export { type BatchParseResult, parseJsonRpcBatchOrMessage, parseJsonRpcMessage, type ParseResult } from './lib/jsonrpc/parse';
 export {
   isModernProtocolVersion,
   LATEST_PROTOCOL_VERSION,

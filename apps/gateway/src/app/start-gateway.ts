@@ -91,6 +91,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     logger,
     dispatch: eras.dispatch,
     dispatchGet: eras.dispatchGet,
+    acceptsBatch: eras.acceptsBatch,
     ...(metrics && {
       onAnswered: (message: ParsedMessage, outcome: DispatchOutcome | undefined, context: RequestContext) => {
         if (message.kind !== 'response') metrics.request(message.message.method, classifyEra(message, context), requestOutcome(outcome), context.receivedAt);

@@ -1,6 +1,6 @@
 import { isModernProtocolVersion, McpMethod } from '@toolmesh/protocol';
 import type { RoutingHints, ToolCatalogue } from '@toolmesh/registry';
-import type { McpDispatcher, McpGetHandler } from '@toolmesh/transport-http/server';
+import type { McpDispatcher, McpGetHandler, RequestContext } from '@toolmesh/transport-http/server';
 import type { GatewayConfig } from '../config/gateway-config';
 import { legacyCallIdentity, modernCallIdentity } from '../execution/idempotency-key';
 import type { ToolExecutionService } from '../execution/tool-execution-service';
@@ -25,6 +25,8 @@ export interface GatewayEras {
   readonly dispatchGet: McpGetHandler;
   /** The open notification streams of both eras. */
   readonly listeners: ChangeListeners;
+  /** Whether a POST may be a JSON-RPC batch (2025-03-26 only). */
+  readonly acceptsBatch: (context: RequestContext) => boolean;
 }
 
 /** Both protocol eras on the one endpoint, sharing the catalogue and the execution service (SPEC G25). */
@@ -70,5 +72,5 @@ export function buildEras(
   // Every version served, 2026 first: a client may pick any, as a -32022 offers them.
   const discover = discoverHandler({ supportedVersions: allSupported, capabilities: declaredCapabilities(modernMethods) }, () => results.cacheable());
   const modern = new Era2026(new Map([[McpMethod.ServerDiscover, discover], ...modernMethods]), { servedVersions: modernVersions, allSupported });
-  return { ...createDispatcher({ modern, legacy }), listeners };
+  return { ...createDispatcher({ modern, legacy }), listeners, acceptsBatch: legacy.acceptsBatch };
 }

@@ -19,6 +19,8 @@ import { setLevelHandler } from './handlers/set-level';
 import { checkLegacyVersion, type LegacyVersionPolicy } from './version-check';
 
 const TOOLS_LIST_CHANGED = JSON.stringify({ jsonrpc: '2.0', method: McpNotification.ToolsListChanged });
+/** The one revision with JSON-RPC batches: its servers MUST receive them; 2025-06-18 removed them. */
+const BATCH_VERSION = '2025-03-26';
 
 /**
  * The initialize-based revisions (2025-03-26, 2025-06-18, 2025-11-25), served statelessly: every request
@@ -60,6 +62,15 @@ export class Era2025 implements ProtocolEra {
     // Opaque correlation for the caller's later requests; never stored, never checked (SPEC G1).
     return method === McpMethod.Initialize ? { ...answer, headers: { 'Mcp-Session-Id': randomUUID() } } : answer;
   }
+
+  /**
+   * Whether a POST may be a batch: when it is at 2025-03-26 (its `MCP-Protocol-Version`, or without one the
+   * version assumed when missing) and that version is served (SPEC N7). Each message is then dispatched
+   * and version-checked as it would be alone.
+   */
+  readonly acceptsBatch = (context: RequestContext): boolean =>
+    (headerValue(context, McpHttpHeader.ProtocolVersion) ?? this.versions.assumeVersionWhenMissing) === BATCH_VERSION &&
+    this.versions.supportedVersions.includes(BATCH_VERSION);
 
   /** GET: the 2025 stream of `notifications/tools/list_changed` (SPEC G21). */
   get(context: RequestContext): DispatchOutcome {

@@ -35,6 +35,27 @@ export const DEFAULT_MAX_DEPTH = 256;
 
 /** Parses one JSON-RPC 2.0 message from a request or stream body. Batches are refused (MCP 2025-06-18 on). */
 export function parseJsonRpcMessage(body: string | Uint8Array, options: ParseOptions = {}): ParseResult {
+  const json = readJson(body, options);
+  return json.ok ? classifyJsonRpcMessage(json.value) : json;
+}
+
+/** A body that is a JSON-RPC batch: each member parsed as it would be alone (an invalid one is its error response). */
+export type BatchParseResult = ParseResult | { ok: true; batch: readonly ParseResult[] };
+
+/**
+ * Parses a body that may be a JSON-RPC batch (MCP 2025-03-26, whose servers MUST receive them; later
+ * revisions removed them). The depth limit applies to the whole body, the batch being a level.
+ */
+export function parseJsonRpcBatchOrMessage(body: string | Uint8Array, options: ParseOptions = {}): BatchParseResult {
+  const json = readJson(body, options);
+  if (!json.ok) return json;
+  if (!Array.isArray(json.value)) return classifyJsonRpcMessage(json.value);
+  // JSON-RPC 2.0: an empty array is one invalid request, answered with a single error.
+  if (json.value.length === 0) return fail(invalidRequest(null, 'an empty batch holds no message'));
+  return { ok: true, batch: json.value.map(classifyJsonRpcMessage) };
+}
+
+function readJson(body: string | Uint8Array, options: ParseOptions): { ok: true; value: unknown } | { ok: false; error: JsonRpcErrorResponse } {
   let text: string;
   try {
     text = typeof body === 'string' ? stripBom(body) : utf8.decode(body);
@@ -54,7 +75,7 @@ export function parseJsonRpcMessage(body: string | Uint8Array, options: ParseOpt
   // Each level of nesting takes an opening and a closing bracket, so a text shorter than twice the limit
   // cannot exceed it: most messages skip the walk.
   if (text.length > 2 * maxDepth && exceedsDepth(value, maxDepth)) return fail(invalidRequest(null, `the message is nested deeper than ${maxDepth} levels`));
-  return classifyJsonRpcMessage(value);
+  return { ok: true, value };
 }
 
 /** Checks an already-parsed value against the JSON-RPC 2.0 envelope as MCP uses it. */
