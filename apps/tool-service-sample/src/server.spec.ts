@@ -124,7 +124,7 @@ describe('tool service (in process, real HTTP)', () => {
   describe('tool calls', () => {
     it.each<[string, unknown, number, unknown]>([
       ['echo_text', { text: 'hello, gateway' }, 200, { data: 'hello, gateway' }],
-      ['get_service_info', {}, 200, { data: { name: 'tool-service-sample', title: 'Sample tool service', version: expect.any(String), toolCount: 17 } }],
+      ['get_service_info', {}, 200, { data: { name: 'tool-service-sample', title: 'Sample tool service', version: expect.any(String), toolCount: 25 } }],
       ['slow_operation', { delayMillis: 20 }, 200, { data: 'waited 20 ms' }],
       ['always_fails', {}, 500, { error: expect.any(String) }],
       ['retired_tool', {}, 404, { error: expect.any(String) }],
