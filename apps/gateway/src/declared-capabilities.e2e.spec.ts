@@ -69,11 +69,9 @@ describe('capabilities declared only for what is served (SPEC N7)', () => {
     await expectEveryDeclaredMethodServed(capabilities, (method, params) => modern(gateway(), method, params));
   });
 
-  it('2026-07-28: prompts and resources, whose get and read are not served, are not declared', async () => {
-    const discover = await modern(gateway(), 'server/discover', {});
-    expect(discover.body.result?.capabilities).not.toHaveProperty('prompts');
-    expect(discover.body.result?.capabilities).not.toHaveProperty('resources');
-    expect(await modern(gateway(), 'prompts/get', { name: 'any' })).toMatchObject({ status: 404, body: { error: { code: -32601 } } });
+  it('2026-07-28: prompts and resources are served as a server with none must: empty lists, -32602 for one asked for by name', async () => {
+    expect(await modern(gateway(), 'prompts/get', { name: 'any' })).toMatchObject({ status: 200, body: { error: { code: -32602 } } });
+    expect(await modern(gateway(), 'resources/read', { uri: 'file:///any' })).toMatchObject({ status: 200, body: { error: { code: -32602, data: { uri: 'file:///any' } } } });
   });
 
   for (const version of ['2025-03-26', '2025-06-18', '2025-11-25']) {

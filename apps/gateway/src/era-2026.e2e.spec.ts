@@ -31,7 +31,7 @@ describe('the 2026-07-28 era (SPEC G25)', () => {
       expect(status).toBe(200);
       expect(body.result).toEqual({
         supportedVersions: ['2026-07-28', '2025-03-26', '2025-06-18', '2025-11-25'],
-        capabilities: { tools: { listChanged: true } },
+        capabilities: { tools: { listChanged: true }, prompts: {}, resources: {} },
         resultType: 'complete',
         ttlMs: 60_000,
         cacheScope: 'public',
@@ -53,7 +53,7 @@ describe('the 2026-07-28 era (SPEC G25)', () => {
       expect(invalid).toMatchObject({ status: 200, body: { result: { isError: true, resultType: 'complete' } } });
     });
 
-    it('serves the prompt and resource lists empty for clients that list them at start, undeclared (nothing else of them is served)', async () => {
+    it('serves the prompt and resource lists empty, as discover declares', async () => {
       for (const [method, member] of [['prompts/list', 'prompts'], ['resources/list', 'resources'], ['resources/templates/list', 'resourceTemplates']]) {
         expect(await modern(gateway(), method)).toMatchObject({ status: 200, body: { result: { [member]: [], resultType: 'complete', cacheScope: 'public' } } });
       }

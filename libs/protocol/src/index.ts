@@ -1,6 +1,7 @@
 // What other projects import from protocol, by name; everything else under lib/ is internal.
 export { type JsonRpcErrorResponse, type JSONRPCMessage, type ParsedMessage, type RequestId } from './lib/jsonrpc/messages';
 export {
+  callerText,
   headerMismatch,
   internalError,
   invalidParams,

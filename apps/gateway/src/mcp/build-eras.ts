@@ -12,7 +12,7 @@ import { initializeHandler } from './era-2025/handlers/initialize';
 import { legacyStructuredContent } from './era-2025/handlers/tools-call';
 import { Era2026, type ModernRequestHandler } from './era-2026/era-2026';
 import { discoverHandler } from './era-2026/handlers/discover';
-import { emptyListHandlers } from './era-2026/handlers/empty-lists';
+import { emptyPromptsAndResources } from './era-2026/handlers/empty-prompts-and-resources';
 import { listenHandler } from './era-2026/handlers/listen';
 import { modernToolsCallHandler } from './era-2026/handlers/tools-call';
 import { ModernResults } from './era-2026/modern-results';
@@ -67,7 +67,7 @@ export function buildEras(
     [McpMethod.ToolsList, results.adapt(toolsListHandler(catalogue, 'modern'), () => results.cacheable())],
     [McpMethod.ToolsCall, modernToolsCallHandler(catalogue, results.adapt(toolsCallHandler(execution, modernCallIdentity, tracing), () => results.complete()))],
     [McpMethod.SubscriptionsListen, listenHandler(listeners, results.meta)],
-    ...emptyListHandlers(results),
+    ...emptyPromptsAndResources(results),
   ]);
   // Every version served, 2026 first: a client may pick any, as a -32022 offers them.
   const discover = discoverHandler({ supportedVersions: allSupported, capabilities: declaredCapabilities(modernMethods) }, () => results.cacheable());

@@ -14,8 +14,8 @@ const CAPABILITIES: ReadonlyArray<{ readonly name: string; readonly methods: rea
 /**
  * The capabilities an era declares (`initialize`, `server/discover`), read from the methods it actually
  * serves: a capability is declared only when every one of its methods answers, so a client is never offered
- * what would then fail with -32601 (SPEC N7). A method served without its whole capability (the empty
- * prompt list a 2026 client asks for at start) does not make the capability declared.
+ * what would then fail with -32601 (SPEC N7). A method served without the rest of its capability does not
+ * make the capability declared.
  */
 export function declaredCapabilities(served: { has(method: string): boolean }): Record<string, object> {
   const declared: Record<string, object> = {};
