@@ -26,6 +26,26 @@ const SUITE_02_SCENARIOS = [
   'http-custom-header-server-validation',
 ];
 
+/**
+ * 0.2.0-alpha.12's MRTR scenarios (SEP-2322), relayed from the sample service's `test_input_required_result_*`
+ * tools: all but `input-required-result-non-tool-request`, which needs a prompt (SPEC N7).
+ */
+const SUITE_02_INPUT_REQUIRED_SCENARIOS = [
+  'input-required-result-basic-elicitation',
+  'input-required-result-basic-sampling',
+  'input-required-result-basic-list-roots',
+  'input-required-result-request-state',
+  'input-required-result-multiple-input-requests',
+  'input-required-result-multi-round',
+  'input-required-result-missing-input-response',
+  'input-required-result-result-type',
+  'input-required-result-unsupported-methods',
+  'input-required-result-tampered-state',
+  'input-required-result-capability-check',
+  'input-required-result-ignore-extra-params',
+  'input-required-result-validate-input',
+];
+
 /** With `--spec-version 2026-07-28`: the same, without the 2025-only ones. */
 const SUITE_02_MODERN_SCENARIOS = SUITE_02_SCENARIOS.filter((s) => !['server-initialize', 'server-session-lifecycle', 'ping'].includes(s));
 
@@ -55,6 +75,15 @@ describe('official MCP conformance suite, server scenarios', () => {
   it('0.2.0-alpha.12 passes every scenario that applies to a tools-only gateway', async () => {
     expectPassing(await runSuite(gateway().url, SUITE_02_SCENARIOS, ['--suite', '0.2']), SUITE_02_SCENARIOS);
   }, 300_000);
+
+  for (const [mode, options] of [
+    ['default mode', ['--suite', '0.2']],
+    ['--spec-version 2026-07-28', ['--suite', '0.2', '--spec-version', '2026-07-28']],
+  ] as const) {
+    it(`0.2.0-alpha.12 (${mode}) passes the input-required-result scenarios through the gateway`, async () => {
+      expectPassing(await runSuite(gateway().url, SUITE_02_INPUT_REQUIRED_SCENARIOS, [...options]), SUITE_02_INPUT_REQUIRED_SCENARIOS);
+    }, 300_000);
+  }
 
   it('0.2.0-alpha.12 with --spec-version 2026-07-28 passes every scenario that applies', async () => {
     expectPassing(await runSuite(gateway().url, SUITE_02_MODERN_SCENARIOS, ['--suite', '0.2', '--spec-version', '2026-07-28']), SUITE_02_MODERN_SCENARIOS);

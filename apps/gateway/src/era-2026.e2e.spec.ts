@@ -98,20 +98,44 @@ describe('the 2026-07-28 era (SPEC G25)', () => {
       expect(body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } });
     });
 
-    it('relays the request as an input_required result, then the retry\'s answers and state to the tool service', async () => {
+    it('relays the request as an input_required result with the state sealed, then the retry\'s answers and the state as issued to the tool service', async () => {
       const withElicitation = { _meta: { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } } };
       const first = await modern(gateway(), 'tools/call', { name: 'test_streaming_elicitation', arguments: {}, ...withElicitation });
       expect(first.status).toBe(200);
       expect(first.body.result).toEqual({
         resultType: 'input_required',
         inputRequests: { name: { method: 'elicitation/create', params: expect.objectContaining({ message: 'Your name?' }) } },
-        requestState: 'asked-for-name',
+        requestState: expect.stringMatching(/^v1\.[A-Za-z0-9_-]+$/),
         _meta: SERVER_INFO,
       });
+      expect(first.body.result?.requestState).not.toContain(Buffer.from('asked-for-name').toString('base64url'));
       const answers = { name: { action: 'accept', content: { name: 'Ada' } } };
       await tools().clearCalls();
-      const retry = await modern(gateway(), 'tools/call', { name: 'test_streaming_elicitation', arguments: {}, inputResponses: answers, requestState: 'asked-for-name', ...withElicitation });
+      const retry = await modern(gateway(), 'tools/call', { name: 'test_streaming_elicitation', arguments: {}, inputResponses: answers, requestState: first.body.result?.requestState, ...withElicitation });
       expect(retry.body.result).toMatchObject({ resultType: 'complete', isError: false, content: [{ text: `hello ${JSON.stringify(answers)}` }] });
+      expect((await tools().calls())[0].headers['mcp-request-state']).toBe(Buffer.from('asked-for-name').toString('base64url'));
+    });
+
+    it('refuses a forged or altered requestState with -32602 before it reaches the tool service', async () => {
+      const withElicitation = { _meta: { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } } };
+      const first = await modern(gateway(), 'tools/call', { name: 'test_streaming_elicitation', arguments: {}, ...withElicitation });
+      const sealed = first.body.result?.requestState as string;
+      await tools().clearCalls();
+      for (const requestState of ['asked-for-name', `${sealed}-TAMPERED`, `${sealed.slice(0, -1)}${sealed.endsWith('A') ? 'B' : 'A'}`]) {
+        const retry = await modern(gateway(), 'tools/call', { name: 'test_streaming_elicitation', arguments: {}, inputResponses: {}, requestState, ...withElicitation });
+        expect({ requestState, status: retry.status, code: retry.body.error?.code }).toEqual({ requestState, status: 200, code: -32602 });
+      }
+      // Nor may a state issued for one tool be brought to another.
+      const elsewhere = await modern(gateway(), 'tools/call', { name: 'test_input_required_result_tampered_state', arguments: {}, inputResponses: {}, requestState: sealed, ...withElicitation });
+      expect(elsewhere.body.error?.code).toBe(-32602);
+      expect(await tools().calls()).toEqual([]);
+    });
+
+    it('refuses inputResponses that are not an object of result objects with -32602', async () => {
+      for (const inputResponses of [null, 12, ['a'], { user_name: 12345 }]) {
+        const retry = await modern(gateway(), 'tools/call', { name: 'test_streaming_elicitation', arguments: {}, inputResponses });
+        expect({ inputResponses, code: retry.body.error?.code }).toEqual({ inputResponses, code: -32602 });
+      }
     });
 
     it('tells a 2025 client, which cannot answer, in an isError result', async () => {

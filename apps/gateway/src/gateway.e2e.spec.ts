@@ -129,6 +129,7 @@ describe('gateway against the sample tool service', () => {
         'x-caller-ip': '10.1.2.3',
         'x-caller-host': 'gateway-pod-0',
         'content-type': 'application/json',
+        'idempotency-key': expect.stringMatching(/^"[A-Za-z0-9_-]{43}"$/), // idempotency-key.e2e.spec.ts
       });
     });
 

@@ -10,9 +10,9 @@ import type { ServerProcess } from '../../../tools/test/server-process';
 
 /**
  * Property (SPEC G26, N2): whatever a client sends (mutated JSON-RPC bodies, odd headers, broken HTTP
- * framing), the built gateway answers below 500 with a JSON-RPC body (or 202 with none, or closes the
- * socket where HTTP allows no answer), never hangs, stays alive, and its memory comes back. FUZZ_SEED
- * replays a failure; FUZZ_REQUESTS sets the size of the run.
+ * framing), the built gateway answers below 500 with a JSON-RPC body (an array of them for a 2025-03-26
+ * batch, SPEC N7), or 202 with none, or closes the socket where HTTP allows no answer, never hangs, stays
+ * alive, and its memory comes back. FUZZ_SEED replays a failure; FUZZ_REQUESTS sets the size of the run.
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 0x6a7e);
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 50_000);
@@ -153,6 +153,9 @@ function rawCase(r: SeededRandom): RawCase {
 const isJsonRpc = (value: unknown): boolean =>
   typeof value === 'object' && value !== null && (value as { jsonrpc?: unknown }).jsonrpc === '2.0' && ('result' in value || 'error' in value);
 
+/** A batch's answer: a non-empty array of JSON-RPC responses. */
+const isJsonRpcBatch = (value: unknown): boolean => Array.isArray(value) && value.length > 0 && value.every(isJsonRpc);
+
 /** Why one answer breaks the property, or undefined when it holds. */
 function violation(status: number, body: Buffer): string | undefined {
   if (status >= 500) return `status ${status}`;
@@ -164,7 +167,7 @@ function violation(status: number, body: Buffer): string | undefined {
   } catch {
     return `status ${status} with a body that is not JSON: ${body.subarray(0, 80).toString('latin1')}`;
   }
-  return isJsonRpc(parsed) ? undefined : `status ${status} with a JSON body that is not JSON-RPC: ${body.subarray(0, 120).toString('utf8')}`;
+  return isJsonRpc(parsed) || (status === 200 && isJsonRpcBatch(parsed)) ? undefined : `status ${status} with a JSON body that is not JSON-RPC: ${body.subarray(0, 120).toString('utf8')}`;
 }
 
 const rssKib = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
@@ -188,7 +191,13 @@ describe(`HTTP fuzz against the built gateway (seed ${SEED}, ${REQUESTS} request
     const origin = new URL(mcpUrl).origin;
     const r = seededRandom(SEED);
     const cases = Array.from({ length: REQUESTS }, () => (r.next() < 0.2 ? rawCase(r) : fetchCase(r)));
+    // Besides the mutated ones: a valid batch at the version that has batches and at one that removed them.
+    for (const version of ['2025-03-26', '2025-11-25']) {
+      const batch = Buffer.from(JSON.stringify([TEMPLATES[1], TEMPLATES[3], TEMPLATES[4]]));
+      for (let i = 0; i < 20; i++) cases.splice(r.int(cases.length), 0, { kind: 'fetch', method: 'POST', path: '/mcp', headers: { 'content-type': 'application/json', 'mcp-protocol-version': version }, body: batch });
+    }
     const failures: string[] = [];
+    const batches = { answered: 0, refused: 0 };
     let rssAfterWarmUp = 0;
 
     const run = async (index: number): Promise<void> => {
@@ -215,8 +224,11 @@ describe(`HTTP fuzz against the built gateway (seed ${SEED}, ${REQUESTS} request
           }
           return;
         }
-        const problem = violation(res.status, Buffer.from(await res.arrayBuffer()));
+        const answer = Buffer.from(await res.arrayBuffer());
+        const problem = violation(res.status, answer);
         if (problem) failures.push(`case ${index} (${one.method} ${one.path}): ${problem}`);
+        else if (answer[0] === 0x5b) batches.answered++; // "[": the answer to a batch
+        else if (res.status === 400 && answer.includes('batches are not supported')) batches.refused++;
       } catch (error) {
         // (errors from fetch come from another realm than Jest's: no instanceof)
         const { name, message } = error as Error;
@@ -235,6 +247,9 @@ describe(`HTTP fuzz against the built gateway (seed ${SEED}, ${REQUESTS} request
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
 
     expect(failures).toEqual([]);
+    // Each valid batch above: answered at 2025-03-26, refused at 2025-11-25 (mutated ones add to both).
+    expect(batches.answered).toBeGreaterThanOrEqual(20);
+    expect(batches.refused).toBeGreaterThanOrEqual(20);
     expect(gateway.child.exitCode).toBeNull();
     expect((await fetch(`${managementUrl}/actuator/health/liveness`)).status).toBe(200);
     // Memory settles once the load stops: V8's memory reducer gives back what the burst took after some

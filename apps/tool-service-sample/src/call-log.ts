@@ -14,6 +14,8 @@ const RECORDED_HEADERS = [
   'traceparent',
   'tracestate',
   'baggage',
+  'idempotency-key',
+  'mcp-request-state',
 ] as const;
 
 export interface RecordedCall {

@@ -84,6 +84,14 @@ describe('tool service (in process, real HTTP)', () => {
           'test_trigger_tool_change',
           'test_missing_capability',
           'test_streaming_elicitation',
+          'test_input_required_result_elicitation',
+          'test_input_required_result_sampling',
+          'test_input_required_result_list_roots',
+          'test_input_required_result_request_state',
+          'test_input_required_result_multiple_inputs',
+          'test_input_required_result_multi_round',
+          'test_input_required_result_tampered_state',
+          'test_input_required_result_capabilities',
         ].sort(),
       );
       for (const tool of manifest.tools) {
@@ -116,7 +124,7 @@ describe('tool service (in process, real HTTP)', () => {
   describe('tool calls', () => {
     it.each<[string, unknown, number, unknown]>([
       ['echo_text', { text: 'hello, gateway' }, 200, { data: 'hello, gateway' }],
-      ['get_service_info', {}, 200, { data: { name: 'tool-service-sample', title: 'Sample tool service', version: expect.any(String), toolCount: 17 } }],
+      ['get_service_info', {}, 200, { data: { name: 'tool-service-sample', title: 'Sample tool service', version: expect.any(String), toolCount: 25 } }],
       ['slow_operation', { delayMillis: 20 }, 200, { data: 'waited 20 ms' }],
       ['always_fails', {}, 500, { error: expect.any(String) }],
       ['retired_tool', {}, 404, { error: expect.any(String) }],

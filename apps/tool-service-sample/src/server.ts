@@ -8,7 +8,7 @@ import { errorReply, jsonReply, noContentReply, type Reply } from './http/reply'
 import { buildManifest, buildServiceManifest, MANIFEST_PATH, SERVICE_MANIFEST_PATH, TOOL_PATH_PREFIX, type ToolManifest } from './manifest';
 import { ChangingTools } from './tools/changing-tools';
 import { TOOLS, type Tool } from './tools';
-import type { InputAnswers } from './tools/define-tool';
+import type { CallInput } from './tools/define-tool';
 
 export interface ToolServiceOptions {
   /** 0 lets the OS pick a free port; `url` then tells which. */
@@ -85,7 +85,7 @@ export async function startToolService(options: ToolServiceOptions): Promise<Too
     if (!args.ok) return errorReply(400, args.error);
     stats.calls += 1;
     callLog.record(tool.name, req.headers, args.value);
-    return tool.call(args.value, signal, readAnswers(req));
+    return tool.call(args.value, signal, readCallInput(req));
   }
 
   function endpointAt(pathname: string): Endpoint | undefined {
@@ -156,13 +156,25 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-/** The answers a gateway sends with a retried call, Base64url JSON in `mcp-input-responses`; undefined when absent or unreadable. */
-function readAnswers(req: IncomingMessage): InputAnswers | undefined {
-  const header = req.headers['mcp-input-responses'];
-  if (typeof header !== 'string') return undefined;
+/** The MRTR headers a gateway sends (Base64url, bar the capability list); one that does not decode is left out. */
+function readCallInput(req: IncomingMessage): CallInput {
+  const responses = decodeHeader(req.headers['mcp-input-responses']);
+  const requestState = decodeHeader(req.headers['mcp-request-state']);
+  const capabilities = req.headers['mcp-client-capabilities'];
+  let inputResponses: Record<string, unknown> | undefined;
   try {
-    return { inputResponses: JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as unknown };
+    const parsed: unknown = responses === undefined ? undefined : JSON.parse(responses);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) inputResponses = parsed as Record<string, unknown>;
   } catch {
-    return undefined;
+    // not JSON: as if no answers came
   }
+  return {
+    ...(inputResponses !== undefined && { inputResponses }),
+    ...(requestState !== undefined && { requestState }),
+    ...(typeof capabilities === 'string' && { clientCapabilities: capabilities.split(',').map((name) => name.trim()).filter((name) => name !== '') }),
+  };
+}
+
+function decodeHeader(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' ? Buffer.from(value, 'base64url').toString('utf8') : undefined;
 }

@@ -1,6 +1,7 @@
 // What other projects import from protocol, by name; everything else under lib/ is internal.
 export { type JsonRpcErrorResponse, type JSONRPCMessage, type ParsedMessage, type RequestId } from './lib/jsonrpc/messages';
 export {
+  callerText,
   headerMismatch,
   internalError,
   invalidParams,
@@ -13,7 +14,7 @@ export {
   unsupportedProtocolVersion,
 } from './lib/jsonrpc/error-responses';
 export { JsonRpcErrorCode } from './lib/jsonrpc/error-codes';
-export { DEFAULT_MAX_DEPTH, exceedsDepth, parseJsonRpcMessage } from './lib/jsonrpc/parse';
+export { type BatchParseResult, DEFAULT_MAX_DEPTH, exceedsDepth, parseJsonRpcBatchOrMessage, parseJsonRpcMessage, type ParseResult } from './lib/jsonrpc/parse';
 export { JsonDepthGauge } from './lib/jsonrpc/json-depth-gauge';
 export {
   isModernProtocolVersion,
@@ -23,9 +24,9 @@ export {
   MODERN_PROTOCOL_VERSIONS,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './lib/mcp/versions';
-export { McpMethod, McpNotification } from './lib/mcp/methods';
-export { decodeHeaderValue, encodeHeaderValue, MCP_NAME_SOURCE } from './lib/mcp/header-values';
-export { type McpHeaderBinding, readMcpHeaderBindings } from './lib/mcp/mcp-header-bindings';
+export { isLoggingLevel, LOGGING_LEVELS, McpMethod, McpNotification } from './lib/mcp/methods';
+export { decodeHeaderValue, encodeHeaderValue, MCP_NAME_SOURCE, type DecodedHeader } from './lib/mcp/header-values';
+export { type McpHeaderBinding, type McpHeaderReading, readMcpHeaderBindings } from './lib/mcp/mcp-header-bindings';
 export { type McpTransport, type TransportSendOptions } from './lib/transport/mcp-transport';
 export { OVERSIZED_EDGE_BYTES, oversizedReply, oversizedReplyId } from './lib/transport/oversized-reply';
 export { type NotificationListener, type NotificationSource, type ServerNotification } from './lib/notifications/notification-listener';

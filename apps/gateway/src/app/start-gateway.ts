@@ -5,6 +5,7 @@ import { createLogger, createMcpHttpApp, listenHttp, type DispatchOutcome, type 
 import type { GatewayConfig } from '../config/gateway-config';
 import { buildCatalogue } from './build-catalogue';
 import { ToolConcurrencyLimit } from '../execution/tool-concurrency-limit';
+import { RequestStateSeal } from '../execution/request-state-seal';
 import { ToolExecutionService } from '../execution/tool-execution-service';
 import { GatewayMetrics, type RequestOutcome } from '../management/gateway-metrics';
 import { startManagementServer } from '../management/health-server';
@@ -51,6 +52,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   const { mcp } = config;
   const logger = createLogger({ ...config.logging, stream: options.logStream });
   const { catalogue, routingHints, cache, changes } = buildCatalogue(mcp, logger, options.now ?? Date.now);
+  // Said once at start: an MRTR retry that reaches another replica fails until the replicas share a key.
+  if (mcp.requestStateKey === undefined) logger.warn('request_state_key_generated', { setting: 'mcp.requestStateKey' });
   const toolClient = new UndiciToolClient({
     connectionsPerOrigin: mcp.toolClient.connectionsPerOrigin,
     maxReplyBytes: mcp.maxBodyBytes * 8,
@@ -64,7 +67,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     catalogue,
     client: toolClient,
     caller: resolveCallerIdentity(options.env),
-    settings: { maxToolTimeoutMillis: mcp.maxToolTimeoutMillis, forwardAuthorization: mcp.forwardAuthorization },
+    settings: {
+      maxToolTimeoutMillis: mcp.maxToolTimeoutMillis,
+      forwardAuthorization: mcp.forwardAuthorization,
+      requestStates: RequestStateSeal.fromSecret(mcp.requestStateKey),
+    },
     limit: new ToolConcurrencyLimit(mcp.toolClient),
     logger,
     ...(metrics && { observe: (tool, durationMs, failure) => metrics.toolCall(tool, durationMs, failure) }),
@@ -98,6 +105,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     logger,
     dispatch: eras.dispatch,
     dispatchGet: eras.dispatchGet,
+    acceptsBatch: eras.acceptsBatch,
     ...(eras.onAnswered && { onAnswered: eras.onAnswered }),
     streamKeepAliveMillis: mcp.notifications.keepAliveMillis,
     isDraining: () => draining,

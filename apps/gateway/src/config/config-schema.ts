@@ -1,3 +1,5 @@
+import { MIN_REQUEST_STATE_KEY_LENGTH } from '../execution/request-state-seal';
+
 /** JSON Schema of the gateway's configuration after defaults and environment are applied. */
 const port = { type: 'integer', minimum: 0, maximum: 65535 };
 const positiveInt = { type: 'integer', minimum: 1 };
@@ -51,6 +53,7 @@ export const configSchema = {
         defaultMaxResultChars: positiveInt,
         shutdownDrainMillis: { type: 'integer', minimum: 0 },
         forwardAuthorization: { type: 'boolean' },
+        requestStateKey: { type: 'string', minLength: MIN_REQUEST_STATE_KEY_LENGTH },
         allowedHosts: stringList,
         allowedOrigins: stringList,
         payloadLoggingEnabled: { type: 'boolean' },

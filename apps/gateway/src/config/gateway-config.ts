@@ -48,6 +48,11 @@ export interface GatewayConfig {
     defaultMaxResultChars?: number;
     shutdownDrainMillis: number;
     forwardAuthorization: boolean;
+    /**
+     * Secret that seals the MRTR `requestState` handed to 2026 clients (at least 32 characters). Unset: each
+     * process draws its own, and a retry reaching another replica is refused; replicas share one.
+     */
+    requestStateKey?: string;
     allowedHosts: string[];
     allowedOrigins: string[];
     payloadLoggingEnabled: boolean;

@@ -130,6 +130,14 @@ mcp:
     );
   });
 
+  it('takes the request state key from MCP_REQUEST_STATE_KEY and refuses a short one without echoing it', () => {
+    const key = 'k'.repeat(32);
+    expect(loadConfig({ env: { MCP_REQUEST_STATE_KEY: key } }).mcp.requestStateKey).toBe(key);
+    const short = 'short-secret-value';
+    expect(() => loadConfig({ env: { MCP_REQUEST_STATE_KEY: short } })).toThrow(/mcp\.requestStateKey/);
+    expect(() => loadConfig({ env: { MCP_REQUEST_STATE_KEY: short } })).not.toThrow(new RegExp(short));
+  });
+
   it('ignores prototype keys in the file instead of letting them reach an object prototype', () => {
     const config = loadConfig({ file: yamlFile('__proto__: { polluted: true }\nmcp: { constructor: { x: 1 } }'), env: {} });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -44,13 +44,35 @@ export function missingCapabilities(input: InputRequired, declared: Readonly<Rec
   return missing;
 }
 
+/**
+ * Which of the capabilities input requests need a 2026 client declared, as the tool service is told them
+ * (`mcp-client-capabilities: elicitation, sampling`; empty when none): names only, so the header stays
+ * small whatever the client declared.
+ */
+export function declaredInputCapabilities(declared: Readonly<Record<string, unknown>>): string {
+  return [...new Set(CAPABILITY_OF.values())].filter((capability) => declared[capability] !== undefined).join(', ');
+}
+
 /** A 2026 client's retry after an `input_required` result: its answers, and the state to hand back byte for byte. */
 export interface InputAnswers {
   readonly inputResponses?: unknown;
   readonly requestState?: string;
 }
 
-/** The retry's answers as params carry them, when they do. */
+/**
+ * Why a retry's answers cannot be relayed (`-32602`): `inputResponses` maps each input request's key to
+ * the client's result object, and `requestState` is the string it was given.
+ */
+export function inputAnswersProblem(params: Record<string, unknown>): string | undefined {
+  const { inputResponses, requestState } = params;
+  if (requestState !== undefined && typeof requestState !== 'string') return '"requestState" must be the string an input_required result gave';
+  if (inputResponses === undefined) return undefined;
+  const isObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!isObject(inputResponses)) return '"inputResponses" must be an object of results keyed as the input requests were';
+  return Object.values(inputResponses as object).every(isObject) ? undefined : 'each of "inputResponses" must be the result object of its input request';
+}
+
+/** The retry's answers as params carry them, when they do (after `inputAnswersProblem` found none). */
 export function readInputAnswers(params: Record<string, unknown>): InputAnswers | undefined {
   const { inputResponses, requestState } = params;
   if (inputResponses === undefined && requestState === undefined) return undefined;

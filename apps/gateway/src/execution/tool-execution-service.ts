@@ -5,11 +5,17 @@ import type { ToolClient, ToolHttpResponse } from '../tool-client/tool-client';
 import { mapToolReply, toolResult, type GatewayCallToolResult } from './result-mapper';
 import { inputAnswerHeaders, type InputAnswers, type InputRequired } from './input-required';
 import type { ToolAdmission, ToolConcurrencyLimit } from './tool-concurrency-limit';
+import type { RequestStateSeal } from './request-state-seal';
 import type { TraceHeaders } from './trace-context';
 
-/** What a call carries besides its arguments: the caller's trace context, a 2026 client's input answers. */
+/**
+ * What a call carries besides its arguments: the caller's trace context, its `Idempotency-Key`, and from a
+ * 2026 client the input capabilities it declared and its answers to an MRTR round.
+ */
 export interface CallExtras {
   readonly trace?: TraceHeaders;
+  readonly idempotencyKey?: string;
+  readonly inputCapabilities?: string;
   readonly answers?: InputAnswers;
 }
 
@@ -18,6 +24,8 @@ export interface ExecutionSettings {
   readonly maxToolTimeoutMillis: number;
   /** Forward the caller's Authorization header to tool services (SPEC G11). */
   readonly forwardAuthorization: boolean;
+  /** Seals the MRTR state tool services hand clients, and opens it when it comes back (SPEC N7). */
+  readonly requestStates: RequestStateSeal;
 }
 
 /** Told of every POST to a tool service: for the tool-call metrics (SPEC G23). `failure`: its kind, when not 2xx. */
@@ -37,7 +45,10 @@ export interface ToolExecutionOptions {
 /** Why no tool was found for a name: the gateway's own failures, which each era puts on the wire its own way. */
 export type ToolLookupFailure = 'unknown_tool' | 'registry_unavailable';
 
-export type ToolCallOutcome = { kind: 'result'; result: GatewayCallToolResult } | { kind: 'input_required'; input: InputRequired };
+export type ToolCallOutcome =
+  | { kind: 'result'; result: GatewayCallToolResult }
+  | { kind: 'input_required'; input: InputRequired }
+  | { kind: 'invalid_request_state' };
 
 /**
  * Executes one `tools/call`: find the tool by exact name, then validate the arguments, POST them once to
@@ -68,7 +79,15 @@ export class ToolExecutionService {
 
   async call(tool: ToolDefinition, args: Record<string, unknown>, context: RequestContext, extras: CallExtras = {}): Promise<ToolCallOutcome> {
     const { name } = tool;
-    const { limit, logger } = this.options;
+    const { limit, logger, settings } = this.options;
+    if (extras.answers?.requestState !== undefined) {
+      const state = settings.requestStates.open(name, extras.answers.requestState);
+      if (state === undefined) {
+        logger.warn('request_state_refused', { tool: name }, context);
+        return { kind: 'invalid_request_state' };
+      }
+      extras = { ...extras, answers: { ...extras.answers, requestState: state } };
+    }
     const started = performance.now();
     // Compiled when the manifest loaded (SPEC N5): patterns run in linear time, nothing compiles here.
     const check = tool.inputValidator.check(args, 'arguments');
@@ -102,7 +121,7 @@ export class ToolExecutionService {
     // A cancelled call is logged once, as such; its result goes nowhere, since nobody is left to read it.
     logger.info(status === 'cancelled' ? 'tool_call_cancelled' : 'tool_call_completed', { tool: name, status, durationMs }, context);
     const mapped = mapToolReply(name, reply, durationMs, tool.output);
-    return 'inputRequired' in mapped ? { kind: 'input_required', input: mapped.inputRequired } : { kind: 'result', result: mapped };
+    return 'inputRequired' in mapped ? { kind: 'input_required', input: this.sealState(name, mapped.inputRequired) } : { kind: 'result', result: mapped };
   }
 
   private refusedAtLimit(name: string, admission: Exclude<ToolAdmission, 'admitted'>, context: RequestContext): GatewayCallToolResult {
@@ -127,7 +146,12 @@ export class ToolExecutionService {
     return origin;
   }
 
-  private outboundHeaders(context: RequestContext, { trace, answers }: CallExtras): Record<string, string> {
+  /** The client gets the service's state sealed; its retry brings it back to be opened (`call`). */
+  private sealState(tool: string, input: InputRequired): InputRequired {
+    return input.requestState === undefined ? input : { ...input, requestState: this.options.settings.requestStates.seal(tool, input.requestState) };
+  }
+
+  private outboundHeaders(context: RequestContext, { trace, idempotencyKey, inputCapabilities, answers }: CallExtras): Record<string, string> {
     const { caller, settings } = this.options;
     const headers: Record<string, string> = {
       'content-type': 'application/json',
@@ -141,6 +165,8 @@ export class ToolExecutionService {
     if (context.virtualEmployeeNo !== undefined) headers[CallerHeader.VirtualEmployeeNo] = context.virtualEmployeeNo;
     if (settings.forwardAuthorization && context.authorization !== undefined) headers.authorization = context.authorization;
     if (trace?.traceparent !== undefined) Object.assign(headers, trace);
+    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+    if (inputCapabilities !== undefined) headers['mcp-client-capabilities'] = inputCapabilities;
     if (answers !== undefined) Object.assign(headers, inputAnswerHeaders(answers));
     return headers;
   }

@@ -1,14 +1,17 @@
 import { isModernProtocolVersion, McpMethod } from '@toolmesh/protocol';
 import type { RoutingHints, ToolCatalogue } from '@toolmesh/registry';
+import type { RequestContext } from '@toolmesh/transport-http/server';
 import type { GatewayConfig } from '../config/gateway-config';
+import { legacyCallIdentity, modernCallIdentity } from '../execution/idempotency-key';
 import type { ToolExecutionService } from '../execution/tool-execution-service';
 import { ChangeListeners } from './change-notifications/change-listeners';
+import { declaredCapabilities } from './declared-capabilities';
 import { createDispatcher, type AnsweredObserver, type Dispatcher } from './dispatcher';
 import { Era2025, era2025Methods } from './era-2025/era-2025';
 import { initializeHandler } from './era-2025/handlers/initialize';
 import { Era2026, type ModernRequestHandler } from './era-2026/era-2026';
 import { discoverHandler } from './era-2026/handlers/discover';
-import { emptyListHandlers } from './era-2026/handlers/empty-lists';
+import { emptyPromptsAndResources } from './era-2026/handlers/empty-prompts-and-resources';
 import { listenHandler } from './era-2026/handlers/listen';
 import { paramHeaderRefusal } from './era-2026/handlers/tools-call';
 import { ModernResults } from './era-2026/modern-results';
@@ -21,6 +24,8 @@ import type { GatewayTracing } from '../tracing/tracing';
 export interface GatewayEras extends Dispatcher {
   /** The open notification streams of both eras. */
   readonly listeners: ChangeListeners;
+  /** Whether a POST may be a JSON-RPC batch (2025-03-26 only). */
+  readonly acceptsBatch: (context: RequestContext) => boolean;
 }
 
 /** What the eras are told of besides the catalogue and the calls. */
@@ -43,30 +48,48 @@ export function buildEras(
   const allSupported = [...modernVersions, ...legacyVersions];
   const listeners = new ChangeListeners(mcp.notifications);
 
+  const legacyMethods = era2025Methods({
+    toolsList: toolsListHandler(catalogue, 'legacy', legacyErrors),
+    toolsCall: toolsCallHandler(
+      execution,
+      { errors: legacyErrors, identify: legacyCallIdentity, shapeResult: toolResultShaper('legacy', mcp.defaultMaxResultChars) },
+      tracing,
+    ),
+  });
+  const initialize = initializeHandler(
+    {
+      supportedVersions: legacyVersions,
+      preferredVersion: mcp.protocol.preferredVersion,
+      serverInfo: mcp.serverInfo,
+      capabilities: declaredCapabilities(legacyMethods),
+    },
+    () => routingHints.current(),
+  );
   const legacy = new Era2025(
-    era2025Methods({
-      initialize: initializeHandler(
-        { supportedVersions: legacyVersions, preferredVersion: mcp.protocol.preferredVersion, serverInfo: mcp.serverInfo },
-        () => routingHints.current(),
-      ),
-      toolsList: toolsListHandler(catalogue, 'legacy', legacyErrors),
-      toolsCall: toolsCallHandler(execution, { errors: legacyErrors, shapeResult: toolResultShaper('legacy', mcp.defaultMaxResultChars) }, tracing),
-    }),
+    new Map([[McpMethod.Initialize, initialize], ...legacyMethods]),
     { supportedVersions: legacyVersions, allSupported, assumeVersionWhenMissing: mcp.protocol.assumeVersionWhenMissing },
     listeners,
   );
 
   const results = new ModernResults(mcp.serverInfo, mcp.catalogue.refreshTtlMillis);
-  const modern = new Era2026(
-    new Map<string, ModernRequestHandler>([
-      // Every version served, 2026 first: a client may pick any, as a -32022 offers them.
-      [McpMethod.ServerDiscover, discoverHandler({ supportedVersions: allSupported }, () => results.cacheable())],
-      [McpMethod.ToolsList, results.adapt(toolsListHandler(catalogue, 'modern', modernErrors), () => results.cacheable())],
-      [McpMethod.ToolsCall, results.adapt(toolsCallHandler(execution, { errors: modernErrors, refuse: paramHeaderRefusal, shapeResult: toolResultShaper('modern', mcp.defaultMaxResultChars) }, tracing), () => results.complete())],
-      [McpMethod.SubscriptionsListen, listenHandler(listeners, results.meta)],
-      ...emptyListHandlers(results),
-    ]),
-    { servedVersions: modernVersions, allSupported },
-  );
-  return { ...createDispatcher({ modern, legacy }, onAnswered), listeners };
+  const modernMethods = new Map<string, ModernRequestHandler>([
+    [McpMethod.ToolsList, results.adapt(toolsListHandler(catalogue, 'modern', modernErrors), () => results.cacheable())],
+    [
+      McpMethod.ToolsCall,
+      results.adapt(
+        toolsCallHandler(
+          execution,
+          { errors: modernErrors, identify: modernCallIdentity, refuse: paramHeaderRefusal, shapeResult: toolResultShaper('modern', mcp.defaultMaxResultChars) },
+          tracing,
+        ),
+        () => results.complete(),
+      ),
+    ],
+    [McpMethod.SubscriptionsListen, listenHandler(listeners, results.meta)],
+    ...emptyPromptsAndResources(results),
+  ]);
+  // Every version served, 2026 first: a client may pick any, as a -32022 offers them.
+  const discover = discoverHandler({ supportedVersions: allSupported, capabilities: declaredCapabilities(modernMethods) }, () => results.cacheable());
+  const modern = new Era2026(new Map([[McpMethod.ServerDiscover, discover], ...modernMethods]), { servedVersions: modernVersions, allSupported });
+  return { ...createDispatcher({ modern, legacy }, onAnswered), listeners, acceptsBatch: legacy.acceptsBatch };
 }

@@ -78,9 +78,9 @@ export const missingCapabilityTool = defineTool<Record<string, never>>({
   inputSchema: NO_ARGUMENTS,
   annotations: READ_ONLY,
   timeoutMillis: DEFAULT_TIMEOUT_MILLIS,
-  handle: (_args, _signal, answers) =>
-    answers
-      ? dataReply(`sampled: ${JSON.stringify(answers.inputResponses)}`)
+  handle: (_args, _signal, { inputResponses }) =>
+    inputResponses
+      ? dataReply(`sampled: ${JSON.stringify(inputResponses)}`)
       : inputRequiredReply({ sample: { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }], maxTokens: 16 } } }),
 });
 
@@ -92,9 +92,9 @@ export const elicitationTool = defineTool<Record<string, never>>({
   inputSchema: NO_ARGUMENTS,
   annotations: READ_ONLY,
   timeoutMillis: DEFAULT_TIMEOUT_MILLIS,
-  handle: (_args, _signal, answers) =>
-    answers
-      ? dataReply(`hello ${JSON.stringify(answers.inputResponses)}`)
+  handle: (_args, _signal, { inputResponses }) =>
+    inputResponses
+      ? dataReply(`hello ${JSON.stringify(inputResponses)}`)
       : inputRequiredReply(
           { name: { method: 'elicitation/create', params: { message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } } } },
           'asked-for-name',

@@ -30,19 +30,24 @@ export interface ToolSpec<Args> {
   readonly timeoutMillis: number;
   /**
    * Called with arguments already valid against inputSchema; `signal` aborts when the caller goes away;
-   * `answers` are the client's answers when this is the retry of a call that asked for input.
+   * `input` is what the gateway tells of the client's side of MRTR.
    */
-  handle(args: Args, signal: AbortSignal, answers?: InputAnswers): Reply | Promise<Reply>;
+  handle(args: Args, signal: AbortSignal, input: CallInput): Reply | Promise<Reply>;
 }
 
-/** A retried call's answers to the input it asked for (the gateway's `mcp-input-responses` header, decoded). */
-export interface InputAnswers {
-  readonly inputResponses?: unknown;
+/** What the gateway tells a tool of the client's side of MRTR (docs/manifest-format.md, "The call"). */
+export interface CallInput {
+  /** A retried call's answers to the input it asked for (`mcp-input-responses`, decoded). */
+  readonly inputResponses?: Readonly<Record<string, unknown>>;
+  /** The state this service issued with the request for input, back byte for byte (`mcp-request-state`, decoded). */
+  readonly requestState?: string;
+  /** The input capabilities a 2026 client declared (`mcp-client-capabilities`); undefined for a 2025 client. */
+  readonly clientCapabilities?: readonly string[];
 }
 
 /** A tool with its argument type erased, so that tools of different argument types share one list. */
 export interface Tool extends Omit<ToolSpec<unknown>, 'handle'> {
-  call(args: unknown, signal: AbortSignal, answers?: InputAnswers): Promise<Reply>;
+  call(args: unknown, signal: AbortSignal, input: CallInput): Promise<Reply>;
 }
 
 // The gateway validates too, but the service must not trust its callers. Strict: the schemas are ours, and
@@ -58,10 +63,10 @@ export function defineTool<Args>(spec: ToolSpec<Args>): Tool {
   const { handle, ...published } = spec;
   return {
     ...published,
-    call: async (args, signal, answers) => {
+    call: async (args, signal, input) => {
       const check = inputValidator.check(args, 'arguments');
       // Valid by the schema the Args type mirrors.
-      return check.ok ? handle(args as Args, signal, answers) : errorReply(400, `invalid arguments: ${check.problems.join('; ')}`);
+      return check.ok ? handle(args as Args, signal, input) : errorReply(400, `invalid arguments: ${check.problems.join('; ')}`);
     },
   };
 }

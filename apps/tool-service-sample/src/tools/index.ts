@@ -3,6 +3,7 @@ import { testErrorHandlingTool, testSimpleTextTool } from './conformance-tools';
 import { customerLookupTool } from './customer-lookup';
 import type { Tool } from './define-tool';
 import { echoTextTool } from './echo-text';
+import { INPUT_REQUIRED_TOOLS } from './input-required-tools';
 import { alwaysFailsTool, missingDataFieldTool, nonJsonReplyTool, retiredToolTool } from './faulty-replies';
 import { orderSearchTool } from './order-search';
 import { productSearchTool } from './product-search';
@@ -33,4 +34,5 @@ export const TOOLS: readonly Tool[] = [
   loggingTool,
   missingCapabilityTool,
   elicitationTool,
+  ...INPUT_REQUIRED_TOOLS,
 ];

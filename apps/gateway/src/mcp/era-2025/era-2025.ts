@@ -15,9 +15,12 @@ import type { RequestHandler } from '../handlers/method-handler';
 import { errorOutcome, resultOutcome } from '../outcomes';
 import type { ProtocolEra } from '../protocol-era';
 import { headerValue } from '../request-headers';
+import { setLevelHandler } from './handlers/set-level';
 import { checkLegacyVersion, type LegacyVersionPolicy } from './version-check';
 
 const TOOLS_LIST_CHANGED = JSON.stringify({ jsonrpc: '2.0', method: McpNotification.ToolsListChanged });
+/** The one revision with JSON-RPC batches: its servers MUST receive them; 2025-06-18 removed them. */
+const BATCH_VERSION = '2025-03-26';
 
 /**
  * The initialize-based revisions (2025-03-26, 2025-06-18, 2025-11-25), served statelessly: every request
@@ -61,6 +64,15 @@ export class Era2025 implements ProtocolEra {
     return method === McpMethod.Initialize ? { ...answer, headers: { 'Mcp-Session-Id': randomUUID() } } : answer;
   }
 
+  /**
+   * Whether a POST may be a batch: when it is at 2025-03-26 (its `MCP-Protocol-Version`, or without one the
+   * version assumed when missing) and that version is served (SPEC N7). Each message is then dispatched
+   * and version-checked as it would be alone.
+   */
+  readonly acceptsBatch = (context: RequestContext): boolean =>
+    (headerValue(context, McpHttpHeader.ProtocolVersion) ?? this.versions.assumeVersionWhenMissing) === BATCH_VERSION &&
+    this.versions.supportedVersions.includes(BATCH_VERSION);
+
   /** GET: the 2025 stream of `notifications/tools/list_changed` (SPEC G21). */
   get(context: RequestContext): DispatchOutcome {
     const header = headerValue(context, McpHttpHeader.ProtocolVersion);
@@ -102,16 +114,15 @@ function accepts(accept: string | undefined, type: string): boolean {
   return accept !== undefined && accept.split(',').some((entry) => entry.split(';', 1)[0].trim().toLowerCase() === type);
 }
 
-/** The method table of the 2025 era, in one place. */
-export function era2025Methods(handlers: {
-  initialize: RequestHandler;
-  toolsList: RequestHandler;
-  toolsCall: RequestHandler;
-}): ReadonlyMap<string, RequestHandler> {
+/**
+ * The method table of the 2025 era, in one place, without `initialize`: what `initialize` declares is read
+ * from it (declared-capabilities.ts).
+ */
+export function era2025Methods(handlers: { toolsList: RequestHandler; toolsCall: RequestHandler }): ReadonlyMap<string, RequestHandler> {
   return new Map<string, RequestHandler>([
-    [McpMethod.Initialize, handlers.initialize],
     [McpMethod.Ping, async () => ({ result: {} })],
     [McpMethod.ToolsList, handlers.toolsList],
     [McpMethod.ToolsCall, handlers.toolsCall],
+    [McpMethod.LoggingSetLevel, setLevelHandler],
   ]);
 }

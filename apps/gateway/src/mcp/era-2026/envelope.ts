@@ -1,4 +1,4 @@
-import { McpMetaKey } from '@toolmesh/protocol';
+import { isLoggingLevel, LOGGING_LEVELS, McpMetaKey } from '@toolmesh/protocol';
 
 /** What a modern request says about itself in `params._meta` (2026-07-28 §_meta). */
 export interface RequestEnvelope {
@@ -25,6 +25,9 @@ export function readEnvelope(params: Record<string, unknown> | undefined): Envel
   }
   const clientInfo = meta[McpMetaKey.ClientInfo];
   if (clientInfo !== undefined && !isObject(clientInfo)) return { ok: false, problem: `"_meta.${McpMetaKey.ClientInfo}" must be an object when present` };
+  // The gateway emits no log messages, but an unknown level is still the client's mistake (-32602, as the revision asks).
+  const logLevel = meta[McpMetaKey.LogLevel];
+  if (logLevel !== undefined && !isLoggingLevel(logLevel)) return { ok: false, problem: `"_meta.${McpMetaKey.LogLevel}" must be one of ${LOGGING_LEVELS.join(', ')}` };
   return { ok: true, envelope: { protocolVersion, clientCapabilities } };
 }
 

@@ -1,7 +1,8 @@
-import { invalidParams, type RequestId } from '@toolmesh/protocol';
+import { invalidParams, McpMetaKey, type RequestId } from '@toolmesh/protocol';
 import type { ToolDefinition } from '@toolmesh/registry';
 import type { JsonOutcome, RequestContext } from '@toolmesh/transport-http/server';
-import { readInputAnswers } from '../../execution/input-required';
+import { idempotencyKey, type CallIdentity } from '../../execution/idempotency-key';
+import { declaredInputCapabilities, inputAnswersProblem, readInputAnswers } from '../../execution/input-required';
 import { traceHeaders } from '../../execution/trace-context';
 import type { GatewayTracing } from '../../tracing/tracing';
 import type { GatewayCallToolResult } from '../../execution/result-mapper';
@@ -18,13 +19,15 @@ export type ToolResultShaper = (tool: ToolDefinition, result: GatewayCallToolRes
 /** What an era adds to the `tools/call` both share. */
 export interface ToolsCallEra {
   readonly errors: EraErrors;
+  readonly identify: CallIdentity;
   readonly refuse?: CallRefusal;
   readonly shapeResult?: ToolResultShaper;
 }
 
 /**
  * `tools/call` (SPEC G9, G13): params and trace context read here, the tool looked up once and handed to
- * the era's check, the execution service and the era's shaping. The era's parts are applied in place
+ * the era's check, the execution service and the era's shaping; the era's `identify` says what makes a
+ * retry the same call (its `Idempotency-Key`, SPEC N7). The era's parts are applied in place
  * rather than by wrapping handlers: each async layer costs a promise and a turn of the microtask queue on
  * every call (docs/adr/0005-gateway-hot-path.md).
  */
@@ -38,14 +41,32 @@ export function toolsCallHandler(execution: ToolExecutionService, era: ToolsCall
     if (typeof found === 'string') return era.errors.lookupFailed(id, found, name);
     const refused = era.refuse?.(found, args as Record<string, unknown>, context, id);
     if (refused) return { answered: refused };
+    const answersProblem = inputAnswersProblem(params);
+    if (answersProblem) return invalidParams(id, answersProblem);
 
-    const answers = readInputAnswers(params);
     const caller = traceHeaders(params, context);
     const traced = tracing?.startCall(name, caller);
-    const trace = traced?.outbound ?? caller;
-    const outcome = await execution.call(found, args as Record<string, unknown>, context, answers ? { trace, answers } : { trace });
+    const extras = {
+      trace: traced?.outbound ?? caller,
+      idempotencyKey: idempotencyKey(era.identify(name, params, context, id)),
+      inputCapabilities: inputCapabilitiesOf(params),
+      answers: readInputAnswers(params),
+    };
+    const outcome = await execution.call(found, args as Record<string, unknown>, context, extras);
     traced?.end(outcome.kind !== 'result' || outcome.result.isError);
-    if (outcome.kind === 'input_required') return { inputRequired: outcome.input };
-    return { result: era.shapeResult ? era.shapeResult(found, outcome.result) : outcome.result };
+    switch (outcome.kind) {
+      case 'result':
+        return { result: era.shapeResult ? era.shapeResult(found, outcome.result) : outcome.result };
+      case 'input_required':
+        return { inputRequired: outcome.input };
+      case 'invalid_request_state':
+        return invalidParams(id, '"requestState" was not issued by this gateway for this tool, or was altered; call the tool again without it');
+    }
   };
+}
+
+/** A 2026 request's declared input capabilities (its `_meta`); a 2025 request has none to tell. */
+function inputCapabilitiesOf(params: Record<string, unknown>): string | undefined {
+  const declared = (params._meta as Record<string, unknown> | undefined)?.[McpMetaKey.ClientCapabilities];
+  return typeof declared === 'object' && declared !== null ? declaredInputCapabilities(declared as Record<string, unknown>) : undefined;
 }

@@ -1,6 +1,6 @@
 import { JsonRpcErrorCode } from './error-codes';
 import { internalError, invalidParams, methodNotFound } from './error-responses';
-import { parseJsonRpcMessage, type ParseResult } from './parse';
+import { parseJsonRpcBatchOrMessage, parseJsonRpcMessage, type ParseResult } from './parse';
 
 function errorOf(result: ParseResult) {
   if (result.ok) throw new Error(`expected an error, got a ${result.value.kind}`);
@@ -177,5 +177,31 @@ describe('parseJsonRpcMessage', () => {
     it('says nothing of the cause', () => {
       expect(internalError('a')).toEqual({ jsonrpc: '2.0', id: 'a', error: { code: -32603, message: 'Internal error' } });
     });
+  });
+});
+
+describe('parseJsonRpcBatchOrMessage (MCP 2025-03-26 batches)', () => {
+  it('parses each member of a batch as it would be parsed alone, an invalid one as its error', () => {
+    const parsed = parseJsonRpcBatchOrMessage('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"id":2},[]]');
+    expect(parsed).toEqual({
+      ok: true,
+      batch: [
+        { ok: true, value: { kind: 'request', message: { jsonrpc: '2.0', id: 1, method: 'ping' } } },
+        { ok: true, value: { kind: 'notification', message: { jsonrpc: '2.0', method: 'notifications/initialized' } } },
+        { ok: false, error: expect.objectContaining({ id: 2, error: expect.objectContaining({ code: JsonRpcErrorCode.InvalidRequest }) }) },
+        { ok: false, error: expect.objectContaining({ id: null, error: expect.objectContaining({ code: JsonRpcErrorCode.InvalidRequest }) }) },
+      ],
+    });
+  });
+
+  it('answers an empty batch with one -32600, a single message as parseJsonRpcMessage does', () => {
+    expect(parseJsonRpcBatchOrMessage('[]')).toMatchObject({ ok: false, error: { id: null, error: { code: JsonRpcErrorCode.InvalidRequest } } });
+    expect(parseJsonRpcBatchOrMessage('{"jsonrpc":"2.0","id":1,"method":"ping"}')).toEqual(parseJsonRpcMessage('{"jsonrpc":"2.0","id":1,"method":"ping"}'));
+    expect(parseJsonRpcBatchOrMessage('[{')).toMatchObject({ ok: false, error: { error: { code: JsonRpcErrorCode.ParseError } } });
+  });
+
+  it('applies the depth limit to the whole batch', () => {
+    const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    expect(parseJsonRpcBatchOrMessage(`[${deep(4)}]`, { maxDepth: 4 })).toMatchObject({ ok: false, error: { error: { message: expect.stringContaining('deeper than 4') } } });
   });
 });

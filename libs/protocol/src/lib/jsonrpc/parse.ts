@@ -36,6 +36,45 @@ export const DEFAULT_MAX_DEPTH = 256;
 
 /** Parses one JSON-RPC 2.0 message from a request or stream body. Batches are refused (MCP 2025-06-18 on). */
 export function parseJsonRpcMessage(body: string | Uint8Array, options: ParseOptions = {}): ParseResult {
+  const json = readJson(body, options);
+  return json.ok ? classifyExactly(json.value, json.mayHoldInexactNumbers) : json;
+}
+
+/** A body that is a JSON-RPC batch: each member parsed as it would be alone (an invalid one is its error response). */
+export type BatchParseResult = ParseResult | { ok: true; batch: readonly ParseResult[] };
+
+/**
+ * Parses a body that may be a JSON-RPC batch (MCP 2025-03-26, whose servers MUST receive them; later
+ * revisions removed them). The depth limit applies to the whole body, the batch being a level.
+ */
+export function parseJsonRpcBatchOrMessage(body: string | Uint8Array, options: ParseOptions = {}): BatchParseResult {
+  const json = readJson(body, options);
+  if (!json.ok) return json;
+  const { value, mayHoldInexactNumbers } = json;
+  if (!Array.isArray(value)) return classifyExactly(value, mayHoldInexactNumbers);
+  // JSON-RPC 2.0: an empty array is one invalid request, answered with a single error.
+  if (value.length === 0) return fail(invalidRequest(null, 'an empty batch holds no message'));
+  return { ok: true, batch: value.map((member) => classifyExactly(member, mayHoldInexactNumbers)) };
+}
+
+/**
+ * A message classified, and a request refused when a number in its params did not survive parsing
+ * exactly: passed on changed, a tool would get another amount or id than the caller sent.
+ * `mayHoldInexactNumbers` comes from a cheap look at the text, so most messages skip the walk.
+ */
+function classifyExactly(value: unknown, mayHoldInexactNumbers: boolean): ParseResult {
+  const classified = classifyJsonRpcMessage(value);
+  if (!mayHoldInexactNumbers || !classified.ok || classified.value.kind !== 'request') return classified;
+  const { id, params } = classified.value.message;
+  const field = firstInexactNumber(params, 'params');
+  return field === undefined
+    ? classified
+    : fail(invalidParams(id, `${field} is a number JSON cannot carry exactly (beyond ±2^53, or out of range); send it as a string`));
+}
+
+type JsonRead = { ok: true; value: unknown; mayHoldInexactNumbers: boolean } | { ok: false; error: JsonRpcErrorResponse };
+
+function readJson(body: string | Uint8Array, options: ParseOptions): JsonRead {
   let text: string;
   try {
     text = typeof body === 'string' ? stripBom(body) : utf8.decode(body);
@@ -55,18 +94,11 @@ export function parseJsonRpcMessage(body: string | Uint8Array, options: ParseOpt
   // Each level of nesting takes an opening and a closing bracket, so a text shorter than twice the limit
   // cannot exceed it: most messages skip the walk.
   if (text.length > 2 * maxDepth && exceedsDepth(value, maxDepth)) return fail(invalidRequest(null, `the message is nested deeper than ${maxDepth} levels`));
-  const classified = classifyJsonRpcMessage(value);
-  if (classified.ok && classified.value.kind === 'request' && mayHoldInexactNumbers(text)) {
-    // Refused rather than passed on changed: a tool would get another amount or id than the caller sent.
-    const { id, params } = classified.value.message;
-    const field = firstInexactNumber(params, 'params');
-    if (field !== undefined) return fail(invalidParams(id, `${field} is a number JSON cannot carry exactly (beyond ±2^53, or out of range); send it as a string`));
-  }
-  return classified;
+  return { ok: true, value, mayHoldInexactNumbers: mayHoldInexactNumbers(text) };
 }
 
 /** Checks an already-parsed value against the JSON-RPC 2.0 envelope as MCP uses it. */
-function classifyJsonRpcMessage(value: unknown): ParseResult {
+export function classifyJsonRpcMessage(value: unknown): ParseResult {
   if (Array.isArray(value)) return fail(invalidRequest(null, 'batches are not supported; send one message per request'));
   if (!isPlainObject(value)) return fail(invalidRequest(null, 'a message must be a JSON object'));
 
@@ -134,7 +166,6 @@ function readId(value: Record<string, unknown>): RequestId | null | undefined | 
 }
 
 /**
- * Whether a parsed value nests objects and arrays deeper than `maxDepth` (the value itself being level 1).
  * Iterative, so that checking a hostile document cannot itself overflow the stack. Values and their
  * depths are kept in two stacks rather than as a pair per value: this runs on every message.
  */
@@ -178,6 +209,6 @@ function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-function fail(error: JsonRpcErrorResponse): ParseResult {
+function fail(error: JsonRpcErrorResponse): { ok: false; error: JsonRpcErrorResponse } {
   return { ok: false, error };
 }

@@ -9,6 +9,7 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  LoggingLevelSchema,
   LoggingMessageNotificationSchema,
   PingRequestSchema,
   ProgressNotificationSchema,
@@ -65,3 +66,10 @@ export const McpNotification = {
 
 export type McpMethod = (typeof McpMethod)[keyof typeof McpMethod];
 export type McpNotification = (typeof McpNotification)[keyof typeof McpNotification];
+
+/** The log levels of `logging/setLevel` (2025) and of `_meta` `logLevel` (2026-07-28), from the SDK's schema. */
+export const LOGGING_LEVELS: readonly string[] = LoggingLevelSchema.options;
+
+export function isLoggingLevel(value: unknown): boolean {
+  return typeof value === 'string' && LOGGING_LEVELS.includes(value);
+}

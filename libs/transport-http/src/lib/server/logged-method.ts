@@ -15,6 +15,9 @@ const KNOWN_METHODS: ReadonlyMap<string, LoggedMethod> = new Map(
   [...Object.values(McpMethod), ...Object.values(McpNotification)].map((method): [string, LoggedMethod] => [method, { name: method, length: undefined }]),
 );
 
+/** A JSON-RPC batch (MCP 2025-03-26): its messages have their methods each. */
+export const BATCH: LoggedMethod = { name: '(batch)', length: undefined };
+
 /** No method: the body did not parse, or was a response. */
 export const NO_METHOD: LoggedMethod = { name: undefined, length: undefined };
 

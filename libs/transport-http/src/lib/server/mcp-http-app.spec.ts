@@ -37,6 +37,7 @@ describe('MCP HTTP front', () => {
       originPolicy: LOOPBACK_ORIGIN_POLICY,
       logger: createLogger({ stream }),
       dispatch,
+      acceptsBatch: (context) => context.headers?.['mcp-protocol-version'] === '2025-03-26',
     });
     server = await listenHttp(app, { port: 0, host: '127.0.0.1' });
     url = `${server.url}/mcp`;
@@ -67,10 +68,43 @@ describe('MCP HTTP front', () => {
     expect(seen).toHaveLength(0);
   });
 
-  it('refuses a batch with -32600', async () => {
+  it('refuses a batch with -32600 where the application accepts none', async () => {
     const res = await post('[{"jsonrpc":"2.0","id":1,"method":"ping"}]');
     expect(res.status).toBe(400);
     expect((await jsonOf(res)).error?.code).toBe(-32600);
+    expect(seen).toHaveLength(0);
+  });
+
+  describe('where the application accepts a batch', () => {
+    const batch = (body: string) => post(body, { 'mcp-protocol-version': '2025-03-26' });
+
+    it('answers each message as it would be alone, in one JSON array: results, errors, and nothing for notifications', async () => {
+      const res = await batch('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"note"},{"jsonrpc":"2.0","id":2,"method":"explode"},{"id":3},{"jsonrpc":"2.0","id":4,"method":"stream"}]');
+      expect(res.status).toBe(200);
+      const answers = (await res.json()) as Array<{ id: unknown; result?: unknown; error?: { code: number } }>;
+      expect(answers).toEqual([
+        { jsonrpc: '2.0', id: 1, result: { echoed: 'ping' } },
+        { jsonrpc: '2.0', id: 2, error: expect.objectContaining({ code: -32603 }) },
+        { jsonrpc: '2.0', id: 3, error: expect.objectContaining({ code: -32600 }) },
+        { jsonrpc: '2.0', id: 4, error: expect.objectContaining({ code: -32600, message: expect.stringContaining('cannot be part of a batch') }) },
+      ]);
+      expect(seen.map(({ message }) => message.kind)).toEqual(['request', 'notification', 'request', 'request']);
+    });
+
+    it('answers a batch of notifications and responses with 202 and no body', async () => {
+      const res = await batch('[{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","id":9,"result":{}}]');
+      expect(res.status).toBe(202);
+      expect(await res.text()).toBe('');
+    });
+
+    it('applies the body limit to the whole batch, and answers an empty one with a single -32600', async () => {
+      const member = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(300) } });
+      expect((await batch(`[${member},${member},${member},${member}]`)).status).toBe(413);
+      const empty = await batch('[]');
+      expect(empty.status).toBe(400);
+      expect((await jsonOf(empty)).error?.code).toBe(-32600);
+      expect(seen).toHaveLength(0);
+    });
   });
 
   it('refuses a body over the limit with -32600 before any handler runs', async () => {

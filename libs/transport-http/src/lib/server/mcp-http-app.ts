@@ -4,9 +4,11 @@ import {
   internalError,
   invalidRequest,
   type JsonRpcErrorResponse,
-  parseJsonRpcMessage,
+  parseJsonRpcBatchOrMessage,
   type ParsedMessage,
+  type ParseResult,
   serializedByteLength,
+  serializeErrorResponse,
   serializedText,
 } from '@toolmesh/protocol';
 import type { Logger } from '../logging/logger';
@@ -15,7 +17,7 @@ import { correlatedHeaders, correlatedRequest, echoCorrelation, readCorrelation 
 import type { CorrelationValues } from './correlation-headers';
 import { HangUp } from './hang-up';
 import { addCorsHeaders, answerPreflight, isPreflight } from './cors';
-import { loggedMethod, NO_METHOD, type LoggedMethod } from './logged-method';
+import { BATCH, loggedMethod, NO_METHOD, type LoggedMethod } from './logged-method';
 import { checkOrigin, type OriginPolicy } from './origin-guard';
 import { isStreamOutcome, type DispatchOutcome, type JsonOutcome, type McpDispatcher, type McpGetHandler } from './dispatch-outcome';
 import { startEventStream } from './event-stream';
@@ -40,6 +42,11 @@ export interface McpHttpAppOptions {
    * metrics). Called in the exchange itself, so observing adds no async hop to the hot path (ADR 0005).
    */
   readonly onAnswered?: (message: ParsedMessage, outcome: DispatchOutcome | undefined, context: RequestContext) => void;
+  /**
+   * Whether this request may be a JSON-RPC batch: the application knows its protocol version (MCP
+   * 2025-03-26 has batches, later revisions removed them). Without it every batch is refused with -32600.
+   */
+  readonly acceptsBatch?: (context: RequestContext) => boolean;
   /** Answers a GET on the endpoint; without it GET is 405. */
   readonly dispatchGet?: McpGetHandler;
   /** Interval of the `:` keep-alive comments on event streams (default 15 s, the SDK's). */
@@ -191,8 +198,9 @@ async function exchange(req: IncomingMessage, res: ServerResponse, context: Requ
       }
       return; // aborted: nobody is left to answer
     }
-    const parsed = parseJsonRpcMessage(body.body);
-    if (parsed.ok && parsed.value.kind !== 'response') {
+    const parsed = parseJsonRpcBatchOrMessage(body.body);
+    if (parsed.ok && 'batch' in parsed) logged = BATCH;
+    else if (parsed.ok && parsed.value.kind !== 'response') {
       method = parsed.value.message.method;
       logged = loggedMethod(method);
     }
@@ -200,6 +208,10 @@ async function exchange(req: IncomingMessage, res: ServerResponse, context: Requ
     if (options.payloadLogging) logger.debug('mcp_http_request_payload', { payload: body.body.toString('utf8') }, context);
     if (!parsed.ok) {
       refuse(res, 400, parsed.error, context);
+      return;
+    }
+    if ('batch' in parsed) {
+      await answerBatch(res, parsed.batch, context, options);
       return;
     }
 
@@ -221,6 +233,46 @@ async function exchange(req: IncomingMessage, res: ServerResponse, context: Requ
     answer(res, outcome, options, context);
   } catch (error) {
     sendUnhandledError(res, error, logger, context);
+  }
+}
+
+/**
+ * A JSON-RPC batch, where the application accepts one: each message dispatched as it would be alone, all
+ * at once and under the one request's deadline, and the responses sent back in one array (202 when there
+ * are none: a batch of notifications and responses). The body limit has applied to the whole batch.
+ */
+async function answerBatch(res: ServerResponse, batch: readonly ParseResult[], context: RequestContext, options: McpHttpAppOptions): Promise<void> {
+  if (!options.acceptsBatch?.(context)) {
+    refuse(res, 400, invalidRequest(null, 'batches are not supported at this protocol version; send one message per request'), context);
+    return;
+  }
+  const answers = await Promise.all(batch.map((item) => answerInBatch(item, context, options)));
+  const responses = answers.filter((text): text is string => text !== undefined);
+  if (responses.length === 0) {
+    res.writeHead(202, correlatedHeaders(context)).end();
+    return;
+  }
+  const json = `[${responses.join(',')}]`;
+  if (options.payloadLogging) options.logger.debug('mcp_http_response_payload', { payload: json }, context);
+  sendJson(res, { status: 200, json, isError: false }, context);
+}
+
+/** One member of a batch: its response text, or undefined for a notification or a client's response. */
+async function answerInBatch(item: ParseResult, context: RequestContext, options: McpHttpAppOptions): Promise<string | undefined> {
+  if (!item.ok) return serializeErrorResponse(item.error);
+  const message = item.value;
+  const id = message.kind === 'request' ? message.message.id : null;
+  try {
+    const outcome = await options.dispatch(message, context);
+    options.onAnswered?.(message, outcome, context);
+    if (outcome === undefined) return undefined;
+    // Nothing the 2025 revisions serve on a POST streams; a stream cannot share a JSON array anyway.
+    if (isStreamOutcome(outcome)) return serializeErrorResponse(invalidRequest(id, 'an event stream cannot be part of a batch; send this request alone'));
+    return serializedText(outcome.json);
+  } catch (error) {
+    const logged = message.kind === 'response' ? NO_METHOD : loggedMethod(message.message.method);
+    options.logger.error('mcp_dispatch_failed', { method: logged.name, methodLength: logged.length, error: describe(error) }, context);
+    return serializeErrorResponse(internalError(id));
   }
 }
 

@@ -5,12 +5,14 @@ export interface InitializeSettings {
   readonly supportedVersions: readonly string[];
   readonly preferredVersion: string;
   readonly serverInfo: { name: string; title: string; version: string };
+  /** What the era serves (declared-capabilities.ts). */
+  readonly capabilities: Record<string, object>;
 }
 
 /**
  * `initialize` (SPEC G5, G7): echoes the client's version when served, else offers the preferred one (the
- * spec's negotiation; the seed always answered with the preferred version). `listChanged` is true: a GET
- * on the endpoint opens the stream that announces changes (G21). `_meta.toolServers` carries the
+ * spec's negotiation; the seed always answered with the preferred version). The capabilities are those the
+ * era serves (N7). `_meta.toolServers` carries the
  * routing hints in memory, read without I/O.
  */
 export function initializeHandler(settings: InitializeSettings, routingHints: () => readonly unknown[] | undefined = () => undefined): RequestHandler {
@@ -26,7 +28,7 @@ export function initializeHandler(settings: InitializeSettings, routingHints: ()
     return {
       result: {
         protocolVersion,
-        capabilities: { tools: { listChanged: true } },
+        capabilities: settings.capabilities,
         serverInfo: settings.serverInfo,
         // Routing hints are optional: a lookup that never worked omits them, never fails initialize (G18).
         ...(toolServers !== undefined && { _meta: { toolServers } }),

@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import type { RequestId } from '@toolmesh/protocol';
+import type { RequestContext } from '@toolmesh/transport-http/server';
+
+/**
+ * What identifies one tools/call across a client's retries of it, as the parts of its `Idempotency-Key`
+ * (docs/manifest-format.md). Each era reads it from what its clients keep when they retry.
+ */
+export type CallIdentity = (name: string, params: Record<string, unknown>, context: RequestContext, id: RequestId) => readonly string[];
+
+/**
+ * 2025 revisions: a client retries a request with the same JSON-RPC id in the same session, so the session
+ * (its `Mcp-Session-Id`, else its `guid`) and the id identify the call.
+ */
+export const legacyCallIdentity: CallIdentity = (name, _params, context, id) => ['2025', context.sessionId ?? context.guid, JSON.stringify(id), name];
+
+/**
+ * 2026-07-28: no session, and every retry (a dropped stream, an MRTR round) carries a new id, so the call
+ * is what it asks: the caller's `guid`, the tool, the arguments, and the answers and state of an MRTR
+ * round (each round is its own call).
+ */
+export const modernCallIdentity: CallIdentity = (name, params, context) => [
+  '2026',
+  context.guid,
+  name,
+  JSON.stringify(params.arguments ?? {}),
+  JSON.stringify(params.inputResponses ?? null),
+  typeof params.requestState === 'string' ? params.requestState : '',
+];
+
+/**
+ * The `Idempotency-Key` header value (IETF draft-ietf-httpapi-idempotency-key-header: a Structured Field
+ * string): a SHA-256 of the identity, so neither a session id nor an argument value is ever sent or
+ * logged as such. Unkeyed, so every replica derives the same key for the same call.
+ */
+export function idempotencyKey(identity: readonly string[]): string {
+  const hash = createHash('sha256');
+  // Each part's length first: no two different identities hash the same bytes.
+  for (const part of identity) hash.update(`${part.length}:`).update(part);
+  return `"${hash.digest('base64url')}"`;
+}

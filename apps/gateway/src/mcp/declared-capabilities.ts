@@ -1,0 +1,24 @@
+import { McpMethod } from '@toolmesh/protocol';
+
+/**
+ * Each server capability, the methods a client may call once it is declared, and what is declared for it.
+ * `tools` says `listChanged` because both eras deliver `notifications/tools/list_changed` (SPEC G21).
+ */
+const CAPABILITIES: ReadonlyArray<{ readonly name: string; readonly methods: readonly string[]; readonly value: object }> = [
+  { name: 'tools', methods: [McpMethod.ToolsList, McpMethod.ToolsCall], value: { listChanged: true } },
+  { name: 'prompts', methods: [McpMethod.PromptsList, McpMethod.PromptsGet], value: {} },
+  { name: 'resources', methods: [McpMethod.ResourcesList, McpMethod.ResourcesRead, McpMethod.ResourceTemplatesList], value: {} },
+  { name: 'logging', methods: [McpMethod.LoggingSetLevel], value: {} },
+];
+
+/**
+ * The capabilities an era declares (`initialize`, `server/discover`), read from the methods it actually
+ * serves: a capability is declared only when every one of its methods answers, so a client is never offered
+ * what would then fail with -32601 (SPEC N7). A method served without the rest of its capability does not
+ * make the capability declared.
+ */
+export function declaredCapabilities(served: { has(method: string): boolean }): Record<string, object> {
+  const declared: Record<string, object> = {};
+  for (const { name, methods, value } of CAPABILITIES) if (methods.every((method) => served.has(method))) declared[name] = value;
+  return declared;
+}
