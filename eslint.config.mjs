@@ -3,13 +3,15 @@ import { builtinRules } from 'eslint/use-at-your-own-risk';
 
 /**
  * Layering, as docs/architecture.md draws it. Two tag dimensions on every project:
- *   type:  app → (transport | domain | bridge) → protocol       (what a project is)
- *   scope: gateway | agent | shared                              (which deployable it serves)
+ *   type:  app → client → transport → protocol, app → (domain | bridge) → protocol   (what a project is)
+ *   scope: gateway | agent | shared                                                  (which deployable it serves)
  * tools/architecture/src/boundaries.spec.ts lints one forbidden import per rule and expects an error,
  * so these rules cannot quietly turn into "anything goes".
  */
 const layerRules = [
-  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:transport', 'type:domain', 'type:bridge', 'type:protocol'] },
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:client', 'type:transport', 'type:domain', 'type:bridge', 'type:protocol'] },
+  // The MCP client (ADR 0018) runs over the transports; no transport, and not protocol, may import it.
+  { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:transport', 'type:protocol'] },
   { sourceTag: 'type:transport', onlyDependOnLibsWithTags: ['type:protocol'] },
   { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:protocol'] },
   { sourceTag: 'type:bridge', onlyDependOnLibsWithTags: ['type:protocol'] },
@@ -28,6 +30,7 @@ const scopeRules = [
 const externalImportRules = [
   { sourceTag: 'type:protocol', bannedExternalImports: ['express', 'ioredis', 'got', 'undici', 'winston'] },
   { sourceTag: 'type:app', bannedExternalImports: ['express', 'ioredis'] },
+  { sourceTag: 'type:client', bannedExternalImports: ['express', 'ioredis'] },
   { sourceTag: 'type:bridge', bannedExternalImports: ['express', 'ioredis'] },
   { sourceTag: 'type:domain', bannedExternalImports: ['express'] },
   { sourceTag: 'type:transport', bannedExternalImports: ['ioredis'] },

@@ -19,7 +19,7 @@ import { createInterface } from 'node:readline';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Agent, request } from 'undici';
-import { McpClient } from '@toolmesh/protocol';
+import { McpClient } from '@toolmesh/mcp-client';
 import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import { TransportClientFactory } from '../src/mcp/client-factory';
 import { McpClientManager } from '../src/mcp/client-manager';

@@ -1,5 +1,5 @@
 import { Agent } from 'undici';
-import { McpClient } from '@toolmesh/protocol';
+import { McpClient } from '@toolmesh/mcp-client';
 import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import { loadConfig } from '../../config/load-config';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';

@@ -1,9 +1,11 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
-import { McpClient, McpClientErrorCode, type ServerNotification } from '@toolmesh/protocol';
-import { eventually } from '../../../../../tools/test/process-table';
-import { StreamableHttpClientTransport } from './streamable-http-client-transport';
+import type { ServerNotification } from '@toolmesh/protocol';
+import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
+import { eventually } from '../../../../tools/test/process-table';
+import { McpClientErrorCode } from './client-errors';
+import { McpClient } from './mcp-client';
 
 /**
  * McpClient (era auto) over this transport against a hand-written 2026-07-28 server, for what the
