@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { SchemaError, type SchemaCompiler } from '@toolmesh/protocol';
 import { RegistryErrorCode } from '../errors';
 import { readMcpHeaderBindings } from '../manifest/mcp-header-bindings';
-import type { RefusedTool, ToolDefinition } from './tool-definition';
+import type { RefusedTool, ToolDefinition } from '../model/tool-definition';
 
 /** A validated manifest tool whose `inputSchema` is not compiled (nor its header annotations read) yet. */
 export type UncompiledTool = Omit<ToolDefinition, 'inputValidator' | 'mcpHeaders' | 'output'>;

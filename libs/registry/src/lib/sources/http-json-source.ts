@@ -4,7 +4,7 @@ import got, { type Got } from 'got';
 import { errorMessage } from '@toolmesh/protocol';
 import { RegistryError } from '../errors';
 import { FileJsonSource } from './file-json-source';
-import { MANIFEST_DOCUMENT, type DocumentKind, type JsonSource } from './json-source';
+import { MANIFEST_DOCUMENT, type DocumentKind, type JsonSource } from '../model/json-source';
 
 export interface HttpJsonSourceOptions {
   timeoutMillis: number;

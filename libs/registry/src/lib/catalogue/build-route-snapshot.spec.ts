@@ -1,5 +1,5 @@
 import { SchemaErrorCode } from '@toolmesh/protocol';
-import { buildRouteSnapshot, type RouteSnapshot } from './route-snapshot';
+import { buildRouteSnapshot, type RouteSnapshot } from './build-route-snapshot';
 
 const route = { token: 'core' };
 const inService = (tools: Array<Record<string, unknown>>) => [{ serviceDomain: 'http://tools.internal', manifest: { tools } }];

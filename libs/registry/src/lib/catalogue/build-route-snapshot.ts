@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { SchemaCompiler } from '@toolmesh/protocol';
 import { validateManifest } from '../manifest/validate-manifest';
 import { compileToolSchemas, type UncompiledTool } from './compile-tool-schemas';
-import type { RefusedTool, ToolDefinition } from './tool-definition';
+import type { RefusedTool, ToolDefinition } from '../model/tool-definition';
 
 /** Where a route's tools came from, as the status endpoint shows it. */
 export type SnapshotSource = 'remote' | 'redis' | 'local-fallback' | 'isolated';
