@@ -3,7 +3,6 @@ export { CatalogueGeneration, type ToolsListForm } from './lib/catalogue/catalog
 export { type CatalogueLog, type RequestIds } from './lib/model/catalogue-log';
 export { type ToolCatalogue } from './lib/catalogue/tool-catalogue';
 export { type ToolDefinition, type ToolOutput } from './lib/model/tool-definition';
-export { type McpHeaderBinding } from './lib/manifest/mcp-header-bindings';
 export { type RouteConfig } from './lib/model/route';
 export { LiveCatalogue } from './lib/catalogue/live-catalogue';
 export { PORTAL_DOCUMENT, ROUTING_HINT_DOCUMENT } from './lib/model/json-source';

@@ -1,5 +1,6 @@
 import { SchemaErrorCode } from '@toolmesh/protocol';
-import { buildRouteSnapshot, type RouteSnapshot } from './build-route-snapshot';
+import type { RouteSnapshot } from '../model/route-snapshot';
+import { buildRouteSnapshot } from './build-route-snapshot';
 
 const route = { token: 'core' };
 const inService = (tools: Array<Record<string, unknown>>) => [{ serviceDomain: 'http://tools.internal', manifest: { tools } }];

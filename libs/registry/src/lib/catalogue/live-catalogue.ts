@@ -9,7 +9,7 @@ import type { CatalogueLog, RequestIds } from '../model/catalogue-log';
 import { mergeRoutes, sameCatalogue, type CatalogueLimits } from './merge-routes';
 import { routeSignature, type RouteConfig } from '../model/route';
 import { RouteLoader } from './route-loader';
-import type { RouteSnapshot } from './build-route-snapshot';
+import type { RouteSnapshot } from '../model/route-snapshot';
 import type { RouteError, RouteState } from '../model/route-state';
 import type { ToolCatalogue } from './tool-catalogue';
 import type { ToolDefinition } from '../model/tool-definition';

@@ -1,6 +1,6 @@
 import { RegistryError, RegistryErrorCode } from '../errors';
 import { CatalogueGeneration } from './catalogue-generation';
-import type { RouteSnapshot } from './build-route-snapshot';
+import type { RouteSnapshot } from '../model/route-snapshot';
 import type { ToolDefinition } from '../model/tool-definition';
 
 export interface CatalogueLimits {

@@ -4,7 +4,8 @@ import type { SnapshotCache } from '../cache/snapshot-cache';
 import { RegistryError, RegistryErrorCode, toRegistryError } from '../errors';
 import type { CatalogueLog } from '../model/catalogue-log';
 import { routeSignature, type RouteConfig } from '../model/route';
-import { buildRouteSnapshot, emptySnapshot, type RouteSnapshot } from './build-route-snapshot';
+import type { RouteSnapshot } from '../model/route-snapshot';
+import { buildRouteSnapshot, emptySnapshot } from './build-route-snapshot';
 import type { RouteState } from '../model/route-state';
 
 export interface RouteLoaderOptions {

@@ -1,4 +1,4 @@
-import type { RouteSnapshot } from '../catalogue/build-route-snapshot';
+import type { RouteSnapshot } from './route-snapshot';
 
 export interface RouteError {
   readonly code: string;

@@ -1,5 +1,5 @@
 import type { RouteConfig } from '../model/route';
-import type { SnapshotSource } from '../catalogue/build-route-snapshot';
+import type { SnapshotSource } from '../model/route-snapshot';
 
 /** The last outcome of reading the route list, for the status endpoint. */
 export interface DirectoryStatus {
