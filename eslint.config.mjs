@@ -17,6 +17,8 @@ const layerRules = [
   { sourceTag: 'type:bridge', onlyDependOnLibsWithTags: ['type:protocol'] },
   { sourceTag: 'type:protocol', onlyDependOnLibsWithTags: [] },
   { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: [] },
+  // tools/bench measures libraries through their faces (and an app only through its bench seam)
+  { sourceTag: 'type:bench', onlyDependOnLibsWithTags: ['type:transport', 'type:domain', 'type:bridge', 'type:protocol'] },
 ];
 
 const scopeRules = [
@@ -40,8 +42,12 @@ const externalImportRules = [
 // Test code (ADR 0011): specs, the shared helpers and peers in tools/test/, and an app's own test-support/
 // folders (which its build excludes). Benchmarks start the same peers. Product code is every other file
 // under apps/*/src and libs/*/src: the code a build emits.
-const TEST_CODE = ['**/*.spec.ts', '**/*.test.ts', '**/test-support/**', 'apps/*/bench/**'];
+const TEST_CODE = ['**/*.spec.ts', '**/*.test.ts', '**/test-support/**', 'tools/bench/**'];
 const PRODUCT_CODE = ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'];
+
+// The one module of an app that benchmarks may import (ADR 0017): every other relative import into apps/
+// fails the Nx rule ("Imports of apps are forbidden").
+const BENCH_SEAMS = ['^(\\.\\./)+apps/agent-cli/src/bench-seam$'];
 
 // The root package.json gives the version the apps report; docs/schemas holds the JSON Schemas that both
 // document a format and validate it, so the two cannot drift apart. Any other relative import out of a
@@ -58,9 +64,11 @@ const moduleBoundaries = (allow) => [
   },
 ];
 
-// The agent CLI's floors, lowest first (docs/architecture.md, "The agent CLI"): a folder's product code never
-// imports a folder above it. Specs may reach up (a hook's spec starts a whole runtime).
+// The agent CLI's floors, lowest first (docs/architecture.md, "The agent CLI"): a folder's product code and
+// test support never import a folder above it. Specs may reach up (a hook's spec starts a whole runtime);
+// a helper that needs a higher floor lives in that floor's test-support/.
 const AGENT_CLI_FLOORS = ['errors', 'tools', 'mcp', 'config', 'agent', 'runtime', 'cli'];
+const SPECS = ['**/*.spec.ts', '**/*.test.ts'];
 
 // The registry's floors, lowest first (docs/architecture.md, "Rules"): the base types in model/, the rooms that
 // each do one thing with them (side by side on one floor: they do not import each other), the portal's
@@ -68,8 +76,8 @@ const AGENT_CLI_FLOORS = ['errors', 'tools', 'mcp', 'config', 'agent', 'runtime'
 const REGISTRY_FLOORS = ['model', ['sources', 'manifest', 'cache', 'changes', 'hints'], 'portal', 'status', 'catalogue'];
 
 /**
- * One lint block per folder of `root`: its product code imports no folder on a floor above its own, nor a
- * neighbour on its own floor. `floors` lists them lowest first; an array is a floor of neighbours.
+ * One lint block per folder of `root`: its product code and test support import no folder on a floor above
+ * its own, nor a neighbour on its own floor. `floors` lists them lowest first; an array is a floor of neighbours.
  */
 const floorRules = (rule, root, floors, section) =>
   floors.flatMap((floor, index) => {
@@ -81,7 +89,7 @@ const floorRules = (rule, root, floors, section) =>
       return [
         {
           files: [`${root}/${folder}/**/*.ts`],
-          ignores: TEST_CODE,
+          ignores: SPECS,
           rules: {
             [`toolmesh/${rule}`]: [
               'error',
@@ -123,6 +131,13 @@ export default [
   { ignores: ['**/dist', '**/out-tsc', '**/coverage', '**/node_modules', 'tmp/**', '.nx/**'] },
   { plugins: { toolmesh } },
   {
+    // Type-aware rules (ADR 0017): each TypeScript file is typed by the tsconfig of its project, found by the
+    // TypeScript project service as an editor finds it. JavaScript files stay untyped: none is product code.
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error' },
+  },
+  {
     files: ['**/*.ts', '**/*.js', '**/*.mjs', '**/*.cjs'],
     rules: {
       '@nx/enforce-module-boundaries': moduleBoundaries(ALLOWED_OUTSIDE_PROJECTS),
@@ -133,6 +148,11 @@ export default [
     // Only test code may import the shared test helpers and peers.
     files: TEST_CODE,
     rules: { '@nx/enforce-module-boundaries': moduleBoundaries([...ALLOWED_OUTSIDE_PROJECTS, '^(\\.\\./)+tools/test/']) },
+  },
+  {
+    // Benchmarks sit beside tools/test; they reach an app only through its bench seam.
+    files: ['tools/bench/**'],
+    rules: { '@nx/enforce-module-boundaries': moduleBoundaries([...ALLOWED_OUTSIDE_PROJECTS, '^(\\.\\./)+test/', ...BENCH_SEAMS]) },
   },
   {
     files: PRODUCT_CODE,

@@ -3,8 +3,10 @@ import { version } from '../../../package.json';
 import { runCli } from './cli/run-cli';
 import { openTerminal } from './cli/terminal';
 import { ExitGuard } from './process/exit-guard';
+import { forTerminal } from './tools/terminal-text';
 
-const stderr = (text: string) => void process.stderr.write(text);
+// The exit guard's reports (a crash's message may quote a server) go through the same neutralising as runCli's output.
+const stderr = (text: string) => void process.stderr.write(forTerminal(text));
 const guard = new ExitGuard(childProcesses, stderr);
 guard.install();
 

@@ -90,4 +90,38 @@ describe('notifications/tools/list_changed on open streams of both eras', () => 
       await changeManifest(tools);
     }, 60_000);
   });
+
+  describe('a refresh requested on the management port, with the catalogue TTL at an hour', () => {
+    let gateway: Gateway;
+    beforeAll(async () => {
+      // No poll, no request and no other replica can explain a notification: only the requested refresh.
+      gateway = await spawnGateway(gatewayConfigFile(tools.url, '  catalogue: { refreshTtlMillis: 3600000, requestedRefreshIntervalMillis: 600000 }'));
+    });
+    afterAll(() => gateway?.stop());
+
+    const requestRefresh = () => fetch(`${gateway.match[2]}/actuator/toolBundles/sample/refresh`, { method: 'POST' });
+    /** Far below the hour a poll would take, and generous for a loaded machine. */
+    const soon = <T>(promise: Promise<T>) =>
+      Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no list_changed 30 s after the refresh')), 30_000).unref())]);
+
+    it('reaches a 2025 GET stream and a 2026 listen as list_changed once the tool service asks, and bounds repeated asks with 429', async () => {
+      const legacy = await openLegacyStream(gateway);
+      const modern = await openListen(gateway, 'R1');
+      await modern.next((message) => message.method === 'notifications/subscriptions/acknowledged');
+      await changeManifest(tools);
+
+      const refreshed = await requestRefresh();
+      expect(refreshed.status).toBe(200);
+      expect(await refreshed.json()).toMatchObject({ bundle: 'sample', source: 'remote', lastError: null });
+      expect(await soon(legacy.next(isListChanged))).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+      expect(await soon(modern.next(isListChanged))).toMatchObject({ method: 'notifications/tools/list_changed', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'R1' } } });
+
+      const again = await requestRefresh();
+      expect([again.status, Number(again.headers.get('retry-after'))]).toEqual([429, expect.any(Number)]);
+      expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
+      legacy.close();
+      modern.close();
+      await changeManifest(tools);
+    }, 60_000);
+  });
 });

@@ -16,9 +16,7 @@ export {
 export {
   type CreateMessageRequestParams,
   type CreateMessageResult,
-  type ElicitRequestParams,
   type ElicitResult,
-  type Root,
   type SamplingRefusal,
   type ServerRequestHandlers,
 } from './lib/server-requests';

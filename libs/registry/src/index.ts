@@ -1,10 +1,10 @@
 // What the gateway (and its tests' fixtures) import from the catalogue, by name; everything else under lib/ is internal.
 export { CatalogueGeneration, type ToolsListForm } from './lib/catalogue/catalogue-generation';
-export { type CatalogueLog, type RequestIds } from './lib/model/catalogue-log';
+export { type CatalogueLog } from './lib/model/catalogue-log';
 export { type ToolCatalogue } from './lib/catalogue/tool-catalogue';
 export { type ToolDefinition, type ToolOutput } from './lib/model/tool-definition';
 export { type RouteConfig } from './lib/model/route';
-export { LiveCatalogue } from './lib/catalogue/live-catalogue';
+export { LiveCatalogue, type RequestedRefresh } from './lib/catalogue/live-catalogue';
 export { PORTAL_DOCUMENT, ROUTING_HINT_DOCUMENT } from './lib/model/json-source';
 export { HttpJsonSource, jsonSourceAt } from './lib/sources/http-json-source';
 export { FileJsonSource } from './lib/sources/file-json-source';
@@ -13,7 +13,7 @@ export { PortalRouteDirectory } from './lib/portal/portal-route-directory';
 export { ROUTING_HINT_PATH } from './lib/portal/portal-registry';
 export { type SnapshotCache } from './lib/cache/snapshot-cache';
 export { RedisSnapshotCache } from './lib/cache/redis-snapshot-cache';
-export { type CatalogueChange, type CatalogueChangeChannel } from './lib/changes/change-channel';
+export { type CatalogueChangeChannel } from './lib/changes/change-channel';
 export { RedisChangeChannel } from './lib/changes/redis-change-channel';
 export { RoutingHints } from './lib/hints/routing-hints';
-export { type BundleStatus, type CatalogueStatus } from './lib/status/bundle-status';
+export { type CatalogueStatus } from './lib/status/bundle-status';

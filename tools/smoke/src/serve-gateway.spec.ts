@@ -1,8 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { freePort } from '../../../tools/test/free-port';
 import { GATEWAY_READY } from '../../../tools/test/gateway-process';
 import { REPO_ROOT } from '../../../tools/test/server-process';
@@ -10,7 +7,8 @@ import { REPO_ROOT } from '../../../tools/test/server-process';
 /**
  * The README's first command, as a user types it, with every port moved: `npx nx serve gateway` builds and
  * starts the sample tool service and the gateway. It used to fail with EADDRINUSE when PORT was set,
- * because the sample service read the gateway's PORT too (issue #12, "First run").
+ * because the sample service read the gateway's PORT too (issue #12, "First run"); then the gateway kept
+ * calling 8081 when TOOL_SERVICE_PORT moved the service, serving the local fallback (issue 30).
  */
 describe('npx nx serve gateway', () => {
   let serve: ChildProcess | undefined;
@@ -24,15 +22,15 @@ describe('npx nx serve gateway', () => {
     clearTimeout(timer);
   }, 30_000);
 
-  it('answers tools/call with PORT, MANAGEMENT_PORT, TOOL_SERVICE_PORT and GATEWAY_CONFIG all set', async () => {
+  it('answers tools/call from the moved sample service with PORT, MANAGEMENT_PORT and TOOL_SERVICE_PORT set, and no configuration', async () => {
     const [port, managementPort, toolServicePort] = [await freePort(), await freePort(), await freePort()];
-    const config = path.join(mkdtempSync(path.join(tmpdir(), 'serve-smoke-')), 'gateway.yaml');
-    writeFileSync(config, `mcp:\n  bundles:\n    - { name: local, serviceDomain: "http://127.0.0.1:${toolServicePort}", manifestPath: /tool-manifest }\n`);
     serve = spawn('npx', ['nx', 'serve', 'gateway'], {
       cwd: REPO_ROOT,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, PORT: String(port), MANAGEMENT_PORT: String(managementPort), TOOL_SERVICE_PORT: String(toolServicePort), GATEWAY_CONFIG: config },
+      // A short catalogue TTL: nx starts both at once, so the gateway's first manifest fetch may come before
+      // the service listens and serve the local fallback until its next refresh.
+      env: { ...process.env, PORT: String(port), MANAGEMENT_PORT: String(managementPort), TOOL_SERVICE_PORT: String(toolServicePort), MCP_CATALOGUE_REFRESH_TTL_MILLIS: '1000' },
     });
     let output = '';
     serve.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -64,5 +62,15 @@ describe('npx nx serve gateway', () => {
     }
     expect(reply.result?.isError).toBe(false);
     expect(reply.result?.content[0].text).toContain('C1001');
+    // The manifest, too, comes from the moved service: the local fallback, if the first fetch raced the
+    // service's start, gives way at a refresh (a tools/list after the TTL starts one).
+    type Bundles = { bundles: Array<{ source: string }> };
+    let status: Bundles = { bundles: [] };
+    for (let attempt = 0; attempt < 100 && status.bundles[0]?.source !== 'remote'; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 200));
+      await fetch(mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' }, body: '{"jsonrpc":"2.0","id":"l","method":"tools/list"}' });
+      status = (await (await fetch(`${managementUrl}/actuator/toolBundles`)).json()) as Bundles;
+    }
+    expect(status.bundles).toEqual([expect.objectContaining({ bundle: 'sample', source: 'remote', degraded: false })]);
   }, 240_000);
 });

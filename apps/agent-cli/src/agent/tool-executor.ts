@@ -1,5 +1,6 @@
+import { callReach } from '../tools/builtin/builtin-tool';
 import type { ToolRegistry } from '../tools/tool-registry';
-import { errorResult, type Tool, type ToolResult } from '../tools/tool';
+import { errorResult, type SideEffects, type Tool, type ToolResult } from '../tools/tool';
 import type { ApprovalReason, Approver } from './approval/approver';
 import { exceedsCap, sideEffectLabel, type SideEffectCap } from './approval/side-effect-cap';
 import { NO_HOOKS, type ToolUseHooks } from './hooks/tool-use-hooks';
@@ -28,7 +29,9 @@ export interface ToolExecutorOptions {
  * The one path every tool call takes, built-in or MCP alike: look the tool up, check the arguments
  * against its schema, hold it to the side-effect cap, ask the PreToolUse hooks, ask the approval gate, run it, tell the PostToolUse hooks. It reads only
  * the tool's declared side effects, never where the tool comes from, and never throws: every refusal is an
- * error result the model can read.
+ * error result the model can read. The one thing read from a call's arguments is where a built-in file
+ * tool's paths lead: outside the workspace a read-only call counts as mutating, so it is asked about (and
+ * refused under `--max-side-effect read-only`).
  *
  * Order: the cap comes first because it is absolute (no hook and no `--yes` lifts it); a hook's `deny`
  * beats everything after it; `allow` skips the question; `defer` asks even for a read-only call.
@@ -65,14 +68,16 @@ export class ToolExecutor {
   }
 
   private async decide(call: ToolCall, tool: Tool, signal: AbortSignal | undefined): Promise<GateVerdict> {
-    if (exceedsCap(tool.sideEffects, this.cap)) {
-      const message = `${call.name} is ${sideEffectLabel(tool.sideEffects)}, above --max-side-effect ${this.cap}; it was not run`;
+    const outside = callReach(tool, call.args) === 'outside';
+    const sideEffects = outside ? atLeastMutating(tool.sideEffects) : tool.sideEffects;
+    if (exceedsCap(sideEffects, this.cap)) {
+      const message = `${call.name} is ${sideEffectLabel(sideEffects)}${outside ? ' (a path outside the workspace)' : ''}, above --max-side-effect ${this.cap}; it was not run`;
       return { allowed: false, by: 'cap', message };
     }
     const { decision, reason } = await this.hooks.preToolUse(call, tool, signal);
     if (decision === 'deny') return { allowed: false, by: 'hook', message: `a hook denied ${call.name}${reason ? `: ${reason}` : ''}` };
     if (decision === 'allow') return { allowed: true, by: 'hook' };
-    const question = decision === 'defer' ? 'hook-defer' : questionFor(tool);
+    const question = decision === 'defer' ? 'hook-defer' : (questionFor(tool.sideEffects) ?? (outside ? 'outside-workspace' : undefined));
     if (question === undefined) return { allowed: true, by: 'not-needed' };
     const answer = await this.options.approver.approve({ call, tool, reason: question }, signal);
     if (answer.approved) return { allowed: true, by: answer.by };
@@ -85,7 +90,12 @@ export class ToolExecutor {
 }
 
 /** Read-only calls run without a question; mutating ones are asked about, destructive ones say so. */
-function questionFor(tool: Tool): ApprovalReason | undefined {
-  if (tool.sideEffects.level === 'read-only') return undefined;
-  return tool.sideEffects.destructive ? 'destructive' : 'mutating';
+function questionFor(sideEffects: SideEffects): ApprovalReason | undefined {
+  if (sideEffects.level === 'read-only') return undefined;
+  return sideEffects.destructive ? 'destructive' : 'mutating';
+}
+
+/** A read-only call that leaves the workspace is held to what a mutating one is. */
+function atLeastMutating(sideEffects: SideEffects): SideEffects {
+  return sideEffects.level === 'read-only' ? { ...sideEffects, level: 'mutating', destructive: false } : sideEffects;
 }

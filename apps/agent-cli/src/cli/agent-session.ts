@@ -13,6 +13,8 @@ import { toolEventEntry, type SessionOutcome } from '../agent/transcript/transcr
 import type { AgentConfig } from '../config/load-config';
 import { DEFAULT_LLM_CONFIG } from '../config/llm-config';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
+import { userConfigDirectory } from '../mcp/oauth/credential-store';
+import { storedSecrets } from '../mcp/oauth/stored-secrets';
 import type { AgentRuntime } from '../runtime/agent-runtime';
 import { withRuntime, type AgentOptions, type CommandContext } from './command-context';
 
@@ -56,7 +58,7 @@ export class AgentSession {
     const maxTurns = context.agent.maxTurns ?? llm.maxTurns;
     return withRuntime(context, async (runtime) => {
       const file = context.agent.transcript ? path.resolve(context.agent.workingDirectory, context.agent.transcript) : defaultTranscriptFile(context.agent.workingDirectory);
-      const transcript = new Transcript(file, (message) => context.io.stderr(`warning: ${message}\n`));
+      const transcript = new Transcript(file, (message) => context.io.stderr(`warning: ${message}\n`), storedSecrets(userConfigDirectory(context.agent.env)));
       const client = new ChatCompletionsClient(settings);
       const decisions = { made: 0, refused: 0 };
       const executor = runtime.executor(context.gate, (event) => {

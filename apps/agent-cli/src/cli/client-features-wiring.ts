@@ -4,6 +4,7 @@ import type { SideEffectCap } from '../agent/approval/side-effect-cap';
 import type { AgentConfig } from '../config/load-config';
 import { ClientFeatures } from '../mcp/host/client-features';
 import type { SamplingGate, SamplingModel } from '../mcp/host/sampling';
+import { DEFAULT_SERVER_REQUEST_LIMITS } from '../mcp/host/server-request-limits';
 import { clientSettings } from './agent-session';
 import type { AgentOptions, CliIo } from './command-context';
 
@@ -30,6 +31,7 @@ export function createClientFeatures(settings: ClientFeatureSettings): ClientFea
     samplingGate: samplingGate(settings),
     terminal: terminal && { ask: terminal.ask, show: (text) => io.stderr(text) },
     warn: (message) => io.stderr(`warning: ${message}\n`),
+    limitsFor: (server) => settings.config.servers.find((s) => s.name === server)?.serverRequests ?? DEFAULT_SERVER_REQUEST_LIMITS,
   });
 }
 

@@ -14,8 +14,11 @@ import { DEFAULT_CONFIG_FILE, emptyConfig, loadConfig, type AgentConfig } from '
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import { TransportClientFactory } from '../mcp/client-factory';
 import { cliOAuthHost } from '../mcp/oauth/cli-oauth-host';
+import { userConfigDirectory } from '../mcp/oauth/credential-store';
+import { serverOAuth } from '../mcp/oauth/server-oauth';
 import type { AgentRuntime } from '../runtime/agent-runtime';
 import { createAgentRuntime } from '../runtime/runtime-factory';
+import { Workspace } from '../tools/builtin/workspace';
 import { callCommand } from './commands/call-command';
 import { chatCommand } from './commands/chat-command';
 import { mcpCommand } from './commands/mcp-command';
@@ -31,6 +34,7 @@ import type { CliIo, Command } from './command-context';
 import { ExitCode } from './exit-codes';
 import { COMMAND_HELP, HELP } from './help';
 import { progressReporter } from './progress-reporter';
+import { terminalSafeIo } from './terminal';
 
 export type { CliIo };
 export { ExitCode, HELP };
@@ -58,9 +62,9 @@ export interface CliEnvironment {
 }
 
 /** Runs the CLI with the given arguments (without `node` and the script) and resolves to the exit code. */
-export async function runCli(args: readonly string[], io: CliIo, environment: CliEnvironment): Promise<number> {
+export async function runCli(args: readonly string[], rawIo: CliIo, environment: CliEnvironment): Promise<number> {
   // `mcp` edits the configuration file, with options of its own (-e, -H, --transport, as claude mcp has).
-  if (args[0] === 'mcp') return mcpCommand(args.slice(1), io, { cwd: environment.cwd ?? process.cwd(), env: environment.env ?? process.env, version: environment.version });
+  if (args[0] === 'mcp') return mcpCommand(args.slice(1), rawIo, { cwd: environment.cwd ?? process.cwd(), env: environment.env ?? process.env, version: environment.version });
   let parsed;
   try {
     parsed = parseArgs({
@@ -81,10 +85,11 @@ export async function runCli(args: readonly string[], io: CliIo, environment: Cl
       allowPositionals: true,
     });
   } catch (error) {
-    io.stderr(`agent-cli: ${errorMessage(error)}\nRun "agent-cli --help" for usage.\n`);
+    terminalSafeIo(rawIo, false).stderr(`agent-cli: ${errorMessage(error)}\nRun "agent-cli --help" for usage.\n`);
     return ExitCode.Usage;
   }
   const { values, positionals } = parsed;
+  const io = terminalSafeIo(rawIo, values.json === true);
   if (values.version) {
     io.stdout(`${environment.version}\n`);
     return ExitCode.Ok;
@@ -130,12 +135,16 @@ export async function runCli(args: readonly string[], io: CliIo, environment: Cl
     const runtime = await createAgentRuntime(servers ? { ...config, servers: config.servers.filter((s) => servers.includes(s.name)) } : config, {
       clientFactory: new TransportClientFactory(
         { name: 'agent-cli', version: environment.version },
-        createClientFeatures({ config, io, cap, yes: values.yes === true, agent: { model: values.model, env, workingDirectory: cwd } }),
-        cliOAuthHost(env, io.terminal !== undefined, notice),
+        {
+          features: createClientFeatures({ config, io, cap, yes: values.yes === true, agent: { model: values.model, env, workingDirectory: cwd } }),
+          authorization: serverOAuth(cliOAuthHost(env, io.terminal !== undefined, notice)),
+        },
       ),
       log: { warn: (message) => notice(`warning: ${message}\n`), progress: (line) => notice(`  [${line}]\n`) },
       onProgress: progressReporter(io.stderr),
       workingDirectory: cwd,
+      // The CLI's own configuration and credentials are sealed: no built-in tool reads them, whatever the flags.
+      workspace: new Workspace([cwd, ...(config.workspaceRoots ?? [])], [userConfigDirectory(env)]),
     });
     environment.onRuntime?.(runtime);
     return runtime;

@@ -1,5 +1,7 @@
 import { createInterface, type Interface } from 'node:readline/promises';
 import type { AskLine } from '../agent/approval/terminal-approver';
+import { forTerminal } from '../tools/terminal-text';
+import type { CliIo } from './command-context';
 
 /** A person at a terminal: questions go to stderr (stdout stays the command's output), answers come from stdin. */
 export interface Terminal {
@@ -26,18 +28,19 @@ export function openTerminal(stdin: NodeJS.ReadStream, stderr: NodeJS.WriteStrea
       readline ??= openReadline(stdin, stderr);
       open += 1;
       try {
-        return await (signal ? readline.question(question, { signal }) : readline.question(question));
+        const shown = forTerminal(question);
+        return await (signal ? readline.question(shown, { signal }) : readline.question(shown));
       } finally {
         open -= 1;
       }
     },
     print: (text) => {
       if (!readline || open === 0) {
-        stderr.write(text);
+        stderr.write(forTerminal(text));
         return;
       }
       // Carriage return and erase-line, the text on lines of its own, then readline writes the question and the typed line again.
-      stderr.write(`\r\x1b[K${text}`);
+      stderr.write(`\r\x1b[K${forTerminal(text)}`);
       readline.prompt(true);
     },
     close: () => readline?.close(),
@@ -50,4 +53,18 @@ function openReadline(stdin: NodeJS.ReadStream, stderr: NodeJS.WriteStream): Int
   // so that Ctrl-C means the same at a prompt as anywhere else (abort what is in flight, close, exit 130).
   readline.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
   return readline;
+}
+
+/**
+ * The CLI's output layer: whatever any command writes (a server's text, a model's, an error's) reaches the
+ * terminal neutralised, stderr always and stdout unless it carries `--json`, which stays byte for byte
+ * what JSON.stringify wrote (a JSON reader gets the server's strings exact). The terminal's questions and
+ * unasked lines are neutralised by the terminal itself.
+ */
+export function terminalSafeIo(io: CliIo, json: boolean): CliIo {
+  return {
+    ...io,
+    stdout: json ? io.stdout : (text) => io.stdout(forTerminal(text)),
+    stderr: (text) => io.stderr(forTerminal(text)),
+  };
 }

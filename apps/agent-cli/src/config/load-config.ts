@@ -1,10 +1,9 @@
 import path from 'node:path';
 import { parseDocument } from 'yaml';
-import { AgentError, AgentErrorCode } from '../errors/agent-errors';
+import { AgentError, AgentErrorCode, missingConfigVariable } from '../errors/agent-errors';
 import type { McpServerConfig } from '../mcp/server-config';
-import { printableName } from '@toolmesh/protocol';
+import { expandStrings, printableName } from '@toolmesh/protocol';
 import { ConfigReader } from './config-reader';
-import { expandStrings } from './expand-variables';
 import { DEFAULT_LLM_CONFIG, readLlmConfig, type LlmConfig } from './llm-config';
 import { loadSkills } from './load-skills';
 import { readTextFile } from './read-text-file';
@@ -23,11 +22,13 @@ export interface AgentConfig {
   readonly llm?: LlmConfig;
   /** Which notifications become events (`rewake`); absent: the defaults (DEFAULT_REWAKE_CONFIG). */
   readonly rewake?: RewakeConfig;
+  /** Folders besides the working directory the built-in file tools work in without asking (`workspaceRoots`), absolute. */
+  readonly workspaceRoots?: readonly string[];
   /** What was left out of an imported `mcpServers` file and how to fix it; the CLI prints each as a warning. */
   readonly warnings?: readonly string[];
 }
 
-export const SERVER_KEYS = ['name', 'transport', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'requestTimeoutMs', 'startupTimeoutMs', 'maxCallTimeoutMs', 'annotationTrust', 'era', 'oauth'];
+export const SERVER_KEYS = ['name', 'transport', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'requestTimeoutMs', 'startupTimeoutMs', 'maxCallTimeoutMs', 'annotationTrust', 'era', 'oauth', 'serverRequests'];
 
 /**
  * Reads the agent's configuration: either the agent's own YAML (`mcp.servers: [...]`) or, imported
@@ -50,7 +51,7 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv):
   if (document.errors.length > 0) {
     throw new AgentError(AgentErrorCode.ConfigInvalid, `${file} is not valid YAML or JSON: ${document.errors[0].message}`);
   }
-  const root = new ConfigReader(file, expandStrings(document.toJS({ maxAliasCount: 100 }), env, ''), '');
+  const root = new ConfigReader(file, expandStrings(document.toJS({ maxAliasCount: 100 }), env, '', missingConfigVariable), '');
   if (!root.present) return emptyConfig(file);
   if (!root.isObject()) throw root.error('a map with "mcp" (agent format) or "mcpServers" (MCP host format)');
   const imported = root.at('mcpServers').present;
@@ -62,11 +63,13 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv):
   // The MCP host format has no llm section: there `--model` and the defaults apply.
   const llm = imported ? DEFAULT_LLM_CONFIG : readLlmConfig(root.at('llm'));
   const rewake = readRewakeConfig(root.at('rewake'), servers.map((s) => s.name));
-  return { file, servers, skills: loadSkills(skillFiles, env), rewake, llm, ...(warnings.length > 0 ? { warnings } : {}) };
+  // Relative to the configuration file, like skill files.
+  const workspaceRoots = imported ? [] : root.at('workspaceRoots').stringList().map((entry) => path.resolve(path.dirname(file), entry));
+  return { file, servers, skills: loadSkills(skillFiles, env), rewake, llm, ...(workspaceRoots.length > 0 ? { workspaceRoots } : {}), ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
 function readAgentFormat(root: ConfigReader): McpServerConfig[] {
-  root.onlyKeys(['mcp', 'skills', 'rewake', 'llm']);
+  root.onlyKeys(['mcp', 'skills', 'rewake', 'llm', 'workspaceRoots']);
   const mcp = root.at('mcp');
   if (!mcp.present) return [];
   mcp.onlyKeys(['servers']);

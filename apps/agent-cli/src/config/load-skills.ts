@@ -1,7 +1,7 @@
 import { parseDocument } from 'yaml';
-import { AgentError, AgentErrorCode } from '../errors/agent-errors';
+import { expandAll, expandVariables } from '@toolmesh/protocol';
+import { AgentError, AgentErrorCode, missingConfigVariable } from '../errors/agent-errors';
 import { ConfigReader } from './config-reader';
-import { expandAll, expandVariables } from './expand-variables';
 import { readTextFile } from './read-text-file';
 import { readTemplate } from './skill-template';
 import { HOOK_EVENTS, HTTP_METHODS, type HookAction, type HookDefinition, type HookEvent, type Skill } from './skill';
@@ -71,7 +71,7 @@ function readAction(action: ConfigReader, event: HookEvent, env: NodeJS.ProcessE
     type,
     url: readFixedUrl(action.at('url'), env),
     method: action.at('method').oneOf(HTTP_METHODS, 'POST'),
-    headers: expandAll(action.at('headers').stringMap(), env, `${action.location}.headers`),
+    headers: expandAll(action.at('headers').stringMap(), env, `${action.location}.headers`, missingConfigVariable),
     body: action.at('body').present ? readTemplate(action.at('body'), event) : undefined,
   };
 }
@@ -88,7 +88,7 @@ function readFixedUrl(field: ConfigReader, env: NodeJS.ProcessEnv): URL {
   if (text.includes('{{')) throw field.fail('is never templated (no argument value may reach an outbound URL); send values in "body"');
   let url: URL;
   try {
-    url = new URL(expandVariables(text, env, field.location));
+    url = new URL(expandVariables(text, env, field.location, missingConfigVariable));
   } catch (error) {
     if (error instanceof AgentError) throw error;
     throw field.error('an absolute http:// or https:// URL');

@@ -1,5 +1,6 @@
 import { ERA_SETTINGS } from '@toolmesh/mcp-client';
 import { ANNOTATION_TRUST } from '../mcp/annotation-trust';
+import { DEFAULT_SERVER_REQUEST_LIMITS, SERVER_REQUEST_LIMIT_KEYS, type ServerRequestLimits } from '../mcp/host/server-request-limits';
 import { assertServerName, DEFAULT_REQUEST_TIMEOUT_MS, type McpServerConfig } from '../mcp/server-config';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import type { ConfigReader } from './config-reader';
@@ -28,6 +29,7 @@ export function readServerEntry(name: string, entry: ConfigReader): McpServerCon
     ...(entry.at('maxCallTimeoutMs').present ? { maxCallTimeoutMs: entry.at('maxCallTimeoutMs').positiveInteger(0) } : {}),
     annotationTrust: entry.at('annotationTrust').oneOf(ANNOTATION_TRUST, 'ignore'),
     ...(entry.at('era').present ? { era: entry.at('era').oneOf(ERA_SETTINGS, 'auto') } : {}),
+    ...(entry.at('serverRequests').present ? { serverRequests: readServerRequestLimits(entry.at('serverRequests')) } : {}),
   };
   // The HTTP+SSE transport of 2024-11-05 has no 2026-07-28 form to pin.
   if (transport === 'sse' && common.era === '2026-07-28') throw entry.at('era').error('"legacy" or "auto" with transport sse (a 2024-11-05 transport)');
@@ -47,6 +49,15 @@ export function readServerEntry(name: string, entry: ConfigReader): McpServerCon
   if (transport === 'sse') return { ...common, transport, url, headers };
   const oauth = readOAuthEntry(entry.at('oauth'), headers);
   return { ...common, transport: 'streamable-http', url, headers, ...(oauth ? { oauth } : {}) };
+}
+
+/** `serverRequests: { maxConcurrent, perMinute }`, each positive; one left out keeps its default. */
+function readServerRequestLimits(field: ConfigReader): ServerRequestLimits {
+  field.onlyKeys(SERVER_REQUEST_LIMIT_KEYS);
+  return {
+    maxConcurrent: field.at('maxConcurrent').positiveInteger(DEFAULT_SERVER_REQUEST_LIMITS.maxConcurrent),
+    perMinute: field.at('perMinute').positiveInteger(DEFAULT_SERVER_REQUEST_LIMITS.perMinute),
+  };
 }
 
 function readUrl(field: ConfigReader): URL {

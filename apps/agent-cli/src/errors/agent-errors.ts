@@ -12,6 +12,8 @@ export const AgentErrorCode = {
   ConfigMissingVariable: 'config.missing_variable',
   /** Two servers in the configuration have the same name. */
   ConfigDuplicateServer: 'config.duplicate_server',
+  /** `mcp add` / `mcp remove` waited too long for another agent-cli editing the same configuration file. */
+  ConfigLocked: 'config.locked',
   /** A server name does not match ^[a-z0-9]([a-z0-9-]*[a-z0-9])?$. */
   InvalidServerName: 'server.invalid_name',
   /** A server could not be connected at startup, or missed the startup deadline. */
@@ -65,3 +67,6 @@ export type AgentErrorCode = (typeof AgentErrorCode)[keyof typeof AgentErrorCode
 export class AgentError extends CodedError<AgentErrorCode> {
   override readonly name = 'AgentError';
 }
+
+/** A `${VAR}` without a default whose variable is unset, as the shared expansion (`@toolmesh/protocol`) reports it. */
+export const missingConfigVariable = (message: string): AgentError => new AgentError(AgentErrorCode.ConfigMissingVariable, message);

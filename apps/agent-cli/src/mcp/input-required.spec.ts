@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { TransportClientFactory } from './client-factory';
 import { ClientFeatures } from './host/client-features';
+import { DEFAULT_SERVER_REQUEST_LIMITS } from './host/server-request-limits';
 import type { HttpServerConfig } from './server-config';
 
 /**
@@ -68,8 +69,9 @@ describe('input_required rounds (2026-07-28) through the agent\'s client feature
       model: { unavailable: 'no model in this test' },
       samplingGate: { decide: async () => ({ allowed: false, reason: 'not in this test' }) },
       warn: (line) => warnings.push(line),
+      limitsFor: () => DEFAULT_SERVER_REQUEST_LIMITS,
     });
-    const factory = new TransportClientFactory({ name: 'mrtr-test', version: '0' }, features);
+    const factory = new TransportClientFactory({ name: 'mrtr-test', version: '0' }, { features });
     const config: HttpServerConfig = { name: 'asker', transport: 'streamable-http', url, headers: {}, requestTimeoutMs: 5000, annotationTrust: 'ignore' };
     const client = factory.create(config, (error) => warnings.push(error.message));
     try {

@@ -1,10 +1,11 @@
 import type { EraSetting } from '@toolmesh/mcp-client';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import type { AnnotationTrust } from './annotation-trust';
+import type { ServerRequestLimits } from './host/server-request-limits';
 import type { OAuthSettings } from './oauth/oauth-settings';
 
 /** `^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`: the server name becomes part of every tool name (`mcp__<server>__<tool>`). */
-export const SERVER_NAME_PATTERN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
+const SERVER_NAME_PATTERN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** Ten minutes: however often a call's progress restarts its request timeout, it ends by then. */
@@ -22,6 +23,8 @@ interface CommonServerConfig {
   /** The hard cap on one tool call whose progress notifications keep restarting its request timeout. */
   readonly maxCallTimeoutMs?: number;
   readonly annotationTrust: AnnotationTrust;
+  /** Limits on the sampling and elicitation requests this server may send; absent: the defaults. */
+  readonly serverRequests?: ServerRequestLimits;
   /**
    * The protocol era (SPEC A18); absent: `auto`, the `server/discover` probe with the `initialize`
    * fallback. The legacy `sse` transport always speaks `legacy`.

@@ -1,5 +1,6 @@
 import type { ChildProcessRegistry } from '@toolmesh/transport-stdio';
 import { ExitCode } from '../cli/exit-codes';
+import { killMarkedProcesses } from '../tools/descendant-processes';
 
 /** How long a graceful close may take after Ctrl-C / SIGTERM before every server group gets SIGKILL. */
 const SIGNAL_CLOSE_BUDGET_MS = 5000;
@@ -9,7 +10,8 @@ const SIGNAL_CLOSE_BUDGET_MS = 5000;
  * - SIGINT / SIGTERM: close the runtime gracefully (bounded), then SIGKILL what is left; a second
  *   signal skips the wait;
  * - an uncaught exception or unhandled rejection (a bug of ours): report it, SIGKILL every server group;
- * - any exit at all: SIGKILL every server group still tracked, synchronously (`exit` allows nothing else).
+ * - any exit at all: SIGKILL every server group still tracked, synchronously (`exit` allows nothing else),
+ *   and every process that left its group but carries this CLI's mark (tools/descendant-processes.ts).
  */
 export class ExitGuard {
   private cleanup: (() => Promise<void>) | undefined;
@@ -21,7 +23,10 @@ export class ExitGuard {
   ) {}
 
   install(): void {
-    process.on('exit', () => this.children.signalAll('SIGKILL'));
+    process.on('exit', () => {
+      this.children.signalAll('SIGKILL');
+      killMarkedProcesses();
+    });
     process.on('SIGINT', () => void this.onSignal('SIGINT', ExitCode.Interrupted));
     process.on('SIGTERM', () => void this.onSignal('SIGTERM', ExitCode.Terminated));
     process.on('uncaughtException', (error) => this.crash(error));
@@ -49,7 +54,7 @@ export class ExitGuard {
   }
 
   private exit(code: number): never {
-    this.children.signalAll('SIGKILL');
+    this.children.signalAll('SIGKILL'); // the 'exit' handler also sweeps the marked processes
     process.exit(code);
   }
 }

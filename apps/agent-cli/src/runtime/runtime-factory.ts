@@ -17,6 +17,7 @@ import { serversOffering } from '../mcp/host/connected-servers';
 import { McpResourceClient } from '../mcp/host/resource-client';
 import { createResourceTools } from '../mcp/host/resource-tools';
 import { createBuiltinTools } from '../tools/builtin/builtin-tools';
+import type { Workspace } from '../tools/builtin/workspace';
 import { ToolRegistry } from '../tools/tool-registry';
 import { AgentRuntime, closeInOrder, type Closeable } from './agent-runtime';
 import { createRewake } from './rewake';
@@ -29,6 +30,8 @@ export interface RuntimeDependencies {
   readonly spawnAllowanceMs?: number;
   /** Where the built-in tools resolve relative paths and run commands: the CLI's working directory. */
   readonly workingDirectory: string;
+  /** Where the built-in file tools go without asking, and where never; default: the working directory, nothing sealed. */
+  readonly workspace?: Workspace;
 }
 
 /**
@@ -49,7 +52,7 @@ export async function createAgentRuntime(config: AgentConfig, deps: RuntimeDepen
   ];
   try {
     const registry = new ToolRegistry();
-    for (const tool of createBuiltinTools({ workingDirectory: deps.workingDirectory }, rewake.events)) registry.register(tool);
+    for (const tool of createBuiltinTools({ workingDirectory: deps.workingDirectory, workspace: deps.workspace }, rewake.events)) registry.register(tool);
     await manager.connectAll(config.servers, deps.onProgress);
     await manager.registerAllTools(registry);
     registerResourceTools(registry, manager, deps.workingDirectory);

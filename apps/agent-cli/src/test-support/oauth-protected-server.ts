@@ -37,7 +37,14 @@ interface PendingCode {
 export interface OAuthProtectedServerOptions {
   /** A scope tools/call needs beyond the others: without it the call gets 403 insufficient_scope naming it. */
   readonly callScope?: string;
+  /** The one step whose address the metadata gives as plain http on another machine (PLAIN_HTTP_ELSEWHERE). */
+  readonly plainHttpElsewhere?: 'authorization-server' | 'registration' | 'authorization-page';
+  /** Token responses carry this many bytes of padding besides the tokens. */
+  readonly tokenPaddingBytes?: number;
 }
+
+/** Plain http to an address of TEST-NET-1 (RFC 5737): not this machine, and never routed. */
+export const PLAIN_HTTP_ELSEWHERE = 'http://192.0.2.1:9';
 
 export async function startOAuthProtectedServer(options: OAuthProtectedServerOptions = {}): Promise<OAuthProtectedServer> {
   const issued: string[] = [];
@@ -58,8 +65,10 @@ export async function startOAuthProtectedServer(options: OAuthProtectedServerOpt
     accessTokens.set(access, scope);
     refreshTokens.set(refresh, scope);
     issued.push(access, refresh);
-    return { access_token: access, token_type: 'Bearer', expires_in: 3600, refresh_token: refresh, scope };
+    const padding = options.tokenPaddingBytes ? { padding: 'x'.repeat(options.tokenPaddingBytes) } : {};
+    return { access_token: access, token_type: 'Bearer', expires_in: 3600, refresh_token: refresh, scope, ...padding };
   };
+  const origin = (step: OAuthProtectedServerOptions['plainHttpElsewhere']) => (options.plainHttpElsewhere === step ? PLAIN_HTTP_ELSEWHERE : base);
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', base);
@@ -68,14 +77,14 @@ export async function startOAuthProtectedServer(options: OAuthProtectedServerOpt
       res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(value));
 
     if (req.method === 'GET' && url.pathname === '/.well-known/oauth-protected-resource/mcp') {
-      return json(200, { resource: `${base}/mcp`, authorization_servers: [base], scopes_supported: ['mcp'] });
+      return json(200, { resource: `${base}/mcp`, authorization_servers: [origin('authorization-server')], scopes_supported: ['mcp'] });
     }
     if (req.method === 'GET' && url.pathname === '/.well-known/oauth-authorization-server') {
       return json(200, {
         issuer: base,
-        authorization_endpoint: `${base}/authorize`,
+        authorization_endpoint: `${origin('authorization-page')}/authorize`,
         token_endpoint: `${base}/token`,
-        registration_endpoint: `${base}/register`,
+        registration_endpoint: `${origin('registration')}/register`,
         response_types_supported: ['code'],
         grant_types_supported: ['authorization_code', 'refresh_token'],
         code_challenge_methods_supported: ['S256'],

@@ -47,6 +47,7 @@ export function buildCatalogue(mcp: GatewayConfig['mcp'], log: CatalogueLog, now
     limits: mcp.catalogue,
     manifestTtlMillis: mcp.catalogue.refreshTtlMillis,
     forcedRefreshCooldownMillis: mcp.catalogue.forcedRefreshCooldownMillis,
+    requestedRefreshIntervalMillis: mcp.catalogue.requestedRefreshIntervalMillis,
     cache,
     log,
     now,

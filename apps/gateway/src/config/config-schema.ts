@@ -83,13 +83,14 @@ export const configSchema = {
         catalogue: {
           type: 'object',
           additionalProperties: false,
-          required: ['refreshTtlMillis', 'maxTools', 'maxSerializedBytes', 'toolsListPageSize', 'forcedRefreshCooldownMillis', 'manifestTimeoutMillis', 'maxManifestBytes'],
+          required: ['refreshTtlMillis', 'maxTools', 'maxSerializedBytes', 'toolsListPageSize', 'forcedRefreshCooldownMillis', 'requestedRefreshIntervalMillis', 'manifestTimeoutMillis', 'maxManifestBytes'],
           properties: {
             refreshTtlMillis: { type: 'integer', minimum: 0 },
             maxTools: positiveInt,
             maxSerializedBytes: positiveInt,
             toolsListPageSize: { type: 'integer', minimum: 1 },
             forcedRefreshCooldownMillis: { type: 'integer', minimum: 0 },
+            requestedRefreshIntervalMillis: { type: 'integer', minimum: 0 },
             manifestTimeoutMillis: positiveInt,
             maxManifestBytes: positiveInt,
           },
@@ -103,8 +104,13 @@ export const configSchema = {
         notifications: {
           type: 'object',
           additionalProperties: false,
-          required: ['maxOpenStreams', 'keepAliveMillis'],
-          properties: { maxOpenStreams: { type: 'integer', minimum: 0 }, keepAliveMillis: { type: 'integer', minimum: 100 } },
+          required: ['maxOpenStreams', 'maxStreamsPerClient', 'maxStreamLifetimeMillis', 'keepAliveMillis'],
+          properties: {
+            maxOpenStreams: { type: 'integer', minimum: 0 },
+            maxStreamsPerClient: { type: 'integer', minimum: 0 },
+            maxStreamLifetimeMillis: { type: 'integer', minimum: 1_000 },
+            keepAliveMillis: { type: 'integer', minimum: 100 },
+          },
         },
         redis: {
           type: 'object',
@@ -120,8 +126,8 @@ export const configSchema = {
         toolClient: {
           type: 'object',
           additionalProperties: false,
-          required: ['connectionsPerOrigin', 'maxConcurrentCallsPerTool'],
-          properties: { connectionsPerOrigin: positiveInt, maxConcurrentCallsPerTool: positiveInt },
+          required: ['connectionsPerOrigin', 'maxConcurrentCallsPerTool', 'reservedConnectionsPerOrigin', 'maxReservedCallsPerTool'],
+          properties: { connectionsPerOrigin: positiveInt, maxConcurrentCallsPerTool: positiveInt, reservedConnectionsPerOrigin: positiveInt, maxReservedCallsPerTool: positiveInt },
         },
       },
     },

@@ -1,14 +1,32 @@
+import { isIP, isIPv6 } from 'node:net';
 import { version } from '../../../../package.json';
+import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
 import type { GatewayConfig } from './gateway-config';
 
-/** The port the sample tool service listens on in the local profile (`nx serve tool-service-sample`). */
-export const SAMPLE_TOOL_SERVICE_URL = 'http://127.0.0.1:8081';
+/**
+ * Where the local profile's bundle finds the sample tool service: where `nx serve gateway` started it,
+ * from the variables the sample reads (TOOL_SERVICE_HOST, TOOL_SERVICE_PORT; 127.0.0.1:8081 unset), so
+ * moving its port moves the gateway's calls with it. A wildcard bind address is called on loopback.
+ */
+export function sampleToolServiceUrl(env: NodeJS.ProcessEnv): string {
+  const port = env.TOOL_SERVICE_PORT || '8081';
+  if (!/^[0-9]+$/.test(port) || Number(port) < 1 || Number(port) > 65535) {
+    const why = port === '0' ? 'lets the sample service pick any free port, which the gateway cannot follow' : 'is not a TCP port';
+    throw new GatewayError(GatewayErrorCode.ConfigInvalid, `TOOL_SERVICE_PORT=${port} ${why}; give a port from 1 to 65535, or configure mcp.bundles`);
+  }
+  const bound = env.TOOL_SERVICE_HOST || '127.0.0.1';
+  if (isIP(bound) === 0 && !/^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(bound)) {
+    throw new GatewayError(GatewayErrorCode.ConfigInvalid, `TOOL_SERVICE_HOST must be an IP address or a host name, got "${bound}"`);
+  }
+  const host = bound === '0.0.0.0' ? '127.0.0.1' : bound === '::' ? '[::1]' : isIPv6(bound) ? `[${bound}]` : bound;
+  return `http://${host}:${port}`;
+}
 
 /**
  * Defaults: the local profile, which works on a fresh clone with no configuration: loopback only, and the
  * sample tool service as the one bundle.
  */
-export function defaultConfig(): GatewayConfig {
+export function defaultConfig(env: NodeJS.ProcessEnv = {}): GatewayConfig {
   return {
     server: {
       host: '127.0.0.1',
@@ -40,7 +58,7 @@ export function defaultConfig(): GatewayConfig {
       bundles: [
         {
           name: 'sample',
-          serviceDomain: SAMPLE_TOOL_SERVICE_URL,
+          serviceDomain: sampleToolServiceUrl(env),
           manifestPath: '/tool-manifest',
           fallbackManifestFile: 'config/local-core-tools-manifest-sample-v1.json',
         },
@@ -52,13 +70,14 @@ export function defaultConfig(): GatewayConfig {
         maxSerializedBytes: 8 * 1_048_576,
         toolsListPageSize: 1_000,
         forcedRefreshCooldownMillis: 5_000,
+        requestedRefreshIntervalMillis: 1_000,
         manifestTimeoutMillis: 5_000,
         maxManifestBytes: 8 * 1_048_576,
       },
       routingHints: { refreshTtlMillis: 300_000 },
-      notifications: { maxOpenStreams: 1_024, keepAliveMillis: 15_000 },
+      notifications: { maxOpenStreams: 1_024, maxStreamsPerClient: 64, maxStreamLifetimeMillis: 3_600_000, keepAliveMillis: 15_000 },
       redis: { keyPrefix: 'toolmesh', portalRegistryKey: 'toolmesh:portal-registry:v1', commandTimeoutMillis: 1_000 },
-      toolClient: { connectionsPerOrigin: 128, maxConcurrentCallsPerTool: 64 },
+      toolClient: { connectionsPerOrigin: 128, maxConcurrentCallsPerTool: 64, reservedConnectionsPerOrigin: 32, maxReservedCallsPerTool: 8 },
     },
     logging: { level: 'info', format: 'kv' },
   };

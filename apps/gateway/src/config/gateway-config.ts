@@ -64,6 +64,8 @@ export interface GatewayConfig {
       /** Most tools in one `tools/list` page; a longer list is paged with cursors. */
       toolsListPageSize: number;
       forcedRefreshCooldownMillis: number;
+      /** Least time between two refreshes of one bundle asked for on the management port; sooner ones get 429. */
+      requestedRefreshIntervalMillis: number;
       manifestTimeoutMillis: number;
       maxManifestBytes: number;
     };
@@ -72,6 +74,10 @@ export interface GatewayConfig {
     notifications: {
       /** Open streams per process (2026 listens and 2025 GET streams together); more are refused with 503. */
       maxOpenStreams: number;
+      /** Open streams of one client (remote address); more are refused with 429. */
+      maxStreamsPerClient: number;
+      /** A stream is ended after this long; the client opens another. */
+      maxStreamLifetimeMillis: number;
       /** Interval of the `:` keep-alive comments on an idle stream. */
       keepAliveMillis: number;
     };
@@ -85,8 +91,11 @@ export interface GatewayConfig {
     toolClient: {
       /** Keep-alive connections per tool service origin. */
       connectionsPerOrigin: number;
-      /** Calls of one tool in flight at once; more are refused with an isError result. Below `connectionsPerOrigin`. */
+      /** Calls of one tool in flight at once; more are refused with an isError result. At most `connectionsPerOrigin - reservedConnectionsPerOrigin`. */
       maxConcurrentCallsPerTool: number;
+      /** The part of each service's pool that only tools holding fewer than `maxReservedCallsPerTool` calls may use. */
+      reservedConnectionsPerOrigin: number;
+      maxReservedCallsPerTool: number;
     };
   };
   logging: { level: string; format: LogFormat };

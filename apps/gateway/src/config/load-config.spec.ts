@@ -54,6 +54,9 @@ mcp:
     ['broken YAML', 'mcp: [unclosed', 'is not valid YAML'],
     ['a headers timeout above the request timeout', 'server: { headersTimeoutMillis: 40000, requestTimeoutMillis: 30000 }', 'server.headersTimeoutMillis (40000) must not exceed server.requestTimeoutMillis (30000)'],
     ['a negative connection cap', 'server: { maxConnections: -1 }', 'config.server.maxConnections must be >= 0'],
+    ['a per-tool cap reaching into the reserve', 'mcp: { toolClient: { maxConcurrentCallsPerTool: 100 } }', 'maxConcurrentCallsPerTool (100) must not exceed connectionsPerOrigin less reservedConnectionsPerOrigin (96)'],
+    ['a reserve as large as the pool', 'mcp: { toolClient: { connectionsPerOrigin: 32, maxConcurrentCallsPerTool: 1 } }', 'reservedConnectionsPerOrigin (32) must be below mcp.toolClient.connectionsPerOrigin (32)'],
+    ['more reserved calls per tool than the reserve', 'mcp: { toolClient: { maxReservedCallsPerTool: 40 } }', 'maxReservedCallsPerTool (40) must not exceed mcp.toolClient.reservedConnectionsPerOrigin (32)'],
   ])('refuses %s, saying what to fix', (_, text, message) => {
     expect(() => loadConfig({ file: yamlFile(text), env: {} })).toThrow(expect.objectContaining({ code: 'gateway.config_invalid', message: expect.stringContaining(message) }));
   });
@@ -77,6 +80,54 @@ mcp:
     ]);
     expect(() => loadConfig({ env: { MCP_PORTAL_REGISTRY_URL: 'ftp://portal' } })).toThrow(/config\.mcp\.portal\.registryUrl must match pattern/);
     expect(() => loadConfig({ env: { REDIS_URL: 'cache:6379' } })).toThrow(/config\.mcp\.redis\.url must match pattern/);
+  });
+
+  it('points the default bundle where nx serve started the sample tool service (TOOL_SERVICE_HOST, TOOL_SERVICE_PORT)', () => {
+    const serviceDomain = (env: NodeJS.ProcessEnv) => loadConfig({ env }).mcp.bundles[0].serviceDomain;
+    expect(serviceDomain({})).toBe('http://127.0.0.1:8081');
+    expect(serviceDomain({ TOOL_SERVICE_PORT: '18081' })).toBe('http://127.0.0.1:18081');
+    expect(serviceDomain({ TOOL_SERVICE_HOST: 'tools.local', TOOL_SERVICE_PORT: '9000' })).toBe('http://tools.local:9000');
+    expect(serviceDomain({ TOOL_SERVICE_HOST: '0.0.0.0' })).toBe('http://127.0.0.1:8081');
+    expect(serviceDomain({ TOOL_SERVICE_HOST: '::' })).toBe('http://[::1]:8081');
+    expect(serviceDomain({ TOOL_SERVICE_HOST: 'fd00::5' })).toBe('http://[fd00::5]:8081');
+    // A configured bundle list replaces the default one, whatever the sample's variables say.
+    expect(loadConfig({ file: yamlFile('mcp: { bundles: [{ name: a, serviceDomain: "http://a:1", manifestPath: /m }] }'), env: { TOOL_SERVICE_PORT: '9000' } }).mcp.bundles[0].serviceDomain).toBe('http://a:1');
+  });
+
+  it.each([
+    ['0', 'TOOL_SERVICE_PORT=0 lets the sample service pick any free port, which the gateway cannot follow'],
+    ['eighty', 'TOOL_SERVICE_PORT=eighty is not a TCP port'],
+    ['70000', 'TOOL_SERVICE_PORT=70000 is not a TCP port'],
+  ])('refuses TOOL_SERVICE_PORT=%s for the default bundle, saying why', (port, message) => {
+    expect(() => loadConfig({ env: { TOOL_SERVICE_PORT: port } })).toThrow(expect.objectContaining({ code: 'gateway.config_invalid', message: expect.stringContaining(message) }));
+    expect(() => loadConfig({ env: { TOOL_SERVICE_HOST: 'a b/c' } })).toThrow('TOOL_SERVICE_HOST must be an IP address or a host name, got "a b/c"');
+  });
+
+  it('expands ${VAR} and ${VAR:-default} in the strings of the file from the environment', () => {
+    const file = yamlFile(`
+mcp:
+  bundles:
+    - name: core
+      serviceDomain: "\${TOOL_SERVICE_URL:-http://127.0.0.1:8081}"
+      manifestPath: "\${MANIFEST_PATH}"
+  redis: { url: "redis://\${REDIS_HOST}:\${REDIS_PORT:-6379}" }
+`);
+    const defaults = loadConfig({ file, env: { MANIFEST_PATH: '/tool-manifest', REDIS_HOST: 'cache' } });
+    expect(defaults.mcp.bundles[0]).toMatchObject({ serviceDomain: 'http://127.0.0.1:8081', manifestPath: '/tool-manifest' });
+    expect(defaults.mcp.redis.url).toBe('redis://cache:6379');
+    const set = loadConfig({ file, env: { TOOL_SERVICE_URL: 'http://tools.internal:9000', MANIFEST_PATH: '/m', REDIS_HOST: 'cache', REDIS_PORT: '7000' } });
+    expect(set.mcp.bundles[0]).toMatchObject({ serviceDomain: 'http://tools.internal:9000', manifestPath: '/m' });
+    expect(set.mcp.redis.url).toBe('redis://cache:7000');
+  });
+
+  it('refuses a ${VAR} without a default whose variable is unset, naming the variable, the field and the file', () => {
+    const file = yamlFile('mcp:\n  redis: { url: "redis://${REDIS_HOST}:6379" }\n');
+    expect(() => loadConfig({ file, env: {} })).toThrow(
+      expect.objectContaining({
+        code: 'gateway.config_invalid',
+        message: `invalid configuration (${file}): mcp.redis.url uses \${REDIS_HOST}, but the environment variable REDIS_HOST is not set; set it, or give a default: \${REDIS_HOST:-value}`,
+      }),
+    );
   });
 
   it('ignores prototype keys in the file instead of letting them reach an object prototype', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { errorMessage, isModernProtocolVersion, MODERN_PROTOCOL_VERSIONS, SchemaCompiler, SUPPORTED_PROTOCOL_VERSIONS } from '@toolmesh/protocol';
+import { errorMessage, expandStrings, isModernProtocolVersion, MODERN_PROTOCOL_VERSIONS, SchemaCompiler, SUPPORTED_PROTOCOL_VERSIONS } from '@toolmesh/protocol';
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
 import { configSchema } from './config-schema';
 import { defaultConfig } from './defaults';
@@ -45,9 +45,9 @@ const configDocument = new SchemaCompiler({ strict: true, maxProblems: 20 }).com
  * whole. `file` comes from `--config` or `GATEWAY_CONFIG`.
  */
 export function loadConfig(options: { file?: string; env: NodeJS.ProcessEnv }): GatewayConfig {
-  let config: unknown = defaultConfig();
+  let config: unknown = defaultConfig(options.env);
   const file = options.file ?? options.env.GATEWAY_CONFIG;
-  if (file) config = mergeDeep(config, readYaml(file));
+  if (file) config = mergeDeep(config, readYaml(file, options.env));
   for (const [variable, path, kind] of ENV_OVERRIDES) {
     const raw = options.env[variable];
     if (raw !== undefined && raw !== '') setPath(config as Record<string, unknown>, path, convert(variable, raw, kind));
@@ -72,25 +72,36 @@ function checkServerTimeouts({ headersTimeoutMillis, requestTimeoutMillis }: Gat
   }
 }
 
-/** One stuck tool must leave connections to its service's other tools (SPEC G26). */
-function checkToolClient({ connectionsPerOrigin, maxConcurrentCallsPerTool }: GatewayConfig['mcp']['toolClient']): void {
-  if (maxConcurrentCallsPerTool >= connectionsPerOrigin) {
-    throw configInvalid(`mcp.toolClient.maxConcurrentCallsPerTool (${maxConcurrentCallsPerTool}) must be below mcp.toolClient.connectionsPerOrigin (${connectionsPerOrigin})`);
+/** Stuck tools must leave connections to their service's other tools (SPEC G26): a reserve, that one tool cannot fill alone. */
+function checkToolClient({ connectionsPerOrigin, maxConcurrentCallsPerTool, reservedConnectionsPerOrigin, maxReservedCallsPerTool }: GatewayConfig['mcp']['toolClient']): void {
+  if (reservedConnectionsPerOrigin >= connectionsPerOrigin) {
+    throw configInvalid(`mcp.toolClient.reservedConnectionsPerOrigin (${reservedConnectionsPerOrigin}) must be below mcp.toolClient.connectionsPerOrigin (${connectionsPerOrigin})`);
+  }
+  if (maxConcurrentCallsPerTool > connectionsPerOrigin - reservedConnectionsPerOrigin) {
+    throw configInvalid(
+      `mcp.toolClient.maxConcurrentCallsPerTool (${maxConcurrentCallsPerTool}) must not exceed connectionsPerOrigin less reservedConnectionsPerOrigin (${connectionsPerOrigin - reservedConnectionsPerOrigin})`,
+    );
+  }
+  if (maxReservedCallsPerTool > reservedConnectionsPerOrigin) {
+    throw configInvalid(`mcp.toolClient.maxReservedCallsPerTool (${maxReservedCallsPerTool}) must not exceed mcp.toolClient.reservedConnectionsPerOrigin (${reservedConnectionsPerOrigin})`);
   }
 }
 
-function readYaml(file: string): unknown {
+/** The file's strings may take `${VAR}` and `${VAR:-default}` from the environment, as the agent CLI's do. */
+function readYaml(file: string, env: NodeJS.ProcessEnv): unknown {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
     throw configInvalid(`cannot read the configuration file ${file}; check the path given to --config or GATEWAY_CONFIG`);
   }
+  let document: unknown;
   try {
-    return parseYaml(text) ?? {};
+    document = parseYaml(text) ?? {};
   } catch (error) {
     throw configInvalid(`the configuration file ${file} is not valid YAML: ${errorMessage(error)}`);
   }
+  return expandStrings(document, env, '', (message) => configInvalid(`invalid configuration (${file}): ${message}`));
 }
 
 /** Both eras' versions, 2026 first: what `mcp.protocol.supportedVersions` may name. */

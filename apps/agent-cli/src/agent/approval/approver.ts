@@ -1,8 +1,18 @@
 import type { Tool } from '../../tools/tool';
 import type { ToolCall } from '../tool-call';
 
-/** Why the gate asks: the tool's declared side effects, or a hook that deferred the decision to a person. */
-export type ApprovalReason = 'mutating' | 'destructive' | 'hook-defer';
+/**
+ * Why the gate asks: the tool's declared side effects, a read-only built-in's path outside the workspace,
+ * or a hook that deferred the decision to a person.
+ */
+export type ApprovalReason = 'mutating' | 'destructive' | 'outside-workspace' | 'hook-defer';
+
+/** The reason as the end of "... needs approval (<reason>)". */
+export function reasonText(reason: ApprovalReason): string {
+  if (reason === 'hook-defer') return 'a hook deferred the decision to a person';
+  if (reason === 'outside-workspace') return 'its path is outside the workspace';
+  return `it is ${reason}`;
+}
 
 export interface ApprovalRequest {
   readonly call: ToolCall;
@@ -31,7 +41,7 @@ export const NON_INTERACTIVE_APPROVER: Approver = {
     approved: false,
     by: 'non-interactive',
     message:
-      `${call.name} needs approval (${reason === 'hook-defer' ? 'a hook deferred the decision to a person' : `it is ${reason}`}), ` +
+      `${call.name} needs approval (${reasonText(reason)}), ` +
       'but there is no terminal to ask on; run with --yes to approve such calls, or --max-side-effect to refuse them without asking',
   }),
 };

@@ -1,5 +1,7 @@
+import { McpTool } from '../../mcp/mcp-tool';
 import { describeSideEffects } from '../../tools/describe-side-effects';
-import type { ApprovalAnswer, ApprovalRequest, Approver } from './approver';
+import { forTerminal } from '../../tools/terminal-text';
+import { reasonText, type ApprovalAnswer, type ApprovalRequest, type Approver } from './approver';
 
 /** Asks one question on the terminal and resolves to the line typed; `chat` shares its readline with it. */
 export type AskLine = (question: string, signal?: AbortSignal) => Promise<string>;
@@ -20,9 +22,15 @@ export class TerminalApprover implements Approver {
   }
 }
 
+/**
+ * The question, neutralised for the terminal. An MCP tool is named as the registry knows it: its server's
+ * name from the configuration, and the name the server chose only inside JSON quotes, so no name (say
+ * `Read [read-only]`) can make the question read as if about another tool or other side effects.
+ */
 export function approvalPrompt({ call, tool, reason }: ApprovalRequest): string {
-  const why = reason === 'hook-defer' ? 'a hook asks for your decision' : `it is ${reason}`;
+  const why = reason === 'hook-defer' ? 'a hook asks for your decision' : reasonText(reason);
+  const which = tool instanceof McpTool ? `the tool ${JSON.stringify(tool.serverToolName)} of MCP server "${tool.serverName}"` : call.name;
   let args = JSON.stringify(call.args);
   if (args.length > ARGUMENTS_SHOWN) args = `${args.slice(0, ARGUMENTS_SHOWN)}…`;
-  return `Allow ${call.name} [${describeSideEffects(tool.sideEffects)}]? (${why})\n  arguments: ${args}\nApprove? [y/N] `;
+  return forTerminal(`Allow ${which} [${describeSideEffects(tool.sideEffects)}]? (${why})\n  arguments: ${args}\nApprove? [y/N] `);
 }

@@ -10,8 +10,8 @@ export interface ScriptedToolCall {
 
 /** One scripted answer of the fake model. */
 export type ScriptedReply =
-  /** A chat completion, streamed as SSE (default) or sent whole as JSON (`stream: false`). */
-  | { readonly text?: string; readonly toolCalls?: readonly ScriptedToolCall[]; readonly stream?: boolean }
+  /** A chat completion, streamed as SSE (default) or sent whole as JSON (`stream: false`), after `delayMs` when given. */
+  | { readonly text?: string; readonly toolCalls?: readonly ScriptedToolCall[]; readonly stream?: boolean; readonly delayMs?: number }
   /** An HTTP error status with this body. */
   | { readonly status: number; readonly body: string }
   /** These bytes as the body, with this content type: for malformed streams. */
@@ -34,6 +34,8 @@ export interface ScriptedLlmServer {
   /** `http://127.0.0.1:<port>/v1`, for `llm.baseUrl`. */
   readonly baseUrl: string;
   readonly requests: RecordedRequest[];
+  /** The most requests it was answering at once (with `delayMs`, how many calls the client made in parallel). */
+  readonly peakInFlight: number;
   close(): Promise<void>;
 }
 
@@ -49,7 +51,12 @@ export type Script = readonly ScriptedReply[] | ((index: number) => ScriptedRepl
  */
 export async function startScriptedLlmServer(script: Script): Promise<ScriptedLlmServer> {
   const requests: RecordedRequest[] = [];
+  let inFlight = 0;
+  let peakInFlight = 0;
   const server = createServer((req, res) => {
+    inFlight += 1;
+    peakInFlight = Math.max(peakInFlight, inFlight);
+    res.once('close', () => (inFlight -= 1));
     let text = '';
     req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
     req.on('end', () => {
@@ -64,7 +71,8 @@ export async function startScriptedLlmServer(script: Script): Promise<ScriptedLl
         res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `the script has no reply ${index + 1}` } }));
         return;
       }
-      answer(res, reply, index);
+      if ('delayMs' in reply && reply.delayMs) setTimeout(() => answer(res, reply, index), reply.delayMs);
+      else answer(res, reply, index);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -72,6 +80,9 @@ export async function startScriptedLlmServer(script: Script): Promise<ScriptedLl
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    get peakInFlight() {
+      return peakInFlight;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

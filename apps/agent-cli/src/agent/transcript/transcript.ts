@@ -4,13 +4,14 @@ import { errorMessage } from '@toolmesh/protocol';
 import type { TranscriptEntry } from './transcript-entry';
 
 /** Where `run` and `chat` write their transcript when `--transcript` is not given, relative to the working directory. */
-export const DEFAULT_TRANSCRIPT_DIRECTORY = path.join('.agent-cli', 'transcripts');
+const DEFAULT_TRANSCRIPT_DIRECTORY = path.join('.agent-cli', 'transcripts');
 
 /**
  * A JSONL transcript: one JSON object per line, each with `ts` (ISO time), `turn` (the model turn it
  * belongs to; 0 before the first) and `type`. Lines are written synchronously, in order, as things
  * happen, so a crash or Ctrl-C loses nothing already done. A transcript that cannot be written is a
- * warning, once, never the end of the session.
+ * warning, once, never the end of the session. Every occurrence of a `secret` (the CLI's stored tokens)
+ * in a line is written as `[redacted]`.
  */
 export class Transcript {
   private turn = 0;
@@ -20,6 +21,7 @@ export class Transcript {
   constructor(
     readonly file: string,
     private readonly warn: (message: string) => void,
+    private readonly secrets: readonly string[] = [],
   ) {
     try {
       mkdirSync(path.dirname(file), { recursive: true });
@@ -37,7 +39,9 @@ export class Transcript {
   record(entry: TranscriptEntry): void {
     if (this.fd === undefined) return;
     try {
-      writeSync(this.fd, `${JSON.stringify({ ts: new Date().toISOString(), turn: this.turn, ...entry })}\n`);
+      let line = JSON.stringify({ ts: new Date().toISOString(), turn: this.turn, ...entry });
+      for (const secret of this.secrets) line = line.split(secret).join('[redacted]');
+      writeSync(this.fd, `${line}\n`);
     } catch (error) {
       this.fail(error);
     }

@@ -3,12 +3,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { errorMessage } from '@toolmesh/protocol';
 import { ConfigEditor, type NewServerEntry } from '../../config/config-editor';
+import { withFileLock } from '../../config/config-file-lock';
 import { DEFAULT_CONFIG_FILE, parseConfig } from '../../config/load-config';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import type { CliIo } from '../command-context';
 import { ExitCode } from '../exit-codes';
 import { formatTable } from '../format-table';
 import { COMMAND_HELP } from '../help';
+import { terminalSafeIo } from '../terminal';
 import { mcpLogin, mcpLogout } from './mcp-login-command';
 
 /** A name typed wrong (absent, taken, not allowed) is a usage error; a file or an entry that cannot be read is a configuration error. */
@@ -22,7 +24,7 @@ const TRANSPORTS: Readonly<Record<string, NewServerEntry['transport']>> = { stdi
  * server, and works on the file's text, so a file with an unset `${VAR}` can still be edited. An added
  * entry is checked as the CLI will read it before the file is written; the write replaces the file at once.
  */
-export async function mcpCommand(args: readonly string[], io: CliIo, where: { readonly cwd: string; readonly env: NodeJS.ProcessEnv; readonly version: string }): Promise<number> {
+export async function mcpCommand(args: readonly string[], rawIo: CliIo, where: { readonly cwd: string; readonly env: NodeJS.ProcessEnv; readonly version: string }): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -38,9 +40,10 @@ export async function mcpCommand(args: readonly string[], io: CliIo, where: { re
       allowPositionals: true,
     });
   } catch (error) {
-    return usage(io, errorMessage(error));
+    return usage(terminalSafeIo(rawIo, false), errorMessage(error));
   }
   const { values, positionals } = parsed;
+  const io = terminalSafeIo(rawIo, values.json === true);
   const [action, ...rest] = positionals;
   if (values.help || action === undefined) {
     io.stdout(COMMAND_HELP.mcp);
@@ -51,11 +54,11 @@ export async function mcpCommand(args: readonly string[], io: CliIo, where: { re
     switch (action) {
       case 'add': {
         const entry = newEntry(rest, values);
-        return 'problem' in entry ? usage(io, entry.problem) : add(io, file, entry, values.json === true);
+        return 'problem' in entry ? usage(io, entry.problem) : await add(io, file, entry, values.json === true);
       }
       case 'remove':
         if (rest.length !== 1) return usage(io, '"remove" takes the name of one server');
-        return edit(io, file, (editor) => editor.remove(rest[0]), values.json === true ? { removed: rest[0], file } : `removed the server "${rest[0]}" from ${file}`);
+        return await edit(io, file, (editor) => editor.remove(rest[0]), values.json === true ? { removed: rest[0], file } : `removed the server "${rest[0]}" from ${file}`);
       case 'list':
         if (rest.length > 0) return usage(io, '"list" takes no arguments');
         return list(io, file, values.json === true);
@@ -79,7 +82,7 @@ export async function mcpCommand(args: readonly string[], io: CliIo, where: { re
       return ExitCode.Failure;
     }
     io.stderr(`agent-cli mcp ${action}: ${error.message} [${error.code}]\n`);
-    return USAGE_CODES.has(error.code) ? ExitCode.Usage : error.code.startsWith('oauth.') ? ExitCode.Failure : ExitCode.Config;
+    return USAGE_CODES.has(error.code) ? ExitCode.Usage : error.code.startsWith('oauth.') || error.code === AgentErrorCode.ConfigLocked ? ExitCode.Failure : ExitCode.Config;
   }
 }
 
@@ -115,7 +118,7 @@ function pairs(words: readonly string[], separator: string): Record<string, stri
   return map;
 }
 
-function add(io: CliIo, file: string, entry: NewServerEntry, json: boolean): number {
+function add(io: CliIo, file: string, entry: NewServerEntry, json: boolean): Promise<number> {
   // The entry alone, read as the CLI reads a configuration (name, transport, URL): so a bad entry never
   // reaches the file. ${VAR}s are checked for form only; they may be set later, where the CLI runs.
   const alone = new ConfigEditor(file, '');
@@ -125,13 +128,18 @@ function add(io: CliIo, file: string, entry: NewServerEntry, json: boolean): num
   return edit(io, file, (editor) => editor.add(entry), json ? { added: entry.name, transport: entry.transport, file } : `added the ${entry.transport} server "${entry.name}" (${described}) to ${file}`);
 }
 
-/** Reads the file (none yet: an empty one), applies `change`, and replaces the file with the result. */
-function edit(io: CliIo, file: string, change: (editor: ConfigEditor) => void, done: string | object): number {
-  const editor = new ConfigEditor(file, existsSync(file) ? readText(file) : '');
-  change(editor);
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, editor.toString(), { mode: existsSync(file) ? statSync(file).mode & 0o777 : 0o644 });
-  renameSync(temporary, file);
+/**
+ * Reads the file (none yet: an empty one), applies `change`, and replaces the file with the result, all
+ * under the file's lock: an edit run at the same time by another process is read, never overwritten.
+ */
+async function edit(io: CliIo, file: string, change: (editor: ConfigEditor) => void, done: string | object): Promise<number> {
+  await withFileLock(file, () => {
+    const editor = new ConfigEditor(file, existsSync(file) ? readText(file) : '');
+    change(editor);
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, editor.toString(), { mode: existsSync(file) ? statSync(file).mode & 0o777 : 0o644 });
+    renameSync(temporary, file);
+  });
   io.stdout(typeof done === 'string' ? `${done}\n` : `${JSON.stringify(done, null, 2)}\n`);
   return ExitCode.Ok;
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ElicitResult, ServerRequestHandlers } from '@toolmesh/mcp-client';
 import { fillForm, type AskLine } from './elicitation-form';
 import { answerSampling, type SamplingGate, type SamplingModel } from './sampling';
+import { ServerRequestLimiter, type ServerRequestLimits } from './server-request-limits';
 
 /** The person at the terminal, for forms: a question at a time, and lines shown on stderr. */
 export interface FormTerminal {
@@ -19,6 +20,8 @@ export interface ClientFeatureOptions {
   /** Without a terminal every elicitation is declined. */
   readonly terminal?: FormTerminal;
   readonly warn: (message: string) => void;
+  /** Each server's limits on the sampling and the elicitation requests it may have in hand at once and per minute. */
+  readonly limitsFor: (server: string) => ServerRequestLimits;
 }
 
 /**
@@ -26,6 +29,8 @@ export interface ClientFeatureOptions {
  * LLM behind the gate, elicitation as a form on the terminal (declined without one; `--yes` never
  * answers a form), and the working directory as the only root. Each server gets handlers that know its
  * name; whatever asks the person goes one at a time, so two servers never share the prompt at once.
+ * Sampling and elicitation requests beyond the server's limits are refused before anything is spent: a
+ * sampling request with the spec's refusal (JSON-RPC -1 and the reason), a form declined with a warning.
  */
 export class ClientFeatures {
   private turn: Promise<unknown> = Promise.resolve();
@@ -35,9 +40,18 @@ export class ClientFeatures {
   handlersFor(server: string): ServerRequestHandlers {
     const { model, samplingGate, workingDirectory } = this.options;
     const gate: SamplingGate = { decide: (name, summary, signal) => this.oneAtATime(() => samplingGate.decide(name, summary, signal)) };
+    const limits = this.options.limitsFor(server);
+    const sampling = new ServerRequestLimiter('sampling requests', limits);
+    const elicitation = new ServerRequestLimiter('elicitation requests', limits);
+    // Said once per server: a flood of refusals would otherwise be a flood of warnings.
+    let warned = false;
+    const refused = (reason: string) => {
+      if (!warned) this.options.warn(`MCP server "${server}": ${reason}; refused (further refusals are not reported)`);
+      warned = true;
+    };
     return {
-      sampling: (params, signal) => answerSampling(server, params, model, gate, signal),
-      elicitation: (params, signal) => this.elicit(server, params, signal),
+      sampling: (params, signal) => sampling.run(() => answerSampling(server, params, model, gate, signal), (reason) => (refused(reason), { refused: reason })),
+      elicitation: (params, signal) => elicitation.run(() => this.elicit(server, params, signal), (reason) => (refused(reason), { action: 'decline' as const })),
       roots: async () => [{ uri: pathToFileURL(workingDirectory).href, name: path.basename(workingDirectory) || workingDirectory }],
     };
   }

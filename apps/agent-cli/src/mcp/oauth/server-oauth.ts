@@ -5,11 +5,12 @@ import {
   isStrictScopeSuperset,
   IssuerMismatchError,
   type AuthOptions,
-  type FetchLike,
 } from '@modelcontextprotocol/client';
 import type { AuthorizationChallenge, HttpAuthorization } from '@toolmesh/transport-http/client';
 import { errorMessage } from '@toolmesh/protocol';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
+import { assertOAuthTransport, oauthFetch } from './auth-fetch';
+import type { HttpServerConfig } from '../server-config';
 import type { CredentialStore } from './credential-store';
 import { LoopbackCallback } from './loopback-callback';
 import type { OAuthSettings } from './oauth-settings';
@@ -33,13 +34,14 @@ export interface OAuthHost {
 const DEFAULT_SIGN_IN_TIMEOUT_MS = 5 * 60_000;
 /** An access token this close to its expiry is refreshed before it is sent, not after the 401. */
 const EXPIRY_MARGIN_MS = 30_000;
-/** Each discovery, registration and token request; the SDK's own fetch sets none. */
-const AUTH_REQUEST_TIMEOUT_MS = 30_000;
 
 /** An RFC 6750 challenge, or RFC 9449's DPoP one, which carries the same parameters. */
 const BEARER_CHALLENGE = /^\s*(bearer|dpop)(\s|$)/i;
 
-const fetchWithTimeout: FetchLike = (input, init) => fetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(AUTH_REQUEST_TIMEOUT_MS) });
+/** OAuth for each HTTP server configured with `oauth`, all of one command's sharing `host`; none for the others. */
+export function serverOAuth(host: OAuthHost): (server: HttpServerConfig) => ServerOAuth | undefined {
+  return (server) => (server.oauth ? new ServerOAuth(server.name, server.url, server.oauth, host) : undefined);
+}
 
 /**
  * OAuth for one remote MCP server (SPEC A19, ADR 0016): the transport's HttpAuthorization. It sends the
@@ -80,7 +82,10 @@ export class ServerOAuth implements HttpAuthorization {
       await this.once(() => this.authorize({}));
     }
     const token = this.provider.tokens()?.access_token;
-    return token ? `Bearer ${token}` : undefined;
+    if (token === undefined) return undefined;
+    // A token is never sent in the clear to another machine, whatever the configuration's URL says.
+    assertOAuthTransport(this.url, `send a token to MCP server "${this.serverName}"`);
+    return `Bearer ${token}`;
   }
 
   async challenged({ status, wwwAuthenticate }: AuthorizationChallenge): Promise<void> {
@@ -127,7 +132,7 @@ export class ServerOAuth implements HttpAuthorization {
     const state = ServerOAuthProvider.newState();
     const callback = await LoopbackCallback.listen(state, this.settings.callbackPort);
     this.provider.expectRedirect({ redirectUrl: callback.redirectUrl, state });
-    const options: AuthOptions = { serverUrl: this.url, resourceMetadataUrl: this.resourceMetadataUrl, scope: this.scope, fetchFn: fetchWithTimeout };
+    const options: AuthOptions = { serverUrl: this.url, resourceMetadataUrl: this.resourceMetadataUrl, scope: this.scope, fetchFn: oauthFetch };
     try {
       this.provider.saveRequestedScope(this.scope);
       if ((await auth(this.provider, { ...options, ...extra })) !== 'AUTHORIZED') {
@@ -147,6 +152,7 @@ export class ServerOAuth implements HttpAuthorization {
 
   private async redirect(authorizationUrl: URL): Promise<void> {
     if (!this.host.interactive) throw this.loginRequired();
+    assertOAuthTransport(authorizationUrl, 'open the sign-in page');
     await this.host.userAgent.open(authorizationUrl, this.serverName);
   }
 

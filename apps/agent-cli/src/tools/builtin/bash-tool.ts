@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { childProcesses, minimalEnv, signalGroup, type ChildProcessRegistry } from '@toolmesh/transport-stdio';
+import { killMarkedProcesses, markedEnvironment } from '../descendant-processes';
 import { errorResult, type ToolResult } from '../tool';
 import { BuiltinTool, cutToBytes, textResult, type BuiltinToolContext } from './builtin-tool';
 
@@ -8,8 +9,8 @@ interface BashArgs {
   readonly timeout_ms?: number;
 }
 
-export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
-export const BASH_MAX_TIMEOUT_MS = 600_000;
+const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+const BASH_MAX_TIMEOUT_MS = 600_000;
 /** Of each of stdout and stderr, at most this much is kept. */
 export const BASH_MAX_OUTPUT_BYTES = 256 * 1024;
 
@@ -51,6 +52,9 @@ export class BashTool extends BuiltinTool<BashArgs> {
     super(context);
   }
 
+  /** Numbers the calls, so each call's processes carry a mark of their own (descendant-processes.ts). */
+  private calls = 0;
+
   protected async run({ command, timeout_ms: timeoutMs = BASH_DEFAULT_TIMEOUT_MS }: BashArgs, signal?: AbortSignal): Promise<ToolResult> {
     if (signal?.aborted) return errorResult('Bash: cancelled before the command started');
     const outcome = await this.spawnShell(command, timeoutMs, signal);
@@ -72,10 +76,11 @@ export class BashTool extends BuiltinTool<BashArgs> {
   }
 
   private spawnShell(command: string, timeoutMs: number, signal?: AbortSignal): Promise<Outcome> {
+    const scope = `bash-${(this.calls += 1)}`;
     return new Promise((resolve, reject) => {
       const child = spawn('/bin/sh', ['-c', command], {
         cwd: this.context.workingDirectory,
-        env: minimalEnv(),
+        env: markedEnvironment(minimalEnv(), scope),
         detached: true, // its own process group, so that killing the group reaches grandchildren
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -95,8 +100,12 @@ export class BashTool extends BuiltinTool<BashArgs> {
         signalGroup(child, 'SIGKILL');
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      // Background processes the command left behind would hold the pipes open: end them with it.
-      child.once('exit', () => signalGroup(child, 'SIGKILL'));
+      // Background processes the command left behind would hold the pipes open: end them with it, in its
+      // group or, after a setsid, wherever its mark is.
+      child.once('exit', () => {
+        signalGroup(child, 'SIGKILL');
+        killMarkedProcesses(scope);
+      });
       child.once('error', (error) => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);

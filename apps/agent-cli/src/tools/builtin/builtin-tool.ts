@@ -1,13 +1,18 @@
 import path from 'node:path';
 import { errorMessage, SchemaCompiler, type CompiledSchema } from '@toolmesh/protocol';
 import { errorResult, type SideEffects, type Tool, type ToolResult } from '../tool';
+import { Workspace, type Reach } from './workspace';
 
 // The built-in schemas are ours and fixed for the life of the process: strict, so a typo in one fails its test.
 const builtinSchemas = new SchemaCompiler({ strict: true });
 
-/** What every built-in tool is given: the folder that relative paths (and Bash) start from. */
+/**
+ * What every built-in tool is given: the folder that relative paths (and Bash) start from, and the
+ * workspace the file tools keep to (default: the working directory alone, nothing sealed).
+ */
 export interface BuiltinToolContext {
   readonly workingDirectory: string;
+  readonly workspace?: Workspace;
 }
 
 /**
@@ -20,8 +25,17 @@ export abstract class BuiltinTool<Args> implements Tool {
   abstract readonly inputSchema: Readonly<Record<string, unknown>>;
   abstract readonly sideEffects: SideEffects;
   private validator: CompiledSchema | undefined;
+  private readonly workspace: Workspace;
 
-  constructor(protected readonly context: BuiltinToolContext) {}
+  constructor(protected readonly context: BuiltinToolContext) {
+    this.workspace = context.workspace ?? new Workspace([context.workingDirectory], []);
+  }
+
+  /** Where a call's paths lead, the farthest of them: `inside` for a tool that takes no path. */
+  reachOf(args: Record<string, unknown>): Reach {
+    const reaches = this.pathsOf(args as Args).map((file) => this.workspace.reachOf(this.resolve(file)));
+    return reaches.includes('sealed') ? 'sealed' : reaches.includes('outside') ? 'outside' : 'inside';
+  }
 
   checkArguments(args: Record<string, unknown>): string | undefined {
     const check = (this.validator ??= builtinSchemas.compile(this.inputSchema)).check(args, 'arguments');
@@ -31,6 +45,8 @@ export abstract class BuiltinTool<Args> implements Tool {
   async execute(args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {
     const problem = this.checkArguments(args);
     if (problem) return errorResult(`invalid arguments for ${this.name}: ${problem}`);
+    // Checked here, below every gate, so that no flag, hook or answer lets a call through.
+    if (this.reachOf(args) === 'sealed') return errorResult(`${this.name} refused: the path is in the agent CLI's own configuration and credentials, which no tool may read or change`);
     try {
       return await this.run(args as Args, signal);
     } catch (error) {
@@ -39,6 +55,16 @@ export abstract class BuiltinTool<Args> implements Tool {
   }
 
   protected abstract run(args: Args, signal?: AbortSignal): Promise<ToolResult>;
+
+  /** The paths a call names (absolute or relative to the working directory); none for a tool that takes none. */
+  protected pathsOf(_args: Args): readonly string[] {
+    return [];
+  }
+
+  /** Whether a file or folder met on a walk is sealed: Glob and Grep leave it out. */
+  protected isSealed(absolute: string): boolean {
+    return this.workspace.reachOf(absolute) === 'sealed';
+  }
 
   /** An argument path, resolved against the working directory. */
   protected resolve(file: string): string {
@@ -52,6 +78,14 @@ export abstract class BuiltinTool<Args> implements Tool {
     if (relative.startsWith('..') || path.isAbsolute(relative)) return absolute;
     return relative.split(path.sep).join('/');
   }
+}
+
+/**
+ * Where a call's paths lead: a built-in file tool's, as its workspace sees them; every other tool (an MCP
+ * tool, Bash) names no path the agent can judge, and counts as `inside`.
+ */
+export function callReach(tool: Tool, args: Record<string, unknown>): Reach {
+  return tool instanceof BuiltinTool ? tool.reachOf(args) : 'inside';
 }
 
 export function textResult(text: string, structuredContent?: unknown): ToolResult {

@@ -28,6 +28,10 @@ export class EditTool extends BuiltinTool<EditArgs> {
   } as const;
   readonly sideEffects = { level: 'mutating', destructive: false, basis: 'declared' } as const;
 
+  protected override pathsOf(args: EditArgs): readonly string[] {
+    return [args.path];
+  }
+
   protected async run({ path: file, old_string: oldString, new_string: newString, replace_all: replaceAll = false }: EditArgs): Promise<ToolResult> {
     if (oldString === newString) return errorResult('old_string and new_string are the same; nothing to edit');
     const absolute = this.resolve(file);

@@ -30,6 +30,10 @@ export class GlobTool extends BuiltinTool<GlobArgs> {
   } as const;
   readonly sideEffects = { level: 'read-only', destructive: false, basis: 'declared' } as const;
 
+  protected override pathsOf(args: GlobArgs): readonly string[] {
+    return [args.path ?? '.'];
+  }
+
   protected async run({ pattern, path: folder = '.' }: GlobArgs, signal?: AbortSignal): Promise<ToolResult> {
     const root = this.resolve(folder);
     const shown = this.display(root);
@@ -41,7 +45,7 @@ export class GlobTool extends BuiltinTool<GlobArgs> {
     const matcher = new Minimatch(pattern, { dot: false });
     const matches: string[] = [];
     // The walk goes in path order, so the list needs no sorting.
-    for await (const file of walkFiles(root, { enter: (relative) => matcher.match(relative, true), signal })) {
+    for await (const file of walkFiles(root, { enter: (relative) => matcher.match(relative, true), exclude: (absolute) => this.isSealed(absolute), signal })) {
       if (matcher.match(file.relative)) matches.push(this.display(file.absolute));
     }
     const listed = matches.slice(0, GLOB_MAX_RESULTS);

@@ -16,9 +16,9 @@ interface GrepArgs {
 /** At most this many matching lines are returned. */
 export const GREP_MAX_MATCHES = 500;
 /** A matching line is shown up to this many characters. */
-export const GREP_MAX_LINE_CHARS = 500;
+const GREP_MAX_LINE_CHARS = 500;
 /** Larger files are skipped (and counted as skipped). */
-export const GREP_MAX_FILE_BYTES = 10 * 1024 * 1024;
+const GREP_MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 /** `Grep`: lines matching a regular expression in the files under a folder, as `path:line:text`. */
 export class GrepTool extends BuiltinTool<GrepArgs> {
@@ -40,6 +40,10 @@ export class GrepTool extends BuiltinTool<GrepArgs> {
   } as const;
   readonly sideEffects = { level: 'read-only', destructive: false, basis: 'declared' } as const;
 
+  protected override pathsOf(args: GrepArgs): readonly string[] {
+    return [args.path ?? '.'];
+  }
+
   protected async run({ pattern, path: target = '.', glob, ignore_case: ignoreCase = false }: GrepArgs, signal?: AbortSignal): Promise<ToolResult> {
     let regex: LinearRegExp;
     try {
@@ -53,7 +57,7 @@ export class GrepTool extends BuiltinTool<GrepArgs> {
     let files: AsyncIterable<WalkedFile> | WalkedFile[];
     try {
       const filter = glob === undefined ? undefined : new Minimatch(glob, { dot: true, matchBase: !glob.includes('/') });
-      const all = (await stat(root)).isDirectory() ? walkFiles(root, { signal }) : [{ absolute: root, relative: path.basename(root) }];
+      const all = (await stat(root)).isDirectory() ? walkFiles(root, { exclude: (absolute) => this.isSealed(absolute), signal }) : [{ absolute: root, relative: path.basename(root) }];
       files = filter ? onlyMatching(all, filter) : all;
     } catch (error) {
       return fileErrorResult(error, this.display(root));

@@ -10,6 +10,8 @@ export interface WalkedFile {
 export interface WalkOptions {
   /** Whether to descend into a folder (given relative to the root); default: every folder. */
   readonly enter?: (relative: string) => boolean;
+  /** Files and folders (given absolute) the walk never yields or enters, whatever `enter` says. */
+  readonly exclude?: (absolute: string) => boolean;
   readonly signal?: AbortSignal;
 }
 
@@ -37,6 +39,7 @@ export async function* walkFiles(root: string, options: WalkOptions = {}): Async
     const children: Array<{ relative: string; folder: boolean }> = [];
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       const relative = next.relative === '' ? entry.name : `${next.relative}/${entry.name}`;
+      if (options.exclude?.(path.join(root, relative))) continue;
       if (entry.isDirectory()) {
         if (options.enter?.(relative) ?? true) children.push({ relative, folder: true });
       } else if (entry.isFile() || (entry.isSymbolicLink() && (await isFile(path.join(root, relative))))) {

@@ -23,6 +23,10 @@ export class WriteTool extends BuiltinTool<WriteArgs> {
   } as const;
   readonly sideEffects = { level: 'mutating', destructive: true, basis: 'declared' } as const;
 
+  protected override pathsOf(args: WriteArgs): readonly string[] {
+    return [args.path];
+  }
+
   protected async run({ path: file, content }: WriteArgs): Promise<ToolResult> {
     const absolute = this.resolve(file);
     const shown = this.display(absolute);

@@ -5,7 +5,7 @@ import { StaticRouteDirectory } from '../portal/route-directory';
 import { FileJsonSource } from '../sources/file-json-source';
 import { HttpJsonSource } from '../sources/http-json-source';
 import { PORTAL_DOCUMENT } from '../model/json-source';
-import { capturedLog, FETCH_LIMITS, listedNames, manifestOf, manifestPath, manualClock, routeOn, SCHEMA } from '../../../../../tools/test/catalogue-fixture';
+import { capturedLog, FETCH_LIMITS, listedNames, manifestOf, manifestPath, manualClock, routeOn, SCHEMA } from '../test-support/catalogue-fixture';
 import { LiveCatalogue, type LiveCatalogueOptions } from './live-catalogue';
 import type { RouteConfig } from '../model/route';
 
@@ -25,7 +25,7 @@ describe('LiveCatalogue over real HTTP tool services', () => {
   afterEach(() => server.stop());
 
   const catalogueOf = (routes: RouteConfig[], extra: Partial<LiveCatalogueOptions> = {}) =>
-    new LiveCatalogue({ directory: new StaticRouteDirectory(routes), limits, manifestTtlMillis: TTL, forcedRefreshCooldownMillis: 5_000, log, now: clock.now, ...extra });
+    new LiveCatalogue({ directory: new StaticRouteDirectory(routes), limits, manifestTtlMillis: TTL, forcedRefreshCooldownMillis: 5_000, requestedRefreshIntervalMillis: 1_000, log, now: clock.now, ...extra });
   const names = (catalogue: LiveCatalogue) => listedNames(catalogue.current()?.toolsListResult.json);
 
   /** A portal registry served by `server` at /portal, listing the given routes of `server`. */
@@ -142,6 +142,41 @@ describe('LiveCatalogue over real HTTP tool services', () => {
     expect(server.fetches(manifestPath('a'))).toBe(3);
   });
 
+  it('refreshes a route on request at once, whatever its TTL, and bounds such requests per route', async () => {
+    server.serve(manifestPath('a'), { json: manifestOf('a1') }).serve(manifestPath('b'), { json: manifestOf('b1') });
+    const catalogue = catalogueOf([routeOn(server, 'a'), routeOn(server, 'b')]);
+    await catalogue.refreshAll();
+    server.serve(manifestPath('a'), { json: manifestOf('a1', 'a2') });
+    const changed = new Promise<void>((resolve) => catalogue.onToolsListChanged(() => resolve()));
+    expect(await catalogue.requestRefresh('a')).toMatchObject({ outcome: 'refreshed', failed: false, bundle: { bundle: 'a', source: 'remote', toolCount: 2 } });
+    await changed;
+    expect(names(catalogue)).toEqual(['a1', 'a2', 'b1']);
+    expect([server.fetches(manifestPath('a')), server.fetches(manifestPath('b'))]).toEqual([2, 1]); // that route only
+
+    expect(await catalogue.requestRefresh('a')).toEqual({ outcome: 'too-soon', retryAfterMillis: 1_000 });
+    expect((await catalogue.requestRefresh('b')).outcome).toBe('refreshed'); // the bound is per route
+    clock.advance(1_000);
+    server.serve(manifestPath('a'), { status: 503 });
+    expect(await catalogue.requestRefresh('a')).toMatchObject({ outcome: 'refreshed', failed: true, bundle: { source: 'remote', lastError: { code: RegistryErrorCode.ManifestUnreachable } } });
+    expect(await catalogue.requestRefresh('nope')).toEqual({ outcome: 'unknown-route' });
+    expect(log.of('catalogue_refresh_requested')).toHaveLength(3);
+  });
+
+  it('runs a requested refresh after the refresh in flight, and lets requests arriving before it starts share it', async () => {
+    server.serve(manifestPath('a'), { json: manifestOf('a1') });
+    const catalogue = catalogueOf([routeOn(server, 'a')]);
+    await catalogue.refreshAll();
+    server.hold();
+    const running = catalogue.refreshAll(); // read before the service's change: a request must not settle for it
+    while (server.fetches(manifestPath('a')) < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    const requests = [catalogue.requestRefresh('a'), catalogue.requestRefresh('a'), catalogue.requestRefresh('a')];
+    expect(new Set(requests).size).toBe(1);
+    server.release();
+    await running;
+    expect((await requests[0]).outcome).toBe('refreshed');
+    expect(server.fetches(manifestPath('a'))).toBe(3); // the running one, then one more for all three requests
+  });
+
   it('refreshes a route whose tool answered 404/410 once per cooldown, in the background', async () => {
     server.serve(manifestPath('a'), { json: manifestOf('gone', 'kept') }).serve(manifestPath('b'), { json: manifestOf('b1') });
     const catalogue = catalogueOf([routeOn(server, 'a'), routeOn(server, 'b')]);
@@ -160,11 +195,15 @@ describe('LiveCatalogue over real HTTP tool services', () => {
     const catalogue = catalogueOf([routeOn(server, 'a', { fallback })]);
     await catalogue.refreshAll();
     expect(names(catalogue)).toContain('echo_text');
-    expect(catalogue.status().bundles[0]).toMatchObject({ source: 'local-fallback', lastError: { code: RegistryErrorCode.ManifestUnreachable } });
+    expect(catalogue.status().bundles[0]).toMatchObject({ source: 'local-fallback', degraded: true, lastError: { code: RegistryErrorCode.ManifestUnreachable } });
+    await catalogue.refreshAll(); // still down: degraded is logged once, on entering
+    expect(log.of('route_degraded')).toEqual(['route_degraded']);
 
     server.serve(manifestPath('a'), { json: manifestOf('remote_tool') });
     await catalogue.refreshAll();
     expect(names(catalogue)).toEqual(['remote_tool']);
+    expect(catalogue.status().bundles[0]).toMatchObject({ source: 'remote', degraded: false });
+    expect(log.of('route_recovered')).toEqual(['route_recovered']);
     server.serve(manifestPath('a'), { status: 503 });
     await catalogue.refreshAll();
     expect(names(catalogue)).toEqual(['remote_tool']);

@@ -3,7 +3,7 @@ import { encodeRouteSnapshot } from './stored-route';
 import type { SnapshotCache } from '../cache/snapshot-cache';
 import { RegistryErrorCode, toRegistryError, type RegistryError } from '../errors';
 import type { RouteDirectory } from '../portal/route-directory';
-import { describeBundle, describePortal, type CatalogueStatus } from '../status/bundle-status';
+import { describeBundle, describePortal, type BundleStatus, type CatalogueStatus } from '../status/bundle-status';
 import type { CatalogueGeneration } from './catalogue-generation';
 import type { CatalogueLog, RequestIds } from '../model/catalogue-log';
 import { mergeRoutes, sameCatalogue, type CatalogueLimits } from './merge-routes';
@@ -21,6 +21,8 @@ export interface LiveCatalogueOptions {
   readonly manifestTtlMillis: number;
   /** Least time between two refreshes of one route forced by unknown names or stale tools (SPEC G15: 5 s). */
   readonly forcedRefreshCooldownMillis: number;
+  /** Least time between two refreshes of one route asked for by its tool service or an operator. */
+  readonly requestedRefreshIntervalMillis: number;
   /** The optional shared last-good cache (Redis); absent, nothing is cached. */
   readonly cache?: SnapshotCache;
   readonly log: CatalogueLog;
@@ -29,6 +31,12 @@ export interface LiveCatalogueOptions {
 }
 
 export type ToolsListChangedListener = (generation: CatalogueGeneration) => void;
+
+/** How a refresh asked for by a tool service or an operator ended. */
+export type RequestedRefresh =
+  | { readonly outcome: 'refreshed'; readonly bundle: BundleStatus; readonly failed: boolean }
+  | { readonly outcome: 'unknown-route' }
+  | { readonly outcome: 'too-soon'; readonly retryAfterMillis: number };
 
 /** Routes to fetch whatever their TTL says: all of them (preload, cold start), or the named ones. */
 type Forced = 'all' | ReadonlySet<string>;
@@ -47,6 +55,9 @@ export class LiveCatalogue implements ToolCatalogue {
   private generation: CatalogueGeneration | undefined;
   private states = new Map<string, RouteState>();
   private readonly lastForcedRefresh = new Map<string, number>();
+  private readonly lastRequestedRefresh = new Map<string, number>();
+  /** Per route, a requested refresh that has not started yet; later requests join it. */
+  private readonly waitingRequests = new Map<string, Promise<RequestedRefresh>>();
   private flight: { forced: Forced; promise: Promise<CatalogueGeneration | undefined> } | undefined;
   private nextDueAt = Number.NEGATIVE_INFINITY;
   private discoveryAttempted = false;
@@ -57,7 +68,7 @@ export class LiveCatalogue implements ToolCatalogue {
 
   constructor(private readonly options: LiveCatalogueOptions) {
     this.now = options.now ?? Date.now;
-    this.loader = new RouteLoader({ cache: options.cache, log: options.log, now: this.now });
+    this.loader = new RouteLoader({ cache: options.cache, log: options.log, maxTools: options.limits.maxTools, now: this.now });
   }
 
   current(): CatalogueGeneration | undefined {
@@ -85,6 +96,43 @@ export class LiveCatalogue implements ToolCatalogue {
     if (!this.states.has(tool.routeToken) || !this.takeForcedRefreshSlot(tool.routeToken)) return;
     this.options.log.info('catalogue_refresh_forced', { reason: 'stale_tool', tool: tool.name, route: tool.routeToken }, requestedBy);
     void this.refresh(new Set([tool.routeToken]));
+  }
+
+  /**
+   * A route's refresh asked for at once (its tool service changed its manifest), so the change reaches
+   * listening clients without waiting for the TTL. Single flight per route: the refresh starts after
+   * any running one, so it reads the manifest after this request arrived, and requests arriving before
+   * it starts share it. At most one starts per route per `requestedRefreshIntervalMillis`; a request
+   * that would start another sooner is told when to come back.
+   */
+  requestRefresh(token: string): Promise<RequestedRefresh> {
+    if (this.route(token) === undefined) return Promise.resolve({ outcome: 'unknown-route' });
+    const waiting = this.waitingRequests.get(token);
+    if (waiting) return waiting;
+    const now = this.now();
+    const last = this.lastRequestedRefresh.get(token);
+    if (last !== undefined && now - last < this.options.requestedRefreshIntervalMillis) {
+      return Promise.resolve({ outcome: 'too-soon', retryAfterMillis: last + this.options.requestedRefreshIntervalMillis - now });
+    }
+    this.lastRequestedRefresh.set(token, now);
+    this.options.log.info('catalogue_refresh_requested', { route: token });
+    const request = (this.flight?.promise ?? Promise.resolve(undefined))
+      .then(() => {
+        this.waitingRequests.delete(token);
+        return this.refresh(new Set([token]));
+      })
+      .then((): RequestedRefresh => {
+        const route = this.route(token);
+        const state = this.states.get(token);
+        if (route === undefined) return { outcome: 'unknown-route' }; // the portal dropped it meanwhile
+        return { outcome: 'refreshed', bundle: describeBundle(route, state, this.now()), failed: state?.lastError?.at === state?.attemptedAt };
+      });
+    this.waitingRequests.set(token, request);
+    return request;
+  }
+
+  private route(token: string): RouteConfig | undefined {
+    return this.options.directory.routes()?.find((route) => route.token === token);
   }
 
   /** Readiness (SPEC G17): the first discovery attempt has ended and a usable snapshot exists. */

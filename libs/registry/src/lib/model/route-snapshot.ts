@@ -1,4 +1,5 @@
 import type { SchemaCompiler } from '@toolmesh/protocol';
+import type { RegistryErrorCode } from '../errors';
 import type { RefusedTool, ToolDefinition } from './tool-definition';
 
 /** Where a route's tools came from, as the status endpoint shows it. */
@@ -8,6 +9,8 @@ export type SnapshotSource = 'remote' | 'redis' | 'local-fallback' | 'isolated';
 export interface ServiceManifest {
   readonly serviceDomain: string;
   readonly manifest: unknown;
+  /** The URL (or file) the manifest was read from: after a same-origin redirect, where it led. */
+  readonly servedFrom?: string;
 }
 
 /** A route's last good tools: every enabled tool service's manifest, validated together. */
@@ -27,4 +30,5 @@ export interface RouteSnapshot {
   readonly schemas: SchemaCompiler;
 }
 
-export type SnapshotBuild = { ok: true; snapshot: RouteSnapshot } | { ok: false; problems: string[] };
+/** `code`: set when the build was refused for something other than an invalid manifest. */
+export type SnapshotBuild = { ok: true; snapshot: RouteSnapshot } | { ok: false; problems: string[]; code?: RegistryErrorCode };

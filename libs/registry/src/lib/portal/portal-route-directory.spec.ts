@@ -5,7 +5,7 @@ import { LiveCatalogue } from '../catalogue/live-catalogue';
 import { RegistryErrorCode } from '../errors';
 import { HttpJsonSource } from '../sources/http-json-source';
 import { PORTAL_DOCUMENT } from '../model/json-source';
-import { capturedLog, FETCH_LIMITS, listedNames, manifestOf, manifestPath, manualClock } from '../../../../../tools/test/catalogue-fixture';
+import { capturedLog, FETCH_LIMITS, listedNames, manifestOf, manifestPath, manualClock } from '../test-support/catalogue-fixture';
 import { PortalRouteDirectory } from './portal-route-directory';
 
 const PORTAL_KEY = 'gw:portal-registry';
@@ -38,7 +38,7 @@ describe('PortalRouteDirectory with Redis (real portal over HTTP, real redis-ser
       log,
       now: clock.now,
     });
-    const catalogue = new LiveCatalogue({ directory, limits: { maxTools: 10, maxSerializedBytes: 100_000, toolsListPageSize: 1_000 }, manifestTtlMillis: 60_000, forcedRefreshCooldownMillis: 5_000, cache, log, now: clock.now });
+    const catalogue = new LiveCatalogue({ directory, limits: { maxTools: 10, maxSerializedBytes: 100_000, toolsListPageSize: 1_000 }, manifestTtlMillis: 60_000, forcedRefreshCooldownMillis: 5_000, requestedRefreshIntervalMillis: 1_000, cache, log, now: clock.now });
     return { catalogue, directory };
   }
 

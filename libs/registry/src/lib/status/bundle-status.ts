@@ -8,11 +8,18 @@ export interface BundleStatus {
   readonly routeRevision: string | null;
   /** remote / redis / local-fallback / isolated, or `none` when the route serves nothing yet. */
   readonly source: string;
+  /**
+   * True while the bundle serves only its local fallback manifest: no tool service has confirmed these
+   * tools, and their calls go to a service that did not answer. Readiness stays UP (ADR 0009).
+   */
+  readonly degraded: boolean;
   readonly toolCount: number;
   /** Tools the manifest offers that are not served, each with a `schema.*` code and why (SPEC N5). */
   readonly refusedTools: ReadonlyArray<{ name: string; code: string; message: string }>;
   readonly manifestRevision: string | null;
   readonly manifestHash: string | null;
+  /** Where the served manifests were read from, one per tool service: after a same-origin redirect, where it led. */
+  readonly manifestUrls: readonly string[];
   /** Seconds since the served tools were fetched from the tool service. */
   readonly ageSeconds: number | null;
   readonly lastAttempt: string | null;
@@ -38,10 +45,12 @@ export function describeBundle(route: RouteConfig, state: RouteState | undefined
     bundle: route.token,
     routeRevision: route.revision ?? null,
     source: snapshot?.source ?? 'none',
+    degraded: snapshot?.source === 'local-fallback',
     toolCount: snapshot?.tools.length ?? 0,
     refusedTools: snapshot?.refusedTools ?? [],
     manifestRevision: snapshot?.revision ?? null,
     manifestHash: snapshot?.hash ?? null,
+    manifestUrls: snapshot?.manifests.flatMap((manifest) => (manifest.servedFrom === undefined ? [] : [manifest.servedFrom])) ?? [],
     ageSeconds: snapshot ? Math.max(0, Math.round((now - snapshot.fetchedAt) / 1000)) : null,
     lastAttempt: iso(state?.attemptedAt),
     lastSuccess: iso(state?.lastSuccessAt),

@@ -1,4 +1,3 @@
-import type { ToolCatalogue } from '@toolmesh/registry';
 import type { ToolResultShaper } from '../../handlers/tools-call';
 
 /**
@@ -6,9 +5,7 @@ import type { ToolResultShaper } from '../../handlers/tools-call';
  * is not an object's is wrapped as `{"result": value}`, which 2025 clients require and which matches the
  * schema they were shown (the SDK's rule, SPEC G22).
  */
-export function legacyStructuredContent(catalogue: ToolCatalogue): ToolResultShaper {
-  return (name, result) => {
-    if (result.structuredContent === undefined || !catalogue.current()?.tools.get(name)?.output?.wrapsForLegacy) return result;
-    return { ...result, structuredContent: { result: result.structuredContent } };
-  };
-}
+export const legacyStructuredContent: ToolResultShaper = (tool, result) => {
+  if (result.structuredContent === undefined || !tool.output?.wrapsForLegacy) return result;
+  return { ...result, structuredContent: { result: result.structuredContent } };
+};
