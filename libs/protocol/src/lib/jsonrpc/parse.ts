@@ -32,7 +32,7 @@ export interface ParseOptions {
   maxDepth?: number;
 }
 
-const DEFAULT_MAX_DEPTH = 256;
+export const DEFAULT_MAX_DEPTH = 256;
 
 /** Parses one JSON-RPC 2.0 message from a request or stream body. Batches are refused (MCP 2025-06-18 on). */
 export function parseJsonRpcMessage(body: string | Uint8Array, options: ParseOptions = {}): ParseResult {
