@@ -18,7 +18,7 @@ const layerRules = [
   { sourceTag: 'type:protocol', onlyDependOnLibsWithTags: [] },
   { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: [] },
   // tools/bench measures libraries through their faces (and an app only through its bench seam)
-  { sourceTag: 'type:bench', onlyDependOnLibsWithTags: ['type:transport', 'type:domain', 'type:bridge', 'type:protocol'] },
+  { sourceTag: 'type:bench', onlyDependOnLibsWithTags: ['type:client', 'type:transport', 'type:domain', 'type:bridge', 'type:protocol'] },
 ];
 
 const scopeRules = [
