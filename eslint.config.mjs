@@ -3,20 +3,22 @@ import { builtinRules } from 'eslint/use-at-your-own-risk';
 
 /**
  * Layering, as docs/architecture.md draws it. Two tag dimensions on every project:
- *   type:  app → (transport | domain | bridge) → protocol       (what a project is)
- *   scope: gateway | agent | shared                              (which deployable it serves)
+ *   type:  app → client → transport → protocol, app → (domain | bridge) → protocol   (what a project is)
+ *   scope: gateway | agent | shared                                                  (which deployable it serves)
  * tools/architecture/src/boundaries.spec.ts lints one forbidden import per rule and expects an error,
  * so these rules cannot quietly turn into "anything goes".
  */
 const layerRules = [
-  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:transport', 'type:domain', 'type:bridge', 'type:protocol'] },
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:client', 'type:transport', 'type:domain', 'type:bridge', 'type:protocol'] },
+  // The MCP client (ADR 0018) runs over the transports; no transport, and not protocol, may import it.
+  { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:transport', 'type:protocol'] },
   { sourceTag: 'type:transport', onlyDependOnLibsWithTags: ['type:protocol'] },
   { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:protocol'] },
   { sourceTag: 'type:bridge', onlyDependOnLibsWithTags: ['type:protocol'] },
   { sourceTag: 'type:protocol', onlyDependOnLibsWithTags: [] },
   { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: [] },
   // tools/bench measures libraries through their faces (and an app only through its bench seam)
-  { sourceTag: 'type:bench', onlyDependOnLibsWithTags: ['type:transport', 'type:domain', 'type:bridge', 'type:protocol'] },
+  { sourceTag: 'type:bench', onlyDependOnLibsWithTags: ['type:client', 'type:transport', 'type:domain', 'type:bridge', 'type:protocol'] },
 ];
 
 const scopeRules = [
@@ -30,6 +32,7 @@ const scopeRules = [
 const externalImportRules = [
   { sourceTag: 'type:protocol', bannedExternalImports: ['express', 'ioredis', 'got', 'undici', 'winston'] },
   { sourceTag: 'type:app', bannedExternalImports: ['express', 'ioredis'] },
+  { sourceTag: 'type:client', bannedExternalImports: ['express', 'ioredis'] },
   { sourceTag: 'type:bridge', bannedExternalImports: ['express', 'ioredis'] },
   { sourceTag: 'type:domain', bannedExternalImports: ['express'] },
   { sourceTag: 'type:transport', bannedExternalImports: ['ioredis'] },
@@ -67,6 +70,44 @@ const moduleBoundaries = (allow) => [
 const AGENT_CLI_FLOORS = ['errors', 'tools', 'mcp', 'config', 'agent', 'runtime', 'cli'];
 const SPECS = ['**/*.spec.ts', '**/*.test.ts'];
 
+// The registry's floors, lowest first (docs/architecture.md, "Rules"): the base types in model/, the rooms that
+// each do one thing with them (side by side on one floor: they do not import each other), the portal's
+// route directory over sources and cache, its status, and catalogue/ on top, orchestrating them all.
+const REGISTRY_FLOORS = ['model', ['sources', 'manifest', 'cache', 'changes', 'hints'], 'portal', 'status', 'catalogue'];
+
+/**
+ * One lint block per folder of `root`: its product code and test support import no folder on a floor above
+ * its own, nor a neighbour on its own floor. `floors` lists them lowest first; an array is a floor of neighbours.
+ */
+const floorRules = (rule, root, floors, section) =>
+  floors.flatMap((floor, index) => {
+    const above = floors.slice(index + 1).flat();
+    return [floor].flat().flatMap((folder) => {
+      const beside = [floor].flat().filter((other) => other !== folder);
+      if (above.length + beside.length === 0) return [];
+      const where = [above.length > 0 && `below ${above.join(', ')}`, beside.length > 0 && `beside ${beside.join(', ')}`].filter(Boolean).join(' and ');
+      return [
+        {
+          files: [`${root}/${folder}/**/*.ts`],
+          ignores: SPECS,
+          rules: {
+            [`toolmesh/${rule}`]: [
+              'error',
+              {
+                patterns: [
+                  {
+                    regex: `^(\\.\\./)+(${[...beside, ...above].join('|')})(/|$)`,
+                    message: `${root}/${folder} lies ${where} and imports none of them (${section}).`,
+                  },
+                ],
+              },
+            ],
+          },
+        },
+      ];
+    });
+  });
+
 /**
  * Each concern gets its own copy of the core no-restricted-imports rule, so a file under several concerns
  * (a library's product code is also product code) gets all their bans instead of the last block's.
@@ -78,6 +119,7 @@ const toolmesh = {
     'no-test-code-in-product': restrictedImports,
     'no-tools-in-libraries': restrictedImports,
     'agent-cli-floors': restrictedImports,
+    'registry-floors': restrictedImports,
     'one-schema-validator': restrictedImports,
   },
 };
@@ -139,23 +181,8 @@ export default [
       ],
     },
   },
-  ...AGENT_CLI_FLOORS.slice(0, -1).map((floor, index) => ({
-    files: [`apps/agent-cli/src/${floor}/**/*.ts`],
-    ignores: SPECS,
-    rules: {
-      'toolmesh/agent-cli-floors': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: `^(\\.\\./)+(${AGENT_CLI_FLOORS.slice(index + 1).join('|')})(/|$)`,
-              message: `apps/agent-cli/src/${floor} lies below ${AGENT_CLI_FLOORS.slice(index + 1).join(', ')} and imports none of them (docs/architecture.md, "The agent CLI").`,
-            },
-          ],
-        },
-      ],
-    },
-  })),
+  ...floorRules('agent-cli-floors', 'apps/agent-cli/src', AGENT_CLI_FLOORS, 'docs/architecture.md, "The agent CLI"'),
+  ...floorRules('registry-floors', 'libs/registry/src/lib', REGISTRY_FLOORS, 'docs/architecture.md, "Rules"'),
   {
     // One JSON Schema validator for the whole product (SPEC N5, ADR 0012): Ajv and its linear-time pattern
     // engine are used by libs/protocol/src/lib/schema only, so no copy can run patterns on V8's backtracking

@@ -1,5 +1,5 @@
 // What other projects import from protocol, by name; everything else under lib/ is internal.
-export { type JsonRpcErrorResponse, type JSONRPCMessage, type ParsedMessage, type RequestId } from './lib/jsonrpc/messages';
+export { type JsonRpcErrorResponse, type JSONRPCMessage, type JSONRPCNotification, type ParsedMessage, type RequestId } from './lib/jsonrpc/messages';
 export {
   callerText,
   headerMismatch,
@@ -32,29 +32,6 @@ export { OVERSIZED_EDGE_BYTES, oversizedReply, oversizedReplyId } from './lib/tr
 export { type NotificationListener, type NotificationSource, type ServerNotification } from './lib/notifications/notification-listener';
 export { NotificationFanout } from './lib/notifications/notification-fanout';
 export { RawJson, serializedByteLength, type SerializedResponse, serializedText, serializeErrorResponse, serializeResultResponse } from './lib/jsonrpc/serialize';
-export {
-  type CallToolOptions,
-  type CallToolResult,
-  type GetPromptResult,
-  type Implementation,
-  McpClient,
-  type Prompt,
-  type ReadResourceResult,
-  type Resource,
-  type ResourceTemplate,
-  type SdkClient,
-  type Tool,
-  type ToolAnnotations,
-} from './lib/client/mcp-client';
-export {
-  type CreateMessageRequestParams,
-  type CreateMessageResult,
-  type ElicitResult,
-  type SamplingRefusal,
-  type ServerRequestHandlers,
-} from './lib/client/server-requests';
-export { McpClientError, McpClientErrorCode } from './lib/client/client-errors';
-export { ERA_SETTINGS, type EraSetting, type EraVerdict } from './lib/client/client-era';
 export { CodedError } from './lib/errors/coded-error';
 export { expandAll, expandStrings, expandVariables } from './lib/config/expand-variables';
 export { errorMessage } from './lib/errors/error-message';

@@ -1,12 +1,11 @@
 // What the gateway (and its tests' fixtures) import from the catalogue, by name; everything else under lib/ is internal.
 export { CatalogueGeneration, type ToolsListForm } from './lib/catalogue/catalogue-generation';
-export { type CatalogueLog } from './lib/catalogue/catalogue-log';
+export { type CatalogueLog } from './lib/model/catalogue-log';
 export { type ToolCatalogue } from './lib/catalogue/tool-catalogue';
-export { type ToolDefinition, type ToolOutput } from './lib/catalogue/tool-definition';
-export { type McpHeaderBinding } from './lib/manifest/mcp-header-bindings';
-export { type RouteConfig } from './lib/catalogue/route';
+export { type ToolDefinition, type ToolOutput } from './lib/model/tool-definition';
+export { type RouteConfig } from './lib/model/route';
 export { LiveCatalogue, type RequestedRefresh } from './lib/catalogue/live-catalogue';
-export { PORTAL_DOCUMENT, ROUTING_HINT_DOCUMENT } from './lib/sources/json-source';
+export { PORTAL_DOCUMENT, ROUTING_HINT_DOCUMENT } from './lib/model/json-source';
 export { HttpJsonSource, jsonSourceAt } from './lib/sources/http-json-source';
 export { FileJsonSource } from './lib/sources/file-json-source';
 export { type RouteDirectory, StaticRouteDirectory } from './lib/portal/route-directory';

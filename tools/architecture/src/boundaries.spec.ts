@@ -26,6 +26,7 @@ const importing = (from: string, specifier: string): Snippet => importingAt(`${f
 const forbidden: Array<[string, Snippet, RegExp]> = [
   // libraries never import apps
   ['a library imports an app', importing('libs/registry', '../../../apps/gateway/src/main'), /cannot be imported by a relative or absolute path|Imports of apps are forbidden/],
+  ['the MCP client library imports an app', importing('libs/mcp-client', '../../../apps/agent-cli/src/main'), /cannot be imported by a relative or absolute path|Imports of apps are forbidden/],
   // a library imports only libraries below it
   ['transport-stdio imports registry (transport → domain)', importing('libs/transport-stdio', '@toolmesh/registry'), /"type:transport" can only depend on libs tagged with "type:protocol"/],
   ['transport-http imports rewake-bridge (transport → bridge)', importing('libs/transport-http', '@toolmesh/rewake-bridge'), /"type:transport" can only depend on libs tagged with "type:protocol"/],
@@ -33,15 +34,21 @@ const forbidden: Array<[string, Snippet, RegExp]> = [
   ['rewake-bridge imports transport-stdio (bridge → transport)', importing('libs/rewake-bridge', '@toolmesh/transport-stdio'), /"type:bridge" can only depend on libs tagged with "type:protocol"/],
   // Every library imports protocol, so the cycle check may report first; either way lint fails.
   ['protocol imports transport-http (protocol → anything)', importing('libs/protocol', '@toolmesh/transport-http/client'), /"type:protocol" cannot depend on any libs|Circular dependency between "protocol" and "transport-http"/],
+  // the MCP client sits above the transports (ADR 0018); mcp-client imports protocol and transport-http, so a cycle may report first
+  ['protocol imports mcp-client (protocol → client)', importing('libs/protocol', '@toolmesh/mcp-client'), /"type:protocol" cannot depend on any libs|Circular dependency between "protocol" and "mcp-client"/],
+  ['transport-http imports mcp-client (transport → client)', importing('libs/transport-http', '@toolmesh/mcp-client'), /"type:transport" can only depend on libs tagged with "type:protocol"|Circular dependency between "transport-http" and "mcp-client"/],
+  ['transport-stdio imports mcp-client (transport → client)', importing('libs/transport-stdio', '@toolmesh/mcp-client'), /"type:transport" can only depend on libs tagged with "type:protocol"/],
+  ['registry imports mcp-client (domain → client)', importing('libs/registry', '@toolmesh/mcp-client'), /"type:domain" can only depend on libs tagged with "type:protocol"/],
+  ['mcp-client imports registry (client → domain)', importing('libs/mcp-client', '@toolmesh/registry'), /"type:client" can only depend on libs tagged with "type:transport", "type:protocol"/],
   // each deployable uses only its own scope and shared libraries
   ['the gateway imports transport-stdio (agent scope)', importing('apps/gateway', '@toolmesh/transport-stdio'), /"scope:gateway" can only depend on libs tagged with "scope:gateway", "scope:shared"/],
   ['the agent CLI imports registry (gateway scope)', importing('apps/agent-cli', '@toolmesh/registry'), /"scope:agent" can only depend on libs tagged with "scope:agent", "scope:shared"/],
   // express only in transport-http
-  ...['libs/protocol', 'libs/transport-stdio', 'libs/registry', 'libs/rewake-bridge', 'apps/gateway', 'apps/agent-cli', 'apps/tool-service-sample'].map(
+  ...['libs/protocol', 'libs/mcp-client', 'libs/transport-stdio', 'libs/registry', 'libs/rewake-bridge', 'apps/gateway', 'apps/agent-cli', 'apps/tool-service-sample'].map(
     (from): [string, Snippet, RegExp] => [`${from} imports express`, importing(from, 'express'), /is not allowed to import "express"/],
   ),
   // ioredis only in registry
-  ...['libs/protocol', 'libs/transport-stdio', 'libs/transport-http', 'libs/rewake-bridge', 'apps/gateway', 'apps/agent-cli'].map(
+  ...['libs/protocol', 'libs/mcp-client', 'libs/transport-stdio', 'libs/transport-http', 'libs/rewake-bridge', 'apps/gateway', 'apps/agent-cli'].map(
     (from): [string, Snippet, RegExp] => [`${from} imports ioredis`, importing(from, 'ioredis'), /is not allowed to import "ioredis"/],
   ),
   // protocol does no I/O
@@ -63,6 +70,11 @@ const forbidden: Array<[string, Snippet, RegExp]> = [
   ['agent CLI agent/hooks imports runtime', importingAt('apps/agent-cli/src/agent/hooks/boundary-fixture.ts', '../../runtime/runtime-factory'), /apps\/agent-cli\/src\/agent lies below runtime, cli/],
   ['agent CLI tools imports mcp', importingAt('apps/agent-cli/src/tools/builtin/boundary-fixture.ts', '../../mcp/client-manager'), /apps\/agent-cli\/src\/tools lies below mcp, config, agent, runtime, cli/],
   ['agent CLI mcp test support imports runtime', importingAt('apps/agent-cli/src/mcp/test-support/boundary-fixture.ts', '../../runtime/runtime-factory'), /apps\/agent-cli\/src\/mcp lies below config, agent, runtime, cli/],
+  // the registry's floors
+  ['registry model imports manifest', importingAt('libs/registry/src/lib/model/boundary-fixture.ts', '../manifest/validate-manifest'), /libs\/registry\/src\/lib\/model lies below sources, manifest, cache, changes, hints, portal, status, catalogue/],
+  ['registry cache imports catalogue (the old stored-route)', importingAt('libs/registry/src/lib/cache/boundary-fixture.ts', '../catalogue/build-route-snapshot'), /libs\/registry\/src\/lib\/cache lies below portal, status, catalogue and beside sources, manifest, changes, hints/],
+  ['registry manifest imports its neighbour cache', importingAt('libs/registry/src/lib/manifest/boundary-fixture.ts', '../cache/snapshot-cache'), /libs\/registry\/src\/lib\/manifest lies below portal, status, catalogue and beside sources, cache, changes, hints/],
+  ['registry status imports catalogue', importingAt('libs/registry/src/lib/status/boundary-fixture.ts', '../catalogue/live-catalogue'), /libs\/registry\/src\/lib\/status lies below catalogue/],
   // one JSON Schema validator (SPEC N5, ADR 0012): ajv and re2js only in libs/protocol/src/lib/schema
   ...[
     ['the gateway', 'apps/gateway/src/boundary-fixture.ts', 'ajv/dist/2020'],
@@ -83,6 +95,10 @@ const allowed: Array<[string, Snippet]> = [
   ['the agent CLI imports transport-stdio', importing('apps/agent-cli', '@toolmesh/transport-stdio')],
   ['the agent CLI imports transport-http/client', importing('apps/agent-cli', '@toolmesh/transport-http/client')],
   ['the agent CLI imports rewake-bridge', importing('apps/agent-cli', '@toolmesh/rewake-bridge')],
+  ['the agent CLI imports mcp-client', importing('apps/agent-cli', '@toolmesh/mcp-client')],
+  ['the gateway imports mcp-client', importing('apps/gateway', '@toolmesh/mcp-client')],
+  ['mcp-client imports transport-http/client', importing('libs/mcp-client', '@toolmesh/transport-http/client')],
+  ['mcp-client imports protocol', importing('libs/mcp-client', '@toolmesh/protocol')],
   // test code may import test code
   ['a gateway spec imports a tools/test helper', importingAt('apps/gateway/src/boundary-fixture.spec.ts', '../../../tools/test/free-port')],
   ['a library spec imports a tools/test helper', importingAt('libs/registry/src/lib/boundary-fixture.spec.ts', '../../../../tools/test/document-server')],
@@ -96,6 +112,10 @@ const allowed: Array<[string, Snippet]> = [
   ['agent CLI config imports mcp', importingAt('apps/agent-cli/src/config/boundary-fixture.ts', '../mcp/server-config')],
   ['an agent CLI agent/hooks spec imports runtime', importingAt('apps/agent-cli/src/agent/hooks/boundary-fixture.spec.ts', '../../runtime/runtime-factory')],
   ['agent CLI runtime test support imports agent', importingAt('apps/agent-cli/src/runtime/test-support/boundary-fixture.ts', '../../agent/loop/agent-loop')],
+  // the registry's floors: downward, and upward only in specs
+  ['registry portal imports cache and sources (the floor below)', { filePath: 'libs/registry/src/lib/portal/boundary-fixture.ts', code: "import * as cache from '../cache/snapshot-cache';\nimport * as sources from '../sources/http-json-source';\nexport const used = [cache, sources];\n" }],
+  ['registry catalogue imports status and model', { filePath: 'libs/registry/src/lib/catalogue/boundary-fixture.ts', code: "import * as status from '../status/bundle-status';\nimport * as model from '../model/route';\nexport const used = [status, model];\n" }],
+  ['a registry portal spec imports catalogue', importingAt('libs/registry/src/lib/portal/boundary-fixture.spec.ts', '../catalogue/live-catalogue')],
   ['the schema validator imports ajv and re2js', { filePath: 'libs/protocol/src/lib/schema/boundary-fixture.ts', code: "import Ajv from 'ajv';\nimport { RE2JS } from 're2js';\nexport const used = [Ajv, RE2JS];\n" }],
 ];
 

@@ -19,7 +19,7 @@ import { createInterface } from 'node:readline';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Agent, request } from 'undici';
-import { McpClient } from '@toolmesh/protocol';
+import { McpClient } from '@toolmesh/mcp-client';
 import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import { SMOKE, smokeRan } from '../smoke.mjs';
 import { McpClientManager, type StdioServerConfig, ToolRegistry, TransportClientFactory } from '../../../apps/agent-cli/src/bench-seam';

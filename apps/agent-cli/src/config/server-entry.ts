@@ -1,4 +1,4 @@
-import { ERA_SETTINGS } from '@toolmesh/protocol';
+import { ERA_SETTINGS } from '@toolmesh/mcp-client';
 import { ANNOTATION_TRUST } from '../mcp/annotation-trust';
 import { DEFAULT_SERVER_REQUEST_LIMITS, SERVER_REQUEST_LIMIT_KEYS, type ServerRequestLimits } from '../mcp/host/server-request-limits';
 import { assertServerName, DEFAULT_REQUEST_TIMEOUT_MS, type McpServerConfig } from '../mcp/server-config';

@@ -1,5 +1,6 @@
 import { Agent } from 'undici';
-import { errorMessage, McpClient, SchemaCompiler, SchemaError, type ElicitResult, type ServerRequestHandlers, type Tool } from '@toolmesh/protocol';
+import { errorMessage, SchemaCompiler, SchemaError } from '@toolmesh/protocol';
+import { McpClient, type ElicitResult, type ServerRequestHandlers, type Tool } from '@toolmesh/mcp-client';
 import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import { version } from '../../../../package.json';
 import { defaultAnswers } from '../mcp/host/elicitation-form';

@@ -1,4 +1,4 @@
-import type { ToolAnnotations } from '@toolmesh/protocol';
+import type { ToolAnnotations } from '@toolmesh/mcp-client';
 import type { SideEffects } from '../tools/tool';
 
 /**

@@ -1,5 +1,6 @@
 import { Agent } from 'undici';
-import { McpClient, type EraVerdict, type Implementation, type McpTransport } from '@toolmesh/protocol';
+import { type McpTransport } from '@toolmesh/protocol';
+import { McpClient, type EraVerdict, type Implementation } from '@toolmesh/mcp-client';
 import { ChildProcessTransport } from '@toolmesh/transport-stdio';
 import { legacySseClientTransport, StreamableHttpClientTransport, type HttpAuthorization } from '@toolmesh/transport-http/client';
 import { markedEnvironment } from '../tools/descendant-processes';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { McpClient } from '@toolmesh/protocol';
+import { McpClient } from '@toolmesh/mcp-client';
 import { eventually, pidsWithCommandLine } from '../../../../tools/test/process-table';
 import { ToolRegistry } from '../tools/tool-registry';
 import { TransportClientFactory, type McpClientFactory } from './client-factory';

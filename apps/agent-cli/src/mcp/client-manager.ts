@@ -1,7 +1,6 @@
 import {
   errorMessage,
   type CompiledSchema,
-  type McpClient,
   McpNotification,
   NotificationFanout,
   printableName,
@@ -11,6 +10,7 @@ import {
   SchemaCompiler,
   SchemaError,
 } from '@toolmesh/protocol';
+import { type McpClient } from '@toolmesh/mcp-client';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { resolveSideEffects } from './annotation-trust';

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { McpClient, SchemaCompiler } from '@toolmesh/protocol';
+import { SchemaCompiler } from '@toolmesh/protocol';
+import { McpClient } from '@toolmesh/mcp-client';
 import { ChildProcessTransport } from '@toolmesh/transport-stdio';
 import { resultText } from '../tools/tool';
 import { McpTool, mcpToolName, parseMcpToolName } from './mcp-tool';

@@ -1,4 +1,5 @@
-import type { CallToolOptions, CallToolResult, CompiledSchema, Tool as McpToolDefinition } from '@toolmesh/protocol';
+import type { CompiledSchema } from '@toolmesh/protocol';
+import type { CallToolOptions, CallToolResult, Tool as McpToolDefinition } from '@toolmesh/mcp-client';
 import { errorMessage, printableName } from '@toolmesh/protocol';
 import { errorResult, type SideEffects, type Tool, type ToolResult } from '../tools/tool';
 

@@ -1,4 +1,4 @@
-import type { EraSetting } from '@toolmesh/protocol';
+import type { EraSetting } from '@toolmesh/mcp-client';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import type { AnnotationTrust } from './annotation-trust';
 import type { ServerRequestLimits } from './host/server-request-limits';

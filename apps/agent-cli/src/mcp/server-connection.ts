@@ -1,4 +1,5 @@
-import { errorMessage, type CallToolOptions, type CallToolResult, type EraVerdict, McpClient, McpClientError, McpClientErrorCode, type ServerNotification } from '@toolmesh/protocol';
+import { errorMessage, type ServerNotification } from '@toolmesh/protocol';
+import { type CallToolOptions, type CallToolResult, type EraVerdict, McpClient, McpClientError, McpClientErrorCode } from '@toolmesh/mcp-client';
 import { isSessionExpired } from '@toolmesh/transport-http/client';
 import { StdioErrorCode } from '@toolmesh/transport-stdio';
 import type { McpClientFactory } from './client-factory';

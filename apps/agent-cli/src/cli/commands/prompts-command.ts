@@ -1,4 +1,5 @@
-import { printable, printableName, type Prompt } from '@toolmesh/protocol';
+import { printable, printableName } from '@toolmesh/protocol';
+import { type Prompt } from '@toolmesh/mcp-client';
 import { McpPromptClient } from '../../mcp/host/prompt-client';
 import { promptText } from '../../mcp/host/prompt-text';
 import { withRuntime, type Command } from '../command-context';

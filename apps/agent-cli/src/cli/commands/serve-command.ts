@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@toolmesh/protocol';
+import type { CallToolResult } from '@toolmesh/mcp-client';
 import { version } from '../../../../../package.json';
 import { parseMcpToolName } from '../../mcp/mcp-tool';
 import type { Tool } from '../../tools/tool';

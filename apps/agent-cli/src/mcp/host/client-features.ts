@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
-import type { ElicitResult, ServerRequestHandlers } from '@toolmesh/protocol';
+import type { ElicitResult, ServerRequestHandlers } from '@toolmesh/mcp-client';
 import { fillForm, type AskLine } from './elicitation-form';
 import { answerSampling, type SamplingGate, type SamplingModel } from './sampling';
 import { ServerRequestLimiter, type ServerRequestLimits } from './server-request-limits';

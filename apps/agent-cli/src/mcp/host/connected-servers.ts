@@ -1,4 +1,5 @@
-import { errorMessage, type McpClient, type SdkClient } from '@toolmesh/protocol';
+import { errorMessage } from '@toolmesh/protocol';
+import { type McpClient, type SdkClient } from '@toolmesh/mcp-client';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import type { ServerStatus } from '../client-manager';
 

@@ -1,4 +1,5 @@
-import { escapeControlCharacters, printable, type ElicitResult } from '@toolmesh/protocol';
+import { escapeControlCharacters, printable } from '@toolmesh/protocol';
+import { type ElicitResult } from '@toolmesh/mcp-client';
 
 /** Asks one question and resolves to the line typed; rejects at Ctrl-C / Ctrl-D (the terminal's `ask`). */
 export type AskLine = (question: string, signal?: AbortSignal) => Promise<string>;

@@ -1,4 +1,5 @@
-import { printableName, type GetPromptResult, type Prompt } from '@toolmesh/protocol';
+import { printableName } from '@toolmesh/protocol';
+import { type GetPromptResult, type Prompt } from '@toolmesh/mcp-client';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import { listFromServers, serverOffering, type ConnectedServers, type Listing } from './connected-servers';
 import { promptArguments } from './prompt-text';

@@ -1,4 +1,4 @@
-import type { GetPromptResult, Prompt } from '@toolmesh/protocol';
+import type { GetPromptResult, Prompt } from '@toolmesh/mcp-client';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 
 type PromptContent = GetPromptResult['messages'][number]['content'];

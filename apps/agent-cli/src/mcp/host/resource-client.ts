@@ -1,4 +1,4 @@
-import type { ReadResourceResult, Resource, ResourceTemplate } from '@toolmesh/protocol';
+import type { ReadResourceResult, Resource, ResourceTemplate } from '@toolmesh/mcp-client';
 import { listFromServers, serverOffering, type ConnectedServers, type Listing } from './connected-servers';
 
 /**

@@ -1,4 +1,5 @@
-import { errorMessage, printable, type CreateMessageRequestParams, type CreateMessageResult, type SamplingRefusal } from '@toolmesh/protocol';
+import { errorMessage, printable } from '@toolmesh/protocol';
+import { type CreateMessageRequestParams, type CreateMessageResult, type SamplingRefusal } from '@toolmesh/mcp-client';
 
 /** A message as the host's model takes it: a role and plain text (the chat-completions shape). */
 export interface SamplingMessage {

@@ -1,5 +1,4 @@
-import { decodeHeaderValue, headerMismatch, McpHttpHeader, type JsonRpcErrorResponse, type RequestId } from '@toolmesh/protocol';
-import type { McpHeaderBinding } from '@toolmesh/registry';
+import { decodeHeaderValue, headerMismatch, type JsonRpcErrorResponse, type McpHeaderBinding, McpHttpHeader, type RequestId } from '@toolmesh/protocol';
 import type { RequestContext } from '@toolmesh/transport-http/server';
 import { headerValue } from '../request-headers';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { RawJson } from '@toolmesh/protocol';
-import { legacyOutputSchema, type ToolDefinition } from './tool-definition';
+import { legacyOutputSchema, type ToolDefinition } from '../model/tool-definition';
 import { buildToolsListPages, pageAt } from './tools-list-pages';
 
 /** Which form of the tool list: as the manifests say (2026), or with wrapped output schemas (2025). */

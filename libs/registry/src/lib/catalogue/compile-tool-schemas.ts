@@ -1,11 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { SchemaError, type SchemaCompiler } from '@toolmesh/protocol';
+import { readMcpHeaderBindings, SchemaError, type SchemaCompiler } from '@toolmesh/protocol';
 import { RegistryErrorCode } from '../errors';
-import { readMcpHeaderBindings } from '../manifest/mcp-header-bindings';
-import type { RefusedTool, ToolDefinition } from './tool-definition';
-
-/** A validated manifest tool whose `inputSchema` is not compiled (nor its header annotations read) yet. */
-export type UncompiledTool = Omit<ToolDefinition, 'inputValidator' | 'mcpHeaders' | 'output'>;
+import type { RefusedTool, ToolDefinition, UncompiledTool } from '../model/tool-definition';
 
 /**
  * How long compiling may hold the event loop before it lets requests, probes and other routes run. A

@@ -4,10 +4,10 @@ import { PortalRouteDirectory } from '../portal/portal-route-directory';
 import { StaticRouteDirectory } from '../portal/route-directory';
 import { FileJsonSource } from '../sources/file-json-source';
 import { HttpJsonSource } from '../sources/http-json-source';
-import { PORTAL_DOCUMENT } from '../sources/json-source';
+import { PORTAL_DOCUMENT } from '../model/json-source';
 import { capturedLog, FETCH_LIMITS, listedNames, manifestOf, manifestPath, manualClock, routeOn, SCHEMA } from '../test-support/catalogue-fixture';
 import { LiveCatalogue, type LiveCatalogueOptions } from './live-catalogue';
-import type { RouteConfig } from './route';
+import type { RouteConfig } from '../model/route';
 
 const TTL = 60_000;
 const limits = { maxTools: 100, maxSerializedBytes: 1_000_000, toolsListPageSize: 1_000 };

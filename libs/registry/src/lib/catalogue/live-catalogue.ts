@@ -1,18 +1,18 @@
 import { errorMessage, printableName } from '@toolmesh/protocol';
-import { encodeRouteSnapshot } from '../cache/stored-route';
+import { encodeRouteSnapshot } from './stored-route';
 import type { SnapshotCache } from '../cache/snapshot-cache';
 import { RegistryErrorCode, toRegistryError, type RegistryError } from '../errors';
 import type { RouteDirectory } from '../portal/route-directory';
 import { describeBundle, describePortal, type BundleStatus, type CatalogueStatus } from '../status/bundle-status';
 import type { CatalogueGeneration } from './catalogue-generation';
-import type { CatalogueLog, RequestIds } from './catalogue-log';
+import type { CatalogueLog, RequestIds } from '../model/catalogue-log';
 import { mergeRoutes, sameCatalogue, type CatalogueLimits } from './merge-routes';
-import { routeSignature, type RouteConfig } from './route';
+import { routeSignature, type RouteConfig } from '../model/route';
 import { RouteLoader } from './route-loader';
-import type { RouteSnapshot } from './route-snapshot';
-import type { RouteError, RouteState } from './route-state';
+import type { RouteSnapshot } from '../model/route-snapshot';
+import type { RouteError, RouteState } from '../model/route-state';
 import type { ToolCatalogue } from './tool-catalogue';
-import type { ToolDefinition } from './tool-definition';
+import type { ToolDefinition } from '../model/tool-definition';
 
 export interface LiveCatalogueOptions {
   readonly directory: RouteDirectory;

@@ -1,7 +1,7 @@
 import { RegistryError, RegistryErrorCode } from '../errors';
 import { CatalogueGeneration } from './catalogue-generation';
-import type { RouteSnapshot } from './route-snapshot';
-import type { ToolDefinition } from './tool-definition';
+import type { RouteSnapshot } from '../model/route-snapshot';
+import type { ToolDefinition } from '../model/tool-definition';
 
 export interface CatalogueLimits {
   /** Most tools the merged catalogue may hold. */

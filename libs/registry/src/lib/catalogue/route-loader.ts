@@ -1,11 +1,12 @@
 import { printableName } from '@toolmesh/protocol';
-import { decodeRouteSnapshot } from '../cache/stored-route';
+import { decodeRouteSnapshot } from './stored-route';
 import type { SnapshotCache } from '../cache/snapshot-cache';
 import { RegistryError, RegistryErrorCode, toRegistryError } from '../errors';
-import type { CatalogueLog } from './catalogue-log';
-import { routeSignature, type RouteConfig } from './route';
-import { buildRouteSnapshot, emptySnapshot, type RouteSnapshot } from './route-snapshot';
-import type { RouteState } from './route-state';
+import type { CatalogueLog } from '../model/catalogue-log';
+import { routeSignature, type RouteConfig } from '../model/route';
+import type { RouteSnapshot } from '../model/route-snapshot';
+import { buildRouteSnapshot, emptySnapshot } from './build-route-snapshot';
+import type { RouteState } from '../model/route-state';
 
 export interface RouteLoaderOptions {
   /** The optional shared last-good cache (Redis), read only for a route memory holds nothing of. */

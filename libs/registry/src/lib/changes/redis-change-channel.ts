@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { RegistryErrorCode } from '../errors';
-import type { CatalogueLog } from '../catalogue/catalogue-log';
+import type { CatalogueLog } from '../model/catalogue-log';
 import type { CatalogueChange, CatalogueChangeChannel } from './change-channel';
 
 export interface RedisChangeChannelOptions {

@@ -1,7 +1,7 @@
 import { DocumentServer } from '../../../../../tools/test/document-server';
-import type { RouteConfig } from '../catalogue/route';
+import type { RouteConfig } from '../model/route';
 import { HttpJsonSource } from '../sources/http-json-source';
-import { ROUTING_HINT_DOCUMENT } from '../sources/json-source';
+import { ROUTING_HINT_DOCUMENT } from '../model/json-source';
 import { capturedLog, FETCH_LIMITS, manualClock } from '../test-support/catalogue-fixture';
 import { RoutingHints } from './routing-hints';
 

@@ -1,5 +1,5 @@
-import type { CatalogueLog } from '../catalogue/catalogue-log';
-import { routeSignature, type RouteConfig } from '../catalogue/route';
+import type { CatalogueLog } from '../model/catalogue-log';
+import { routeSignature, type RouteConfig } from '../model/route';
 import { RegistryErrorCode, toRegistryError } from '../errors';
 
 /** One route's routing hint: each enabled tool service's `/tool-service-manifest`, as published. */

@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_DEPTH, exceedsDepth, printableName } from '@toolmesh/protocol';
 import { RegistryErrorCode } from '../errors';
-import type { ServiceManifest } from '../catalogue/route-snapshot';
-import type { RefusedTool } from '../catalogue/tool-definition';
+import type { ServiceManifest } from '../model/route-snapshot';
+import type { RefusedTool } from '../model/tool-definition';
 
 /**
  * Levels above a tool in a `tools/list` response (the response, its `result`, the `tools` array): a tool

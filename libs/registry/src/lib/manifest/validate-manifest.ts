@@ -1,7 +1,6 @@
 import { SchemaCompiler } from '@toolmesh/protocol';
 import manifestSchema from '../../../../../docs/schemas/tool-manifest.schema.json';
-import type { UncompiledTool } from '../catalogue/compile-tool-schemas';
-import { PUBLIC_TOOL_FIELDS, type PublicTool } from '../catalogue/tool-definition';
+import { PUBLIC_TOOL_FIELDS, type PublicTool, type UncompiledTool } from '../model/tool-definition';
 
 /** What the gateway knows about one tool service (a bundle) before reading its manifest. */
 export interface BundleTarget {

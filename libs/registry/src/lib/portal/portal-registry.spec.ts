@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { RegistryError, RegistryErrorCode } from '../errors';
 import { jsonSourceAt } from '../sources/http-json-source';
-import { PORTAL_DOCUMENT } from '../sources/json-source';
+import { PORTAL_DOCUMENT } from '../model/json-source';
 import { parsePortalRegistry } from './portal-registry';
 
 const options = { fetch: { timeoutMillis: 1_000, maxBytes: 1_000_000 } };

@@ -1,9 +1,9 @@
 import { SchemaCompiler } from '@toolmesh/protocol';
 import portalSchema from '../../../../../docs/schemas/portal-registry.schema.json';
-import type { RouteConfig, ToolServiceTarget } from '../catalogue/route';
+import type { RouteConfig, ToolServiceTarget } from '../model/route';
 import { RegistryError, RegistryErrorCode } from '../errors';
 import { HttpJsonSource, type HttpJsonSourceOptions } from '../sources/http-json-source';
-import { ROUTING_HINT_DOCUMENT } from '../sources/json-source';
+import { ROUTING_HINT_DOCUMENT } from '../model/json-source';
 
 /** Where each tool service publishes its routing hint (SPEC G18). */
 export const ROUTING_HINT_PATH = '/tool-service-manifest';

@@ -4,7 +4,7 @@ import { RedisSnapshotCache } from '../cache/redis-snapshot-cache';
 import { LiveCatalogue } from '../catalogue/live-catalogue';
 import { RegistryErrorCode } from '../errors';
 import { HttpJsonSource } from '../sources/http-json-source';
-import { PORTAL_DOCUMENT } from '../sources/json-source';
+import { PORTAL_DOCUMENT } from '../model/json-source';
 import { capturedLog, FETCH_LIMITS, listedNames, manifestOf, manifestPath, manualClock } from '../test-support/catalogue-fixture';
 import { PortalRouteDirectory } from './portal-route-directory';
 

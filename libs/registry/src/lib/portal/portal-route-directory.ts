@@ -1,9 +1,9 @@
 import { errorMessage } from '@toolmesh/protocol';
-import type { RouteConfig } from '../catalogue/route';
-import type { CatalogueLog } from '../catalogue/catalogue-log';
+import type { RouteConfig } from '../model/route';
+import type { CatalogueLog } from '../model/catalogue-log';
 import type { SnapshotCache } from '../cache/snapshot-cache';
 import { RegistryErrorCode, toRegistryError } from '../errors';
-import type { JsonSource } from '../sources/json-source';
+import type { JsonSource } from '../model/json-source';
 import { parsePortalRegistry, type PortalRouteOptions } from './portal-registry';
 import type { DirectoryStatus, RouteDirectory } from './route-directory';
 

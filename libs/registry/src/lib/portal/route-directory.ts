@@ -1,5 +1,5 @@
-import type { RouteConfig } from '../catalogue/route';
-import type { SnapshotSource } from '../catalogue/route-snapshot';
+import type { RouteConfig } from '../model/route';
+import type { SnapshotSource } from '../model/route-snapshot';
 
 /** The last outcome of reading the route list, for the status endpoint. */
 export interface DirectoryStatus {

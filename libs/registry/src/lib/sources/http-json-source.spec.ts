@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RegistryError, RegistryErrorCode } from '../errors';
 import { HttpJsonSource } from './http-json-source';
-import { PORTAL_DOCUMENT } from './json-source';
+import { PORTAL_DOCUMENT } from '../model/json-source';
 
 describe('HttpJsonSource (got, the catalogue keep-alive pool)', () => {
   let server: Server;

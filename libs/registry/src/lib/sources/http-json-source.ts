@@ -4,7 +4,7 @@ import got, { RequestError, type Got, type Response } from 'got';
 import { errorMessage, printable } from '@toolmesh/protocol';
 import { RegistryError } from '../errors';
 import { FileJsonSource } from './file-json-source';
-import { MANIFEST_DOCUMENT, type DocumentKind, type JsonSource } from './json-source';
+import { MANIFEST_DOCUMENT, type DocumentKind, type JsonSource } from '../model/json-source';
 
 export interface HttpJsonSourceOptions {
   timeoutMillis: number;

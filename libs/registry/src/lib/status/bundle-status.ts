@@ -1,5 +1,5 @@
-import type { RouteConfig } from '../catalogue/route';
-import type { RouteState } from '../catalogue/route-state';
+import type { RouteConfig } from '../model/route';
+import type { RouteState } from '../model/route-state';
 import type { DirectoryStatus } from '../portal/route-directory';
 
 /** One row of `GET /actuator/toolBundles` (SPEC G17): what an operator needs to tell a bundle's state. */

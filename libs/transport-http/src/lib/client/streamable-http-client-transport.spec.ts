@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
-import { McpClient, type JSONRPCMessage, type ServerNotification } from '@toolmesh/protocol';
+import { Client } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage } from '@toolmesh/protocol';
 import { startHttpPeer, type HttpPeer } from '../../../../../tools/test/peers/http-peer';
 import { eventually } from '../../../../../tools/test/process-table';
 import { HttpClientErrorCode, type HttpClientError } from './http-client-errors';
@@ -16,11 +17,10 @@ beforeAll(() => {
 });
 afterAll(() => dispatcher.close());
 
+/** The SDK's own client over the transport: a transport test needs no more (libs/mcp-client tests ours over it). */
 function client(url: string, options: Partial<ConstructorParameters<typeof StreamableHttpClientTransport>[1]> = {}) {
   const transport = new StreamableHttpClientTransport(new URL(url), { dispatcher, headers: { authorization: TOKEN }, ...options });
-  const errors: Error[] = [];
-  const mcp = new McpClient(transport, { serverName: 'peer', clientInfo, requestTimeoutMs: 5000, onError: (e) => errors.push(e) });
-  return { transport, mcp, errors };
+  return { transport, mcp: new Client(clientInfo) };
 }
 
 describe('StreamableHttpClientTransport against the SDK server', () => {
@@ -33,10 +33,10 @@ describe('StreamableHttpClientTransport against the SDK server', () => {
 
     it('initializes, calls tools, and sends the session id and protocol version on every later request', async () => {
       const { transport, mcp } = client(peer.url);
-      await mcp.connect();
-      expect((await mcp.callTool('add', { a: 40, b: 2 })).content).toEqual([{ type: 'text', text: '42' }]);
+      await mcp.connect(transport);
+      expect((await mcp.callTool({ name: 'add', arguments: { a: 40, b: 2 } })).content).toEqual([{ type: 'text', text: '42' }]);
       const sessionId = transport.sessionId;
-      const protocolVersion = mcp.protocolVersion;
+      const protocolVersion = mcp.getNegotiatedProtocolVersion();
       await mcp.close();
 
       const posts = (await peer.requests()).filter((r) => r.sessionId === sessionId || r.sessionId === null);
@@ -49,14 +49,13 @@ describe('StreamableHttpClientTransport against the SDK server', () => {
     });
 
     it('delivers notifications the server sends on the GET stream, outside any request', async () => {
-      const { mcp } = client(peer.url);
-      const seen: ServerNotification[] = [];
-      mcp.addNotificationListener((event) => seen.push(event));
-      await mcp.connect();
-      await mcp.callTool('notify-later', {});
+      const { transport, mcp } = client(peer.url);
+      const seen: string[] = [];
+      mcp.setNotificationHandler('notifications/message', (notification) => void seen.push(notification.method));
+      await mcp.connect(transport);
+      await mcp.callTool({ name: 'notify-later', arguments: {} });
 
-      expect(await eventually(() => seen.some((e) => e.notification.method === 'notifications/message'))).toBe(true);
-      expect(seen[0].server).toBe('peer');
+      expect(await eventually(() => seen.includes('notifications/message'))).toBe(true);
       await mcp.close();
     });
   });
@@ -64,10 +63,10 @@ describe('StreamableHttpClientTransport against the SDK server', () => {
   it.each([[['--json']], [['--json', '--stateless']]])('works with JSON replies (%j)', async (flags) => {
     const peer = await startHttpPeer(flags);
     try {
-      const { mcp } = client(peer.url, { listen: false });
-      await mcp.connect();
-      expect((await mcp.listTools()).map((t) => t.name)).toEqual(['add', 'echo', 'notify-later']);
-      expect((await mcp.callTool('echo', { text: 'json' })).content).toEqual([{ type: 'text', text: 'json' }]);
+      const { transport, mcp } = client(peer.url, { listen: false });
+      await mcp.connect(transport);
+      expect((await mcp.listTools()).tools.map((t) => t.name)).toEqual(['add', 'echo', 'notify-later']);
+      expect((await mcp.callTool({ name: 'echo', arguments: { text: 'json' } })).content).toEqual([{ type: 'text', text: 'json' }]);
       await mcp.close();
     } finally {
       await peer.stop();

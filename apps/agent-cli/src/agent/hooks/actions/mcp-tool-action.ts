@@ -1,4 +1,4 @@
-import type { CallToolResult, McpClient } from '@toolmesh/protocol';
+import type { CallToolResult, McpClient } from '@toolmesh/mcp-client';
 import { parseJsonReply, type ActionOutcome } from '../hook-reply';
 import { renderTemplate, type HookEventContext } from '../hook-template';
 import type { McpToolAction } from '../../../config/skill';

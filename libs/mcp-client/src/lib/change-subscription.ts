@@ -1,5 +1,5 @@
 import type { Client, ServerCapabilities, SubscriptionFilter } from '@modelcontextprotocol/client';
-import { errorMessage } from '../errors/error-message';
+import { errorMessage } from '@toolmesh/protocol';
 
 /** Waits before each reopening of a dropped listen stream; the last one repeats for as long as it takes. */
 const RELISTEN_DELAYS_MS: readonly number[] = [0, 1000, 2000, 5000, 10_000, 30_000];

@@ -1,4 +1,5 @@
-import { buildRouteSnapshot, type RouteSnapshot, type ServiceManifest, type SnapshotBuild } from '../catalogue/route-snapshot';
+import type { RouteSnapshot, ServiceManifest, SnapshotBuild } from '../model/route-snapshot';
+import { buildRouteSnapshot } from './build-route-snapshot';
 
 /** Format tag of a route snapshot in the cache; a different tag is another version's entry and a miss. */
 const FORMAT = 'toolmesh.route-snapshot.v2';

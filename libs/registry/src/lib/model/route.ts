@@ -1,4 +1,4 @@
-import type { JsonSource } from '../sources/json-source';
+import type { JsonSource } from './json-source';
 
 /** One enabled tool service of a route: where its manifest is, and where its routing hint is. */
 export interface ToolServiceTarget {

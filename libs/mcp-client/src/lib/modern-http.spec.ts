@@ -1,12 +1,14 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
-import { McpClient, McpClientErrorCode, type ServerNotification } from '@toolmesh/protocol';
-import { eventually } from '../../../../../tools/test/process-table';
-import { StreamableHttpClientTransport } from './streamable-http-client-transport';
+import type { ServerNotification } from '@toolmesh/protocol';
+import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
+import { eventually } from '../../../../tools/test/process-table';
+import { McpClientErrorCode } from './client-errors';
+import { McpClient } from './mcp-client';
 
 /**
- * McpClient (era auto) over this transport against a hand-written 2026-07-28 server, for what the
+ * McpClient (era auto) over the Streamable HTTP transport against a hand-written 2026-07-28 server, for what the
  * conformance scenarios do not show: cache hints and their invalidation by a change told on the listen
  * stream, the drop of a tool with broken x-mcp-header annotations through the client's own warnings,
  * and a -32020 answered by listing again and retrying once.

@@ -1,6 +1,7 @@
 import { SchemaCompiler, SchemaErrorCode } from '@toolmesh/protocol';
 import { RegistryErrorCode } from '../errors';
-import { buildRouteSnapshot, type RouteSnapshot } from './route-snapshot';
+import type { RouteSnapshot } from '../model/route-snapshot';
+import { buildRouteSnapshot } from './build-route-snapshot';
 
 const route = { token: 'core' };
 const MAX_TOOLS = 2_000;

@@ -1,5 +1,4 @@
-import type { CompiledSchema } from '@toolmesh/protocol';
-import type { McpHeaderBinding } from '../manifest/mcp-header-bindings';
+import type { CompiledSchema, McpHeaderBinding } from '@toolmesh/protocol';
 
 /** The MCP `Tool` as agents see it: the manifest's public fields, untouched. */
 export interface PublicTool {
@@ -27,6 +26,9 @@ export interface ToolDefinition {
   /** The token of the route the tool came from (`RouteConfig.token`): refreshes, Redis keys and status rows are per route. */
   readonly routeToken: string;
 }
+
+/** A validated manifest tool whose `inputSchema` is not compiled (nor its header annotations read) yet. */
+export type UncompiledTool = Omit<ToolDefinition, 'inputValidator' | 'mcpHeaders' | 'output'>;
 
 /** What a tool's `outputSchema` says about its results. */
 export interface ToolOutput {

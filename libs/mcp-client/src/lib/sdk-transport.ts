@@ -1,8 +1,5 @@
 import { SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
-import type { JSONRPCMessage, JSONRPCNotification, RequestId } from '../jsonrpc/messages';
-import { McpMethod } from '../mcp/methods';
-import { isModernProtocolVersion } from '../mcp/versions';
-import type { McpTransport, TransportSendOptions } from '../transport/mcp-transport';
+import { isModernProtocolVersion, type JSONRPCMessage, type JSONRPCNotification, McpMethod, type McpTransport, type RequestId, type TransportSendOptions } from '@toolmesh/protocol';
 import { dropUnmirrorableTools, type DroppedTool } from './unmirrorable-tools';
 
 export interface SdkTransportHooks {

@@ -1,13 +1,11 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { InMemoryTransport } from '@modelcontextprotocol/client';
 import * as z from 'zod';
-import type { ServerNotification } from '../notifications/notification-listener';
-import type { JSONRPCMessage } from '../jsonrpc/messages';
-import type { McpTransport } from '../transport/mcp-transport';
+import type { JSONRPCMessage, McpTransport, ServerNotification } from '@toolmesh/protocol';
 import { McpClientErrorCode } from './client-errors';
 import { McpClient } from './mcp-client';
 
-const clientInfo = { name: 'protocol-test', version: '0.0.0' };
+const clientInfo = { name: 'mcp-client-test', version: '0.0.0' };
 
 /** A real SDK server on the other end of an in-memory pair: the client's logic, no I/O. */
 async function serverPair(configure: (server: McpServer) => void = () => undefined) {

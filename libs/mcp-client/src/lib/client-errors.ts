@@ -1,7 +1,7 @@
-import { CodedError } from '../errors/coded-error';
+import { CodedError } from '@toolmesh/protocol';
 /**
  * Local errors of the MCP client: failures that never cross the wire. Stable string codes, listed in
- * docs/errors.md ("protocol client"); a test keeps the two in agreement.
+ * docs/errors.md ("mcp-client"); a test keeps the two in agreement.
  */
 export const McpClientErrorCode = {
   /** A request was made before `connect()` finished or after the connection ended. */

@@ -14,10 +14,7 @@ import {
   type ToolAnnotations,
 } from '@modelcontextprotocol/client';
 import { setMaxListeners } from 'node:events';
-import { NotificationFanout } from '../notifications/notification-fanout';
-import { printable, printableName } from '../text/printable';
-import type { NotificationListener, NotificationSource } from '../notifications/notification-listener';
-import type { McpTransport } from '../transport/mcp-transport';
+import { type McpTransport, NotificationFanout, type NotificationListener, type NotificationSource, printable, printableName } from '@toolmesh/protocol';
 import { ChangeSubscription } from './change-subscription';
 import { versionNegotiation, type EraSetting, type EraVerdict } from './client-era';
 import { McpClientError, McpClientErrorCode } from './client-errors';

@@ -1,4 +1,4 @@
-import { readMcpHeaderBindings } from '../mcp/mcp-header-bindings';
+import { readMcpHeaderBindings } from '@toolmesh/protocol';
 
 /** A tool left out of a server's list, and why. */
 export interface DroppedTool {

@@ -1,0 +1,24 @@
+// What the apps import from the MCP client, by name; everything else under lib/ is internal (ADR 0018).
+export {
+  type CallToolOptions,
+  type CallToolResult,
+  type GetPromptResult,
+  type Implementation,
+  McpClient,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+  type SdkClient,
+  type Tool,
+  type ToolAnnotations,
+} from './lib/mcp-client';
+export {
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type ElicitResult,
+  type SamplingRefusal,
+  type ServerRequestHandlers,
+} from './lib/server-requests';
+export { McpClientError, McpClientErrorCode } from './lib/client-errors';
+export { ERA_SETTINGS, type EraSetting, type EraVerdict } from './lib/client-era';

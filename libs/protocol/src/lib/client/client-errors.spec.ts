@@ -1,8 +1,0 @@
-import { documentedCodes } from '../../../../../tools/test/documented-codes';
-import { McpClientErrorCode } from './client-errors';
-
-describe('MCP client error codes', () => {
-  it('are exactly the ones docs/errors.md documents', () => {
-    expect(documentedCodes('protocol client').sort()).toEqual(Object.values(McpClientErrorCode).sort());
-  });
-});

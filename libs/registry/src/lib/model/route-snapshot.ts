@@ -1,0 +1,34 @@
+import type { SchemaCompiler } from '@toolmesh/protocol';
+import type { RegistryErrorCode } from '../errors';
+import type { RefusedTool, ToolDefinition } from './tool-definition';
+
+/** Where a route's tools came from, as the status endpoint shows it. */
+export type SnapshotSource = 'remote' | 'redis' | 'local-fallback' | 'isolated';
+
+/** One tool service's manifest as fetched, kept so the snapshot can be written to Redis and rebuilt from it. */
+export interface ServiceManifest {
+  readonly serviceDomain: string;
+  readonly manifest: unknown;
+  /** The URL (or file) the manifest was read from: after a same-origin redirect, where it led. */
+  readonly servedFrom?: string;
+}
+
+/** A route's last good tools: every enabled tool service's manifest, validated together. */
+export interface RouteSnapshot {
+  readonly tools: readonly ToolDefinition[];
+  /** Tools the manifests offer that are not served (an unusable `inputSchema`), with the reason. */
+  readonly refusedTools: readonly RefusedTool[];
+  /** The manifests' own revisions, comma-separated; absent when none states one. */
+  readonly revision?: string;
+  /** sha256 (first 16 hex digits) of the manifests, so operators can compare replicas. */
+  readonly hash: string;
+  readonly source: SnapshotSource;
+  /** When the content was fetched from the tool services (wall clock, ms); its age in the status. */
+  readonly fetchedAt: number;
+  readonly manifests: readonly ServiceManifest[];
+  /** The compiler that compiled the tools' schemas; the next build of the route starts from it. */
+  readonly schemas: SchemaCompiler;
+}
+
+/** `code`: set when the build was refused for something other than an invalid manifest. */
+export type SnapshotBuild = { ok: true; snapshot: RouteSnapshot } | { ok: false; problems: string[]; code?: RegistryErrorCode };
