@@ -43,7 +43,8 @@ terminal (stdin and stderr must be a TTY). Without a terminal and without --yes 
 Servers may ask the client back: sampling (the configured model answers a server's request) is
 decided like a mutating call: asked at the terminal, approved by --yes, refused without either or
 under --max-side-effect read-only; elicitation (a server asks you for information) is a form on the
-terminal, declined without one; the roots offered are the working directory.
+terminal, declined without one; the roots offered are the server's "roots" (default: the working
+directory; none for an imported mcpServers entry).
 An MCP server's read-only / destructive annotations count only under annotationTrust: trust (and its
 read-only claims alone under annotationTrust: read-only), and are shown as the server's claims.
 Hooks: the skill files the configuration lists under "skills" may allow, deny or defer a call before
