@@ -198,12 +198,16 @@ Options:
   -t, --transport <stdio|http|sse>  Default: http when the target is an http(s):// URL, else stdio
   -e, --env KEY=value               An environment variable of a stdio server (repeatable)
   -H, --header "Name: value"        A header of an http or sse server (repeatable)
+      --annotation-trust <ignore|read-only|trust>
+                                    How far its tool annotations are believed (default ignore);
+                                    read-only for a toolmesh gateway (docs/agent-cli.md#trust)
   -c, --config <file>               The configuration file to edit
       --json                        Print the result as JSON
 
 Examples:
   agent-cli mcp add memory -e MEMORY_FILE_PATH=/tmp/memory.jsonl -- npx -y @modelcontextprotocol/server-memory
   agent-cli mcp add docs https://docs.example.com/mcp -H "Authorization: Bearer \${DOCS_TOKEN}"
+  agent-cli mcp add gateway --annotation-trust read-only http://127.0.0.1:8080/mcp   (a toolmesh gateway)
   agent-cli mcp remove docs
   agent-cli mcp login linear
 
@@ -214,7 +218,8 @@ OAuth; 3 the file or the entry is invalid.
 
 Serves the agent's built-in tools (Read, Write, Edit, Glob, Grep, Bash) as an MCP server on stdin and
 stdout, for another MCP host to start as a stdio server, e.g. in its mcpServers:
-  "agent-cli": { "command": "npx", "args": ["agent-cli", "serve", "--yes"] }
+  "agent-cli": { "command": "toolmesh-agent", "args": ["serve", "--yes"] }
+(toolmesh-agent: the installed package @toolmesh/agent-cli; see docs/agent-cli.md#installing-the-packages)
 Each call takes the same path as the agent's own: the skills' hooks, --max-side-effect, and approval.
 There is no terminal to ask on (stdin is the protocol), so mutating calls are refused unless --yes;
 each tool's side effects are sent as annotations (readOnlyHint, destructiveHint) for the host to ask
