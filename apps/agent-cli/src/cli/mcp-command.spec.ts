@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseConfig } from '../config/load-config';
@@ -102,6 +102,16 @@ describe('agent-cli mcp', () => {
     expect(other).toMatchObject({ code: ExitCode.Ok, stderr: expect.stringContaining('for a toolmesh gateway, add it with --annotation-trust read-only') });
     const config = parseConfig(readFileSync(path.join(dir, 'agent-cli.yaml'), 'utf8'), 'agent-cli.yaml', {});
     expect(config.servers.map((s) => [s.name, s.annotationTrust])).toEqual([['gateway', 'read-only'], ['docs', 'ignore']]);
+  });
+
+  it('suggests .gitignore entries when it creates the file inside a git work tree, and only then', async () => {
+    const repo = mkdtempSync(path.join(tmpdir(), 'agent-cli-mcp-'));
+    mkdirSync(path.join(repo, '.git'));
+    mkdirSync(path.join(repo, 'sub'));
+    const note = 'agent-cli.yaml may come to hold credentials and .agent-cli/ holds transcripts: add both to .gitignore';
+    expect(await cli(path.join(repo, 'sub'), 'mcp', 'add', 'one', 'x')).toMatchObject({ code: ExitCode.Ok, stderr: `note: ${note}\n` });
+    expect(await cli(path.join(repo, 'sub'), 'mcp', 'add', 'two', 'x')).toMatchObject({ code: ExitCode.Ok, stderr: '' });
+    expect(await cli(mkdtempSync(path.join(tmpdir(), 'agent-cli-mcp-')), 'mcp', 'add', 'one', 'x')).toMatchObject({ code: ExitCode.Ok, stderr: '' });
   });
 
   it('takes the options given before "mcp" as its own: agent-cli --config f.yaml mcp add ...', async () => {

@@ -129,7 +129,7 @@ function pairs(words: readonly string[], separator: string): Record<string, stri
   return map;
 }
 
-function add(io: CliIo, file: string, entry: NewServerEntry, json: boolean): Promise<number> {
+async function add(io: CliIo, file: string, entry: NewServerEntry, json: boolean): Promise<number> {
   // The entry alone, read as the CLI reads a configuration (name, transport, URL): so a bad entry never
   // reaches the file. ${VAR}s are checked for form only; they may be set later, where the CLI runs.
   const alone = new ConfigEditor(file, '');
@@ -140,7 +140,20 @@ function add(io: CliIo, file: string, entry: NewServerEntry, json: boolean): Pro
   if (entry.transport === 'streamable-http' && entry.annotationTrust === undefined && !json) {
     io.stderr(`note: for a toolmesh gateway, add it with --annotation-trust read-only: its read-only tools (annotated by their tool service's owner) then run without asking\n`);
   }
-  return edit(io, file, (editor) => editor.add(entry), json ? { added: entry.name, transport: entry.transport, file } : `added the ${entry.transport} server "${entry.name}" (${described}) to ${file}`);
+  const created = !existsSync(file);
+  const done = await edit(io, file, (editor) => editor.add(entry), json ? { added: entry.name, transport: entry.transport, file } : `added the ${entry.transport} server "${entry.name}" (${described}) to ${file}`);
+  // The file may come to hold headers with tokens, and .agent-cli/ keeps the transcripts of conversations.
+  if (created && insideGitWorkTree(path.dirname(file))) {
+    io.stderr(`note: ${path.basename(file)} may come to hold credentials and .agent-cli/ holds transcripts: add both to .gitignore\n`);
+  }
+  return done;
+}
+
+function insideGitWorkTree(directory: string): boolean {
+  for (let at = directory; ; at = path.dirname(at)) {
+    if (existsSync(path.join(at, '.git'))) return true;
+    if (path.dirname(at) === at) return false;
+  }
 }
 
 /**
