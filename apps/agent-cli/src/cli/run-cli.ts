@@ -60,7 +60,7 @@ export interface CliEnvironment {
   readonly signal?: AbortSignal;
 }
 
-/** Runs the CLI with the given arguments (without `node` and the script) and resolves to the exit code. */
+/** The command line's options; `mcp` parses its own. */
 const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
@@ -75,6 +75,7 @@ const OPTIONS = {
   count: { type: 'string' },
 } as const;
 
+/** Runs the CLI with the given arguments (without `node` and the script) and resolves to the exit code. */
 export async function runCli(args: readonly string[], rawIo: CliIo, environment: CliEnvironment): Promise<number> {
   // `mcp` edits the configuration file, with options of its own (-e, -H, --transport, as claude mcp has);
   // the options given before it (--config f.yaml mcp add ...) are its own too, and it refuses those it has not.
