@@ -15,6 +15,8 @@ const layerRules = [
   { sourceTag: 'type:bridge', onlyDependOnLibsWithTags: ['type:protocol'] },
   { sourceTag: 'type:protocol', onlyDependOnLibsWithTags: [] },
   { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: [] },
+  // tools/bench measures libraries through their faces (and an app only through its bench seam)
+  { sourceTag: 'type:bench', onlyDependOnLibsWithTags: ['type:transport', 'type:domain', 'type:bridge', 'type:protocol'] },
 ];
 
 const scopeRules = [
@@ -37,8 +39,12 @@ const externalImportRules = [
 // Test code (ADR 0011): specs, the shared helpers and peers in tools/test/, and an app's own test-support/
 // folders (which its build excludes). Benchmarks start the same peers. Product code is every other file
 // under apps/*/src and libs/*/src: the code a build emits.
-const TEST_CODE = ['**/*.spec.ts', '**/*.test.ts', '**/test-support/**', 'apps/*/bench/**'];
+const TEST_CODE = ['**/*.spec.ts', '**/*.test.ts', '**/test-support/**', 'tools/bench/**'];
 const PRODUCT_CODE = ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'];
+
+// The one module of an app that benchmarks may import (ADR 0017): every other relative import into apps/
+// fails the Nx rule ("Imports of apps are forbidden").
+const BENCH_SEAMS = ['^(\\.\\./)+apps/agent-cli/src/bench-seam$'];
 
 // The root package.json gives the version the apps report; docs/schemas holds the JSON Schemas that both
 // document a format and validate it, so the two cannot drift apart. Any other relative import out of a
@@ -55,9 +61,11 @@ const moduleBoundaries = (allow) => [
   },
 ];
 
-// The agent CLI's floors, lowest first (docs/architecture.md, "The agent CLI"): a folder's product code never
-// imports a folder above it. Specs may reach up (a hook's spec starts a whole runtime).
+// The agent CLI's floors, lowest first (docs/architecture.md, "The agent CLI"): a folder's product code and
+// test support never import a folder above it. Specs may reach up (a hook's spec starts a whole runtime);
+// a helper that needs a higher floor lives in that floor's test-support/.
 const AGENT_CLI_FLOORS = ['errors', 'tools', 'mcp', 'config', 'agent', 'runtime', 'cli'];
+const SPECS = ['**/*.spec.ts', '**/*.test.ts'];
 
 /**
  * Each concern gets its own copy of the core no-restricted-imports rule, so a file under several concerns
@@ -81,6 +89,13 @@ export default [
   { ignores: ['**/dist', '**/out-tsc', '**/coverage', '**/node_modules', 'tmp/**', '.nx/**'] },
   { plugins: { toolmesh } },
   {
+    // Type-aware rules (ADR 0017): each TypeScript file is typed by the tsconfig of its project, found by the
+    // TypeScript project service as an editor finds it. JavaScript files stay untyped: none is product code.
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error' },
+  },
+  {
     files: ['**/*.ts', '**/*.js', '**/*.mjs', '**/*.cjs'],
     rules: {
       '@nx/enforce-module-boundaries': moduleBoundaries(ALLOWED_OUTSIDE_PROJECTS),
@@ -91,6 +106,11 @@ export default [
     // Only test code may import the shared test helpers and peers.
     files: TEST_CODE,
     rules: { '@nx/enforce-module-boundaries': moduleBoundaries([...ALLOWED_OUTSIDE_PROJECTS, '^(\\.\\./)+tools/test/']) },
+  },
+  {
+    // Benchmarks sit beside tools/test; they reach an app only through its bench seam.
+    files: ['tools/bench/**'],
+    rules: { '@nx/enforce-module-boundaries': moduleBoundaries([...ALLOWED_OUTSIDE_PROJECTS, '^(\\.\\./)+test/', ...BENCH_SEAMS]) },
   },
   {
     files: PRODUCT_CODE,
@@ -121,7 +141,7 @@ export default [
   },
   ...AGENT_CLI_FLOORS.slice(0, -1).map((floor, index) => ({
     files: [`apps/agent-cli/src/${floor}/**/*.ts`],
-    ignores: TEST_CODE,
+    ignores: SPECS,
     rules: {
       'toolmesh/agent-cli-floors': [
         'error',

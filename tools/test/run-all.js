@@ -8,6 +8,7 @@
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+const { stripVTControlCharacters } = require('node:util');
 
 const root = path.resolve(__dirname, '..', '..');
 const summaryDir = path.join(root, 'tmp', 'test-summary');
@@ -53,7 +54,7 @@ function runNx() {
 
 /** Nx lists failed tasks after "Failed tasks:" as "- project:target". */
 function failedNonTestTasks(output) {
-  const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
+  const plain = stripVTControlCharacters(output);
   const block = plain.split('Failed tasks:')[1] ?? '';
   return [...block.matchAll(/^\s*-\s+([\w.-]+:[\w-]+)/gm)].map((m) => m[1]).filter((task) => !task.endsWith(':test'));
 }

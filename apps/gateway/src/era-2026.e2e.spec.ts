@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { startTestGateway, useGatewayWithSampleService, type TestGateway } from './test-support/test-gateway';
 
 const VERSION = '2026-07-28';
@@ -202,7 +203,7 @@ describe('listen streams: keep-alives, the bound, cancel by closing (SPEC G21)',
   let gateway: TestGateway;
   beforeAll(async () => {
     gateway = await startTestGateway('http://127.0.0.1:9', (config) => {
-      config.mcp.notifications = { maxOpenStreams: 1, keepAliveMillis: 100 };
+      config.mcp.notifications = { ...config.mcp.notifications, maxOpenStreams: 1, keepAliveMillis: 100 };
     });
   });
   afterAll(() => gateway.stop());
@@ -254,3 +255,67 @@ describe('the 2026 era when no catalogue could be loaded', () => {
 async function answer(res: Response): Promise<Answer> {
   return { status: res.status, body: (await res.json()) as Answer['body'] };
 }
+
+describe('listen streams: a per-client bound and a lifetime (issue 32)', () => {
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    gateway = await startTestGateway('http://127.0.0.1:9', (config) => {
+      config.mcp.notifications = { ...config.mcp.notifications, maxOpenStreams: 10, maxStreamsPerClient: 2, maxStreamLifetimeMillis: 1_500 };
+    });
+  });
+  afterAll(() => gateway.stop());
+
+  /** A listen request from `localAddress` (any 127.x address reaches loopback): its status and the stream's whole text. */
+  const listenFrom = (localAddress: string) =>
+    new Promise<{ status: number; text: Promise<string>; close: () => void }>((resolve, reject) => {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 'L', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: META } });
+      const req = request(gateway.url, {
+        method: 'POST',
+        localAddress,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': VERSION, 'mcp-method': 'subscriptions/listen' },
+      });
+      req.once('error', reject);
+      req.once('response', (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        const ended = new Promise<string>((done) => res.once('close', () => done(text)));
+        resolve({ status: res.statusCode ?? 0, text: ended, close: () => req.destroy() });
+      });
+      req.end(body);
+    });
+
+  it('refuses a third stream of one client with 429, while another client still opens one', async () => {
+    const held = [await listenFrom('127.0.0.1'), await listenFrom('127.0.0.1')];
+    expect(held.map((stream) => stream.status)).toEqual([200, 200]);
+    const third = await listenFrom('127.0.0.1');
+    expect(third.status).toBe(429);
+    expect(JSON.parse(await third.text).error.message).toBe('this client already has 2 open notification streams, its limit; close one first');
+    const other = await listenFrom('127.0.0.2');
+    expect(other.status).toBe(200);
+    [...held, other].forEach((stream) => stream.close());
+  });
+
+  it("counts a client's 2025 GET streams with its 2026 listens", async () => {
+    const held = [await listenFrom('127.0.0.4'), await listenFrom('127.0.0.4')];
+    const get = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(gateway.url, { localAddress: '127.0.0.4', headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25' } });
+      req.once('error', reject);
+      req.once('response', (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.end();
+    });
+    expect(get.status).toBe(429);
+    expect(JSON.parse(get.body).error).toEqual({ code: -32600, message: 'Invalid Request: this client already has 2 open notification streams, its limit; close one first' });
+    held.forEach((stream) => stream.close());
+  });
+
+  it('ends a stream at the end of its lifetime with the listen result', async () => {
+    const stream = await listenFrom('127.0.0.3');
+    expect(stream.status).toBe(200);
+    const text = await stream.text; // ends by itself, or the test times out
+    expect(text).toContain('"resultType":"complete"');
+  });
+});

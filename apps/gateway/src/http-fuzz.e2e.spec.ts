@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { DocumentServer } from '../../../tools/test/document-server';
 import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
+import { DEEP_REPLY_LEVELS, HOSTILE_MANIFEST, HUGE_MANIFEST, writeDeepReply } from '../../../tools/test/hostile-tool-service';
 import { rawExchange, type RawExchange } from '../../../tools/test/raw-http';
 import { seededRandom, type SeededRandom } from '../../../tools/test/seeded-random';
 import type { ServerProcess } from '../../../tools/test/server-process';
@@ -245,4 +248,95 @@ describe(`HTTP fuzz against the built gateway (seed ${SEED}, ${REQUESTS} request
     }
     expect(rss).toBeLessThanOrEqual(rssAfterWarmUp * 1.2);
   }, 240_000);
+});
+
+/**
+ * The other side (issue 32): whatever a tool service answers (replies nested to every depth up to 8 MB,
+ * numbers JSON cannot carry, cut-off and oversized bodies, error statuses with deep bodies) and whatever
+ * its manifest becomes between refreshes (50,000 tools, a tool nested 5,000 levels, over the byte limit,
+ * not JSON), every call is answered with HTTP 200 and a result (`isError` or not), never a JSON-RPC
+ * error or a 5xx, and the gateway stays alive. FUZZ_REPLIES sets the size of the run.
+ */
+const REPLIES = Number(process.env.FUZZ_REPLIES ?? 300);
+
+const nested = (open: string, close: string, levels: number, inner = '1') => `${open.repeat(levels)}${inner}${close.repeat(levels)}`;
+const SMALL_REPLIES: Array<[number, string]> = [
+  [200, '{"data":"ok"}'],
+  [200, `{"data":${nested('[', ']', 252)}}`], // 253 levels in all: within the limit (254)
+  [200, `{"data":${nested('[', ']', 253)}}`], // 254: at it
+  [200, `{"data":${nested('[', ']', 254)}}`], // 255: one over
+  [200, `{"data":${nested('{"a":', '}', 3_000)}}`],
+  [200, `{"data":{"big":1e309,"id":9007199254740993}}`],
+  [200, `{"data":"${'[{'.repeat(5_000)}"}`], // brackets inside a string
+  [200, `{"data":${nested('[', ']', 300)}`], // cut off and too deep
+  [200, '{"data":[1,2'],
+  [200, 'not json'],
+  [500, `{"error":${nested('[', ']', 10_000)}}`],
+  [404, ''],
+  [200, `{"inputRequired":${nested('{"a":', '}', 1_000)}}`],
+];
+/** Streamed, not held: the deepest replies, and one just over the 8 MB reply limit. */
+const STREAMED = ['deep-8mb', 'deep-500k', 'oversize'] as const;
+
+describe(`tool service replies and manifests fuzz against the built gateway (seed ${SEED}, ${REPLIES} calls)`, () => {
+  let service: Server;
+  let gateway: ServerProcess & { match: RegExpExecArray };
+  const r = seededRandom(SEED);
+  let manifestFetches = 0;
+  const MANIFESTS = [JSON.stringify(manifest), HUGE_MANIFEST, HOSTILE_MANIFEST, `{"tools":[],"pad":"${'x'.repeat(9 * 1_048_576)}"}`, '{"tools":['];
+
+  beforeAll(async () => {
+    service = createServer((req, res) => {
+      req.resume().once('end', () => {
+        if (req.url === '/tool-manifest') {
+          // Mostly the good manifest, so that `echo` stays in the catalogue; hostile ones in between.
+          const document = manifestFetches++ === 0 || r.next() < 0.5 ? MANIFESTS[0] : r.pick(MANIFESTS);
+          return void res.writeHead(200, { 'content-type': 'application/json' }).end(document);
+        }
+        const pick = r.int(SMALL_REPLIES.length + STREAMED.length);
+        if (pick < SMALL_REPLIES.length) {
+          const [status, text] = SMALL_REPLIES[pick];
+          return void res.writeHead(status, { 'content-type': 'application/json' }).end(text);
+        }
+        const streamed = STREAMED[pick - SMALL_REPLIES.length];
+        if (streamed === 'oversize') return void res.writeHead(200, { 'content-type': 'application/json' }).end(`{"data":"${'x'.repeat(8 * 1_048_576)}"}`);
+        writeDeepReply(res, streamed === 'deep-8mb' ? DEEP_REPLY_LEVELS : 250_000);
+      });
+    });
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
+    gateway = await spawnGateway(gatewayConfigFile(url, '  catalogue: { refreshTtlMillis: 300, manifestTimeoutMillis: 30000 }'));
+  }, 60_000);
+  afterAll(async () => {
+    await gateway?.stop();
+    service?.closeAllConnections();
+    await new Promise((resolve) => service?.close(resolve));
+  });
+
+  it('answers every call with a result, never a JSON-RPC error or a 5xx, and stays alive', async () => {
+    const [, mcpUrl, managementUrl] = gateway.match;
+    const failures: string[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < REPLIES && failures.length < 20) {
+        const index = next++;
+        const res = await fetch(mcpUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: index, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } }),
+          signal: AbortSignal.timeout(60_000),
+        });
+        const answer = (await res.json()) as { result?: { isError?: boolean }; error?: { code: number; message: string } };
+        // A refused manifest leaves the route's last good one, so `echo` stays; were it gone, -32001 would say so.
+        const unknownTool = answer.error?.code === -32001;
+        if (res.status !== 200 && !unknownTool) failures.push(`call ${index}: HTTP ${res.status} ${JSON.stringify(answer).slice(0, 200)}`);
+        else if (!unknownTool && typeof answer.result?.isError !== 'boolean') failures.push(`call ${index}: not a result: ${JSON.stringify(answer).slice(0, 200)}`);
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+
+    expect(failures).toEqual([]);
+    expect(gateway.child.exitCode).toBeNull();
+    expect((await fetch(`${managementUrl}/actuator/health/liveness`)).status).toBe(200);
+  }, 300_000);
 });

@@ -13,7 +13,8 @@ export {
   unsupportedProtocolVersion,
 } from './lib/jsonrpc/error-responses';
 export { JsonRpcErrorCode } from './lib/jsonrpc/error-codes';
-export { parseJsonRpcMessage } from './lib/jsonrpc/parse';
+export { DEFAULT_MAX_DEPTH, exceedsDepth, parseJsonRpcMessage } from './lib/jsonrpc/parse';
+export { JsonDepthGauge } from './lib/jsonrpc/json-depth-gauge';
 export {
   isModernProtocolVersion,
   LATEST_PROTOCOL_VERSION,
@@ -23,8 +24,8 @@ export {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './lib/mcp/versions';
 export { McpMethod, McpNotification } from './lib/mcp/methods';
-export { decodeHeaderValue, encodeHeaderValue, MCP_NAME_SOURCE, type DecodedHeader } from './lib/mcp/header-values';
-export { type McpHeaderBinding, type McpHeaderReading, readMcpHeaderBindings } from './lib/mcp/mcp-header-bindings';
+export { decodeHeaderValue, encodeHeaderValue, MCP_NAME_SOURCE } from './lib/mcp/header-values';
+export { type McpHeaderBinding, readMcpHeaderBindings } from './lib/mcp/mcp-header-bindings';
 export { type McpTransport, type TransportSendOptions } from './lib/transport/mcp-transport';
 export { OVERSIZED_EDGE_BYTES, oversizedReply, oversizedReplyId } from './lib/transport/oversized-reply';
 export { type NotificationListener, type NotificationSource, type ServerNotification } from './lib/notifications/notification-listener';
@@ -47,9 +48,7 @@ export {
 export {
   type CreateMessageRequestParams,
   type CreateMessageResult,
-  type ElicitRequestParams,
   type ElicitResult,
-  type Root,
   type SamplingRefusal,
   type ServerRequestHandlers,
 } from './lib/client/server-requests';

@@ -1,6 +1,6 @@
 // What the gateway (and its tests' fixtures) import from the catalogue, by name; everything else under lib/ is internal.
 export { CatalogueGeneration, type ToolsListForm } from './lib/catalogue/catalogue-generation';
-export { type CatalogueLog, type RequestIds } from './lib/catalogue/catalogue-log';
+export { type CatalogueLog } from './lib/catalogue/catalogue-log';
 export { type ToolCatalogue } from './lib/catalogue/tool-catalogue';
 export { type ToolDefinition, type ToolOutput } from './lib/catalogue/tool-definition';
 export { type McpHeaderBinding } from './lib/manifest/mcp-header-bindings';
@@ -14,7 +14,7 @@ export { PortalRouteDirectory } from './lib/portal/portal-route-directory';
 export { ROUTING_HINT_PATH } from './lib/portal/portal-registry';
 export { type SnapshotCache } from './lib/cache/snapshot-cache';
 export { RedisSnapshotCache } from './lib/cache/redis-snapshot-cache';
-export { type CatalogueChange, type CatalogueChangeChannel } from './lib/changes/change-channel';
+export { type CatalogueChangeChannel } from './lib/changes/change-channel';
 export { RedisChangeChannel } from './lib/changes/redis-change-channel';
 export { RoutingHints } from './lib/hints/routing-hints';
-export { type BundleStatus, type CatalogueStatus } from './lib/status/bundle-status';
+export { type CatalogueStatus } from './lib/status/bundle-status';

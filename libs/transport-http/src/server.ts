@@ -6,8 +6,8 @@
 export { createLogger, type LogFormat, type Logger } from './lib/logging/logger';
 export { CallerHeader } from './lib/server/correlation-headers';
 export { createMcpHttpApp } from './lib/server/mcp-http-app';
-export { type DispatchOutcome, type JsonOutcome, type McpDispatcher, type McpGetHandler, type StreamOutcome } from './lib/server/dispatch-outcome';
+export { type DispatchOutcome, type JsonOutcome, type McpDispatcher, type McpGetHandler } from './lib/server/dispatch-outcome';
 export { type EventStream } from './lib/server/event-stream';
-export { listenHttp, type ConnectionLimits } from './lib/server/http-server';
+export { listenHttp } from './lib/server/http-server';
 export { type HangUpSignal } from './lib/server/hang-up';
 export { remainingMillis, type RequestContext } from './lib/server/request-context';

@@ -54,12 +54,15 @@ const forbidden: Array<[string, Snippet, RegExp]> = [
   ['agent CLI product code imports its test-support', importingAt('apps/agent-cli/src/cli/boundary-fixture.ts', '../test-support/built-cli'), /Product code never imports test code/],
   ['library product code imports a spec', importingAt('libs/registry/src/lib/boundary-fixture.ts', './errors.spec'), /Product code never imports test code/],
   ['library product code imports a tools/test helper', importing('libs/protocol', '../../../tools/test/seeded-random'), /Product code never imports test code/],
+  // benchmarks reach an app only through its bench seam (ADR 0017)
+  ['a benchmark imports the agent CLI past its bench seam', importingAt('tools/bench/reconnect/boundary-fixture.ts', '../../../apps/agent-cli/src/mcp/client-manager'), /cannot be imported by a relative or absolute path|Imports of apps are forbidden/],
   // a library never imports tools/
   ['library product code imports tools/ (not test code)', importing('libs/registry', '../../../tools/conformance/run-conformance'), /A library never imports tools\//],
   // the agent CLI's floors
   ['agent CLI config imports agent/hooks (the old cycle)', importingAt('apps/agent-cli/src/config/boundary-fixture.ts', '../agent/hooks/hook-template'), /apps\/agent-cli\/src\/config lies below agent, runtime, cli/],
   ['agent CLI agent/hooks imports runtime', importingAt('apps/agent-cli/src/agent/hooks/boundary-fixture.ts', '../../runtime/runtime-factory'), /apps\/agent-cli\/src\/agent lies below runtime, cli/],
   ['agent CLI tools imports mcp', importingAt('apps/agent-cli/src/tools/builtin/boundary-fixture.ts', '../../mcp/client-manager'), /apps\/agent-cli\/src\/tools lies below mcp, config, agent, runtime, cli/],
+  ['agent CLI mcp test support imports runtime', importingAt('apps/agent-cli/src/mcp/test-support/boundary-fixture.ts', '../../runtime/runtime-factory'), /apps\/agent-cli\/src\/mcp lies below config, agent, runtime, cli/],
   // one JSON Schema validator (SPEC N5, ADR 0012): ajv and re2js only in libs/protocol/src/lib/schema
   ...[
     ['the gateway', 'apps/gateway/src/boundary-fixture.ts', 'ajv/dist/2020'],
@@ -84,10 +87,15 @@ const allowed: Array<[string, Snippet]> = [
   ['a gateway spec imports a tools/test helper', importingAt('apps/gateway/src/boundary-fixture.spec.ts', '../../../tools/test/free-port')],
   ['a library spec imports a tools/test helper', importingAt('libs/registry/src/lib/boundary-fixture.spec.ts', '../../../../tools/test/document-server')],
   ["an app's test-support imports a tools/test helper", importingAt('apps/agent-cli/src/test-support/boundary-fixture.ts', '../../../../tools/test/server-process')],
+  // benchmarks: the bench seam, library faces and the shared test helpers
+  ["a benchmark imports the agent CLI's bench seam", importingAt('tools/bench/reconnect/boundary-fixture.ts', '../../../apps/agent-cli/src/bench-seam')],
+  ['a benchmark imports transport-http/client', importingAt('tools/bench/reconnect/boundary-fixture.ts', '@toolmesh/transport-http/client')],
+  ['a benchmark imports a tools/test helper', importingAt('tools/bench/reconnect/boundary-fixture.ts', '../../test/process-table')],
   // the agent CLI's floors, upwards only in specs
   ['agent CLI agent/hooks imports config', importingAt('apps/agent-cli/src/agent/hooks/boundary-fixture.ts', '../../config/skill')],
   ['agent CLI config imports mcp', importingAt('apps/agent-cli/src/config/boundary-fixture.ts', '../mcp/server-config')],
   ['an agent CLI agent/hooks spec imports runtime', importingAt('apps/agent-cli/src/agent/hooks/boundary-fixture.spec.ts', '../../runtime/runtime-factory')],
+  ['agent CLI runtime test support imports agent', importingAt('apps/agent-cli/src/runtime/test-support/boundary-fixture.ts', '../../agent/loop/agent-loop')],
   ['the schema validator imports ajv and re2js', { filePath: 'libs/protocol/src/lib/schema/boundary-fixture.ts', code: "import Ajv from 'ajv';\nimport { RE2JS } from 're2js';\nexport const used = [Ajv, RE2JS];\n" }],
 ];
 

@@ -5,8 +5,11 @@
 // e.g. this checkout's dist/apps/agent-cli/main.js against an older build in a git worktree.
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
+import { SMOKE, smokeRan } from '../smoke.mjs';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string', default: '30' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string', default: SMOKE ? '1' : '30' }, smoke: { type: 'boolean', default: false } } });
+// --smoke times this checkout's build alone
+if (SMOKE && positionals.length === 0) positionals.push('dist/apps/agent-cli/main.js');
 if (positionals.length === 0) {
   console.error('usage: run.mjs <main.js> [<other main.js> ...] [--runs 30]');
   process.exit(2);
@@ -27,3 +30,4 @@ for (const [file, ms] of times) {
   const median = medianOf(ms);
   console.log(`${file}: median ${median.toFixed(0)} ms, min ${Math.min(...ms).toFixed(0)} ms (${ms.length} runs), ${(median / base).toFixed(2)}x of the first`);
 }
+smokeRan('agent-cli-startup');

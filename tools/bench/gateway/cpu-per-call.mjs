@@ -28,16 +28,17 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { SMOKE, smokeRan } from '../smoke.mjs';
 import { chooseLoadGenerator, runLoad } from './load.mjs';
 import { PacedLoad } from './paced-load.mjs';
 import { callRequest, check, cpuMicros, mainThreadCpuMicros, root, settle, startGateway, startMinimalProxy, startToolService, stopAll, stopProcess } from './processes.mjs';
 
 const { values: options } = parseArgs({
   options: {
-    rate: { type: 'string', default: '2000' },
-    duration: { type: 'string', default: '5' },
+    rate: { type: 'string', default: SMOKE ? '200' : '2000' },
+    duration: { type: 'string', default: SMOKE ? '1' : '5' },
     connections: { type: 'string', default: '32' },
-    rounds: { type: 'string', default: '15' }, // odd, so that the median is one round's ratio
+    rounds: { type: 'string', default: SMOKE ? '1' : '15' }, // odd, so that the median is one round's ratio
     compare: { type: 'string', multiple: true, default: [] },
     'compare-flags': { type: 'string', multiple: true, default: [] },
     'compare-env': { type: 'string', multiple: true, default: [] },
@@ -45,7 +46,8 @@ const { values: options } = parseArgs({
     pin: { type: 'boolean', default: false },
     load: { type: 'string' },
     client: { type: 'string', default: 'autocannon' },
-    warmup: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: SMOKE ? '2' : '10' },
+    smoke: { type: 'boolean', default: false },
   },
 });
 // `--rate max`: no rate limit, each server saturated (its CPU per call there is what caps its req/s).
@@ -158,3 +160,4 @@ try {
 } finally {
   stopAll();
 }
+smokeRan('cpu-per-call');

@@ -12,15 +12,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { SMOKE, smokeRan } from '../smoke.mjs';
 import { chooseLoadGenerator, runLoad } from './load.mjs';
 import { callRequest, check, listRequest, root, settle, startGateway, startMinimalProxy, startSdkRecipe, startToolService, stopAll } from './processes.mjs';
 
 const { values: options } = parseArgs({
   options: {
-    rounds: { type: 'string', default: '3' },
-    duration: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: SMOKE ? '1' : '3' },
+    duration: { type: 'string', default: SMOKE ? '1' : '5' },
     connections: { type: 'string', default: '32' },
     load: { type: 'string' },
+    smoke: { type: 'boolean', default: false },
   },
 });
 const load = chooseLoadGenerator(options.load);
@@ -129,8 +131,9 @@ try {
     const range = rounds > 1 ? `(rounds ${Math.min(...values).toFixed(digits)}-${Math.max(...values).toFixed(digits)})` : '';
     console.log(`${label.padEnd(46)} ${`${ratios[key].median.toFixed(digits)}x`.padStart(6)}  ${range.padEnd(20)} ${note}`);
   }
-  mkdirSync(path.join(root, 'tmp/bench'), { recursive: true });
-  writeFileSync(path.join(root, 'tmp/bench/gateway.json'), `${JSON.stringify({ load, connections, rounds, duration, rows, perRound, ratios }, null, 2)}\n`);
+  if (!SMOKE) mkdirSync(path.join(root, 'tmp/bench'), { recursive: true });
+  if (!SMOKE) writeFileSync(path.join(root, 'tmp/bench/gateway.json'), `${JSON.stringify({ load, connections, rounds, duration, rows, perRound, ratios }, null, 2)}\n`);
 } finally {
   stopAll();
 }
+smokeRan('gateway');

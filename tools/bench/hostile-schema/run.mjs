@@ -7,7 +7,8 @@
 //   node tools/bench/hostile-schema/run.mjs [--calls 200] [--seconds 3]
 import { parseArgs } from 'node:util';
 import { startEchoGateway } from '../echo-gateway.mjs';
-const { values } = parseArgs({ options: { calls: { type: 'string', default: '200' }, seconds: { type: 'string', default: '3' } } });
+import { SMOKE, smokeRan } from '../smoke.mjs';
+const { values } = parseArgs({ options: { calls: { type: 'string', default: SMOKE ? '5' : '200' }, seconds: { type: 'string', default: SMOKE ? '1' : '3' }, smoke: { type: 'boolean', default: false } } });
 const CALLS = Number(values.calls);
 const SECONDS = Number(values.seconds);
 
@@ -79,3 +80,4 @@ console.log(`| tools/call, ^(a+)+$ on 30 a + "!" (refused by the validator) | ${
 console.log(`| liveness, idle | ${ms(median(idleProbes))} | ${ms(max(idleProbes))} | |`);
 console.log(`| liveness, 32 clients sending accepted calls (baseline; ${underAccepted.sent} in ${SECONDS} s) | ${ms(median(underAccepted.probes))} | ${ms(max(underAccepted.probes))} | 1.00x |`);
 console.log(`| liveness, 32 clients sending hostile calls (${underHostile.sent} in ${SECONDS} s) | ${ms(median(underHostile.probes))} | ${ms(max(underHostile.probes))} | ${(median(underHostile.probes) / median(underAccepted.probes)).toFixed(2)}x |`);
+smokeRan('hostile-schema');

@@ -11,8 +11,9 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { smokeRan } from '../smoke.mjs';
 
-const modules = path.resolve(process.argv[2] ?? 'node_modules');
+const modules = path.resolve(process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 'node_modules');
 const require = createRequire(path.join(modules, 'noop.js'));
 
 function load(name, factory) {
@@ -116,3 +117,4 @@ const args = { customerId: 'C1001', limit: 3 };
 const v8Ns = timeNs(() => onV8(args));
 const re2Ns = timeNs(() => onRe2(args));
 console.log(`\none tools/call argument check (customer_lookup schema): Ajv + V8 ${(v8Ns / 1000).toFixed(2)} us, Ajv + re2js ${(re2Ns / 1000).toFixed(2)} us (${(re2Ns / v8Ns).toFixed(1)}x)`);
+smokeRan('regexp-engines');

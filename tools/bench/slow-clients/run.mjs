@@ -8,13 +8,15 @@
 import { connect } from 'node:net';
 import { parseArgs } from 'node:util';
 import { startEchoGateway } from '../echo-gateway.mjs';
+import { SMOKE, smokeRan } from '../smoke.mjs';
 
 const { values } = parseArgs({
   options: {
-    seconds: { type: 'string', default: '5' },
-    clients: { type: 'string', default: '16' },
-    slowloris: { type: 'string', default: '300' },
-    dribblers: { type: 'string', default: '100' },
+    seconds: { type: 'string', default: SMOKE ? '1' : '5' },
+    clients: { type: 'string', default: SMOKE ? '2' : '16' },
+    slowloris: { type: 'string', default: SMOKE ? '5' : '300' },
+    dribblers: { type: 'string', default: SMOKE ? '5' : '100' },
+    smoke: { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -87,3 +89,4 @@ console.log(`|---|---|---|---|`);
 console.log(`| quiet | ${quiet.length} | ${quiet[Math.floor(quiet.length / 2)].toFixed(2)} | ${p99(quiet).toFixed(2)} |`);
 console.log(`| under attack (${values.slowloris} slowloris, ${values.dribblers} dribbled bodies) | ${underAttack.length} | ${underAttack[Math.floor(underAttack.length / 2)].toFixed(2)} | ${p99(underAttack).toFixed(2)} |`);
 console.log(`p99 ratio under attack / quiet: ${(p99(underAttack) / p99(quiet)).toFixed(2)}x; attackers cut: slowloris ${slowloris.stats.cut} (${slowloris.stats.answered408} with 408), dribblers ${dribblers.stats.cut} (${dribblers.stats.answered408} with 408)`);
+smokeRan('slow-clients');

@@ -5,8 +5,9 @@
 import http from 'node:http';
 import got from 'got';
 import { Pool } from 'undici';
+import { SMOKE, smokeRan } from '../smoke.mjs';
 
-const calls = Number(process.argv[2] ?? 20_000);
+const calls = SMOKE ? 200 : Number(process.argv[2] ?? 20_000);
 const inFlight = 64;
 const server = http.createServer((req, res) => {
   req.resume();
@@ -53,3 +54,4 @@ for (const [name, perSecond] of Object.entries(results)) {
 await pool.close();
 server.close();
 agent.destroy();
+smokeRan('tool-client');

@@ -16,14 +16,31 @@ interface Step {
   run?: string;
   with?: Record<string, unknown>;
 }
+interface Job {
+  if?: string;
+  'runs-on': string;
+  steps: Step[];
+}
+
+const workflowJobs = () => (parseYaml(read('.github/workflows/ci.yml')) as { jobs: Record<string, Job> }).jobs;
+const stepNames = (job: Job) => job.steps.map((step) => step.uses?.replace(/@.*/, '') ?? step.run);
+const SET_UP = ['actions/checkout', 'actions/setup-node', INSTALL, 'npm ci --no-audit --no-fund'];
 
 describe('CI', () => {
-  it('the workflow runs on a stock Ubuntu runner: checkout, Node 20, the install script, npm ci, npm test', () => {
-    const workflow = parseYaml(read('.github/workflows/ci.yml')) as { jobs: Record<string, { 'runs-on': string; steps: Step[] }> };
-    const [job] = Object.values(workflow.jobs);
+  it('on pushes to main the workflow runs on a stock Ubuntu runner: checkout, Node 20, the install script, npm ci, npm test', () => {
+    const job = workflowJobs().main;
+    expect(job.if).toBe("github.event_name == 'push'");
     expect(job['runs-on']).toMatch(/^ubuntu-/);
-    const steps = job.steps.map((step) => step.uses?.replace(/@.*/, '') ?? step.run);
-    expect(steps).toEqual(['actions/checkout', 'actions/setup-node', INSTALL, 'npm ci --no-audit --no-fund', 'npm test']);
+    expect(stepNames(job)).toEqual([...SET_UP, 'npm test']);
+    expect(job.steps[1].with?.['node-version']).toBe(20);
+  });
+
+  it('on pull requests it runs lint, typecheck, build and test of the affected projects, against the merge base', () => {
+    const job = workflowJobs().affected;
+    expect(job.if).toBe("github.event_name == 'pull_request'");
+    expect(job['runs-on']).toMatch(/^ubuntu-/);
+    expect(stepNames(job)).toEqual([...SET_UP, 'nrwl/nx-set-shas', 'npx nx affected -t lint,typecheck,build,test --output-style=static']);
+    expect(job.steps[0].with?.['fetch-depth']).toBe(0); // the merge base is in the history a shallow clone lacks
     expect(job.steps[1].with?.['node-version']).toBe(20);
   });
 

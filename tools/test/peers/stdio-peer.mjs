@@ -101,6 +101,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   else if (message.id !== undefined) write({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } });
 });
 process.stdin.on('end', () => {
-  if (flags.stubborn) setInterval(() => {}, 1000);
+  // stubborn: a pending timer keeps the process alive after its stdin closed, as a hung server would
+  if (flags.stubborn) setInterval(() => undefined, 1000);
   else process.exit(0);
 });

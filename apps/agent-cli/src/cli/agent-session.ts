@@ -8,6 +8,7 @@ import { errorMessage } from '@toolmesh/protocol';
 import { FLAG_APPROVER, NON_INTERACTIVE_APPROVER, type Approver } from '../agent/approval/approver';
 import { ChatCompletionsClient, type ChatClientSettings } from '../agent/llm/chat-completions-client';
 import { AgentLoop, type AgentLoopOptions } from '../agent/loop/agent-loop';
+import { ResultOverflow } from '../agent/loop/result-overflow';
 import { Transcript, defaultTranscriptFile } from '../agent/transcript/transcript';
 import { toolEventEntry, type SessionOutcome } from '../agent/transcript/transcript-entry';
 import type { AgentConfig } from '../config/load-config';
@@ -68,7 +69,7 @@ export class AgentSession {
         if (!event.verdict.allowed) decisions.refused += 1;
       });
       const systemPrompt = llm.systemPrompt ?? defaultSystemPrompt(context.agent.workingDirectory);
-      const session = new AgentSession(context, transcript, maxTurns, decisions, { model: client, tools: runtime.tools, executor, systemPrompt, resultLimits: { maxChars: llm.maxToolResultChars, audio: llm.audioInput } });
+      const session = new AgentSession(context, transcript, maxTurns, decisions, { model: client, tools: runtime.tools, executor, systemPrompt, resultLimits: { maxChars: llm.maxToolResultChars, audio: llm.audioInput, overflow: ResultOverflow.forSession(context.agent.workingDirectory) } });
       transcript.record({ type: 'session_start', command, model: settings.model, baseUrl: settings.baseUrl, maxTurns, cap: context.gate.cap, approver: approverKind(context.gate.approver) });
       try {
         return await body(session, runtime);

@@ -15,6 +15,7 @@ import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import { TransportClientFactory } from '../mcp/client-factory';
 import { cliOAuthHost } from '../mcp/oauth/cli-oauth-host';
 import { userConfigDirectory } from '../mcp/oauth/credential-store';
+import { serverOAuth } from '../mcp/oauth/server-oauth';
 import type { AgentRuntime } from '../runtime/agent-runtime';
 import { createAgentRuntime } from '../runtime/runtime-factory';
 import { Workspace } from '../tools/builtin/workspace';
@@ -137,8 +138,10 @@ export async function runCli(args: readonly string[], rawIo: CliIo, environment:
     const runtime = await createAgentRuntime(servers ? { ...config, servers: config.servers.filter((s) => servers.includes(s.name)) } : config, {
       clientFactory: new TransportClientFactory(
         { name: 'agent-cli', version: environment.version },
-        createClientFeatures({ config, io, cap, yes: values.yes === true, agent: { model: values.model, env, workingDirectory: cwd } }),
-        cliOAuthHost(env, io.terminal !== undefined, notice),
+        {
+          features: createClientFeatures({ config, io, cap, yes: values.yes === true, agent: { model: values.model, env, workingDirectory: cwd } }),
+          authorization: serverOAuth(cliOAuthHost(env, io.terminal !== undefined, notice)),
+        },
       ),
       log: { warn: (message) => notice(`warning: ${message}\n`), progress: (line) => notice(`  [${line}]\n`) },
       onProgress: progressReporter(io.stderr),

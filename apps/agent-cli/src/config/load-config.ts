@@ -28,7 +28,7 @@ export interface AgentConfig {
   readonly warnings?: readonly string[];
 }
 
-export const SERVER_KEYS = ['name', 'transport', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'requestTimeoutMs', 'startupTimeoutMs', 'maxCallTimeoutMs', 'annotationTrust', 'era', 'oauth', 'serverRequests', 'roots'];
+export const SERVER_KEYS = ['name', 'transport', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'requestTimeoutMs', 'startupTimeoutMs', 'maxCallTimeoutMs', 'maxMessageBytes', 'annotationTrust', 'era', 'oauth', 'serverRequests', 'roots'];
 
 /**
  * Reads the agent's configuration: either the agent's own YAML (`mcp.servers: [...]`) or, imported

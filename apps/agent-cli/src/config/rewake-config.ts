@@ -14,7 +14,7 @@ export interface RewakeConfig {
 export const REWAKE_KEYS = ['rules', 'defaults', 'bufferSize'] as const;
 export const REWAKE_RULE_KEYS = ['method', 'type', 'server', 'uriPrefix', 'minLevel'] as const;
 /** Events are bounded (about 4 KB each), so this caps the buffer at some tens of MB. */
-export const MAX_EVENT_BUFFER_SIZE = 10_000;
+const MAX_EVENT_BUFFER_SIZE = 10_000;
 
 export const DEFAULT_REWAKE_CONFIG: RewakeConfig = { rules: [], defaults: true, bufferSize: DEFAULT_EVENT_BUFFER_SIZE };
 

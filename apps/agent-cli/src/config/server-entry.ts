@@ -34,6 +34,7 @@ export function readServerEntry(name: string, entry: ConfigReader, context: Serv
     requestTimeoutMs: entry.at('requestTimeoutMs').positiveInteger(DEFAULT_REQUEST_TIMEOUT_MS),
     ...(entry.at('startupTimeoutMs').present ? { startupTimeoutMs: entry.at('startupTimeoutMs').positiveInteger(0) } : {}),
     ...(entry.at('maxCallTimeoutMs').present ? { maxCallTimeoutMs: entry.at('maxCallTimeoutMs').positiveInteger(0) } : {}),
+    ...(entry.at('maxMessageBytes').present ? { maxMessageBytes: entry.at('maxMessageBytes').positiveInteger(0) } : {}),
     annotationTrust: entry.at('annotationTrust').oneOf(ANNOTATION_TRUST, 'ignore'),
     ...(entry.at('era').present ? { era: entry.at('era').oneOf(ERA_SETTINGS, 'auto') } : {}),
     ...(entry.at('serverRequests').present ? { serverRequests: readServerRequestLimits(entry.at('serverRequests')) } : {}),

@@ -24,7 +24,7 @@ export const isAuthScenario = (scenario: string): boolean => scenario.startsWith
  * The scenario's context (MCP_CONFORMANCE_CONTEXT) as our `oauth` settings: the pre-registered client
  * of auth/pre-registration, as a user would write it in the server's configuration.
  */
-export function conformanceOAuthSettings(contextJson: string | undefined): OAuthSettings {
+function conformanceOAuthSettings(contextJson: string | undefined): OAuthSettings {
   const context = contextJson ? (JSON.parse(contextJson) as { client_id?: unknown; client_secret?: unknown }) : {};
   return {
     clientMetadataUrl: CONFORMANCE_CLIENT_METADATA_URL,
@@ -34,7 +34,7 @@ export function conformanceOAuthSettings(contextJson: string | undefined): OAuth
 }
 
 /** The user who always agrees: follows the authorization server's redirect to our listener. */
-export const headlessUserAgent: AuthorizationUserAgent = {
+const headlessUserAgent: AuthorizationUserAgent = {
   async open(url) {
     const consent = await request(url, { method: 'GET' });
     await consent.body.dump();

@@ -1,11 +1,10 @@
 import { Agent } from 'undici';
 import { McpClient, type EraVerdict, type Implementation, type McpTransport } from '@toolmesh/protocol';
 import { ChildProcessTransport } from '@toolmesh/transport-stdio';
-import { legacySseClientTransport, StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
+import { legacySseClientTransport, StreamableHttpClientTransport, type HttpAuthorization } from '@toolmesh/transport-http/client';
 import { markedEnvironment } from '../tools/descendant-processes';
 import type { ClientFeatures } from './host/client-features';
-import { ServerOAuth, type OAuthHost } from './oauth/server-oauth';
-import type { McpServerConfig } from './server-config';
+import type { HttpServerConfig, McpServerConfig } from './server-config';
 
 /** Makes an unconnected client for a server configuration. */
 export interface McpClientFactory {
@@ -18,19 +17,29 @@ export interface McpClientFactory {
   close(): Promise<void>;
 }
 
-/** The real factory: a child process per stdio server, one keep-alive pool shared by all HTTP servers. */
+/** What one command's clients share besides the client's name and version. */
+export interface TransportClientOptions {
+  /** Sampling, elicitation and roots offered to every server; without them none is declared. */
+  readonly features?: ClientFeatures;
+  /**
+   * The authorization an HTTP server's requests carry (`serverOAuth`: OAuth for those configured with
+   * `oauth`); without it none, and a 401 fails as for static headers.
+   */
+  readonly authorization?: (server: HttpServerConfig) => HttpAuthorization | undefined;
+  /** False: no stream is opened for what servers send unasked (a command that only signs in needs none). */
+  readonly listen?: boolean;
+}
+
+/**
+ * The real factory, the one every command gets its clients from: a child process per stdio server, one
+ * keep-alive pool shared by all HTTP servers.
+ */
 export class TransportClientFactory implements McpClientFactory {
   private readonly httpPool = new Agent({ keepAliveTimeout: 30_000, connections: 16 });
 
-  /**
-   * `features`: sampling, elicitation and roots offered to every server; without them none is declared.
-   * `oauth`: where HTTP servers with `oauth` keep their credentials and how a sign-in reaches the user;
-   * without it those servers get no OAuth (a 401 fails as for static headers).
-   */
   constructor(
     private readonly clientInfo: Implementation,
-    private readonly features?: ClientFeatures,
-    private readonly oauth?: OAuthHost,
+    private readonly options: TransportClientOptions = {},
   ) {}
 
   create(config: McpServerConfig, onError: (error: Error) => void, onClosed?: () => void, prior?: EraVerdict): McpClient {
@@ -43,24 +52,26 @@ export class TransportClientFactory implements McpClientFactory {
       requestTimeoutMs: config.requestTimeoutMs,
       initializeTimeoutMs: config.startupTimeoutMs,
       onError,
-      serverRequests: this.features?.handlersFor(config.name),
+      serverRequests: this.options.features?.handlersFor(config.name),
       onClosed,
     });
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.httpPool.close(), this.features?.close()]);
+    await Promise.all([this.httpPool.close(), this.options.features?.close()]);
   }
 
   private transport(config: McpServerConfig): McpTransport {
     switch (config.transport) {
       case 'stdio':
-        return new ChildProcessTransport({ command: config.command, args: config.args, env: markedEnvironment(config.env), cwd: config.cwd });
+        return new ChildProcessTransport({ command: config.command, args: config.args, env: markedEnvironment(config.env), cwd: config.cwd }, { maxMessageBytes: config.maxMessageBytes });
       case 'streamable-http':
         return new StreamableHttpClientTransport(config.url, {
           dispatcher: this.httpPool,
           headers: config.headers,
-          authorization: config.oauth && this.oauth ? new ServerOAuth(config.name, config.url, config.oauth, this.oauth) : undefined,
+          authorization: this.options.authorization?.(config),
+          listen: this.options.listen,
+          maxMessageBytes: config.maxMessageBytes,
         });
       case 'sse':
         return legacySseClientTransport(config.url, config.headers);

@@ -20,7 +20,7 @@ import { assertServerName, DEFAULT_MAX_CALL_TIMEOUT_MS, type McpServerConfig } f
 import { ServerConnection } from './server-connection';
 
 /** Covers spawning a server process, the one step no request timeout bounds (seed §5.3). */
-export const STARTUP_SPAWN_ALLOWANCE_MS = 30_000;
+const STARTUP_SPAWN_ALLOWANCE_MS = 30_000;
 
 export interface ServerStatus {
   readonly name: string;

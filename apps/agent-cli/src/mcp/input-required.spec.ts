@@ -71,7 +71,7 @@ describe('input_required rounds (2026-07-28) through the agent\'s client feature
       warn: (line) => warnings.push(line),
       limitsFor: () => DEFAULT_SERVER_REQUEST_LIMITS,
     });
-    const factory = new TransportClientFactory({ name: 'mrtr-test', version: '0' }, features);
+    const factory = new TransportClientFactory({ name: 'mrtr-test', version: '0' }, { features });
     const config: HttpServerConfig = { name: 'asker', transport: 'streamable-http', url, headers: {}, requestTimeoutMs: 5000, annotationTrust: 'ignore' };
     const client = factory.create(config, (error) => warnings.push(error.message));
     try {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { StdioServerConfig } from './server-config';
-import { loopOverServers, toolMessage, type LoopOverServers } from './test-support/loop-over-servers';
+import { loopOverServers, toolMessage, type LoopOverServers } from '../runtime/test-support/loop-over-servers';
 
 const SERVER = path.join(__dirname, 'test-support/tool-adding-server.mjs');
 const config: StdioServerConfig = { name: 'adder', transport: 'stdio', command: process.execPath, args: [SERVER], env: {}, requestTimeoutMs: 10_000, annotationTrust: 'ignore' };

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { McpClient, SchemaCompiler } from '@toolmesh/protocol';
 import { ChildProcessTransport } from '@toolmesh/transport-stdio';
 import { resultText } from '../tools/tool';
-import { McpTool, mcpToolName } from './mcp-tool';
+import { McpTool, mcpToolName, parseMcpToolName } from './mcp-tool';
 
 const PEER = path.join(__dirname, '../../../../tools/test/peers/stdio-peer.mjs');
 const clientInfo = { name: 'mcp-tool-test', version: '0.0.0' };
@@ -23,6 +23,13 @@ async function connectedTools(flags: string[] = [], command = process.execPath, 
 }
 
 describe('McpTool', () => {
+  it('reads back the server and tool of a name it made, and nothing from any other name', () => {
+    expect(parseMcpToolName(mcpToolName('files', 'read'))).toEqual({ server: 'files', tool: 'read' });
+    expect(parseMcpToolName(mcpToolName('my-docs-2', 'search__all_v2'))).toEqual({ server: 'my-docs-2', tool: 'search__all_v2' });
+    expect(parseMcpToolName(mcpToolName('files', 'two\nlines'))).toEqual({ server: 'files', tool: 'two\nlines' });
+    for (const other of ['Read', 'mcp__files__', 'mcp__Files__read', 'mcp_files__read', 'xmcp__files__read']) expect(parseMcpToolName(other)).toBeUndefined();
+  });
+
   it('is named mcp__<server>__<tool> and advertises the server schema untouched', async () => {
     const { client, tool } = await connectedTools();
     const echo = tool('echo');

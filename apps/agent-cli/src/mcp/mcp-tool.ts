@@ -8,6 +8,15 @@ export function mcpToolName(server: string, tool: string): string {
 }
 
 /**
+ * The server and tool of a name `mcpToolName` made, or undefined for any other (a built-in tool's). A
+ * server name has no `_` (server-config.ts), so the first `__` after it ends it; the tool's may have any.
+ */
+export function parseMcpToolName(name: string): { readonly server: string; readonly tool: string } | undefined {
+  const match = /^mcp__([a-z0-9-]+)__(.+)$/s.exec(name);
+  return match ? { server: match[1], tool: match[2] } : undefined;
+}
+
+/**
  * What a tool needs of its server: a connected `McpClient`, or the `ServerConnection` that replaces its
  * client when the connection is lost. `downReason` says why calls cannot go through just now.
  */

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { StdioServerConfig } from './server-config';
-import { loopOverServers, toolMessage, type LoopOverServers } from './test-support/loop-over-servers';
+import { loopOverServers, toolMessage, type LoopOverServers } from '../runtime/test-support/loop-over-servers';
 
 const EVERYTHING = path.join(__dirname, '../../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const everything: StdioServerConfig = { name: 'everything', transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], env: {}, requestTimeoutMs: 20_000, annotationTrust: 'ignore' };

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { freePort } from '../../../../tools/test/free-port';
 import { pidsWithCommandLine, until } from '../../../../tools/test/process-table';
 import type { HttpServerConfig, StdioServerConfig } from './server-config';
-import { loopOverServers, toolMessage, type LoopOverServers } from './test-support/loop-over-servers';
+import { loopOverServers, toolMessage, type LoopOverServers } from '../runtime/test-support/loop-over-servers';
 
 const ROOT = path.join(__dirname, '../../../..');
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');

@@ -5,7 +5,7 @@ import type { ServerRequestLimits } from './host/server-request-limits';
 import type { OAuthSettings } from './oauth/oauth-settings';
 
 /** `^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`: the server name becomes part of every tool name (`mcp__<server>__<tool>`). */
-export const SERVER_NAME_PATTERN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
+const SERVER_NAME_PATTERN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** Ten minutes: however often a call's progress restarts its request timeout, it ends by then. */
@@ -22,6 +22,8 @@ interface CommonServerConfig {
   readonly startupTimeoutMs?: number;
   /** The hard cap on one tool call whose progress notifications keep restarting its request timeout. */
   readonly maxCallTimeoutMs?: number;
+  /** The largest message this server may send (a tool result, a tool list); absent: the transport's 4 MiB. */
+  readonly maxMessageBytes?: number;
   readonly annotationTrust: AnnotationTrust;
   /** Limits on the sampling and elicitation requests this server may send; absent: the defaults. */
   readonly serverRequests?: ServerRequestLimits;

@@ -10,7 +10,7 @@ import type { McpServerConfig } from './server-config';
  * server is back in its own start time), then doubling up to 30 s. When all are used up the server is
  * given up (`failed`) for the rest of the session.
  */
-export const RECONNECT_DELAYS_MS: readonly number[] = [0, 500, 1000, 2000, 4000, 8000, 16_000, 30_000];
+const RECONNECT_DELAYS_MS: readonly number[] = [0, 500, 1000, 2000, 4000, 8000, 16_000, 30_000];
 
 /** `connected`: calls go through; `down`: lost, reconnecting; `failed`: given up; `closed`: by its owner. */
 export type ConnectionState = 'connected' | 'down' | 'failed' | 'closed';
@@ -264,7 +264,7 @@ function isProcessExit(error: Error): boolean {
 }
 
 /** A multi-line report (a server's stderr tail) as one bounded line for status output. */
-export function oneLine(text: string): string {
+function oneLine(text: string): string {
   const line = text.replace(/\s*\n\s*/g, ' | ').trim();
   return line.length > 300 ? `${line.slice(0, 299)}…` : line;
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 
 /** server-everything's bin, as npm installed it. */
-export const EVERYTHING_BIN = path.join(__dirname, '../../../../node_modules/.bin/mcp-server-everything');
+const EVERYTHING_BIN = path.join(__dirname, '../../../../node_modules/.bin/mcp-server-everything');
 
 /** An agent-cli.yaml with server-everything over stdio as the one server and, given, a (scripted) model. */
 export function everythingConfigYaml(llmBaseUrl?: string): string {

@@ -1,9 +1,10 @@
-import type { ToolContent } from './tool';
-
 /**
  * MCP's content blocks (spec 2025-11-25 "Tool Result"), read defensively: a server may send any shape.
  * Each block becomes text a person or a model can read, and, for media, the media itself.
  */
+export type ToolContent = { readonly type: 'text'; readonly text: string } | { readonly type: string; readonly [key: string]: unknown };
+
+/** What one content block becomes. */
 export type ResultPiece =
   | { readonly kind: 'text'; readonly text: string }
   /** Base64 `data` of an image or audio clip, with the text that stands for it where media cannot go. */

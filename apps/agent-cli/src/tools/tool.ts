@@ -1,4 +1,4 @@
-import { resultPiece } from './result-content';
+import { resultPiece, type ToolContent } from './result-content';
 
 /**
  * The one contract every tool of the agent implements, built-in or MCP. Everything above the registry
@@ -20,8 +20,6 @@ export interface SideEffects {
   readonly destructive: boolean;
   readonly basis: SideEffectBasis;
 }
-
-export type ToolContent = { readonly type: 'text'; readonly text: string } | { readonly type: string; readonly [key: string]: unknown };
 
 export interface ToolResult {
   readonly isError: boolean;

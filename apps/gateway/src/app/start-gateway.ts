@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { CatalogueGeneration } from '@toolmesh/registry';
-import type { ParsedMessage } from '@toolmesh/protocol';
-import { createLogger, createMcpHttpApp, listenHttp, type DispatchOutcome, type Logger, type RequestContext } from '@toolmesh/transport-http/server';
+import { DEFAULT_MAX_DEPTH } from '@toolmesh/protocol';
+import { createLogger, createMcpHttpApp, listenHttp, type DispatchOutcome, type Logger } from '@toolmesh/transport-http/server';
 import type { GatewayConfig } from '../config/gateway-config';
 import { buildCatalogue } from './build-catalogue';
 import { ToolConcurrencyLimit } from '../execution/tool-concurrency-limit';
@@ -10,7 +10,6 @@ import { GatewayMetrics, type RequestOutcome } from '../management/gateway-metri
 import { startManagementServer } from '../management/health-server';
 import { buildEras } from '../mcp/build-eras';
 import { GatewayTracing } from '../tracing/tracing';
-import { classifyEra } from '../mcp/classify-era';
 import { connectCatalogueChanges } from '../mcp/change-notifications/catalogue-changes';
 import { resolveCallerIdentity } from '../tool-client/caller-identity';
 import { UndiciToolClient } from '../tool-client/undici-tool-client';
@@ -40,6 +39,13 @@ export interface StartOptions {
   now?: () => number;
 }
 
+/**
+ * A reply's `data` goes out as `structuredContent`, two levels deeper in the response than in the reply
+ * (`{"result": {"structuredContent": ...}}`), and wrapped once more for 2025 clients: so that the response
+ * stays within what parsers accept (the gateway's own, DEFAULT_MAX_DEPTH), a reply may nest two fewer levels.
+ */
+const MAX_REPLY_DEPTH = DEFAULT_MAX_DEPTH - 2;
+
 /** The composition root: builds every part of the gateway from its configuration and starts it. */
 export async function startGateway(config: GatewayConfig, options: StartOptions): Promise<RunningGateway> {
   const { mcp } = config;
@@ -48,22 +54,30 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   const toolClient = new UndiciToolClient({
     connectionsPerOrigin: mcp.toolClient.connectionsPerOrigin,
     maxReplyBytes: mcp.maxBodyBytes * 8,
+    maxReplyDepth: MAX_REPLY_DEPTH,
   });
   let openStreams = () => 0; // the eras, which hold the streams, are built below: the gauge reads them at scrape time
   const metrics = config.server.metricsEnabled
     ? new GatewayMetrics({ catalogue: () => catalogue.status(), openStreams: () => openStreams(), ...(cache && { redisAvailable: () => cache.isAvailable() }) })
     : undefined;
-  const execution = new ToolExecutionService(
+  const execution = new ToolExecutionService({
     catalogue,
-    toolClient,
-    resolveCallerIdentity(options.env),
-    { maxToolTimeoutMillis: mcp.maxToolTimeoutMillis, forwardAuthorization: mcp.forwardAuthorization },
-    new ToolConcurrencyLimit(mcp.toolClient.maxConcurrentCallsPerTool),
+    client: toolClient,
+    caller: resolveCallerIdentity(options.env),
+    settings: { maxToolTimeoutMillis: mcp.maxToolTimeoutMillis, forwardAuthorization: mcp.forwardAuthorization },
+    limit: new ToolConcurrencyLimit(mcp.toolClient),
     logger,
-    metrics && ((tool, durationMs, failure) => metrics.toolCall(tool, durationMs, failure)),
-  );
+    ...(metrics && { observe: (tool, durationMs, failure) => metrics.toolCall(tool, durationMs, failure) }),
+  });
   const tracing = GatewayTracing.fromEnvironment(options.env, mcp.serverInfo.version);
-  const eras = buildEras(mcp, catalogue, execution, routingHints, tracing);
+  const eras = buildEras(mcp, catalogue, execution, routingHints, {
+    tracing,
+    ...(metrics && {
+      onAnswered: (message, era, outcome, context) => {
+        if (message.kind !== 'response') metrics.request(message.message.method, era, requestOutcome(outcome), context.receivedAt);
+      },
+    }),
+  });
   openStreams = () => eras.listeners.size;
   const notifications = connectCatalogueChanges({
     catalogue,
@@ -84,11 +98,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     logger,
     dispatch: eras.dispatch,
     dispatchGet: eras.dispatchGet,
-    ...(metrics && {
-      onAnswered: (message: ParsedMessage, outcome: DispatchOutcome | undefined, context: RequestContext) => {
-        if (message.kind !== 'response') metrics.request(message.message.method, classifyEra(message, context), requestOutcome(outcome), context.receivedAt);
-      },
-    }),
+    ...(eras.onAnswered && { onAnswered: eras.onAnswered }),
     streamKeepAliveMillis: mcp.notifications.keepAliveMillis,
     isDraining: () => draining,
   });

@@ -48,6 +48,7 @@ export const configSchema = {
         maxBodyBytes: positiveInt,
         requestDeadlineMillis: positiveInt,
         maxToolTimeoutMillis: positiveInt,
+        defaultMaxResultChars: positiveInt,
         shutdownDrainMillis: { type: 'integer', minimum: 0 },
         forwardAuthorization: { type: 'boolean' },
         allowedHosts: stringList,
@@ -104,8 +105,13 @@ export const configSchema = {
         notifications: {
           type: 'object',
           additionalProperties: false,
-          required: ['maxOpenStreams', 'keepAliveMillis'],
-          properties: { maxOpenStreams: { type: 'integer', minimum: 0 }, keepAliveMillis: { type: 'integer', minimum: 100 } },
+          required: ['maxOpenStreams', 'maxStreamsPerClient', 'maxStreamLifetimeMillis', 'keepAliveMillis'],
+          properties: {
+            maxOpenStreams: { type: 'integer', minimum: 0 },
+            maxStreamsPerClient: { type: 'integer', minimum: 0 },
+            maxStreamLifetimeMillis: { type: 'integer', minimum: 1_000 },
+            keepAliveMillis: { type: 'integer', minimum: 100 },
+          },
         },
         redis: {
           type: 'object',
@@ -121,8 +127,8 @@ export const configSchema = {
         toolClient: {
           type: 'object',
           additionalProperties: false,
-          required: ['connectionsPerOrigin', 'maxConcurrentCallsPerTool'],
-          properties: { connectionsPerOrigin: positiveInt, maxConcurrentCallsPerTool: positiveInt },
+          required: ['connectionsPerOrigin', 'maxConcurrentCallsPerTool', 'reservedConnectionsPerOrigin', 'maxReservedCallsPerTool'],
+          properties: { connectionsPerOrigin: positiveInt, maxConcurrentCallsPerTool: positiveInt, reservedConnectionsPerOrigin: positiveInt, maxReservedCallsPerTool: positiveInt },
         },
       },
     },

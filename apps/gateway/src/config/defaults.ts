@@ -75,9 +75,9 @@ export function defaultConfig(env: NodeJS.ProcessEnv = {}): GatewayConfig {
         maxManifestBytes: 8 * 1_048_576,
       },
       routingHints: { refreshTtlMillis: 300_000 },
-      notifications: { maxOpenStreams: 1_024, keepAliveMillis: 15_000 },
+      notifications: { maxOpenStreams: 1_024, maxStreamsPerClient: 64, maxStreamLifetimeMillis: 3_600_000, keepAliveMillis: 15_000 },
       redis: { keyPrefix: 'toolmesh', portalRegistryKey: 'toolmesh:portal-registry:v1', commandTimeoutMillis: 1_000 },
-      toolClient: { connectionsPerOrigin: 128, maxConcurrentCallsPerTool: 64 },
+      toolClient: { connectionsPerOrigin: 128, maxConcurrentCallsPerTool: 64, reservedConnectionsPerOrigin: 32, maxReservedCallsPerTool: 8 },
     },
     logging: { level: 'info', format: 'kv' },
   };

@@ -44,6 +44,8 @@ export interface GatewayConfig {
     maxBodyBytes: number;
     requestDeadlineMillis: number;
     maxToolTimeoutMillis: number;
+    /** The output budget of tools whose manifest names none; unset: their results pass whole. */
+    defaultMaxResultChars?: number;
     shutdownDrainMillis: number;
     forwardAuthorization: boolean;
     allowedHosts: string[];
@@ -74,6 +76,10 @@ export interface GatewayConfig {
     notifications: {
       /** Open streams per process (2026 listens and 2025 GET streams together); more are refused with 503. */
       maxOpenStreams: number;
+      /** Open streams of one client (remote address); more are refused with 429. */
+      maxStreamsPerClient: number;
+      /** A stream is ended after this long; the client opens another. */
+      maxStreamLifetimeMillis: number;
       /** Interval of the `:` keep-alive comments on an idle stream. */
       keepAliveMillis: number;
     };
@@ -87,8 +93,11 @@ export interface GatewayConfig {
     toolClient: {
       /** Keep-alive connections per tool service origin. */
       connectionsPerOrigin: number;
-      /** Calls of one tool in flight at once; more are refused with an isError result. Below `connectionsPerOrigin`. */
+      /** Calls of one tool in flight at once; more are refused with an isError result. At most `connectionsPerOrigin - reservedConnectionsPerOrigin`. */
       maxConcurrentCallsPerTool: number;
+      /** The part of each service's pool that only tools holding fewer than `maxReservedCallsPerTool` calls may use. */
+      reservedConnectionsPerOrigin: number;
+      maxReservedCallsPerTool: number;
     };
   };
   logging: { level: string; format: LogFormat };

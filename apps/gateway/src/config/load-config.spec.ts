@@ -54,6 +54,9 @@ mcp:
     ['broken YAML', 'mcp: [unclosed', 'is not valid YAML'],
     ['a headers timeout above the request timeout', 'server: { headersTimeoutMillis: 40000, requestTimeoutMillis: 30000 }', 'server.headersTimeoutMillis (40000) must not exceed server.requestTimeoutMillis (30000)'],
     ['a negative connection cap', 'server: { maxConnections: -1 }', 'config.server.maxConnections must be >= 0'],
+    ['a per-tool cap reaching into the reserve', 'mcp: { toolClient: { maxConcurrentCallsPerTool: 100 } }', 'maxConcurrentCallsPerTool (100) must not exceed connectionsPerOrigin less reservedConnectionsPerOrigin (96)'],
+    ['a reserve as large as the pool', 'mcp: { toolClient: { connectionsPerOrigin: 32, maxConcurrentCallsPerTool: 1 } }', 'reservedConnectionsPerOrigin (32) must be below mcp.toolClient.connectionsPerOrigin (32)'],
+    ['more reserved calls per tool than the reserve', 'mcp: { toolClient: { maxReservedCallsPerTool: 40 } }', 'maxReservedCallsPerTool (40) must not exceed mcp.toolClient.reservedConnectionsPerOrigin (32)'],
   ])('refuses %s, saying what to fix', (_, text, message) => {
     expect(() => loadConfig({ file: yamlFile(text), env: {} })).toThrow(expect.objectContaining({ code: 'gateway.config_invalid', message: expect.stringContaining(message) }));
   });

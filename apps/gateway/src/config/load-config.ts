@@ -24,6 +24,7 @@ export const ENV_OVERRIDES: ReadonlyArray<[string, string, EnvKind]> = [
   ['MCP_MAX_BODY_BYTES', 'mcp.maxBodyBytes', 'int'],
   ['MCP_REQUEST_DEADLINE_MILLIS', 'mcp.requestDeadlineMillis', 'int'],
   ['MCP_MAX_TOOL_TIMEOUT_MILLIS', 'mcp.maxToolTimeoutMillis', 'int'],
+  ['MCP_DEFAULT_MAX_RESULT_CHARS', 'mcp.defaultMaxResultChars', 'int'],
   ['MCP_SHUTDOWN_DRAIN_MILLIS', 'mcp.shutdownDrainMillis', 'int'],
   ['MCP_FORWARD_AUTHORIZATION', 'mcp.forwardAuthorization', 'bool'],
   ['MCP_ALLOWED_HOSTS', 'mcp.allowedHosts', 'list'],
@@ -72,10 +73,18 @@ function checkServerTimeouts({ headersTimeoutMillis, requestTimeoutMillis }: Gat
   }
 }
 
-/** One stuck tool must leave connections to its service's other tools (SPEC G26). */
-function checkToolClient({ connectionsPerOrigin, maxConcurrentCallsPerTool }: GatewayConfig['mcp']['toolClient']): void {
-  if (maxConcurrentCallsPerTool >= connectionsPerOrigin) {
-    throw configInvalid(`mcp.toolClient.maxConcurrentCallsPerTool (${maxConcurrentCallsPerTool}) must be below mcp.toolClient.connectionsPerOrigin (${connectionsPerOrigin})`);
+/** Stuck tools must leave connections to their service's other tools (SPEC G26): a reserve, that one tool cannot fill alone. */
+function checkToolClient({ connectionsPerOrigin, maxConcurrentCallsPerTool, reservedConnectionsPerOrigin, maxReservedCallsPerTool }: GatewayConfig['mcp']['toolClient']): void {
+  if (reservedConnectionsPerOrigin >= connectionsPerOrigin) {
+    throw configInvalid(`mcp.toolClient.reservedConnectionsPerOrigin (${reservedConnectionsPerOrigin}) must be below mcp.toolClient.connectionsPerOrigin (${connectionsPerOrigin})`);
+  }
+  if (maxConcurrentCallsPerTool > connectionsPerOrigin - reservedConnectionsPerOrigin) {
+    throw configInvalid(
+      `mcp.toolClient.maxConcurrentCallsPerTool (${maxConcurrentCallsPerTool}) must not exceed connectionsPerOrigin less reservedConnectionsPerOrigin (${connectionsPerOrigin - reservedConnectionsPerOrigin})`,
+    );
+  }
+  if (maxReservedCallsPerTool > reservedConnectionsPerOrigin) {
+    throw configInvalid(`mcp.toolClient.maxReservedCallsPerTool (${maxReservedCallsPerTool}) must not exceed mcp.toolClient.reservedConnectionsPerOrigin (${reservedConnectionsPerOrigin})`);
   }
 }
 

@@ -1,9 +1,10 @@
-import type { ToolCatalogue } from '@toolmesh/registry';
+import type { ToolCatalogue, ToolDefinition } from '@toolmesh/registry';
 import { CallerHeader, remainingMillis, type Logger, type RequestContext } from '@toolmesh/transport-http/server';
 import type { CallerIdentity } from '../tool-client/caller-identity';
 import type { ToolClient, ToolHttpResponse } from '../tool-client/tool-client';
 import { mapToolReply, toolResult, type GatewayCallToolResult } from './result-mapper';
 import { inputAnswerHeaders, type InputAnswers, type InputRequired } from './input-required';
+import type { ToolAdmission, ToolConcurrencyLimit } from './tool-concurrency-limit';
 import type { TraceHeaders } from './trace-context';
 
 /** What a call carries besides its arguments: the caller's trace context, a 2026 client's input answers. */
@@ -11,7 +12,6 @@ export interface CallExtras {
   readonly trace?: TraceHeaders;
   readonly answers?: InputAnswers;
 }
-import type { ToolConcurrencyLimit } from './tool-concurrency-limit';
 
 export interface ExecutionSettings {
   /** Cap over any manifest timeout (SPEC G12). */
@@ -23,57 +23,69 @@ export interface ExecutionSettings {
 /** Told of every POST to a tool service: for the tool-call metrics (SPEC G23). `failure`: its kind, when not 2xx. */
 export type ToolCallObserver = (tool: string, durationMs: number, failure: string | undefined) => void;
 
-export type ToolCallOutcome =
-  | { kind: 'result'; result: GatewayCallToolResult }
-  | { kind: 'input_required'; input: InputRequired }
-  | { kind: 'unknown_tool' }
-  | { kind: 'registry_unavailable' };
+export interface ToolExecutionOptions {
+  readonly catalogue: ToolCatalogue;
+  readonly client: ToolClient;
+  /** This gateway's own address, sent to tool services with every call. */
+  readonly caller: CallerIdentity;
+  readonly settings: ExecutionSettings;
+  readonly limit: ToolConcurrencyLimit;
+  readonly logger: Logger;
+  readonly observe?: ToolCallObserver;
+}
+
+/** Why no tool was found for a name: the gateway's own failures, which each era puts on the wire its own way. */
+export type ToolLookupFailure = 'unknown_tool' | 'registry_unavailable';
+
+export type ToolCallOutcome = { kind: 'result'; result: GatewayCallToolResult } | { kind: 'input_required'; input: InputRequired };
 
 /**
- * Executes one `tools/call`: resolve the tool by exact name, validate the arguments, POST them once to the
- * tool's endpoint with the correlation headers and what is left of the deadline, and map the reply.
+ * Executes one `tools/call`: find the tool by exact name, then validate the arguments, POST them once to
+ * the tool's endpoint with the correlation headers and what is left of the deadline, and map the reply.
+ * The tool is looked up once per call: the caller gets it (`toolInMemory`, else `lookUp`) and hands it
+ * to the era's checks, to `call` and to the era's shaping of the result.
  */
 export class ToolExecutionService {
-  constructor(
-    private readonly catalogue: ToolCatalogue,
-    private readonly client: ToolClient,
-    private readonly caller: CallerIdentity,
-    private readonly settings: ExecutionSettings,
-    private readonly limit: ToolConcurrencyLimit,
-    private readonly logger: Logger,
-    private readonly observe?: ToolCallObserver,
-  ) {}
+  private readonly origins = new WeakMap<URL, string>();
 
-  async call(name: string, args: Record<string, unknown>, context: RequestContext, extras: CallExtras = {}): Promise<ToolCallOutcome> {
-    let generation = this.catalogue.current() ?? (await this.catalogue.ensureLoaded());
-    if (!generation) return { kind: 'registry_unavailable' };
-    let tool = generation.tools.get(name);
-    if (!tool) {
-      // Maybe the snapshot is stale: look again after one (rate-limited) refresh before saying "unknown".
-      generation = (await this.catalogue.refreshForUnknownTool(name, context)) ?? generation;
-      tool = generation.tools.get(name);
-      if (!tool) return { kind: 'unknown_tool' };
-    }
+  constructor(private readonly options: ToolExecutionOptions) {}
 
+  /** The tool named, from the catalogue in memory: the hot path, with no promise. */
+  toolInMemory(name: string): ToolDefinition | undefined {
+    return this.options.catalogue.current()?.tools.get(name);
+  }
+
+  /** For a name `toolInMemory` did not find: the catalogue loaded once (cold start), else refreshed once. */
+  async lookUp(name: string, context: RequestContext): Promise<ToolDefinition | ToolLookupFailure> {
+    const { catalogue } = this.options;
+    const generation = catalogue.current() ?? (await catalogue.ensureLoaded());
+    if (!generation) return 'registry_unavailable';
+    const tool = generation.tools.get(name);
+    if (tool) return tool;
+    // Maybe the snapshot is stale: look again after one (rate-limited) refresh before saying "unknown".
+    return (await catalogue.refreshForUnknownTool(name, context))?.tools.get(name) ?? 'unknown_tool';
+  }
+
+  async call(tool: ToolDefinition, args: Record<string, unknown>, context: RequestContext, extras: CallExtras = {}): Promise<ToolCallOutcome> {
+    const { name } = tool;
+    const { limit, logger } = this.options;
     const started = performance.now();
     // Compiled when the manifest loaded (SPEC N5): patterns run in linear time, nothing compiles here.
     const check = tool.inputValidator.check(args, 'arguments');
     if (!check.ok) {
       return { kind: 'result', result: toolResult(`Invalid arguments for tool ${name}: ${check.problems.join('; ')}`, true, 0) };
     }
-    const timeoutMillis = Math.min(tool.timeoutMillis ?? Infinity, this.settings.maxToolTimeoutMillis, remainingMillis(context));
+    const timeoutMillis = Math.min(tool.timeoutMillis ?? Infinity, this.options.settings.maxToolTimeoutMillis, remainingMillis(context));
     if (timeoutMillis <= 0) {
       return { kind: 'result', result: toolResult(`Tool ${name} was not called: the request's deadline has passed.`, true, 0) };
     }
 
-    if (!this.limit.tryAcquire(name)) {
-      this.logger.warn('tool_call_refused_at_limit', { tool: name, limit: this.limit.maxPerTool }, context);
-      const text = `Tool ${name} was not called: it already has ${this.limit.maxPerTool} calls in flight, its limit; retry later.`;
-      return { kind: 'result', result: toolResult(text, true, 0) };
-    }
+    const origin = this.originOf(tool.endpoint);
+    const admission = limit.tryAcquire(name, origin);
+    if (admission !== 'admitted') return { kind: 'result', result: this.refusedAtLimit(name, admission, context) };
     let reply: ToolHttpResponse;
     try {
-      reply = await this.client.post({
+      reply = await this.options.client.post({
         endpoint: tool.endpoint,
         body: JSON.stringify(args),
         headers: this.outboundHeaders(context, extras),
@@ -81,30 +93,53 @@ export class ToolExecutionService {
         hangUp: context.hangUp,
       });
     } finally {
-      this.limit.release(name);
+      limit.release(name, origin);
     }
     const durationMs = Math.round(performance.now() - started);
-    if (reply.kind === 'reply' && (reply.status === 404 || reply.status === 410)) this.catalogue.reportStaleTool(tool, context);
+    if (reply.kind === 'reply' && (reply.status === 404 || reply.status === 410)) this.options.catalogue.reportStaleTool(tool, context);
     const status = reply.kind === 'reply' ? reply.status : reply.reason;
-    this.observe?.(name, durationMs, reply.kind === 'failure' ? reply.reason : reply.status >= 300 ? `http_${Math.floor(reply.status / 100)}xx` : undefined);
+    this.options.observe?.(name, durationMs, reply.kind === 'failure' ? reply.reason : reply.status >= 300 ? `http_${Math.floor(reply.status / 100)}xx` : undefined);
     // A cancelled call is logged once, as such; its result goes nowhere, since nobody is left to read it.
-    this.logger.info(status === 'cancelled' ? 'tool_call_cancelled' : 'tool_call_completed', { tool: name, status, durationMs }, context);
+    logger.info(status === 'cancelled' ? 'tool_call_cancelled' : 'tool_call_completed', { tool: name, status, durationMs }, context);
     const mapped = mapToolReply(name, reply, durationMs, tool.output);
     return 'inputRequired' in mapped ? { kind: 'input_required', input: mapped.inputRequired } : { kind: 'result', result: mapped };
   }
 
+  private refusedAtLimit(name: string, admission: Exclude<ToolAdmission, 'admitted'>, context: RequestContext): GatewayCallToolResult {
+    const { limit, logger } = this.options;
+    const { maxConcurrentCallsPerTool, connectionsPerOrigin, reservedConnectionsPerOrigin } = limit.limits;
+    if (admission === 'tool_at_limit') {
+      logger.warn('tool_call_refused_at_limit', { tool: name, limit: maxConcurrentCallsPerTool }, context);
+      return toolResult(`Tool ${name} was not called: it already has ${maxConcurrentCallsPerTool} calls in flight, its limit; retry later.`, true, 0);
+    }
+    const shared = connectionsPerOrigin - reservedConnectionsPerOrigin;
+    logger.warn('tool_call_refused_at_service_limit', { tool: name, limit: shared }, context);
+    return toolResult(`Tool ${name} was not called: its tool service already has ${shared} calls in flight and the rest of its connections are kept for its other tools; retry later.`, true, 0);
+  }
+
+  /** Each endpoint's origin, read once: a `URL`'s getters build a new string on every read. */
+  private originOf(endpoint: URL): string {
+    let origin = this.origins.get(endpoint);
+    if (origin === undefined) {
+      origin = endpoint.origin;
+      this.origins.set(endpoint, origin);
+    }
+    return origin;
+  }
+
   private outboundHeaders(context: RequestContext, { trace, answers }: CallExtras): Record<string, string> {
+    const { caller, settings } = this.options;
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       [CallerHeader.Guid]: context.guid,
       [CallerHeader.RequestId]: context.requestId,
-      'x-caller-ip': this.caller.ip,
-      'x-caller-host': this.caller.host,
+      'x-caller-ip': caller.ip,
+      'x-caller-host': caller.host,
     };
     if (context.sessionId !== undefined) headers[CallerHeader.SessionId] = context.sessionId;
     if (context.employeeNo !== undefined) headers[CallerHeader.EmployeeNo] = context.employeeNo;
     if (context.virtualEmployeeNo !== undefined) headers[CallerHeader.VirtualEmployeeNo] = context.virtualEmployeeNo;
-    if (this.settings.forwardAuthorization && context.authorization !== undefined) headers.authorization = context.authorization;
+    if (settings.forwardAuthorization && context.authorization !== undefined) headers.authorization = context.authorization;
     if (trace?.traceparent !== undefined) Object.assign(headers, trace);
     if (answers !== undefined) Object.assign(headers, inputAnswerHeaders(answers));
     return headers;

@@ -1,28 +1,32 @@
 import { isModernProtocolVersion, McpMethod } from '@toolmesh/protocol';
 import type { RoutingHints, ToolCatalogue } from '@toolmesh/registry';
-import type { McpDispatcher, McpGetHandler } from '@toolmesh/transport-http/server';
 import type { GatewayConfig } from '../config/gateway-config';
 import type { ToolExecutionService } from '../execution/tool-execution-service';
 import { ChangeListeners } from './change-notifications/change-listeners';
-import { createDispatcher } from './dispatcher';
+import { createDispatcher, type AnsweredObserver, type Dispatcher } from './dispatcher';
 import { Era2025, era2025Methods } from './era-2025/era-2025';
 import { initializeHandler } from './era-2025/handlers/initialize';
-import { legacyStructuredContent } from './era-2025/handlers/tools-call';
 import { Era2026, type ModernRequestHandler } from './era-2026/era-2026';
 import { discoverHandler } from './era-2026/handlers/discover';
 import { emptyListHandlers } from './era-2026/handlers/empty-lists';
 import { listenHandler } from './era-2026/handlers/listen';
-import { modernToolsCallHandler } from './era-2026/handlers/tools-call';
+import { paramHeaderRefusal } from './era-2026/handlers/tools-call';
 import { ModernResults } from './era-2026/modern-results';
+import { legacyErrors, modernErrors } from './era-errors';
 import { toolsCallHandler } from './handlers/tools-call';
 import { toolsListHandler } from './handlers/tools-list';
+import { toolResultShaper } from './tool-result-shaping';
 import type { GatewayTracing } from '../tracing/tracing';
 
-export interface GatewayEras {
-  readonly dispatch: McpDispatcher;
-  readonly dispatchGet: McpGetHandler;
+export interface GatewayEras extends Dispatcher {
   /** The open notification streams of both eras. */
   readonly listeners: ChangeListeners;
+}
+
+/** What the eras are told of besides the catalogue and the calls. */
+export interface EraObservers {
+  readonly tracing?: GatewayTracing;
+  readonly onAnswered?: AnsweredObserver;
 }
 
 /** Both protocol eras on the one endpoint, sharing the catalogue and the execution service (SPEC G25). */
@@ -31,14 +35,13 @@ export function buildEras(
   catalogue: ToolCatalogue,
   execution: ToolExecutionService,
   routingHints: RoutingHints,
-  tracing?: GatewayTracing,
+  { tracing, onAnswered }: EraObservers = {},
 ): GatewayEras {
   const served = mcp.protocol.supportedVersions;
   const modernVersions = served.filter(isModernProtocolVersion);
   const legacyVersions = served.filter((version) => !isModernProtocolVersion(version));
   const allSupported = [...modernVersions, ...legacyVersions];
-  const listeners = new ChangeListeners(mcp.notifications.maxOpenStreams);
-  const toolsCall = toolsCallHandler(execution, tracing);
+  const listeners = new ChangeListeners(mcp.notifications);
 
   const legacy = new Era2025(
     era2025Methods({
@@ -46,8 +49,8 @@ export function buildEras(
         { supportedVersions: legacyVersions, preferredVersion: mcp.protocol.preferredVersion, serverInfo: mcp.serverInfo },
         () => routingHints.current(),
       ),
-      toolsList: toolsListHandler(catalogue, 'legacy'),
-      toolsCall: toolsCallHandler(execution, tracing, legacyStructuredContent(catalogue)),
+      toolsList: toolsListHandler(catalogue, 'legacy', legacyErrors),
+      toolsCall: toolsCallHandler(execution, { errors: legacyErrors, shapeResult: toolResultShaper('legacy', mcp.defaultMaxResultChars) }, tracing),
     }),
     { supportedVersions: legacyVersions, allSupported, assumeVersionWhenMissing: mcp.protocol.assumeVersionWhenMissing },
     listeners,
@@ -58,12 +61,12 @@ export function buildEras(
     new Map<string, ModernRequestHandler>([
       // Every version served, 2026 first: a client may pick any, as a -32022 offers them.
       [McpMethod.ServerDiscover, discoverHandler({ supportedVersions: allSupported }, () => results.cacheable())],
-      [McpMethod.ToolsList, results.adapt(toolsListHandler(catalogue, 'modern'), () => results.cacheable())],
-      [McpMethod.ToolsCall, modernToolsCallHandler(catalogue, results.adapt(toolsCall, () => results.complete()))],
+      [McpMethod.ToolsList, results.adapt(toolsListHandler(catalogue, 'modern', modernErrors), () => results.cacheable())],
+      [McpMethod.ToolsCall, results.adapt(toolsCallHandler(execution, { errors: modernErrors, refuse: paramHeaderRefusal, shapeResult: toolResultShaper('modern', mcp.defaultMaxResultChars) }, tracing), () => results.complete())],
       [McpMethod.SubscriptionsListen, listenHandler(listeners, results.meta)],
       ...emptyListHandlers(results),
     ]),
     { servedVersions: modernVersions, allSupported },
   );
-  return { ...createDispatcher({ modern, legacy }), listeners };
+  return { ...createDispatcher({ modern, legacy }, onAnswered), listeners };
 }

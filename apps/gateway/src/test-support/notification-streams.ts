@@ -1,10 +1,10 @@
 import { SseParser } from '@toolmesh/transport-http/client';
 
 /** The `_meta` every 2026-07-28 request carries. */
-export const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 
 /** The headers of a 2026-07-28 request for `method` (and the tool `name`, for tools/call). */
-export const modernHeaders = (method: string, name?: string) => ({
+const modernHeaders = (method: string, name?: string) => ({
   'content-type': 'application/json',
   accept: 'application/json, text/event-stream',
   'mcp-protocol-version': '2026-07-28',

@@ -16,7 +16,7 @@ export type ToolHttpResponse =
   | { readonly kind: 'reply'; readonly status: number; readonly body: string }
   | { readonly kind: 'failure'; readonly reason: ToolCallFailureReason; readonly detail: string };
 
-export type ToolCallFailureReason = 'timeout' | 'cancelled' | 'connection_refused' | 'network' | 'reply_too_large';
+export type ToolCallFailureReason = 'timeout' | 'cancelled' | 'connection_refused' | 'network' | 'reply_too_large' | 'reply_too_deep';
 
 /** The outbound port of tool execution; the HTTP adapter is swappable (ADR 0004 tells why undici). */
 export interface ToolClient {

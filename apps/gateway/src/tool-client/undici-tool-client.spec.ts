@@ -11,7 +11,7 @@ describe('UndiciToolClient', () => {
   const trickling = new Set<ServerResponse>();
   let server: Server;
   let origin: string;
-  const client = new UndiciToolClient({ connectionsPerOrigin: 4, maxReplyBytes: 1024 });
+  const client = new UndiciToolClient({ connectionsPerOrigin: 4, maxReplyBytes: 1024, maxReplyDepth: 256 });
 
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -22,6 +22,13 @@ describe('UndiciToolClient', () => {
           res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { received, guid: req.headers.guid } }));
         } else if (req.url === '/large') {
           res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: 'x'.repeat(4096) }));
+        } else if (req.url === '/deep') {
+          // 300 levels, written a level at a time, so the refusal must hold across chunks.
+          res.writeHead(200, { 'content-type': 'application/json' });
+          for (let level = 0; level < 300; level++) res.write('[');
+          res.end(']'.repeat(300));
+        } else if (req.url === '/brackets-in-strings') {
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: ['[{\\"'.repeat(100), [[['shallow']]]] }));
         } else if (req.url === '/silent') {
           received = 'never answered'; // no status line, no headers: only the bound on the whole call ends it
           trickling.add(res);
@@ -60,7 +67,7 @@ describe('UndiciToolClient', () => {
   });
 
   it('ends a call still waiting for a free connection when the time is up, and never sends it', async () => {
-    const oneConnection = new UndiciToolClient({ connectionsPerOrigin: 1, maxReplyBytes: 1024 });
+    const oneConnection = new UndiciToolClient({ connectionsPerOrigin: 1, maxReplyBytes: 1024, maxReplyDepth: 256 });
     const reached: string[] = [];
     const record = (req: IncomingMessage) => reached.push(req.url ?? '');
     server.on('request', record);
@@ -79,6 +86,16 @@ describe('UndiciToolClient', () => {
 
   it('refuses a reply larger than the limit instead of buffering it', async () => {
     await expect(post('/large')).resolves.toEqual({ kind: 'failure', reason: 'reply_too_large', detail: 'the reply exceeds 1024 bytes' });
+  });
+
+  it('refuses a reply nested deeper than the limit as it arrives, naming the limit', async () => {
+    await expect(post('/deep')).resolves.toEqual({ kind: 'failure', reason: 'reply_too_deep', detail: 'the reply is nested deeper than 256 levels' });
+  });
+
+  it('does not count brackets and escaped quotes inside strings as nesting', async () => {
+    const reply = await post('/brackets-in-strings');
+    expect(reply).toMatchObject({ kind: 'reply', status: 200 });
+    expect(JSON.parse((reply as { body: string }).body).data[0]).toBe('[{\\"'.repeat(100));
   });
 
   it('still serves calls after those failures', async () => {

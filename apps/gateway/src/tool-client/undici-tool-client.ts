@@ -1,4 +1,5 @@
 import { Agent, type Dispatcher } from 'undici';
+import { JsonDepthGauge } from '@toolmesh/protocol';
 import type { HangUpSignal } from '@toolmesh/transport-http/server';
 import type { ToolClient, ToolHttpRequest, ToolHttpResponse } from './tool-client';
 
@@ -7,6 +8,8 @@ export interface UndiciToolClientOptions {
   connectionsPerOrigin: number;
   /** Replies larger than this are refused rather than buffered. */
   maxReplyBytes: number;
+  /** Replies nested deeper than this are refused as they arrive, before they are parsed (the request parser's limit). */
+  maxReplyDepth: number;
 }
 
 /**
@@ -39,7 +42,7 @@ export class UndiciToolClient implements ToolClient {
           headersTimeout: 0,
           bodyTimeout: 0,
         },
-        new ToolReplyCollector(request.timeoutMillis, this.options.maxReplyBytes, request.hangUp, resolve),
+        new ToolReplyCollector(request.timeoutMillis, this.options, request.hangUp, resolve),
       );
     });
   }
@@ -75,6 +78,8 @@ class ToolReplyCollector implements Dispatcher.DispatchHandler {
   private status = 0;
   private readonly chunks: Buffer[] = [];
   private size = 0;
+  /** Started only once the reply is long enough to be too deep (two bytes per level): most replies never need it. */
+  private depth: JsonDepthGauge | undefined;
   private readonly timer: NodeJS.Timeout;
   private timedOut = false;
   private cancelled = false;
@@ -85,7 +90,7 @@ class ToolReplyCollector implements Dispatcher.DispatchHandler {
 
   constructor(
     private readonly timeoutMillis: number,
-    private readonly maxReplyBytes: number,
+    private readonly limits: Pick<UndiciToolClientOptions, 'maxReplyBytes' | 'maxReplyDepth'>,
     private readonly hangUp: HangUpSignal | undefined,
     private readonly settle: (response: ToolHttpResponse) => void,
   ) {
@@ -122,13 +127,27 @@ class ToolReplyCollector implements Dispatcher.DispatchHandler {
 
   onData(chunk: Buffer): boolean {
     this.size += chunk.length;
-    if (this.size > this.maxReplyBytes) {
-      this.finish({ kind: 'failure', reason: 'reply_too_large', detail: `the reply exceeds ${this.maxReplyBytes} bytes` });
-      this.abort?.(new Error('reply too large'));
-      return false;
-    }
+    const { maxReplyBytes, maxReplyDepth } = this.limits;
+    if (this.size > maxReplyBytes) return this.refuse('reply_too_large', `the reply exceeds ${maxReplyBytes} bytes`);
     this.chunks.push(chunk);
-    return true;
+    if (this.withinDepth(chunk, maxReplyDepth)) return true;
+    return this.refuse('reply_too_deep', `the reply is nested deeper than ${maxReplyDepth} levels`);
+  }
+
+  /** Measures the depth from the first chunk that makes the reply long enough to be too deep, then chunk by chunk. */
+  private withinDepth(chunk: Buffer, maxReplyDepth: number): boolean {
+    if (this.depth !== undefined) return this.depth.feed(chunk);
+    if (this.size <= 2 * maxReplyDepth) return true;
+    const depth = (this.depth = new JsonDepthGauge(maxReplyDepth));
+    return this.chunks.every((earlier) => depth.feed(earlier));
+  }
+
+  /** Ends the call on what has arrived so far: nothing more is read, and what was buffered is let go. */
+  private refuse(reason: 'reply_too_large' | 'reply_too_deep', detail: string): false {
+    this.chunks.length = 0;
+    this.finish({ kind: 'failure', reason, detail });
+    this.abort?.(new Error(detail));
+    return false;
   }
 
   onComplete(): void {

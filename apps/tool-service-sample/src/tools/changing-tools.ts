@@ -2,7 +2,7 @@ import { dataReply } from '../http/reply';
 import { DEFAULT_TIMEOUT_MILLIS, defineTool, NO_ARGUMENTS, READ_ONLY, type Tool } from './define-tool';
 
 /** The tool that `test_trigger_tool_change` adds to and removes from the manifest, in turns. */
-export const ADDED_TOOL_NAME = 'test_added_tool';
+const ADDED_TOOL_NAME = 'test_added_tool';
 
 const addedTool = defineTool<Record<string, never>>({
   name: ADDED_TOOL_NAME,

@@ -3,6 +3,8 @@ import { CodedError, errorMessage } from '@toolmesh/protocol';
 export const RegistryErrorCode = {
   ManifestUnreachable: 'registry.manifest_unreachable',
   ManifestInvalid: 'registry.manifest_invalid',
+  ManifestTooLarge: 'registry.manifest_too_large',
+  ToolTooDeep: 'registry.tool_too_deep',
   NameCollision: 'registry.name_collision',
   CatalogueTooLarge: 'registry.catalogue_too_large',
   PortalUnreachable: 'registry.portal_unreachable',

@@ -40,7 +40,7 @@ export const PROTOCOL_NOTIFICATIONS: ReadonlySet<string> = new Set([
   McpNotification.PromptsListChanged,
 ]);
 
-export const EVENT_TYPE_PATTERN = /^[a-z][a-z0-9._-]{0,63}$/;
+const EVENT_TYPE_PATTERN = /^[a-z][a-z0-9._-]{0,63}$/;
 
 /** What is wrong with a rule, naming the field, or undefined; shared by the mapper and the config loader. */
 export function ruleProblem(rule: MappingRule): { readonly field: keyof MappingRule; readonly problem: string } | undefined {

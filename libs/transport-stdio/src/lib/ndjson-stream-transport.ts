@@ -4,7 +4,7 @@ import { LineSplitter } from './framing/line-splitter';
 import { StdioErrorCode, StdioTransportError } from './stdio-errors';
 
 /** 4 MiB: far above any real tool list or result, far below what would hurt the agent. */
-export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 export interface NdjsonStreamTransportOptions {
   /** Longest inbound line accepted; longer ones are dropped and reported through `onerror`. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /** OpenAI's rule for function names; Ollama, vLLM and llama.cpp accept every name that follows it. */
-export const PROVIDER_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+const PROVIDER_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 const MAX_LENGTH = 64;
 const HASH_LENGTH = 8;
 const MAX_HASH_LENGTH = 32;

@@ -96,7 +96,11 @@ export class AgentLoop {
     if (typeof args === 'string') return this.refuse(call, name, `the arguments for ${call.name} are ${args}; send a JSON object that matches the tool's parameters`);
     const result = await this.options.executor.execute({ id: call.id, name, args }, signal);
     this.options.onToolResult?.(name, result.isError);
-    const { text, attachments } = modelToolResult(result, this.options.resultLimits ?? DEFAULT_RESULT_LIMITS);
+    const { text, attachments, overflow } = modelToolResult(result, this.options.resultLimits ?? DEFAULT_RESULT_LIMITS);
+    if (overflow) {
+      const where = overflow.saved ? { file: overflow.shown } : { reason: overflow.reason };
+      this.options.transcript.record({ type: 'tool_result_overflow', id: call.id, name, resultChars: overflow.resultChars, previewChars: text.length, ...where });
+    }
     return { text: modelText(result.isError, text), attachments };
   }
 

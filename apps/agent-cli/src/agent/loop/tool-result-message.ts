@@ -1,6 +1,8 @@
 import { resultPiece } from '../../tools/result-content';
 import type { ToolResult } from '../../tools/tool';
 import type { ContentPart } from '../llm/chat-messages';
+import type { ResultOverflow, SavedResult } from './result-overflow';
+import { headAndTail, jsonSummary } from './result-preview';
 
 /** How much of a tool result goes to the model (`llm.maxToolResultChars`, `llm.audioInput`). */
 export interface ResultLimits {
@@ -8,6 +10,8 @@ export interface ResultLimits {
   readonly maxChars: number;
   /** Whether the model takes audio (`input_audio` parts, wav and mp3): most do not, and refuse the request. */
   readonly audio: boolean;
+  /** Where text over `maxChars` is saved whole, the model getting a preview and the path; without it, the text is cut. */
+  readonly overflow?: ResultOverflow;
 }
 
 export const DEFAULT_RESULT_LIMITS: ResultLimits = { maxChars: 100_000, audio: false };
@@ -16,17 +20,23 @@ export const DEFAULT_RESULT_LIMITS: ResultLimits = { maxChars: 100_000, audio: f
 export interface ModelToolResult {
   readonly text: string;
   readonly attachments: readonly ContentPart[];
+  /** Set when the text was over `maxChars` and the session saves such results: where it went, or why it could not. */
+  readonly overflow?: ResultOverflowOutcome;
 }
+
+/** What became of a result over the limit, and how long it was. */
+export type ResultOverflowOutcome = SavedResult & { readonly resultChars: number };
 
 /**
  * Chat Completions takes only text in a `tool` message, so media travel in a user message after the
  * turn's tool messages (images as `image_url` data URLs, audio as `input_audio` where the model takes
  * it), and the tool message says where they are. Resource links keep their URIs, embedded resources
- * their text (SPEC A17). Text over the limit is cut with a note; media are bounded by the transport's
- * message limit instead.
+ * their text (SPEC A17). Text over the limit is saved whole to the session's folder, the model getting a
+ * preview and the path (or, with nowhere to save it, cut with a note); media are bounded by the
+ * transport's message limit instead.
  */
 export function modelToolResult(result: ToolResult, limits: ResultLimits): ModelToolResult {
-  if (result.content.length === 0 && result.structuredContent !== undefined) return { text: cut(JSON.stringify(result.structuredContent), limits), attachments: [] };
+  if (result.content.length === 0 && result.structuredContent !== undefined) return { ...fit(JSON.stringify(result.structuredContent), limits), attachments: [] };
   const lines: string[] = [];
   const attachments: ContentPart[] = [];
   for (const block of result.content) {
@@ -46,7 +56,31 @@ export function modelToolResult(result: ToolResult, limits: ResultLimits): Model
       }
     }
   }
-  return { text: cut(lines.join('\n'), limits), attachments };
+  return { ...fit(lines.join('\n'), limits), attachments };
+}
+
+/** The text within the limit as is; over it, saved whole and previewed, or cut when it cannot be saved. */
+function fit(text: string, limits: ResultLimits): { text: string; overflow?: ResultOverflowOutcome } {
+  if (text.length <= limits.maxChars || limits.overflow === undefined) return { text: cut(text, limits) };
+  const json = parseJson(text);
+  const overflow = { ...limits.overflow.save(text, json), resultChars: text.length };
+  if (!overflow.saved) return { text: `${cut(text, limits)}\n[the whole result could not be saved for Read: ${overflow.reason}]`, overflow };
+  const note =
+    `[This result has ${text.length} characters, over llm.maxToolResultChars (${limits.maxChars}), so it was saved whole to ${overflow.shown}: ` +
+    `Read that file (offset and limit page through its lines) or Grep it for what you need. Below, ${json === undefined ? 'its start and its end' : 'the structure of its JSON'}.]`;
+  const room = Math.max(0, limits.maxChars - note.length);
+  return { text: `${note}\n${json === undefined ? headAndTail(text, room) : jsonSummary(json, room)}`, overflow };
+}
+
+/** A JSON object or array, when the whole text is one: what gets a structural summary rather than head and tail. */
+function parseJson(text: string): unknown {
+  const first = text.trimStart()[0];
+  if (first !== '{' && first !== '[') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 function cut(text: string, limits: ResultLimits): string {

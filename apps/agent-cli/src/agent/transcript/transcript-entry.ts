@@ -17,6 +17,8 @@ export type TranscriptEntry =
   | { readonly type: 'tool_call'; readonly id: string; readonly name: string; readonly args: unknown }
   | { readonly type: 'approval'; readonly id: string; readonly name: string; readonly allowed: boolean; readonly by: string; readonly message?: string }
   | { readonly type: 'tool_result'; readonly id: string; readonly name: string; readonly isError: boolean; readonly text: string }
+  /** A result over `llm.maxToolResultChars`: saved whole to `file` (relative to the working directory), the model given `previewChars` of it; or, when it could not be saved, cut. */
+  | { readonly type: 'tool_result_overflow'; readonly id: string; readonly name: string; readonly resultChars: number; readonly previewChars: number; readonly file?: string; readonly reason?: string }
   | { readonly type: 'error'; readonly code?: string; readonly message: string }
   | { readonly type: 'end'; readonly outcome: SessionOutcome };
 

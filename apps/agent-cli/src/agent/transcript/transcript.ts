@@ -4,7 +4,7 @@ import { errorMessage } from '@toolmesh/protocol';
 import type { TranscriptEntry } from './transcript-entry';
 
 /** Where `run` and `chat` write their transcript when `--transcript` is not given, relative to the working directory. */
-export const DEFAULT_TRANSCRIPT_DIRECTORY = path.join('.agent-cli', 'transcripts');
+const DEFAULT_TRANSCRIPT_DIRECTORY = path.join('.agent-cli', 'transcripts');
 
 /**
  * A JSONL transcript: one JSON object per line, each with `ts` (ISO time), `turn` (the model turn it

@@ -2,6 +2,7 @@ import { errorMessage } from '@toolmesh/protocol';
 import type { Approver } from '../../agent/approval/approver';
 import type { AgentConfig } from '../../config/load-config';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
+import { parseMcpToolName } from '../../mcp/mcp-tool';
 import { resultText } from '../../tools/tool';
 import { withRuntime, type CliIo, type Command, type CommandContext } from '../command-context';
 import { ExitCode } from '../exit-codes';
@@ -19,7 +20,7 @@ export const callCommand: Command = async (context) => {
   return withRuntime(context, async (runtime) => {
     const tool = runtime.tools.get(toolName);
     if (!tool) {
-      const server = /^mcp__([a-z0-9-]+)__/.exec(toolName)?.[1];
+      const server = parseMcpToolName(toolName)?.server;
       const down = runtime.servers.find((s) => s.name === server && s.state === 'failed');
       if (down) return fail(context.io, new AgentError(AgentErrorCode.ServerUnavailable, `server "${down.name}" is unavailable: ${down.error}`), ExitCode.ServerUnavailable);
       const meant = server === undefined ? await qualifiedNames(context, toolName) : [];
@@ -42,7 +43,7 @@ export const callCommand: Command = async (context) => {
  * call; no other server is started, so a hung or slow one elsewhere in the configuration costs nothing.
  */
 function serversFor(toolName: string, config: AgentConfig): string[] {
-  const own = /^mcp__([a-z0-9-]+)__/.exec(toolName)?.[1];
+  const own = parseMcpToolName(toolName)?.server;
   const hooks = (config.skills ?? []).flatMap((skill) => skill.hooks).flatMap((hook) => (hook.action.type === 'mcp_tool' ? [hook.action.server] : []));
   return [...new Set([...(own ? [own] : []), ...hooks])];
 }

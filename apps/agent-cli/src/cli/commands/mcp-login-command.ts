@@ -1,8 +1,6 @@
-import { Agent } from 'undici';
-import { McpClient } from '@toolmesh/protocol';
-import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import { loadConfig } from '../../config/load-config';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
+import { TransportClientFactory } from '../../mcp/client-factory';
 import { cliOAuthHost } from '../../mcp/oauth/cli-oauth-host';
 import { CredentialStore, userConfigDirectory } from '../../mcp/oauth/credential-store';
 import { ServerOAuth } from '../../mcp/oauth/server-oauth';
@@ -34,19 +32,17 @@ export async function mcpLogin(name: string, context: LoginContext): Promise<num
     signInTimeoutMs: SIGN_IN_TIMEOUT_MS,
   });
   oauth.forgetTokens();
-  const pool = new Agent({ keepAliveTimeout: 5000 });
-  const client = new McpClient(new StreamableHttpClientTransport(server.url, { dispatcher: pool, headers: server.headers, authorization: oauth, listen: false }), {
-    era: server.era ?? 'auto', // as the other commands connect, so the sign-in starts from the same first request
-    serverName: server.name,
-    clientInfo: { name: 'agent-cli', version: context.version },
-    requestTimeoutMs: server.requestTimeoutMs + SIGN_IN_TIMEOUT_MS,
-  });
+  // The one factory, as the other commands connect, so the sign-in starts from the same first request.
+  const factory = new TransportClientFactory({ name: 'agent-cli', version: context.version }, { authorization: () => oauth, listen: false });
+  // Whichever request the server refuses first waits for the browser.
+  const timeoutMs = server.requestTimeoutMs + SIGN_IN_TIMEOUT_MS;
+  const client = factory.create({ ...server, requestTimeoutMs: timeoutMs, startupTimeoutMs: timeoutMs }, () => undefined);
   try {
     await client.connect();
     await client.listTools();
   } finally {
     await client.close().catch(() => undefined);
-    await pool.close();
+    await factory.close();
   }
   const credentials = new CredentialStore(userConfigDirectory(context.env)).fileFor(server.name, server.url);
   if (context.json) {

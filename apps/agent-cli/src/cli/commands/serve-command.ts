@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@toolmesh/protocol';
 import { version } from '../../../../../package.json';
+import { parseMcpToolName } from '../../mcp/mcp-tool';
 import type { Tool } from '../../tools/tool';
 import { withRuntime, type Command } from '../command-context';
 import { ExitCode } from '../exit-codes';
@@ -24,7 +25,7 @@ export const serveCommand: Command = async (context) => {
   const { Server } = await import('@modelcontextprotocol/server');
   const { StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
   return withRuntime(context, async (runtime) => {
-    const tools = runtime.tools.list().filter((tool) => !tool.name.startsWith('mcp__') && !SERVER_FACING.has(tool.name));
+    const tools = runtime.tools.list().filter((tool) => parseMcpToolName(tool.name) === undefined && !SERVER_FACING.has(tool.name));
     const executor = runtime.executor(context.gate);
     const server = new Server({ name: 'agent-cli', version }, { capabilities: { tools: {} } });
     server.setRequestHandler('tools/list', async () => ({ tools: tools.map(describe) }));

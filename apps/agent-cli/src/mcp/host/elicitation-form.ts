@@ -34,7 +34,7 @@ const DECLINE = '/decline';
 const CANCEL = '/cancel';
 
 /** The schema's fields, in the order the server lists them. */
-export function formFields(request: FormRequest): Field[] {
+function formFields(request: FormRequest): Field[] {
   const required = new Set(request.requestedSchema.required ?? []);
   return Object.entries(request.requestedSchema.properties ?? {}).map(([name, raw]) => {
     const schema = (raw ?? {}) as Record<string, unknown>;

@@ -1,5 +1,5 @@
 import type { ReadResourceResult } from '@toolmesh/protocol';
-import type { ToolContent } from '../../tools/tool';
+import type { ToolContent } from '../../tools/result-content';
 
 type ResourceContents = ReadResourceResult['contents'][number];
 

@@ -10,6 +10,7 @@ import type { AuthorizationChallenge, HttpAuthorization } from '@toolmesh/transp
 import { errorMessage } from '@toolmesh/protocol';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import { assertOAuthTransport, oauthFetch } from './auth-fetch';
+import type { HttpServerConfig } from '../server-config';
 import type { CredentialStore } from './credential-store';
 import { LoopbackCallback } from './loopback-callback';
 import type { OAuthSettings } from './oauth-settings';
@@ -36,6 +37,11 @@ const EXPIRY_MARGIN_MS = 30_000;
 
 /** An RFC 6750 challenge, or RFC 9449's DPoP one, which carries the same parameters. */
 const BEARER_CHALLENGE = /^\s*(bearer|dpop)(\s|$)/i;
+
+/** OAuth for each HTTP server configured with `oauth`, all of one command's sharing `host`; none for the others. */
+export function serverOAuth(host: OAuthHost): (server: HttpServerConfig) => ServerOAuth | undefined {
+  return (server) => (server.oauth ? new ServerOAuth(server.name, server.url, server.oauth, host) : undefined);
+}
 
 /**
  * OAuth for one remote MCP server (SPEC A19, ADR 0016): the transport's HttpAuthorization. It sends the

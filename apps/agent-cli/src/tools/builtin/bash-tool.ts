@@ -9,8 +9,8 @@ interface BashArgs {
   readonly timeout_ms?: number;
 }
 
-export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
-export const BASH_MAX_TIMEOUT_MS = 600_000;
+const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+const BASH_MAX_TIMEOUT_MS = 600_000;
 /** Of each of stdout and stderr, at most this much is kept. */
 export const BASH_MAX_OUTPUT_BYTES = 256 * 1024;
 

@@ -16,9 +16,9 @@ interface GrepArgs {
 /** At most this many matching lines are returned. */
 export const GREP_MAX_MATCHES = 500;
 /** A matching line is shown up to this many characters. */
-export const GREP_MAX_LINE_CHARS = 500;
+const GREP_MAX_LINE_CHARS = 500;
 /** Larger files are skipped (and counted as skipped). */
-export const GREP_MAX_FILE_BYTES = 10 * 1024 * 1024;
+const GREP_MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 /** `Grep`: lines matching a regular expression in the files under a folder, as `path:line:text`. */
 export class GrepTool extends BuiltinTool<GrepArgs> {

@@ -11,7 +11,7 @@ interface ReadArgs {
 /** At most this much text comes back per call; `offset` and `limit` page through the rest. */
 export const READ_MAX_OUTPUT_BYTES = 256 * 1024;
 /** Larger files are refused: reading them whole to page through them would cost too much memory. */
-export const READ_MAX_FILE_BYTES = 64 * 1024 * 1024;
+const READ_MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 /** `Read`: a text file, or a range of its lines. */
 export class ReadTool extends BuiltinTool<ReadArgs> {

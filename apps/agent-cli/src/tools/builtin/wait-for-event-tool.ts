@@ -9,7 +9,7 @@ interface WaitForEventArgs {
 }
 
 /** The longest single wait (the same bound as a Bash command); the model can wait again. */
-export const WAIT_FOR_EVENT_MAX_TIMEOUT_MS = 600_000;
+const WAIT_FOR_EVENT_MAX_TIMEOUT_MS = 600_000;
 
 const filterField = (description: string) => ({ type: 'string', minLength: 1, description });
 

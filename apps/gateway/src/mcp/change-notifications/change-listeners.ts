@@ -4,32 +4,56 @@ import type { EventStream } from '@toolmesh/transport-http/server';
 export interface ChangeListener {
   /** Sends the era's form of the notification (the 2026 one carries the subscription id). */
   toolsListChanged(): void;
-  /** Ends the stream for shutdown (the 2026 era sends the listen result first). */
+  /** Ends the stream for shutdown or at the end of its lifetime (the 2026 era sends the listen result first). */
   close(): void;
 }
 
+/** The bounds of `mcp.notifications` (docs/configuration.md). */
+export interface ChangeListenerLimits {
+  /** Open streams of this process. */
+  readonly maxOpenStreams: number;
+  /** Open streams of one client (its remote address), so that one client cannot hold them all. */
+  readonly maxStreamsPerClient: number;
+  /** How long a stream stays open before it is ended; the client opens another. */
+  readonly maxStreamLifetimeMillis: number;
+}
+
+/** Why a stream cannot be opened now, for the refusal's message; undefined when it can. */
+export type NoRoom = 'replica' | 'client' | undefined;
+
 /**
  * The open notification streams of this process, of both eras (SPEC G21). Nothing here is a session: a
- * stream is the one open response that carries it, and it is gone when that response ends. The bound keeps
- * a flood of idle listeners from holding every socket and file descriptor.
+ * stream is the one open response that carries it, and it is gone when that response ends. The bounds
+ * keep a flood of idle listeners, from one client or many, from holding every socket and file descriptor,
+ * and the lifetime keeps a stream from being held for ever.
  */
 export class ChangeListeners {
   private readonly open = new Set<ChangeListener>();
+  private readonly perClient = new Map<string, number>();
 
-  constructor(readonly maxOpen: number) {}
+  constructor(readonly limits: ChangeListenerLimits) {}
 
   get size(): number {
     return this.open.size;
   }
 
-  hasRoom(): boolean {
-    return this.open.size < this.maxOpen;
+  noRoomFor(client: string): NoRoom {
+    if (this.open.size >= this.limits.maxOpenStreams) return 'replica';
+    return (this.perClient.get(client) ?? 0) >= this.limits.maxStreamsPerClient ? 'client' : undefined;
   }
 
-  /** Keeps `listener` while `stream` is open. */
-  add(listener: ChangeListener, stream: EventStream): void {
+  /** Keeps `listener` while `stream` is open, and ends it when its lifetime is over. */
+  add(listener: ChangeListener, stream: EventStream, client: string): void {
     this.open.add(listener);
-    stream.onClose(() => this.open.delete(listener));
+    this.perClient.set(client, (this.perClient.get(client) ?? 0) + 1);
+    const lifetime = setTimeout(() => listener.close(), this.limits.maxStreamLifetimeMillis).unref();
+    stream.onClose(() => {
+      clearTimeout(lifetime);
+      this.open.delete(listener);
+      const left = (this.perClient.get(client) ?? 1) - 1;
+      if (left === 0) this.perClient.delete(client);
+      else this.perClient.set(client, left);
+    });
   }
 
   toolsListChanged(): void {
@@ -40,4 +64,11 @@ export class ChangeListeners {
   closeAll(): void {
     for (const listener of [...this.open]) listener.close();
   }
+}
+
+/** What a refused stream's client is told. */
+export function noRoomMessage(noRoom: Exclude<NoRoom, undefined>, limits: ChangeListenerLimits): string {
+  return noRoom === 'replica'
+    ? `too many open notification streams on this replica (${limits.maxOpenStreams}); retry later`
+    : `this client already has ${limits.maxStreamsPerClient} open notification streams, its limit; close one first`;
 }

@@ -10,7 +10,7 @@ import {
   type ParsedMessage,
 } from '@toolmesh/protocol';
 import type { DispatchOutcome, RequestContext } from '@toolmesh/transport-http/server';
-import type { ChangeListeners } from '../change-notifications/change-listeners';
+import { noRoomMessage, type ChangeListeners } from '../change-notifications/change-listeners';
 import type { RequestHandler } from '../handlers/method-handler';
 import { errorOutcome, resultOutcome } from '../outcomes';
 import type { ProtocolEra } from '../protocol-era';
@@ -54,6 +54,7 @@ export class Era2025 implements ProtocolEra {
     if (!handler) return errorOutcome(methodNotFound(message.message.id, message.message.method));
     const outcome = await handler(params, context, message.message.id);
     if ('inputRequired' in outcome) return resultOutcome(message.message.id, inputNotRelayed(params.name));
+    if ('answered' in outcome) return outcome.answered;
     if (!('result' in outcome)) return errorOutcome(outcome);
     const answer = resultOutcome(message.message.id, outcome.result);
     // Opaque correlation for the caller's later requests; never stored, never checked (SPEC G1).
@@ -71,7 +72,9 @@ export class Era2025 implements ProtocolEra {
     if (!accepts(headerValue(context, 'accept'), 'text/event-stream')) {
       return errorOutcome(invalidRequest(null, 'a GET on this endpoint opens an event stream; send Accept: text/event-stream'), 406);
     }
-    if (!this.listeners.hasRoom()) return errorOutcome(invalidRequest(null, 'too many open notification streams on this replica; retry later'), 503);
+    const client = context.clientAddress ?? '';
+    const noRoom = this.listeners.noRoomFor(client);
+    if (noRoom) return errorOutcome(invalidRequest(null, noRoomMessage(noRoom, this.listeners.limits)), noRoom === 'replica' ? 503 : 429);
     return {
       open: (stream) =>
         this.listeners.add(
@@ -80,6 +83,7 @@ export class Era2025 implements ProtocolEra {
             close: () => stream.end(),
           },
           stream,
+          client,
         ),
     };
   }

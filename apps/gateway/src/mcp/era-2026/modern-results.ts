@@ -1,4 +1,4 @@
-import { jsonRpcError, JsonRpcErrorCode, McpMetaKey, missingRequiredClientCapability, RawJson, type JsonRpcErrorResponse, type RequestId } from '@toolmesh/protocol';
+import { McpMetaKey, missingRequiredClientCapability, RawJson, type RequestId } from '@toolmesh/protocol';
 import type { DispatchOutcome } from '@toolmesh/transport-http/server';
 import { missingCapabilities, type InputRequired } from '../../execution/input-required';
 import type { RequestHandler } from '../handlers/method-handler';
@@ -37,32 +37,18 @@ export class ModernResults {
     return resultOutcome(id, { resultType: 'input_required', ...input, _meta: this.meta });
   }
 
-  /** A handler shared with the 2025 era: its result gets `members`, its errors the modern codes. */
+  /** A handler shared with the 2025 era (built with the modern errors): its result gets `members`. */
   adapt(handler: RequestHandler, members: () => Record<string, unknown>): ModernRequestHandler {
     return async (params, context, id, envelope) => {
       const outcome = await handler(params, context, id);
       if ('inputRequired' in outcome) return this.inputRequired(id, outcome.inputRequired, envelope.clientCapabilities);
-      if (!('result' in outcome)) return errorOutcome(modernError(outcome));
+      if ('answered' in outcome) return outcome.answered;
+      if (!('result' in outcome)) return errorOutcome(outcome);
       const added = members();
       // A tool's own `_meta` is kept beside ours.
       const ownMeta = outcome.result instanceof RawJson ? undefined : (outcome.result as { _meta?: Record<string, unknown> })._meta;
       if (ownMeta !== undefined) added._meta = { ...ownMeta, ...this.meta };
       return resultOutcome(id, outcome.result, added);
     };
-  }
-}
-
-/**
- * 2026-07-28 reserves the -32000 range it does not define: an unknown tool is `-32602` as the revision
- * says, a catalogue that cannot be read is an internal error.
- */
-function modernError(error: JsonRpcErrorResponse): JsonRpcErrorResponse {
-  switch (error.error.code) {
-    case JsonRpcErrorCode.ToolNotFound:
-      return jsonRpcError(error.id, JsonRpcErrorCode.InvalidParams, error.error.message);
-    case JsonRpcErrorCode.RegistryUnavailable:
-      return jsonRpcError(error.id, JsonRpcErrorCode.InternalError, error.error.message);
-    default:
-      return error;
   }
 }

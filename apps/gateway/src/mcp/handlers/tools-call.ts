@@ -1,40 +1,51 @@
-import { invalidParams, registryUnavailable, toolNotFound } from '@toolmesh/protocol';
+import { invalidParams, type RequestId } from '@toolmesh/protocol';
+import type { ToolDefinition } from '@toolmesh/registry';
+import type { JsonOutcome, RequestContext } from '@toolmesh/transport-http/server';
 import { readInputAnswers } from '../../execution/input-required';
 import { traceHeaders } from '../../execution/trace-context';
 import type { GatewayTracing } from '../../tracing/tracing';
 import type { GatewayCallToolResult } from '../../execution/result-mapper';
 import type { ToolExecutionService } from '../../execution/tool-execution-service';
+import type { EraErrors } from '../era-errors';
 import type { RequestHandler } from './method-handler';
 
-/** What an era changes in a tool's result before it goes out (the 2025 era's `structuredContent` wrapping). */
-export type ToolResultShaper = (toolName: string, result: GatewayCallToolResult) => object;
+/** An era's own refusal of a call before it runs, already answered (the 2026 era's `Mcp-Param-*` headers). */
+export type CallRefusal = (tool: ToolDefinition, args: Record<string, unknown>, context: RequestContext, id: RequestId) => JsonOutcome | undefined;
+
+/** What an era changes in a tool's result before it goes out (tool-result-shaping.ts: output budgets, the 2025 wrapping). */
+export type ToolResultShaper = (tool: ToolDefinition, result: GatewayCallToolResult) => object;
+
+/** What an era adds to the `tools/call` both share. */
+export interface ToolsCallEra {
+  readonly errors: EraErrors;
+  readonly refuse?: CallRefusal;
+  readonly shapeResult?: ToolResultShaper;
+}
 
 /**
- * `tools/call` (SPEC G9, G13): params and trace context read here, everything else by the execution
- * service. `shapeResult` is applied in place rather than by a wrapping handler: each async layer costs
- * a promise and a turn of the microtask queue on every call (docs/adr/0005-gateway-hot-path.md).
+ * `tools/call` (SPEC G9, G13): params and trace context read here, the tool looked up once and handed to
+ * the era's check, the execution service and the era's shaping. The era's parts are applied in place
+ * rather than by wrapping handlers: each async layer costs a promise and a turn of the microtask queue on
+ * every call (docs/adr/0005-gateway-hot-path.md).
  */
-export function toolsCallHandler(execution: ToolExecutionService, tracing?: GatewayTracing, shapeResult?: ToolResultShaper): RequestHandler {
+export function toolsCallHandler(execution: ToolExecutionService, era: ToolsCallEra, tracing?: GatewayTracing): RequestHandler {
   return async (params, context, id) => {
     const { name, arguments: args = {} } = params;
     if (typeof name !== 'string' || name.length === 0) return invalidParams(id, '"name" must be a non-empty string');
     if (typeof args !== 'object' || args === null || Array.isArray(args)) return invalidParams(id, '"arguments" must be an object when present');
 
+    const found = execution.toolInMemory(name) ?? (await execution.lookUp(name, context));
+    if (typeof found === 'string') return era.errors.lookupFailed(id, found, name);
+    const refused = era.refuse?.(found, args as Record<string, unknown>, context, id);
+    if (refused) return { answered: refused };
+
     const answers = readInputAnswers(params);
     const caller = traceHeaders(params, context);
     const traced = tracing?.startCall(name, caller);
     const trace = traced?.outbound ?? caller;
-    const outcome = await execution.call(name, args as Record<string, unknown>, context, answers ? { trace, answers } : { trace });
+    const outcome = await execution.call(found, args as Record<string, unknown>, context, answers ? { trace, answers } : { trace });
     traced?.end(outcome.kind !== 'result' || outcome.result.isError);
-    switch (outcome.kind) {
-      case 'result':
-        return { result: shapeResult ? shapeResult(name, outcome.result) : outcome.result };
-      case 'input_required':
-        return { inputRequired: outcome.input };
-      case 'unknown_tool':
-        return toolNotFound(id, name);
-      case 'registry_unavailable':
-        return registryUnavailable(id);
-    }
+    if (outcome.kind === 'input_required') return { inputRequired: outcome.input };
+    return { result: era.shapeResult ? era.shapeResult(found, outcome.result) : outcome.result };
   };
 }

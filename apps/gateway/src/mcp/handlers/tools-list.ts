@@ -1,5 +1,6 @@
-import { invalidParams, registryUnavailable } from '@toolmesh/protocol';
+import { invalidParams } from '@toolmesh/protocol';
 import type { ToolCatalogue, ToolsListForm } from '@toolmesh/registry';
+import type { EraErrors } from '../era-errors';
 import type { RequestHandler } from './method-handler';
 
 /**
@@ -7,12 +8,12 @@ import type { RequestHandler } from './method-handler';
  * time when it is long (`mcp.catalogue.toolsListPageSize`). Only a cold, empty catalogue makes it wait
  * for one load. A cursor this list did not issue (or one outdated by a change) is -32602: list again.
  */
-export function toolsListHandler(catalogue: ToolCatalogue, form: ToolsListForm): RequestHandler {
+export function toolsListHandler(catalogue: ToolCatalogue, form: ToolsListForm, errors: EraErrors): RequestHandler {
   return async (params, _context, id) => {
     const { cursor } = params;
     if (cursor !== undefined && typeof cursor !== 'string') return invalidParams(id, '"cursor" must be a string from a previous tools/list');
     const generation = catalogue.current() ?? (await catalogue.ensureLoaded());
-    if (!generation) return registryUnavailable(id);
+    if (!generation) return errors.registryUnavailable(id);
     const page = generation.toolsListPage(form, cursor);
     return page ? { result: page } : invalidParams(id, 'this cursor was not issued for the current tool list; list again without one');
   };

@@ -2,7 +2,7 @@ import type { Client, ServerCapabilities, SubscriptionFilter } from '@modelconte
 import { errorMessage } from '../errors/error-message';
 
 /** Waits before each reopening of a dropped listen stream; the last one repeats for as long as it takes. */
-export const RELISTEN_DELAYS_MS: readonly number[] = [0, 1000, 2000, 5000, 10_000, 30_000];
+const RELISTEN_DELAYS_MS: readonly number[] = [0, 1000, 2000, 5000, 10_000, 30_000];
 
 export interface ChangeSubscriptionOptions {
   /** The ack timeout of each `subscriptions/listen`. */

@@ -9,7 +9,7 @@ import {
   type Root,
 } from '@modelcontextprotocol/client';
 
-export type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, Root };
+export type { CreateMessageRequestParams, CreateMessageResult, ElicitResult };
 
 /** A sampling request the client will not run: answered with this message and the JSON-RPC code -1 MCP's examples use. */
 export interface SamplingRefusal {

@@ -9,4 +9,9 @@ describe('the server-defined error responses', () => {
   it('-32003 says to retry later', () => {
     expect(registryUnavailable('r').error).toEqual({ code: -32003, message: expect.stringContaining('retry later') });
   });
+
+  it('carries the code an era gives the same failure, with the same message', () => {
+    expect(toolNotFound(7, 'no_such_tool', -32602).error).toEqual({ code: -32602, message: 'Unknown tool: no_such_tool' });
+    expect(registryUnavailable('r', -32603).error).toEqual({ code: -32603, message: registryUnavailable('r').error.message });
+  });
 });

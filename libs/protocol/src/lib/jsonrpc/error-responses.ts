@@ -28,14 +28,20 @@ export function internalError(id: RequestId | null): JsonRpcErrorResponse {
   return jsonRpcError(id, JsonRpcErrorCode.InternalError, 'Internal error');
 }
 
-/** `tools/call` named a tool the catalogue does not hold, even after one forced refresh (gateway, SPEC G13). */
-export function toolNotFound(id: RequestId, name: string): JsonRpcErrorResponse {
-  return jsonRpcError(id, JsonRpcErrorCode.ToolNotFound, `Unknown tool: ${name.slice(0, 128)}`);
+/**
+ * `tools/call` named a tool the catalogue does not hold, even after one forced refresh (gateway, SPEC G13).
+ * `code`: -32001 in the 2025 era; the 2026-07-28 revision, which reserves the -32000 range, says -32602.
+ */
+export function toolNotFound(id: RequestId, name: string, code: number = JsonRpcErrorCode.ToolNotFound): JsonRpcErrorResponse {
+  return jsonRpcError(id, code, `Unknown tool: ${name.slice(0, 128)}`);
 }
 
-/** No tool catalogue could be loaded at all (gateway, SPEC G13): the caller may retry later. */
-export function registryUnavailable(id: RequestId): JsonRpcErrorResponse {
-  return jsonRpcError(id, JsonRpcErrorCode.RegistryUnavailable, 'Tool registry unavailable: no tool catalogue could be loaded yet; retry later');
+/**
+ * No tool catalogue could be loaded at all (gateway, SPEC G13): the caller may retry later. `code`: -32003
+ * in the 2025 era; an internal error (-32603) in the 2026-07-28 revision, which reserves the -32000 range.
+ */
+export function registryUnavailable(id: RequestId, code: number = JsonRpcErrorCode.RegistryUnavailable): JsonRpcErrorResponse {
+  return jsonRpcError(id, code, 'Tool registry unavailable: no tool catalogue could be loaded yet; retry later');
 }
 
 /** Caller-supplied text echoed in an error message is cut short, so an error never amplifies a request. */

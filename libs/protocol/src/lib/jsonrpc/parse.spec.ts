@@ -136,6 +136,25 @@ describe('parseJsonRpcMessage', () => {
       });
     });
 
+    it.each([
+      ['a number out of range', '{"amount":1e309}', 'params.arguments.amount'],
+      ['a negative one', '{"amount":-1E+400}', 'params.arguments.amount'],
+      ['an integer past 2^53', '{"ids":[1,9007199254740993]}', 'params.arguments.ids[1]'],
+      ['a number past 2^53 in exponent form', '{"n":{"big":1.5e20}}', 'params.arguments.n.big'],
+    ])('for %s, which JSON.parse would change, naming the field', (_, args, field) => {
+      const error = errorOf(parseJsonRpcMessage(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"pay","arguments":${args}}}`));
+      expect(error).toEqual({
+        jsonrpc: '2.0',
+        id: 4,
+        error: { code: -32602, message: `Invalid params: ${field} is a number JSON cannot carry exactly (beyond ±2^53, or out of range); send it as a string` },
+      });
+    });
+
+    it('but not for such numerals inside strings, nor for numbers up to ±2^53', () => {
+      const body = '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"pay","arguments":{"id":"12345678901234567890","e":"1e309","max":9007199254740991,"min":-9007199254740991,"x":1.5e10,"y":2.5e-300}}}';
+      expect(valueOf(parseJsonRpcMessage(body)).message).toEqual(JSON.parse(body));
+    });
+
     it('has a builder for handlers that find params wrong', () => {
       expect(invalidParams(3, '"name" is required')).toEqual({
         jsonrpc: '2.0',

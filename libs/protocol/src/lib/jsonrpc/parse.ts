@@ -1,5 +1,6 @@
 import secureJson from 'secure-json-parse';
 import { callerText, invalidParams, invalidRequest, parseError } from './error-responses';
+import { firstInexactNumber, mayHoldInexactNumbers } from './inexact-numbers';
 import {
   JSONRPC_VERSION,
   type JSONRPCNotification,
@@ -54,11 +55,18 @@ export function parseJsonRpcMessage(body: string | Uint8Array, options: ParseOpt
   // Each level of nesting takes an opening and a closing bracket, so a text shorter than twice the limit
   // cannot exceed it: most messages skip the walk.
   if (text.length > 2 * maxDepth && exceedsDepth(value, maxDepth)) return fail(invalidRequest(null, `the message is nested deeper than ${maxDepth} levels`));
-  return classifyJsonRpcMessage(value);
+  const classified = classifyJsonRpcMessage(value);
+  if (classified.ok && classified.value.kind === 'request' && mayHoldInexactNumbers(text)) {
+    // Refused rather than passed on changed: a tool would get another amount or id than the caller sent.
+    const { id, params } = classified.value.message;
+    const field = firstInexactNumber(params, 'params');
+    if (field !== undefined) return fail(invalidParams(id, `${field} is a number JSON cannot carry exactly (beyond ±2^53, or out of range); send it as a string`));
+  }
+  return classified;
 }
 
 /** Checks an already-parsed value against the JSON-RPC 2.0 envelope as MCP uses it. */
-export function classifyJsonRpcMessage(value: unknown): ParseResult {
+function classifyJsonRpcMessage(value: unknown): ParseResult {
   if (Array.isArray(value)) return fail(invalidRequest(null, 'batches are not supported; send one message per request'));
   if (!isPlainObject(value)) return fail(invalidRequest(null, 'a message must be a JSON object'));
 
@@ -126,10 +134,11 @@ function readId(value: Record<string, unknown>): RequestId | null | undefined | 
 }
 
 /**
+ * Whether a parsed value nests objects and arrays deeper than `maxDepth` (the value itself being level 1).
  * Iterative, so that checking a hostile document cannot itself overflow the stack. Values and their
  * depths are kept in two stacks rather than as a pair per value: this runs on every message.
  */
-function exceedsDepth(root: unknown, maxDepth: number): boolean {
+export function exceedsDepth(root: unknown, maxDepth: number): boolean {
   const values: unknown[] = [root];
   const depths: number[] = [1];
   while (values.length > 0) {

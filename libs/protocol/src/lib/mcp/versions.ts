@@ -15,7 +15,7 @@ import {
  * Which of them a deployable serves is its own configuration (the gateway's `supported-versions`).
  * `SUPPORTED_PROTOCOL_VERSIONS` is the SDK's list of `initialize`-based (2025-era) revisions.
  */
-export { DEFAULT_NEGOTIATED_PROTOCOL_VERSION, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/client';
+export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/client';
 
 /**
  * The stateless revisions (no `initialize`, per-request `_meta`). The SDK keeps this list internal, so it

@@ -2,7 +2,7 @@
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /** How many characters of a name a peer chose (a method, a tool, a route) a log line keeps. */
-export const PRINTABLE_NAME_CHARS = 64;
+const PRINTABLE_NAME_CHARS = 64;
 
 /**
  * Text from a peer (a server's tool name, a manifest's pattern), made safe to put in a log line, a status

@@ -1,7 +1,7 @@
 import type { JSONRPCMessage, RequestId } from '../jsonrpc/messages';
 
 /** The JSON-RPC error code of a reply the transport dropped for its size: "internal error", with `data.reason`. */
-export const OVERSIZED_REPLY_CODE = -32603;
+const OVERSIZED_REPLY_CODE = -32603;
 
 /** Bytes of the start and the end of a dropped message that transports keep to find its id. */
 export const OVERSIZED_EDGE_BYTES = 256;

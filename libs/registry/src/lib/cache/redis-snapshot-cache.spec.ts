@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { startRedis, type TestRedis } from '../../../../../tools/test/redis-server';
 import { RegistryErrorCode } from '../errors';
-import { capturedLog } from '../../../../../tools/test/catalogue-fixture';
+import { capturedLog } from '../test-support/catalogue-fixture';
 import { RedisSnapshotCache } from './redis-snapshot-cache';
 
 const BUSY_300_MS = `

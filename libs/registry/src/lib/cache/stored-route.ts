@@ -16,7 +16,7 @@ export function encodeRouteSnapshot(routeToken: string, snapshot: RouteSnapshot)
 }
 
 /** Rebuilds a route's snapshot from its cache entry; anything malformed is reported, never half-used. */
-export async function decodeRouteSnapshot(document: unknown, route: { token: string; namePrefix?: string }): Promise<SnapshotBuild> {
+export async function decodeRouteSnapshot(document: unknown, route: { token: string; namePrefix?: string }, maxTools: number): Promise<SnapshotBuild> {
   const stored = document as Partial<StoredRoute> | null;
   if (typeof stored !== 'object' || stored === null || stored.format !== FORMAT) return { ok: false, problems: [`not a ${FORMAT} entry`] };
   if (stored.routeToken !== route.token) return { ok: false, problems: ['the entry belongs to another route'] };
@@ -24,5 +24,5 @@ export async function decodeRouteSnapshot(document: unknown, route: { token: str
   if (!stored.manifests.every((m) => typeof m === 'object' && m !== null && typeof (m as ServiceManifest).serviceDomain === 'string')) {
     return { ok: false, problems: ['a manifest entry has no serviceDomain'] };
   }
-  return buildRouteSnapshot(route, stored.manifests, 'redis', stored.fetchedAt);
+  return buildRouteSnapshot(route, stored.manifests, 'redis', stored.fetchedAt, maxTools);
 }

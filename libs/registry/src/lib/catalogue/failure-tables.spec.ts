@@ -3,7 +3,7 @@ import { startRedis, type TestRedis } from '../../../../../tools/test/redis-serv
 import { RedisSnapshotCache } from '../cache/redis-snapshot-cache';
 import { RegistryErrorCode } from '../errors';
 import { StaticRouteDirectory } from '../portal/route-directory';
-import { capturedLog, listedNames, manifestOf, manifestPath, manualClock, routeOn } from '../../../../../tools/test/catalogue-fixture';
+import { capturedLog, listedNames, manifestOf, manifestPath, manualClock, routeOn } from '../test-support/catalogue-fixture';
 import { LiveCatalogue } from './live-catalogue';
 
 const TTL = 60_000;

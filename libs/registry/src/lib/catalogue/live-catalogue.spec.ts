@@ -5,7 +5,7 @@ import { StaticRouteDirectory } from '../portal/route-directory';
 import { FileJsonSource } from '../sources/file-json-source';
 import { HttpJsonSource } from '../sources/http-json-source';
 import { PORTAL_DOCUMENT } from '../sources/json-source';
-import { capturedLog, FETCH_LIMITS, listedNames, manifestOf, manifestPath, manualClock, routeOn, SCHEMA } from '../../../../../tools/test/catalogue-fixture';
+import { capturedLog, FETCH_LIMITS, listedNames, manifestOf, manifestPath, manualClock, routeOn, SCHEMA } from '../test-support/catalogue-fixture';
 import { LiveCatalogue, type LiveCatalogueOptions } from './live-catalogue';
 import type { RouteConfig } from './route';
 

@@ -45,7 +45,7 @@ export function sameCatalogue(a: CatalogueGeneration, b: CatalogueGeneration): b
   if (a.toolsListResult.json !== b.toolsListResult.json) return false;
   for (const [name, tool] of a.tools) {
     const other = b.tools.get(name);
-    if (!other || other.endpoint.href !== tool.endpoint.href || other.timeoutMillis !== tool.timeoutMillis || other.routeToken !== tool.routeToken) return false;
+    if (!other || other.endpoint.href !== tool.endpoint.href || other.timeoutMillis !== tool.timeoutMillis || other.maxResultChars !== tool.maxResultChars || other.routeToken !== tool.routeToken) return false;
   }
   return true;
 }

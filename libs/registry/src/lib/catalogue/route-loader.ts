@@ -11,6 +11,8 @@ export interface RouteLoaderOptions {
   /** The optional shared last-good cache (Redis), read only for a route memory holds nothing of. */
   readonly cache?: SnapshotCache;
   readonly log: CatalogueLog;
+  /** Most tools one route may offer (the catalogue's `maxTools`): a route over it is refused before any compiling. */
+  readonly maxTools: number;
   /** Wall clock in ms: the attempt's time, and the fetch time of what it loads. */
   readonly now: () => number;
 }
@@ -34,9 +36,14 @@ export class RouteLoader {
       return { ...base, lastError, snapshot: previous?.snapshot ?? emptySnapshot('isolated', now) };
     }
     try {
-      const manifests = await Promise.all(route.services.map(async (service) => ({ serviceDomain: service.serviceDomain, manifest: await service.manifest.fetch() })));
-      const build = await buildRouteSnapshot(route, manifests, 'remote', now, previous?.snapshot);
-      if (!build.ok) throw new RegistryError(RegistryErrorCode.ManifestInvalid, build.problems.slice(0, 20).join('; '));
+      const manifests = await Promise.all(
+        route.services.map(async ({ serviceDomain, manifest: source }) => {
+          const manifest = await source.fetch();
+          return { serviceDomain, manifest, servedFrom: source.servedFrom ?? source.location };
+        }),
+      );
+      const build = await buildRouteSnapshot(route, manifests, 'remote', now, this.options.maxTools, previous?.snapshot);
+      if (!build.ok) throw new RegistryError(build.code ?? RegistryErrorCode.ManifestInvalid, build.problems.slice(0, 20).join('; '));
       const refused = build.snapshot.refusedTools;
       if (refused.length > 0) {
         // Names only: manifest names are bounded tokens; the reasons are in toolBundles.
@@ -56,7 +63,7 @@ export class RouteLoader {
   private async fromCache(route: RouteConfig): Promise<RouteSnapshot | undefined> {
     const document = await this.options.cache?.readRoute(route.token);
     if (document === undefined) return undefined;
-    const build = await decodeRouteSnapshot(document, route);
+    const build = await decodeRouteSnapshot(document, route, this.options.maxTools);
     if (build.ok) return build.snapshot;
     this.options.log.warn('snapshot_cache_entry_invalid', { code: RegistryErrorCode.SnapshotCacheInvalid, route: route.token, reason: build.problems.slice(0, 5).join('; ') });
     return undefined;
@@ -67,13 +74,13 @@ export class RouteLoader {
     if (route.fallback === undefined) return undefined;
     try {
       const manifest = await route.fallback.fetch();
-      const build = await buildRouteSnapshot(route, [{ serviceDomain: route.services[0]?.serviceDomain ?? '', manifest }], 'local-fallback', this.options.now());
+      const build = await buildRouteSnapshot(route, [{ serviceDomain: route.services[0]?.serviceDomain ?? '', manifest }], 'local-fallback', this.options.now(), this.options.maxTools);
       if (build.ok) {
         // Once, on entering: until a remote fetch succeeds, its tools' calls go to a service that did not answer.
         this.options.log.warn('route_degraded', { route: route.token, serving: 'local-fallback', tools: build.snapshot.tools.length });
         return build.snapshot;
       }
-      this.options.log.warn('fallback_manifest_invalid', { code: RegistryErrorCode.ManifestInvalid, route: route.token, reason: build.problems.slice(0, 5).join('; ') });
+      this.options.log.warn('fallback_manifest_invalid', { code: build.code ?? RegistryErrorCode.ManifestInvalid, route: route.token, reason: build.problems.slice(0, 5).join('; ') });
     } catch (error) {
       const { code, message } = toRegistryError(error, RegistryErrorCode.ManifestUnreachable);
       this.options.log.warn('fallback_manifest_invalid', { code, route: route.token, reason: message });

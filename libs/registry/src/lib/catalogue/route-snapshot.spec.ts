@@ -1,13 +1,15 @@
-import { SchemaErrorCode } from '@toolmesh/protocol';
+import { SchemaCompiler, SchemaErrorCode } from '@toolmesh/protocol';
+import { RegistryErrorCode } from '../errors';
 import { buildRouteSnapshot, type RouteSnapshot } from './route-snapshot';
 
 const route = { token: 'core' };
+const MAX_TOOLS = 2_000;
 const inService = (tools: Array<Record<string, unknown>>) => [{ serviceDomain: 'http://tools.internal', manifest: { tools } }];
 const manifestOf = (tools: Array<{ name: string; maxLength: number }>) =>
   inService(tools.map(({ name, maxLength }) => ({ name, endpoint: `/tools/${name}`, inputSchema: { type: 'object', properties: { text: { type: 'string', maxLength } } } })));
 
 async function snapshotOf(manifests: ReturnType<typeof inService>, previous?: RouteSnapshot): Promise<RouteSnapshot> {
-  const result = await buildRouteSnapshot(route, manifests, 'remote', 0, previous);
+  const result = await buildRouteSnapshot(route, manifests, 'remote', 0, MAX_TOOLS, previous);
   if (!result.ok) throw new Error(result.problems.join('; '));
   return result.snapshot;
 }
@@ -69,5 +71,36 @@ describe('buildRouteSnapshot schema compiling across refreshes', () => {
     snapshot = await build(tools.map((tool) => ({ ...tool, maxLength: tool.maxLength + 3000 })), snapshot);
     expect(snapshot.schemas).not.toBe(firstCompiler);
     expect(snapshot.schemas.size).toBe(100);
+  });
+});
+
+describe('buildRouteSnapshot bounds, checked before the work they bound', () => {
+  const tool = (name: string, inputSchema: Record<string, unknown> = { type: 'object' }) => ({ name, endpoint: `/tools/${name}`, inputSchema });
+  afterEach(() => jest.restoreAllMocks());
+
+  it('refuses a route offering more than maxTools tools before validating or compiling any of them', async () => {
+    const compile = jest.spyOn(SchemaCompiler.prototype, 'compile');
+    // The third tool is invalid too: a count over the limit is found first, and nothing else is looked at.
+    const manifests = [
+      { serviceDomain: 'http://a.internal', manifest: { tools: [tool('a1'), tool('a2')] } },
+      { serviceDomain: 'http://b.internal', manifest: { tools: [{ name: 'no schema' }] } },
+    ];
+    const result = await buildRouteSnapshot(route, manifests, 'remote', 0, 2);
+    expect(result).toEqual({ ok: false, code: RegistryErrorCode.ManifestTooLarge, problems: ["the route's manifests offer 3 tools, over the limit of 2"] });
+    expect(compile).not.toHaveBeenCalled();
+  });
+
+  it('serves a route of exactly maxTools tools', async () => {
+    const result = await buildRouteSnapshot(route, inService([tool('a1'), tool('a2')]), 'remote', 0, 2);
+    expect(result.ok && result.snapshot.tools.map((t) => t.name)).toEqual(['a1', 'a2']);
+  });
+
+  it('refuses a tool nested past the parser limit on its own, keeps it out of the stored manifests, and serves the rest', async () => {
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let level = 0; level < 5_000; level++) deep = { type: 'object', properties: { a: deep } };
+    const snapshot = await snapshotOf(inService([tool('deep', deep), tool('shallow')]));
+    expect(snapshot.tools.map((t) => t.name)).toEqual(['shallow']);
+    expect(snapshot.refusedTools).toEqual([{ name: 'deep', code: RegistryErrorCode.ToolTooDeep, message: "the tool's definition is nested deeper than 253 levels" }]);
+    expect((snapshot.manifests[0].manifest as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toEqual(['shallow']);
   });
 });

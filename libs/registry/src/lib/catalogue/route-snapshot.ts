@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { SchemaCompiler } from '@toolmesh/protocol';
+import { RegistryErrorCode } from '../errors';
+import { offeredToolCount, setAsideDeepTools } from '../manifest/manifest-bounds';
 import { validateManifest } from '../manifest/validate-manifest';
 import { compileToolSchemas, type UncompiledTool } from './compile-tool-schemas';
 import type { RefusedTool, ToolDefinition } from './tool-definition';
@@ -11,6 +13,8 @@ export type SnapshotSource = 'remote' | 'redis' | 'local-fallback' | 'isolated';
 export interface ServiceManifest {
   readonly serviceDomain: string;
   readonly manifest: unknown;
+  /** The URL (or file) the manifest was read from: after a same-origin redirect, where it led. */
+  readonly servedFrom?: string;
 }
 
 /** A route's last good tools: every enabled tool service's manifest, validated together. */
@@ -30,7 +34,8 @@ export interface RouteSnapshot {
   readonly schemas: SchemaCompiler;
 }
 
-export type SnapshotBuild = { ok: true; snapshot: RouteSnapshot } | { ok: false; problems: string[] };
+/** `code`: set when the build was refused for something other than an invalid manifest. */
+export type SnapshotBuild = { ok: true; snapshot: RouteSnapshot } | { ok: false; problems: string[]; code?: RegistryErrorCode };
 
 /**
  * A compiler holds every schema it ever compiled. A route's next build reuses the previous snapshot's, so
@@ -48,17 +53,26 @@ function compilerFor(previous: RouteSnapshot | undefined): SchemaCompiler {
 }
 
 /**
- * Validates a route's manifests (each on its own, then duplicates across its services) into a snapshot,
- * then compiles the tools' schemas with the previous snapshot's compiler where it can, in slices that
- * leave the event loop to requests (compile-tool-schemas.ts).
+ * Checks what is cheap first: a route offering more than `maxTools` tools is refused before any of its
+ * tools is validated or compiled (the whole catalogue could not hold it anyway), and a tool nested too
+ * deep is set aside on its own (manifest-bounds.ts). Then validates the route's manifests (each on its
+ * own, then duplicates across its services) into a snapshot, and compiles the tools' schemas with the
+ * previous snapshot's compiler where it can, in slices that leave the event loop to requests
+ * (compile-tool-schemas.ts). So one refresh of a route compiles at most `maxTools` schemas.
  */
 export async function buildRouteSnapshot(
   route: { token: string; namePrefix?: string },
-  manifests: readonly ServiceManifest[],
+  fetched: readonly ServiceManifest[],
   source: SnapshotSource,
   fetchedAt: number,
+  maxTools: number,
   previous?: RouteSnapshot,
 ): Promise<SnapshotBuild> {
+  const offered = offeredToolCount(fetched);
+  if (offered > maxTools) {
+    return { ok: false, code: RegistryErrorCode.ManifestTooLarge, problems: [`the route's manifests offer ${offered} tools, over the limit of ${maxTools}`] };
+  }
+  const { kept: manifests, refused: tooDeep } = setAsideDeepTools(fetched);
   const validated: UncompiledTool[] = [];
   const revisions: string[] = [];
   const problems: string[] = [];
@@ -78,7 +92,8 @@ export async function buildRouteSnapshot(
   }
   if (problems.length > 0) return { ok: false, problems };
   const schemas = compilerFor(previous);
-  const { tools, refused: refusedTools } = await compileToolSchemas(validated, schemas);
+  const { tools, refused } = await compileToolSchemas(validated, schemas);
+  const refusedTools = [...tooDeep, ...refused];
   const hash = createHash('sha256').update(JSON.stringify(manifests.map((m) => m.manifest))).digest('hex').slice(0, 16);
   return {
     ok: true,

@@ -22,6 +22,8 @@ export interface ToolDefinition {
   readonly mcpHeaders: readonly McpHeaderBinding[];
   /** The manifest's timeout for one call, before the gateway's cap. */
   readonly timeoutMillis?: number;
+  /** The manifest's output budget: the most characters of a result's text the gateway passes on (longer is cut, with a notice). */
+  readonly maxResultChars?: number;
   /** The token of the route the tool came from (`RouteConfig.token`): refreshes, Redis keys and status rows are per route. */
   readonly routeToken: string;
 }
@@ -49,5 +51,5 @@ export interface RefusedTool {
   readonly message: string;
 }
 
-/** Manifest fields that reach `tools/list`; everything else (endpoint, timeoutMillis, _meta) is execution detail. */
+/** Manifest fields that reach `tools/list`; everything else (endpoint, timeoutMillis, maxResultChars, _meta) is execution detail. */
 export const PUBLIC_TOOL_FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'icons'] as const;

@@ -18,7 +18,7 @@ export function buildToolsListPages(whole: RawJson, tools: readonly object[], pa
   return pages;
 }
 
-export function pageCursor(index: number): string {
+function pageCursor(index: number): string {
   return Buffer.from(`${CURSOR_PREFIX}${index}`).toString('base64url');
 }
 

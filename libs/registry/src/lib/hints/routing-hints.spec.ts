@@ -2,7 +2,7 @@ import { DocumentServer } from '../../../../../tools/test/document-server';
 import type { RouteConfig } from '../catalogue/route';
 import { HttpJsonSource } from '../sources/http-json-source';
 import { ROUTING_HINT_DOCUMENT } from '../sources/json-source';
-import { capturedLog, FETCH_LIMITS, manualClock } from '../../../../../tools/test/catalogue-fixture';
+import { capturedLog, FETCH_LIMITS, manualClock } from '../test-support/catalogue-fixture';
 import { RoutingHints } from './routing-hints';
 
 const TTL = 300_000;

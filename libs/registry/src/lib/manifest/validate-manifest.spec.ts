@@ -20,6 +20,7 @@ describe('validateManifest', () => {
           inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
           annotations: { readOnlyHint: true },
           timeoutMillis: 1500,
+          maxResultChars: 100_000,
           _meta: { owner: 'team-a' },
           internalNote: 'not public',
         }),
@@ -37,6 +38,7 @@ describe('validateManifest', () => {
     });
     expect(definition.endpoint.href).toBe('http://tools.internal:8081/api/tools/echo');
     expect(definition.timeoutMillis).toBe(1500);
+    expect(definition.maxResultChars).toBe(100_000);
     expect(result.manifest.revision).toBe('r7');
   });
 
@@ -58,6 +60,10 @@ describe('validateManifest', () => {
     ['credentials in the URL', { endpoint: 'http://user:pw@tools.internal/x' }, 'must not carry credentials'],
   ])('refuses %s', (_, fields, problem) => {
     expect(problemsOf({ tools: [tool(fields)] })).toEqual([expect.stringContaining(problem)]);
+  });
+
+  it.each([0, -1, 1.5, '100'])('refuses an output budget (maxResultChars) of %p', (maxResultChars) => {
+    expect(problemsOf({ tools: [tool({ maxResultChars })] })).toEqual([expect.stringContaining('maxResultChars')]);
   });
 
   it('refuses duplicate names, wrong prefixes and schema violations, all reported together', () => {

@@ -28,6 +28,7 @@ interface ManifestTool {
   inputSchema: Record<string, unknown>;
   endpoint?: string;
   timeoutMillis?: number;
+  maxResultChars?: number;
   _meta?: { endpoint?: string; timeoutMillis?: number };
   [field: string]: unknown;
 }
@@ -62,6 +63,7 @@ export function validateManifest(document: unknown, target: BundleTarget): Manif
       endpoint,
       routeToken: target.name,
       ...(timeoutMillis !== undefined && { timeoutMillis }),
+      ...(tool.maxResultChars !== undefined && { maxResultChars: tool.maxResultChars }),
     });
   }
   if (problems.length > 0) return { ok: false, problems: problems.slice(0, MAX_PROBLEMS) };

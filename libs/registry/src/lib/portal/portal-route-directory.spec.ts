@@ -5,7 +5,7 @@ import { LiveCatalogue } from '../catalogue/live-catalogue';
 import { RegistryErrorCode } from '../errors';
 import { HttpJsonSource } from '../sources/http-json-source';
 import { PORTAL_DOCUMENT } from '../sources/json-source';
-import { capturedLog, FETCH_LIMITS, listedNames, manifestOf, manifestPath, manualClock } from '../../../../../tools/test/catalogue-fixture';
+import { capturedLog, FETCH_LIMITS, listedNames, manifestOf, manifestPath, manualClock } from '../test-support/catalogue-fixture';
 import { PortalRouteDirectory } from './portal-route-directory';
 
 const PORTAL_KEY = 'gw:portal-registry';

@@ -8,10 +8,16 @@ describe('HttpJsonSource (got, the catalogue keep-alive pool)', () => {
   let server: Server;
   let reply: { status: number; body: string; delayMillis?: number };
   beforeAll(async () => {
-    server = createServer((_req, res) => setTimeout(() => res.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body), reply.delayMillis ?? 0));
+    server = createServer((req, res) => {
+      // A hostile tool service: its manifest path sends the fetch elsewhere, on its own origin or another.
+      if (req.url === '/moved-here') return void res.writeHead(302, { location: '/doc' }).end();
+      if (req.url === '/moved-away') return void res.writeHead(307, { location: `http://localhost:${(server.address() as AddressInfo).port}/doc` }).end();
+      setTimeout(() => res.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body), reply.delayMillis ?? 0);
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
+  const at = (path: string) => new HttpJsonSource(new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`), { timeoutMillis: 2_000, maxBytes: 1_000 });
 
   const source = (options = { timeoutMillis: 2_000, maxBytes: 1_000 }) => new HttpJsonSource(new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/doc?x=1`), options);
   const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (error: RegistryError) => error.code);
@@ -30,6 +36,22 @@ describe('HttpJsonSource (got, the catalogue keep-alive pool)', () => {
   ])('fails on %s with a RegistryError, never a document', async (_, scripted, code) => {
     reply = scripted;
     expect(await failure(source({ timeoutMillis: 100, maxBytes: 1_000 }).fetch())).toBe(code);
+  });
+
+  it('follows a redirect within its origin and says where the document was served from', async () => {
+    reply = { status: 200, body: '{"tools":[]}' };
+    const moved = at('/moved-here');
+    expect(moved.servedFrom).toBeUndefined();
+    expect(await moved.fetch()).toEqual({ tools: [] });
+    expect(moved.servedFrom).toBe(`http://127.0.0.1:${(server.address() as AddressInfo).port}/doc`);
+    expect(moved.location).toMatch(/\/moved-here$/);
+  });
+
+  it('refuses a redirect to another origin (another host name for the same server included)', async () => {
+    reply = { status: 200, body: '{"tools":[]}' };
+    const error = await at('/moved-away').fetch().then(() => undefined, (e: RegistryError) => e);
+    expect(error?.code).toBe(RegistryErrorCode.ManifestUnreachable);
+    expect(error?.message).toMatch(/redirected to another origin \(http:\/\/localhost:\d+\), which is never followed/);
   });
 
   it('uses the codes of the document kind it reads', async () => {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
-import got, { RequestError, type Got } from 'got';
-import { errorMessage } from '@toolmesh/protocol';
+import got, { RequestError, type Got, type Response } from 'got';
+import { errorMessage, printable } from '@toolmesh/protocol';
 import { RegistryError } from '../errors';
 import { FileJsonSource } from './file-json-source';
 import { MANIFEST_DOCUMENT, type DocumentKind, type JsonSource } from './json-source';
@@ -14,11 +14,22 @@ export interface HttpJsonSourceOptions {
 /**
  * One keep-alive client for all catalogue fetches (portal, manifests, routing hints), apart from the
  * tool-call pool (SPEC G11), so slow catalogue endpoints never take connections from tool calls.
+ * Redirects are followed only within the origin first asked: a tool service cannot hand its route's
+ * catalogue to another host (docs/manifest-format.md).
  */
 const catalogueClient: Got = got.extend({
   agent: { http: new http.Agent({ keepAlive: true, maxSockets: 16 }), https: new https.Agent({ keepAlive: true, maxSockets: 16 }) },
   retry: { limit: 0 },
   headers: { accept: 'application/json' },
+  hooks: {
+    beforeRedirect: [
+      (options, response) => {
+        const from = new URL(response.url).origin;
+        const to = options.url instanceof URL ? options.url.origin : new URL(String(options.url)).origin;
+        if (to !== from) throw new Error(`redirected to another origin (${printable(to)}), which is never followed`);
+      },
+    ],
+  },
 });
 
 export class HttpJsonSource implements JsonSource {
@@ -28,33 +39,47 @@ export class HttpJsonSource implements JsonSource {
     private readonly kind: DocumentKind = MANIFEST_DOCUMENT,
   ) {}
 
+  /** Where the last successful fetch was answered, when a (same-origin) redirect was followed. */
+  private answeredAt: URL | undefined;
+
   get location(): string {
-    return `${this.url.origin}${this.url.pathname}`;
+    return locationOf(this.url);
+  }
+
+  get servedFrom(): string | undefined {
+    return this.answeredAt && locationOf(this.answeredAt);
   }
 
   async fetch(): Promise<unknown> {
     let body: string;
+    let answeredAt: URL;
     try {
-      body = await this.download().catch((error: unknown) => {
+      const response = await this.download().catch((error: unknown) => {
         if (!isResetBeforeReply(error)) throw error;
         return this.download(); // once: a second reset is the service's, not the pool's
       });
+      body = response.body;
+      answeredAt = new URL(response.url);
     } catch (error) {
       throw new RegistryError(this.kind.unreachable, `${this.kind.label} ${this.location}: ${errorMessage(error)}`, { cause: error });
     }
+    let document: unknown;
     try {
-      return JSON.parse(body);
+      document = JSON.parse(body);
     } catch (error) {
       throw new RegistryError(this.kind.invalid, `${this.kind.label} ${this.location} is not JSON`, { cause: error });
     }
+    this.answeredAt = answeredAt.href === this.url.href ? undefined : answeredAt;
+    return document;
   }
 
-  private download(): Promise<string> {
+  private download(): Promise<Response<string>> {
     const request = catalogueClient(this.url, { timeout: { request: this.options.timeoutMillis } });
-    request.on('downloadProgress', (progress) => {
+    // on() returns the request itself (a promise), which request.text() below awaits
+    void request.on('downloadProgress', (progress) => {
       if (progress.transferred > this.options.maxBytes) request.cancel(`${this.kind.label} larger than ${this.options.maxBytes} bytes`);
     });
-    return request.text();
+    return request;
   }
 }
 
@@ -65,6 +90,11 @@ export class HttpJsonSource implements JsonSource {
  */
 function isResetBeforeReply(error: unknown): boolean {
   return error instanceof RequestError && error.code === 'ECONNRESET' && error.response === undefined;
+}
+
+/** A URL as logs and the status show it: no credentials, no query. */
+function locationOf(url: URL): string {
+  return `${url.origin}${url.pathname}`;
 }
 
 /** `file:` locations (URL or relative path, as the seed's `file:./config/...`) read a file; others fetch over HTTP. */

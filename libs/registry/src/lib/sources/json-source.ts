@@ -4,12 +4,11 @@ import { RegistryErrorCode } from '../errors';
 export interface JsonSource {
   /** For logs and status: the URL or path, never credentials. */
   readonly location: string;
+  /** Where the last successful fetch was answered, as `location` shows it, when a redirect was followed (same origin only). */
+  readonly servedFrom?: string;
   /** The parsed JSON document. Rejects with a RegistryError when it cannot be had. */
   fetch(): Promise<unknown>;
 }
-
-/** One bundle's manifest. */
-export type ManifestSource = JsonSource;
 
 /** What a source reads, for its messages and the codes of its two failures. */
 export interface DocumentKind {

@@ -18,6 +18,8 @@ export interface BundleStatus {
   readonly refusedTools: ReadonlyArray<{ name: string; code: string; message: string }>;
   readonly manifestRevision: string | null;
   readonly manifestHash: string | null;
+  /** Where the served manifests were read from, one per tool service: after a same-origin redirect, where it led. */
+  readonly manifestUrls: readonly string[];
   /** Seconds since the served tools were fetched from the tool service. */
   readonly ageSeconds: number | null;
   readonly lastAttempt: string | null;
@@ -48,6 +50,7 @@ export function describeBundle(route: RouteConfig, state: RouteState | undefined
     refusedTools: snapshot?.refusedTools ?? [],
     manifestRevision: snapshot?.revision ?? null,
     manifestHash: snapshot?.hash ?? null,
+    manifestUrls: snapshot?.manifests.flatMap((manifest) => (manifest.servedFrom === undefined ? [] : [manifest.servedFrom])) ?? [],
     ageSeconds: snapshot ? Math.max(0, Math.round((now - snapshot.fetchedAt) / 1000)) : null,
     lastAttempt: iso(state?.attemptedAt),
     lastSuccess: iso(state?.lastSuccessAt),

@@ -9,7 +9,7 @@ import { modernVersionOf, perMessageHeaders, standardHeaders } from './modern-re
 import { SseParser } from './sse-parser';
 
 /** 4 MiB, as for stdio: far above any real reply, far below what would hurt the agent. */
-export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 /** Wait before reopening a stream when the server sent no `retry` of its own. */
 const DEFAULT_RETRY_MS = 1000;
 /** Reopening attempts in a row that bring no event before we stop trying. */

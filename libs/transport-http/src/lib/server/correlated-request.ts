@@ -10,7 +10,7 @@ import { sendJsonRpcError } from './error-responses';
  * has been answered with a JSON-RPC 400 saying which. The ids are not echoed yet: see `echoCorrelation`.
  */
 export function readCorrelation(req: IncomingMessage, res: ServerResponse): CorrelationValues | undefined {
-  const correlation = readCorrelationHeaders(req.headers);
+  const correlation = readCorrelationHeaders(req);
   if (!correlation.ok) {
     sendJsonRpcError(res, 400, invalidRequest(null, `header ${correlation.header} ${correlation.problem}`));
     return undefined;

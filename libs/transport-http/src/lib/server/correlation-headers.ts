@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 
 /** The five optional caller headers of SPEC G2, lower-cased as Node delivers them. */
 export const CallerHeader = {
@@ -34,13 +34,21 @@ const CORRELATION_ID: ValueRule = { pattern: /^[A-Za-z0-9._:-]{1,128}$/, problem
  */
 const OPAQUE_VALUE: ValueRule = { pattern: /^[\x21-\x7e](?:[\x20-\x7e]{0,1022}[\x21-\x7e])?$/, problem: 'must be 1-1024 visible ASCII characters' };
 
+/** A request's headers as Node gives them: joined (`headers`) and as sent (`rawHeaders`, names and values alternating). */
+type RequestHeaders = Pick<IncomingMessage, 'headers' | 'rawHeaders'>;
+
+const CALLER_HEADERS = Object.values(CallerHeader);
+
 /** Reads and validates the caller headers, generating `guid` and `x-request-id` when absent. */
-export function readCorrelationHeaders(headers: IncomingHttpHeaders): CorrelationResult {
-  const guid = single(headers, CallerHeader.Guid);
-  const requestId = single(headers, CallerHeader.RequestId);
-  const sessionId = single(headers, CallerHeader.SessionId);
-  const employeeNo = single(headers, CallerHeader.EmployeeNo);
-  const virtualEmployeeNo = single(headers, CallerHeader.VirtualEmployeeNo);
+export function readCorrelationHeaders(request: RequestHeaders): CorrelationResult {
+  const { headers } = request;
+  const repeated = CALLER_HEADERS.find((name) => isRepeated(request, name));
+  if (repeated !== undefined) return { ok: false, header: repeated, problem: 'must be sent once' };
+  const guid = headers[CallerHeader.Guid] as string | undefined;
+  const requestId = headers[CallerHeader.RequestId] as string | undefined;
+  const sessionId = headers[CallerHeader.SessionId] as string | undefined;
+  const employeeNo = headers[CallerHeader.EmployeeNo] as string | undefined;
+  const virtualEmployeeNo = headers[CallerHeader.VirtualEmployeeNo] as string | undefined;
 
   const refusal =
     refuseMalformed(CallerHeader.Guid, guid, CORRELATION_ID) ??
@@ -57,8 +65,15 @@ function refuseMalformed(header: string, value: string | undefined, rule: ValueR
   return value === undefined || rule.pattern.test(value) ? undefined : { ok: false, header, problem: rule.problem };
 }
 
-/** Node joins repeated headers with ", "; a repeated correlation header is refused by the patterns. */
-function single(headers: IncomingHttpHeaders, name: string): string | undefined {
+/**
+ * Node joins a repeated header's values with ", ", which an employee id may itself contain: only a value
+ * with a comma is looked up in the raw headers (so the common request pays nothing), and a caller header
+ * sent twice is refused rather than forwarded as "A, B".
+ */
+function isRepeated({ headers, rawHeaders }: RequestHeaders, name: string): boolean {
   const value = headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
+  if (value === undefined || !value.includes(',')) return false;
+  let sent = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].toLowerCase() === name) sent += 1;
+  return sent > 1;
 }

@@ -178,6 +178,21 @@ describe('MCP HTTP front', () => {
     expect(seen).toHaveLength(0);
   });
 
+  it.each(['employee-no', 'virtual-employee-no', 'guid'])('refuses a repeated %s rather than joining its values', async (header) => {
+    const raw = await rawRequest(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n${header}: A\r\n${header}: B\r\nContent-Type: application/json\r\nmcp-protocol-version: ${VERSION}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    );
+    expect(raw).toMatch(/^HTTP\/1\.1 400/);
+    expect(raw).toContain(`header ${header} must be sent once`);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('keeps an employee-no sent once with a comma in it, as it was sent', async () => {
+    const res = await post('{"jsonrpc":"2.0","id":1,"method":"ping"}', { 'employee-no': 'A, B' });
+    expect(res.status).toBe(200);
+    expect(seen.at(-1)?.context.employeeNo).toBe('A, B');
+  });
+
   it('refuses CR/LF in a header (header injection) without reaching any handler', async () => {
     const raw = await rawRequest(
       `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nemployee-no: E1\rX-Injected: yes\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,

@@ -130,6 +130,7 @@ function requestContext(req: IncomingMessage, values: CorrelationValues, receive
     virtualEmployeeNo: values.virtualEmployeeNo,
     authorization: options.keepAuthorization ? req.headers.authorization : undefined,
     headers: req.headers,
+    clientAddress: req.socket.remoteAddress,
     deadline: receivedAt + options.requestDeadlineMillis,
     receivedAt,
     hangUp,

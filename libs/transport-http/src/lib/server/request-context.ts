@@ -25,6 +25,8 @@ export interface RequestContext {
    * `Mcp-Method`, ...) and to read trace context from. Never logged.
    */
   readonly headers?: IncomingHttpHeaders;
+  /** The peer's address on this connection (a balancer's, behind one): what per-client bounds count by. */
+  readonly clientAddress?: string;
   /** When the whole request must be answered, in `performance.now()` milliseconds. */
   readonly deadline: number;
   readonly receivedAt: number;

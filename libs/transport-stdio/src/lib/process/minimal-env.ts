@@ -2,7 +2,7 @@
  * The environment a server process gets: a few variables programs need to run at all, taken from ours,
  * plus what its configuration sets. Nothing else of ours (tokens, keys, cloud credentials) reaches it.
  */
-export const INHERITED_ENV_KEYS: readonly string[] =
+const INHERITED_ENV_KEYS: readonly string[] =
   process.platform === 'win32'
     ? ['APPDATA', 'HOMEDRIVE', 'HOMEPATH', 'LOCALAPPDATA', 'PATH', 'PROCESSOR_ARCHITECTURE', 'SYSTEMDRIVE', 'SYSTEMROOT', 'TEMP', 'USERNAME', 'USERPROFILE', 'PROGRAMFILES']
     : ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'];

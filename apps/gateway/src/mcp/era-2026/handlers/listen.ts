@@ -1,6 +1,6 @@
 import { invalidParams, JsonRpcErrorCode, jsonRpcError, McpMetaKey, McpNotification, serializeResultResponse, serializedText, type RequestId } from '@toolmesh/protocol';
 import type { EventStream } from '@toolmesh/transport-http/server';
-import type { ChangeListeners } from '../../change-notifications/change-listeners';
+import { noRoomMessage, type ChangeListeners } from '../../change-notifications/change-listeners';
 import { errorOutcome } from '../../outcomes';
 import { isObject } from '../envelope';
 import type { ModernRequestHandler } from '../era-2026';
@@ -13,13 +13,12 @@ import type { ModernRequestHandler } from '../era-2026';
  * state, so any replica can serve it.
  */
 export function listenHandler(listeners: ChangeListeners, resultMeta: Record<string, unknown>): ModernRequestHandler {
-  return async (params, _context, id) => {
+  return async (params, context, id) => {
     const filter = params.notifications;
     if (!isObject(filter)) return errorOutcome(invalidParams(id, '"notifications" is required: say which change notifications to send, e.g. {"toolsListChanged": true}'));
-    if (!listeners.hasRoom()) {
-      const message = `too many open listen streams on this replica (${listeners.maxOpen}); retry later`;
-      return errorOutcome(jsonRpcError(id, JsonRpcErrorCode.InternalError, message), 503);
-    }
+    const client = context.clientAddress ?? '';
+    const noRoom = listeners.noRoomFor(client);
+    if (noRoom) return errorOutcome(jsonRpcError(id, JsonRpcErrorCode.InternalError, noRoomMessage(noRoom, listeners.limits)), noRoom === 'replica' ? 503 : 429);
     const honoured = filter.toolsListChanged === true ? { toolsListChanged: true } : {};
     const tag = { [McpMetaKey.SubscriptionId]: id };
     return {
@@ -34,7 +33,7 @@ export function listenHandler(listeners: ChangeListeners, resultMeta: Record<str
           return;
         }
         const changed = JSON.stringify({ jsonrpc: '2.0', method: McpNotification.ToolsListChanged, params: { _meta: tag } });
-        listeners.add({ toolsListChanged: () => stream.send(changed), close: end }, stream);
+        listeners.add({ toolsListChanged: () => stream.send(changed), close: end }, stream, client);
       },
     };
   };

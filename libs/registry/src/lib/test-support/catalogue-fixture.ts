@@ -1,7 +1,9 @@
-import { HttpJsonSource, type CatalogueLog, type RouteConfig } from '@toolmesh/registry';
-import type { DocumentServer } from './document-server';
+import type { DocumentServer } from '../../../../../tools/test/document-server';
+import { HttpJsonSource, type CatalogueLog, type RouteConfig } from '../../index';
 
 // Building blocks of the registry's catalogue specs: manifests, routes on a DocumentServer, a log and a clock.
+// Here rather than in tools/test because it is the registry's own: a shared helper importing the registry
+// would make every project's specs depend on it in the Nx graph (and on the registry's changes).
 
 export const SCHEMA = { type: 'object' };
 

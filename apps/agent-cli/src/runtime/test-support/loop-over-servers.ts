@@ -7,10 +7,10 @@ import { AgentLoop, type AgentLoopOptions } from '../../agent/loop/agent-loop';
 import { startScriptedLlmServer, type Script, type ScriptedLlmServer } from '../../agent/test-support/scripted-llm-server';
 import { Transcript } from '../../agent/transcript/transcript';
 import { toolEventEntry } from '../../agent/transcript/transcript-entry';
-import type { AgentRuntime } from '../../runtime/agent-runtime';
-import { createAgentRuntime } from '../../runtime/runtime-factory';
-import { TransportClientFactory } from '../client-factory';
-import type { McpServerConfig } from '../server-config';
+import type { AgentRuntime } from '../agent-runtime';
+import { createAgentRuntime } from '../runtime-factory';
+import { TransportClientFactory } from '../../mcp/client-factory';
+import type { McpServerConfig } from '../../mcp/server-config';
 
 export interface LoopOverServers {
   readonly loop: AgentLoop;

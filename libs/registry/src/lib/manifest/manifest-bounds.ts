@@ -1,0 +1,51 @@
+import { DEFAULT_MAX_DEPTH, exceedsDepth, printableName } from '@toolmesh/protocol';
+import { RegistryErrorCode } from '../errors';
+import type { ServiceManifest } from '../catalogue/route-snapshot';
+import type { RefusedTool } from '../catalogue/tool-definition';
+
+/**
+ * Levels above a tool in a `tools/list` response (the response, its `result`, the `tools` array): a tool
+ * may nest this many fewer levels than a message, so that the list stays within what parsers accept,
+ * the gateway's own included (DEFAULT_MAX_DEPTH).
+ */
+const LEVELS_ABOVE_A_TOOL = 3;
+export const MAX_TOOL_DEPTH = DEFAULT_MAX_DEPTH - LEVELS_ABOVE_A_TOOL;
+
+/**
+ * How many tools the manifests offer, counted before any of them is validated or compiled, so that a
+ * route over `maxTools` costs one pass over an array rather than a schema check and a compile per tool.
+ */
+export function offeredToolCount(manifests: readonly ServiceManifest[]): number {
+  let count = 0;
+  for (const { manifest } of manifests) {
+    const tools = (manifest as { tools?: unknown } | null)?.tools;
+    if (Array.isArray(tools)) count += tools.length;
+  }
+  return count;
+}
+
+/**
+ * Sets aside the tools nested deeper than MAX_TOOL_DEPTH, each refused on its own: served, they would make
+ * `tools/list` unreadable, and writing them back as JSON (the route's hash, the shared cache) overflows
+ * the stack near 3,000 levels. The manifests returned are the ones kept: without those tools.
+ */
+export function setAsideDeepTools(manifests: readonly ServiceManifest[]): { kept: ServiceManifest[]; refused: RefusedTool[] } {
+  const refused: RefusedTool[] = [];
+  const kept = manifests.map((service) => {
+    const tools = (service.manifest as { tools?: unknown } | null)?.tools;
+    if (!Array.isArray(tools)) return service;
+    const shallow = tools.filter((tool: unknown) => {
+      if (!exceedsDepth(tool, MAX_TOOL_DEPTH)) return true;
+      refused.push({ name: nameOf(tool), code: RegistryErrorCode.ToolTooDeep, message: `the tool's definition is nested deeper than ${MAX_TOOL_DEPTH} levels` });
+      return false;
+    });
+    return shallow.length === tools.length ? service : { ...service, manifest: { ...(service.manifest as object), tools: shallow } };
+  });
+  return { kept, refused };
+}
+
+/** The name to list a refused tool under (not validated yet, so made printable). */
+function nameOf(tool: unknown): string {
+  const name = (tool as { name?: unknown }).name;
+  return typeof name === 'string' ? printableName(name) : '(unnamed)';
+}

@@ -1,0 +1,38 @@
+import { execFile } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+/**
+ * Every benchmark still runs: each one's --smoke mode (smoke.mjs) goes through its whole path with the
+ * smallest settings and prints only its closing line, never a figure (one from a loaded test machine would
+ * be noise). What they measure is read from their full runs, by hand.
+ */
+const ROOT = path.join(__dirname, '../..');
+const run = promisify(execFile);
+
+const BENCHES: Array<[name: string, script: string]> = [
+  ['agent-cli-client', 'tools/bench/agent-cli-client/run.mjs'],
+  ['agent-cli-startup', 'tools/bench/agent-cli-startup/run.mjs'],
+  ['catalogue', 'tools/bench/catalogue/run.mjs'],
+  ['gateway', 'tools/bench/gateway/run.mjs'],
+  ['cpu-per-call', 'tools/bench/gateway/cpu-per-call.mjs'],
+  ['hostile-schema', 'tools/bench/hostile-schema/run.mjs'],
+  ['reconnect', 'tools/bench/reconnect/run.mjs'],
+  ['regexp-engines', 'tools/bench/regexp-engines/compare.mjs'],
+  ['slow-clients', 'tools/bench/slow-clients/run.mjs'],
+  ['tool-client', 'tools/bench/tool-client/run.mjs'],
+];
+
+describe('benchmarks, --smoke', () => {
+  it('lists a benchmark of every folder of tools/bench', () => {
+    const folders = readdirSync(__dirname, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    const covered = new Set(BENCHES.map(([, script]) => path.basename(path.dirname(script))));
+    expect(folders.filter((folder) => !covered.has(folder))).toEqual([]);
+  });
+
+  it.each(BENCHES)('%s runs and reports no figure', async (name, script) => {
+    const { stdout } = await run(process.execPath, [script, '--smoke'], { cwd: ROOT, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 });
+    expect(stdout).toBe(`smoke: ${name} ran\n`);
+  }, 300_000);
+});
