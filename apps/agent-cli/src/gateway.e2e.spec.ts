@@ -4,6 +4,8 @@ import path from 'node:path';
 import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
 import { startSampleToolService, type SampleToolService } from '../../../tools/test/sample-tool-service';
 import { REPO_ROOT, type ServerProcess } from '../../../tools/test/server-process';
+import { startScriptedLlmServer } from './agent/test-support/scripted-llm-server';
+import { ExitCode } from './cli/exit-codes';
 import { runBuiltCli, type CliRun } from './test-support/built-cli';
 
 /** The built CLI with the given configuration, as a user runs it. */
@@ -17,12 +19,13 @@ describe('agent-cli through the toolmesh gateway', () => {
   let gateway: ServerProcess;
   let config: string;
   let catalogue: Array<{ name: string; inputSchema: unknown }>;
+  let mcpUrl: string;
 
   beforeAll(async () => {
     tools = await startSampleToolService();
     const started = await spawnGateway(gatewayConfigFile(tools.url));
     gateway = started;
-    const mcpUrl = started.match[1];
+    mcpUrl = started.match[1];
     config = path.join(mkdtempSync(path.join(tmpdir(), 'agent-gw-')), 'agent-cli.yaml');
     writeFileSync(config, `mcp:\n  servers:\n    - name: gateway\n      transport: streamable-http\n      url: ${mcpUrl}\n`);
     const listed = await fetch(mcpUrl, {
@@ -60,5 +63,39 @@ describe('agent-cli through the toolmesh gateway', () => {
     const failing = await cli(config, 'call', 'mcp__gateway__always_fails', '{}', '--yes');
     expect(failing.code).toBe(1);
     expect(`${failing.stdout}${failing.stderr}`).toContain('answered HTTP 500');
+  });
+
+  it('suggests the qualified name for a tool named without its server', async () => {
+    const run = await cli(config, 'call', 'customer_lookup', '{"customerId":"C1001"}');
+    expect(run).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('no tool named "customer_lookup"; did you mean mcp__gateway__customer_lookup?') });
+  });
+
+  it('shows the error the gateway answers at a wrong path, not only its HTTP status', async () => {
+    const wrong = path.join(path.dirname(config), 'wrong-path.yaml');
+    writeFileSync(wrong, `mcp:\n  servers:\n    - name: gateway\n      url: ${new URL('/nope', mcpUrl).href}\n`);
+    const run = await cli(wrong, 'servers');
+    expect(run.code).toBe(ExitCode.ServerUnavailable);
+    expect(run.stderr).toContain('/nope answered HTTP 404: Invalid Request: no MCP endpoint at /nope; use /mcp');
+  });
+
+  it('added with mcp add --annotation-trust read-only, runs its read-only tools in a script (run, no --yes, no terminal)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'agent-gw-run-'));
+    const inDir = (...args: string[]) => runBuiltCli(args, { cwd: dir, env: { PATH: process.env.PATH } });
+    /** `run` with a configuration made by `mcp add gateway <addOptions>`, the model asking for customer_lookup once. */
+    async function runWith(addOptions: string[]) {
+      const llm = await startScriptedLlmServer([{ toolCalls: [{ name: 'mcp__gateway__customer_lookup', arguments: { customerId: 'C1001' } }] }, { text: 'It is Quillfeather Stationers.' }]);
+      try {
+        const file = `${addOptions.length}.yaml`;
+        writeFileSync(path.join(dir, file), `llm:\n  baseUrl: ${llm.baseUrl}\n  model: scripted-model\n`);
+        expect(await inDir('mcp', 'add', 'gateway', ...addOptions, mcpUrl, '--config', file)).toMatchObject({ code: 0 });
+        const run = await inDir('run', 'Who is customer C1001?', '--config', file);
+        return { code: run.code, toolResult: JSON.stringify(llm.requests[1]?.body.messages.find((message) => message.role === 'tool')) };
+      } finally {
+        await llm.close();
+      }
+    }
+    // Without a trust level every gateway tool is assumed destructive: refused, with no one to ask.
+    expect(await runWith([])).toMatchObject({ code: ExitCode.Denied });
+    expect(await runWith(['--annotation-trust', 'read-only'])).toEqual({ code: ExitCode.Ok, toolResult: expect.stringContaining('Quillfeather Stationers') });
   });
 });

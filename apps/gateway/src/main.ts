@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { errorMessage } from '@toolmesh/protocol';
+import { version } from '../../../package.json';
 import { startGateway } from './app/start-gateway';
 import { loadConfig } from './config/load-config';
 import { GatewayError } from './errors/gateway-errors';
@@ -7,12 +8,14 @@ import { GatewayError } from './errors/gateway-errors';
 const HELP = `toolmesh gateway - an MCP Streamable HTTP server in front of REST tool services
 
 Usage:
-  node dist/apps/gateway/main.js [--config gateway.yaml]
+  toolmesh-gateway [--config gateway.yaml]                (installed package @toolmesh/gateway)
+  node dist/apps/gateway/main.js [--config gateway.yaml]  (in the repository, after npx nx build gateway)
   npx nx serve gateway                 (local profile: also starts the sample tool service)
 
 Options:
   -c, --config <file>   YAML configuration (also GATEWAY_CONFIG); environment variables override it
   -h, --help            Show this help and exit
+  -V, --version         Print the version and exit
 
 Without configuration it serves http://127.0.0.1:8080/mcp with the sample tool service at
 http://127.0.0.1:8081 (or where TOOL_SERVICE_HOST / TOOL_SERVICE_PORT put it) as its one bundle, and
@@ -25,13 +28,17 @@ Exit codes: 0 stopped cleanly, 1 could not start (the message says why), 2 usage
 async function main(): Promise<number> {
   let args;
   try {
-    args = parseArgs({ options: { config: { type: 'string', short: 'c' }, help: { type: 'boolean', short: 'h' } } }).values;
+    args = parseArgs({ options: { config: { type: 'string', short: 'c' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'V' } } }).values;
   } catch (error) {
     process.stderr.write(`gateway: ${errorMessage(error)}\nRun with --help for usage.\n`);
     return 2;
   }
   if (args.help) {
     process.stdout.write(HELP);
+    return 0;
+  }
+  if (args.version) {
+    process.stdout.write(`${version}\n`);
     return 0;
   }
   const config = loadConfig({ file: args.config, env: process.env });

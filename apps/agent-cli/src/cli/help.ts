@@ -1,19 +1,30 @@
 import { DEFAULT_CONFIG_FILE } from '../config/load-config';
 import { EXIT_CODES_HELP } from './exit-codes';
 
-const GLOBAL_OPTIONS = `Options:
-  -c, --config <file>   Configuration file (default: ./${DEFAULT_CONFIG_FILE}). YAML with mcp.servers, or a
+const CONFIG_OPTION = `  -c, --config <file>   Configuration file (default: ./${DEFAULT_CONFIG_FILE}). YAML with mcp.servers, or a
                         JSON file with "mcpServers" as Claude Desktop / Claude Code keep it;
                         its "skills" list the hook files (docs/agent-cli.md#hooks)
-      --json            Print machine-readable JSON on stdout (progress stays on stderr)
-  -y, --yes             Approve every tool call that needs approval (mutating or destructive) and every
+`;
+const JSON_OPTION = `      --json            Print machine-readable JSON on stdout (progress stays on stderr)
+`;
+const APPROVAL_OPTIONS = `  -y, --yes             Approve every tool call that needs approval (mutating or destructive) and every
                         sampling request of a server without asking (never an elicitation form)
       --max-side-effect <read-only|mutating|destructive>
                         Refuse, without asking, any tool call whose side effects are above this level
                         (default: destructive, i.e. nothing is refused for its side effects alone)
-  -h, --help            Show help (also: agent-cli <command> --help)
-  -V, --version         Print the version and exit
 `;
+const HELP_OPTION = `  -h, --help            Show help (also: agent-cli <command> --help)
+`;
+
+/** The options a command's help lists: only those that do something there. */
+function commandOptions(has: { readonly json: boolean; readonly approval: boolean }): string {
+  return `Options:\n${CONFIG_OPTION}${has.json ? JSON_OPTION : ''}${has.approval ? APPROVAL_OPTIONS : ''}${HELP_OPTION}`;
+}
+
+const GLOBAL_OPTIONS = `Options:
+${CONFIG_OPTION}${JSON_OPTION}${APPROVAL_OPTIONS}${HELP_OPTION}  -V, --version         Print the version and exit
+`;
+const LISTING_OPTIONS = commandOptions({ json: true, approval: false });
 
 export const HELP = `agent-cli - an agent runtime whose MCP client makes any MCP server's tools feel built in
 
@@ -43,7 +54,8 @@ terminal (stdin and stderr must be a TTY). Without a terminal and without --yes 
 Servers may ask the client back: sampling (the configured model answers a server's request) is
 decided like a mutating call: asked at the terminal, approved by --yes, refused without either or
 under --max-side-effect read-only; elicitation (a server asks you for information) is a form on the
-terminal, declined without one; the roots offered are the working directory.
+terminal, declined without one; the roots offered are the server's "roots" (default: the working
+directory; none for an imported mcpServers entry).
 An MCP server's read-only / destructive annotations count only under annotationTrust: trust (and its
 read-only claims alone under annotationTrust: read-only), and are shown as the server's claims.
 Hooks: the skill files the configuration lists under "skills" may allow, deny or defer a call before
@@ -75,7 +87,7 @@ server's "era" setting: auto, 2026-07-28 or legacy), how long it took, how many 
 it failed if it did.
 Exits with 4 when any server failed.
 
-${GLOBAL_OPTIONS}
+${LISTING_OPTIONS}
 ${EXIT_CODES_HELP}`,
   tools: `Usage: agent-cli tools [--config <file>] [--json]
 
@@ -84,7 +96,7 @@ server as the agent sees them (mcp__<server>__<tool>), with the side effects the
 or mutating, destructive or not; see annotationTrust for server tools) and the description.
 --json adds each tool's input schema. Exits with 4 when any server failed (its tools are missing).
 
-${GLOBAL_OPTIONS}
+${LISTING_OPTIONS}
 ${EXIT_CODES_HELP}`,
   call: `Usage: agent-cli call <tool> [json] [--config <file>] [--json]
 
@@ -99,7 +111,7 @@ Exits with 1 when the tool returned an error result.
 Example:
   agent-cli call mcp__everything__echo '{"message":"hello"}'
 
-${GLOBAL_OPTIONS}
+${commandOptions({ json: true, approval: true })}
 ${EXIT_CODES_HELP}`,
   run: `Usage: agent-cli run "<task>" [--model <name>] [--max-turns <n>] [--transcript <file>] [--yes] [--json]
 
@@ -116,7 +128,7 @@ Example:
   agent-cli run --model llama3.1 "Read package.json and tell me the project's name"
 
 ${AGENT_OPTIONS}
-${GLOBAL_OPTIONS}
+${commandOptions({ json: true, approval: true })}
 ${EXIT_CODES_HELP}`,
   chat: `Usage: agent-cli chat [--model <name>] [--max-turns <n>] [--transcript <file>] [--yes]
 
@@ -133,7 +145,7 @@ Slash commands:
 ${LLM_NOTE}
 
 ${AGENT_OPTIONS}
-${GLOBAL_OPTIONS}
+${commandOptions({ json: false, approval: true })}
 ${EXIT_CODES_HELP}`,
   resources: `Usage: agent-cli resources [list [<server>]] [--json]
        agent-cli resources templates [<server>] [--json]
@@ -152,7 +164,7 @@ server refused the read (an unknown URI).
 Example:
   agent-cli resources read everything demo://resource/static/document/architecture.md
 
-${GLOBAL_OPTIONS}
+${LISTING_OPTIONS}
 ${EXIT_CODES_HELP}`,
   prompts: `Usage: agent-cli prompts [list [<server>]] [--json]
        agent-cli prompts get <server> <name> [key=value ...] [--json]
@@ -167,7 +179,7 @@ Exits with 2 for an unknown server or prompt or wrong arguments, 4 when a server
 Example:
   agent-cli prompts get everything args-prompt city=Paris state=France
 
-${GLOBAL_OPTIONS}
+${LISTING_OPTIONS}
 ${EXIT_CODES_HELP}`,
   mcp: `Usage: agent-cli mcp add [options] <name> <command> [args...]     a stdio server
        agent-cli mcp add [options] <name> <url>                      an http server (or --transport sse)
@@ -197,12 +209,16 @@ Options:
   -t, --transport <stdio|http|sse>  Default: http when the target is an http(s):// URL, else stdio
   -e, --env KEY=value               An environment variable of a stdio server (repeatable)
   -H, --header "Name: value"        A header of an http or sse server (repeatable)
+      --annotation-trust <ignore|read-only|trust>
+                                    How far its tool annotations are believed (default ignore);
+                                    read-only for a toolmesh gateway (docs/agent-cli.md#trust)
   -c, --config <file>               The configuration file to edit
       --json                        Print the result as JSON
 
 Examples:
   agent-cli mcp add memory -e MEMORY_FILE_PATH=/tmp/memory.jsonl -- npx -y @modelcontextprotocol/server-memory
   agent-cli mcp add docs https://docs.example.com/mcp -H "Authorization: Bearer \${DOCS_TOKEN}"
+  agent-cli mcp add gateway --annotation-trust read-only http://127.0.0.1:8080/mcp   (a toolmesh gateway)
   agent-cli mcp remove docs
   agent-cli mcp login linear
 
@@ -213,14 +229,15 @@ OAuth; 3 the file or the entry is invalid.
 
 Serves the agent's built-in tools (Read, Write, Edit, Glob, Grep, Bash) as an MCP server on stdin and
 stdout, for another MCP host to start as a stdio server, e.g. in its mcpServers:
-  "agent-cli": { "command": "npx", "args": ["agent-cli", "serve", "--yes"] }
+  "agent-cli": { "command": "toolmesh-agent", "args": ["serve", "--yes"] }
+(toolmesh-agent: the installed package @toolmesh/agent-cli; see docs/agent-cli.md#installing-the-packages)
 Each call takes the same path as the agent's own: the skills' hooks, --max-side-effect, and approval.
 There is no terminal to ask on (stdin is the protocol), so mutating calls are refused unless --yes;
 each tool's side effects are sent as annotations (readOnlyHint, destructiveHint) for the host to ask
 its user. The configured servers are connected for the hooks; their tools are not served.
 Progress and warnings go to stderr. Ends when the host closes stdin, or at Ctrl-C / SIGTERM.
 
-${GLOBAL_OPTIONS}
+${commandOptions({ json: false, approval: true })}
 ${EXIT_CODES_HELP}`,
   watch: `Usage: agent-cli watch [--timeout <ms>] [--count <n>] [--config <file>]
 
@@ -236,6 +253,6 @@ Exits with 4 when a server could not be connected (the others are watched), at o
 Example:
   agent-cli watch --count 1 | jq .summary
 
-${GLOBAL_OPTIONS}
+${commandOptions({ json: false, approval: true })}
 ${EXIT_CODES_HELP}`,
 };

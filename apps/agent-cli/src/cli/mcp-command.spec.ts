@@ -1,6 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { parseConfig } from '../config/load-config';
 import { ExitCode } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import { runCli } from './run-cli';
@@ -86,7 +87,38 @@ describe('agent-cli mcp', () => {
     expect(await cli(dir, 'mcp', 'add', 'mem', 'npx', '-e', 'novalue')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('"novalue" is not -e KEY=value') });
     expect(await cli(dir, 'mcp', 'remove', 'nope')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('has no server named "nope" (configured: files)') });
     expect(await cli(dir, 'mcp', 'frob')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('unknown action "frob"') });
+    // Without --transport, a URL of another scheme is refused rather than taken for a command to run.
+    expect(await cli(dir, 'mcp', 'add', 'x', 'ftp://foo')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('"ftp://foo" is a URL, but servers are reached over http:// or https:// only') });
+    expect(await cli(dir, 'mcp', 'add', 'web', 'https://x/mcp', '--annotation-trust', 'some')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('--annotation-trust must be one of ignore, read-only, trust, not "some"') });
+    expect(await cli(dir, '--yes', 'mcp', 'list')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining("Unknown option '--yes'") });
     expect(readFileSync(file, 'utf8')).toBe(ORIGINAL);
+  });
+
+  it('adds a toolmesh gateway with --annotation-trust read-only, and says so when an http server is added without it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-mcp-'));
+    const gateway = await cli(dir, 'mcp', 'add', 'gateway', '--annotation-trust', 'read-only', 'http://127.0.0.1:8080/mcp');
+    expect(gateway).toMatchObject({ code: ExitCode.Ok, stderr: '' });
+    const other = await cli(dir, 'mcp', 'add', 'docs', 'https://docs.example.com/mcp');
+    expect(other).toMatchObject({ code: ExitCode.Ok, stderr: expect.stringContaining('for a toolmesh gateway, add it with --annotation-trust read-only') });
+    const config = parseConfig(readFileSync(path.join(dir, 'agent-cli.yaml'), 'utf8'), 'agent-cli.yaml', {});
+    expect(config.servers.map((s) => [s.name, s.annotationTrust])).toEqual([['gateway', 'read-only'], ['docs', 'ignore']]);
+  });
+
+  it('suggests .gitignore entries when it creates the file inside a git work tree, and only then', async () => {
+    const repo = mkdtempSync(path.join(tmpdir(), 'agent-cli-mcp-'));
+    mkdirSync(path.join(repo, '.git'));
+    mkdirSync(path.join(repo, 'sub'));
+    const note = 'agent-cli.yaml may come to hold credentials and .agent-cli/ holds transcripts: add both to .gitignore';
+    expect(await cli(path.join(repo, 'sub'), 'mcp', 'add', 'one', 'x')).toMatchObject({ code: ExitCode.Ok, stderr: `note: ${note}\n` });
+    expect(await cli(path.join(repo, 'sub'), 'mcp', 'add', 'two', 'x')).toMatchObject({ code: ExitCode.Ok, stderr: '' });
+    expect(await cli(mkdtempSync(path.join(tmpdir(), 'agent-cli-mcp-')), 'mcp', 'add', 'one', 'x')).toMatchObject({ code: ExitCode.Ok, stderr: '' });
+  });
+
+  it('takes the options given before "mcp" as its own: agent-cli --config f.yaml mcp add ...', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-mcp-'));
+    const added = await cli(dir, '--config', 'f.yaml', 'mcp', 'add', 'memory', '--', 'npx', '-y', '@modelcontextprotocol/server-memory');
+    expect(added).toMatchObject({ code: ExitCode.Ok, stdout: `added the stdio server "memory" (npx -y @modelcontextprotocol/server-memory) to ${path.join(dir, 'f.yaml')}\n` });
+    expect(JSON.parse((await cli(dir, '-c', 'f.yaml', '--json', 'mcp', 'list')).stdout)).toMatchObject({ servers: [{ name: 'memory' }] });
   });
 
   it('prints its help for mcp, mcp --help and help mcp', async () => {

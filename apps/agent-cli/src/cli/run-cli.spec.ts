@@ -23,6 +23,21 @@ describe('runCli', () => {
     expect(COMMAND_HELP[command]).toContain('Exit codes:');
   });
 
+  it.each([
+    ['tools', { json: true, approval: false }],
+    ['servers', { json: true, approval: false }],
+    ['resources', { json: true, approval: false }],
+    ['run', { json: true, approval: true }],
+    ['chat', { json: false, approval: true }],
+    ['serve', { json: false, approval: true }],
+  ])('lists in the help of "%s" only the global options that do something there', (command, has) => {
+    const help = COMMAND_HELP[command];
+    expect(help).toContain('--config <file>');
+    expect(help).not.toContain('-V, --version');
+    expect(help.includes('      --json ')).toBe(has.json);
+    expect([help.includes('-y, --yes'), help.includes('      --max-side-effect <read-only')]).toEqual([has.approval, has.approval]);
+  });
+
   it('prints the version', async () => {
     expect(await run('--version')).toEqual({ code: ExitCode.Ok, stdout: '1.2.3\n', stderr: '' });
   });

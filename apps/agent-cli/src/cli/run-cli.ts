@@ -61,29 +61,32 @@ export interface CliEnvironment {
   readonly signal?: AbortSignal;
 }
 
+/** The command line's options; `mcp` parses its own. */
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'V' },
+  json: { type: 'boolean' },
+  config: { type: 'string', short: 'c' },
+  yes: { type: 'boolean', short: 'y' },
+  'max-side-effect': { type: 'string' },
+  model: { type: 'string' },
+  'max-turns': { type: 'string' },
+  transcript: { type: 'string' },
+  timeout: { type: 'string' },
+  count: { type: 'string' },
+} as const;
+
 /** Runs the CLI with the given arguments (without `node` and the script) and resolves to the exit code. */
 export async function runCli(args: readonly string[], rawIo: CliIo, environment: CliEnvironment): Promise<number> {
-  // `mcp` edits the configuration file, with options of its own (-e, -H, --transport, as claude mcp has).
-  if (args[0] === 'mcp') return mcpCommand(args.slice(1), rawIo, { cwd: environment.cwd ?? process.cwd(), env: environment.env ?? process.env, version: environment.version });
+  // `mcp` edits the configuration file, with options of its own (-e, -H, --transport, as claude mcp has);
+  // the options given before it (--config f.yaml mcp add ...) are its own too, and it refuses those it has not.
+  const mcpAt = commandPosition(args);
+  if (args[mcpAt] === 'mcp') {
+    return mcpCommand([...args.slice(0, mcpAt), ...args.slice(mcpAt + 1)], rawIo, { cwd: environment.cwd ?? process.cwd(), env: environment.env ?? process.env, version: environment.version });
+  }
   let parsed;
   try {
-    parsed = parseArgs({
-      args: [...args],
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'V' },
-        json: { type: 'boolean' },
-        config: { type: 'string', short: 'c' },
-        yes: { type: 'boolean', short: 'y' },
-        'max-side-effect': { type: 'string' },
-        model: { type: 'string' },
-        'max-turns': { type: 'string' },
-        transcript: { type: 'string' },
-        timeout: { type: 'string' },
-        count: { type: 'string' },
-      },
-      allowPositionals: true,
-    });
+    parsed = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true });
   } catch (error) {
     terminalSafeIo(rawIo, false).stderr(`agent-cli: ${errorMessage(error)}\nRun "agent-cli --help" for usage.\n`);
     return ExitCode.Usage;
@@ -158,6 +161,12 @@ export async function runCli(args: readonly string[], rawIo: CliIo, environment:
   } finally {
     environment.onRuntime?.(undefined);
   }
+}
+
+/** Where the first word that is neither an option nor an option's value is (the command), or args.length. */
+function commandPosition(args: readonly string[]): number {
+  const { tokens } = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true, strict: false, tokens: true });
+  return tokens.find((token) => token.kind === 'positional')?.index ?? args.length;
 }
 
 function help(io: CliIo, command: string | undefined): number {

@@ -1,5 +1,6 @@
 import { isMap, isSeq, parseDocument, type Document } from 'yaml';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
+import type { AnnotationTrust } from '../mcp/annotation-trust';
 
 /**
  * A server entry as `mcp add` writes it: the fields a user gives on the command line, in the spelling of
@@ -13,6 +14,7 @@ export interface NewServerEntry {
   readonly env?: Readonly<Record<string, string>>;
   readonly url?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  readonly annotationTrust?: AnnotationTrust;
 }
 
 /** One configured server as the file holds it (before `${VAR}` expansion): what `mcp list` and `mcp get` show. */

@@ -106,7 +106,7 @@ it('reads the legacy SSE transport, as "transport: sse" and as the "type": "sse"
     { name: 'old', transport: 'sse', url: new URL('http://127.0.0.1:3001/sse'), headers: {}, requestTimeoutMs: 30_000, annotationTrust: 'ignore' },
   ]);
   expect(parse(JSON.stringify({ mcpServers: { old: { type: 'sse', url: 'http://127.0.0.1:3001/sse', headers: { 'X-Key': 'k' } } } }))).toEqual([
-    { name: 'old', transport: 'sse', url: new URL('http://127.0.0.1:3001/sse'), headers: { 'X-Key': 'k' }, requestTimeoutMs: 30_000, annotationTrust: 'ignore' },
+    { name: 'old', transport: 'sse', url: new URL('http://127.0.0.1:3001/sse'), headers: { 'X-Key': 'k' }, requestTimeoutMs: 30_000, annotationTrust: 'ignore', roots: [] },
   ]);
 });
 
@@ -123,9 +123,9 @@ describe('mcpServers import (Claude Desktop / Claude Code JSON)', () => {
       { KEY: 'k' },
     );
     expect(servers).toEqual([
-      { name: 'memory', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { MEMORY_FILE_PATH: '/tmp/m.json' }, cwd: undefined, requestTimeoutMs: 30_000, annotationTrust: 'ignore' },
+      { name: 'memory', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { MEMORY_FILE_PATH: '/tmp/m.json' }, cwd: undefined, requestTimeoutMs: 30_000, annotationTrust: 'ignore', roots: [] },
       // No Authorization header of its own: OAuth is on, with the defaults (SPEC A19).
-      { name: 'docs', transport: 'streamable-http', url: new URL('https://docs.example.com/mcp'), headers: { 'X-Api-Key': 'k' }, oauth: {}, requestTimeoutMs: 30_000, annotationTrust: 'ignore' },
+      { name: 'docs', transport: 'streamable-http', url: new URL('https://docs.example.com/mcp'), headers: { 'X-Api-Key': 'k' }, oauth: {}, requestTimeoutMs: 30_000, annotationTrust: 'ignore', roots: [] },
     ]);
   });
 

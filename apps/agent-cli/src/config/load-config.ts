@@ -28,7 +28,7 @@ export interface AgentConfig {
   readonly warnings?: readonly string[];
 }
 
-export const SERVER_KEYS = ['name', 'transport', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'requestTimeoutMs', 'startupTimeoutMs', 'maxCallTimeoutMs', 'maxMessageBytes', 'annotationTrust', 'era', 'oauth', 'serverRequests'];
+export const SERVER_KEYS = ['name', 'transport', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'requestTimeoutMs', 'startupTimeoutMs', 'maxCallTimeoutMs', 'maxMessageBytes', 'annotationTrust', 'era', 'oauth', 'serverRequests', 'roots'];
 
 /**
  * Reads the agent's configuration: either the agent's own YAML (`mcp.servers: [...]`) or, imported
@@ -56,7 +56,8 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv):
   if (!root.isObject()) throw root.error('a map with "mcp" (agent format) or "mcpServers" (MCP host format)');
   const imported = root.at('mcpServers').present;
   const warnings: string[] = [];
-  const servers = imported ? importMcpServers(root.at('mcpServers'), (warning) => warnings.push(`${file}: ${warning}`)) : readAgentFormat(root);
+  const configDirectory = path.dirname(file);
+  const servers = imported ? importMcpServers(root.at('mcpServers'), configDirectory, (warning) => warnings.push(`${file}: ${warning}`)) : readAgentFormat(root, configDirectory);
   assertUniqueNames(servers, file);
   // Skill files are the agent format's; paths are relative to the configuration file, not to where the CLI runs.
   const skillFiles = imported ? [] : root.at('skills').stringList().map((entry) => path.resolve(path.dirname(file), entry));
@@ -68,14 +69,14 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv):
   return { file, servers, skills: loadSkills(skillFiles, env), rewake, llm, ...(workspaceRoots.length > 0 ? { workspaceRoots } : {}), ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
-function readAgentFormat(root: ConfigReader): McpServerConfig[] {
+function readAgentFormat(root: ConfigReader, configDirectory: string): McpServerConfig[] {
   root.onlyKeys(['mcp', 'skills', 'rewake', 'llm', 'workspaceRoots']);
   const mcp = root.at('mcp');
   if (!mcp.present) return [];
   mcp.onlyKeys(['servers']);
   return mcp.at('servers').list().map((entry) => {
     entry.onlyKeys(SERVER_KEYS);
-    return readServerEntry(entry.at('name').string(), entry);
+    return readServerEntry(entry.at('name').string(), entry, { configDirectory });
   });
 }
 
@@ -83,16 +84,17 @@ function readAgentFormat(root: ConfigReader): McpServerConfig[] {
  * Other hosts add their own keys (`disabled`, `autoApprove`, ...); an import ignores what it does not use.
  * A file kept for another host may hold an entry this agent cannot use (a name it does not allow, a
  * transport it lacks, a missing command): that entry is left out with a warning saying what to fix,
- * and the others are used (SPEC A20). Our own YAML format stays strict.
+ * and the others are used (SPEC A20). Our own YAML format stays strict. An imported entry offers no roots
+ * unless it names them: its own arguments (a filesystem server's folders) keep their meaning.
  */
-function importMcpServers(servers: ConfigReader, warn: (warning: string) => void): McpServerConfig[] {
+function importMcpServers(servers: ConfigReader, configDirectory: string, warn: (warning: string) => void): McpServerConfig[] {
   return servers
     .entries()
     .filter(([, entry]) => entry.at('disabled').value !== true)
     .flatMap(([name, entry]) => {
       try {
         if (!entry.isObject()) throw entry.error('a map with "command" or "url"');
-        return [readServerEntry(name, entry)];
+        return [readServerEntry(name, entry, { configDirectory, defaultRoots: [] })];
       } catch (error) {
         if (!(error instanceof AgentError)) throw error;
         warn(`the server "${printableName(name)}" was left out: ${error.message} (fix the entry, or add "disabled": true, to use the other servers without this warning)`);

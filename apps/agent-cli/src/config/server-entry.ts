@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { ERA_SETTINGS } from '@toolmesh/mcp-client';
 import { ANNOTATION_TRUST } from '../mcp/annotation-trust';
 import { DEFAULT_SERVER_REQUEST_LIMITS, SERVER_REQUEST_LIMIT_KEYS, type ServerRequestLimits } from '../mcp/host/server-request-limits';
@@ -9,12 +10,18 @@ import { readOAuthEntry } from './oauth-entry';
 /** The transports a configuration may name; `http` is `streamable-http`, `sse` the legacy HTTP+SSE transport. */
 const TRANSPORT_NAMES = ['stdio', 'streamable-http', 'http', 'sse'] as const;
 
+/** Where an entry's relative paths start, and the roots of an entry that names none (absent: the working directory). */
+export interface ServerEntryContext {
+  readonly configDirectory: string;
+  readonly defaultRoots?: readonly string[];
+}
+
 /**
  * One server entry, from either format (the agent's YAML or an `mcpServers` import): both spell the
  * same fields, and `transport` (ours) and `type` (Claude's) name the transport. Its `${VAR}`s are
  * already expanded (parseConfig expands every string of the file).
  */
-export function readServerEntry(name: string, entry: ConfigReader): McpServerConfig {
+export function readServerEntry(name: string, entry: ConfigReader, context: ServerEntryContext): McpServerConfig {
   try {
     assertServerName(name);
   } catch (error) {
@@ -31,6 +38,7 @@ export function readServerEntry(name: string, entry: ConfigReader): McpServerCon
     annotationTrust: entry.at('annotationTrust').oneOf(ANNOTATION_TRUST, 'ignore'),
     ...(entry.at('era').present ? { era: entry.at('era').oneOf(ERA_SETTINGS, 'auto') } : {}),
     ...(entry.at('serverRequests').present ? { serverRequests: readServerRequestLimits(entry.at('serverRequests')) } : {}),
+    ...readRoots(entry.at('roots'), context),
   };
   // The HTTP+SSE transport of 2024-11-05 has no 2026-07-28 form to pin.
   if (transport === 'sse' && common.era === '2026-07-28') throw entry.at('era').error('"legacy" or "auto" with transport sse (a 2024-11-05 transport)');
@@ -50,6 +58,12 @@ export function readServerEntry(name: string, entry: ConfigReader): McpServerCon
   if (transport === 'sse') return { ...common, transport, url, headers };
   const oauth = readOAuthEntry(entry.at('oauth'), headers);
   return { ...common, transport: 'streamable-http', url, headers, ...(oauth ? { oauth } : {}) };
+}
+
+/** `roots: [dir, ...]`, relative to the configuration file; `roots: []` offers none. */
+function readRoots(field: ConfigReader, { configDirectory, defaultRoots }: ServerEntryContext): { roots?: readonly string[] } {
+  if (!field.present) return defaultRoots ? { roots: defaultRoots } : {};
+  return { roots: field.stringList().map((entry) => path.resolve(configDirectory, entry)) };
 }
 
 /** `serverRequests: { maxConcurrent, perMinute }`, each positive; one left out keeps its default. */

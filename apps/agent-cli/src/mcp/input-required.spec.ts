@@ -65,7 +65,7 @@ describe('input_required rounds (2026-07-28) through the agent\'s client feature
   /** The agent's client of the server, with its client features; no terminal, no model. */
   async function withClient(use: (client: ReturnType<TransportClientFactory['create']>) => Promise<void>): Promise<void> {
     const features = new ClientFeatures({
-      workingDirectory: __dirname,
+      rootsFor: () => [__dirname],
       model: { unavailable: 'no model in this test' },
       samplingGate: { decide: async () => ({ allowed: false, reason: 'not in this test' }) },
       warn: (line) => warnings.push(line),

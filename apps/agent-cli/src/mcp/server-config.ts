@@ -32,6 +32,11 @@ interface CommonServerConfig {
    * fallback. The legacy `sse` transport always speaks `legacy`.
    */
   readonly era?: EraSetting;
+  /**
+   * The directories offered to this server as its roots (`roots/list`), absolute; empty: none, and the
+   * roots capability is not declared to it; absent: the working directory (the documented default).
+   */
+  readonly roots?: readonly string[];
 }
 
 export interface StdioServerConfig extends CommonServerConfig {

@@ -1,5 +1,5 @@
 import { SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
-import { isModernProtocolVersion, type JSONRPCMessage, type JSONRPCNotification, McpMethod, type McpTransport, type RequestId, type TransportSendOptions } from '@toolmesh/protocol';
+import { isModernProtocolVersion, type JSONRPCMessage, type JSONRPCNotification, McpMethod, McpNotification, type McpTransport, type RequestId, type TransportSendOptions } from '@toolmesh/protocol';
 import { dropUnmirrorableTools, type DroppedTool } from './unmirrorable-tools';
 
 export interface SdkTransportHooks {
@@ -35,6 +35,7 @@ export class SdkTransport implements McpTransport {
   readonly hasPerRequestStream: boolean | undefined;
   private probe: RequestId | undefined;
   private modern = false;
+  private progressJustDelivered = false;
   private closedWhileProbing = false;
   /** Ids of the 2026-07-28 `tools/list` requests sent over HTTP, until answered. */
   private readonly toolLists = new Set<RequestId>();
@@ -56,15 +57,28 @@ export class SdkTransport implements McpTransport {
       if ('id' in message && 'result' in message && (this.modern || message.id === this.probe)) completeByDefault(message.result);
       if ('id' in message && message.id === this.probe) this.probe = undefined;
       if ('id' in message && message.id !== undefined && this.toolLists.delete(message.id) && 'result' in message) dropUnmirrorableTools(message.result, this.hooks.onToolDropped);
-      this.onmessage?.(message, extra);
+      // The SDK runs notification handlers a microtask later but settles a response at once, dropping the
+      // request's progress handler: a call's last progress notification, arriving together with its
+      // result, would be reported as one for an unknown token. The response waits for it.
+      if (this.progressJustDelivered && !('method' in message)) queueMicrotask(() => this.onmessage?.(message, extra));
+      else this.onmessage?.(message, extra);
+      if ('method' in message && message.method === McpNotification.Progress) this.markProgressDelivered();
       if (!('id' in message)) this.hooks.onNotification(message as JSONRPCNotification);
     };
     this.inner.onerror = (error) => this.onerror?.(error);
     this.inner.onclose = () => {
       if (this.probe !== undefined) this.closedWhileProbing = true;
-      this.onclose?.();
+      // After a response held back for a progress notification, so a result is never lost to the close.
+      if (this.progressJustDelivered) queueMicrotask(() => this.onclose?.());
+      else this.onclose?.();
     };
     await this.inner.start();
+  }
+
+  /** Set until the microtasks queued so far (the SDK's progress handler among them) have run. */
+  private markProgressDelivered(): void {
+    this.progressJustDelivered = true;
+    queueMicrotask(() => (this.progressJustDelivered = false));
   }
 
   /** The connection ended while the `server/discover` probe was unanswered. */

@@ -4,7 +4,7 @@ import type { AgentConfig } from '../../config/load-config';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import { parseMcpToolName } from '../../mcp/mcp-tool';
 import { resultText } from '../../tools/tool';
-import { withRuntime, type CliIo, type Command } from '../command-context';
+import { withRuntime, type CliIo, type Command, type CommandContext } from '../command-context';
 import { ExitCode } from '../exit-codes';
 
 /** `call <tool> [json]`: one tool call through the approval gate, the arguments checked before any server is started. */
@@ -22,9 +22,10 @@ export const callCommand: Command = async (context) => {
     if (!tool) {
       const server = parseMcpToolName(toolName)?.server;
       const down = runtime.servers.find((s) => s.name === server && s.state === 'failed');
-      return down
-        ? fail(context.io, new AgentError(AgentErrorCode.ServerUnavailable, `server "${down.name}" is unavailable: ${down.error}`), ExitCode.ServerUnavailable)
-        : fail(context.io, new AgentError(AgentErrorCode.ToolNotFound, `no tool named "${toolName}"; run "agent-cli tools" to list the tools`), ExitCode.Usage);
+      if (down) return fail(context.io, new AgentError(AgentErrorCode.ServerUnavailable, `server "${down.name}" is unavailable: ${down.error}`), ExitCode.ServerUnavailable);
+      const meant = server === undefined ? await qualifiedNames(context, toolName) : [];
+      const hint = meant.length > 0 ? `did you mean ${meant.join(' or ')}?` : 'run "agent-cli tools" to list the tools';
+      return fail(context.io, new AgentError(AgentErrorCode.ToolNotFound, `no tool named "${toolName}"; ${hint}`), ExitCode.Usage);
     }
     let refused = false;
     const gate = { cap: context.gate.cap, approver: explicitCall(context.gate.approver) };
@@ -45,6 +46,20 @@ function serversFor(toolName: string, config: AgentConfig): string[] {
   const own = parseMcpToolName(toolName)?.server;
   const hooks = (config.skills ?? []).flatMap((skill) => skill.hooks).flatMap((hook) => (hook.action.type === 'mcp_tool' ? [hook.action.server] : []));
   return [...new Set([...(own ? [own] : []), ...hooks])];
+}
+
+/**
+ * The server tools named `toolName` (`mcp__<server>__<toolName>`), for a name typed without its server:
+ * only then, on the way to a usage error, are all the configured servers connected to look.
+ */
+async function qualifiedNames(context: CommandContext, toolName: string): Promise<string[]> {
+  if (context.config.servers.length === 0) return [];
+  const runtime = await context.openRuntime();
+  try {
+    return runtime.tools.list().map((tool) => tool.name).filter((name) => name.startsWith('mcp__') && name.endsWith(`__${toolName}`));
+  } finally {
+    await runtime.close();
+  }
 }
 
 /**

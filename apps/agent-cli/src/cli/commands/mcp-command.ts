@@ -6,6 +6,7 @@ import { ConfigEditor, type NewServerEntry } from '../../config/config-editor';
 import { withFileLock } from '../../config/config-file-lock';
 import { DEFAULT_CONFIG_FILE, parseConfig } from '../../config/load-config';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
+import { ANNOTATION_TRUST, type AnnotationTrust } from '../../mcp/annotation-trust';
 import type { CliIo } from '../command-context';
 import { ExitCode } from '../exit-codes';
 import { formatTable } from '../format-table';
@@ -36,6 +37,7 @@ export async function mcpCommand(args: readonly string[], rawIo: CliIo, where: {
         transport: { type: 'string', short: 't' },
         env: { type: 'string', short: 'e', multiple: true },
         header: { type: 'string', short: 'H', multiple: true },
+        'annotation-trust': { type: 'string' },
       },
       allowPositionals: true,
     });
@@ -53,7 +55,7 @@ export async function mcpCommand(args: readonly string[], rawIo: CliIo, where: {
   try {
     switch (action) {
       case 'add': {
-        const entry = newEntry(rest, values);
+        const entry = newEntry(rest, { ...values, annotationTrust: values['annotation-trust'] });
         return 'problem' in entry ? usage(io, entry.problem) : await add(io, file, entry, values.json === true);
       }
       case 'remove':
@@ -90,21 +92,30 @@ interface AddOptions {
   readonly transport?: string;
   readonly env?: string[];
   readonly header?: string[];
+  readonly annotationTrust?: string;
 }
+
+/** A scheme followed by "//": a URL, never a command, whatever its scheme. */
+const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 /** `add <name> <command> [args...]` or `add [--transport http] <name> <url>`, with `-e` / `-H`; or what is wrong with the words. */
 function newEntry([name, target, ...args]: readonly string[], options: AddOptions): NewServerEntry | { problem: string } {
   if (name === undefined || target === undefined) return { problem: '"add" takes a name and a command (stdio) or a URL (http, sse)' };
+  // Without --transport, "ftp://foo" would otherwise be taken for a command to run.
+  if (options.transport === undefined && URL_LIKE.test(target) && !/^https?:\/\//i.test(target)) return { problem: `"${target}" is a URL, but servers are reached over http:// or https:// only (a stdio server is a command)` };
+  const trust = options.annotationTrust;
+  if (trust !== undefined && !(ANNOTATION_TRUST as readonly string[]).includes(trust)) return { problem: `--annotation-trust must be one of ${ANNOTATION_TRUST.join(', ')}, not "${trust}"` };
+  const annotationTrust = trust as AnnotationTrust | undefined;
   const transport = options.transport === undefined ? (/^https?:\/\//.test(target) ? 'streamable-http' : 'stdio') : TRANSPORTS[options.transport];
   if (transport === undefined) return { problem: `--transport must be one of ${Object.keys(TRANSPORTS).join(', ')}, not "${options.transport}"` };
   const env = pairs(options.env ?? [], '=');
   const headers = pairs(options.header ?? [], ':');
   if (typeof env === 'string') return { problem: `"${env}" is not -e KEY=value` };
   if (typeof headers === 'string') return { problem: `"${headers}" is not -H "Name: value"` };
-  if (transport === 'stdio') return options.header ? { problem: '-H headers are for http and sse servers' } : { name, transport, command: target, args, env };
+  if (transport === 'stdio') return options.header ? { problem: '-H headers are for http and sse servers' } : { name, transport, command: target, args, env, annotationTrust };
   if (options.env) return { problem: '-e variables are for stdio servers' };
   if (args.length > 0) return { problem: `an ${transport} server takes one URL, not also "${args.join(' ')}"` };
-  return { name, transport, url: target, headers };
+  return { name, transport, url: target, headers, annotationTrust };
 }
 
 /** `KEY=value` (env) or `Name: value` (headers) words as a map, or the first word that is not one. */
@@ -118,14 +129,31 @@ function pairs(words: readonly string[], separator: string): Record<string, stri
   return map;
 }
 
-function add(io: CliIo, file: string, entry: NewServerEntry, json: boolean): Promise<number> {
+async function add(io: CliIo, file: string, entry: NewServerEntry, json: boolean): Promise<number> {
   // The entry alone, read as the CLI reads a configuration (name, transport, URL): so a bad entry never
   // reaches the file. ${VAR}s are checked for form only; they may be set later, where the CLI runs.
   const alone = new ConfigEditor(file, '');
   alone.add(entry);
   parseConfig(alone.toString(), file, new Proxy({}, { get: () => 'set' }));
   const described = entry.transport === 'stdio' ? `${entry.command}${entry.args?.length ? ` ${entry.args.join(' ')}` : ''}` : entry.url;
-  return edit(io, file, (editor) => editor.add(entry), json ? { added: entry.name, transport: entry.transport, file } : `added the ${entry.transport} server "${entry.name}" (${described}) to ${file}`);
+  // mcp add never connects, so it cannot tell a toolmesh gateway from another server: it says what fits one.
+  if (entry.transport === 'streamable-http' && entry.annotationTrust === undefined && !json) {
+    io.stderr(`note: for a toolmesh gateway, add it with --annotation-trust read-only: its read-only tools (annotated by their tool service's owner) then run without asking\n`);
+  }
+  const created = !existsSync(file);
+  const done = await edit(io, file, (editor) => editor.add(entry), json ? { added: entry.name, transport: entry.transport, file } : `added the ${entry.transport} server "${entry.name}" (${described}) to ${file}`);
+  // The file may come to hold headers with tokens, and .agent-cli/ keeps the transcripts of conversations.
+  if (created && insideGitWorkTree(path.dirname(file))) {
+    io.stderr(`note: ${path.basename(file)} may come to hold credentials and .agent-cli/ holds transcripts: add both to .gitignore\n`);
+  }
+  return done;
+}
+
+function insideGitWorkTree(directory: string): boolean {
+  for (let at = directory; ; at = path.dirname(at)) {
+    if (existsSync(path.join(at, '.git'))) return true;
+    if (path.dirname(at) === at) return false;
+  }
 }
 
 /**

@@ -12,8 +12,8 @@ export interface FormTerminal {
 }
 
 export interface ClientFeatureOptions {
-  /** The one root offered to servers. */
-  readonly workingDirectory: string;
+  /** The directories offered to a server as its roots; none: the roots capability is not declared to it. */
+  readonly rootsFor: (server: string) => readonly string[];
   /** The configured LLM (closed with the features), or why there is none: then sampling is refused, saying so. */
   readonly model: (SamplingModel & { close(): Promise<void> }) | { readonly unavailable: string };
   readonly samplingGate: SamplingGate;
@@ -27,8 +27,9 @@ export interface ClientFeatureOptions {
 /**
  * The MCP client features the agent CLI offers its servers (SPEC A16): sampling through the configured
  * LLM behind the gate, elicitation as a form on the terminal (declined without one; `--yes` never
- * answers a form), and the working directory as the only root. Each server gets handlers that know its
- * name; whatever asks the person goes one at a time, so two servers never share the prompt at once.
+ * answers a form), and the roots the user chose for the server (none: no roots capability). Each server
+ * gets handlers that know its name; whatever asks the person goes one at a time, so two servers never
+ * share the prompt at once.
  * Sampling and elicitation requests beyond the server's limits are refused before anything is spent: a
  * sampling request with the spec's refusal (JSON-RPC -1 and the reason), a form declined with a warning.
  */
@@ -38,7 +39,8 @@ export class ClientFeatures {
   constructor(private readonly options: ClientFeatureOptions) {}
 
   handlersFor(server: string): ServerRequestHandlers {
-    const { model, samplingGate, workingDirectory } = this.options;
+    const { model, samplingGate } = this.options;
+    const roots = this.options.rootsFor(server).map((directory) => ({ uri: pathToFileURL(directory).href, name: path.basename(directory) || directory }));
     const gate: SamplingGate = { decide: (name, summary, signal) => this.oneAtATime(() => samplingGate.decide(name, summary, signal)) };
     const limits = this.options.limitsFor(server);
     const sampling = new ServerRequestLimiter('sampling requests', limits);
@@ -52,7 +54,7 @@ export class ClientFeatures {
     return {
       sampling: (params, signal) => sampling.run(() => answerSampling(server, params, model, gate, signal), (reason) => (refused(reason), { refused: reason })),
       elicitation: (params, signal) => elicitation.run(() => this.elicit(server, params, signal), (reason) => (refused(reason), { action: 'decline' as const })),
-      roots: async () => [{ uri: pathToFileURL(workingDirectory).href, name: path.basename(workingDirectory) || workingDirectory }],
+      ...(roots.length > 0 ? { roots: async () => roots } : {}),
     };
   }
 

@@ -30,8 +30,8 @@ export class HttpClientError extends CodedError<HttpClientErrorCode> {
   /** The HTTP status, when the server answered one. */
   readonly status: number | undefined;
   /**
-   * The start of a refused 2026-07-28 request's body, for the SDK client's era probe to classify
-   * (libs/protocol's SdkTransportBridge); never part of the message, never logged.
+   * The start of a refused request's body, for the SDK client's era probe to classify (libs/protocol's
+   * SdkTransportBridge); never logged. Only a JSON-RPC error's message from it is quoted in the message.
    */
   readonly body: string | undefined;
 

@@ -82,7 +82,7 @@ describe('StreamableHttpClientTransport, 2026-07-28 requests', () => {
     expect(messages).toEqual([{ jsonrpc: '2.0', id: 7, error }]);
   });
 
-  it('rejects any other refusal of a 2026 request with the status, keeping the body for the era probe (not in the message)', async () => {
+  it('rejects any other refusal of a 2026 request with the status and the server\'s error text, keeping the body for the era probe', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: No valid session ID provided' } });
     reply = (res) => res.writeHead(400, { 'content-type': 'application/json' }).end(body);
     const { transport, messages } = await open();
@@ -90,7 +90,7 @@ describe('StreamableHttpClientTransport, 2026-07-28 requests', () => {
     await transport.close();
     expect(messages).toEqual([]);
     expect(refused).toMatchObject({ code: HttpClientErrorCode.HttpStatus, status: 400, body });
-    expect((refused as Error).message).not.toContain('session ID');
+    expect((refused as Error).message).toMatch(/answered HTTP 400: Bad Request: No valid session ID provided$/);
   });
 
   it('aborts one request and its stream when the SDK client aborts its requestSignal, without a report', async () => {

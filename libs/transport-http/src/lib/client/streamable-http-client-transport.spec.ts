@@ -118,6 +118,16 @@ describe('StreamableHttpClientTransport against a misbehaving server', () => {
     expectNoSecrets(error as Error);
   });
 
+  it("quotes a refusal's JSON-RPC error message, escaped and cut, and nothing of any other body", async () => {
+    const quoted = (body: string) => {
+      reply = (_req, res) => res.writeHead(404, { 'content-type': 'application/json' }).end(body);
+      return sendOne().then(({ sent }) => sent.then(() => '', (e: Error) => e.message));
+    };
+    expect(await quoted(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'no MCP endpoint at /nope; use /mcp' } }))).toMatch(/answered HTTP 404: no MCP endpoint at \/nope; use \/mcp$/);
+    expect(await quoted(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `\u001b[31m${'x'.repeat(300)}` } }))).toMatch(/answered HTTP 404: \\u001b\[31mx{195}\.\.\.$/);
+    expect(await quoted('<html>not found: s3cr3t</html>')).toMatch(/answered HTTP 404$/);
+  });
+
   it('rejects an HTML reply as an unexpected content type', async () => {
     reply = (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>proxy login</html>');
     const { sent } = await sendOne();

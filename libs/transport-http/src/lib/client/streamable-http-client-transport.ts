@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
-import { McpHttpHeader, McpMethod, McpNotification, oversizedReply, parseJsonRpcMessage, type JSONRPCMessage, type McpTransport, type RequestId, type TransportSendOptions } from '@toolmesh/protocol';
+import { McpHttpHeader, McpMethod, McpNotification, oversizedReply, parseJsonRpcMessage, printable, type JSONRPCMessage, type McpTransport, type RequestId, type TransportSendOptions } from '@toolmesh/protocol';
 import { asAuthorizationFailure, isInsufficientScope, MAX_STEP_UPS_PER_REQUEST, type HttpAuthorization } from './http-authorization';
 import { describeEndpoint, HttpClientError, HttpClientErrorCode } from './http-client-errors';
 import { modernVersionOf, perMessageHeaders, standardHeaders } from './modern-request-headers';
@@ -25,6 +25,25 @@ const REFUSAL_BODY_BYTES = 64 * 1024;
 interface StreamOwner {
   readonly signal?: AbortSignal;
   readonly onEnd?: () => void;
+}
+
+/** How much of a refusal's JSON-RPC error message the error's message quotes. */
+const QUOTED_ERROR_CHARS = 200;
+
+/**
+ * `: <message>` when a refusal's body is a JSON-RPC error: the server's words for the user, printable and
+ * cut. Nothing else of a body (an HTML page, a stack trace) ever reaches a message.
+ */
+function serverErrorText(body: string | undefined): string {
+  if (body === undefined) return '';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return '';
+  }
+  const text = (parsed as { error?: { message?: unknown } } | null)?.error?.message;
+  return typeof text === 'string' && text.length > 0 ? `: ${printable(text, QUOTED_ERROR_CHARS)}` : '';
 }
 
 /** How far an SSE stream got: what reopening it needs (spec 2025-11-25, "Resumability and Redelivery"). */
@@ -115,12 +134,13 @@ export class StreamableHttpClientTransport implements McpTransport {
     if (sessionId && 'method' in message && message.method === McpMethod.Initialize) this.session = sessionId;
 
     if (response.statusCode >= 300) {
-      if (!modern || !('id' in message)) throw await this.statusError(response);
+      if (!('id' in message)) throw await this.statusError(response);
       // A 2026-07-28 server refuses a request with 400 and a JSON-RPC error for it (-32022 names the
       // versions it serves): that is the request's answer, as the SDK's transport delivers it. Any
-      // other refusal keeps the start of its body, for the era probe to classify.
+      // other refusal keeps the start of its body, for the era probe to classify and for the message
+      // to quote the server's own error text ("no MCP endpoint at /nope; use /mcp").
       const body = await this.readRefusal(response.body);
-      if (response.statusCode === 400 && message.id !== undefined && this.deliverErrorFor(message.id, body)) return;
+      if (modern && response.statusCode === 400 && message.id !== undefined && this.deliverErrorFor(message.id, body)) return;
       throw await this.statusError(response, body);
     }
     // Nothing is owed for a notification (or our answer to a server request): the spec's reply is 202,
@@ -296,7 +316,7 @@ export class StreamableHttpClientTransport implements McpTransport {
       return new HttpClientError(HttpClientErrorCode.SessionExpired, `${this.endpoint} no longer knows our session (HTTP 404); the request was not run`, { status });
     }
     const hint = (status === 401 || status === 403) && !this.options.authorization ? '; check the credentials in the server\'s "headers"' : '';
-    return new HttpClientError(HttpClientErrorCode.HttpStatus, `${this.endpoint} answered HTTP ${status}${hint}`, { status, body });
+    return new HttpClientError(HttpClientErrorCode.HttpStatus, `${this.endpoint} answered HTTP ${status}${serverErrorText(body)}${hint}`, { status, body });
   }
 
   /** Up to REFUSAL_BODY_BYTES of a refusal's body as text; the rest is discarded unread. */
