@@ -1,5 +1,7 @@
 import nx from '@nx/eslint-plugin';
 import { builtinRules } from 'eslint/use-at-your-own-risk';
+import prettierConfig from 'eslint-config-prettier';
+import simpleImportSort from 'eslint-plugin-simple-import-sort';
 
 /**
  * Layering, as docs/architecture.md draws it. Two tag dimensions on every project:
@@ -52,7 +54,11 @@ const BENCH_SEAMS = ['^(\\.\\./)+apps/agent-cli/src/bench-seam$'];
 // The root package.json gives the version the apps report; docs/schemas holds the JSON Schemas that both
 // document a format and validate it, so the two cannot drift apart. Any other relative import out of a
 // project fails the Nx rule ("External resources cannot be imported using a relative or absolute path").
-const ALLOWED_OUTSIDE_PROJECTS = ['^.*/eslint(\\.base)?\\.config\\.[cm]?[jt]s$', '^(\\.\\./)+package\\.json$', '^(\\.\\./)+docs/schemas/[\\w.-]+\\.schema\\.json$'];
+const ALLOWED_OUTSIDE_PROJECTS = [
+  '^.*/eslint(\\.base)?\\.config\\.[cm]?[jt]s$',
+  '^(\\.\\./)+package\\.json$',
+  '^(\\.\\./)+docs/schemas/[\\w.-]+\\.schema\\.json$',
+];
 
 const moduleBoundaries = (allow) => [
   'error',
@@ -85,7 +91,9 @@ const floorRules = (rule, root, floors, section) =>
     return [floor].flat().flatMap((folder) => {
       const beside = [floor].flat().filter((other) => other !== folder);
       if (above.length + beside.length === 0) return [];
-      const where = [above.length > 0 && `below ${above.join(', ')}`, beside.length > 0 && `beside ${beside.join(', ')}`].filter(Boolean).join(' and ');
+      const where = [above.length > 0 && `below ${above.join(', ')}`, beside.length > 0 && `beside ${beside.join(', ')}`]
+        .filter(Boolean)
+        .join(' and ');
       return [
         {
           files: [`${root}/${folder}/**/*.ts`],
@@ -129,7 +137,7 @@ export default [
   ...nx.configs['flat/typescript'],
   ...nx.configs['flat/javascript'],
   { ignores: ['**/dist', '**/out-tsc', '**/coverage', '**/node_modules', 'tmp/**', '.nx/**'] },
-  { plugins: { toolmesh } },
+  { plugins: { toolmesh, 'simple-import-sort': simpleImportSort } },
   {
     // Type-aware rules (ADR 0017): each TypeScript file is typed by the tsconfig of its project, found by the
     // TypeScript project service as an editor finds it. JavaScript files stay untyped: none is product code.
@@ -142,6 +150,8 @@ export default [
     rules: {
       '@nx/enforce-module-boundaries': moduleBoundaries(ALLOWED_OUTSIDE_PROJECTS),
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // One import order everywhere, fixed by `eslint --fix` (ADR 0017): packages, then @toolmesh/*, then relative.
+      'simple-import-sort/imports': 'error',
     },
   },
   {
@@ -164,7 +174,8 @@ export default [
           patterns: [
             {
               regex: '(^|/)(tools/test|test-support)(/|$)|\\.(spec|test)(\\.[cm]?[jt]s)?$',
-              message: 'Product code never imports test code (tools/test/, test-support/, specs): docs/adr/0011-shared-test-peers-in-tools-test.md.',
+              message:
+                'Product code never imports test code (tools/test/, test-support/, specs): docs/adr/0011-shared-test-peers-in-tools-test.md.',
             },
           ],
         },
@@ -177,7 +188,14 @@ export default [
     rules: {
       'toolmesh/no-tools-in-libraries': [
         'error',
-        { patterns: [{ regex: '^(\\.\\./)+tools(/|$)', message: 'A library never imports tools/: that is repository tooling, which no build ships.' }] },
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+tools(/|$)',
+              message: 'A library never imports tools/: that is repository tooling, which no build ships.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -192,7 +210,14 @@ export default [
     rules: {
       'toolmesh/one-schema-validator': [
         'error',
-        { patterns: [{ regex: '^(ajv|re2js)(/|$)', message: 'JSON Schema validation lives in libs/protocol: use SchemaCompiler from @toolmesh/protocol (ADR 0012).' }] },
+        {
+          patterns: [
+            {
+              regex: '^(ajv|re2js)(/|$)',
+              message: 'JSON Schema validation lives in libs/protocol: use SchemaCompiler from @toolmesh/protocol (ADR 0012).',
+            },
+          ],
+        },
       ],
     },
   },
@@ -204,9 +229,10 @@ export default [
       'no-restricted-imports': [
         'error',
         {
-          paths: ['child_process', 'node:child_process', 'http', 'node:http', 'https', 'node:https', 'net', 'node:net'].map(
-            (name) => ({ name, message: 'libs/protocol does no I/O: transports live in transport-stdio / transport-http.' }),
-          ),
+          paths: ['child_process', 'node:child_process', 'http', 'node:http', 'https', 'node:https', 'net', 'node:net'].map((name) => ({
+            name,
+            message: 'libs/protocol does no I/O: transports live in transport-stdio / transport-http.',
+          })),
         },
       ],
     },
@@ -216,11 +242,16 @@ export default [
     // every internal module to its importers.
     files: ['libs/*/src/index.ts', 'libs/*/src/server.ts', 'libs/*/src/client.ts'],
     rules: {
-      'no-restricted-syntax': ['error', { selector: 'ExportAllDeclaration', message: 'A library entry file names its exports: no `export *`.' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportAllDeclaration', message: 'A library entry file names its exports: no `export *`.' },
+      ],
     },
   },
   {
     files: ['**/*.js', '**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  // Formatting is Prettier's (npm run format); rules that would argue with it are off.
+  prettierConfig,
 ];

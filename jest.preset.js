@@ -6,9 +6,23 @@ const nxPreset = require('@nx/jest/preset').default;
  * which Jest on Node 20 cannot require; ts-jest transpiles them to CommonJS. Node itself loads them fine.
  */
 const ESM_ONLY_PACKAGES = [
-  'got', '@sindresorhus/is', 'byte-counter', 'cacheable-lookup', 'cacheable-request', 'get-stream',
-  '@sec-ant/readable-stream', 'is-stream', 'keyv', '@keyv/serialize', 'mimic-response', 'normalize-url',
-  'responselike', 'lowercase-keys', 'decompress-response', 'form-data-encoder', 'p-cancelable',
+  'got',
+  '@sindresorhus/is',
+  'byte-counter',
+  'cacheable-lookup',
+  'cacheable-request',
+  'get-stream',
+  '@sec-ant/readable-stream',
+  'is-stream',
+  'keyv',
+  '@keyv/serialize',
+  'mimic-response',
+  'normalize-url',
+  'responselike',
+  'lowercase-keys',
+  'decompress-response',
+  'form-data-encoder',
+  'p-cancelable',
 ];
 
 /** Shared Jest settings; every project's jest.config.js starts from this preset. */

@@ -26,13 +26,19 @@ const BENCHES: Array<[name: string, script: string]> = [
 
 describe('benchmarks, --smoke', () => {
   it('lists a benchmark of every folder of tools/bench', () => {
-    const folders = readdirSync(__dirname, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    const folders = readdirSync(__dirname, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
     const covered = new Set(BENCHES.map(([, script]) => path.basename(path.dirname(script))));
     expect(folders.filter((folder) => !covered.has(folder))).toEqual([]);
   });
 
-  it.each(BENCHES)('%s runs and reports no figure', async (name, script) => {
-    const { stdout } = await run(process.execPath, [script, '--smoke'], { cwd: ROOT, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 });
-    expect(stdout).toBe(`smoke: ${name} ran\n`);
-  }, 300_000);
+  it.each(BENCHES)(
+    '%s runs and reports no figure',
+    async (name, script) => {
+      const { stdout } = await run(process.execPath, [script, '--smoke'], { cwd: ROOT, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 });
+      expect(stdout).toBe(`smoke: ${name} ran\n`);
+    },
+    300_000,
+  );
 });

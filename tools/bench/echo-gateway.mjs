@@ -15,12 +15,20 @@ export async function startEchoGateway(tools) {
   const manifest = JSON.stringify({ tools: tools.map((tool) => ({ ...tool, endpoint: '/tools/echo' })) });
   const service = createServer((req, res) => {
     req.resume();
-    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(req.url === '/tool-manifest' ? manifest : '{"data":"ok"}'));
+    req.on('end', () =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(req.url === '/tool-manifest' ? manifest : '{"data":"ok"}'),
+    );
   });
   await new Promise((resolve) => service.listen(0, '127.0.0.1', resolve));
   const config = path.join(mkdtempSync(path.join(tmpdir(), 'echo-gateway-')), 'gateway.yaml');
-  writeFileSync(config, `server: { port: 0, managementPort: 0 }\nmcp:\n  bundles: [{ name: bench, serviceDomain: "http://127.0.0.1:${service.address().port}", manifestPath: /tool-manifest }]\n`);
-  const gateway = spawn(process.execPath, [path.join(root, 'dist/apps/gateway/main.js'), '--config', config], { env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'inherit'] });
+  writeFileSync(
+    config,
+    `server: { port: 0, managementPort: 0 }\nmcp:\n  bundles: [{ name: bench, serviceDomain: "http://127.0.0.1:${service.address().port}", manifestPath: /tool-manifest }]\n`,
+  );
+  const gateway = spawn(process.execPath, [path.join(root, 'dist/apps/gateway/main.js'), '--config', config], {
+    env: { PATH: process.env.PATH },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const [mcpUrl, managementUrl] = await new Promise((resolve, reject) => {
     let output = '';
     gateway.stdout.setEncoding('utf8').on('data', (chunk) => {

@@ -21,7 +21,7 @@ const { parseArgs } = require('node:util');
 const SUITE = path.join(__dirname, 'conformance.mjs');
 
 /** The suites installed, by the name `--suite` takes. */
-const SUITE_PACKAGES = { '0.1': '@modelcontextprotocol/conformance', '0.2': '@modelcontextprotocol/conformance-2026' };
+const SUITE_PACKAGES = { 0.1: '@modelcontextprotocol/conformance', 0.2: '@modelcontextprotocol/conformance-2026' };
 
 function runScenario(mode, target, scenario, options) {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), `conformance-${scenario.replace(/\W/g, '-')}-`));
@@ -53,7 +53,9 @@ function main() {
   });
   const [mode, target, ...scenarios] = positionals;
   if (!['server', 'client'].includes(mode) || !target || scenarios.length === 0 || !(values.suite in SUITE_PACKAGES)) {
-    process.stderr.write('usage: run-conformance.js server <url> | client "<command>" <scenario...> [--json] [--suite 0.1|0.2] [--spec-version <v>]\n');
+    process.stderr.write(
+      'usage: run-conformance.js server <url> | client "<command>" <scenario...> [--json] [--suite 0.1|0.2] [--spec-version <v>]\n',
+    );
     process.exit(2);
   }
   const options = { suite: values.suite, specVersion: values['spec-version'] };

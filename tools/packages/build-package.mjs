@@ -13,6 +13,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+
 import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -77,6 +78,8 @@ writeFileSync(
 
 if (values.pack !== undefined) {
   mkdirSync(values.pack, { recursive: true });
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', path.resolve(values.pack)], { cwd: outDir, encoding: 'utf8' }));
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', path.resolve(values.pack)], { cwd: outDir, encoding: 'utf8' }),
+  );
   process.stdout.write(`${path.join(path.resolve(values.pack), packed[0].filename)}\n`);
 }

@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { spawnServerProcess } from './server-process';
 
 /** The line the gateway logs once it serves; its two URLs are the match's groups 1 and 2. */

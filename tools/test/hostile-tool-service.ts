@@ -53,7 +53,10 @@ export class HostileToolService {
   }
 
   private answer(path: string, body: string, res: ServerResponse): void {
-    const json = (document: unknown): void => void res.writeHead(200, { 'content-type': 'application/json' }).end(typeof document === 'string' ? document : JSON.stringify(document));
+    const json = (document: unknown): void =>
+      void res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(typeof document === 'string' ? document : JSON.stringify(document));
     switch (path) {
       case '/tool-manifest':
         return json(HOSTILE_MANIFEST);

@@ -1,7 +1,8 @@
 import { connect } from 'node:net';
 
 /** What came back on a raw connection: nothing at all, or one HTTP response as the server framed it. */
-export type RawExchange = { kind: 'closed' } | { kind: 'response'; status: number; headers: Record<string, string>; body: Buffer } | { kind: 'hang' };
+export type RawExchange =
+  { kind: 'closed' } | { kind: 'response'; status: number; headers: Record<string, string>; body: Buffer } | { kind: 'hang' };
 
 /**
  * Writes `request` (any bytes, well-formed HTTP or not) on a fresh TCP connection, half-closes it, and
@@ -35,7 +36,10 @@ function parseResponse(bytes: Buffer): RawExchange {
     if (interimEnd !== -1) return parseResponse(bytes.subarray(interimEnd + 4));
   }
   const end = bytes.indexOf('\r\n\r\n');
-  const head = bytes.subarray(0, end === -1 ? bytes.length : end).toString('latin1').split('\r\n');
+  const head = bytes
+    .subarray(0, end === -1 ? bytes.length : end)
+    .toString('latin1')
+    .split('\r\n');
   const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head[0] ?? '')?.[1] ?? 0);
   const headers: Record<string, string> = {};
   for (const line of head.slice(1)) {

@@ -1,6 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+
 import Redis from 'ioredis';
+
 import { freePort } from './free-port';
 
 /** A real redis-server process of the test's own, on a free port, with no persistence. */
@@ -20,7 +22,9 @@ export interface TestRedis {
 /** Starts redis-server on a free port, or on `port` (a restart of one the test killed). */
 export async function startRedis(port?: number): Promise<TestRedis> {
   port ??= await freePort();
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   await new Promise<void>((resolve, reject) => {

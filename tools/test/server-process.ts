@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 
@@ -16,7 +16,12 @@ export interface ServerProcess {
  * Starts a built app (`dist/apps/<app>/main.js`) as its own process and waits until its stdout matches
  * `ready`. The environment is minimal: PATH plus what the test passes.
  */
-export async function spawnServerProcess(app: string, env: Record<string, string>, ready: RegExp, args: string[] = []): Promise<ServerProcess & { match: RegExpExecArray }> {
+export async function spawnServerProcess(
+  app: string,
+  env: Record<string, string>,
+  ready: RegExp,
+  args: string[] = [],
+): Promise<ServerProcess & { match: RegExpExecArray }> {
   const child = spawn(process.execPath, [path.join(REPO_ROOT, 'dist/apps', app, 'main.js'), ...args], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

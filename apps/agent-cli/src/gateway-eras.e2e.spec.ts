@@ -1,15 +1,16 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { freePort } from '../../../tools/test/free-port';
 import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
-import { startSampleToolService, type SampleToolService } from '../../../tools/test/sample-tool-service';
+import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
 import { REPO_ROOT, type ServerProcess } from '../../../tools/test/server-process';
 import { TransportClientFactory } from './mcp/client-factory';
 import { McpClientManager } from './mcp/client-manager';
 import type { HttpServerConfig } from './mcp/server-config';
+import { type CliRun, runBuiltCli } from './test-support/built-cli';
 import { ToolRegistry } from './tools/tool-registry';
-import { runBuiltCli, type CliRun } from './test-support/built-cli';
 
 /** The built CLI with the given configuration, as a user runs it. */
 function cli(config: string, ...args: string[]): Promise<CliRun> {
@@ -24,7 +25,12 @@ function agentConfig(url: string, era?: string): string {
 
 /** The JSON-RPC methods the gateway logged receiving since `from` (a length of its output). */
 function methodsSince(gateway: ServerProcess, from: number): string[] {
-  return [...gateway.output().slice(from).matchAll(/event=mcp_http_request_received method=(\S+)/g)].map((m) => m[1]);
+  return [
+    ...gateway
+      .output()
+      .slice(from)
+      .matchAll(/event=mcp_http_request_received method=(\S+)/g),
+  ].map((m) => m[1]);
 }
 
 /** What the agent does with a server, end to end: status, tool list, a call. */
@@ -35,7 +41,9 @@ async function useGateway(config: string): Promise<{ protocolVersion: string | u
   expect(status.state).toBe('connected');
   const listed = await cli(config, 'tools', '--json');
   expect(listed.code).toBe(0);
-  const tools = (JSON.parse(listed.stdout) as { tools: Array<{ name: string }> }).tools.map((t) => t.name).filter((name) => name.startsWith('mcp__'));
+  const tools = (JSON.parse(listed.stdout) as { tools: Array<{ name: string }> }).tools
+    .map((t) => t.name)
+    .filter((name) => name.startsWith('mcp__'));
   const call = await cli(config, 'call', 'mcp__gateway__customer_lookup', '{"customerId":"C1001"}', '--yes');
   expect(call.code).toBe(0);
   return { protocolVersion: status.protocolVersion, tools, answer: call.stdout };
@@ -91,7 +99,9 @@ describe('agent-cli speaks both eras with the toolmesh gateway', () => {
   });
 
   it('era auto against a gateway that serves only 2025-11-25: the probe is refused, initialize follows', async () => {
-    const legacyOnly = await spawnGateway(gatewayConfigFile(tools.url, '  protocol: { supportedVersions: ["2025-11-25"], preferredVersion: "2025-11-25" }'));
+    const legacyOnly = await spawnGateway(
+      gatewayConfigFile(tools.url, '  protocol: { supportedVersions: ["2025-11-25"], preferredVersion: "2025-11-25" }'),
+    );
     try {
       const used = await useGateway(agentConfig(legacyOnly.match[1]));
       expect(used.protocolVersion).toBe('2025-11-25');
@@ -142,21 +152,38 @@ describe('agent-cli keeps the 2026 tool list of the gateway live', () => {
   }
 
   it('applies a list change told on the listen stream, and again after the stream dropped and was reopened', async () => {
-    const config: HttpServerConfig = { name: 'gateway', transport: 'streamable-http', url: new URL(gateway.match[1]), headers: {}, requestTimeoutMs: 10_000, annotationTrust: 'ignore' };
-    manager = new McpClientManager(new TransportClientFactory({ name: 'eras-test', version: '0' }), { warn: (line) => warnings.push(line) });
+    const config: HttpServerConfig = {
+      name: 'gateway',
+      transport: 'streamable-http',
+      url: new URL(gateway.match[1]),
+      headers: {},
+      requestTimeoutMs: 10_000,
+      annotationTrust: 'ignore',
+    };
+    manager = new McpClientManager(new TransportClientFactory({ name: 'eras-test', version: '0' }), {
+      warn: (line) => warnings.push(line),
+    });
     const [status] = await manager.connectAll([config]);
     expect(status).toMatchObject({ state: 'connected', protocolVersion: '2026-07-28' });
     const registry = new ToolRegistry();
     await manager.registerAllTools(registry);
     expect(await offeredNames(registry)).not.toContain('mcp__gateway__test_added_tool');
 
-    await fetch(`${tools.url}/tools/test_trigger_tool_change`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    await fetch(`${tools.url}/tools/test_trigger_tool_change`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(await offersEventually(registry, (names) => names.includes('mcp__gateway__test_added_tool'), 15_000)).toBe(true);
 
     // The gateway goes away (ending the listen stream) and comes back on the same address.
     await gateway.stop();
     gateway = await spawnGateway(configFile);
-    await fetch(`${tools.url}/tools/test_trigger_tool_change`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    await fetch(`${tools.url}/tools/test_trigger_tool_change`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(await offersEventually(registry, (names) => !names.includes('mcp__gateway__test_added_tool'), 30_000)).toBe(true);
     expect(manager.status[0].state).toBe('connected');
     // The new gateway was listened to: the change came on a reopened stream, not by polling.

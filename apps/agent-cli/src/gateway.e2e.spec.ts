@@ -1,12 +1,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
-import { startSampleToolService, type SampleToolService } from '../../../tools/test/sample-tool-service';
+import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
 import { REPO_ROOT, type ServerProcess } from '../../../tools/test/server-process';
 import { startScriptedLlmServer } from './agent/test-support/scripted-llm-server';
 import { ExitCode } from './cli/exit-codes';
-import { runBuiltCli, type CliRun } from './test-support/built-cli';
+import { type CliRun, runBuiltCli } from './test-support/built-cli';
 
 /** The built CLI with the given configuration, as a user runs it. */
 function cli(config: string, ...args: string[]): Promise<CliRun> {
@@ -43,8 +44,17 @@ describe('agent-cli through the toolmesh gateway', () => {
   it('connects and counts every tool of the catalogue', async () => {
     const run = await cli(config, 'servers', '--json');
     expect(run.code).toBe(0);
-    const { servers } = JSON.parse(run.stdout) as { servers: Array<{ name: string; state: string; toolCount: number; serverInfo?: { name: string } }> };
-    expect(servers).toEqual([expect.objectContaining({ name: 'gateway', state: 'connected', toolCount: catalogue.length, serverInfo: expect.objectContaining({ name: 'toolmesh-gateway' }) })]);
+    const { servers } = JSON.parse(run.stdout) as {
+      servers: Array<{ name: string; state: string; toolCount: number; serverInfo?: { name: string } }>;
+    };
+    expect(servers).toEqual([
+      expect.objectContaining({
+        name: 'gateway',
+        state: 'connected',
+        toolCount: catalogue.length,
+        serverInfo: expect.objectContaining({ name: 'toolmesh-gateway' }),
+      }),
+    ]);
   });
 
   it('lists the tools as mcp__gateway__<tool>, with the input schemas exactly as the gateway advertises them', async () => {
@@ -53,10 +63,11 @@ describe('agent-cli through the toolmesh gateway', () => {
     const listed = (JSON.parse(run.stdout) as { tools: Array<{ name: string; inputSchema: unknown }> }).tools;
     const fromGateway = listed.filter((t) => t.name.startsWith('mcp__')); // the built-in tools are listed too
     expect(fromGateway.map((t) => t.name).sort()).toEqual(catalogue.map((t) => `mcp__gateway__${t.name}`).sort());
-    for (const tool of catalogue) expect(listed.find((t) => t.name === `mcp__gateway__${tool.name}`)?.inputSchema).toEqual(tool.inputSchema);
+    for (const tool of catalogue)
+      expect(listed.find((t) => t.name === `mcp__gateway__${tool.name}`)?.inputSchema).toEqual(tool.inputSchema);
   });
 
-  it('calls a tool, and reports the gateway\'s isError result as a failed call', async () => {
+  it("calls a tool, and reports the gateway's isError result as a failed call", async () => {
     const ok = await cli(config, 'call', 'mcp__gateway__customer_lookup', '{"customerId":"C1001"}', '--yes');
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('Quillfeather Stationers');
@@ -67,7 +78,10 @@ describe('agent-cli through the toolmesh gateway', () => {
 
   it('suggests the qualified name for a tool named without its server', async () => {
     const run = await cli(config, 'call', 'customer_lookup', '{"customerId":"C1001"}');
-    expect(run).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('no tool named "customer_lookup"; did you mean mcp__gateway__customer_lookup?') });
+    expect(run).toMatchObject({
+      code: ExitCode.Usage,
+      stderr: expect.stringContaining('no tool named "customer_lookup"; did you mean mcp__gateway__customer_lookup?'),
+    });
   });
 
   it('shows the error the gateway answers at a wrong path, not only its HTTP status', async () => {
@@ -83,7 +97,10 @@ describe('agent-cli through the toolmesh gateway', () => {
     const inDir = (...args: string[]) => runBuiltCli(args, { cwd: dir, env: { PATH: process.env.PATH } });
     /** `run` with a configuration made by `mcp add gateway <addOptions>`, the model asking for customer_lookup once. */
     async function runWith(addOptions: string[]) {
-      const llm = await startScriptedLlmServer([{ toolCalls: [{ name: 'mcp__gateway__customer_lookup', arguments: { customerId: 'C1001' } }] }, { text: 'It is Quillfeather Stationers.' }]);
+      const llm = await startScriptedLlmServer([
+        { toolCalls: [{ name: 'mcp__gateway__customer_lookup', arguments: { customerId: 'C1001' } }] },
+        { text: 'It is Quillfeather Stationers.' },
+      ]);
       try {
         const file = `${addOptions.length}.yaml`;
         writeFileSync(path.join(dir, file), `llm:\n  baseUrl: ${llm.baseUrl}\n  model: scripted-model\n`);
@@ -96,6 +113,9 @@ describe('agent-cli through the toolmesh gateway', () => {
     }
     // Without a trust level every gateway tool is assumed destructive: refused, with no one to ask.
     expect(await runWith([])).toMatchObject({ code: ExitCode.Denied });
-    expect(await runWith(['--annotation-trust', 'read-only'])).toEqual({ code: ExitCode.Ok, toolResult: expect.stringContaining('Quillfeather Stationers') });
+    expect(await runWith(['--annotation-trust', 'read-only'])).toEqual({
+      code: ExitCode.Ok,
+      toolResult: expect.stringContaining('Quillfeather Stationers'),
+    });
   });
 });

@@ -24,7 +24,10 @@ describe('agent-cli process (built dist/apps/agent-cli/main.js)', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-loads-'));
     try {
       const record = path.join(dir, 'loaded.json');
-      const result = spawnSync(process.execPath, ['--require', RECORD_MODULE_LOADS, MAIN, '--version'], { encoding: 'utf8', env: { ...process.env, MODULE_LOAD_RECORD: record } });
+      const result = spawnSync(process.execPath, ['--require', RECORD_MODULE_LOADS, MAIN, '--version'], {
+        encoding: 'utf8',
+        env: { ...process.env, MODULE_LOAD_RECORD: record },
+      });
       expect(result.status).toBe(0);
       const loaded = JSON.parse(readFileSync(record, 'utf8')) as string[];
       expect(loaded).toContain(MAIN); // the record holds the bundle's own loads

@@ -1,4 +1,5 @@
 import { childProcesses } from '@toolmesh/transport-stdio';
+
 import { version } from '../../../package.json';
 import { runCli } from './cli/run-cli';
 import { openTerminal } from './cli/terminal';
@@ -25,11 +26,15 @@ const terminal = openTerminal(process.stdin, process.stderr);
 const interrupt = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => interrupt.abort(new Error(`${signal} received`)));
 
-void runCli(process.argv.slice(2), { stdout, stderr, terminal, stdin: process.stdin }, {
-  version,
-  signal: interrupt.signal,
-  onRuntime: (runtime) => guard.setCleanup(runtime && (() => runtime.close())),
-}).then((code) => {
+void runCli(
+  process.argv.slice(2),
+  { stdout, stderr, terminal, stdin: process.stdin },
+  {
+    version,
+    signal: interrupt.signal,
+    onRuntime: (runtime) => guard.setCleanup(runtime && (() => runtime.close())),
+  },
+).then((code) => {
   terminal?.close();
   process.exitCode = code;
 });

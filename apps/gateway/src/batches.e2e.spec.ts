@@ -8,10 +8,19 @@ describe('JSON-RPC batches', () => {
     config.mcp.maxBodyBytes = 4096;
   });
 
-  const post = (body: unknown, version: string) => gateway().post(typeof body === 'string' ? body : JSON.stringify(body), { 'mcp-protocol-version': version });
+  const post = (body: unknown, version: string) =>
+    gateway().post(typeof body === 'string' ? body : JSON.stringify(body), { 'mcp-protocol-version': version });
 
   it('after a 2025-03-26 initialize, answers a batch [ping, tools/list] with two results', async () => {
-    const init = await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 't', version: '1' } } }, '2025-03-26');
+    const init = await post(
+      {
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      },
+      '2025-03-26',
+    );
     expect(((await init.json()) as Answer).result?.protocolVersion).toBe('2025-03-26');
     const res = await post(
       [
@@ -40,13 +49,22 @@ describe('JSON-RPC batches', () => {
     expect(res.status).toBe(200);
     const answers = (await res.json()) as Answer[];
     expect(answers).toHaveLength(3);
-    expect(answers.find(({ id }) => id === 'call')?.result).toMatchObject({ content: [{ type: 'text', text: 'in a batch' }], isError: false });
+    expect(answers.find(({ id }) => id === 'call')?.result).toMatchObject({
+      content: [{ type: 'text', text: 'in a batch' }],
+      isError: false,
+    });
     expect(answers.find(({ id }) => id === 'nope')?.error?.code).toBe(-32601);
     expect(answers.find(({ id }) => id === 'bad')?.error?.code).toBe(-32600);
   });
 
   it('answers a batch of notifications only with 202', async () => {
-    const res = await post([{ jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }], '2025-03-26');
+    const res = await post(
+      [
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } },
+      ],
+      '2025-03-26',
+    );
     expect(res.status).toBe(202);
     expect(await res.text()).toBe('');
   });
@@ -59,9 +77,18 @@ describe('JSON-RPC batches', () => {
 
   for (const version of ['2025-06-18', '2025-11-25']) {
     it(`still refuses a batch at ${version} with -32600`, async () => {
-      const res = await post([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' }], version);
+      const res = await post(
+        [
+          { jsonrpc: '2.0', id: 1, method: 'ping' },
+          { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+        ],
+        version,
+      );
       expect(res.status).toBe(400);
-      expect(((await res.json()) as Answer).error).toMatchObject({ code: -32600, message: expect.stringContaining('batches are not supported') });
+      expect(((await res.json()) as Answer).error).toMatchObject({
+        code: -32600,
+        message: expect.stringContaining('batches are not supported'),
+      });
     });
   }
 

@@ -1,12 +1,16 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { DocumentServer } from '../../../tools/test/document-server';
-import { startSampleToolService, type SampleToolService } from '../../../tools/test/sample-tool-service';
+import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';
 
 const schema = { type: 'object' };
-const manifestOf = (...names: string[]) => ({ revision: names.join('+'), tools: names.map((name) => ({ name, inputSchema: schema, endpoint: `/tools/${name}` })) });
+const manifestOf = (...names: string[]) => ({
+  revision: names.join('+'),
+  tools: names.map((name) => ({ name, inputSchema: schema, endpoint: `/tools/${name}` })),
+});
 const FALLBACK = `${__dirname}/../../../config/local-core-tools-manifest-sample-v1.json`;
 
 interface BundleRow {
@@ -45,7 +49,8 @@ describe('gateway catalogue (real tool services, in-process gateway)', () => {
   const readiness = async () => (await management('/actuator/health/readiness')).status;
   /** Waits for the startup preload to end, as a kubelet polling readiness would (no timing asserted). */
   async function untilDiscoveryEnded(): Promise<void> {
-    while ((await status()).bundles.every((row) => row.lastSuccess === null && row.lastError === null)) await new Promise((r) => setTimeout(r, 10));
+    while ((await status()).bundles.every((row) => row.lastSuccess === null && row.lastError === null))
+      await new Promise((r) => setTimeout(r, 10));
   }
 
   it('50 concurrent tools/list after the TTL expired cause exactly one manifest fetch, and all 50 get the list', async () => {
@@ -71,14 +76,24 @@ describe('gateway catalogue (real tool services, in-process gateway)', () => {
     expect(gw.logs().match(/event=catalogue_refresh_forced reason=stale_tool/g)).toHaveLength(1);
   });
 
-  it('serves the routes of a file: portal registry, with the portal\'s state in toolBundles', async () => {
+  it("serves the routes of a file: portal registry, with the portal's state in toolBundles", async () => {
     const registry = path.join(mkdtempSync(path.join(tmpdir(), 'gw-portal-')), 'toolserver-info.json');
     const toolServices = [{ serviceDomain: tools.url, manifestPath: '/tool-manifest', enabled: 'Y' }];
-    writeFileSync(registry, JSON.stringify({ routes: [{ routeToken: 'core', enabled: 'Y', routeRevision: '3', toolServices }, { routeToken: 'off', enabled: 'N', routeRevision: '1', toolServices }] }));
+    writeFileSync(
+      registry,
+      JSON.stringify({
+        routes: [
+          { routeToken: 'core', enabled: 'Y', routeRevision: '3', toolServices },
+          { routeToken: 'off', enabled: 'N', routeRevision: '1', toolServices },
+        ],
+      }),
+    );
     gw = await startTestGateway(tools.url, (config) => (config.mcp.portal.registryUrl = `file:${registry}`));
     const listed = (await gw.rpc('tools/list')).result?.tools as Array<{ name: string }>;
     expect(listed.map((tool) => tool.name)).toContain('customer_lookup');
-    expect((await gw.rpc('tools/call', { name: 'echo_text', arguments: { text: 'via the portal' } })).result?.content?.[0].text).toBe('via the portal');
+    expect((await gw.rpc('tools/call', { name: 'echo_text', arguments: { text: 'via the portal' } })).result?.content?.[0].text).toBe(
+      'via the portal',
+    );
     const body = (await management('/actuator/toolBundles')).body as { portal: { source: string }; bundles: BundleRow[] };
     expect(body.portal).toMatchObject({ source: 'remote', lastError: null });
     expect(body.bundles.map((row) => [row.bundle, row.source])).toEqual([['core', 'remote']]);
@@ -90,7 +105,12 @@ describe('gateway catalogue (real tool services, in-process gateway)', () => {
       service = await new DocumentServer().start();
     });
     afterEach(() => service.stop());
-    const bundleOn = (name: string, extra: object = {}) => ({ name, serviceDomain: `${service.url}/${name}`, manifestPath: '/tool-manifest', ...extra });
+    const bundleOn = (name: string, extra: object = {}) => ({
+      name,
+      serviceDomain: `${service.url}/${name}`,
+      manifestPath: '/tool-manifest',
+      ...extra,
+    });
 
     it('announces a changed tool list to onToolsListChanged listeners, and only a changed one', async () => {
       let now = 1_800_000_000_000;
@@ -110,7 +130,9 @@ describe('gateway catalogue (real tool services, in-process gateway)', () => {
       service.serve('/empty/tool-manifest', { json: manifestOf() }).hold();
       gw = await startTestGateway(service.url, (config) => (config.mcp.bundles = [bundleOn('empty')]));
       expect(await readiness()).toBe(503);
-      expect((await status()).bundles).toEqual([expect.objectContaining({ bundle: 'empty', source: 'none', lastSuccess: null, lastError: null })]);
+      expect((await status()).bundles).toEqual([
+        expect.objectContaining({ bundle: 'empty', source: 'none', lastSuccess: null, lastError: null }),
+      ]);
       service.release();
       await untilDiscoveryEnded();
       expect(await readiness()).toBe(200);
@@ -118,7 +140,7 @@ describe('gateway catalogue (real tool services, in-process gateway)', () => {
       expect((await status()).bundles[0]).toMatchObject({ source: 'remote', toolCount: 0, manifestRevision: '', lastError: null });
     });
 
-    it('is DOWN when nothing usable exists (tools/list -32003), and shows each bundle\'s source and error', async () => {
+    it("is DOWN when nothing usable exists (tools/list -32003), and shows each bundle's source and error", async () => {
       service.serve('/up/tool-manifest', { json: manifestOf('up1', 'up2') }).serve('/down/tool-manifest', { status: 503 });
       gw = await startTestGateway(service.url, (config) => (config.mcp.bundles = [bundleOn('down')]));
       await untilDiscoveryEnded();
@@ -126,9 +148,13 @@ describe('gateway catalogue (real tool services, in-process gateway)', () => {
       expect((await gw.rpc('tools/list')).error?.code).toBe(-32003);
       await gw.stop();
 
-      gw = await startTestGateway(service.url, (config) => (config.mcp.bundles = [bundleOn('up'), bundleOn('down'), bundleOn('local', { fallbackManifestFile: FALLBACK })]));
+      gw = await startTestGateway(
+        service.url,
+        (config) => (config.mcp.bundles = [bundleOn('up'), bundleOn('down'), bundleOn('local', { fallbackManifestFile: FALLBACK })]),
+      );
       await untilDiscoveryEnded();
-      while ((await status()).bundles.some((row) => row.lastSuccess === null && row.lastError === null)) await new Promise((r) => setTimeout(r, 10));
+      while ((await status()).bundles.some((row) => row.lastSuccess === null && row.lastError === null))
+        await new Promise((r) => setTimeout(r, 10));
       expect(await readiness()).toBe(200);
       const rows = (await status()).bundles;
       expect(rows.map((row) => [row.bundle, row.source, row.lastError?.code ?? null])).toEqual([
@@ -136,16 +162,22 @@ describe('gateway catalogue (real tool services, in-process gateway)', () => {
         ['down', 'none', 'registry.manifest_unreachable'],
         ['local', 'local-fallback', 'registry.manifest_unreachable'],
       ]);
-      expect(rows[0]).toMatchObject({ toolCount: 2, manifestRevision: 'up1+up2', manifestHash: expect.stringMatching(/^[0-9a-f]{16}$/), ageSeconds: 0 });
+      expect(rows[0]).toMatchObject({
+        toolCount: 2,
+        manifestRevision: 'up1+up2',
+        manifestHash: expect.stringMatching(/^[0-9a-f]{16}$/),
+        ageSeconds: 0,
+      });
       expect(rows[2].toolCount).toBeGreaterThan(5);
     });
   });
 
   describe('routing hints in initialize', () => {
     const initialize = async () =>
-      (await gw?.rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }))?.result as Record<string, unknown>;
+      (await gw?.rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }))
+        ?.result as Record<string, unknown>;
 
-    it('carries _meta.toolServers from each route\'s /tool-service-manifest when the lookup works', async () => {
+    it("carries _meta.toolServers from each route's /tool-service-manifest when the lookup works", async () => {
       gw = await startTestGateway(tools.url);
       await gw.rpc('tools/list');
       let result = await initialize();
@@ -160,7 +192,10 @@ describe('gateway catalogue (real tool services, in-process gateway)', () => {
     it('omits them, and initialize still succeeds, when the lookup fails', async () => {
       const service = await new DocumentServer().start();
       service.serve('/s/tool-manifest', { json: manifestOf('t1') }).serve('/s/tool-service-manifest', { status: 500 });
-      gw = await startTestGateway(service.url, (config) => (config.mcp.bundles = [{ name: 's', serviceDomain: `${service.url}/s`, manifestPath: '/tool-manifest' }]));
+      gw = await startTestGateway(
+        service.url,
+        (config) => (config.mcp.bundles = [{ name: 's', serviceDomain: `${service.url}/s`, manifestPath: '/tool-manifest' }]),
+      );
       while (service.fetches('/s/tool-service-manifest') === 0) await new Promise((r) => setTimeout(r, 10));
       const result = await initialize();
       expect(result.protocolVersion).toBe('2025-11-25');

@@ -1,8 +1,14 @@
 import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
 import { startRedis, type TestRedis } from '../../../tools/test/redis-server';
-import { startSampleToolService, type SampleToolService } from '../../../tools/test/sample-tool-service';
+import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
 import type { ServerProcess } from '../../../tools/test/server-process';
-import { callAddedTool, changeManifest as changeManifestAt, isListChanged, openListen as openListenAt, openStream } from './test-support/notification-streams';
+import {
+  callAddedTool,
+  changeManifest as changeManifestAt,
+  isListChanged,
+  openListen as openListenAt,
+  openStream,
+} from './test-support/notification-streams';
 
 type Gateway = ServerProcess & { match: RegExpExecArray };
 
@@ -27,7 +33,10 @@ describe('notifications/tools/list_changed on open streams of both eras', () => 
     beforeAll(async () => {
       redis = await startRedis();
       // A TTL far above the wait below: only the change published by the other replica can explain a notification in time.
-      const config = gatewayConfigFile(tools.url, `  catalogue: { refreshTtlMillis: 120000, forcedRefreshCooldownMillis: 0 }\n  redis: { url: "${redis.url}" }`);
+      const config = gatewayConfigFile(
+        tools.url,
+        `  catalogue: { refreshTtlMillis: 120000, forcedRefreshCooldownMillis: 0 }\n  redis: { url: "${redis.url}" }`,
+      );
       [listening, refreshing] = await Promise.all([spawnGateway(config), spawnGateway(config)]);
     });
     afterAll(async () => {
@@ -67,7 +76,13 @@ describe('notifications/tools/list_changed on open streams of both eras', () => 
       expect(await modern.next((message) => 'result' in message)).toEqual({
         jsonrpc: '2.0',
         id: 'L2',
-        result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': expect.objectContaining({ name: 'toolmesh-gateway' }), 'io.modelcontextprotocol/subscriptionId': 'L2' } },
+        result: {
+          resultType: 'complete',
+          _meta: {
+            'io.modelcontextprotocol/serverInfo': expect.objectContaining({ name: 'toolmesh-gateway' }),
+            'io.modelcontextprotocol/subscriptionId': 'L2',
+          },
+        },
       });
     }, 60_000);
   });
@@ -95,14 +110,19 @@ describe('notifications/tools/list_changed on open streams of both eras', () => 
     let gateway: Gateway;
     beforeAll(async () => {
       // No poll, no request and no other replica can explain a notification: only the requested refresh.
-      gateway = await spawnGateway(gatewayConfigFile(tools.url, '  catalogue: { refreshTtlMillis: 3600000, requestedRefreshIntervalMillis: 600000 }'));
+      gateway = await spawnGateway(
+        gatewayConfigFile(tools.url, '  catalogue: { refreshTtlMillis: 3600000, requestedRefreshIntervalMillis: 600000 }'),
+      );
     });
     afterAll(() => gateway?.stop());
 
     const requestRefresh = () => fetch(`${gateway.match[2]}/actuator/toolBundles/sample/refresh`, { method: 'POST' });
     /** Far below the hour a poll would take, and generous for a loaded machine. */
     const soon = <T>(promise: Promise<T>) =>
-      Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no list_changed 30 s after the refresh')), 30_000).unref())]);
+      Promise.race([
+        promise,
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no list_changed 30 s after the refresh')), 30_000).unref()),
+      ]);
 
     it('reaches a 2025 GET stream and a 2026 listen as list_changed once the tool service asks, and bounds repeated asks with 429', async () => {
       const legacy = await openLegacyStream(gateway);
@@ -114,7 +134,10 @@ describe('notifications/tools/list_changed on open streams of both eras', () => 
       expect(refreshed.status).toBe(200);
       expect(await refreshed.json()).toMatchObject({ bundle: 'sample', source: 'remote', lastError: null });
       expect(await soon(legacy.next(isListChanged))).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
-      expect(await soon(modern.next(isListChanged))).toMatchObject({ method: 'notifications/tools/list_changed', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'R1' } } });
+      expect(await soon(modern.next(isListChanged))).toMatchObject({
+        method: 'notifications/tools/list_changed',
+        params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'R1' } },
+      });
 
       const again = await requestRefresh();
       expect([again.status, Number(again.headers.get('retry-after'))]).toEqual([429, expect.any(Number)]);

@@ -1,12 +1,14 @@
-import { request, type ClientRequest } from 'node:http';
+import { type ClientRequest, request } from 'node:http';
+
 import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
-import type { ServerProcess } from '../../../tools/test/server-process';
 import { until } from '../../../tools/test/process-table';
+import type { ServerProcess } from '../../../tools/test/server-process';
 import { StallingToolService } from '../../../tools/test/stalling-tool-service';
 
 const ABANDONED = 300;
 
-const callBody = (id: number, name: string, text: string) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: { text } } });
+const callBody = (id: number, name: string, text: string) =>
+  JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: { text } } });
 const MCP_HEADERS = { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' };
 /** What a starved pool could add to a neighbour's call at most (issue 14: "within 100 ms plus its own time"). */
 const NEIGHBOUR_SLACK_MILLIS = 100;
@@ -19,7 +21,12 @@ async function echoMillis(mcpUrl: string, firstId: number): Promise<number> {
   let fastest = Infinity;
   for (let id = firstId; id < firstId + 3; id += 1) {
     const started = performance.now();
-    const res = await fetch(mcpUrl, { method: 'POST', headers: MCP_HEADERS, body: callBody(id, 'echo', 'next'), signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: MCP_HEADERS,
+      body: callBody(id, 'echo', 'next'),
+      signal: AbortSignal.timeout(10_000),
+    });
     const { result } = (await res.json()) as { result: { isError: boolean; content: [{ text: string }] } };
     fastest = Math.min(fastest, performance.now() - started);
     expect(result).toMatchObject({ isError: false, content: [{ text: '{"text":"next"}' }] });
@@ -68,9 +75,11 @@ describe('a client that hangs up cancels its tool call', () => {
     await until(() => tools.stalledCalls().received + answered === ABANDONED, 'every call placed');
     const { received } = tools.stalledCalls();
     expect(received).toBe(64);
-    expect(new Set(overLimit.map((text) => (JSON.parse(text) as { result: { isError: boolean; content: [{ text: string }] } }).result.content[0].text))).toEqual(
-      new Set(['Tool never_replies was not called: it already has 64 calls in flight, its limit; retry later.']),
-    );
+    expect(
+      new Set(
+        overLimit.map((text) => (JSON.parse(text) as { result: { isError: boolean; content: [{ text: string }] } }).result.content[0].text),
+      ),
+    ).toEqual(new Set(['Tool never_replies was not called: it already has 64 calls in flight, its limit; retry later.']));
 
     // While the stuck tool holds its share of the pool, its neighbour still gets a connection at once.
     expect(await echoMillis(mcpUrl, 20_000)).toBeLessThan(ownMillis + NEIGHBOUR_SLACK_MILLIS);
@@ -80,7 +89,10 @@ describe('a client that hangs up cancels its tool call', () => {
     expect(await echoMillis(mcpUrl, 30_000)).toBeLessThan(ownMillis + NEIGHBOUR_SLACK_MILLIS);
 
     // Each cancellation logged once, as such, without the call's arguments.
-    await until(() => (gateway.output().match(/event=tool_call_cancelled /g) ?? []).length === received, 'one tool_call_cancelled line per abandoned call');
+    await until(
+      () => (gateway.output().match(/event=tool_call_cancelled /g) ?? []).length === received,
+      'one tool_call_cancelled line per abandoned call',
+    );
     expect(gateway.output()).not.toContain('abandoned-argument-text');
   });
 });

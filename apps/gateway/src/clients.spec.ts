@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Client, StreamableHTTPClientTransport, type FetchLike, type VersionNegotiationMode } from '@modelcontextprotocol/client';
+
+import { Client, type FetchLike, StreamableHTTPClientTransport, type VersionNegotiationMode } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
 import { useGatewayWithSampleService } from './test-support/test-gateway';
 
 /**
@@ -15,7 +17,9 @@ const INSPECTOR_BUILD = path.dirname(require.resolve('@modelcontextprotocol/insp
 const MODERN_VERSION = '2026-07-28';
 
 async function inspector(...args: string[]): Promise<unknown> {
-  const { stdout } = await promisify(execFile)(process.execPath, [path.join(INSPECTOR_BUILD, 'cli.js'), '--cli', ...args], { cwd: INSPECTOR_BUILD });
+  const { stdout } = await promisify(execFile)(process.execPath, [path.join(INSPECTOR_BUILD, 'cli.js'), '--cli', ...args], {
+    cwd: INSPECTOR_BUILD,
+  });
   return JSON.parse(stdout);
 }
 
@@ -31,7 +35,10 @@ function recordingFetch(sent: Headers[]): FetchLike {
  * An SDK v2 client connected to the gateway. `guid` goes on every request as the caller header, so the
  * gateway's log lines for this client's requests can be told apart from every other test's.
  */
-async function connectedClient(url: string, options: { mode?: VersionNegotiationMode; guid?: string; fetch?: FetchLike } = {}): Promise<Client> {
+async function connectedClient(
+  url: string,
+  options: { mode?: VersionNegotiationMode; guid?: string; fetch?: FetchLike } = {},
+): Promise<Client> {
   const client = new Client({ name: 'sdk-client-test', version: '1.0.0' }, options.mode && { versionNegotiation: { mode: options.mode } });
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     ...(options.guid && { requestInit: { headers: { guid: options.guid } } }),
@@ -54,9 +61,21 @@ describe('real MCP clients through the gateway', () => {
 
   describe('the 2025 era (initialize)', () => {
     it('the MCP Inspector CLI lists and calls a tool', async () => {
-      const listed = (await inspector(gateway().url, '--transport', 'http', '--method', 'tools/list')) as { tools: Array<{ name: string }> };
+      const listed = (await inspector(gateway().url, '--transport', 'http', '--method', 'tools/list')) as {
+        tools: Array<{ name: string }>;
+      };
       expect(listed.tools.map((t) => t.name)).toContain('product_search');
-      const called = (await inspector(gateway().url, '--transport', 'http', '--method', 'tools/call', '--tool-name', 'echo_text', '--tool-arg', 'text=inspected')) as {
+      const called = (await inspector(
+        gateway().url,
+        '--transport',
+        'http',
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'echo_text',
+        '--tool-arg',
+        'text=inspected',
+      )) as {
         content: Array<{ text: string }>;
         isError: boolean;
       };
@@ -117,9 +136,14 @@ describe('real MCP clients through the gateway', () => {
         const custom = await client.callTool({ name: 'test_custom_headers', arguments: { region: 'eu-west1', priority: 3, query: 'q' } });
         expect([custom.isError, (custom.content as Array<{ text: string }>)[0].text]).toEqual([false, 'q in eu-west1 at priority 3']);
         // One request, not a -32020 refusal followed by the SDK's refetch-and-retry.
-        expect(sent.map((headers) => [headers.get('mcp-method'), headers.get('mcp-name'), headers.get('mcp-param-region'), headers.get('mcp-param-priority')])).toEqual([
-          ['tools/call', 'test_custom_headers', 'eu-west1', '3'],
-        ]);
+        expect(
+          sent.map((headers) => [
+            headers.get('mcp-method'),
+            headers.get('mcp-name'),
+            headers.get('mcp-param-region'),
+            headers.get('mcp-param-priority'),
+          ]),
+        ).toEqual([['tools/call', 'test_custom_headers', 'eu-west1', '3']]);
       } finally {
         await client.close();
       }

@@ -1,13 +1,21 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+
 import { REPO_ROOT } from '../../../tools/test/server-process';
 import { useGatewayWithSampleService } from './test-support/test-gateway';
 
 type Results = Record<string, { passed: boolean; failures: string[] }>;
 
 /** Scenarios of the suite 0.1.16 that apply to a tools-only gateway (the rest need prompts, resources, sampling, ...). */
-const SUITE_01_SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection', 'tools-call-simple-text', 'tools-call-error'];
+const SUITE_01_SCENARIOS = [
+  'server-initialize',
+  'ping',
+  'tools-list',
+  'dns-rebinding-protection',
+  'tools-call-simple-text',
+  'tools-call-error',
+];
 
 /** 0.2.0-alpha.12, default mode: every scenario that applies to a tools-only gateway (issue #13 lists them). */
 const SUITE_02_SCENARIOS = [
@@ -59,7 +67,8 @@ async function runSuite(url: string, scenarios: readonly string[], options: stri
 
 function expectPassing(results: Results, scenarios: readonly string[]): void {
   expect(Object.keys(results)).toEqual(scenarios);
-  for (const [scenario, result] of Object.entries(results)) expect({ scenario, failures: result.failures }).toEqual({ scenario, failures: [] });
+  for (const [scenario, result] of Object.entries(results))
+    expect({ scenario, failures: result.failures }).toEqual({ scenario, failures: [] });
 }
 
 describe('official MCP conformance suite, server scenarios', () => {
@@ -86,6 +95,9 @@ describe('official MCP conformance suite, server scenarios', () => {
   }
 
   it('0.2.0-alpha.12 with --spec-version 2026-07-28 passes every scenario that applies', async () => {
-    expectPassing(await runSuite(gateway().url, SUITE_02_MODERN_SCENARIOS, ['--suite', '0.2', '--spec-version', '2026-07-28']), SUITE_02_MODERN_SCENARIOS);
+    expectPassing(
+      await runSuite(gateway().url, SUITE_02_MODERN_SCENARIOS, ['--suite', '0.2', '--spec-version', '2026-07-28']),
+      SUITE_02_MODERN_SCENARIOS,
+    );
   }, 300_000);
 });

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { DocumentServer } from '../../../tools/test/document-server';
 import { spawnGateway } from '../../../tools/test/gateway-process';
 import type { ServerProcess } from '../../../tools/test/server-process';
@@ -62,7 +63,11 @@ mcp:
     socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: '); // and nothing more
     const received = await answer;
     expect(received).toMatch(/^HTTP\/1\.1 408 /);
-    expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600 },
+    });
     expect((await ping()).status).toBe(200);
   });
 
@@ -73,7 +78,10 @@ mcp:
     held.forEach((socket) => socket.destroy());
     let status = 0;
     for (let attempt = 0; attempt < 50 && status !== 200; attempt++) {
-      status = await ping().then((res) => res.status, () => 0);
+      status = await ping().then(
+        (res) => res.status,
+        () => 0,
+      );
       if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(status).toBe(200);

@@ -1,4 +1,4 @@
-import { useGatewayWithSampleService, type TestGateway } from './test-support/test-gateway';
+import { type TestGateway, useGatewayWithSampleService } from './test-support/test-gateway';
 
 const MODERN = '2026-07-28';
 const META = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} };
@@ -47,7 +47,10 @@ async function legacy(gateway: TestGateway, method: string, params: Record<strin
 }
 
 /** Every method of every declared capability answers: no -32601, no 404 (SPEC N7). */
-async function expectEveryDeclaredMethodServed(capabilities: Record<string, unknown>, send: (method: string, params: Record<string, unknown>) => Promise<Answer>): Promise<void> {
+async function expectEveryDeclaredMethodServed(
+  capabilities: Record<string, unknown>,
+  send: (method: string, params: Record<string, unknown>) => Promise<Answer>,
+): Promise<void> {
   for (const capability of Object.keys(capabilities)) {
     const methods = METHODS_OF[capability];
     expect({ capability, known: methods !== undefined }).toEqual({ capability, known: true });
@@ -71,12 +74,19 @@ describe('capabilities declared only for what is served (SPEC N7)', () => {
 
   it('2026-07-28: prompts and resources are served as a server with none must: empty lists, -32602 for one asked for by name', async () => {
     expect(await modern(gateway(), 'prompts/get', { name: 'any' })).toMatchObject({ status: 200, body: { error: { code: -32602 } } });
-    expect(await modern(gateway(), 'resources/read', { uri: 'file:///any' })).toMatchObject({ status: 200, body: { error: { code: -32602, data: { uri: 'file:///any' } } } });
+    expect(await modern(gateway(), 'resources/read', { uri: 'file:///any' })).toMatchObject({
+      status: 200,
+      body: { error: { code: -32602, data: { uri: 'file:///any' } } },
+    });
   });
 
   for (const version of ['2025-03-26', '2025-06-18', '2025-11-25']) {
     it(`${version}: every method of every capability initialize declares answers`, async () => {
-      const init = await legacy(gateway(), 'initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } });
+      const init = await legacy(gateway(), 'initialize', {
+        protocolVersion: version,
+        capabilities: {},
+        clientInfo: { name: 't', version: '1' },
+      });
       const capabilities = init.body.result?.capabilities as Record<string, unknown>;
       expect(capabilities).toHaveProperty('tools');
       await expectEveryDeclaredMethodServed(capabilities, (method, params) => legacy(gateway(), method, params));
@@ -87,8 +97,11 @@ describe('capabilities declared only for what is served (SPEC N7)', () => {
 describe('log levels (SPEC N7)', () => {
   const { gateway } = useGatewayWithSampleService();
 
-  it('2025: logging/setLevel takes the revision\'s levels and answers -32602 to any other', async () => {
-    expect(await legacy(gateway(), 'logging/setLevel', { level: 'warning' })).toEqual({ status: 200, body: { jsonrpc: '2.0', id: 1, result: {} } });
+  it("2025: logging/setLevel takes the revision's levels and answers -32602 to any other", async () => {
+    expect(await legacy(gateway(), 'logging/setLevel', { level: 'warning' })).toEqual({
+      status: 200,
+      body: { jsonrpc: '2.0', id: 1, result: {} },
+    });
     for (const level of ['loud', 'WARNING', 3, undefined]) {
       expect(await legacy(gateway(), 'logging/setLevel', { level })).toMatchObject({ status: 200, body: { error: { code: -32602 } } });
     }

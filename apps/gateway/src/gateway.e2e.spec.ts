@@ -2,8 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startSampleToolService, type SampleToolService } from '../../../tools/test/sample-tool-service';
-import { startTestGateway, useGatewayWithSampleService, type JsonRpcReply, type TestGateway } from './test-support/test-gateway';
+
+import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
+import { type JsonRpcReply, startTestGateway, type TestGateway, useGatewayWithSampleService } from './test-support/test-gateway';
 
 /** A port nobody listens on: bound once, then released. */
 async function closedPort(): Promise<number> {
@@ -25,7 +26,16 @@ describe('gateway against the sample tool service', () => {
     const offlineManifest = path.join(mkdtempSync(path.join(tmpdir(), 'gw-e2e-')), 'offline.json');
     writeFileSync(
       offlineManifest,
-      JSON.stringify({ tools: [{ name: 'offline_tool', description: 'Its service is down', inputSchema: { type: 'object' }, endpoint: `http://127.0.0.1:${await closedPort()}/x` }] }),
+      JSON.stringify({
+        tools: [
+          {
+            name: 'offline_tool',
+            description: 'Its service is down',
+            inputSchema: { type: 'object' },
+            endpoint: `http://127.0.0.1:${await closedPort()}/x`,
+          },
+        ],
+      }),
     );
     gw = await startTestGateway(tools.url, (config) => {
       config.mcp.bundles.push({ name: 'offline', serviceDomain: 'http://127.0.0.1:1', manifestFile: offlineManifest });
@@ -39,7 +49,11 @@ describe('gateway against the sample tool service', () => {
   describe('initialize', () => {
     it.each(['2025-03-26', '2025-06-18', '2025-11-25'])('echoes the supported requested version %s', async (version) => {
       const reply = await gw.rpc('initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 'c', version: '1' } });
-      expect(reply.result).toMatchObject({ protocolVersion: version, capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'toolmesh-gateway' } });
+      expect(reply.result).toMatchObject({
+        protocolVersion: version,
+        capabilities: { tools: { listChanged: true } },
+        serverInfo: { name: 'toolmesh-gateway' },
+      });
     });
 
     it('offers the preferred version when the requested one is not served', async () => {
@@ -76,15 +90,24 @@ describe('gateway against the sample tool service', () => {
     it('lists every tool with its public fields only', async () => {
       const { result } = await gw.rpc('tools/list');
       const listed = result?.tools as Array<Record<string, unknown>>;
-      expect(listed.map((t) => t.name)).toEqual(expect.arrayContaining(['echo_text', 'customer_lookup', 'offline_tool', 'test_simple_text']));
+      expect(listed.map((t) => t.name)).toEqual(
+        expect.arrayContaining(['echo_text', 'customer_lookup', 'offline_tool', 'test_simple_text']),
+      );
       for (const tool of listed) {
-        expect(Object.keys(tool).every((key) => ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'icons'].includes(key))).toBe(true);
+        expect(
+          Object.keys(tool).every((key) =>
+            ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'icons'].includes(key),
+          ),
+        ).toBe(true);
       }
     });
 
     it('calls a tool and maps text and JSON data (SPEC G13)', async () => {
       const echo = await gw.rpc('tools/call', { name: 'echo_text', arguments: { text: 'héllo "there"' } });
-      expect(echo.result).toEqual({ content: [{ type: 'text', text: 'héllo "there"', _meta: { searchTime: expect.any(Number) } }], isError: false });
+      expect(echo.result).toEqual({
+        content: [{ type: 'text', text: 'héllo "there"', _meta: { searchTime: expect.any(Number) } }],
+        isError: false,
+      });
       const customer = await gw.rpc('tools/call', { name: 'customer_lookup', arguments: { customerId: 'C1001' } });
       expect(customer.result?.isError).toBe(false);
       expect(JSON.parse(textOf(customer))).toMatchObject({ customerId: 'C1001', name: 'Quillfeather Stationers' });
@@ -116,8 +139,17 @@ describe('gateway against the sample tool service', () => {
     beforeEach(() => tools.clearCalls());
 
     it('passes the caller headers and the caller identity to the tool service and echoes the ids', async () => {
-      const headers = { guid: 'guid-123', 'x-request-id': 'req-456', 'mcp-session-id': 'sess-789', 'employee-no': 'ENC(emp-1)', 'virtual-employee-no': 'ENC(v-2)' };
-      const res = await gw.post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo_text', arguments: { text: 'x' } } }, headers);
+      const headers = {
+        guid: 'guid-123',
+        'x-request-id': 'req-456',
+        'mcp-session-id': 'sess-789',
+        'employee-no': 'ENC(emp-1)',
+        'virtual-employee-no': 'ENC(v-2)',
+      };
+      const res = await gw.post(
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo_text', arguments: { text: 'x' } } },
+        headers,
+      );
       expect([res.headers.get('guid'), res.headers.get('x-request-id')]).toEqual(['guid-123', 'req-456']);
       const [call] = await tools.calls();
       expect(call.headers).toEqual({
@@ -142,7 +174,10 @@ describe('gateway against the sample tool service', () => {
     });
 
     it('does not forward Authorization unless configured to', async () => {
-      await gw.post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo_text', arguments: { text: 'x' } } }, { authorization: 'Bearer caller-token' });
+      await gw.post(
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo_text', arguments: { text: 'x' } } },
+        { authorization: 'Bearer caller-token' },
+      );
       expect((await tools.calls())[0].headers.authorization).toBeUndefined();
     });
 

@@ -1,4 +1,5 @@
 import type { LogFormat } from '@toolmesh/transport-http/server';
+
 import { useGatewayWithSampleService } from './test-support/test-gateway';
 
 /** What a client can put in a name never reaches the log raw or whole, in either log format (SPEC G26). */

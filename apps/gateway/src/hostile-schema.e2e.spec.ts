@@ -11,8 +11,16 @@ const HOSTILE_INPUT = `${'a'.repeat(30)}!`;
 const manifest = {
   revision: 'hostile-1',
   tools: [
-    { name: 'redos_echo', inputSchema: { type: 'object', properties: { text: { type: 'string', pattern: '^(a+)+$' } }, required: ['text'] }, endpoint: '/tools/echo' },
-    { name: 'backref_tool', inputSchema: { type: 'object', properties: { text: { type: 'string', pattern: '^(a)\\1$' } } }, endpoint: '/tools/echo' },
+    {
+      name: 'redos_echo',
+      inputSchema: { type: 'object', properties: { text: { type: 'string', pattern: '^(a+)+$' } }, required: ['text'] },
+      endpoint: '/tools/echo',
+    },
+    {
+      name: 'backref_tool',
+      inputSchema: { type: 'object', properties: { text: { type: 'string', pattern: '^(a)\\1$' } } },
+      endpoint: '/tools/echo',
+    },
     { name: 'plain_echo', inputSchema: { type: 'object' }, endpoint: '/tools/echo' },
   ],
 };
@@ -40,7 +48,10 @@ describe('hostile schemas (built gateway process, real tool service)', () => {
       headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
     });
-    return (await res.json()) as { result?: { isError?: boolean; content: Array<{ text: string }>; tools?: Array<{ name: string }> }; error?: unknown };
+    return (await res.json()) as {
+      result?: { isError?: boolean; content: Array<{ text: string }>; tools?: Array<{ name: string }> };
+      error?: unknown;
+    };
   }
   const liveness = async () => (await fetch(`${managementUrl}/actuator/health/liveness`)).status;
 
@@ -71,7 +82,13 @@ describe('hostile schemas (built gateway process, real tool service)', () => {
       bundle: 'sample',
       source: 'remote',
       toolCount: 2,
-      refusedTools: [{ name: 'backref_tool', code: 'schema.unsupported_pattern', message: expect.stringContaining('pattern "^(a)\\1$" cannot run in linear time') }],
+      refusedTools: [
+        {
+          name: 'backref_tool',
+          code: 'schema.unsupported_pattern',
+          message: expect.stringContaining('pattern "^(a)\\1$" cannot run in linear time'),
+        },
+      ],
     });
     expect(gateway.output()).toMatch(/event=manifest_tools_refused .*tools=backref_tool/);
   });

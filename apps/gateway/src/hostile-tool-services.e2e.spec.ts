@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { spawnGateway } from '../../../tools/test/gateway-process';
 import { HostileToolService } from '../../../tools/test/hostile-tool-service';
 import { rawExchange } from '../../../tools/test/raw-http';
@@ -8,7 +9,10 @@ import type { ServerProcess } from '../../../tools/test/server-process';
 
 interface CallAnswer {
   status: number;
-  body: { result?: { isError?: boolean; content: Array<{ text: string }>; tools?: Array<{ name: string }> }; error?: { code: number; message: string } };
+  body: {
+    result?: { isError?: boolean; content: Array<{ text: string }>; tools?: Array<{ name: string }> };
+    error?: { code: number; message: string };
+  };
 }
 interface BundleRow {
   bundle: string;
@@ -33,7 +37,8 @@ describe('hostile tool services (built gateway process)', () => {
 
   beforeAll(async () => {
     service = await new HostileToolService().start();
-    const bundle = (name: string, manifestPath: string) => `    - { name: ${name}, serviceDomain: "${service.url}", manifestPath: ${manifestPath} }`;
+    const bundle = (name: string, manifestPath: string) =>
+      `    - { name: ${name}, serviceDomain: "${service.url}", manifestPath: ${manifestPath} }`;
     const config = path.join(mkdtempSync(path.join(tmpdir(), 'gw-hostile-')), 'gateway.yaml');
     writeFileSync(
       config,
@@ -56,7 +61,11 @@ ${[bundle('hostile', '/tool-manifest'), bundle('moved', '/moved-manifest'), bund
 
   let nextId = 1;
   async function post(body: string, headers: Record<string, string> = {}): Promise<CallAnswer> {
-    const res = await fetch(mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25', ...headers }, body });
+    const res = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25', ...headers },
+      body,
+    });
     return { status: res.status, body: (await res.json()) as CallAnswer['body'] };
   }
   const rpc = (method: string, params: unknown) => post(JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }));
@@ -71,18 +80,22 @@ ${[bundle('hostile', '/tool-manifest'), bundle('moved', '/moved-manifest'), bund
     expect(probe).toBe(200);
     for (const answer of await Promise.all(deep)) {
       expect(answer.status).toBe(200);
-      expect(answer.body.result).toMatchObject({ isError: true, content: [{ text: 'Tool deep_reply failed: the reply is nested deeper than 254 levels.' }] });
+      expect(answer.body.result).toMatchObject({
+        isError: true,
+        content: [{ text: 'Tool deep_reply failed: the reply is nested deeper than 254 levels.' }],
+      });
     }
     expect(await liveness()).toBe(200);
   }, 60_000);
 
   it("keeps a third tool's calls answered while two tools of its service are stuck at their caps", async () => {
     let stuckSettled = 0;
-    const stuck = [...Array.from({ length: 64 }, () => call('stuck_a')), ...Array.from({ length: 64 }, () => call('stuck_b'))].map((answer) =>
-      answer.then((settled) => {
-        stuckSettled += 1;
-        return settled;
-      }),
+    const stuck = [...Array.from({ length: 64 }, () => call('stuck_a')), ...Array.from({ length: 64 }, () => call('stuck_b'))].map(
+      (answer) =>
+        answer.then((settled) => {
+          stuckSettled += 1;
+          return settled;
+        }),
     );
     // 64 of stuck_a and 32 of stuck_b take the service's 96 shared connections; the other 32 of stuck_b are refused.
     while (service.stuckCalls() < 96 || stuckSettled < 32) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -103,12 +116,18 @@ ${[bundle('hostile', '/tool-manifest'), bundle('moved', '/moved-manifest'), bund
   it('refuses the tool nested past the parser limit alone, and serves the rest of its manifest', async () => {
     const row = (await bundles()).find((bundle) => bundle.bundle === 'hostile');
     expect(row).toMatchObject({ source: 'remote', toolCount: 4, lastError: null });
-    expect(row?.refusedTools).toEqual([{ name: 'deep_schema', code: 'registry.tool_too_deep', message: "the tool's definition is nested deeper than 253 levels" }]);
+    expect(row?.refusedTools).toEqual([
+      { name: 'deep_schema', code: 'registry.tool_too_deep', message: "the tool's definition is nested deeper than 253 levels" },
+    ]);
   });
 
   it('follows a manifest redirect within the origin, shows where it led, and refuses one to another origin', async () => {
     const rows = await bundles();
-    expect(rows.find((bundle) => bundle.bundle === 'moved')).toMatchObject({ source: 'remote', toolCount: 1, manifestUrls: [`${service.url}/moved-target`] });
+    expect(rows.find((bundle) => bundle.bundle === 'moved')).toMatchObject({
+      source: 'remote',
+      toolCount: 1,
+      manifestUrls: [`${service.url}/moved-target`],
+    });
     const away = rows.find((bundle) => bundle.bundle === 'away');
     expect(away).toMatchObject({ source: 'none', toolCount: 0, lastError: { code: 'registry.manifest_unreachable' } });
     expect(away?.lastError?.message).toMatch(/redirected to another origin \(http:\/\/localhost:\d+\), which is never followed/);
@@ -119,7 +138,11 @@ ${[bundle('hostile', '/tool-manifest'), bundle('moved', '/moved-manifest'), bund
 
   it('refuses a 50,000-tool manifest on its count, and the other routes keep being served', async () => {
     const huge = (await bundles()).find((bundle) => bundle.bundle === 'huge');
-    expect(huge).toMatchObject({ source: 'none', toolCount: 0, lastError: { code: 'registry.manifest_too_large', message: "the route's manifests offer 50000 tools, over the limit of 2000" } });
+    expect(huge).toMatchObject({
+      source: 'none',
+      toolCount: 0,
+      lastError: { code: 'registry.manifest_too_large', message: "the route's manifests offer 50000 tools, over the limit of 2000" },
+    });
     expect((await call('echo', { text: 'still' })).body.result?.isError).toBe(false);
   });
 
@@ -135,8 +158,13 @@ ${[bundle('hostile', '/tool-manifest'), bundle('moved', '/moved-manifest'), bund
   });
 
   it('refuses a number JSON cannot carry exactly with -32602 naming the field, rather than forwarding it changed', async () => {
-    const answer = await post('{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x","amount":1e309}}}');
-    expect(answer.body.error).toEqual({ code: -32602, message: expect.stringContaining('params.arguments.amount is a number JSON cannot carry exactly') });
+    const answer = await post(
+      '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x","amount":1e309}}}',
+    );
+    expect(answer.body.error).toEqual({
+      code: -32602,
+      message: expect.stringContaining('params.arguments.amount is a number JSON cannot carry exactly'),
+    });
     const big = await post('{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"echo","arguments":{"id":9007199254740993}}}');
     expect(big.body.error?.message).toContain('params.arguments.id is a number JSON cannot carry exactly');
   });

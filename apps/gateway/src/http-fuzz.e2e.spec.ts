@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { DocumentServer } from '../../../tools/test/document-server';
 import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
 import { DEEP_REPLY_LEVELS, HOSTILE_MANIFEST, HUGE_MANIFEST, writeDeepReply } from '../../../tools/test/hostile-tool-service';
-import { rawExchange, type RawExchange } from '../../../tools/test/raw-http';
-import { seededRandom, type SeededRandom } from '../../../tools/test/seeded-random';
+import { type RawExchange, rawExchange } from '../../../tools/test/raw-http';
+import { type SeededRandom, seededRandom } from '../../../tools/test/seeded-random';
 import type { ServerProcess } from '../../../tools/test/server-process';
 
 /**
@@ -21,10 +22,19 @@ const CONCURRENCY = 16;
 // streams among them, reach more code than the first few thousand requests did).
 const WARM_UP = Math.min(12_500, REQUESTS / 4);
 
-const manifest = { tools: [{ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string', maxLength: 100 } } }, endpoint: '/tools/echo' }] };
+const manifest = {
+  tools: [
+    { name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string', maxLength: 100 } } }, endpoint: '/tools/echo' },
+  ],
+};
 const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 const TEMPLATES: Array<Record<string, unknown>> = [
-  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } },
+  {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
+  },
   { jsonrpc: '2.0', id: 2, method: 'tools/list' },
   { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } },
   { jsonrpc: '2.0', id: 'four', method: 'ping' },
@@ -34,7 +44,22 @@ const TEMPLATES: Array<Record<string, unknown>> = [
   { jsonrpc: '2.0', id: 7, method: 'server/discover', params: { _meta: MODERN_META } },
   { jsonrpc: '2.0', id: 8, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: MODERN_META } },
 ];
-const VALUES: unknown[] = [null, true, 0, -1, 1.5, 2 ** 60, '', 'x', '\u0000\u001b[31m', 'é', [], {}, [1, [2, [3]]], { a: { b: { c: 1 } } }];
+const VALUES: unknown[] = [
+  null,
+  true,
+  0,
+  -1,
+  1.5,
+  2 ** 60,
+  '',
+  'x',
+  '\u0000\u001b[31m',
+  'é',
+  [],
+  {},
+  [1, [2, [3]]],
+  { a: { b: { c: 1 } } },
+];
 const VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2026-07-28', 'garbage', ''];
 const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', ''];
 const ORIGINS = [undefined, undefined, 'http://127.0.0.1', 'http://localhost:6274', 'https://evil.example'];
@@ -107,7 +132,10 @@ function body(r: SeededRandom): Buffer {
 }
 
 function fetchCase(r: SeededRandom): FetchCase {
-  const headers: Record<string, string> = { 'content-type': r.pick(CONTENT_TYPES), accept: r.pick(['application/json, text/event-stream', 'application/json', '*/*', 'text/html']) };
+  const headers: Record<string, string> = {
+    'content-type': r.pick(CONTENT_TYPES),
+    accept: r.pick(['application/json, text/event-stream', 'application/json', '*/*', 'text/html']),
+  };
   const version = r.pick(VERSIONS);
   if (r.next() < 0.85) headers['mcp-protocol-version'] = version;
   const origin = r.pick(ORIGINS);
@@ -115,7 +143,8 @@ function fetchCase(r: SeededRandom): FetchCase {
   if (r.next() < 0.2) headers.guid = r.pick(['g-1', 'x'.repeat(300), 'with space', '']);
   if (r.next() < 0.2) headers['x-request-id'] = r.pick(['r-1', 'é', '\u00ff'.repeat(10)]);
   if (r.next() < 0.1) headers['mcp-session-id'] = r.pick(['s', 'x'.repeat(500)]);
-  if (r.next() < 0.3) headers['mcp-method'] = r.pick(['tools/call', 'tools/list', 'server/discover', 'subscriptions/listen', '', 'x'.repeat(300)]);
+  if (r.next() < 0.3)
+    headers['mcp-method'] = r.pick(['tools/call', 'tools/list', 'server/discover', 'subscriptions/listen', '', 'x'.repeat(300)]);
   if (r.next() < 0.2) headers['mcp-name'] = r.pick(['echo', '=?base64?ZWNobw==?=', '=?base64?!!?=', '=?base64?/w==?=', 'nope']);
   const method = r.pick(METHODS);
   return { kind: 'fetch', method, path: r.pick(PATHS), headers, ...(method !== 'GET' && method !== 'OPTIONS' && { body: body(r) }) };
@@ -127,31 +156,69 @@ function rawCase(r: SeededRandom): RawCase {
   const base = ['Host: 127.0.0.1', 'Content-Type: application/json', 'MCP-Protocol-Version: 2025-11-25', 'Connection: close'];
   switch (r.int(9)) {
     case 0: // a Content-Length that lies
-      return { kind: 'raw', request: Buffer.concat([head(['POST /mcp HTTP/1.1', ...base, `Content-Length: ${payload.length + r.int(50) - 25}`]), payload]) };
+      return {
+        kind: 'raw',
+        request: Buffer.concat([head(['POST /mcp HTTP/1.1', ...base, `Content-Length: ${payload.length + r.int(50) - 25}`]), payload]),
+      };
     case 1: // a bad chunk size
-      return { kind: 'raw', request: Buffer.concat([head(['POST /mcp HTTP/1.1', ...base, 'Transfer-Encoding: chunked']), Buffer.from(`zz\r\n${payload}\r\n0\r\n\r\n`)]) };
+      return {
+        kind: 'raw',
+        request: Buffer.concat([
+          head(['POST /mcp HTTP/1.1', ...base, 'Transfer-Encoding: chunked']),
+          Buffer.from(`zz\r\n${payload}\r\n0\r\n\r\n`),
+        ]),
+      };
     case 2: // a control character in a header value
-      return { kind: 'raw', request: Buffer.concat([head(['POST /mcp HTTP/1.1', ...base, `Guid: a\u0001b\u007f`, `Content-Length: ${payload.length}`]), payload]) };
+      return {
+        kind: 'raw',
+        request: Buffer.concat([
+          head(['POST /mcp HTTP/1.1', ...base, `Guid: a\u0001b\u007f`, `Content-Length: ${payload.length}`]),
+          payload,
+        ]),
+      };
     case 3:
       return {
         kind: 'raw',
-        request: Buffer.from(r.pick(['GARBAGE\r\n\r\n', 'POST /mcp HTTP/9.9\r\n\r\n', 'POST  /mcp HTTP/1.1\r\n\r\n', '\r\n\r\n', 'POST /mcp\r\n\r\n', 'OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'])),
+        request: Buffer.from(
+          r.pick([
+            'GARBAGE\r\n\r\n',
+            'POST /mcp HTTP/9.9\r\n\r\n',
+            'POST  /mcp HTTP/1.1\r\n\r\n',
+            '\r\n\r\n',
+            'POST /mcp\r\n\r\n',
+            'OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n',
+          ]),
+        ),
       };
     case 4: // many headers; now and then far too many
-      return { kind: 'raw', request: head(['POST /mcp HTTP/1.1', ...base, ...Array.from({ length: r.next() < 0.02 ? 10_000 : 200 }, (_, i) => `X-H${i}: v`), 'Content-Length: 0']) };
+      return {
+        kind: 'raw',
+        request: head([
+          'POST /mcp HTTP/1.1',
+          ...base,
+          ...Array.from({ length: r.next() < 0.02 ? 10_000 : 200 }, (_, i) => `X-H${i}: v`),
+          'Content-Length: 0',
+        ]),
+      };
     case 5: // Expect: 100-continue for a body far over the limit, never sent
       return { kind: 'raw', request: head(['POST /mcp HTTP/1.1', ...base, 'Expect: 100-continue', 'Content-Length: 50000000']) };
     case 6:
       return { kind: 'raw', request: head(['POST /mcp HTTP/1.1', ...base, 'Expect: something-else', 'Content-Length: 0']) };
     case 7: // two Content-Lengths
-      return { kind: 'raw', request: Buffer.concat([head(['POST /mcp HTTP/1.1', ...base, `Content-Length: ${payload.length}`, 'Content-Length: 3']), payload]) };
+      return {
+        kind: 'raw',
+        request: Buffer.concat([head(['POST /mcp HTTP/1.1', ...base, `Content-Length: ${payload.length}`, 'Content-Length: 3']), payload]),
+      };
     default:
       return { kind: 'raw', request: Buffer.concat([head(['POST /mcp HTTP/1.1', ...base, `Content-Length: ${payload.length}`]), payload]) };
   }
 }
 
 const isJsonRpc = (value: unknown): boolean =>
-  typeof value === 'object' && value !== null && (value as { jsonrpc?: unknown }).jsonrpc === '2.0' && ('result' in value || 'error' in value);
+  typeof value === 'object' &&
+  value !== null &&
+  (value as { jsonrpc?: unknown }).jsonrpc === '2.0' &&
+  ('result' in value || 'error' in value);
 
 /** A batch's answer: a non-empty array of JSON-RPC responses. */
 const isJsonRpcBatch = (value: unknown): boolean => Array.isArray(value) && value.length > 0 && value.every(isJsonRpc);
@@ -167,7 +234,9 @@ function violation(status: number, body: Buffer): string | undefined {
   } catch {
     return `status ${status} with a body that is not JSON: ${body.subarray(0, 80).toString('latin1')}`;
   }
-  return isJsonRpc(parsed) || (status === 200 && isJsonRpcBatch(parsed)) ? undefined : `status ${status} with a JSON body that is not JSON-RPC: ${body.subarray(0, 120).toString('utf8')}`;
+  return isJsonRpc(parsed) || (status === 200 && isJsonRpcBatch(parsed))
+    ? undefined
+    : `status ${status} with a JSON body that is not JSON-RPC: ${body.subarray(0, 120).toString('utf8')}`;
 }
 
 const rssKib = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
@@ -194,7 +263,14 @@ describe(`HTTP fuzz against the built gateway (seed ${SEED}, ${REQUESTS} request
     // Besides the mutated ones: a valid batch at the version that has batches and at one that removed them.
     for (const version of ['2025-03-26', '2025-11-25']) {
       const batch = Buffer.from(JSON.stringify([TEMPLATES[1], TEMPLATES[3], TEMPLATES[4]]));
-      for (let i = 0; i < 20; i++) cases.splice(r.int(cases.length), 0, { kind: 'fetch', method: 'POST', path: '/mcp', headers: { 'content-type': 'application/json', 'mcp-protocol-version': version }, body: batch });
+      for (let i = 0; i < 20; i++)
+        cases.splice(r.int(cases.length), 0, {
+          kind: 'fetch',
+          method: 'POST',
+          path: '/mcp',
+          headers: { 'content-type': 'application/json', 'mcp-protocol-version': version },
+          body: batch,
+        });
     }
     const failures: string[] = [];
     const batches = { answered: 0, refused: 0 };
@@ -212,7 +288,12 @@ describe(`HTTP fuzz against the built gateway (seed ${SEED}, ${REQUESTS} request
         return;
       }
       try {
-        const res = await fetch(`${origin}${one.path}`, { method: one.method, headers: one.headers, body: one.body, signal: AbortSignal.timeout(15_000) });
+        const res = await fetch(`${origin}${one.path}`, {
+          method: one.method,
+          headers: one.headers,
+          body: one.body,
+          signal: AbortSignal.timeout(15_000),
+        });
         if (res.status === 200 && res.headers.get('content-type') === 'text/event-stream') {
           // A notification stream (a 2025 GET, a 2026 listen) is open-ended by design; a listen's first event
           // (its acknowledgement) comes at once, a GET stream's only when the catalogue changes.
@@ -227,7 +308,8 @@ describe(`HTTP fuzz against the built gateway (seed ${SEED}, ${REQUESTS} request
         const answer = Buffer.from(await res.arrayBuffer());
         const problem = violation(res.status, answer);
         if (problem) failures.push(`case ${index} (${one.method} ${one.path}): ${problem}`);
-        else if (answer[0] === 0x5b) batches.answered++; // "[": the answer to a batch
+        else if (answer[0] === 0x5b)
+          batches.answered++; // "[": the answer to a batch
         else if (res.status === 400 && answer.includes('batches are not supported')) batches.refused++;
       } catch (error) {
         // (errors from fetch come from another realm than Jest's: no instanceof)
@@ -298,7 +380,13 @@ describe(`tool service replies and manifests fuzz against the built gateway (see
   let gateway: ServerProcess & { match: RegExpExecArray };
   const r = seededRandom(SEED);
   let manifestFetches = 0;
-  const MANIFESTS = [JSON.stringify(manifest), HUGE_MANIFEST, HOSTILE_MANIFEST, `{"tools":[],"pad":"${'x'.repeat(9 * 1_048_576)}"}`, '{"tools":['];
+  const MANIFESTS = [
+    JSON.stringify(manifest),
+    HUGE_MANIFEST,
+    HOSTILE_MANIFEST,
+    `{"tools":[],"pad":"${'x'.repeat(9 * 1_048_576)}"}`,
+    '{"tools":[',
+  ];
 
   beforeAll(async () => {
     service = createServer((req, res) => {
@@ -314,7 +402,8 @@ describe(`tool service replies and manifests fuzz against the built gateway (see
           return void res.writeHead(status, { 'content-type': 'application/json' }).end(text);
         }
         const streamed = STREAMED[pick - SMALL_REPLIES.length];
-        if (streamed === 'oversize') return void res.writeHead(200, { 'content-type': 'application/json' }).end(`{"data":"${'x'.repeat(8 * 1_048_576)}"}`);
+        if (streamed === 'oversize')
+          return void res.writeHead(200, { 'content-type': 'application/json' }).end(`{"data":"${'x'.repeat(8 * 1_048_576)}"}`);
         writeDeepReply(res, streamed === 'deep-8mb' ? DEEP_REPLY_LEVELS : 250_000);
       });
     });
@@ -345,7 +434,8 @@ describe(`tool service replies and manifests fuzz against the built gateway (see
         // A refused manifest leaves the route's last good one, so `echo` stays; were it gone, -32001 would say so.
         const unknownTool = answer.error?.code === -32001;
         if (res.status !== 200 && !unknownTool) failures.push(`call ${index}: HTTP ${res.status} ${JSON.stringify(answer).slice(0, 200)}`);
-        else if (!unknownTool && typeof answer.result?.isError !== 'boolean') failures.push(`call ${index}: not a result: ${JSON.stringify(answer).slice(0, 200)}`);
+        else if (!unknownTool && typeof answer.result?.isError !== 'boolean')
+          failures.push(`call ${index}: not a result: ${JSON.stringify(answer).slice(0, 200)}`);
       }
     };
     await Promise.all(Array.from({ length: 8 }, worker));

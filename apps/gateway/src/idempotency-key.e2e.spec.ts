@@ -1,6 +1,9 @@
 import { useGatewayWithSampleService } from './test-support/test-gateway';
 
-const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+};
 
 /** SPEC N7: every forwarded tool call carries an Idempotency-Key that a client's retry of the same call repeats. */
 describe('Idempotency-Key on forwarded tool calls', () => {
@@ -50,7 +53,11 @@ describe('Idempotency-Key on forwarded tool calls', () => {
     await modernCall(3, { name: 'echo_text', arguments: { text: 'other' } }, 'guid-9');
     await modernCall(4, { name: 'echo_text', arguments: { text: 'order' } }, 'guid-10');
     await modernCall(5, { name: 'test_streaming_elicitation', arguments: {} }, 'guid-9');
-    const answered = { name: 'test_streaming_elicitation', arguments: {}, inputResponses: { name: { action: 'accept', content: { name: 'Ada' } } } };
+    const answered = {
+      name: 'test_streaming_elicitation',
+      arguments: {},
+      inputResponses: { name: { action: 'accept', content: { name: 'Ada' } } },
+    };
     await modernCall(6, answered, 'guid-9');
     await modernCall(7, answered, 'guid-9');
     const [first, retry, otherArguments, otherGuid, round1, round2, round2Retry] = await receivedKeys();

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
+
 import { freePort } from '../../../tools/test/free-port';
-import { startSampleToolService, type SampleToolService } from '../../../tools/test/sample-tool-service';
 import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
+import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
 import { REPO_ROOT } from '../../../tools/test/server-process';
 
 const MAIN = path.join(REPO_ROOT, 'dist/apps/gateway/main.js');
@@ -75,7 +76,13 @@ describe('gateway process (built dist/apps/gateway/main.js)', () => {
     const gateway = await spawnGateway(configFile(`http://127.0.0.1:${deadService}`), { REDIS_URL: redisUrl });
     const [, mcpUrl, managementUrl] = gateway.match;
     const list = async () =>
-      (await (await fetch(mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' })).json()) as { error?: { code: number } };
+      (await (
+        await fetch(mcpUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' },
+          body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+        })
+      ).json()) as { error?: { code: number } };
     expect((await list()).error?.code).toBe(-32003); // waits for the cold load, which fails
     expect((await fetch(`${managementUrl}/actuator/health/liveness`)).status).toBe(200);
     expect((await fetch(`${managementUrl}/actuator/health/readiness`)).status).toBe(503);

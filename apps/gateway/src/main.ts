@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
+
 import { errorMessage } from '@toolmesh/protocol';
+
 import { version } from '../../../package.json';
 import { startGateway } from './app/start-gateway';
 import { loadConfig } from './config/load-config';
@@ -28,7 +30,9 @@ Exit codes: 0 stopped cleanly, 1 could not start (the message says why), 2 usage
 async function main(): Promise<number> {
   let args;
   try {
-    args = parseArgs({ options: { config: { type: 'string', short: 'c' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'V' } } }).values;
+    args = parseArgs({
+      options: { config: { type: 'string', short: 'c' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'V' } },
+    }).values;
   } catch (error) {
     process.stderr.write(`gateway: ${errorMessage(error)}\nRun with --help for usage.\n`);
     return 2;

@@ -1,5 +1,5 @@
 import { startRedis, type TestRedis } from '../../../tools/test/redis-server';
-import { startTestGateway, useGatewayWithSampleService, type TestGateway } from './test-support/test-gateway';
+import { startTestGateway, type TestGateway, useGatewayWithSampleService } from './test-support/test-gateway';
 
 const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 
@@ -53,8 +53,18 @@ describe('Prometheus metrics on the management port (SPEC G23)', () => {
     const stream = await fetch(gateway().url, {
       method: 'POST',
       signal: listen.signal,
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 'L', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: MODERN_META } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'subscriptions/listen',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'L',
+        method: 'subscriptions/listen',
+        params: { notifications: { toolsListChanged: true }, _meta: MODERN_META },
+      }),
     });
     await (stream.body as ReadableStream<Uint8Array>).getReader().read(); // the acknowledgement: the stream is open
     const metrics = await scrape(gateway());

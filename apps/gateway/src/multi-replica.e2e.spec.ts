@@ -1,12 +1,14 @@
 import { once } from 'node:events';
+
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
 import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
 import { startNginx, type TestNginx } from '../../../tools/test/nginx';
 import { until } from '../../../tools/test/process-table';
 import { startRedis, type TestRedis } from '../../../tools/test/redis-server';
-import { startSampleToolService, type SampleToolService } from '../../../tools/test/sample-tool-service';
+import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
 import type { ServerProcess } from '../../../tools/test/server-process';
 import { callAddedTool, changeManifest, isListChanged, openListen, type OpenStream } from './test-support/notification-streams';
 import { TEST_PROTOCOL_VERSION } from './test-support/test-gateway';
@@ -45,7 +47,10 @@ const echoCall =
   (client: { callTool(request: { name: string; arguments: Record<string, unknown> }): Promise<unknown> }, label: string): CallOnce =>
   async (i) => {
     const text = `${label}-${i}`;
-    const result = (await client.callTool({ name: 'echo_text', arguments: { text } })) as { isError?: boolean; content?: Array<{ text?: string }> };
+    const result = (await client.callTool({ name: 'echo_text', arguments: { text } })) as {
+      isError?: boolean;
+      content?: Array<{ text?: string }>;
+    };
     return result.isError === false && result.content?.[0]?.text === text ? undefined : `call ${i}: ${JSON.stringify(result)}`;
   };
 
@@ -54,7 +59,9 @@ const callsReceived = (replica: Gateway, guid: string) =>
   replica
     .output()
     .split('\n')
-    .filter((line) => line.includes('event=mcp_http_request_received') && line.includes(`guid=${guid} `) && line.includes('method=tools/call')).length;
+    .filter(
+      (line) => line.includes('event=mcp_http_request_received') && line.includes(`guid=${guid} `) && line.includes('method=tools/call'),
+    ).length;
 
 /** The 2025 tools/list of one replica, asked directly. */
 async function toolNames(mcpUrl: string): Promise<string[]> {
@@ -93,7 +100,10 @@ describe('three gateway replicas behind nginx (round robin), one Redis, the samp
     tools = await startSampleToolService();
     owned.push(() => tools.stop());
     // A TTL far above the test: a replica sees a change only through its own forced refresh or Redis.
-    config = gatewayConfigFile(tools.url, `  shutdownDrainMillis: 5000\n  catalogue: { refreshTtlMillis: 120000, forcedRefreshCooldownMillis: 0 }\n  redis: { url: "${redis.url}" }`);
+    config = gatewayConfigFile(
+      tools.url,
+      `  shutdownDrainMillis: 5000\n  catalogue: { refreshTtlMillis: 120000, forcedRefreshCooldownMillis: 0 }\n  redis: { url: "${redis.url}" }`,
+    );
     replicas.push(...(await Promise.all(REPLICAS.map(spawnReplica))));
     nginx = await startNginx(replicas.map((replica) => new URL(replica.match[1]).host));
     owned.push(() => nginx.stop());
@@ -116,12 +126,18 @@ describe('three gateway replicas behind nginx (round robin), one Redis, the samp
     expect(v2.getNegotiatedProtocolVersion()).toBe('2026-07-28');
     expect(v1SessionId).toEqual(expect.any(String)); // the initialize reply's Mcp-Session-Id came back through nginx
 
-    const loads = [startLoad(echoCall(v1, 'v1'), (started) => started < CALLS_PER_CLIENT), startLoad(echoCall(v2, 'v2'), (started) => started < CALLS_PER_CLIENT)];
+    const loads = [
+      startLoad(echoCall(v1, 'v1'), (started) => started < CALLS_PER_CLIENT),
+      startLoad(echoCall(v2, 'v2'), (started) => started < CALLS_PER_CLIENT),
+    ];
     expect(await Promise.all(loads.map((load) => load.finished))).toEqual([[], []]);
 
     // Each call reached exactly one replica (none lost, none replayed), and each replica took some of each client's.
     for (const guid of [V1_GUID, V2_GUID]) {
-      await until(() => replicas.reduce((sum, replica) => sum + callsReceived(replica, guid), 0) === CALLS_PER_CLIENT, `${guid}: every call logged once`);
+      await until(
+        () => replicas.reduce((sum, replica) => sum + callsReceived(replica, guid), 0) === CALLS_PER_CLIENT,
+        `${guid}: every call logged once`,
+      );
       expect(replicas.map((replica) => callsReceived(replica, guid) > 0)).toEqual([true, true, true]);
     }
     // The tool service saw the calls come from every replica, and the v1 client's Mcp-Session-Id on them.
@@ -166,7 +182,8 @@ describe('three gateway replicas behind nginx (round robin), one Redis, the samp
     let completedAtExit: number | undefined;
     void exited.then(() => (completedAtExit = Math.max(...loads.map((load) => load.completed()))));
     // Each client keeps calling until a further CALLS_PER_CLIENT calls have completed after the replica is gone.
-    const more = () => completedAtExit === undefined || Math.min(...loads.map((load) => load.completed())) < completedAtExit + CALLS_PER_CLIENT;
+    const more = () =>
+      completedAtExit === undefined || Math.min(...loads.map((load) => load.completed())) < completedAtExit + CALLS_PER_CLIENT;
     loads.push(startLoad(echoCall(v1, 'v1-sigterm'), more), startLoad(echoCall(v2, 'v2-sigterm'), more));
     await until(() => loads.every((load) => load.completed() >= 50), 'the load under way');
     leaving.child.kill('SIGTERM');
@@ -179,8 +196,13 @@ describe('three gateway replicas behind nginx (round robin), one Redis, the samp
     // The replica took part in this load before it left (its last log lines are written on the way out).
     const servedInLoad = [V1_GUID, V2_GUID].map((guid, i) => callsReceived(leaving, guid) - servedBefore[i]);
     expect(servedInLoad.every((count) => count > 0)).toBe(true);
-    const retried = nginx.accessLog().split('\n').filter((line) => /upstreams=\S+, /.test(line)).length;
-    process.stdout.write(`SIGTERM mid-load: ${loads.map((load) => load.completed()).join(' + ')} calls, none failed; nginx tried another replica for ${retried} requests\n`);
+    const retried = nginx
+      .accessLog()
+      .split('\n')
+      .filter((line) => /upstreams=\S+, /.test(line)).length;
+    process.stdout.write(
+      `SIGTERM mid-load: ${loads.map((load) => load.completed()).join(' + ')} calls, none failed; nginx tried another replica for ${retried} requests\n`,
+    );
   }, 120_000);
 
   it('with the tool service stopped, a fourth replica started with empty memory serves the catalogue from Redis', async () => {

@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+
 import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
 import { until } from '../../../tools/test/process-table';
 import { StallingToolService } from '../../../tools/test/stalling-tool-service';
@@ -24,7 +25,10 @@ describe('shutdown with calls hanging upstream', () => {
   it('on SIGTERM turns readiness DOWN at once, drains 2 s, aborts the hanging calls and exits 0', async () => {
     // Tool timeouts far beyond the drain: only aborting the calls lets the process exit in time.
     const gateway = await spawnGateway(
-      gatewayConfigFile(tools.url, `  shutdownDrainMillis: ${DRAIN_MILLIS}\n  maxToolTimeoutMillis: 50000\n  requestDeadlineMillis: 55000\n`),
+      gatewayConfigFile(
+        tools.url,
+        `  shutdownDrainMillis: ${DRAIN_MILLIS}\n  maxToolTimeoutMillis: 50000\n  requestDeadlineMillis: 55000\n`,
+      ),
     );
     const [, mcpUrl, managementUrl] = gateway.match;
     const readiness = async () => (await fetch(`${managementUrl}/actuator/health/readiness`).catch(() => undefined))?.status ?? 'closed';
@@ -60,7 +64,9 @@ describe('shutdown with calls hanging upstream', () => {
     expect(code).toBe(0);
     // The promise, by the gateway's own clock: from the signal to its last line (then `process.exit`),
     // within the drain plus one second. Without the abort it waits for the calls' 50 s timeouts.
-    expect(loggedAt(gateway.output(), 'gateway_stopped') - loggedAt(gateway.output(), 'gateway_signal')).toBeLessThanOrEqual(DRAIN_MILLIS + 1000);
+    expect(loggedAt(gateway.output(), 'gateway_stopped') - loggedAt(gateway.output(), 'gateway_signal')).toBeLessThanOrEqual(
+      DRAIN_MILLIS + 1000,
+    );
     // Seen from outside, signal delivery and process teardown come on top; a busy machine gets slack here.
     expect(exitMillis).toBeLessThan(DRAIN_MILLIS + 1000 + 5000);
     expect(probes.filter((status) => status !== 'closed').length).toBeGreaterThan(0);

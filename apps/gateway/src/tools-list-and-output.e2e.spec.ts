@@ -18,7 +18,13 @@ const manifest = {
 
 type Era = 'legacy' | 'modern';
 interface Reply {
-  result?: { tools?: Array<{ name: string; outputSchema?: unknown }>; nextCursor?: string; content?: Array<{ text: string }>; structuredContent?: unknown; isError?: boolean };
+  result?: {
+    tools?: Array<{ name: string; outputSchema?: unknown }>;
+    nextCursor?: string;
+    content?: Array<{ text: string }>;
+    structuredContent?: unknown;
+    isError?: boolean;
+  };
   error?: { code: number };
 }
 
@@ -44,7 +50,10 @@ describe('tools/list pages and outputSchema, in both eras (SPEC G22, G25)', () =
   async function rpc(era: Era, method: string, params: Record<string, unknown>): Promise<Reply> {
     if (era === 'legacy') return (await gateway.rpc(method, params)) as Reply;
     const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
-    const res = await gateway.post({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: MODERN_META } }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...name });
+    const res = await gateway.post(
+      { jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: MODERN_META } },
+      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...name },
+    );
     return (await res.json()) as Reply;
   }
 
@@ -72,13 +81,19 @@ describe('tools/list pages and outputSchema, in both eras (SPEC G22, G25)', () =
   });
 
   it.each<Era>(['legacy', 'modern'])('%s: a cursor it did not issue is -32602', async (era) => {
-    for (const cursor of ['bogus', Buffer.from('toolmesh-page:99').toString('base64url'), Buffer.from('toolmesh-page:0').toString('base64url'), '']) {
+    for (const cursor of [
+      'bogus',
+      Buffer.from('toolmesh-page:99').toString('base64url'),
+      Buffer.from('toolmesh-page:0').toString('base64url'),
+      '',
+    ]) {
       expect((await rpc(era, 'tools/list', { cursor })).error?.code).toBe(-32602);
     }
   });
 
   it('shows an outputSchema that is not an object wrapped for 2025 clients, as written for 2026 ones', async () => {
-    const schemaOf = (tools: Array<{ name: string; outputSchema?: unknown }>, name: string) => tools.find((tool) => tool.name === name)?.outputSchema;
+    const schemaOf = (tools: Array<{ name: string; outputSchema?: unknown }>, name: string) =>
+      tools.find((tool) => tool.name === name)?.outputSchema;
     const legacy = (await listAll('legacy')).tools;
     const modern = (await listAll('modern')).tools;
     expect(schemaOf(legacy, 'order_total')).toEqual(OBJECT_OUTPUT);
@@ -89,7 +104,11 @@ describe('tools/list pages and outputSchema, in both eras (SPEC G22, G25)', () =
 
   it.each<Era>(['legacy', 'modern'])('%s: returns a JSON reply as structuredContent, with its JSON as text too', async (era) => {
     const reply = await rpc(era, 'tools/call', { name: 'order_total', arguments: {} });
-    expect(reply.result).toMatchObject({ isError: false, structuredContent: { id: 'o-1', total: 42 }, content: [{ text: '{"id":"o-1","total":42}' }] });
+    expect(reply.result).toMatchObject({
+      isError: false,
+      structuredContent: { id: 'o-1', total: 42 },
+      content: [{ text: '{"id":"o-1","total":42}' }],
+    });
   });
 
   it('wraps a non-object structuredContent for 2025 clients only', async () => {

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
-import { startSampleToolService, type SampleToolService } from '../../../tools/test/sample-tool-service';
+import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
 import type { ServerProcess } from '../../../tools/test/server-process';
 
 interface ExportedSpan {
@@ -17,13 +18,15 @@ async function startOtlpReceiver(): Promise<{ url: string; spans: ExportedSpan[]
   const spans: ExportedSpan[] = [];
   const server = createServer((req, res) => {
     let body = '';
-    req.on('data', (chunk) => (body += chunk)).on('end', () => {
-      if (req.url === '/v1/traces') {
-        const document = JSON.parse(body) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: ExportedSpan[] }> }> };
-        for (const resource of document.resourceSpans) for (const scope of resource.scopeSpans) spans.push(...scope.spans);
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
+    req
+      .on('data', (chunk) => (body += chunk))
+      .on('end', () => {
+        if (req.url === '/v1/traces') {
+          const document = JSON.parse(body) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: ExportedSpan[] }> }> };
+          for (const resource of document.resourceSpans) for (const scope of resource.scopeSpans) spans.push(...scope.spans);
+        }
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, server };
@@ -49,11 +52,16 @@ describe('OpenTelemetry traces (SPEC G23), with OTEL_EXPORTER_OTLP_ENDPOINT set'
     receiver?.server.close();
   });
 
-  it('continues the caller\'s trace into the tool call: the tool service gets the tool-call span as its parent, and both spans are exported', async () => {
+  it("continues the caller's trace into the tool call: the tool service gets the tool-call span as its parent, and both spans are exported", async () => {
     await tools.clearCalls();
     const res = await fetch(gateway.match[1], {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25', traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01`, tracestate: 'vendor=1' },
+      headers: {
+        'content-type': 'application/json',
+        'mcp-protocol-version': '2025-11-25',
+        traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01`,
+        tracestate: 'vendor=1',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo_text', arguments: { text: 'traced' } } }),
     });
     expect(((await res.json()) as { result?: { isError: boolean } }).result?.isError).toBe(false);

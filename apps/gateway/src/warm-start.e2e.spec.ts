@@ -1,7 +1,7 @@
+import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
 import { startRedis, type TestRedis } from '../../../tools/test/redis-server';
 import { startSampleToolService } from '../../../tools/test/sample-tool-service';
-import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
-import { startTestGateway, TEST_PROTOCOL_VERSION, type JsonRpcReply } from './test-support/test-gateway';
+import { type JsonRpcReply, startTestGateway, TEST_PROTOCOL_VERSION } from './test-support/test-gateway';
 
 const KEY_PREFIX = 'warm';
 const ROUTE_KEY = `${KEY_PREFIX}:identity:v2:route:sample`;
@@ -22,19 +22,27 @@ describe('Redis warm start across gateway processes (real redis-server, real too
   });
   afterEach(() => redis.kill());
 
-  it('gateway A fills Redis; the tool service stops; gateway B starts with empty memory and serves A\'s catalogue from Redis', async () => {
+  it("gateway A fills Redis; the tool service stops; gateway B starts with empty memory and serves A's catalogue from Redis", async () => {
     const tools = await startSampleToolService();
-    const a = await startTestGateway(tools.url, (config) => (config.mcp.redis = { ...config.mcp.redis, url: redis.url, keyPrefix: KEY_PREFIX }));
+    const a = await startTestGateway(
+      tools.url,
+      (config) => (config.mcp.redis = { ...config.mcp.redis, url: redis.url, keyPrefix: KEY_PREFIX }),
+    );
     const listedByA = (await a.rpc('tools/list')).result;
     while ((await redis.get(ROUTE_KEY)) === undefined) await new Promise((r) => setTimeout(r, 10));
     await a.stop();
     await tools.stop();
 
-    const b = await spawnGateway(gatewayConfigFile(tools.url, `  shutdownDrainMillis: 1000\n  redis: { keyPrefix: ${KEY_PREFIX} }\n`), { REDIS_URL: redis.url });
+    const b = await spawnGateway(gatewayConfigFile(tools.url, `  shutdownDrainMillis: 1000\n  redis: { keyPrefix: ${KEY_PREFIX} }\n`), {
+      REDIS_URL: redis.url,
+    });
     try {
       const [, mcpUrl, managementUrl] = b.match;
       expect((await rpc(mcpUrl, 'tools/list')).result).toEqual(listedByA);
-      const status = (await (await fetch(`${managementUrl}/actuator/toolBundles`)).json()) as { ready: boolean; bundles: Array<{ source: string; lastError: { code: string } }> };
+      const status = (await (await fetch(`${managementUrl}/actuator/toolBundles`)).json()) as {
+        ready: boolean;
+        bundles: Array<{ source: string; lastError: { code: string } }>;
+      };
       expect(status.bundles[0]).toMatchObject({ source: 'redis', lastError: { code: 'registry.manifest_unreachable' } });
       expect((await fetch(`${managementUrl}/actuator/health/readiness`)).status).toBe(200);
     } finally {
@@ -52,7 +60,9 @@ describe('Redis warm start across gateway processes (real redis-server, real too
     try {
       const load = (n: number) =>
         Promise.all(
-          Array.from({ length: n }, (_, i) => (i % 2 === 0 ? gw.rpc('tools/list') : gw.rpc('tools/call', { name: 'echo_text', arguments: { text: `t${i}` } }))),
+          Array.from({ length: n }, (_, i) =>
+            i % 2 === 0 ? gw.rpc('tools/list') : gw.rpc('tools/call', { name: 'echo_text', arguments: { text: `t${i}` } }),
+          ),
         );
       const before = await load(40);
       while ((await redis.get(ROUTE_KEY)) === undefined) await new Promise((r) => setTimeout(r, 10));

@@ -1,5 +1,7 @@
 import { isIP } from 'node:net';
+
 import { errorMessage } from '@toolmesh/protocol';
+
 import { startToolService } from './server';
 
 // Its own variables, not PORT / HOST: `nx serve gateway` starts this service with the gateway's environment,
@@ -30,7 +32,10 @@ function hostFromEnv(name: string, fallback: string): string {
 }
 
 async function main(): Promise<void> {
-  const service = await startToolService({ port: portFromEnv('TOOL_SERVICE_PORT', DEFAULT_PORT), host: hostFromEnv('TOOL_SERVICE_HOST', DEFAULT_HOST) });
+  const service = await startToolService({
+    port: portFromEnv('TOOL_SERVICE_PORT', DEFAULT_PORT),
+    host: hostFromEnv('TOOL_SERVICE_HOST', DEFAULT_HOST),
+  });
   // The only line on stdout: tests and scripts parse it to find the port.
   console.log(`tool service listening on ${service.url}`);
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+
 import { SERVICE_IDENTITY } from './service-identity';
 import type { Tool } from './tools';
 

@@ -1,7 +1,9 @@
-import { SchemaCompiler } from '@toolmesh/protocol';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
+
+import { SchemaCompiler } from '@toolmesh/protocol';
+
 import { MAX_BODY_BYTES } from './http/read-body';
 import { startToolService, type ToolService } from './server';
 
@@ -63,7 +65,11 @@ describe('tool service (in process, real HTTP)', () => {
         service: { name: string };
         tools: Array<{ name: string; endpoint: string; timeoutMillis: number; annotations: object; inputSchema: object }>;
       };
-      expect(manifest).toMatchObject({ manifestVersion: '1', revision: expect.stringMatching(/^[0-9a-f]{12}$/), service: { name: 'tool-service-sample' } });
+      expect(manifest).toMatchObject({
+        manifestVersion: '1',
+        revision: expect.stringMatching(/^[0-9a-f]{12}$/),
+        service: { name: 'tool-service-sample' },
+      });
       expect(manifest.tools.map((tool) => tool.name).sort()).toEqual(
         [
           'always_fails',
@@ -124,7 +130,12 @@ describe('tool service (in process, real HTTP)', () => {
   describe('tool calls', () => {
     it.each<[string, unknown, number, unknown]>([
       ['echo_text', { text: 'hello, gateway' }, 200, { data: 'hello, gateway' }],
-      ['get_service_info', {}, 200, { data: { name: 'tool-service-sample', title: 'Sample tool service', version: expect.any(String), toolCount: 25 } }],
+      [
+        'get_service_info',
+        {},
+        200,
+        { data: { name: 'tool-service-sample', title: 'Sample tool service', version: expect.any(String), toolCount: 25 } },
+      ],
       ['slow_operation', { delayMillis: 20 }, 200, { data: 'waited 20 ms' }],
       ['always_fails', {}, 500, { error: expect.any(String) }],
       ['retired_tool', {}, 404, { error: expect.any(String) }],
@@ -149,10 +160,17 @@ describe('tool service (in process, real HTTP)', () => {
     });
 
     it('order_search filters by customer and status, newest first, up to the limit', async () => {
-      const { data: ofCustomer } = json(await call('order_search', { customerId: 'C1001' })) as { data: Array<{ customerId: string; placedOn: string }> };
+      const { data: ofCustomer } = json(await call('order_search', { customerId: 'C1001' })) as {
+        data: Array<{ customerId: string; placedOn: string }>;
+      };
       expect(ofCustomer.length).toBeGreaterThan(1);
       expect(ofCustomer.every((order) => order.customerId === 'C1001')).toBe(true);
-      expect(ofCustomer.map((order) => order.placedOn)).toEqual(ofCustomer.map((order) => order.placedOn).sort().reverse());
+      expect(ofCustomer.map((order) => order.placedOn)).toEqual(
+        ofCustomer
+          .map((order) => order.placedOn)
+          .sort()
+          .reverse(),
+      );
 
       const { data: pending } = json(await call('order_search', { status: 'pending', limit: 2 })) as { data: Array<{ status: string }> };
       expect(pending).toHaveLength(2);
@@ -164,7 +182,9 @@ describe('tool service (in process, real HTTP)', () => {
     });
 
     it('product_search matches name or description case-insensitively, up to maxResults', async () => {
-      const { data: found } = json(await call('product_search', { query: 'WHITEBOARD' })) as { data: Array<{ name: string; description: string }> };
+      const { data: found } = json(await call('product_search', { query: 'WHITEBOARD' })) as {
+        data: Array<{ name: string; description: string }>;
+      };
       expect(found.length).toBeGreaterThan(1);
       expect(found.every((product) => `${product.name} ${product.description}`.toLowerCase().includes('whiteboard'))).toBe(true);
       expect(json(await call('product_search', { query: 'e', maxResults: 3 }))).toEqual({ data: expect.any(Array) });
@@ -208,7 +228,12 @@ describe('tool service (in process, real HTTP)', () => {
     });
 
     it('answers 404 for an unknown tool or path, and 405 with Allow for a wrong method', async () => {
-      for (const [method, pathname] of [['POST', '/tools/no_such_tool'], ['POST', '/tools/'], ['GET', '/nope'], ['GET', '/tools/__proto__']]) {
+      for (const [method, pathname] of [
+        ['POST', '/tools/no_such_tool'],
+        ['POST', '/tools/'],
+        ['GET', '/nope'],
+        ['GET', '/tools/__proto__'],
+      ]) {
         const answer = await send(method, pathname);
         expect([method, pathname, answer.status, json(answer)]).toEqual([method, pathname, 404, { error: expect.any(String) }]);
       }
@@ -240,17 +265,21 @@ describe('tool service (in process, real HTTP)', () => {
 
   describe('diagnostic endpoints', () => {
     it('GET /_calls records the forwarded headers (lower-case, only the known ones) and the arguments', async () => {
-      await call('echo_text', { text: 'first' }, {
-        guid: 'guid-1',
-        'X-Request-Id': 'req-1',
-        'Mcp-Session-Id': 'session-1',
-        'employee-no': 'E100',
-        'virtual-employee-no': 'V200',
-        'X-Caller-IP': '10.0.0.7',
-        'X-Caller-Host': 'agent.example',
-        Authorization: 'Bearer token-1',
-        'x-unrelated': 'not recorded',
-      });
+      await call(
+        'echo_text',
+        { text: 'first' },
+        {
+          guid: 'guid-1',
+          'X-Request-Id': 'req-1',
+          'Mcp-Session-Id': 'session-1',
+          'employee-no': 'E100',
+          'virtual-employee-no': 'V200',
+          'X-Caller-IP': '10.0.0.7',
+          'X-Caller-Host': 'agent.example',
+          Authorization: 'Bearer token-1',
+          'x-unrelated': 'not recorded',
+        },
+      );
       await call('get_service_info');
       expect(await getJson('/_calls')).toEqual([
         {

@@ -1,13 +1,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { errorMessage } from '@toolmesh/protocol';
+
 import { CallLog } from './call-log';
 import { parseArguments } from './http/parse-arguments';
 import { MAX_BODY_BYTES, readBody } from './http/read-body';
 import { errorReply, jsonReply, noContentReply, type Reply } from './http/reply';
 import { buildManifest, buildServiceManifest, MANIFEST_PATH, SERVICE_MANIFEST_PATH, TOOL_PATH_PREFIX, type ToolManifest } from './manifest';
+import { type Tool, TOOLS } from './tools';
 import { ChangingTools } from './tools/changing-tools';
-import { TOOLS, type Tool } from './tools';
 import type { CallInput } from './tools/define-tool';
 
 export interface ToolServiceOptions {
@@ -171,7 +173,12 @@ function readCallInput(req: IncomingMessage): CallInput {
   return {
     ...(inputResponses !== undefined && { inputResponses }),
     ...(requestState !== undefined && { requestState }),
-    ...(typeof capabilities === 'string' && { clientCapabilities: capabilities.split(',').map((name) => name.trim()).filter((name) => name !== '') }),
+    ...(typeof capabilities === 'string' && {
+      clientCapabilities: capabilities
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== ''),
+    }),
   };
 }
 

@@ -1,5 +1,11 @@
 // What other projects import from protocol, by name; everything else under lib/ is internal.
-export { type JsonRpcErrorResponse, type JSONRPCMessage, type JSONRPCNotification, type ParsedMessage, type RequestId } from './lib/jsonrpc/messages';
+export {
+  type JsonRpcErrorResponse,
+  type JSONRPCMessage,
+  type JSONRPCNotification,
+  type ParsedMessage,
+  type RequestId,
+} from './lib/jsonrpc/messages';
 export {
   callerText,
   headerMismatch,
@@ -14,7 +20,7 @@ export {
   unsupportedProtocolVersion,
 } from './lib/jsonrpc/error-responses';
 export { JsonRpcErrorCode } from './lib/jsonrpc/error-codes';
-export { type BatchParseResult, DEFAULT_MAX_DEPTH, exceedsDepth, parseJsonRpcBatchOrMessage, parseJsonRpcMessage, type ParseResult } from './lib/jsonrpc/parse';
+export { DEFAULT_MAX_DEPTH, exceedsDepth, parseJsonRpcBatchOrMessage, parseJsonRpcMessage, type ParseResult } from './lib/jsonrpc/parse';
 export { JsonDepthGauge } from './lib/jsonrpc/json-depth-gauge';
 export {
   isModernProtocolVersion,
@@ -25,13 +31,20 @@ export {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './lib/mcp/versions';
 export { isLoggingLevel, LOGGING_LEVELS, McpMethod, McpNotification } from './lib/mcp/methods';
-export { decodeHeaderValue, encodeHeaderValue, MCP_NAME_SOURCE, type DecodedHeader } from './lib/mcp/header-values';
-export { type McpHeaderBinding, type McpHeaderReading, readMcpHeaderBindings } from './lib/mcp/mcp-header-bindings';
+export { decodeHeaderValue, encodeHeaderValue, MCP_NAME_SOURCE } from './lib/mcp/header-values';
+export { type McpHeaderBinding, readMcpHeaderBindings } from './lib/mcp/mcp-header-bindings';
 export { type McpTransport, type TransportSendOptions } from './lib/transport/mcp-transport';
 export { OVERSIZED_EDGE_BYTES, oversizedReply, oversizedReplyId } from './lib/transport/oversized-reply';
 export { type NotificationListener, type NotificationSource, type ServerNotification } from './lib/notifications/notification-listener';
 export { NotificationFanout } from './lib/notifications/notification-fanout';
-export { RawJson, serializedByteLength, type SerializedResponse, serializedText, serializeErrorResponse, serializeResultResponse } from './lib/jsonrpc/serialize';
+export {
+  RawJson,
+  serializedByteLength,
+  type SerializedResponse,
+  serializedText,
+  serializeErrorResponse,
+  serializeResultResponse,
+} from './lib/jsonrpc/serialize';
 export { CodedError } from './lib/errors/coded-error';
 export { expandAll, expandStrings, expandVariables } from './lib/config/expand-variables';
 export { errorMessage } from './lib/errors/error-message';

@@ -1,5 +1,6 @@
-import { buildSync } from 'esbuild';
 import path from 'node:path';
+
+import { buildSync } from 'esbuild';
 
 const ROOT = path.join(__dirname, '../../..');
 const SERVER_ONLY = ['express', 'winston', 'winston-transport'];

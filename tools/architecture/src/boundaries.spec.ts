@@ -25,56 +25,185 @@ const importing = (from: string, specifier: string): Snippet => importingAt(`${f
 
 const forbidden: Array<[string, Snippet, RegExp]> = [
   // libraries never import apps
-  ['a library imports an app', importing('libs/registry', '../../../apps/gateway/src/main'), /cannot be imported by a relative or absolute path|Imports of apps are forbidden/],
-  ['the MCP client library imports an app', importing('libs/mcp-client', '../../../apps/agent-cli/src/main'), /cannot be imported by a relative or absolute path|Imports of apps are forbidden/],
+  [
+    'a library imports an app',
+    importing('libs/registry', '../../../apps/gateway/src/main'),
+    /cannot be imported by a relative or absolute path|Imports of apps are forbidden/,
+  ],
+  [
+    'the MCP client library imports an app',
+    importing('libs/mcp-client', '../../../apps/agent-cli/src/main'),
+    /cannot be imported by a relative or absolute path|Imports of apps are forbidden/,
+  ],
   // a library imports only libraries below it
-  ['transport-stdio imports registry (transport → domain)', importing('libs/transport-stdio', '@toolmesh/registry'), /"type:transport" can only depend on libs tagged with "type:protocol"/],
-  ['transport-http imports rewake-bridge (transport → bridge)', importing('libs/transport-http', '@toolmesh/rewake-bridge'), /"type:transport" can only depend on libs tagged with "type:protocol"/],
-  ['registry imports transport-http (domain → transport)', importing('libs/registry', '@toolmesh/transport-http/server'), /"type:domain" can only depend on libs tagged with "type:protocol"/],
-  ['rewake-bridge imports transport-stdio (bridge → transport)', importing('libs/rewake-bridge', '@toolmesh/transport-stdio'), /"type:bridge" can only depend on libs tagged with "type:protocol"/],
+  [
+    'transport-stdio imports registry (transport → domain)',
+    importing('libs/transport-stdio', '@toolmesh/registry'),
+    /"type:transport" can only depend on libs tagged with "type:protocol"/,
+  ],
+  [
+    'transport-http imports rewake-bridge (transport → bridge)',
+    importing('libs/transport-http', '@toolmesh/rewake-bridge'),
+    /"type:transport" can only depend on libs tagged with "type:protocol"/,
+  ],
+  [
+    'registry imports transport-http (domain → transport)',
+    importing('libs/registry', '@toolmesh/transport-http/server'),
+    /"type:domain" can only depend on libs tagged with "type:protocol"/,
+  ],
+  [
+    'rewake-bridge imports transport-stdio (bridge → transport)',
+    importing('libs/rewake-bridge', '@toolmesh/transport-stdio'),
+    /"type:bridge" can only depend on libs tagged with "type:protocol"/,
+  ],
   // Every library imports protocol, so the cycle check may report first; either way lint fails.
-  ['protocol imports transport-http (protocol → anything)', importing('libs/protocol', '@toolmesh/transport-http/client'), /"type:protocol" cannot depend on any libs|Circular dependency between "protocol" and "transport-http"/],
+  [
+    'protocol imports transport-http (protocol → anything)',
+    importing('libs/protocol', '@toolmesh/transport-http/client'),
+    /"type:protocol" cannot depend on any libs|Circular dependency between "protocol" and "transport-http"/,
+  ],
   // the MCP client sits above the transports (ADR 0018); mcp-client imports protocol and transport-http, so a cycle may report first
-  ['protocol imports mcp-client (protocol → client)', importing('libs/protocol', '@toolmesh/mcp-client'), /"type:protocol" cannot depend on any libs|Circular dependency between "protocol" and "mcp-client"/],
-  ['transport-http imports mcp-client (transport → client)', importing('libs/transport-http', '@toolmesh/mcp-client'), /"type:transport" can only depend on libs tagged with "type:protocol"|Circular dependency between "transport-http" and "mcp-client"/],
-  ['transport-stdio imports mcp-client (transport → client)', importing('libs/transport-stdio', '@toolmesh/mcp-client'), /"type:transport" can only depend on libs tagged with "type:protocol"/],
-  ['registry imports mcp-client (domain → client)', importing('libs/registry', '@toolmesh/mcp-client'), /"type:domain" can only depend on libs tagged with "type:protocol"/],
-  ['mcp-client imports registry (client → domain)', importing('libs/mcp-client', '@toolmesh/registry'), /"type:client" can only depend on libs tagged with "type:transport", "type:protocol"/],
+  [
+    'protocol imports mcp-client (protocol → client)',
+    importing('libs/protocol', '@toolmesh/mcp-client'),
+    /"type:protocol" cannot depend on any libs|Circular dependency between "protocol" and "mcp-client"/,
+  ],
+  [
+    'transport-http imports mcp-client (transport → client)',
+    importing('libs/transport-http', '@toolmesh/mcp-client'),
+    /"type:transport" can only depend on libs tagged with "type:protocol"|Circular dependency between "transport-http" and "mcp-client"/,
+  ],
+  [
+    'transport-stdio imports mcp-client (transport → client)',
+    importing('libs/transport-stdio', '@toolmesh/mcp-client'),
+    /"type:transport" can only depend on libs tagged with "type:protocol"/,
+  ],
+  [
+    'registry imports mcp-client (domain → client)',
+    importing('libs/registry', '@toolmesh/mcp-client'),
+    /"type:domain" can only depend on libs tagged with "type:protocol"/,
+  ],
+  [
+    'mcp-client imports registry (client → domain)',
+    importing('libs/mcp-client', '@toolmesh/registry'),
+    /"type:client" can only depend on libs tagged with "type:transport", "type:protocol"/,
+  ],
   // each deployable uses only its own scope and shared libraries
-  ['the gateway imports transport-stdio (agent scope)', importing('apps/gateway', '@toolmesh/transport-stdio'), /"scope:gateway" can only depend on libs tagged with "scope:gateway", "scope:shared"/],
-  ['the agent CLI imports registry (gateway scope)', importing('apps/agent-cli', '@toolmesh/registry'), /"scope:agent" can only depend on libs tagged with "scope:agent", "scope:shared"/],
+  [
+    'the gateway imports transport-stdio (agent scope)',
+    importing('apps/gateway', '@toolmesh/transport-stdio'),
+    /"scope:gateway" can only depend on libs tagged with "scope:gateway", "scope:shared"/,
+  ],
+  [
+    'the agent CLI imports registry (gateway scope)',
+    importing('apps/agent-cli', '@toolmesh/registry'),
+    /"scope:agent" can only depend on libs tagged with "scope:agent", "scope:shared"/,
+  ],
   // express only in transport-http
-  ...['libs/protocol', 'libs/mcp-client', 'libs/transport-stdio', 'libs/registry', 'libs/rewake-bridge', 'apps/gateway', 'apps/agent-cli', 'apps/tool-service-sample'].map(
-    (from): [string, Snippet, RegExp] => [`${from} imports express`, importing(from, 'express'), /is not allowed to import "express"/],
-  ),
+  ...[
+    'libs/protocol',
+    'libs/mcp-client',
+    'libs/transport-stdio',
+    'libs/registry',
+    'libs/rewake-bridge',
+    'apps/gateway',
+    'apps/agent-cli',
+    'apps/tool-service-sample',
+  ].map((from): [string, Snippet, RegExp] => [`${from} imports express`, importing(from, 'express'), /is not allowed to import "express"/]),
   // ioredis only in registry
-  ...['libs/protocol', 'libs/mcp-client', 'libs/transport-stdio', 'libs/transport-http', 'libs/rewake-bridge', 'apps/gateway', 'apps/agent-cli'].map(
-    (from): [string, Snippet, RegExp] => [`${from} imports ioredis`, importing(from, 'ioredis'), /is not allowed to import "ioredis"/],
-  ),
+  ...[
+    'libs/protocol',
+    'libs/mcp-client',
+    'libs/transport-stdio',
+    'libs/transport-http',
+    'libs/rewake-bridge',
+    'apps/gateway',
+    'apps/agent-cli',
+  ].map((from): [string, Snippet, RegExp] => [`${from} imports ioredis`, importing(from, 'ioredis'), /is not allowed to import "ioredis"/]),
   // protocol does no I/O
   ['protocol imports node:child_process', importing('libs/protocol', 'node:child_process'), /libs\/protocol does no I\/O/],
   ['protocol imports node:http', importing('libs/protocol', 'node:http'), /libs\/protocol does no I\/O/],
   // a library's entry file names its exports
-  ['a library entry file re-exports a whole module', { filePath: 'libs/registry/src/index.ts', code: "export * from './lib/errors';\n" }, /no `export \*`/],
+  [
+    'a library entry file re-exports a whole module',
+    { filePath: 'libs/registry/src/index.ts', code: "export * from './lib/errors';\n" },
+    /no `export \*`/,
+  ],
   // product code never imports test code (ADR 0011)
-  ['gateway product code imports a tools/test helper', importing('apps/gateway', '../../../tools/test/free-port'), /Product code never imports test code/],
-  ['agent CLI product code imports its test-support', importingAt('apps/agent-cli/src/cli/boundary-fixture.ts', '../test-support/built-cli'), /Product code never imports test code/],
-  ['library product code imports a spec', importingAt('libs/registry/src/lib/boundary-fixture.ts', './errors.spec'), /Product code never imports test code/],
-  ['library product code imports a tools/test helper', importing('libs/protocol', '../../../tools/test/seeded-random'), /Product code never imports test code/],
+  [
+    'gateway product code imports a tools/test helper',
+    importing('apps/gateway', '../../../tools/test/free-port'),
+    /Product code never imports test code/,
+  ],
+  [
+    'agent CLI product code imports its test-support',
+    importingAt('apps/agent-cli/src/cli/boundary-fixture.ts', '../test-support/built-cli'),
+    /Product code never imports test code/,
+  ],
+  [
+    'library product code imports a spec',
+    importingAt('libs/registry/src/lib/boundary-fixture.ts', './errors.spec'),
+    /Product code never imports test code/,
+  ],
+  [
+    'library product code imports a tools/test helper',
+    importing('libs/protocol', '../../../tools/test/seeded-random'),
+    /Product code never imports test code/,
+  ],
   // benchmarks reach an app only through its bench seam (ADR 0017)
-  ['a benchmark imports the agent CLI past its bench seam', importingAt('tools/bench/reconnect/boundary-fixture.ts', '../../../apps/agent-cli/src/mcp/client-manager'), /cannot be imported by a relative or absolute path|Imports of apps are forbidden/],
+  [
+    'a benchmark imports the agent CLI past its bench seam',
+    importingAt('tools/bench/reconnect/boundary-fixture.ts', '../../../apps/agent-cli/src/mcp/client-manager'),
+    /cannot be imported by a relative or absolute path|Imports of apps are forbidden/,
+  ],
   // a library never imports tools/
-  ['library product code imports tools/ (not test code)', importing('libs/registry', '../../../tools/conformance/run-conformance'), /A library never imports tools\//],
+  [
+    'library product code imports tools/ (not test code)',
+    importing('libs/registry', '../../../tools/conformance/run-conformance'),
+    /A library never imports tools\//,
+  ],
   // the agent CLI's floors
-  ['agent CLI config imports agent/hooks (the old cycle)', importingAt('apps/agent-cli/src/config/boundary-fixture.ts', '../agent/hooks/hook-template'), /apps\/agent-cli\/src\/config lies below agent, runtime, cli/],
-  ['agent CLI agent/hooks imports runtime', importingAt('apps/agent-cli/src/agent/hooks/boundary-fixture.ts', '../../runtime/runtime-factory'), /apps\/agent-cli\/src\/agent lies below runtime, cli/],
-  ['agent CLI tools imports mcp', importingAt('apps/agent-cli/src/tools/builtin/boundary-fixture.ts', '../../mcp/client-manager'), /apps\/agent-cli\/src\/tools lies below mcp, config, agent, runtime, cli/],
-  ['agent CLI mcp test support imports runtime', importingAt('apps/agent-cli/src/mcp/test-support/boundary-fixture.ts', '../../runtime/runtime-factory'), /apps\/agent-cli\/src\/mcp lies below config, agent, runtime, cli/],
+  [
+    'agent CLI config imports agent/hooks (the old cycle)',
+    importingAt('apps/agent-cli/src/config/boundary-fixture.ts', '../agent/hooks/hook-template'),
+    /apps\/agent-cli\/src\/config lies below agent, runtime, cli/,
+  ],
+  [
+    'agent CLI agent/hooks imports runtime',
+    importingAt('apps/agent-cli/src/agent/hooks/boundary-fixture.ts', '../../runtime/runtime-factory'),
+    /apps\/agent-cli\/src\/agent lies below runtime, cli/,
+  ],
+  [
+    'agent CLI tools imports mcp',
+    importingAt('apps/agent-cli/src/tools/builtin/boundary-fixture.ts', '../../mcp/client-manager'),
+    /apps\/agent-cli\/src\/tools lies below mcp, config, agent, runtime, cli/,
+  ],
+  [
+    'agent CLI mcp test support imports runtime',
+    importingAt('apps/agent-cli/src/mcp/test-support/boundary-fixture.ts', '../../runtime/runtime-factory'),
+    /apps\/agent-cli\/src\/mcp lies below config, agent, runtime, cli/,
+  ],
   // the registry's floors
-  ['registry model imports manifest', importingAt('libs/registry/src/lib/model/boundary-fixture.ts', '../manifest/validate-manifest'), /libs\/registry\/src\/lib\/model lies below sources, manifest, cache, changes, hints, portal, status, catalogue/],
-  ['registry cache imports catalogue (the old stored-route)', importingAt('libs/registry/src/lib/cache/boundary-fixture.ts', '../catalogue/build-route-snapshot'), /libs\/registry\/src\/lib\/cache lies below portal, status, catalogue and beside sources, manifest, changes, hints/],
-  ['registry manifest imports its neighbour cache', importingAt('libs/registry/src/lib/manifest/boundary-fixture.ts', '../cache/snapshot-cache'), /libs\/registry\/src\/lib\/manifest lies below portal, status, catalogue and beside sources, cache, changes, hints/],
-  ['registry status imports catalogue', importingAt('libs/registry/src/lib/status/boundary-fixture.ts', '../catalogue/live-catalogue'), /libs\/registry\/src\/lib\/status lies below catalogue/],
+  [
+    'registry model imports manifest',
+    importingAt('libs/registry/src/lib/model/boundary-fixture.ts', '../manifest/validate-manifest'),
+    /libs\/registry\/src\/lib\/model lies below sources, manifest, cache, changes, hints, portal, status, catalogue/,
+  ],
+  [
+    'registry cache imports catalogue (the old stored-route)',
+    importingAt('libs/registry/src/lib/cache/boundary-fixture.ts', '../catalogue/build-route-snapshot'),
+    /libs\/registry\/src\/lib\/cache lies below portal, status, catalogue and beside sources, manifest, changes, hints/,
+  ],
+  [
+    'registry manifest imports its neighbour cache',
+    importingAt('libs/registry/src/lib/manifest/boundary-fixture.ts', '../cache/snapshot-cache'),
+    /libs\/registry\/src\/lib\/manifest lies below portal, status, catalogue and beside sources, cache, changes, hints/,
+  ],
+  [
+    'registry status imports catalogue',
+    importingAt('libs/registry/src/lib/status/boundary-fixture.ts', '../catalogue/live-catalogue'),
+    /libs\/registry\/src\/lib\/status lies below catalogue/,
+  ],
   // one JSON Schema validator (SPEC N5, ADR 0012): ajv and re2js only in libs/protocol/src/lib/schema
   ...[
     ['the gateway', 'apps/gateway/src/boundary-fixture.ts', 'ajv/dist/2020'],
@@ -82,7 +211,11 @@ const forbidden: Array<[string, Snippet, RegExp]> = [
     ['registry', 'libs/registry/src/lib/boundary-fixture.ts', 'ajv'],
     ['protocol outside its schema folder', 'libs/protocol/src/lib/jsonrpc/boundary-fixture.ts', 're2js'],
     ['a tools/test helper', 'tools/test/boundary-fixture.ts', 'ajv'],
-  ].map(([who, at, specifier]): [string, Snippet, RegExp] => [`${who} imports ${specifier}`, importingAt(at, specifier), /JSON Schema validation lives in libs\/protocol/]),
+  ].map(([who, at, specifier]): [string, Snippet, RegExp] => [
+    `${who} imports ${specifier}`,
+    importingAt(at, specifier),
+    /JSON Schema validation lives in libs\/protocol/,
+  ]),
 ];
 
 const allowed: Array<[string, Snippet]> = [
@@ -101,22 +234,61 @@ const allowed: Array<[string, Snippet]> = [
   ['mcp-client imports protocol', importing('libs/mcp-client', '@toolmesh/protocol')],
   // test code may import test code
   ['a gateway spec imports a tools/test helper', importingAt('apps/gateway/src/boundary-fixture.spec.ts', '../../../tools/test/free-port')],
-  ['a library spec imports a tools/test helper', importingAt('libs/registry/src/lib/boundary-fixture.spec.ts', '../../../../tools/test/document-server')],
-  ["an app's test-support imports a tools/test helper", importingAt('apps/agent-cli/src/test-support/boundary-fixture.ts', '../../../../tools/test/server-process')],
+  [
+    'a library spec imports a tools/test helper',
+    importingAt('libs/registry/src/lib/boundary-fixture.spec.ts', '../../../../tools/test/document-server'),
+  ],
+  [
+    "an app's test-support imports a tools/test helper",
+    importingAt('apps/agent-cli/src/test-support/boundary-fixture.ts', '../../../../tools/test/server-process'),
+  ],
   // benchmarks: the bench seam, library faces and the shared test helpers
-  ["a benchmark imports the agent CLI's bench seam", importingAt('tools/bench/reconnect/boundary-fixture.ts', '../../../apps/agent-cli/src/bench-seam')],
-  ['a benchmark imports transport-http/client', importingAt('tools/bench/reconnect/boundary-fixture.ts', '@toolmesh/transport-http/client')],
+  [
+    "a benchmark imports the agent CLI's bench seam",
+    importingAt('tools/bench/reconnect/boundary-fixture.ts', '../../../apps/agent-cli/src/bench-seam'),
+  ],
+  [
+    'a benchmark imports transport-http/client',
+    importingAt('tools/bench/reconnect/boundary-fixture.ts', '@toolmesh/transport-http/client'),
+  ],
   ['a benchmark imports a tools/test helper', importingAt('tools/bench/reconnect/boundary-fixture.ts', '../../test/process-table')],
   // the agent CLI's floors, upwards only in specs
   ['agent CLI agent/hooks imports config', importingAt('apps/agent-cli/src/agent/hooks/boundary-fixture.ts', '../../config/skill')],
   ['agent CLI config imports mcp', importingAt('apps/agent-cli/src/config/boundary-fixture.ts', '../mcp/server-config')],
-  ['an agent CLI agent/hooks spec imports runtime', importingAt('apps/agent-cli/src/agent/hooks/boundary-fixture.spec.ts', '../../runtime/runtime-factory')],
-  ['agent CLI runtime test support imports agent', importingAt('apps/agent-cli/src/runtime/test-support/boundary-fixture.ts', '../../agent/loop/agent-loop')],
+  [
+    'an agent CLI agent/hooks spec imports runtime',
+    importingAt('apps/agent-cli/src/agent/hooks/boundary-fixture.spec.ts', '../../runtime/runtime-factory'),
+  ],
+  [
+    'agent CLI runtime test support imports agent',
+    importingAt('apps/agent-cli/src/runtime/test-support/boundary-fixture.ts', '../../agent/loop/agent-loop'),
+  ],
   // the registry's floors: downward, and upward only in specs
-  ['registry portal imports cache and sources (the floor below)', { filePath: 'libs/registry/src/lib/portal/boundary-fixture.ts', code: "import * as cache from '../cache/snapshot-cache';\nimport * as sources from '../sources/http-json-source';\nexport const used = [cache, sources];\n" }],
-  ['registry catalogue imports status and model', { filePath: 'libs/registry/src/lib/catalogue/boundary-fixture.ts', code: "import * as status from '../status/bundle-status';\nimport * as model from '../model/route';\nexport const used = [status, model];\n" }],
-  ['a registry portal spec imports catalogue', importingAt('libs/registry/src/lib/portal/boundary-fixture.spec.ts', '../catalogue/live-catalogue')],
-  ['the schema validator imports ajv and re2js', { filePath: 'libs/protocol/src/lib/schema/boundary-fixture.ts', code: "import Ajv from 'ajv';\nimport { RE2JS } from 're2js';\nexport const used = [Ajv, RE2JS];\n" }],
+  [
+    'registry portal imports cache and sources (the floor below)',
+    {
+      filePath: 'libs/registry/src/lib/portal/boundary-fixture.ts',
+      code: "import * as cache from '../cache/snapshot-cache';\nimport * as sources from '../sources/http-json-source';\nexport const used = [cache, sources];\n",
+    },
+  ],
+  [
+    'registry catalogue imports status and model',
+    {
+      filePath: 'libs/registry/src/lib/catalogue/boundary-fixture.ts',
+      code: "import * as status from '../status/bundle-status';\nimport * as model from '../model/route';\nexport const used = [status, model];\n",
+    },
+  ],
+  [
+    'a registry portal spec imports catalogue',
+    importingAt('libs/registry/src/lib/portal/boundary-fixture.spec.ts', '../catalogue/live-catalogue'),
+  ],
+  [
+    'the schema validator imports ajv and re2js',
+    {
+      filePath: 'libs/protocol/src/lib/schema/boundary-fixture.ts',
+      code: "import Ajv from 'ajv';\nimport { RE2JS } from 're2js';\nexport const used = [Ajv, RE2JS];\n",
+    },
+  ],
 ];
 
 function lint(snippets: Snippet[]): Map<string, LintResult['messages']> {
@@ -144,7 +316,11 @@ describe('module boundaries', () => {
 
   it.each(forbidden.map(([name, , expected], i) => [name, i, expected] as const))('fails lint when %s', (_, i, expected) => {
     const messages = forbiddenMessages.get(String(i)) ?? [];
-    const boundaryErrors = messages.filter((m) => ['@nx/enforce-module-boundaries', 'no-restricted-imports', 'no-restricted-syntax'].includes(m.ruleId ?? '') || m.ruleId?.startsWith('toolmesh/'));
+    const boundaryErrors = messages.filter(
+      (m) =>
+        ['@nx/enforce-module-boundaries', 'no-restricted-imports', 'no-restricted-syntax'].includes(m.ruleId ?? '') ||
+        m.ruleId?.startsWith('toolmesh/'),
+    );
     expect(boundaryErrors.map((m) => m.message)).toEqual(expect.arrayContaining([expect.stringMatching(expected)]));
   });
 

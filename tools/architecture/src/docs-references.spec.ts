@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { githubSlug, headingsOf, proseLines } from './markdown-headings';
 import { requirementIdsDefinedIn, requirementIdsIn, unknownRequirementIds } from './requirement-ids';
 
@@ -48,12 +49,14 @@ describe('references into the docs', () => {
     // this spec cites made-up ids on purpose, to show that they are caught
     const files = [...markdownFiles(), ...codeFiles(['apps', 'libs', 'tools'])].filter((file) => file !== __filename);
     const problems = files.flatMap((file) =>
-      unknownRequirementIds(readFileSync(file, 'utf8'), known).map((id) => `${relative(file)}: cites ${id}, which docs/requirements.md does not define`),
+      unknownRequirementIds(readFileSync(file, 'utf8'), known).map(
+        (id) => `${relative(file)}: cites ${id}, which docs/requirements.md does not define`,
+      ),
     );
     expect(problems).toEqual([]);
   });
 
-  it('every spec that docs/requirements.md names as a requirement\'s test exists', () => {
+  it("every spec that docs/requirements.md names as a requirement's test exists", () => {
     const specs = [...readFileSync(REQUIREMENTS, 'utf8').matchAll(/`([\w./-]+\.spec\.[cm]?[jt]s)`/g)].map(([, spec]) => spec);
     expect(specs.length).toBeGreaterThan(0);
     expect(specs.filter((spec) => !existsSync(path.join(ROOT, spec)))).toEqual([]);
@@ -87,14 +90,21 @@ function problemOf(target: string, anchor: Anchor): string[] {
     return headings.some((h) => h.anchor === anchor) ? [] : [`points at #${anchor}, which is no heading of ${relative(target)}`];
   }
   const wanted = anchor.section.toLowerCase();
-  const found = headings.some((h) => h.text.replace(/^\d+\.\s*/, '').toLowerCase().startsWith(wanted));
+  const found = headings.some((h) =>
+    h.text
+      .replace(/^\d+\.\s*/, '')
+      .toLowerCase()
+      .startsWith(wanted),
+  );
   return found ? [] : [`names the section "${anchor.section}", which is no heading of ${relative(target)}`];
 }
 
 /** Link targets of `[text](target)` outside code, without web addresses. */
 function linksIn(markdown: string): string[] {
   const prose = proseLines(markdown).map(withoutCodeSpans).join('\n');
-  return [...prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map(([, target]) => target).filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
+  return [...prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)]
+    .map(([, target]) => target)
+    .filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
 }
 
 interface NamedReference {

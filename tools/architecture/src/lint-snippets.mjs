@@ -3,12 +3,14 @@
 // system does not load. Input (stdin): [{ filePath, code }]. Output: [{ filePath, messages: [{ ruleId, message }] }].
 import { ESLint } from 'eslint';
 
-const snippets = JSON.parse(await new Promise((resolve) => {
-  let text = '';
-  process.stdin.setEncoding('utf8');
-  process.stdin.on('data', (chunk) => (text += chunk));
-  process.stdin.on('end', () => resolve(text));
-}));
+const snippets = JSON.parse(
+  await new Promise((resolve) => {
+    let text = '';
+    process.stdin.setEncoding('utf8');
+    process.stdin.on('data', (chunk) => (text += chunk));
+    process.stdin.on('end', () => resolve(text));
+  }),
+);
 // A snippet exists only in memory, where no tsconfig can type it: the type-aware rule is off here (the
 // boundary rules are not type-aware), and so is the project service that would look for the file.
 const eslint = new ESLint({

@@ -4,12 +4,14 @@
 // Input (stdin): ["<absolute project root>", ...]. Output: ["<absolute file>", ...].
 import { ESLint } from 'eslint';
 
-const roots = JSON.parse(await new Promise((resolve) => {
-  let text = '';
-  process.stdin.setEncoding('utf8');
-  process.stdin.on('data', (chunk) => (text += chunk));
-  process.stdin.on('end', () => resolve(text));
-}));
+const roots = JSON.parse(
+  await new Promise((resolve) => {
+    let text = '';
+    process.stdin.setEncoding('utf8');
+    process.stdin.on('data', (chunk) => (text += chunk));
+    process.stdin.on('end', () => resolve(text));
+  }),
+);
 const files = [];
 for (const cwd of roots) {
   const eslint = new ESLint({

@@ -22,7 +22,11 @@ describe('the Nx project graph', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'project-graph-'));
     try {
       const file = path.join(dir, 'graph.json');
-      execFileSync('npx', ['nx', 'graph', `--file=${file}`], { cwd: ROOT, stdio: 'ignore', env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' } });
+      execFileSync('npx', ['nx', 'graph', `--file=${file}`], {
+        cwd: ROOT,
+        stdio: 'ignore',
+        env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
+      });
       graph = (JSON.parse(readFileSync(file, 'utf8')) as { graph: ProjectGraph }).graph;
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -30,7 +34,10 @@ describe('the Nx project graph', () => {
   }, 120_000);
 
   it('has the MCP client library, tagged for its layer and shared by both deployables', () => {
-    expect(graph.nodes['mcp-client']).toMatchObject({ type: 'lib', data: { root: 'libs/mcp-client', tags: ['type:client', 'scope:shared'] } });
+    expect(graph.nodes['mcp-client']).toMatchObject({
+      type: 'lib',
+      data: { root: 'libs/mcp-client', tags: ['type:client', 'scope:shared'] },
+    });
   });
 
   it('lets the agent CLI, and no library, depend on it', () => {

@@ -13,16 +13,18 @@
  * 3. Startup: ten stdio servers through the client manager (parallel, one deadline) vs the slowest one
  *    alone (target <= 1.3x); one after another is shown for contrast.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { Agent, request } from 'undici';
 import { McpClient } from '@toolmesh/mcp-client';
 import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
-import { SMOKE, smokeRan } from '../smoke.mjs';
+import { Agent, request } from 'undici';
+
 import { McpClientManager, type StdioServerConfig, ToolRegistry, TransportClientFactory } from '../../../apps/agent-cli/src/bench-seam';
+import { SMOKE, smokeRan } from '../smoke.mjs';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const STDIO_PEER = path.join(ROOT, 'tools/test/peers/stdio-peer.mjs');
@@ -120,7 +122,12 @@ async function rawUndici(url: string): Promise<number> {
     const response = await request(url, {
       method: 'POST',
       dispatcher: pool,
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': 'bench', 'mcp-protocol-version': '2025-11-25' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': 'bench',
+        'mcp-protocol-version': '2025-11-25',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
     });
     return response.body.json();
@@ -133,7 +140,11 @@ async function rawUndici(url: string): Promise<number> {
 
 async function ourHttp(url: string): Promise<number> {
   const pool = new Agent({ keepAliveTimeout: 30_000, connections: 16 });
-  const client = new McpClient(new StreamableHttpClientTransport(new URL(url), { dispatcher: pool, listen: false }), { serverName: 'bench', clientInfo, requestTimeoutMs: 30_000 });
+  const client = new McpClient(new StreamableHttpClientTransport(new URL(url), { dispatcher: pool, listen: false }), {
+    serverName: 'bench',
+    clientInfo,
+    requestTimeoutMs: 30_000,
+  });
   await client.connect();
   const rate = await throughput(() => client.callTool('echo', ARGS));
   await client.close();
@@ -150,7 +161,15 @@ async function sdkHttp(url: string): Promise<number> {
 }
 
 const servers = (n: number, flags: string[] = []): StdioServerConfig[] =>
-  Array.from({ length: n }, (_, i) => ({ name: `s${i}`, transport: 'stdio', command: process.execPath, args: [STDIO_PEER, ...flags], env: {}, requestTimeoutMs: 30_000, annotationTrust: 'ignore' }));
+  Array.from({ length: n }, (_, i) => ({
+    name: `s${i}`,
+    transport: 'stdio',
+    command: process.execPath,
+    args: [STDIO_PEER, ...flags],
+    env: {},
+    requestTimeoutMs: 30_000,
+    annotationTrust: 'ignore',
+  }));
 
 async function startupMs(count: number, parallel = true, flags: string[] = []): Promise<number> {
   const factory = new TransportClientFactory(clientInfo);
@@ -190,29 +209,50 @@ function median(values: number[]): number {
 
 function row(what: string, baselineName: string, baseline: number, ours: number, unit: string, higherIsBetter = true): void {
   const ratio = higherIsBetter ? ours / baseline : baseline / ours;
-  console.log(`${what.padEnd(44)} ours ${ours.toFixed(0).padStart(7)} ${unit}   ${baselineName} ${baseline.toFixed(0).padStart(7)} ${unit}   ratio ${ratio.toFixed(2)}`);
+  console.log(
+    `${what.padEnd(44)} ours ${ours.toFixed(0).padStart(7)} ${unit}   ${baselineName} ${baseline.toFixed(0).padStart(7)} ${unit}   ratio ${ratio.toFixed(2)}`,
+  );
 }
 
 async function main(): Promise<void> {
-  console.log(`agent-cli MCP layer benchmark: ${IN_FLIGHT} calls in flight, ${SECONDS} s per measurement, median of ${ROUNDS} alternating rounds, node ${process.version}\n`);
+  console.log(
+    `agent-cli MCP layer benchmark: ${IN_FLIGHT} calls in flight, ${SECONDS} s per measurement, median of ${ROUNDS} alternating rounds, node ${process.version}\n`,
+  );
   const [sdkStdioRate, ourStdioRate] = await pair(sdkStdio, ourStdio);
   row('stdio tools/call via registry+McpTool (vs SDK)', 'sdk', sdkStdioRate, ourStdioRate, 'calls/s');
   const [rawStdioRate, ourStdioRate2] = await pair(rawStdio, ourStdio);
   row('stdio tools/call (vs raw JSON-RPC on pipes)', 'raw', rawStdioRate, ourStdioRate2, 'calls/s');
   await withHttpServer(async (url) => {
-    const [rawRate, ourRate] = await pair(() => rawUndici(url), () => ourHttp(url));
+    const [rawRate, ourRate] = await pair(
+      () => rawUndici(url),
+      () => ourHttp(url),
+    );
     row('HTTP tools/call (vs raw undici.request)', 'raw', rawRate, ourRate, 'calls/s');
-    const [sdkRate, ourRate2] = await pair(() => sdkHttp(url), () => ourHttp(url));
+    const [sdkRate, ourRate2] = await pair(
+      () => sdkHttp(url),
+      () => ourHttp(url),
+    );
     row('HTTP tools/call (vs SDK fetch transport)', 'sdk', sdkRate, ourRate2, 'calls/s');
   });
   // All servers are the same peer, so "the slowest one alone" is one server alone. A peer that is ready
   // after 500 ms of waiting stands for servers whose start is latency-bound (package resolution, a
   // database or an API to reach); the bare peer's start is CPU-bound, and ten of those share two cores.
-  for (const [label, flags] of [['500 ms to ready', ['--initialize-delay=500']], ['bare, CPU-bound', []]] as const) {
-    const [alone, ten] = await pair(() => startupMs(1, true, [...flags]), () => startupMs(10, true, [...flags]));
-    console.log(`${`startup, 10 servers vs 1 alone (${label})`.padEnd(44)} ours ${ten.toFixed(0).padStart(7)} ms   alone ${alone.toFixed(0).padStart(7)} ms   ratio ${(ten / alone).toFixed(2)} (target <= 1.3)`);
+  for (const [label, flags] of [
+    ['500 ms to ready', ['--initialize-delay=500']],
+    ['bare, CPU-bound', []],
+  ] as const) {
+    const [alone, ten] = await pair(
+      () => startupMs(1, true, [...flags]),
+      () => startupMs(10, true, [...flags]),
+    );
+    console.log(
+      `${`startup, 10 servers vs 1 alone (${label})`.padEnd(44)} ours ${ten.toFixed(0).padStart(7)} ms   alone ${alone.toFixed(0).padStart(7)} ms   ratio ${(ten / alone).toFixed(2)} (target <= 1.3)`,
+    );
   }
-  const [sequential, parallel] = await pair(() => startupMs(10, false), () => startupMs(10));
+  const [sequential, parallel] = await pair(
+    () => startupMs(10, false),
+    () => startupMs(10),
+  );
   row('startup, 10 stdio servers (vs sequential)', 'seq', sequential, parallel, 'ms', false);
   console.log('\nthroughput ratio: ours/baseline (> 1 faster); startup vs sequential: baseline/ours (> 1 faster)');
 }

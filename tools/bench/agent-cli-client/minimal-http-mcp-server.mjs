@@ -18,7 +18,9 @@ const server = createServer((req, res) => {
         : message.method === 'tools/list'
           ? { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] }
           : { content: [{ type: 'text', text: JSON.stringify(message.params?.arguments ?? {}) }] };
-    res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'bench' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+    res
+      .writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'bench' })
+      .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
   });
 });
 server.keepAliveTimeout = 60_000;

@@ -5,9 +5,13 @@
 // e.g. this checkout's dist/apps/agent-cli/main.js against an older build in a git worktree.
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
+
 import { SMOKE, smokeRan } from '../smoke.mjs';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string', default: SMOKE ? '1' : '30' }, smoke: { type: 'boolean', default: false } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { runs: { type: 'string', default: SMOKE ? '1' : '30' }, smoke: { type: 'boolean', default: false } },
+});
 // --smoke times this checkout's build alone
 if (SMOKE && positionals.length === 0) positionals.push('dist/apps/agent-cli/main.js');
 if (positionals.length === 0) {
@@ -28,6 +32,8 @@ const medianOf = (values) => [...values].sort((a, b) => a - b)[values.length >> 
 const base = medianOf(times.get(positionals[0]));
 for (const [file, ms] of times) {
   const median = medianOf(ms);
-  console.log(`${file}: median ${median.toFixed(0)} ms, min ${Math.min(...ms).toFixed(0)} ms (${ms.length} runs), ${(median / base).toFixed(2)}x of the first`);
+  console.log(
+    `${file}: median ${median.toFixed(0)} ms, min ${Math.min(...ms).toFixed(0)} ms (${ms.length} runs), ${(median / base).toFixed(2)}x of the first`,
+  );
 }
 smokeRan('agent-cli-startup');

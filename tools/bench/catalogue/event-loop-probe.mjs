@@ -7,6 +7,8 @@ const histogram = monitorEventLoopDelay({ resolution: 1 });
 histogram.enable();
 const ms = (nanoseconds) => (nanoseconds / 1e6).toFixed(1);
 process.on('SIGUSR2', () => {
-  process.stdout.write(`event_loop_delay p50=${ms(histogram.percentile(50))} p99=${ms(histogram.percentile(99))} max=${ms(histogram.max)}\n`);
+  process.stdout.write(
+    `event_loop_delay p50=${ms(histogram.percentile(50))} p99=${ms(histogram.percentile(99))} max=${ms(histogram.max)}\n`,
+  );
   histogram.reset();
 });

@@ -13,7 +13,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+
 import autocannon from 'autocannon';
+
 import { SMOKE, smokeRan } from '../smoke.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -52,7 +54,12 @@ async function waitFor(process, pattern) {
 }
 
 const headers = { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' };
-const callBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'tool_0004', arguments: { text: 'hello' } } });
+const callBody = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'tool_0004', arguments: { text: 'hello' } },
+});
 const listBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
 
 async function scenario(name, toolService, ttlMillis) {
@@ -66,10 +73,15 @@ mcp:
   catalogue: { refreshTtlMillis: ${ttlMillis}, maxTools: 20000, toolsListPageSize: 20000, maxSerializedBytes: 67108864, maxManifestBytes: 67108864, manifestTimeoutMillis: 30000 }
 `,
   );
-  const gateway = start('gateway', ['--import', path.join(here, 'event-loop-probe.mjs'), path.join(root, 'dist/apps/gateway/main.js'), '--config', config], {});
+  const gateway = start(
+    'gateway',
+    ['--import', path.join(here, 'event-loop-probe.mjs'), path.join(root, 'dist/apps/gateway/main.js'), '--config', config],
+    {},
+  );
   const [, url] = await waitFor(gateway, /event=gateway_started mcpUrl=(\S+)/);
   const list = await (await fetch(url, { method: 'POST', headers, body: listBody })).text();
-  if (!list.includes(`tool_${String(TOOLS - 1).padStart(4, '0')}`)) throw new Error(`${name}: the gateway does not list ${TOOLS} tools: ${list.slice(0, 200)}`);
+  if (!list.includes(`tool_${String(TOOLS - 1).padStart(4, '0')}`))
+    throw new Error(`${name}: the gateway does not list ${TOOLS} tools: ${list.slice(0, 200)}`);
   await autocannon({ url, method: 'POST', headers, body: callBody, connections, duration: 2 }); // warm-up
   const installedBefore = (gateway.output().match(/event=catalogue_generation_installed/g) ?? []).length;
   gateway.child.kill('SIGUSR2'); // opens the measured window
@@ -82,7 +94,15 @@ mcp:
   const generations = (gateway.output().match(/event=catalogue_generation_installed/g) ?? []).length - installedBefore;
   gateway.child.kill('SIGTERM');
   if (r.errors > 0 || r.non2xx > 0) throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx replies`);
-  const row = { name, reqPerSec: Math.round(r.requests.average), p99Ms: r.latency.p99, loopP50Ms: Number(p50), loopP99Ms: Number(p99), loopMaxMs: Number(max), generations };
+  const row = {
+    name,
+    reqPerSec: Math.round(r.requests.average),
+    p99Ms: r.latency.p99,
+    loopP50Ms: Number(p50),
+    loopP99Ms: Number(p99),
+    loopMaxMs: Number(max),
+    generations,
+  };
   console.log(
     `${name.padEnd(12)} ${String(row.reqPerSec).padStart(7)} req/s  p99 ${String(row.p99Ms).padStart(4)} ms   event loop p50 ${p50} ms  p99 ${p99} ms  max ${max} ms   ${generations} new 10,000-tool generations`,
   );
@@ -91,17 +111,26 @@ mcp:
 
 try {
   const fixed = start('tool service', [path.join(root, 'tools/bench/gateway/bench-tool-service.mjs')], { TOOLS: String(TOOLS) });
-  const varying = start('tool service', [path.join(root, 'tools/bench/gateway/bench-tool-service.mjs')], { TOOLS: String(TOOLS), VARY_MANIFEST: '1' });
+  const varying = start('tool service', [path.join(root, 'tools/bench/gateway/bench-tool-service.mjs')], {
+    TOOLS: String(TOOLS),
+    VARY_MANIFEST: '1',
+  });
   const [, fixedUrl] = await waitFor(fixed, /listening on (\S+)/);
   const [, varyingUrl] = await waitFor(varying, /listening on (\S+)/);
-  console.log(`\n${TOOLS} tools, ${connections} connections, ${duration} s per scenario, refresh TTL ${refreshTtl} ms, node ${process.version}\n`);
+  console.log(
+    `\n${TOOLS} tools, ${connections} connections, ${duration} s per scenario, refresh TTL ${refreshTtl} ms, node ${process.version}\n`,
+  );
   const steady = await scenario('steady', fixedUrl, 600_000);
   const refreshing = await scenario('refreshing', varyingUrl, refreshTtl);
   const ratio = refreshing.reqPerSec / steady.reqPerSec;
   console.log(`\nthroughput refreshing / steady   ${ratio.toFixed(2)}x  (target >= 0.5x)`);
   console.log(`event-loop delay p99 refreshing  ${refreshing.loopP99Ms} ms  (target < 50 ms)`);
   if (!SMOKE) mkdirSync(path.join(root, 'tmp/bench'), { recursive: true });
-  if (!SMOKE) writeFileSync(path.join(root, 'tmp/bench/catalogue.json'), `${JSON.stringify({ tools: TOOLS, connections, duration, refreshTtl, rows: [steady, refreshing], ratio }, null, 2)}\n`);
+  if (!SMOKE)
+    writeFileSync(
+      path.join(root, 'tmp/bench/catalogue.json'),
+      `${JSON.stringify({ tools: TOOLS, connections, duration, refreshTtl, rows: [steady, refreshing], ratio }, null, 2)}\n`,
+    );
 } finally {
   for (const child of children) child.kill('SIGTERM');
 }

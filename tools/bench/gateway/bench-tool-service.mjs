@@ -20,7 +20,11 @@ function manifest() {
   fetches += 1;
   const varied = tools.map((tool, i) =>
     i === fetches % count
-      ? { ...tool, description: `${tool.description} (fetch ${fetches})`, inputSchema: { ...tool.inputSchema, properties: { text: { type: 'string', minLength: fetches % 7 } } } }
+      ? {
+          ...tool,
+          description: `${tool.description} (fetch ${fetches})`,
+          inputSchema: { ...tool.inputSchema, properties: { text: { type: 'string', minLength: fetches % 7 } } },
+        }
       : tool,
   );
   return JSON.stringify({ manifestVersion: '1', revision: `bench-${count}-${fetches}`, tools: varied });

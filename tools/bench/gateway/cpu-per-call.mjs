@@ -27,11 +27,25 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+
 import autocannon from 'autocannon';
+
 import { SMOKE, smokeRan } from '../smoke.mjs';
 import { chooseLoadGenerator, runLoad } from './load.mjs';
 import { PacedLoad } from './paced-load.mjs';
-import { callRequest, check, cpuMicros, mainThreadCpuMicros, root, settle, startGateway, startMinimalProxy, startToolService, stopAll, stopProcess } from './processes.mjs';
+import {
+  callRequest,
+  check,
+  cpuMicros,
+  mainThreadCpuMicros,
+  root,
+  settle,
+  startGateway,
+  startMinimalProxy,
+  startToolService,
+  stopAll,
+  stopProcess,
+} from './processes.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -52,7 +66,8 @@ const { values: options } = parseArgs({
 });
 // `--rate max`: no rate limit, each server saturated (its CPU per call there is what caps its req/s).
 const rate = options.rate === 'max' ? undefined : Number(options.rate);
-if (options.client !== 'autocannon' && options.client !== 'undici') throw new Error(`--client must be autocannon or undici, not ${options.client}`);
+if (options.client !== 'autocannon' && options.client !== 'undici')
+  throw new Error(`--client must be autocannon or undici, not ${options.client}`);
 const load = rate ? options.client : chooseLoadGenerator(options.load);
 const duration = Number(options.duration);
 const connections = Number(options.connections);
@@ -89,7 +104,15 @@ async function fixedRate(server, seconds) {
     server.load ??= new PacedLoad(server.url, call, { rate, connections });
     return server.load.run(seconds);
   }
-  const r = await autocannon({ url: server.url, method: 'POST', headers: call.headers, body: call.body, connections, overallRate: rate, duration: seconds });
+  const r = await autocannon({
+    url: server.url,
+    method: 'POST',
+    headers: call.headers,
+    body: call.body,
+    connections,
+    overallRate: rate,
+    duration: seconds,
+  });
   return { requests: r.requests.total, errors: r.errors, non2xx: r.non2xx };
 }
 
@@ -108,21 +131,39 @@ try {
   const profileDir = path.join(root, 'tmp/bench/profiles');
   if (options.profile) mkdirSync(profileDir, { recursive: true });
   // What each target is and how it starts; every round starts its own processes (see below).
-  const targets = [{ name: 'gateway', start: () => startGateway(toolService.url, { nodeOptions: options.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [] }) }];
+  const targets = [
+    {
+      name: 'gateway',
+      start: () => startGateway(toolService.url, { nodeOptions: options.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [] }),
+    },
+  ];
   for (const main of options.compare) {
-    targets.push({ name: path.relative(root, path.resolve(main)), start: () => startGateway(toolService.url, { main: path.resolve(main) }) });
+    targets.push({
+      name: path.relative(root, path.resolve(main)),
+      start: () => startGateway(toolService.url, { main: path.resolve(main) }),
+    });
   }
   for (const assignments of options['compare-env']) {
-    const env = Object.fromEntries(assignments.split(' ').filter(Boolean).map((pair) => pair.split('=', 2)));
+    const env = Object.fromEntries(
+      assignments
+        .split(' ')
+        .filter(Boolean)
+        .map((pair) => pair.split('=', 2)),
+    );
     targets.push({ name: `gateway ${assignments}`, start: () => startGateway(toolService.url, { env }) });
   }
   for (const flags of options['compare-flags']) {
-    targets.push({ name: `gateway ${flags}`, start: () => startGateway(toolService.url, { nodeOptions: flags.split(' ').filter(Boolean) }) });
+    targets.push({
+      name: `gateway ${flags}`,
+      start: () => startGateway(toolService.url, { nodeOptions: flags.split(' ').filter(Boolean) }),
+    });
   }
   targets.push({ name: 'minimal proxy', start: () => startMinimalProxy(toolService.url) });
   for (const target of targets) target.micros = [];
 
-  console.log(`${rate ?? 'as many'} calls/s (${load}), ${connections} connections, ${warmupRuns} warm-up runs of 2 s, ${duration} s per measurement, ${rounds} rounds, node ${process.version}\n`);
+  console.log(
+    `${rate ?? 'as many'} calls/s (${load}), ${connections} connections, ${warmupRuns} warm-up runs of 2 s, ${duration} s per measurement, ${rounds} rounds, node ${process.version}\n`,
+  );
   for (let round = 1; round <= rounds; round += 1) {
     // The order rotates every round: whichever target runs first in a round measured up to 15% cheaper.
     const shift = (round - 1) % targets.length;
@@ -140,7 +181,9 @@ try {
     for (const server of running) {
       const row = await perCall(server, toolService);
       server.target.micros.push(row.micros);
-      console.log(`round ${round}  ${server.target.name.padEnd(26)} ${row.micros.toFixed(1).padStart(6)} us/call   (other threads ${row.otherThreadsMicros.toFixed(1)}, tool service ${row.toolServiceMicros.toFixed(1)} us/call, ${row.calls} calls)`);
+      console.log(
+        `round ${round}  ${server.target.name.padEnd(26)} ${row.micros.toFixed(1).padStart(6)} us/call   (other threads ${row.otherThreadsMicros.toFixed(1)}, tool service ${row.toolServiceMicros.toFixed(1)} us/call, ${row.calls} calls)`,
+      );
     }
     await Promise.all(running.map((server) => server.load?.close()));
     await Promise.all(running.map((server) => stopProcess(server.pid)));
@@ -153,8 +196,9 @@ try {
   for (const target of targets) {
     const [mid, min] = [median(target.micros), Math.min(...target.micros)];
     console.log(
-      `${target.name.padEnd(26)} ${mid.toFixed(1).padStart(8)} ${min.toFixed(1).padStart(7)}   ${pairedWith(target, proxy).toFixed(2)}x`.padEnd(68) +
-        `${pairedWith(target, targets[0]).toFixed(3)}   (single-threaded ceiling ${Math.round(1e6 / mid)} calls/s)`,
+      `${target.name.padEnd(26)} ${mid.toFixed(1).padStart(8)} ${min.toFixed(1).padStart(7)}   ${pairedWith(target, proxy).toFixed(2)}x`.padEnd(
+        68,
+      ) + `${pairedWith(target, targets[0]).toFixed(3)}   (single-threaded ceiling ${Math.round(1e6 / mid)} calls/s)`,
     );
   }
 } finally {

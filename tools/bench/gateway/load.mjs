@@ -5,6 +5,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import autocannon from 'autocannon';
 
 function wrkInstalled() {
@@ -25,19 +26,32 @@ export function chooseLoadGenerator(requested) {
 
 /** Drives `url` with POSTs of `body` for `duration` seconds: `{ requests, reqPerSec, p50Ms, p99Ms, errors, non2xx }`. */
 export function runLoad(generator, { url, headers, body, connections, duration }) {
-  return generator === 'wrk' ? runWrk({ url, headers, body, connections, duration }) : runAutocannon({ url, headers, body, connections, duration });
+  return generator === 'wrk'
+    ? runWrk({ url, headers, body, connections, duration })
+    : runAutocannon({ url, headers, body, connections, duration });
 }
 
 async function runAutocannon({ url, headers, body, connections, duration }) {
   // timeout 60 s: the SDK recipe's p99 on 1,000 tools passes autocannon's 10 s default
   const r = await autocannon({ url, method: 'POST', headers, body, connections, duration, timeout: 60 });
-  return { requests: r.requests.total, reqPerSec: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+  return {
+    requests: r.requests.total,
+    reqPerSec: r.requests.average,
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+    errors: r.errors,
+    non2xx: r.non2xx,
+  };
 }
 
 async function runWrk({ url, headers, body, connections, duration }) {
   const scriptDir = mkdtempSync(path.join(tmpdir(), 'wrk-'));
   const script = path.join(scriptDir, 'post.lua');
-  const lines = ['wrk.method = "POST"', `wrk.body = ${luaString(body)}`, ...Object.entries(headers).map(([name, value]) => `wrk.headers[${luaString(name)}] = ${luaString(value)}`)];
+  const lines = [
+    'wrk.method = "POST"',
+    `wrk.body = ${luaString(body)}`,
+    ...Object.entries(headers).map(([name, value]) => `wrk.headers[${luaString(name)}] = ${luaString(value)}`),
+  ];
   writeFileSync(script, `${lines.join('\n')}\n`);
   const args = ['-t1', `-c${connections}`, `-d${duration}s`, '--timeout', '60s', '--latency', '-s', script, url];
   const output = await new Promise((resolve, reject) => {

@@ -2,6 +2,7 @@
 // no validation, no logging, no correlation). It shows how close the gateway gets to the ceiling that
 // two HTTP hops on this machine allow.
 import { createServer } from 'node:http';
+
 import { Agent } from 'undici';
 
 const toolService = new URL(process.env.TOOL_SERVICE_URL);
@@ -12,9 +13,19 @@ const server = createServer((req, res) => {
   req.on('data', (chunk) => chunks.push(chunk));
   req.on('end', async () => {
     const message = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    const reply = await agent.request({ origin: toolService.origin, path: '/tools/echo', method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message.params.arguments) });
+    const reply = await agent.request({
+      origin: toolService.origin,
+      path: '/tools/echo',
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(message.params.arguments),
+    });
     const { data } = JSON.parse(await reply.body.text());
-    const body = JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: JSON.stringify(data) }], isError: false } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: message.id,
+      result: { content: [{ type: 'text', text: JSON.stringify(data) }], isError: false },
+    });
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
   });
 });

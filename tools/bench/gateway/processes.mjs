@@ -15,7 +15,11 @@ const children = [];
  * draining its output, as a log collector would. Resolves `{ url, pid }`.
  */
 export function start(label, args, env, ready, nodeOptions = []) {
-  const child = spawn(process.execPath, [...nodeOptions, ...args], { cwd: root, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeOptions, ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     let output = '';
@@ -34,7 +38,12 @@ export function start(label, args, env, ready, nodeOptions = []) {
 }
 
 export function startToolService(tools) {
-  return start(`tool service (${tools} tools)`, [path.join(here, 'bench-tool-service.mjs')], { TOOLS: String(tools) }, /listening on (\S+)/);
+  return start(
+    `tool service (${tools} tools)`,
+    [path.join(here, 'bench-tool-service.mjs')],
+    { TOOLS: String(tools) },
+    /listening on (\S+)/,
+  );
 }
 
 /**
@@ -43,7 +52,10 @@ export function startToolService(tools) {
  */
 export function startGateway(toolService, { main = path.join(root, 'dist/apps/gateway/main.js'), nodeOptions = [], env = {} } = {}) {
   const config = path.join(mkdtempSync(path.join(tmpdir(), 'gw-bench-')), 'gateway.yaml');
-  writeFileSync(config, `server: { port: 0, managementPort: 0 }\nmcp:\n  bundles: [{ name: bench, serviceDomain: "${toolService}", manifestPath: /tool-manifest }]\n`);
+  writeFileSync(
+    config,
+    `server: { port: 0, managementPort: 0 }\nmcp:\n  bundles: [{ name: bench, serviceDomain: "${toolService}", manifestPath: /tool-manifest }]\n`,
+  );
   return start('gateway', [main, '--config', config], env, /event=gateway_started mcpUrl=(\S+)/, nodeOptions);
 }
 

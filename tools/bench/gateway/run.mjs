@@ -12,9 +12,21 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+
 import { SMOKE, smokeRan } from '../smoke.mjs';
 import { chooseLoadGenerator, runLoad } from './load.mjs';
-import { callRequest, check, listRequest, root, settle, startGateway, startMinimalProxy, startSdkRecipe, startToolService, stopAll } from './processes.mjs';
+import {
+  callRequest,
+  check,
+  listRequest,
+  root,
+  settle,
+  startGateway,
+  startMinimalProxy,
+  startSdkRecipe,
+  startToolService,
+  stopAll,
+} from './processes.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -29,7 +41,8 @@ const load = chooseLoadGenerator(options.load);
 const rounds = Number(options.rounds);
 const duration = Number(options.duration);
 const connections = Number(options.connections);
-if (!(rounds >= 1) || !(duration >= 1) || !(connections >= 1)) throw new Error('--rounds, --duration and --connections must be numbers >= 1');
+if (!(rounds >= 1) || !(duration >= 1) || !(connections >= 1))
+  throw new Error('--rounds, --duration and --connections must be numbers >= 1');
 
 async function measure(scenario) {
   const { name, url, headers, body } = scenario;
@@ -41,7 +54,9 @@ async function measure(scenario) {
 }
 
 function printRow(label, row) {
-  console.log(`${label.padEnd(36)} ${String(row.reqPerSec).padStart(8)} req/s   p50 ${String(row.p50Ms).padStart(5)} ms   p99 ${String(row.p99Ms).padStart(5)} ms`);
+  console.log(
+    `${label.padEnd(36)} ${String(row.reqPerSec).padStart(8)} req/s   p50 ${String(row.p50Ms).padStart(5)} ms   p99 ${String(row.p99Ms).padStart(5)} ms`,
+  );
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
@@ -58,7 +73,10 @@ async function startStack(tools) {
   const gateway = (await startGateway(toolService)).url;
   await check(`${toolService}/tools/echo`, directCall, '"echo":"hello"');
   // The SDK recipe is measured on the 2025 era only; the gateway serves both on its one endpoint.
-  for (const [url, eras] of [[sdkRecipe, ['legacy']], [gateway, ['legacy', 'modern']]]) {
+  for (const [url, eras] of [
+    [sdkRecipe, ['legacy']],
+    [gateway, ['legacy', 'modern']],
+  ]) {
     for (const era of eras) {
       await check(url, callRequest(era), 'hello');
       await check(url, listRequest(era), `tool_${String(tools - 1).padStart(4, '0')}`);
@@ -91,12 +109,42 @@ try {
   const ratioDefinitions = [
     { key: 'callVsSdk', label: 'tools/call gateway / SDK recipe', of: ['ourCall', 'sdkCall'], digits: 1, note: '(target >= 10x)' },
     { key: 'callVsDirect', label: 'tools/call gateway / direct', of: ['ourCall', 'direct'], digits: 2, note: '(target >= 0.3x)' },
-    { key: 'callVsSdkLargeCatalogue', label: 'tools/call gateway / SDK, 1000-tool catalogue', of: ['ourCallLarge', 'sdkCallLarge'], digits: 0, note: '' },
+    {
+      key: 'callVsSdkLargeCatalogue',
+      label: 'tools/call gateway / SDK, 1000-tool catalogue',
+      of: ['ourCallLarge', 'sdkCallLarge'],
+      digits: 0,
+      note: '',
+    },
     { key: 'listVsSdk', label: 'tools/list 1000 gateway / SDK recipe', of: ['ourList', 'sdkList'], digits: 0, note: '(target >= 50x)' },
-    { key: 'callModernVsLegacy', label: 'tools/call gateway 2026 / 2025 era', of: ['ourCallModern', 'ourCall'], digits: 2, note: '(target >= 0.95x)' },
-    { key: 'listModernVsLegacy', label: 'tools/list 1000 gateway 2026 / 2025 era', of: ['ourListModern', 'ourList'], digits: 2, note: '(target >= 0.95x)' },
-    { key: 'callVsMinimalProxy', label: 'tools/call gateway / minimal proxy', of: ['ourCall', 'proxyCall'], digits: 2, note: '(reference: no validation, no logging)' },
-    { key: 'minimalProxyVsDirect', label: 'tools/call minimal proxy / direct', of: ['proxyCall', 'direct'], digits: 2, note: '(reference: the ceiling of two hops here)' },
+    {
+      key: 'callModernVsLegacy',
+      label: 'tools/call gateway 2026 / 2025 era',
+      of: ['ourCallModern', 'ourCall'],
+      digits: 2,
+      note: '(target >= 0.95x)',
+    },
+    {
+      key: 'listModernVsLegacy',
+      label: 'tools/list 1000 gateway 2026 / 2025 era',
+      of: ['ourListModern', 'ourList'],
+      digits: 2,
+      note: '(target >= 0.95x)',
+    },
+    {
+      key: 'callVsMinimalProxy',
+      label: 'tools/call gateway / minimal proxy',
+      of: ['ourCall', 'proxyCall'],
+      digits: 2,
+      note: '(reference: no validation, no logging)',
+    },
+    {
+      key: 'minimalProxyVsDirect',
+      label: 'tools/call minimal proxy / direct',
+      of: ['proxyCall', 'direct'],
+      digits: 2,
+      note: '(reference: the ceiling of two hops here)',
+    },
   ];
 
   console.log(`\n${load}, ${connections} connections, ${rounds} rounds of ${duration} s per scenario, node ${process.version}\n`);
@@ -125,14 +173,24 @@ try {
   });
   console.log('');
   const ratios = {};
-  for (const { key, label, of: [ours, theirs], digits, note } of ratioDefinitions) {
+  for (const {
+    key,
+    label,
+    of: [ours, theirs],
+    digits,
+    note,
+  } of ratioDefinitions) {
     const values = perRound.map((round) => round[ours].reqPerSec / round[theirs].reqPerSec);
     ratios[key] = { median: median(values), rounds: values };
     const range = rounds > 1 ? `(rounds ${Math.min(...values).toFixed(digits)}-${Math.max(...values).toFixed(digits)})` : '';
     console.log(`${label.padEnd(46)} ${`${ratios[key].median.toFixed(digits)}x`.padStart(6)}  ${range.padEnd(20)} ${note}`);
   }
   if (!SMOKE) mkdirSync(path.join(root, 'tmp/bench'), { recursive: true });
-  if (!SMOKE) writeFileSync(path.join(root, 'tmp/bench/gateway.json'), `${JSON.stringify({ load, connections, rounds, duration, rows, perRound, ratios }, null, 2)}\n`);
+  if (!SMOKE)
+    writeFileSync(
+      path.join(root, 'tmp/bench/gateway.json'),
+      `${JSON.stringify({ load, connections, rounds, duration, rows, perRound, ratios }, null, 2)}\n`,
+    );
 } finally {
   stopAll();
 }

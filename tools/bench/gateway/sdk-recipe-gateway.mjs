@@ -2,8 +2,9 @@
 // McpServer and NodeStreamableHTTPServerTransport per request, every tool of the manifest registered on
 // it, each tool forwarding to the tool service with fetch.
 import { createServer } from 'node:http';
-import { McpServer } from '@modelcontextprotocol/server';
+
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 const toolService = process.env.TOOL_SERVICE_URL;
@@ -12,11 +13,19 @@ const { tools } = await (await fetch(`${toolService}/tool-manifest`)).json();
 function buildServer() {
   const server = new McpServer({ name: 'sdk-recipe', version: '1.0.0' });
   for (const tool of tools) {
-    server.registerTool(tool.name, { description: tool.description, inputSchema: z.object({ text: z.string().max(1000) }), annotations: tool.annotations }, async (args) => {
-      const reply = await fetch(`${toolService}${tool.endpoint}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(args) });
-      const { data } = await reply.json();
-      return { content: [{ type: 'text', text: typeof data === 'string' ? data : JSON.stringify(data) }] };
-    });
+    server.registerTool(
+      tool.name,
+      { description: tool.description, inputSchema: z.object({ text: z.string().max(1000) }), annotations: tool.annotations },
+      async (args) => {
+        const reply = await fetch(`${toolService}${tool.endpoint}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(args),
+        });
+        const { data } = await reply.json();
+        return { content: [{ type: 'text', text: typeof data === 'string' ? data : JSON.stringify(data) }] };
+      },
+    );
   }
   return server;
 }

@@ -6,9 +6,16 @@
 // also reaches the tool service), and liveness probed while idle. Usage (after `npx nx run gateway:build`):
 //   node tools/bench/hostile-schema/run.mjs [--calls 200] [--seconds 3]
 import { parseArgs } from 'node:util';
+
 import { startEchoGateway } from '../echo-gateway.mjs';
 import { SMOKE, smokeRan } from '../smoke.mjs';
-const { values } = parseArgs({ options: { calls: { type: 'string', default: SMOKE ? '5' : '200' }, seconds: { type: 'string', default: SMOKE ? '1' : '3' }, smoke: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    calls: { type: 'string', default: SMOKE ? '5' : '200' },
+    seconds: { type: 'string', default: SMOKE ? '1' : '3' },
+    smoke: { type: 'boolean', default: false },
+  },
+});
 const CALLS = Number(values.calls);
 const SECONDS = Number(values.seconds);
 
@@ -75,9 +82,17 @@ stop();
 const ms = (value) => `${value.toFixed(2)} ms`;
 console.log(`| measure | median | max | vs baseline (median) |`);
 console.log(`|---|---|---|---|`);
-console.log(`| tools/call, accepted argument (baseline; reaches the tool service) | ${ms(median(accepted))} | ${ms(max(accepted))} | 1.00x |`);
-console.log(`| tools/call, ^(a+)+$ on 30 a + "!" (refused by the validator) | ${ms(median(hostile))} | ${ms(max(hostile))} | ${(median(hostile) / median(accepted)).toFixed(2)}x |`);
+console.log(
+  `| tools/call, accepted argument (baseline; reaches the tool service) | ${ms(median(accepted))} | ${ms(max(accepted))} | 1.00x |`,
+);
+console.log(
+  `| tools/call, ^(a+)+$ on 30 a + "!" (refused by the validator) | ${ms(median(hostile))} | ${ms(max(hostile))} | ${(median(hostile) / median(accepted)).toFixed(2)}x |`,
+);
 console.log(`| liveness, idle | ${ms(median(idleProbes))} | ${ms(max(idleProbes))} | |`);
-console.log(`| liveness, 32 clients sending accepted calls (baseline; ${underAccepted.sent} in ${SECONDS} s) | ${ms(median(underAccepted.probes))} | ${ms(max(underAccepted.probes))} | 1.00x |`);
-console.log(`| liveness, 32 clients sending hostile calls (${underHostile.sent} in ${SECONDS} s) | ${ms(median(underHostile.probes))} | ${ms(max(underHostile.probes))} | ${(median(underHostile.probes) / median(underAccepted.probes)).toFixed(2)}x |`);
+console.log(
+  `| liveness, 32 clients sending accepted calls (baseline; ${underAccepted.sent} in ${SECONDS} s) | ${ms(median(underAccepted.probes))} | ${ms(max(underAccepted.probes))} | 1.00x |`,
+);
+console.log(
+  `| liveness, 32 clients sending hostile calls (${underHostile.sent} in ${SECONDS} s) | ${ms(median(underHostile.probes))} | ${ms(max(underHostile.probes))} | ${(median(underHostile.probes) / median(underAccepted.probes)).toFixed(2)}x |`,
+);
 smokeRan('hostile-schema');

@@ -8,7 +8,12 @@ const ARGS = { type: 'object', properties: { text: { type: 'string' } } };
 const tool = (name) => ({ name, inputSchema: ARGS, endpoint: `/tools/${name}` });
 const SMALL = JSON.stringify({ tools: ['echo', 'deep_reply', 'stuck_a', 'stuck_b'].map(tool) });
 const HUGE = JSON.stringify({
-  tools: Array.from({ length: 50_000 }, (_, i) => ({ name: `bulk_${i}`, description: 'Bulk.', inputSchema: { type: 'object', properties: { text: { type: 'string', maxLength: i + 1 } } }, endpoint: '/tools/echo' })),
+  tools: Array.from({ length: 50_000 }, (_, i) => ({
+    name: `bulk_${i}`,
+    description: 'Bulk.',
+    inputSchema: { type: 'object', properties: { text: { type: 'string', maxLength: i + 1 } } },
+    endpoint: '/tools/echo',
+  })),
 });
 const LEVELS = 4_000_000; // 8 MB of brackets: under the gateway's 8 MB reply limit
 let manifest = SMALL;

@@ -7,18 +7,20 @@
 //   3. a 50,000-tool manifest at every TTL: the gateway's CPU between TTLs, `echo`'s latency, and its RSS
 //      once the manifest is small again, against the RSS before (the bound: within 20%).
 // Usage (after `npx nx build gateway`): node tools/bench/hostile-tool-services/run.mjs [--calls 200] [--ttls 5]
-import { parseArgs } from 'node:util';
-import { cpuMicros, start, stopAll } from '../gateway/processes.mjs';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { cpuMicros, start, stopAll } from '../gateway/processes.mjs';
 
 const { values } = parseArgs({ options: { calls: { type: 'string', default: '200' }, ttls: { type: 'string', default: '5' } } });
 const CALLS = Number(values.calls);
 const TTLS = Number(values.ttls);
 const TTL_MILLIS = 2_000;
 
-const serviceUrl = (await start('hostile tool service', [path.join(import.meta.dirname, 'hostile-service.mjs')], {}, /listening on (\S+)/)).url;
+const serviceUrl = (await start('hostile tool service', [path.join(import.meta.dirname, 'hostile-service.mjs')], {}, /listening on (\S+)/))
+  .url;
 const control = async (what) => (await fetch(`${serviceUrl}/control/${what}`, { method: what === 'stuck' ? 'GET' : 'POST' })).text();
 const config = path.join(mkdtempSync(path.join(tmpdir(), 'gw-hostile-bench-')), 'gateway.yaml');
 writeFileSync(
@@ -30,9 +32,23 @@ mcp:
   bundles: [{ name: hostile, serviceDomain: "${serviceUrl}", manifestPath: /tool-manifest }]
 `,
 );
-const gateway = await start('gateway', [path.join(import.meta.dirname, '../../../dist/apps/gateway/main.js'), '--config', config], {}, /event=gateway_started mcpUrl=(\S+)/);
+const gateway = await start(
+  'gateway',
+  [path.join(import.meta.dirname, '../../../dist/apps/gateway/main.js'), '--config', config],
+  {},
+  /event=gateway_started mcpUrl=(\S+)/,
+);
 const headers = { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' };
-const call = async (name) => (await (await fetch(gateway.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {} } }) })).json()).result;
+const call = async (name) =>
+  (
+    await (
+      await fetch(gateway.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {} } }),
+      })
+    ).json()
+  ).result;
 const rssMib = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${gateway.pid}/status`, 'utf8'))[1]) / 1024;
 const sleep = (millis) => new Promise((resolve) => setTimeout(resolve, millis));
 const p50 = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -86,7 +102,11 @@ rows.push([
 const stuckCalls = Array.from({ length: 128 }, (_, i) => call(i < 64 ? 'stuck_a' : 'stuck_b'));
 while (Number(await control('stuck')) < 96) await sleep(20);
 const underStuck = p50(await echoLatencies(CALLS));
-rows.push([`echo, two tools of its service stuck (${await control('stuck')} calls held)`, underStuck, `${(underStuck / idle).toFixed(2)}x`]);
+rows.push([
+  `echo, two tools of its service stuck (${await control('stuck')} calls held)`,
+  underStuck,
+  `${(underStuck / idle).toFixed(2)}x`,
+]);
 await control('release');
 await Promise.all(stuckCalls);
 
@@ -117,6 +137,12 @@ console.log('| measure | p50 | vs idle p50 |');
 console.log('|---|---|---|');
 for (const [label, value, ratio] of rows) console.log(`| ${label} | ${ms(value)} | ${ratio} |`);
 console.log();
-console.log(`gateway CPU per call: ${(cpuPerEcho / 1000).toFixed(2)} ms per echo call, ${(cpuPerDeep / 1000).toFixed(2)} ms per deep 8 MB reply refused`);
-console.log(`gateway CPU while the 50,000-tool manifest was served for ${TTLS} TTLs (calls included): ${(cpuShare * 100).toFixed(1)}% of a core`);
-console.log(`gateway RSS: ${rssBefore.toFixed(0)} MiB before the 50,000-tool manifest, ${rssAfter.toFixed(0)} MiB after, idle (${(rssAfter / rssBefore).toFixed(2)}x)`);
+console.log(
+  `gateway CPU per call: ${(cpuPerEcho / 1000).toFixed(2)} ms per echo call, ${(cpuPerDeep / 1000).toFixed(2)} ms per deep 8 MB reply refused`,
+);
+console.log(
+  `gateway CPU while the 50,000-tool manifest was served for ${TTLS} TTLs (calls included): ${(cpuShare * 100).toFixed(1)}% of a core`,
+);
+console.log(
+  `gateway RSS: ${rssBefore.toFixed(0)} MiB before the 50,000-tool manifest, ${rssAfter.toFixed(0)} MiB after, idle (${(rssAfter / rssBefore).toFixed(2)}x)`,
+);

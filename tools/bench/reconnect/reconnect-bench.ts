@@ -9,9 +9,10 @@
  * Target: reconnect at most the cold start + 500 ms. Run: `node tools/bench/reconnect/run.mjs [rounds]`.
  */
 import path from 'node:path';
+
+import { McpClientManager, type StdioServerConfig, ToolRegistry, TransportClientFactory } from '../../../apps/agent-cli/src/bench-seam';
 import { pidsWithCommandLine } from '../../test/process-table';
 import { SMOKE, smokeRan } from '../smoke.mjs';
-import { McpClientManager, type StdioServerConfig, ToolRegistry, TransportClientFactory } from '../../../apps/agent-cli/src/bench-seam';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -19,7 +20,15 @@ const ROUNDS = SMOKE ? 1 : Number(process.argv[2] ?? 10);
 const log = { warn: () => undefined };
 
 function server(tag: string): StdioServerConfig {
-  return { name: 'everything', transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio', tag], env: {}, requestTimeoutMs: 20_000, annotationTrust: 'ignore' };
+  return {
+    name: 'everything',
+    transport: 'stdio',
+    command: process.execPath,
+    args: [EVERYTHING, 'stdio', tag],
+    env: {},
+    requestTimeoutMs: 20_000,
+    annotationTrust: 'ignore',
+  };
 }
 
 async function open(tag: string) {
@@ -79,10 +88,15 @@ async function main(): Promise<void> {
   console.log(`server-everything over stdio, ${ROUNDS} rounds, medians:`);
   console.log(`  cold start (connect + tools/list):           ${c.toFixed(0)} ms`);
   console.log(`  reconnect after SIGKILL (until tools listed): ${r.toFixed(0)} ms`);
-  console.log(`  reconnect / cold start ${(r / c).toFixed(2)}x, difference ${(r - c).toFixed(0)} ms (target: at most +500 ms) ${r <= c + 500 ? 'met' : 'NOT met'}`);
+  console.log(
+    `  reconnect / cold start ${(r / c).toFixed(2)}x, difference ${(r - c).toFixed(0)} ms (target: at most +500 ms) ${r <= c + 500 ? 'met' : 'NOT met'}`,
+  );
 }
 
-main().then(() => smokeRan('reconnect'), (error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  () => smokeRan('reconnect'),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -11,6 +11,7 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
+
 import { smokeRan } from '../smoke.mjs';
 
 const modules = path.resolve(process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 'node_modules');
@@ -26,8 +27,18 @@ function load(name, factory) {
 
 const engines = [
   { name: 'V8 RegExp (baseline)', compile: (source) => new RegExp(source, 'u') },
-  load('re2js', ({ RE2JS }) => (source) => RE2JS.compile(RE2JS.translateRegExp(source))),
-  load('re2-wasm', ({ RE2 }) => (source) => new RE2(source, 'u')),
+  load(
+    're2js',
+    ({ RE2JS }) =>
+      (source) =>
+        RE2JS.compile(RE2JS.translateRegExp(source)),
+  ),
+  load(
+    're2-wasm',
+    ({ RE2 }) =>
+      (source) =>
+        new RE2(source, 'u'),
+  ),
   load('re2', (RE2) => (source) => new RE2(source, 'u')),
 ];
 
@@ -64,7 +75,9 @@ for (const engine of engines) {
   const compileNs = timeNs(() => typical.forEach(([source]) => engine.compile(source)));
   const compiled = typical.map(([source, inputs]) => [engine.compile(source), inputs]);
   const testNs = timeNs(() => compiled.forEach(([rx, inputs]) => inputs.forEach((input) => rx.test(input))));
-  const agree = typical.every(([source, inputs], i) => inputs.every((input) => compiled[i][0].test(input) === new RegExp(source, 'u').test(input)));
+  const agree = typical.every(([source, inputs], i) =>
+    inputs.every((input) => compiled[i][0].test(input) === new RegExp(source, 'u').test(input)),
+  );
   const row = { engine: engine.name, compileNs, testNs, agree };
   if (!baseline) baseline = row;
   else {
@@ -85,7 +98,9 @@ for (const engine of engines) {
   rows.push(row);
 }
 
-console.log(`| engine | compile 5 patterns (x V8) | 11 tests (x V8) | agrees with V8 | ^(a+)+$ on 30 a + "!" | refuses ${refused.join(' ')} |`);
+console.log(
+  `| engine | compile 5 patterns (x V8) | 11 tests (x V8) | agrees with V8 | ^(a+)+$ on 30 a + "!" | refuses ${refused.join(' ')} |`,
+);
 console.log('|---|---|---|---|---|---|');
 for (const row of rows) {
   if (row.note) {
@@ -110,11 +125,17 @@ const linear = (source) => {
   return { test: (input) => re2.test(input), toString: () => source };
 };
 linear.code = 'linear';
-const customerSchema = { type: 'object', properties: { customerId: { type: 'string', pattern: '^C[0-9]{4}$' }, limit: { type: 'integer' } }, required: ['customerId'] };
+const customerSchema = {
+  type: 'object',
+  properties: { customerId: { type: 'string', pattern: '^C[0-9]{4}$' }, limit: { type: 'integer' } },
+  required: ['customerId'],
+};
 const onV8 = new Ajv2020({ allErrors: true, strict: false }).compile(customerSchema);
 const onRe2 = new Ajv2020({ allErrors: true, strict: false, code: { regExp: linear } }).compile(customerSchema);
 const args = { customerId: 'C1001', limit: 3 };
 const v8Ns = timeNs(() => onV8(args));
 const re2Ns = timeNs(() => onRe2(args));
-console.log(`\none tools/call argument check (customer_lookup schema): Ajv + V8 ${(v8Ns / 1000).toFixed(2)} us, Ajv + re2js ${(re2Ns / 1000).toFixed(2)} us (${(re2Ns / v8Ns).toFixed(1)}x)`);
+console.log(
+  `\none tools/call argument check (customer_lookup schema): Ajv + V8 ${(v8Ns / 1000).toFixed(2)} us, Ajv + re2js ${(re2Ns / 1000).toFixed(2)} us (${(re2Ns / v8Ns).toFixed(1)}x)`,
+);
 smokeRan('regexp-engines');

@@ -7,6 +7,7 @@
 //   node tools/bench/slow-clients/run.mjs [--seconds 5] [--clients 16] [--slowloris 300] [--dribblers 100]
 import { connect } from 'node:net';
 import { parseArgs } from 'node:util';
+
 import { startEchoGateway } from '../echo-gateway.mjs';
 import { SMOKE, smokeRan } from '../smoke.mjs';
 
@@ -30,7 +31,13 @@ const post = async () => {
   const reply = await (await fetch(mcpUrl, { method: 'POST', headers, body: CALL })).json();
   if (!reply.result || reply.result.isError) throw new Error(`unexpected reply ${JSON.stringify(reply)}`);
 };
-while (await post().then(() => false, () => true)) await new Promise((resolve) => setTimeout(resolve, 50)); // catalogue loaded
+while (
+  await post().then(
+    () => false,
+    () => true,
+  )
+)
+  await new Promise((resolve) => setTimeout(resolve, 50)); // catalogue loaded
 
 /** `clients` callers back to back for SECONDS; every call must succeed. Resolves the latencies in ms. */
 async function steadyLoad() {
@@ -70,7 +77,13 @@ function attack(count, opening, drip) {
   };
   const sockets = new Set();
   for (let i = 0; i < count; i++) open();
-  return { stats, stop: () => { running = false; for (const socket of sockets) socket.destroy(); } };
+  return {
+    stats,
+    stop: () => {
+      running = false;
+      for (const socket of sockets) socket.destroy();
+    },
+  };
 }
 
 const p99 = (sorted) => sorted[Math.floor(sorted.length * 0.99)];
@@ -87,6 +100,10 @@ stop();
 console.log(`| steady load (${values.clients} clients, ${SECONDS} s) | calls | p50 ms | p99 ms |`);
 console.log(`|---|---|---|---|`);
 console.log(`| quiet | ${quiet.length} | ${quiet[Math.floor(quiet.length / 2)].toFixed(2)} | ${p99(quiet).toFixed(2)} |`);
-console.log(`| under attack (${values.slowloris} slowloris, ${values.dribblers} dribbled bodies) | ${underAttack.length} | ${underAttack[Math.floor(underAttack.length / 2)].toFixed(2)} | ${p99(underAttack).toFixed(2)} |`);
-console.log(`p99 ratio under attack / quiet: ${(p99(underAttack) / p99(quiet)).toFixed(2)}x; attackers cut: slowloris ${slowloris.stats.cut} (${slowloris.stats.answered408} with 408), dribblers ${dribblers.stats.cut} (${dribblers.stats.answered408} with 408)`);
+console.log(
+  `| under attack (${values.slowloris} slowloris, ${values.dribblers} dribbled bodies) | ${underAttack.length} | ${underAttack[Math.floor(underAttack.length / 2)].toFixed(2)} | ${p99(underAttack).toFixed(2)} |`,
+);
+console.log(
+  `p99 ratio under attack / quiet: ${(p99(underAttack) / p99(quiet)).toFixed(2)}x; attackers cut: slowloris ${slowloris.stats.cut} (${slowloris.stats.answered408} with 408), dribblers ${dribblers.stats.cut} (${dribblers.stats.answered408} with 408)`,
+);
 smokeRan('slow-clients');

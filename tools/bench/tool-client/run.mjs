@@ -3,8 +3,10 @@
 // 64 calls in flight, with got (the design's choice), undici's pool (the gateway's) and bare node:http
 // as the baseline, all in one run. Usage: node tools/bench/tool-client/run.mjs [calls]
 import http from 'node:http';
+
 import got from 'got';
 import { Pool } from 'undici';
+
 import { SMOKE, smokeRan } from '../smoke.mjs';
 
 const calls = SMOKE ? 200 : Number(process.argv[2] ?? 20_000);
@@ -27,18 +29,28 @@ const clients = {
     new Promise((resolve, reject) => {
       const request = http.request(`${origin}/tool`, { method: 'POST', agent, headers }, (res) => {
         let text = '';
-        res.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () => resolve(JSON.parse(text)));
+        res
+          .setEncoding('utf8')
+          .on('data', (chunk) => (text += chunk))
+          .on('end', () => resolve(JSON.parse(text)));
       });
       request.on('error', reject).end(body);
     }),
   got: async () => JSON.parse((await gotClient.post(`${origin}/tool`, { body, headers })).body),
-  'undici Pool': async () => JSON.parse(await (await pool.request({ path: '/tool', method: 'POST', body, headers, headersTimeout: 5_000, bodyTimeout: 5_000 })).body.text()),
+  'undici Pool': async () =>
+    JSON.parse(
+      await (await pool.request({ path: '/tool', method: 'POST', body, headers, headersTimeout: 5_000, bodyTimeout: 5_000 })).body.text(),
+    ),
 };
 
 async function rate(call) {
   let started = 0;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: inFlight }, async () => { while (started++ < calls) await call(); }));
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (started++ < calls) await call();
+    }),
+  );
   return calls / ((performance.now() - t0) / 1000);
 }
 

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { parse as parseYaml } from 'yaml';
 
 /**
@@ -104,5 +105,8 @@ export function valueAt(values: Record<string, unknown>, reference: string): unk
 
 /** Walks a parsed document by keys and list indexes; undefined when the path does not exist. */
 export function at(doc: unknown, ...keys: Array<string | number>): unknown {
-  return keys.reduce<unknown>((node, key) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined), doc);
+  return keys.reduce<unknown>(
+    (node, key) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined),
+    doc,
+  );
 }

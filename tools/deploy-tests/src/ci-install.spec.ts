@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { parse as parseYaml } from 'yaml';
 
 /**
@@ -45,7 +46,9 @@ describe('CI', () => {
   });
 
   it('.ci/run installs with the same script, then runs the same commands', () => {
-    const commands = read('.ci/run').split('\n').filter((line) => /^(bash|npm) /.test(line));
+    const commands = read('.ci/run')
+      .split('\n')
+      .filter((line) => /^(bash|npm) /.test(line));
     expect(commands).toEqual([INSTALL, 'npm ci --no-audit --no-fund', 'npm test']);
   });
 
@@ -54,7 +57,11 @@ describe('CI', () => {
     expect(script).toContain('missing+=(redis-server)');
     expect(script).toContain('missing+=(nginx)');
     // the tests need both here too (they start them), so this machine has both
-    const run = spawnSync('bash', ['tools/ci/install-test-services.sh'], { cwd: ROOT, encoding: 'utf8', env: { PATH: `${process.env.PATH ?? ''}:/usr/sbin` } });
+    const run = spawnSync('bash', ['tools/ci/install-test-services.sh'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { PATH: `${process.env.PATH ?? ''}:/usr/sbin` },
+    });
     expect([run.status, run.stdout, run.stderr]).toEqual([0, '', '']);
   });
 });

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
+
 import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
 import { eventually } from '../../../tools/test/process-table';
 import { startSampleToolService } from '../../../tools/test/sample-tool-service';
@@ -26,7 +27,11 @@ interface Stage {
 
 /** Dockerfile instructions with continuation lines joined and comments dropped, grouped by FROM. */
 function stagesOf(text: string): Stage[] {
-  const lines = text.replace(/\\\n/g, ' ').split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+  const lines = text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
   const stages: Stage[] = [];
   for (const line of lines) {
     const [, keyword, args] = /^(\S+)\s*(.*)$/.exec(line) ?? [];
@@ -43,7 +48,8 @@ function stagesOf(text: string): Stage[] {
 const stages = stagesOf(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'));
 const runtime = stages.at(-1) as Stage;
 const stageNamed = (name: string) => stages.find((stage) => stage.name === name);
-const all = (stage: Stage | undefined, keyword: string) => stage?.instructions.filter((instruction) => instruction.keyword === keyword).map((instruction) => instruction.args) ?? [];
+const all = (stage: Stage | undefined, keyword: string) =>
+  stage?.instructions.filter((instruction) => instruction.keyword === keyword).map((instruction) => instruction.args) ?? [];
 const healthCheckCommand = (): string[] => JSON.parse(/^.*?\bCMD\s+(\[.*\])$/.exec(all(runtime, 'HEALTHCHECK')[0])?.[1] ?? '[]');
 
 describe('the Dockerfile', () => {
@@ -51,7 +57,9 @@ describe('the Dockerfile', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
     expect(runtime.from).toMatch(/^node:\$\{NODE_VERSION\}-\S*slim$/);
     const build = stages[0];
-    expect(all(build, 'RUN')).toEqual(expect.arrayContaining([expect.stringMatching(/^npm ci\b/), expect.stringMatching(/nx run gateway:build\b/)]));
+    expect(all(build, 'RUN')).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^npm ci\b/), expect.stringMatching(/nx run gateway:build\b/)]),
+    );
   });
 
   it('ships production dependencies only: none installed in the final stage, node_modules from an npm ci --omit=dev stage', () => {
@@ -61,14 +69,18 @@ describe('the Dockerfile', () => {
     const source = /--from=(\S+)/.exec(nodeModules ?? '')?.[1] ?? '';
     expect(all(stageNamed(source), 'RUN')).toEqual([expect.stringMatching(/^npm ci --omit=dev\b/)]);
     // from the build stage, which holds the dev dependencies, only the built bundle
-    expect(copies.filter((args) => args.includes(`--from=${stages[0].name}`))).toEqual([`--from=${stages[0].name} /src/dist/apps/gateway ./dist/apps/gateway`]);
+    expect(copies.filter((args) => args.includes(`--from=${stages[0].name}`))).toEqual([
+      `--from=${stages[0].name} /src/dist/apps/gateway ./dist/apps/gateway`,
+    ]);
   });
 
   it('needs nothing at run time beyond Node and the production dependencies', () => {
     // the bundle is built with thirdParty: false; each package it requires must be a production dependency
     const bundle = readFileSync(path.join(ROOT, 'dist/apps/gateway/main.js'), 'utf8');
     const required = new Set([...bundle.matchAll(/\brequire\("([^"]+)"\)/g)].map((match) => match[1]));
-    const packages = [...required].filter((name) => !name.startsWith('node:') && !builtinModules.includes(name)).map((name) => (name.startsWith('@') ? name.split('/').slice(0, 2).join('/') : name.split('/')[0]));
+    const packages = [...required]
+      .filter((name) => !name.startsWith('node:') && !builtinModules.includes(name))
+      .map((name) => (name.startsWith('@') ? name.split('/').slice(0, 2).join('/') : name.split('/')[0]));
     expect(packages.length).toBeGreaterThan(0);
     expect(packages.filter((name) => !(name in packageJson.dependencies))).toEqual([]);
   });
@@ -87,13 +99,17 @@ describe('the Dockerfile', () => {
     const command = healthCheckCommand();
     expect(command[0]).toBe('node');
     expect(command.join(' ')).toContain('/actuator/health/readiness');
-    expect(command.join(' ')).toContain("process.env.MANAGEMENT_PORT || 9090");
+    expect(command.join(' ')).toContain('process.env.MANAGEMENT_PORT || 9090');
     expect(all(runtime, 'ENV').join(' ')).toContain('MANAGEMENT_PORT=9090');
 
     const toolService = await startSampleToolService();
     const gateway = await spawnGateway(gatewayConfigFile(toolService.url));
     const managementPort = new URL(gateway.match[2]).port;
-    const healthCheck = () => spawnSync(process.execPath, command.slice(1), { env: { PATH: process.env.PATH ?? '', MANAGEMENT_PORT: managementPort }, timeout: 10_000 }).status;
+    const healthCheck = () =>
+      spawnSync(process.execPath, command.slice(1), {
+        env: { PATH: process.env.PATH ?? '', MANAGEMENT_PORT: managementPort },
+        timeout: 10_000,
+      }).status;
     try {
       expect(await eventually(() => healthCheck() === 0, 20_000, 200)).toBe(true);
     } finally {
@@ -106,7 +122,9 @@ describe('the Dockerfile', () => {
 
 describe('the .dockerignore', () => {
   it('keeps installed, built and local state out of the build context', () => {
-    const ignored = readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n').map((line) => line.trim());
+    const ignored = readFileSync(path.join(ROOT, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim());
     expect(ignored).toEqual(expect.arrayContaining(['node_modules', '**/node_modules', 'dist', '.nx', 'tmp', '.git']));
   });
 });

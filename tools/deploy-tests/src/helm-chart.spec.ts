@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { at, defineBody, readChart, valueAt } from './chart-source';
 
 /**
@@ -38,13 +39,24 @@ describe('the Helm chart deploy/helm/toolmesh-gateway', () => {
 
   it('probes liveness and readiness on the management port, the port the gateway is configured with', () => {
     const management = '.Values.ports.management';
-    for (const [probe, pathSuffix] of [['startupProbe', 'liveness'], ['livenessProbe', 'liveness'], ['readinessProbe', 'readiness']]) {
+    for (const [probe, pathSuffix] of [
+      ['startupProbe', 'liveness'],
+      ['livenessProbe', 'liveness'],
+      ['readinessProbe', 'readiness'],
+    ]) {
       const httpGet = at(container, probe, 'httpGet');
-      expect([probe, at(httpGet, 'path'), deployment.actionOf(at(httpGet, 'port'))]).toEqual([probe, `/actuator/health/${pathSuffix}`, management]);
+      expect([probe, at(httpGet, 'path'), deployment.actionOf(at(httpGet, 'port'))]).toEqual([
+        probe,
+        `/actuator/health/${pathSuffix}`,
+        management,
+      ]);
       expect(healthServer).toContain(`'/actuator/health/${pathSuffix}':`);
     }
     const ports = container.ports as Array<Record<string, unknown>>;
-    expect(ports.map((port) => [port.name, deployment.actionOf(port.containerPort)])).toEqual([['mcp', '.Values.ports.mcp'], ['management', management]]);
+    expect(ports.map((port) => [port.name, deployment.actionOf(port.containerPort)])).toEqual([
+      ['mcp', '.Values.ports.mcp'],
+      ['management', management],
+    ]);
     const config = defineBody(chart.helpers, 'toolmesh-gateway.config');
     expect(config).toContain(`"managementPort" (int ${management})`);
     expect(config).toContain('"port" (int .Values.ports.mcp)');
@@ -58,7 +70,9 @@ describe('the Helm chart deploy/helm/toolmesh-gateway', () => {
       '{{- add .Values.lifecycle.preStopSleepSeconds (div .Values.mcp.shutdownDrainMillis 1000) .Values.lifecycle.terminationMarginSeconds -}}',
     );
     expect(defineBody(chart.helpers, 'toolmesh-gateway.config')).toContain('"shutdownDrainMillis" (int .Values.mcp.shutdownDrainMillis)');
-    expect(defineBody(chart.helpers, 'toolmesh-gateway.validate')).toMatch(/if lt \(int \.Values\.lifecycle\.terminationMarginSeconds\) 2 -?\}\}\s*\{\{-? fail /);
+    expect(defineBody(chart.helpers, 'toolmesh-gateway.validate')).toMatch(
+      /if lt \(int \.Values\.lifecycle\.terminationMarginSeconds\) 2 -?\}\}\s*\{\{-? fail /,
+    );
 
     const preStop = at(container, 'lifecycle', 'preStop', 'exec', 'command') as string[];
     expect([preStop[0], deployment.actionOf(preStop[1])]).toEqual(['sleep', '.Values.lifecycle.preStopSleepSeconds']);
@@ -76,13 +90,18 @@ describe('the Helm chart deploy/helm/toolmesh-gateway', () => {
     expect(configMap.actionOf(at(configMap.doc, 'data', 'gateway.yaml'))).toBe(`${include('config')} | nindent 4`);
     const configSources = configMap.raw + defineBody(chart.helpers, 'toolmesh-gateway.config');
     expect(configSources).not.toMatch(/\.Values\.redis|secret|password|token|REDIS_URL/i);
-    expect(defineBody(chart.helpers, 'toolmesh-gateway.validate')).toMatch(/if dig "mcp" "redis" "url" "" \.Values\.gatewayConfig -?\}\}\s*\{\{-? fail /);
+    expect(defineBody(chart.helpers, 'toolmesh-gateway.validate')).toMatch(
+      /if dig "mcp" "redis" "url" "" \.Values\.gatewayConfig -?\}\}\s*\{\{-? fail /,
+    );
     expect(JSON.stringify(chart.values.gatewayConfig)).not.toMatch(/"(url|password|secret|token)"/i);
 
     const redisUrl = envNamed('REDIS_URL') as Record<string, unknown>;
     expect(redisUrl.value).toBeUndefined();
     const secretKeyRef = at(redisUrl, 'valueFrom', 'secretKeyRef');
-    expect([deployment.actionOf(at(secretKeyRef, 'name')), deployment.actionOf(at(secretKeyRef, 'key'))]).toEqual(['.Values.redis.existingSecret', '.Values.redis.secretKey']);
+    expect([deployment.actionOf(at(secretKeyRef, 'name')), deployment.actionOf(at(secretKeyRef, 'key'))]).toEqual([
+      '.Values.redis.existingSecret',
+      '.Values.redis.secretKey',
+    ]);
     expect(deployment.raw).toMatch(/\{\{- if \.Values\.redis\.existingSecret \}\}\s*- name: REDIS_URL/);
   });
 
@@ -90,7 +109,8 @@ describe('the Helm chart deploy/helm/toolmesh-gateway', () => {
     expect(at(envNamed('POD_IP'), 'valueFrom', 'fieldRef', 'fieldPath')).toBe('status.podIP');
     expect(at(envNamed('POD_NAME'), 'valueFrom', 'fieldRef', 'fieldPath')).toBe('metadata.name');
     const configurationDoc = readFileSync(path.join(ROOT, 'docs/configuration.md'), 'utf8');
-    for (const entry of container.env as Array<{ name: string }>) expect([entry.name, configurationDoc.includes(`\`${entry.name}\``)]).toEqual([entry.name, true]);
+    for (const entry of container.env as Array<{ name: string }>)
+      expect([entry.name, configurationDoc.includes(`\`${entry.name}\``)]).toEqual([entry.name, true]);
   });
 
   it('runs the container non-root, read-only, without privileges, whatever the values say', () => {
@@ -102,7 +122,10 @@ describe('the Helm chart deploy/helm/toolmesh-gateway', () => {
       capabilities: { drop: ['ALL'] },
     });
     expect(deployment.actionOf(container.resources)).toBe('toYaml .Values.resources | nindent 12');
-    expect(chart.values.resources).toMatchObject({ requests: { cpu: expect.anything(), memory: expect.anything() }, limits: { memory: expect.anything() } });
+    expect(chart.values.resources).toMatchObject({
+      requests: { cpu: expect.anything(), memory: expect.anything() },
+      limits: { memory: expect.anything() },
+    });
   });
 
   it('exposes the public path through an optional Route, unchanged, the same value the gateway serves', () => {
@@ -113,7 +136,9 @@ describe('the Helm chart deploy/helm/toolmesh-gateway', () => {
     expect(at(route.doc, 'spec', 'to', 'kind')).toBe('Service');
     expect(at(route.doc, 'spec', 'port', 'targetPort')).toBe('mcp');
     // the router would cut the path before the gateway sees it: the chart refuses the annotation
-    expect(route.raw).toMatch(/\{\{- if hasKey \.Values\.route\.annotations "haproxy\.router\.openshift\.io\/rewrite-target" \}\}\s*\{\{- fail /);
+    expect(route.raw).toMatch(
+      /\{\{- if hasKey \.Values\.route\.annotations "haproxy\.router\.openshift\.io\/rewrite-target" \}\}\s*\{\{- fail /,
+    );
     expect(JSON.stringify(chart.values.route)).not.toContain('rewrite-target');
   });
 
@@ -139,7 +164,9 @@ describe('the Helm chart deploy/helm/toolmesh-gateway', () => {
     const hpa = chart.templates['horizontalpodautoscaler.yaml'];
     expect(hpa.raw).toMatch(/^\{\{- if \.Values\.autoscaling\.enabled \}\}/);
     expect(at(hpa.doc, 'spec', 'scaleTargetRef', 'kind')).toBe('Deployment');
-    expect(deployment.raw).toMatch(/\{\{- if not \.Values\.autoscaling\.enabled \}\}\s*replicas: \{\{ \.Values\.replicaCount \}\}\s*\{\{- end \}\}/);
+    expect(deployment.raw).toMatch(
+      /\{\{- if not \.Values\.autoscaling\.enabled \}\}\s*replicas: \{\{ \.Values\.replicaCount \}\}\s*\{\{- end \}\}/,
+    );
     expect(chart.values.autoscaling).toMatchObject({ enabled: false });
   });
 });

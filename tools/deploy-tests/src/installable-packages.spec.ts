@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
@@ -21,12 +22,21 @@ let bin: string;
 let elsewhere: string;
 
 function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}) {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 120_000, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? scratch, ...env } });
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? scratch, ...env },
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 function pack(app: string): string {
-  const built = run(process.execPath, [path.join(ROOT, 'tools/packages/build-package.mjs'), app, '--pack', path.join(scratch, 'tarballs')], ROOT);
+  const built = run(
+    process.execPath,
+    [path.join(ROOT, 'tools/packages/build-package.mjs'), app, '--pack', path.join(scratch, 'tarballs')],
+    ROOT,
+  );
   expect(built).toMatchObject({ status: 0 });
   return built.stdout.trim();
 }
@@ -94,7 +104,10 @@ describe('installable packages', () => {
     try {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toContain('Read');
-      expect(await client.callTool({ name: 'Read', arguments: { path: 'notes.txt' } })).toMatchObject({ isError: false, content: [{ type: 'text', text: 'installed and serving' }] });
+      expect(await client.callTool({ name: 'Read', arguments: { path: 'notes.txt' } })).toMatchObject({
+        isError: false,
+        content: [{ type: 'text', text: 'installed and serving' }],
+      });
     } finally {
       await client.close();
     }

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+
 import { parseAllDocuments } from 'yaml';
 
 export interface Manifest {
@@ -16,10 +17,17 @@ export interface Manifest {
 export function kustomize(dir: string): Manifest[] {
   let output: string;
   try {
-    output = execFileSync('kubectl', ['kustomize', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '' } });
+    output = execFileSync('kubectl', ['kustomize', dir], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '' },
+    });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new Error('kubectl is not on the PATH: the Kustomize render test needs it (https://kubernetes.io/docs/tasks/tools/, or apt-get install kubectl from the Kubernetes apt repository)', { cause: error });
+      throw new Error(
+        'kubectl is not on the PATH: the Kustomize render test needs it (https://kubernetes.io/docs/tasks/tools/, or apt-get install kubectl from the Kubernetes apt repository)',
+        { cause: error },
+      );
     }
     throw new Error(`kubectl kustomize ${dir} failed: ${(error as { stderr?: string }).stderr ?? String(error)}`, { cause: error });
   }

@@ -1,7 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { parse as parseYaml } from 'yaml';
+
 import { spawnGateway } from '../../../tools/test/gateway-process';
 import { kustomize, onlyOf } from './kustomize-render';
 
@@ -35,7 +37,12 @@ describe.each(['deploy/kustomize/base', 'deploy/kustomize/overlays/example'])('k
   const deployment = onlyOf(manifests, 'Deployment');
   const configMap = onlyOf(manifests, 'ConfigMap');
   const podTemplate = deployment.spec?.template as { metadata: { labels: Record<string, string> }; spec: Record<string, unknown> };
-  const podSpec = podTemplate.spec as { terminationGracePeriodSeconds: number; securityContext: Record<string, unknown>; containers: Container[]; volumes: Array<Record<string, { name?: string }>> };
+  const podSpec = podTemplate.spec as {
+    terminationGracePeriodSeconds: number;
+    securityContext: Record<string, unknown>;
+    containers: Container[];
+    volumes: Array<Record<string, { name?: string }>>;
+  };
   const container = podSpec.containers[0];
   const configText = configMap.data?.['gateway.yaml'] ?? '';
   const config = parseYaml(configText) as GatewayYaml;
@@ -44,7 +51,13 @@ describe.each(['deploy/kustomize/base', 'deploy/kustomize/overlays/example'])('k
   const envNamed = (name: string) => container.env.find((entry) => entry.name === name);
 
   it('renders the Deployment, Service, ConfigMap, PodDisruptionBudget and NetworkPolicy, one each', () => {
-    expect(manifests.map((manifest) => manifest.kind).sort()).toEqual(['ConfigMap', 'Deployment', 'NetworkPolicy', 'PodDisruptionBudget', 'Service']);
+    expect(manifests.map((manifest) => manifest.kind).sort()).toEqual([
+      'ConfigMap',
+      'Deployment',
+      'NetworkPolicy',
+      'PodDisruptionBudget',
+      'Service',
+    ]);
     const configVolume = podSpec.volumes.find((volume) => volume.configMap)?.configMap;
     expect(configVolume?.name).toBe(configMap.metadata.name); // the generated (hashed) name, so a change rolls the pods
   });
@@ -55,9 +68,17 @@ describe.each(['deploy/kustomize/base', 'deploy/kustomize/overlays/example'])('k
   });
 
   it('probes liveness and readiness on the configured management port', () => {
-    for (const [probe, pathSuffix] of [['startupProbe', 'liveness'], ['livenessProbe', 'liveness'], ['readinessProbe', 'readiness']]) {
+    for (const [probe, pathSuffix] of [
+      ['startupProbe', 'liveness'],
+      ['livenessProbe', 'liveness'],
+      ['readinessProbe', 'readiness'],
+    ]) {
       const { httpGet } = container[probe] as Probe;
-      expect([probe, httpGet.path, resolvePort(httpGet.port)]).toEqual([probe, `/actuator/health/${pathSuffix}`, config.server.managementPort]);
+      expect([probe, httpGet.path, resolvePort(httpGet.port)]).toEqual([
+        probe,
+        `/actuator/health/${pathSuffix}`,
+        config.server.managementPort,
+      ]);
       expect(healthServer).toContain(`'/actuator/health/${pathSuffix}':`);
     }
     expect(portNamed('mcp')).toBe(config.server.port);
@@ -88,7 +109,12 @@ describe.each(['deploy/kustomize/base', 'deploy/kustomize/overlays/example'])('k
 
   it('runs the container non-root, read-only, without privileges, with resources', () => {
     expect(podSpec.securityContext.runAsNonRoot).toBe(true);
-    expect(container.securityContext).toEqual({ runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
+    expect(container.securityContext).toEqual({
+      runAsNonRoot: true,
+      readOnlyRootFilesystem: true,
+      allowPrivilegeEscalation: false,
+      capabilities: { drop: ['ALL'] },
+    });
     expect(container.resources.requests).toMatchObject({ cpu: expect.any(String), memory: expect.any(String) });
     expect(container.resources.limits?.memory).toEqual(expect.any(String));
   });
@@ -107,7 +133,9 @@ describe.each(['deploy/kustomize/base', 'deploy/kustomize/overlays/example'])('k
     for (const [kind, selector] of selectors) expect([kind, selects(selector, labels)]).toEqual([kind, true]);
     const servicePorts = service.spec?.ports as Array<{ targetPort: string }>;
     expect(servicePorts.map((port) => resolvePort(port.targetPort))).toEqual([config.server.port, config.server.managementPort]);
-    const policyPorts = (policy.spec?.ingress as Array<{ ports: Array<{ port: string }> }>).flatMap((rule) => rule.ports.map((port) => resolvePort(port.port)));
+    const policyPorts = (policy.spec?.ingress as Array<{ ports: Array<{ port: string }> }>).flatMap((rule) =>
+      rule.ports.map((port) => resolvePort(port.port)),
+    );
     expect(policyPorts).toEqual([config.server.port, config.server.managementPort]);
     expect(pdb.spec?.minAvailable).toBe(1);
   });

@@ -1,5 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+
 import { freePort } from '../../../tools/test/free-port';
 import { GATEWAY_READY } from '../../../tools/test/gateway-process';
 import { REPO_ROOT } from '../../../tools/test/server-process';
@@ -30,7 +31,13 @@ describe('npx nx serve gateway', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
       // A short catalogue TTL: nx starts both at once, so the gateway's first manifest fetch may come before
       // the service listens and serve the local fallback until its next refresh.
-      env: { ...process.env, PORT: String(port), MANAGEMENT_PORT: String(managementPort), TOOL_SERVICE_PORT: String(toolServicePort), MCP_CATALOGUE_REFRESH_TTL_MILLIS: '1000' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        MANAGEMENT_PORT: String(managementPort),
+        TOOL_SERVICE_PORT: String(toolServicePort),
+        MCP_CATALOGUE_REFRESH_TTL_MILLIS: '1000',
+      },
     });
     let output = '';
     serve.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -55,7 +62,12 @@ describe('npx nx serve gateway', () => {
       const res = await fetch(mcpUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: attempt, method: 'tools/call', params: { name: 'customer_lookup', arguments: { customerId: 'C1001' } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: attempt,
+          method: 'tools/call',
+          params: { name: 'customer_lookup', arguments: { customerId: 'C1001' } },
+        }),
       });
       reply = (await res.json()) as typeof reply;
       if (!reply.result) await new Promise((resolve) => setTimeout(resolve, 200));
@@ -68,7 +80,11 @@ describe('npx nx serve gateway', () => {
     let status: Bundles = { bundles: [] };
     for (let attempt = 0; attempt < 100 && status.bundles[0]?.source !== 'remote'; attempt++) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 200));
-      await fetch(mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' }, body: '{"jsonrpc":"2.0","id":"l","method":"tools/list"}' });
+      await fetch(mcpUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' },
+        body: '{"jsonrpc":"2.0","id":"l","method":"tools/list"}',
+      });
       status = (await (await fetch(`${managementUrl}/actuator/toolBundles`)).json()) as Bundles;
     }
     expect(status.bundles).toEqual([expect.objectContaining({ bundle: 'sample', source: 'remote', degraded: false })]);

@@ -33,7 +33,8 @@ const notificationOf = ({ kind, uri, method, level, data }) => {
   }
 };
 
-const send = (notification) => void server.server.notification(notification).catch((error) => process.stderr.write(`could not notify: ${error.message}\n`));
+const send = (notification) =>
+  void server.server.notification(notification).catch((error) => process.stderr.write(`could not notify: ${error.message}\n`));
 
 server.registerTool(
   'schedule_notification',
@@ -58,9 +59,19 @@ server.registerTool(
 
 if (flag('notify-on-start') !== undefined) {
   server.server.oninitialized = () =>
-    setTimeout(() => {
-      for (const kind of ['resource', 'log', 'custom']) send(notificationOf({ kind, uri: kind === 'resource' ? 'file:///peer/ready' : undefined, data: { log: 'peer started', custom: 'peer custom event' }[kind] }));
-    }, Number(flag('notify-on-start')));
+    setTimeout(
+      () => {
+        for (const kind of ['resource', 'log', 'custom'])
+          send(
+            notificationOf({
+              kind,
+              uri: kind === 'resource' ? 'file:///peer/ready' : undefined,
+              data: { log: 'peer started', custom: 'peer custom event' }[kind],
+            }),
+          );
+      },
+      Number(flag('notify-on-start')),
+    );
 }
 
 await server.connect(new StdioServerTransport());

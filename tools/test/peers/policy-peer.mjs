@@ -14,6 +14,7 @@
  *   slow {ms}                            answers {"decision":"allow"} after ms milliseconds
  */
 import { appendFileSync } from 'node:fs';
+
 import { McpServer } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod';

@@ -11,8 +11,9 @@
  * (so it travels on the GET notification stream). GET /__requests returns the method and MCP headers of
  * every request received so far, for tests that check what the client sent.
  */
-import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+
 import { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 
@@ -21,12 +22,20 @@ const seen = [];
 
 function mcpServer() {
   const server = new McpServer({ name: 'sdk-http-peer', version: '1.0.0' }, { capabilities: { logging: {} } });
-  server.registerTool('add', { description: 'Adds two numbers', inputSchema: z.object({ a: z.number(), b: z.number() }) }, async ({ a, b }) => ({
-    content: [{ type: 'text', text: String(a + b) }],
-  }));
-  server.registerTool('echo', { description: 'Echoes text', inputSchema: z.object({ text: z.string() }), annotations: { readOnlyHint: true } }, async ({ text }) => ({
-    content: [{ type: 'text', text }],
-  }));
+  server.registerTool(
+    'add',
+    { description: 'Adds two numbers', inputSchema: z.object({ a: z.number(), b: z.number() }) },
+    async ({ a, b }) => ({
+      content: [{ type: 'text', text: String(a + b) }],
+    }),
+  );
+  server.registerTool(
+    'echo',
+    { description: 'Echoes text', inputSchema: z.object({ text: z.string() }), annotations: { readOnlyHint: true } },
+    async ({ text }) => ({
+      content: [{ type: 'text', text }],
+    }),
+  );
   server.registerTool('notify-later', { description: 'Sends a notification after answering' }, async () => {
     setTimeout(() => void server.sendLoggingMessage({ level: 'info', data: 'later' }).catch(() => undefined), 50);
     return { content: [{ type: 'text', text: 'scheduled' }] };
@@ -35,7 +44,10 @@ function mcpServer() {
 }
 
 async function statefulTransport() {
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), enableJsonResponse: flags.has('--json') });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    enableJsonResponse: flags.has('--json'),
+  });
   await mcpServer().connect(transport);
   return transport;
 }
@@ -45,7 +57,10 @@ let pendingInitialize;
 
 async function transportFor(request) {
   if (flags.has('--stateless')) {
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: flags.has('--json') });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: flags.has('--json'),
+    });
     await mcpServer().connect(transport);
     return transport;
   }

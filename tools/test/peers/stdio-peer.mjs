@@ -53,7 +53,9 @@ if (flags.stubborn) process.on('SIGTERM', () => process.stderr.write('ignoring S
 if (flags['stderr-bytes']) process.stderr.write('e'.repeat(Number(flags['stderr-bytes'])));
 if (flags.grandchild) {
   // Carries the peer's name on its command line, so tests can find it in the process table.
-  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '--', `--grandchild-of=${flags.name ?? 'peer'}`], { stdio: 'ignore' });
+  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '--', `--grandchild-of=${flags.name ?? 'peer'}`], {
+    stdio: 'ignore',
+  });
   process.stderr.write(`grandchild ${child.pid}\n`);
 }
 

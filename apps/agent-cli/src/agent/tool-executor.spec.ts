@@ -1,9 +1,9 @@
-import { ToolRegistry } from '../tools/tool-registry';
 import type { SideEffects, Tool, ToolResult } from '../tools/tool';
-import { FLAG_APPROVER, NON_INTERACTIVE_APPROVER, type Approver, type ApprovalRequest } from './approval/approver';
+import { ToolRegistry } from '../tools/tool-registry';
+import { type ApprovalRequest, type Approver, FLAG_APPROVER, NON_INTERACTIVE_APPROVER } from './approval/approver';
 import type { SideEffectCap } from './approval/side-effect-cap';
 import type { HookDecision, ToolUseHooks } from './hooks/tool-use-hooks';
-import { ToolExecutor, type ToolExecutionEvent } from './tool-executor';
+import { type ToolExecutionEvent, ToolExecutor } from './tool-executor';
 
 /** A tool that records its runs; only the declaration differs between a "built-in" and an "MCP" one. */
 function recordingTool(name: string, sideEffects: SideEffects): Tool & { runs: number } {
@@ -37,7 +37,12 @@ function hooksDeciding(decision: HookDecision | undefined, reason?: string): Too
 
 function setUp(options: { cap?: SideEffectCap; approver?: Approver; hooks?: ToolUseHooks } = {}) {
   const registry = new ToolRegistry();
-  const tools = { read: recordingTool('Read', READ_ONLY), write: recordingTool('Write', MUTATING), remote: recordingTool('mcp__s__write', MUTATING), wipe: recordingTool('mcp__s__wipe', DESTRUCTIVE_CLAIM) };
+  const tools = {
+    read: recordingTool('Read', READ_ONLY),
+    write: recordingTool('Write', MUTATING),
+    remote: recordingTool('mcp__s__write', MUTATING),
+    wipe: recordingTool('mcp__s__wipe', DESTRUCTIVE_CLAIM),
+  };
   Object.values(tools).forEach((tool) => registry.register(tool));
   const events: ToolExecutionEvent[] = [];
   const questions: ApprovalRequest[] = [];
@@ -90,14 +95,17 @@ describe('ToolExecutor', () => {
     ['read-only', ['Read'], ['Write', 'mcp__s__write', 'mcp__s__wipe']],
     ['mutating', ['Read', 'Write', 'mcp__s__write'], ['mcp__s__wipe']],
     ['destructive', ['Read', 'Write', 'mcp__s__write', 'mcp__s__wipe'], []],
-  ] as const)('--max-side-effect %s refuses what is above it without asking, even with --yes and a hook allowing it', async (cap, runs, refused) => {
-    const { tools, call, questions } = setUp({ cap, approver: FLAG_APPROVER, hooks: hooksDeciding('allow') });
-    for (const name of [...runs, ...refused]) await call(name);
-    const byName = new Map(Object.values(tools).map((t) => [t.name, t.runs]));
-    for (const name of runs) expect(byName.get(name)).toBe(1);
-    for (const name of refused) expect(byName.get(name)).toBe(0);
-    expect(questions).toEqual([]);
-  });
+  ] as const)(
+    '--max-side-effect %s refuses what is above it without asking, even with --yes and a hook allowing it',
+    async (cap, runs, refused) => {
+      const { tools, call, questions } = setUp({ cap, approver: FLAG_APPROVER, hooks: hooksDeciding('allow') });
+      for (const name of [...runs, ...refused]) await call(name);
+      const byName = new Map(Object.values(tools).map((t) => [t.name, t.runs]));
+      for (const name of runs) expect(byName.get(name)).toBe(1);
+      for (const name of refused) expect(byName.get(name)).toBe(0);
+      expect(questions).toEqual([]);
+    },
+  );
 
   it('honours a hook: allow runs without asking, deny refuses with the reason, defer asks even for a read-only call', async () => {
     const allowed = setUp({ hooks: hooksDeciding('allow') });
@@ -125,7 +133,10 @@ describe('ToolExecutor', () => {
 
   it('refuses bad arguments and unknown tools before anyone is asked', async () => {
     const { tools, call, questions } = setUp({ approver: FLAG_APPROVER });
-    expect(await call('Write', { n: 'x' })).toMatchObject({ isError: true, content: [{ text: 'invalid arguments for Write: "n" must be a number' }] });
+    expect(await call('Write', { n: 'x' })).toMatchObject({
+      isError: true,
+      content: [{ text: 'invalid arguments for Write: "n" must be a number' }],
+    });
     expect(await call('Nope')).toMatchObject({ isError: true, content: [{ text: 'no tool named "Nope"' }] });
     expect(questions).toEqual([]);
     expect(tools.write.runs).toBe(0);

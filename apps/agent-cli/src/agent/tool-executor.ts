@@ -1,8 +1,8 @@
 import { callReach } from '../tools/builtin/builtin-tool';
-import type { ToolRegistry } from '../tools/tool-registry';
 import { errorResult, type SideEffects, type Tool, type ToolResult } from '../tools/tool';
+import type { ToolRegistry } from '../tools/tool-registry';
 import type { ApprovalReason, Approver } from './approval/approver';
-import { exceedsCap, sideEffectLabel, type SideEffectCap } from './approval/side-effect-cap';
+import { exceedsCap, type SideEffectCap, sideEffectLabel } from './approval/side-effect-cap';
 import { NO_HOOKS, type ToolUseHooks } from './hooks/tool-use-hooks';
 import type { ToolCall } from './tool-call';
 

@@ -1,8 +1,9 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startScriptedLlmServer, type ScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
+
+import { type ScriptedLlmServer, startScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
 import { AGENT_CLI_MAIN } from '../test-support/built-cli';
 
 /**
@@ -42,7 +43,8 @@ class PtySession {
   async see(text: string, timeoutMs = 20_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (this.output.indexOf(text, this.cursor) === -1) {
-      if (Date.now() > end) throw new Error(`never saw ${JSON.stringify(text)}; the screen after the last step:\n${this.output.slice(this.cursor)}`);
+      if (Date.now() > end)
+        throw new Error(`never saw ${JSON.stringify(text)}; the screen after the last step:\n${this.output.slice(this.cursor)}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     this.cursor = this.output.indexOf(text, this.cursor) + text.length;
@@ -95,9 +97,15 @@ describe('agent-cli chat', () => {
     const requests = server.requests.map((r) => r.body.messages);
     expect(requests[3].filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['please write chat.txt', 'and denied.txt']); // one conversation
     expect(requests[3].at(-1)).toEqual({ role: 'tool', tool_call_id: 'no', content: 'Error: the user declined Write' });
-    const entries = readFileSync(path.join(dir, 'transcript.jsonl'), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const entries = readFileSync(path.join(dir, 'transcript.jsonl'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(entries[0]).toMatchObject({ type: 'session_start', command: 'chat', approver: 'terminal' });
-    expect(entries.filter((e) => e.type === 'approval').map((e) => [e.allowed, e.by])).toEqual([[true, 'user'], [false, 'user']]);
+    expect(entries.filter((e) => e.type === 'approval').map((e) => [e.allowed, e.by])).toEqual([
+      [true, 'user'],
+      [false, 'user'],
+    ]);
     expect(entries.at(-1)).toMatchObject({ type: 'end', outcome: 'done' });
   });
 
@@ -113,7 +121,10 @@ describe('agent-cli chat', () => {
     } finally {
       pty.kill();
     }
-    const entries = readFileSync(path.join(dir, 'transcript.jsonl'), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const entries = readFileSync(path.join(dir, 'transcript.jsonl'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(entries.at(-1)).toMatchObject({ type: 'end', outcome: 'interrupted' });
   });
 
@@ -132,6 +143,9 @@ describe('agent-cli chat', () => {
     expect(code).toBe(0);
     expect(stdout).toBe('Hello!\nI was not allowed.\n');
     expect(existsSync(path.join(dir, 'piped.txt'))).toBe(false);
-    expect(server.requests[2].body.messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('no terminal to ask on; run with --yes') });
+    expect(server.requests[2].body.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      content: expect.stringContaining('no terminal to ask on; run with --yes'),
+    });
   });
 });

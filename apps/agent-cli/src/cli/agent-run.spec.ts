@@ -2,10 +2,11 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startScriptedLlmServer, unreachableBaseUrl, type Script, type ScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
+
 import { eventually, pidsWithCommandLine } from '../../../../tools/test/process-table';
+import { type Script, type ScriptedLlmServer, startScriptedLlmServer, unreachableBaseUrl } from '../agent/test-support/scripted-llm-server';
+import { AGENT_CLI_MAIN, type CliRun, runBuiltCli } from '../test-support/built-cli';
 import { ExitCode } from './exit-codes';
-import { AGENT_CLI_MAIN, runBuiltCli, type CliRun } from '../test-support/built-cli';
 
 /**
  * `agent-cli run` as a user runs it: the built CLI as a child process, real MCP servers from npm over
@@ -70,16 +71,28 @@ function transcript(dir: string, file = 'transcript.jsonl'): Entry[] {
 
 /** The `tool` messages of a recorded request, by tool_call_id. */
 function toolMessages(server: ScriptedLlmServer, request: number): Record<string, string> {
-  return Object.fromEntries(server.requests[request].body.messages.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id as string, m.content as string]));
+  return Object.fromEntries(
+    server.requests[request].body.messages.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id as string, m.content as string]),
+  );
 }
 
 const write = { id: 'w', name: 'Write', arguments: { path: 'out.txt', content: 'written by the agent\n' } };
-const remember = { id: 'm', name: 'mcp__memory__create_entities', arguments: { entities: [{ name: 'toolmesh', entityType: 'project', observations: ['built by the test'] }] } };
+const remember = {
+  id: 'm',
+  name: 'mcp__memory__create_entities',
+  arguments: { entities: [{ name: 'toolmesh', entityType: 'project', observations: ['built by the test'] }] },
+};
 
 describe('agent-cli run', () => {
   it('runs a built-in and an MCP tool the model asks for, sends both results back, and records every step', async () => {
     const { dir, llm: server } = await scripted([
-      { text: 'Let me look.', toolCalls: [{ id: 'r', name: 'Read', arguments: { path: 'notes.txt' } }, { id: 'e', name: 'mcp__everything__echo', arguments: { message: 'hello mcp' } }] },
+      {
+        text: 'Let me look.',
+        toolCalls: [
+          { id: 'r', name: 'Read', arguments: { path: 'notes.txt' } },
+          { id: 'e', name: 'mcp__everything__echo', arguments: { message: 'hello mcp' } },
+        ],
+      },
       { text: 'The notes say the answer is 42.' },
     ]);
 
@@ -89,17 +102,39 @@ describe('agent-cli run', () => {
     expect(stdout).toBe('Let me look.\nThe notes say the answer is 42.\n');
     expect(server.requests).toHaveLength(2);
     const [first, second] = server.requests.map((r) => r.body);
-    expect(first).toMatchObject({ model: 'scripted-model', stream: true, messages: [{ role: 'system' }, { role: 'user', content: 'What do my notes say?' }] });
+    expect(first).toMatchObject({
+      model: 'scripted-model',
+      stream: true,
+      messages: [{ role: 'system' }, { role: 'user', content: 'What do my notes say?' }],
+    });
     const offered = new Map(first.tools?.map((t) => [t.function.name, t.function.parameters]));
     expect(offered.get('Read')).toMatchObject({ type: 'object', additionalProperties: false });
     expect(offered.get('mcp__everything__echo')).toMatchObject({ properties: { message: expect.anything() } }); // the server's schema, untouched
     expect(offered.has('mcp__memory__read_graph')).toBe(true);
     // Turn 2 carries the assistant's calls and one tool message per call with its result.
-    expect(second.messages[2]).toMatchObject({ role: 'assistant', tool_calls: [{ id: 'r', function: { name: 'Read' } }, { id: 'e', function: { name: 'mcp__everything__echo' } }] });
+    expect(second.messages[2]).toMatchObject({
+      role: 'assistant',
+      tool_calls: [
+        { id: 'r', function: { name: 'Read' } },
+        { id: 'e', function: { name: 'mcp__everything__echo' } },
+      ],
+    });
     expect(toolMessages(server, 1)).toEqual({ r: 'the answer is 42', e: 'Echo: hello mcp' });
 
     const entries = transcript(dir);
-    expect(entries.map((e) => e.type)).toEqual(['session_start', 'user', 'assistant', 'tool_call', 'approval', 'tool_result', 'tool_call', 'approval', 'tool_result', 'assistant', 'end']);
+    expect(entries.map((e) => e.type)).toEqual([
+      'session_start',
+      'user',
+      'assistant',
+      'tool_call',
+      'approval',
+      'tool_result',
+      'tool_call',
+      'approval',
+      'tool_result',
+      'assistant',
+      'end',
+    ]);
     expect(entries.map((e) => e.turn)).toEqual([0, 0, 1, 1, 1, 1, 1, 1, 1, 2, 2]);
     expect(entries[0]).toMatchObject({ model: 'scripted-model', baseUrl: server.baseUrl, cap: 'destructive', approver: 'non-interactive' });
     expect(entries[3]).toMatchObject({ name: 'Read', args: { path: 'notes.txt' } });
@@ -116,12 +151,22 @@ describe('agent-cli run', () => {
     const result = JSON.parse(stdout) as { outcome: string; text: string; transcript: string };
     expect(result).toMatchObject({ outcome: 'done', text: 'Nothing to do.' });
     expect(path.relative(dir, result.transcript)).toMatch(/^\.agent-cli\/transcripts\/.+\.jsonl$/);
-    expect(transcript(dir, path.relative(dir, result.transcript)).map((e) => e.type)).toEqual(['session_start', 'user', 'assistant', 'end']);
+    expect(transcript(dir, path.relative(dir, result.transcript)).map((e) => e.type)).toEqual([
+      'session_start',
+      'user',
+      'assistant',
+      'end',
+    ]);
   });
 
   it('turns malformed arguments and an unknown tool name into error results for the model, and goes on', async () => {
     const { dir, llm: server } = await scripted([
-      { toolCalls: [{ id: 'bad', name: 'Read', arguments: '{"path": ' }, { id: 'ghost', name: 'mcp__nowhere__tool', arguments: {} }] },
+      {
+        toolCalls: [
+          { id: 'bad', name: 'Read', arguments: '{"path": ' },
+          { id: 'ghost', name: 'mcp__nowhere__tool', arguments: {} },
+        ],
+      },
       { text: 'Sorry.' },
     ]);
     const { code } = await cli(dir, ['run', 'try', '--transcript', 'transcript.jsonl']);
@@ -130,14 +175,23 @@ describe('agent-cli run', () => {
       bad: expect.stringMatching(/^Error: the arguments for Read are not valid JSON/),
       ghost: expect.stringMatching(/^Error: there is no tool named "mcp__nowhere__tool"/),
     });
-    expect(transcript(dir).filter((e) => e.type === 'tool_result').map((e) => e.isError)).toEqual([true, true]);
+    expect(
+      transcript(dir)
+        .filter((e) => e.type === 'tool_result')
+        .map((e) => e.isError),
+    ).toEqual([true, true]);
   });
 
   it('stops a model that keeps asking for tools with the max-turns guard (exit 6)', async () => {
-    const { dir, llm: server } = await scripted(() => ({ toolCalls: [{ name: 'Read', arguments: { path: 'notes.txt' } }] }), '  maxTurns: 10\n');
+    const { dir, llm: server } = await scripted(
+      () => ({ toolCalls: [{ name: 'Read', arguments: { path: 'notes.txt' } }] }),
+      '  maxTurns: 10\n',
+    );
     const { code, stderr } = await cli(dir, ['run', 'loop forever', '--max-turns', '3', '--transcript', 'transcript.jsonl']);
     expect(code).toBe(ExitCode.MaxTurns);
-    expect(stderr).toContain('the model was still asking for tools after 3 turns; stopped by the max-turns guard (raise llm.maxTurns or --max-turns)');
+    expect(stderr).toContain(
+      'the model was still asking for tools after 3 turns; stopped by the max-turns guard (raise llm.maxTurns or --max-turns)',
+    );
     expect(server.requests).toHaveLength(3);
     expect(transcript(dir).at(-1)).toMatchObject({ type: 'end', outcome: 'max_turns', turn: 3 });
   });
@@ -146,7 +200,11 @@ describe('agent-cli run', () => {
 describe('agent-cli run: interruptions and a transcript that cannot be written', () => {
   it('Ctrl-C aborts the model request in flight, records the interruption, closes the servers and exits 130', async () => {
     const { dir, llm: server } = await scripted([{ hang: true }]);
-    const child = spawn(process.execPath, [AGENT_CLI_MAIN, 'run', 'wait', '--transcript', 'transcript.jsonl'], { cwd: dir, env: { PATH: process.env.PATH }, stdio: 'ignore' });
+    const child = spawn(process.execPath, [AGENT_CLI_MAIN, 'run', 'wait', '--transcript', 'transcript.jsonl'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH },
+      stdio: 'ignore',
+    });
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     try {
       expect(await eventually(() => server.requests.length === 1, 30_000)).toBe(true);
@@ -156,7 +214,10 @@ describe('agent-cli run: interruptions and a transcript that cannot be written',
     } finally {
       child.kill('SIGKILL');
     }
-    expect(transcript(dir).slice(-2)).toMatchObject([{ type: 'error', message: 'interrupted' }, { type: 'end', outcome: 'interrupted' }]);
+    expect(transcript(dir).slice(-2)).toMatchObject([
+      { type: 'error', message: 'interrupted' },
+      { type: 'end', outcome: 'interrupted' },
+    ]);
     expect(await eventually(() => pidsWithCommandLine(dir).length === 0)).toBe(true);
   });
 
@@ -165,7 +226,9 @@ describe('agent-cli run: interruptions and a transcript that cannot be written',
     const { code, stdout, stderr } = await cli(dir, ['run', 'read', '--transcript', 'notes.txt/transcript.jsonl']);
     expect(code).toBe(0);
     expect(stdout).toBe('Done.\n');
-    expect(stderr).toMatch(/warning: the transcript .*notes\.txt\/transcript\.jsonl cannot be written \(\w+\); the session goes on without it/);
+    expect(stderr).toMatch(
+      /warning: the transcript .*notes\.txt\/transcript\.jsonl cannot be written \(\w+\); the session goes on without it/,
+    );
   });
 });
 
@@ -180,7 +243,9 @@ describe('agent-cli run: the approval gate', () => {
     expect(stderr).toContain('every tool call (2) was refused');
     const results = toolMessages(server, 1);
     expect(results.w).toMatch(/^Error: Write needs approval \(it is destructive\), but there is no terminal to ask on; run with --yes/);
-    expect(results.m).toMatch(/^Error: mcp__memory__create_entities needs approval \(it is destructive\), but there is no terminal to ask on; run with --yes/);
+    expect(results.m).toMatch(
+      /^Error: mcp__memory__create_entities needs approval \(it is destructive\), but there is no terminal to ask on; run with --yes/,
+    );
     expect(existsSync(path.join(dir, 'out.txt'))).toBe(false);
     expect(existsSync(memoryFile)).toBe(false); // server-memory never wrote its graph
     const approvals = transcript(dir).filter((e) => e.type === 'approval');
@@ -191,7 +256,10 @@ describe('agent-cli run: the approval gate', () => {
   });
 
   it('exits 0 when some of the calls ran and others were refused', async () => {
-    const { dir } = await scripted([{ toolCalls: [{ id: 'r', name: 'Read', arguments: { path: 'notes.txt' } }, write] }, { text: 'Read it, could not write.' }]);
+    const { dir } = await scripted([
+      { toolCalls: [{ id: 'r', name: 'Read', arguments: { path: 'notes.txt' } }, write] },
+      { text: 'Read it, could not write.' },
+    ]);
     expect(await cli(dir, ['run', 'read and save', '--transcript', 'transcript.jsonl'])).toMatchObject({ code: ExitCode.Ok });
   });
 
@@ -202,7 +270,14 @@ describe('agent-cli run: the approval gate', () => {
     expect(readFileSync(path.join(dir, 'out.txt'), 'utf8')).toBe('written by the agent\n');
     expect(readFileSync(memoryFile, 'utf8')).toContain('built by the test');
     expect(toolMessages(server, 1).m).toContain('toolmesh');
-    expect(transcript(dir).filter((e) => e.type === 'approval').map((e) => [e.allowed, e.by])).toEqual([[true, 'flag'], [true, 'flag']]);
+    expect(
+      transcript(dir)
+        .filter((e) => e.type === 'approval')
+        .map((e) => [e.allowed, e.by]),
+    ).toEqual([
+      [true, 'flag'],
+      [true, 'flag'],
+    ]);
   });
 
   it('--max-side-effect read-only refuses both without running them, even with --yes', async () => {
@@ -215,7 +290,14 @@ describe('agent-cli run: the approval gate', () => {
     });
     expect(existsSync(path.join(dir, 'out.txt'))).toBe(false);
     expect(existsSync(memoryFile)).toBe(false);
-    expect(transcript(dir).filter((e) => e.type === 'approval').map((e) => [e.allowed, e.by])).toEqual([[false, 'cap'], [false, 'cap']]);
+    expect(
+      transcript(dir)
+        .filter((e) => e.type === 'approval')
+        .map((e) => [e.allowed, e.by]),
+    ).toEqual([
+      [false, 'cap'],
+      [false, 'cap'],
+    ]);
   });
 });
 
@@ -227,11 +309,17 @@ describe('agent-cli run: LLM failures', () => {
     expect(code).toBe(ExitCode.Failure);
     expect(stderr).toContain(`cannot reach the LLM server at ${baseUrl} (ECONNREFUSED); start it, or set llm.baseUrl`);
     expect(stderr).toContain('[llm.unreachable]');
-    expect(transcript(dir).slice(-2)).toMatchObject([{ type: 'error', code: 'llm.unreachable' }, { type: 'end', outcome: 'error' }]);
+    expect(transcript(dir).slice(-2)).toMatchObject([
+      { type: 'error', code: 'llm.unreachable' },
+      { type: 'end', outcome: 'error' },
+    ]);
   });
 
-  it('names the key\'s variable on 401 and sends the key, but never prints it (exit 1)', async () => {
-    const { dir, llm: server } = await scripted([{ status: 401, body: '{"error":{"message":"invalid api key"}}' }], '  apiKeyEnv: LOOP_TEST_KEY\n');
+  it("names the key's variable on 401 and sends the key, but never prints it (exit 1)", async () => {
+    const { dir, llm: server } = await scripted(
+      [{ status: 401, body: '{"error":{"message":"invalid api key"}}' }],
+      '  apiKeyEnv: LOOP_TEST_KEY\n',
+    );
     const { code, stderr } = await cli(dir, ['run', 'hi', '--transcript', 'transcript.jsonl'], { LOOP_TEST_KEY: 'sk-loop-secret' });
     expect(code).toBe(ExitCode.Failure);
     expect(stderr).toContain('refused the request (HTTP 401: invalid api key); check the key in the environment variable LOOP_TEST_KEY');
@@ -254,6 +342,9 @@ describe('agent-cli run: LLM failures', () => {
     expect(noModel).toMatchObject({ code: ExitCode.Config, stderr: expect.stringContaining('set llm.model in') });
     expect(noModel.stderr).toContain('or pass --model <name>');
     writeFileSync(path.join(dir, 'key.yaml'), 'llm:\n  model: m\n  apiKeyEnv: LOOP_UNSET_KEY\n');
-    expect(await cli(dir, ['run', 'hi', '--config', 'key.yaml'])).toMatchObject({ code: ExitCode.Config, stderr: expect.stringContaining('LOOP_UNSET_KEY, which is not set') });
+    expect(await cli(dir, ['run', 'hi', '--config', 'key.yaml'])).toMatchObject({
+      code: ExitCode.Config,
+      stderr: expect.stringContaining('LOOP_UNSET_KEY, which is not set'),
+    });
   });
 });

@@ -4,25 +4,25 @@
  * What the runtime owns (tools, servers, hooks, rewake) is wired in runtime/runtime-factory.ts.
  */
 import path from 'node:path';
+
 import { errorMessage } from '@toolmesh/protocol';
-import { FLAG_APPROVER, NON_INTERACTIVE_APPROVER, type Approver } from '../agent/approval/approver';
-import { ChatCompletionsClient, type ChatClientSettings } from '../agent/llm/chat-completions-client';
+
+import { type Approver, FLAG_APPROVER, NON_INTERACTIVE_APPROVER } from '../agent/approval/approver';
+import { type ChatClientSettings, ChatCompletionsClient } from '../agent/llm/chat-completions-client';
 import { AgentLoop, type AgentLoopOptions } from '../agent/loop/agent-loop';
 import { ResultOverflow } from '../agent/loop/result-overflow';
-import { Transcript, defaultTranscriptFile } from '../agent/transcript/transcript';
-import { toolEventEntry, type SessionOutcome } from '../agent/transcript/transcript-entry';
-import type { AgentConfig } from '../config/load-config';
+import { defaultTranscriptFile, Transcript } from '../agent/transcript/transcript';
+import { type SessionOutcome, toolEventEntry } from '../agent/transcript/transcript-entry';
 import { DEFAULT_LLM_CONFIG } from '../config/llm-config';
+import type { AgentConfig } from '../config/load-config';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import { userConfigDirectory } from '../mcp/oauth/credential-store';
 import { storedSecrets } from '../mcp/oauth/stored-secrets';
 import type { AgentRuntime } from '../runtime/agent-runtime';
-import { withRuntime, type AgentOptions, type CommandContext } from './command-context';
+import { type AgentOptions, type CommandContext, withRuntime } from './command-context';
 
 /** What one user message came to: the loop's outcome, or why it ended otherwise (already reported). */
-export type SendResult =
-  | { readonly outcome: 'done'; readonly text: string }
-  | { readonly outcome: 'max_turns' | 'error' | 'interrupted' };
+export type SendResult = { readonly outcome: 'done'; readonly text: string } | { readonly outcome: 'max_turns' | 'error' | 'interrupted' };
 
 /**
  * One agent session of `run` or `chat`: the runtime's tools, the executor with the command line's gate
@@ -53,13 +53,23 @@ export class AgentSession {
   }
 
   /** Opens the runtime (servers), runs `body` with a session over it (and the runtime, for `chat`'s /prompt), and closes everything after. */
-  static async run(context: CommandContext, command: 'run' | 'chat', body: (session: AgentSession, runtime: AgentRuntime) => Promise<number>): Promise<number> {
+  static async run(
+    context: CommandContext,
+    command: 'run' | 'chat',
+    body: (session: AgentSession, runtime: AgentRuntime) => Promise<number>,
+  ): Promise<number> {
     const llm = context.config.llm ?? DEFAULT_LLM_CONFIG;
     const settings = clientSettings(context.config, context.agent); // before any server starts: a missing model is a config error
     const maxTurns = context.agent.maxTurns ?? llm.maxTurns;
     return withRuntime(context, async (runtime) => {
-      const file = context.agent.transcript ? path.resolve(context.agent.workingDirectory, context.agent.transcript) : defaultTranscriptFile(context.agent.workingDirectory);
-      const transcript = new Transcript(file, (message) => context.io.stderr(`warning: ${message}\n`), storedSecrets(userConfigDirectory(context.agent.env)));
+      const file = context.agent.transcript
+        ? path.resolve(context.agent.workingDirectory, context.agent.transcript)
+        : defaultTranscriptFile(context.agent.workingDirectory);
+      const transcript = new Transcript(
+        file,
+        (message) => context.io.stderr(`warning: ${message}\n`),
+        storedSecrets(userConfigDirectory(context.agent.env)),
+      );
       const client = new ChatCompletionsClient(settings);
       const decisions = { made: 0, refused: 0 };
       const executor = runtime.executor(context.gate, (event) => {
@@ -69,8 +79,26 @@ export class AgentSession {
         if (!event.verdict.allowed) decisions.refused += 1;
       });
       const systemPrompt = llm.systemPrompt ?? defaultSystemPrompt(context.agent.workingDirectory);
-      const session = new AgentSession(context, transcript, maxTurns, decisions, { model: client, tools: runtime.tools, executor, systemPrompt, resultLimits: { maxChars: llm.maxToolResultChars, audio: llm.audioInput, overflow: ResultOverflow.forSession(context.agent.workingDirectory) } });
-      transcript.record({ type: 'session_start', command, model: settings.model, baseUrl: settings.baseUrl, maxTurns, cap: context.gate.cap, approver: approverKind(context.gate.approver) });
+      const session = new AgentSession(context, transcript, maxTurns, decisions, {
+        model: client,
+        tools: runtime.tools,
+        executor,
+        systemPrompt,
+        resultLimits: {
+          maxChars: llm.maxToolResultChars,
+          audio: llm.audioInput,
+          overflow: ResultOverflow.forSession(context.agent.workingDirectory),
+        },
+      });
+      transcript.record({
+        type: 'session_start',
+        command,
+        model: settings.model,
+        baseUrl: settings.baseUrl,
+        maxTurns,
+        cap: context.gate.cap,
+        approver: approverKind(context.gate.approver),
+      });
       try {
         return await body(session, runtime);
       } finally {
@@ -133,12 +161,19 @@ export function clientSettings(config: AgentConfig, agent: Pick<AgentOptions, 'm
   const llm = config.llm ?? DEFAULT_LLM_CONFIG;
   const model = agent.model ?? llm.model;
   if (!model) {
-    throw new AgentError(AgentErrorCode.LlmModelNotConfigured, `no model to plan with: set llm.model in ${config.file} or pass --model <name> (e.g. --model llama3.1 for Ollama)`);
+    throw new AgentError(
+      AgentErrorCode.LlmModelNotConfigured,
+      `no model to plan with: set llm.model in ${config.file} or pass --model <name> (e.g. --model llama3.1 for Ollama)`,
+    );
   }
   let apiKey: string | undefined;
   if (llm.apiKeyEnv) {
     apiKey = agent.env[llm.apiKeyEnv];
-    if (!apiKey) throw new AgentError(AgentErrorCode.ConfigMissingVariable, `llm.apiKeyEnv names the environment variable ${llm.apiKeyEnv}, which is not set; export it, or remove llm.apiKeyEnv for a server without keys`);
+    if (!apiKey)
+      throw new AgentError(
+        AgentErrorCode.ConfigMissingVariable,
+        `llm.apiKeyEnv names the environment variable ${llm.apiKeyEnv}, which is not set; export it, or remove llm.apiKeyEnv for a server without keys`,
+      );
   }
   return { baseUrl: llm.baseUrl, model, apiKey, apiKeyEnv: llm.apiKeyEnv, requestTimeoutMs: llm.requestTimeoutMs };
 }
@@ -152,7 +187,7 @@ function approverKind(approver: Approver): string {
 function defaultSystemPrompt(workingDirectory: string): string {
   return (
     `You are agent-cli, an agent working in the directory ${workingDirectory}. Use the tools offered to do the user's task; ` +
-    'relative paths are relative to that directory. Some tool calls need the user\'s approval and may be refused: then do not retry the same call. ' +
+    "relative paths are relative to that directory. Some tool calls need the user's approval and may be refused: then do not retry the same call. " +
     'When the task is done, answer with a short summary and no tool call.'
   );
 }

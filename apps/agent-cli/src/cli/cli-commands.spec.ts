@@ -2,9 +2,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startHttpPeer, type HttpPeer } from '../../../../tools/test/peers/http-peer';
+
+import { type HttpPeer, startHttpPeer } from '../../../../tools/test/peers/http-peer';
+import { AGENT_CLI_MAIN, type CliRun, runBuiltCli } from '../test-support/built-cli';
 import { ExitCode } from './exit-codes';
-import { AGENT_CLI_MAIN, runBuiltCli, type CliRun } from '../test-support/built-cli';
 
 /**
  * The built CLI (dist/apps/agent-cli/main.js) against real servers: server-everything and server-memory
@@ -45,17 +46,27 @@ beforeAll(async () => {
     path.join(dir, 'files.yaml'),
     `mcp:\n  servers:\n    - name: files\n      command: ${JSON.stringify(path.join(BIN, 'mcp-server-filesystem'))}\n      args: [${JSON.stringify(dir)}]\n      annotationTrust: trust\n`,
   );
-  writeFileSync(path.join(dir, 'claude_desktop_config.json'), JSON.stringify({ mcpServers: { everything: { command: path.join(BIN, 'mcp-server-everything'), args: ['stdio'] } } }));
+  writeFileSync(
+    path.join(dir, 'claude_desktop_config.json'),
+    JSON.stringify({ mcpServers: { everything: { command: path.join(BIN, 'mcp-server-everything'), args: ['stdio'] } } }),
+  );
 });
 afterAll(() => peer.stop());
 
 describe('agent-cli servers', () => {
-  it('connects all servers, shows each one\'s status as JSON on stdout, progress on stderr, and exits 4 for the failed one', async () => {
+  it("connects all servers, shows each one's status as JSON on stdout, progress on stderr, and exits 4 for the failed one", async () => {
     const { code, stdout, stderr } = await cli('servers', '--json');
 
     expect(code).toBe(4);
-    const { servers } = JSON.parse(stdout) as { servers: Array<{ name: string; state: string; toolCount: number; error?: string; elapsedMs: number }> };
-    expect(servers.map((s) => [s.name, s.state])).toEqual([['everything', 'connected'], ['memory', 'connected'], ['web', 'connected'], ['broken', 'failed']]);
+    const { servers } = JSON.parse(stdout) as {
+      servers: Array<{ name: string; state: string; toolCount: number; error?: string; elapsedMs: number }>;
+    };
+    expect(servers.map((s) => [s.name, s.state])).toEqual([
+      ['everything', 'connected'],
+      ['memory', 'connected'],
+      ['web', 'connected'],
+      ['broken', 'failed'],
+    ]);
     expect(servers.find((s) => s.name === 'web')?.toolCount).toBe(3);
     expect(servers.find((s) => s.name === 'broken')?.error).toContain('could not start "/nonexistent/mcp-server"');
     expect(stderr).toContain('connecting to 4 MCP server(s): everything, memory, web, broken');
@@ -66,7 +77,9 @@ describe('agent-cli servers', () => {
   it('prints a table and exits 0 when every server connected', async () => {
     const { code, stdout } = await cli('servers', '--config', 'good.yaml');
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^SERVER\s+TRANSPORT\s+STATE\s+PROTOCOL\s+TOOLS\s+TIME\s+DETAIL\nweb\s+streamable-http\s+connected\s+2025-11-25\s+3\s+\d+ ms\s+sdk-http-peer 1\.0\.0\n$/);
+    expect(stdout).toMatch(
+      /^SERVER\s+TRANSPORT\s+STATE\s+PROTOCOL\s+TOOLS\s+TIME\s+DETAIL\nweb\s+streamable-http\s+connected\s+2025-11-25\s+3\s+\d+ ms\s+sdk-http-peer 1\.0\.0\n$/,
+    );
   });
 
   it('imports the mcpServers JSON of Claude Desktop / Claude Code', async () => {
@@ -92,7 +105,9 @@ describe('agent-cli tools', () => {
   it('lists every tool of every connected server with the side effects its trust level gives', async () => {
     const { code, stdout } = await cli('tools', '--json');
     expect(code).toBe(4); // broken is missing
-    const tools = new Map((JSON.parse(stdout).tools as Array<{ name: string; sideEffects: unknown; inputSchema: unknown }>).map((t) => [t.name, t]));
+    const tools = new Map(
+      (JSON.parse(stdout).tools as Array<{ name: string; sideEffects: unknown; inputSchema: unknown }>).map((t) => [t.name, t]),
+    );
     expect(tools.get('mcp__everything__echo')?.sideEffects).toEqual({ level: 'read-only', destructive: false, basis: 'server-claim' }); // trust
     expect(tools.get('mcp__memory__read_graph')?.sideEffects).toEqual({ level: 'mutating', destructive: true, basis: 'assumed' }); // ignore: annotations unused
     expect(tools.get('mcp__web__add')?.inputSchema).toMatchObject({ type: 'object', required: ['a', 'b'] });
@@ -101,7 +116,10 @@ describe('agent-cli tools', () => {
 
 describe('agent-cli call', () => {
   it('calls a tool over Streamable HTTP and prints its text', async () => {
-    expect(await cli('call', 'mcp__web__add', '{"a":40,"b":2}', '--config', 'good.yaml', '--yes')).toMatchObject({ code: 0, stdout: '42\n' });
+    expect(await cli('call', 'mcp__web__add', '{"a":40,"b":2}', '--config', 'good.yaml', '--yes')).toMatchObject({
+      code: 0,
+      stdout: '42\n',
+    });
   });
 
   it('calls a stdio tool and prints the whole result with --json', async () => {
@@ -112,7 +130,9 @@ describe('agent-cli call', () => {
 
   it('reads a file through server-filesystem, and relays its refusal of a path outside its root as an error result', async () => {
     writeFileSync(path.join(dir, 'note.txt'), 'written by the test\n');
-    expect(await cli('call', 'mcp__files__read_text_file', JSON.stringify({ path: path.join(dir, 'note.txt') }), '--config', 'files.yaml')).toMatchObject({
+    expect(
+      await cli('call', 'mcp__files__read_text_file', JSON.stringify({ path: path.join(dir, 'note.txt') }), '--config', 'files.yaml'),
+    ).toMatchObject({
       code: 0,
       stdout: 'written by the test\n\n',
     });
@@ -120,14 +140,14 @@ describe('agent-cli call', () => {
     expect(outside).toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining('Access denied') });
   });
 
-  it('exits 1 with the message on stderr when arguments break the tool\'s schema', async () => {
+  it("exits 1 with the message on stderr when arguments break the tool's schema", async () => {
     const { code, stdout, stderr } = await cli('call', 'mcp__web__add', '{"a":"x"}', '--config', 'good.yaml');
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toContain('invalid arguments for mcp__web__add');
   });
 
-  it('exits 4 when the tool\'s server could not be connected', async () => {
+  it("exits 4 when the tool's server could not be connected", async () => {
     const { code, stderr } = await cli('call', 'mcp__broken__anything');
     expect(code).toBe(4);
     expect(stderr).toMatch(/server "broken" is unavailable: could not connect.*\[server\.unavailable\]/);
@@ -138,7 +158,11 @@ describe('agent-cli built-in tools', () => {
   it('tools --json lists Read, Write, Edit, Glob, Grep, Bash and WaitForEvent with their side effects, next to the MCP tools', async () => {
     const { code, stdout } = await cli('tools', '--json', '--config', 'good.yaml');
     expect(code).toBe(0);
-    const tools = JSON.parse(stdout).tools as Array<{ name: string; sideEffects: unknown; inputSchema: { additionalProperties?: unknown } }>;
+    const tools = JSON.parse(stdout).tools as Array<{
+      name: string;
+      sideEffects: unknown;
+      inputSchema: { additionalProperties?: unknown };
+    }>;
     const sideEffects = Object.fromEntries(tools.filter((t) => !t.name.startsWith('mcp__')).map((t) => [t.name, t.sideEffects]));
     expect(sideEffects).toEqual({
       Bash: { level: 'mutating', destructive: true, basis: 'declared' },
@@ -163,10 +187,20 @@ describe('agent-cli built-in tools', () => {
   });
 
   it('call Write writes a file relative to the working directory, and call Read reads it back', async () => {
-    const written = await cli('call', 'Write', JSON.stringify({ path: 'built-in/out.txt', content: 'hello from Write\n' }), '--config', 'good.yaml', '--yes');
+    const written = await cli(
+      'call',
+      'Write',
+      JSON.stringify({ path: 'built-in/out.txt', content: 'hello from Write\n' }),
+      '--config',
+      'good.yaml',
+      '--yes',
+    );
     expect(written).toMatchObject({ code: 0, stdout: 'wrote 17 byte(s) to built-in/out.txt\n' });
     expect(readFileSync(path.join(dir, 'built-in/out.txt'), 'utf8')).toBe('hello from Write\n');
-    expect(await cli('call', 'Read', '{"path":"built-in/out.txt"}', '--config', 'good.yaml')).toMatchObject({ code: 0, stdout: 'hello from Write\n' });
+    expect(await cli('call', 'Read', '{"path":"built-in/out.txt"}', '--config', 'good.yaml')).toMatchObject({
+      code: 0,
+      stdout: 'hello from Write\n',
+    });
   });
 
   it('call runs a mutating call without --yes and without a terminal: the user typed it (SPEC A20); the cap still refuses', async () => {
@@ -174,17 +208,39 @@ describe('agent-cli built-in tools', () => {
     expect(code).toBe(ExitCode.Ok);
     expect(readFileSync(path.join(dir, 'built-in/explicit.txt'), 'utf8')).toBe('x');
 
-    const capped = await cli('call', 'Write', JSON.stringify({ path: 'built-in/refused.txt', content: 'x' }), '--config', 'good.yaml', '--max-side-effect', 'read-only');
+    const capped = await cli(
+      'call',
+      'Write',
+      JSON.stringify({ path: 'built-in/refused.txt', content: 'x' }),
+      '--config',
+      'good.yaml',
+      '--max-side-effect',
+      'read-only',
+    );
     expect(capped.code).toBe(ExitCode.Denied);
     expect(existsSync(path.join(dir, 'built-in/refused.txt'))).toBe(false);
   });
 
   it('--max-side-effect read-only refuses a mutating MCP tool without running it, even with --yes', async () => {
-    const { code, stderr } = await cli('call', 'mcp__web__add', '{"a":1,"b":2}', '--config', 'good.yaml', '--yes', '--max-side-effect', 'read-only');
+    const { code, stderr } = await cli(
+      'call',
+      'mcp__web__add',
+      '{"a":1,"b":2}',
+      '--config',
+      'good.yaml',
+      '--yes',
+      '--max-side-effect',
+      'read-only',
+    );
     expect(code).toBe(ExitCode.Denied);
     expect(stderr).toContain('mcp__web__add is destructive, above --max-side-effect read-only; it was not run');
-    expect(await cli('call', 'Read', '{"path":"built-in/out.txt"}', '--config', 'good.yaml', '--max-side-effect', 'read-only')).toMatchObject({ code: 0 });
-    expect(await cli('call', 'Read', '{}', '--max-side-effect', 'everything')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('--max-side-effect must be one of read-only, mutating, destructive') });
+    expect(
+      await cli('call', 'Read', '{"path":"built-in/out.txt"}', '--config', 'good.yaml', '--max-side-effect', 'read-only'),
+    ).toMatchObject({ code: 0 });
+    expect(await cli('call', 'Read', '{}', '--max-side-effect', 'everything')).toMatchObject({
+      code: ExitCode.Usage,
+      stderr: expect.stringContaining('--max-side-effect must be one of read-only, mutating, destructive'),
+    });
   });
 
   it('call Read of a missing file exits 1 with the error on stderr', async () => {

@@ -1,6 +1,7 @@
 import { errorMessage } from '@toolmesh/protocol';
-import { ChatCompletionsClient } from '../agent/llm/chat-completions-client';
+
 import type { SideEffectCap } from '../agent/approval/side-effect-cap';
+import { ChatCompletionsClient } from '../agent/llm/chat-completions-client';
 import type { AgentConfig } from '../config/load-config';
 import { ClientFeatures } from '../mcp/host/client-features';
 import type { SamplingGate, SamplingModel } from '../mcp/host/sampling';
@@ -45,7 +46,8 @@ function samplingModel({ config, agent }: ClientFeatureSettings): (SamplingModel
   let client: ChatCompletionsClient | undefined;
   return {
     model: settings.model,
-    complete: async (messages, signal) => (await (client ??= new ChatCompletionsClient(settings)).complete({ messages, tools: [] }, { signal })).text,
+    complete: async (messages, signal) =>
+      (await (client ??= new ChatCompletionsClient(settings)).complete({ messages, tools: [] }, { signal })).text,
     close: async () => client?.close(),
   };
 }

@@ -2,11 +2,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+
+import { type ScriptedLlmServer, startScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
 import { everythingConfigYaml } from '../test-support/everything-config';
-import { startScriptedLlmServer, type ScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
-import type { Terminal } from './terminal';
 import { ExitCode } from './exit-codes';
 import { runCli } from './run-cli';
+import type { Terminal } from './terminal';
 
 /**
  * Sampling, elicitation and roots (SPEC A16) as server-everything uses them over stdio: its tools that
@@ -19,10 +20,7 @@ let llm: ScriptedLlmServer;
 
 beforeEach(async () => {
   llm = await startScriptedLlmServer([{ text: 'Four.' }]);
-  writeFileSync(
-    path.join(dir, 'agent-cli.yaml'),
-    everythingConfigYaml(llm.baseUrl),
-  );
+  writeFileSync(path.join(dir, 'agent-cli.yaml'), everythingConfigYaml(llm.baseUrl));
 });
 afterEach(() => llm.close());
 
@@ -43,7 +41,11 @@ function scriptedTerminal(answers: readonly string[]): Terminal & { questions: s
 
 async function cli(args: string[], terminal?: Terminal) {
   const out = { stdout: '', stderr: '' };
-  const code = await runCli(args, { stdout: (t) => (out.stdout += t), stderr: (t) => (out.stderr += t), terminal }, { version: '0.0.0-test', cwd: dir, env: { PATH: process.env.PATH } });
+  const code = await runCli(
+    args,
+    { stdout: (t) => (out.stdout += t), stderr: (t) => (out.stderr += t), terminal },
+    { version: '0.0.0-test', cwd: dir, env: { PATH: process.env.PATH } },
+  );
   return { code, ...out };
 }
 
@@ -56,7 +58,9 @@ describe('sampling', () => {
 
     expect(code).toBe(ExitCode.Ok);
     expect(terminal.questions).toHaveLength(1); // call itself asks nothing: the user typed it
-    expect(terminal.questions[0]).toMatch(/MCP server "everything" asks the model \(sampling\):\n {2}system: You are a helpful test server\.\n {2}user: .*What is 2\+2\?\n {2}\(max tokens asked: 20\)\nAllow\? \[y\/N\] $/);
+    expect(terminal.questions[0]).toMatch(
+      /MCP server "everything" asks the model \(sampling\):\n {2}system: You are a helpful test server\.\n {2}user: .*What is 2\+2\?\n {2}\(max tokens asked: 20\)\nAllow\? \[y\/N\] $/,
+    );
     expect(llm.requests).toHaveLength(1);
     expect(llm.requests[0].body.messages).toEqual([
       { role: 'system', content: 'You are a helpful test server.' },
@@ -110,7 +114,10 @@ describe('elicitation', () => {
     expect(stderr).toContain('at most 100');
     expect(terminal.questions.at(-1)).toBe('Send these answers? [y/N] ');
     expect(stdout).toContain('User provided the requested information');
-    const raw = JSON.parse(stdout.slice(stdout.indexOf('{'), stdout.lastIndexOf('}') + 1)) as { action: string; content: Record<string, unknown> };
+    const raw = JSON.parse(stdout.slice(stdout.indexOf('{'), stdout.lastIndexOf('}') + 1)) as {
+      action: string;
+      content: Record<string, unknown>;
+    };
     expect(raw).toEqual({
       action: 'accept',
       content: {

@@ -57,7 +57,11 @@ export interface CommandContext {
 export type Command = (context: CommandContext) => Promise<number>;
 
 /** Runs `body` with a runtime (of only `servers`, when given) and always closes it, also when `body` throws. */
-export async function withRuntime(context: CommandContext, body: (runtime: AgentRuntime) => Promise<number>, servers?: readonly string[]): Promise<number> {
+export async function withRuntime(
+  context: CommandContext,
+  body: (runtime: AgentRuntime) => Promise<number>,
+  servers?: readonly string[],
+): Promise<number> {
   const runtime = await context.openRuntime(servers);
   try {
     return await body(runtime);

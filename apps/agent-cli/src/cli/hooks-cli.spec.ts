@@ -1,8 +1,9 @@
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
+import { type CliRun, runBuiltCli } from '../test-support/built-cli';
 import { ExitCode } from './exit-codes';
-import { runBuiltCli, type CliRun } from '../test-support/built-cli';
 
 /**
  * Hooks through the built CLI (dist/apps/agent-cli/main.js): a configuration that lists a skill file
@@ -32,23 +33,38 @@ describe('agent-cli call with hooks', () => {
       'name: guard\nhooks:\n  - event: PreToolUse\n    matcher: Write\n    action:\n      type: mcp_tool\n      server: policy\n      tool: decide\n      args: { decision: deny, reason: "{{tool.name}} is frozen during the release" }\n',
     );
     const target = path.join(dir, 'frozen.txt');
-    const { code, stdout, stderr } = await cli('call', 'Write', JSON.stringify({ path: target, content: 'x' }), '--yes', '--config', config);
+    const { code, stdout, stderr } = await cli(
+      'call',
+      'Write',
+      JSON.stringify({ path: target, content: 'x' }),
+      '--yes',
+      '--config',
+      config,
+    );
     expect(code).toBe(ExitCode.Denied);
     expect(stderr).toContain('a hook denied Write: Write is frozen during the release');
     expect(stdout).toBe('');
     expect(existsSync(target)).toBe(false);
   });
 
-  it('warns on stderr and goes on when a hook\'s server is not configured (fail-soft)', async () => {
-    const config = configWithSkill('unknown', 'name: guard\nhooks:\n  - event: PreToolUse\n    action: { type: mcp_tool, server: elsewhere, tool: decide, args: { decision: deny } }\n');
+  it("warns on stderr and goes on when a hook's server is not configured (fail-soft)", async () => {
+    const config = configWithSkill(
+      'unknown',
+      'name: guard\nhooks:\n  - event: PreToolUse\n    action: { type: mcp_tool, server: elsewhere, tool: decide, args: { decision: deny } }\n',
+    );
     const { code, stdout, stderr } = await cli('call', 'Glob', JSON.stringify({ pattern: '*.yaml' }), '--config', config);
     expect(code).toBe(ExitCode.Ok);
     expect(stdout).toContain('unknown.yaml');
-    expect(stderr).toContain('warning: hook guard#0 (PreToolUse mcp_tool elsewhere/decide) on Glob: MCP server "elsewhere" is not configured or not connected; going on as if it had not decided');
+    expect(stderr).toContain(
+      'warning: hook guard#0 (PreToolUse mcp_tool elsewhere/decide) on Glob: MCP server "elsewhere" is not configured or not connected; going on as if it had not decided',
+    );
   });
 
   it('exits 3 naming the file and the setting when a skill file is invalid', async () => {
-    const config = configWithSkill('invalid', 'name: guard\nhooks:\n  - event: PreToolUse\n    action: { type: http, url: "https://audit.example.com/{{args.path}}" }\n');
+    const config = configWithSkill(
+      'invalid',
+      'name: guard\nhooks:\n  - event: PreToolUse\n    action: { type: http, url: "https://audit.example.com/{{args.path}}" }\n',
+    );
     const { code, stderr } = await cli('call', 'Glob', '{"pattern":"*"}', '--config', config);
     expect(code).toBe(ExitCode.Config);
     expect(stderr).toContain(`${path.join(dir, 'invalid-skill.yaml')}: hooks[0].action.url is never templated`);

@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { ExitCode } from './exit-codes';
 import { runCli } from './run-cli';
 
@@ -13,12 +14,19 @@ const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-hostile-'));
 const SERVER = path.join(__dirname, '../mcp/test-support/hostile-names-server.mjs');
 
 beforeAll(() => {
-  writeFileSync(path.join(dir, 'agent-cli.yaml'), `mcp:\n  servers:\n    - name: hostile\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(SERVER)}]\n`);
+  writeFileSync(
+    path.join(dir, 'agent-cli.yaml'),
+    `mcp:\n  servers:\n    - name: hostile\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(SERVER)}]\n`,
+  );
 });
 
 async function cli(...args: string[]) {
   const out = { stdout: '', stderr: '' };
-  const code = await runCli(args, { stdout: (t) => (out.stdout += t), stderr: (t) => (out.stderr += t) }, { version: '0.0.0-test', cwd: dir, env: { PATH: process.env.PATH } });
+  const code = await runCli(
+    args,
+    { stdout: (t) => (out.stdout += t), stderr: (t) => (out.stderr += t) },
+    { version: '0.0.0-test', cwd: dir, env: { PATH: process.env.PATH } },
+  );
   return { code, ...out };
 }
 
@@ -31,7 +39,7 @@ describe.each([
   ['resources', ['resources'], 'A resource\\u001b]0;title\\u0007'],
   ['prompts', ['prompts'], 'Says hi\\u001b[2J'],
 ])('agent-cli %s', (_, args, escaped) => {
-  it('shows the server\'s text escaped in its table, one line per row', async () => {
+  it("shows the server's text escaped in its table, one line per row", async () => {
     const { code, stdout } = await cli(...args);
     expect(code).toBe(ExitCode.Ok);
     expect(stdout).toContain(escaped);

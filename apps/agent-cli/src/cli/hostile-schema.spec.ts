@@ -1,7 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runBuiltCli, type CliRun } from '../test-support/built-cli';
+
+import { type CliRun, runBuiltCli } from '../test-support/built-cli';
 
 /**
  * SPEC N5 through the built CLI against a stdio server that advertises hostile schemas: a pattern that
@@ -44,6 +45,8 @@ describe('agent-cli against a server with hostile schemas', () => {
     const names = (JSON.parse(stdout).tools as Array<{ name: string }>).map((tool) => tool.name);
     expect(names).toContain('mcp__peer__echo');
     expect(names).not.toContain('mcp__peer__backref_tool');
-    expect(stderr).toContain('MCP server "peer": tool "backref_tool" skipped, its inputSchema cannot be used (schema.unsupported_pattern): pattern "^(a)\\1$" cannot run in linear time');
+    expect(stderr).toContain(
+      'MCP server "peer": tool "backref_tool" skipped, its inputSchema cannot be used (schema.unsupported_pattern): pattern "^(a)\\1$" cannot run in linear time',
+    );
   });
 });

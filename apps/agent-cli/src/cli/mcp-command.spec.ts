@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { parseConfig } from '../config/load-config';
 import { ExitCode } from './exit-codes';
 import { COMMAND_HELP } from './help';
@@ -14,7 +15,11 @@ const BIN = path.join(__dirname, '../../../../node_modules/.bin');
 
 async function cli(cwd: string, ...args: string[]) {
   const out = { stdout: '', stderr: '' };
-  const code = await runCli(args, { stdout: (t) => (out.stdout += t), stderr: (t) => (out.stderr += t) }, { version: '0.0.0-test', cwd, env: { PATH: process.env.PATH } });
+  const code = await runCli(
+    args,
+    { stdout: (t) => (out.stdout += t), stderr: (t) => (out.stderr += t) },
+    { version: '0.0.0-test', cwd, env: { PATH: process.env.PATH } },
+  );
   return { code, ...out };
 }
 
@@ -36,8 +41,22 @@ describe('agent-cli mcp', () => {
     const file = path.join(dir, 'agent-cli.yaml');
     writeFileSync(file, ORIGINAL);
 
-    const added = await cli(dir, 'mcp', 'add', 'memory', '-e', 'MEMORY_FILE_PATH=${HOME}/memory.jsonl', '--', 'npx', '-y', '@modelcontextprotocol/server-memory');
-    expect(added).toMatchObject({ code: ExitCode.Ok, stdout: `added the stdio server "memory" (npx -y @modelcontextprotocol/server-memory) to ${file}\n` });
+    const added = await cli(
+      dir,
+      'mcp',
+      'add',
+      'memory',
+      '-e',
+      'MEMORY_FILE_PATH=${HOME}/memory.jsonl',
+      '--',
+      'npx',
+      '-y',
+      '@modelcontextprotocol/server-memory',
+    );
+    expect(added).toMatchObject({
+      code: ExitCode.Ok,
+      stdout: `added the stdio server "memory" (npx -y @modelcontextprotocol/server-memory) to ${file}\n`,
+    });
     const web = await cli(dir, 'mcp', 'add', 'docs', 'https://docs.example.com/mcp', '-H', 'Authorization: Bearer ${DOCS_TOKEN}');
     expect(web.code).toBe(ExitCode.Ok);
     const text = readFileSync(file, 'utf8');
@@ -46,11 +65,21 @@ describe('agent-cli mcp', () => {
     expect(text).toContain('Authorization: Bearer ${DOCS_TOKEN}');
 
     const listed = await cli(dir, 'mcp', 'list');
-    expect(listed.stdout).toMatch(/^SERVER\s+TRANSPORT\s+ERA\s+COMMAND \/ URL\nfiles\s+stdio\s+auto\s+npx -y @modelcontextprotocol\/server-filesystem \/tmp\nmemory\s+stdio\s+auto\s+npx -y @modelcontextprotocol\/server-memory\ndocs\s+streamable-http\s+auto\s+https:\/\/docs\.example\.com\/mcp\n$/);
+    expect(listed.stdout).toMatch(
+      /^SERVER\s+TRANSPORT\s+ERA\s+COMMAND \/ URL\nfiles\s+stdio\s+auto\s+npx -y @modelcontextprotocol\/server-filesystem \/tmp\nmemory\s+stdio\s+auto\s+npx -y @modelcontextprotocol\/server-memory\ndocs\s+streamable-http\s+auto\s+https:\/\/docs\.example\.com\/mcp\n$/,
+    );
     const got = await cli(dir, 'mcp', 'get', 'docs', '--json');
-    expect(JSON.parse(got.stdout)).toEqual({ name: 'docs', transport: 'streamable-http', url: 'https://docs.example.com/mcp', headers: { Authorization: 'Bearer ${DOCS_TOKEN}' } });
+    expect(JSON.parse(got.stdout)).toEqual({
+      name: 'docs',
+      transport: 'streamable-http',
+      url: 'https://docs.example.com/mcp',
+      headers: { Authorization: 'Bearer ${DOCS_TOKEN}' },
+    });
 
-    expect(await cli(dir, 'mcp', 'remove', 'docs')).toMatchObject({ code: ExitCode.Ok, stdout: `removed the server "docs" from ${file}\n` });
+    expect(await cli(dir, 'mcp', 'remove', 'docs')).toMatchObject({
+      code: ExitCode.Ok,
+      stdout: `removed the server "docs" from ${file}\n`,
+    });
     expect(await cli(dir, 'mcp', 'remove', 'memory')).toMatchObject({ code: ExitCode.Ok });
     expect(readFileSync(file, 'utf8')).toBe(ORIGINAL);
   });
@@ -65,13 +94,18 @@ describe('agent-cli mcp', () => {
     expect(JSON.parse(stdout).servers).toEqual([expect.objectContaining({ name: 'everything', state: 'connected' })]);
   });
 
-  it('edits an mcpServers JSON file in its own format, keeping the other hosts\' keys', async () => {
+  it("edits an mcpServers JSON file in its own format, keeping the other hosts' keys", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-mcp-'));
     const file = path.join(dir, 'claude_desktop_config.json');
     writeFileSync(file, JSON.stringify({ mcpServers: {}, globalShortcut: 'Ctrl+Space' }));
 
-    expect((await cli(dir, 'mcp', 'add', '--config', file, '--transport', 'http', 'docs', 'https://docs.example.com/mcp')).code).toBe(ExitCode.Ok);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ mcpServers: { docs: { type: 'http', url: 'https://docs.example.com/mcp' } }, globalShortcut: 'Ctrl+Space' });
+    expect((await cli(dir, 'mcp', 'add', '--config', file, '--transport', 'http', 'docs', 'https://docs.example.com/mcp')).code).toBe(
+      ExitCode.Ok,
+    );
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      mcpServers: { docs: { type: 'http', url: 'https://docs.example.com/mcp' } },
+      globalShortcut: 'Ctrl+Space',
+    });
     expect((await cli(dir, 'mcp', 'list', '--config', file, '--json')).stdout).toContain('"name": "docs"');
   });
 
@@ -80,17 +114,44 @@ describe('agent-cli mcp', () => {
     const file = path.join(dir, 'agent-cli.yaml');
     writeFileSync(file, ORIGINAL);
 
-    expect(await cli(dir, 'mcp', 'add', 'files', 'x')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringMatching(/already has a server named "files"; remove it first.*\[config\.duplicate_server\]/) });
-    expect(await cli(dir, 'mcp', 'add', 'My Server', 'x')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('"my-server"') });
-    expect(await cli(dir, 'mcp', 'add', 'web', 'ftp://x/mcp', '--transport', 'http')).toMatchObject({ code: ExitCode.Config, stderr: expect.stringContaining('url must be an http:// or https:// URL') });
-    expect(await cli(dir, 'mcp', 'add', 'web', 'https://x/mcp', '-e', 'A=b')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('-e variables are for stdio servers') });
-    expect(await cli(dir, 'mcp', 'add', 'mem', 'npx', '-e', 'novalue')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('"novalue" is not -e KEY=value') });
-    expect(await cli(dir, 'mcp', 'remove', 'nope')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('has no server named "nope" (configured: files)') });
+    expect(await cli(dir, 'mcp', 'add', 'files', 'x')).toMatchObject({
+      code: ExitCode.Usage,
+      stderr: expect.stringMatching(/already has a server named "files"; remove it first.*\[config\.duplicate_server\]/),
+    });
+    expect(await cli(dir, 'mcp', 'add', 'My Server', 'x')).toMatchObject({
+      code: ExitCode.Usage,
+      stderr: expect.stringContaining('"my-server"'),
+    });
+    expect(await cli(dir, 'mcp', 'add', 'web', 'ftp://x/mcp', '--transport', 'http')).toMatchObject({
+      code: ExitCode.Config,
+      stderr: expect.stringContaining('url must be an http:// or https:// URL'),
+    });
+    expect(await cli(dir, 'mcp', 'add', 'web', 'https://x/mcp', '-e', 'A=b')).toMatchObject({
+      code: ExitCode.Usage,
+      stderr: expect.stringContaining('-e variables are for stdio servers'),
+    });
+    expect(await cli(dir, 'mcp', 'add', 'mem', 'npx', '-e', 'novalue')).toMatchObject({
+      code: ExitCode.Usage,
+      stderr: expect.stringContaining('"novalue" is not -e KEY=value'),
+    });
+    expect(await cli(dir, 'mcp', 'remove', 'nope')).toMatchObject({
+      code: ExitCode.Usage,
+      stderr: expect.stringContaining('has no server named "nope" (configured: files)'),
+    });
     expect(await cli(dir, 'mcp', 'frob')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('unknown action "frob"') });
     // Without --transport, a URL of another scheme is refused rather than taken for a command to run.
-    expect(await cli(dir, 'mcp', 'add', 'x', 'ftp://foo')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('"ftp://foo" is a URL, but servers are reached over http:// or https:// only') });
-    expect(await cli(dir, 'mcp', 'add', 'web', 'https://x/mcp', '--annotation-trust', 'some')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('--annotation-trust must be one of ignore, read-only, trust, not "some"') });
-    expect(await cli(dir, '--yes', 'mcp', 'list')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining("Unknown option '--yes'") });
+    expect(await cli(dir, 'mcp', 'add', 'x', 'ftp://foo')).toMatchObject({
+      code: ExitCode.Usage,
+      stderr: expect.stringContaining('"ftp://foo" is a URL, but servers are reached over http:// or https:// only'),
+    });
+    expect(await cli(dir, 'mcp', 'add', 'web', 'https://x/mcp', '--annotation-trust', 'some')).toMatchObject({
+      code: ExitCode.Usage,
+      stderr: expect.stringContaining('--annotation-trust must be one of ignore, read-only, trust, not "some"'),
+    });
+    expect(await cli(dir, '--yes', 'mcp', 'list')).toMatchObject({
+      code: ExitCode.Usage,
+      stderr: expect.stringContaining("Unknown option '--yes'"),
+    });
     expect(readFileSync(file, 'utf8')).toBe(ORIGINAL);
   });
 
@@ -99,9 +160,15 @@ describe('agent-cli mcp', () => {
     const gateway = await cli(dir, 'mcp', 'add', 'gateway', '--annotation-trust', 'read-only', 'http://127.0.0.1:8080/mcp');
     expect(gateway).toMatchObject({ code: ExitCode.Ok, stderr: '' });
     const other = await cli(dir, 'mcp', 'add', 'docs', 'https://docs.example.com/mcp');
-    expect(other).toMatchObject({ code: ExitCode.Ok, stderr: expect.stringContaining('for a toolmesh gateway, add it with --annotation-trust read-only') });
+    expect(other).toMatchObject({
+      code: ExitCode.Ok,
+      stderr: expect.stringContaining('for a toolmesh gateway, add it with --annotation-trust read-only'),
+    });
     const config = parseConfig(readFileSync(path.join(dir, 'agent-cli.yaml'), 'utf8'), 'agent-cli.yaml', {});
-    expect(config.servers.map((s) => [s.name, s.annotationTrust])).toEqual([['gateway', 'read-only'], ['docs', 'ignore']]);
+    expect(config.servers.map((s) => [s.name, s.annotationTrust])).toEqual([
+      ['gateway', 'read-only'],
+      ['docs', 'ignore'],
+    ]);
   });
 
   it('suggests .gitignore entries when it creates the file inside a git work tree, and only then', async () => {
@@ -111,18 +178,25 @@ describe('agent-cli mcp', () => {
     const note = 'agent-cli.yaml may come to hold credentials and .agent-cli/ holds transcripts: add both to .gitignore';
     expect(await cli(path.join(repo, 'sub'), 'mcp', 'add', 'one', 'x')).toMatchObject({ code: ExitCode.Ok, stderr: `note: ${note}\n` });
     expect(await cli(path.join(repo, 'sub'), 'mcp', 'add', 'two', 'x')).toMatchObject({ code: ExitCode.Ok, stderr: '' });
-    expect(await cli(mkdtempSync(path.join(tmpdir(), 'agent-cli-mcp-')), 'mcp', 'add', 'one', 'x')).toMatchObject({ code: ExitCode.Ok, stderr: '' });
+    expect(await cli(mkdtempSync(path.join(tmpdir(), 'agent-cli-mcp-')), 'mcp', 'add', 'one', 'x')).toMatchObject({
+      code: ExitCode.Ok,
+      stderr: '',
+    });
   });
 
   it('takes the options given before "mcp" as its own: agent-cli --config f.yaml mcp add ...', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-mcp-'));
     const added = await cli(dir, '--config', 'f.yaml', 'mcp', 'add', 'memory', '--', 'npx', '-y', '@modelcontextprotocol/server-memory');
-    expect(added).toMatchObject({ code: ExitCode.Ok, stdout: `added the stdio server "memory" (npx -y @modelcontextprotocol/server-memory) to ${path.join(dir, 'f.yaml')}\n` });
+    expect(added).toMatchObject({
+      code: ExitCode.Ok,
+      stdout: `added the stdio server "memory" (npx -y @modelcontextprotocol/server-memory) to ${path.join(dir, 'f.yaml')}\n`,
+    });
     expect(JSON.parse((await cli(dir, '-c', 'f.yaml', '--json', 'mcp', 'list')).stdout)).toMatchObject({ servers: [{ name: 'memory' }] });
   });
 
   it('prints its help for mcp, mcp --help and help mcp', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-mcp-'));
-    for (const args of [['mcp'], ['mcp', '--help'], ['help', 'mcp']]) expect(await cli(dir, ...args)).toMatchObject({ code: ExitCode.Ok, stdout: COMMAND_HELP.mcp });
+    for (const args of [['mcp'], ['mcp', '--help'], ['help', 'mcp']])
+      expect(await cli(dir, ...args)).toMatchObject({ code: ExitCode.Ok, stdout: COMMAND_HELP.mcp });
   });
 });

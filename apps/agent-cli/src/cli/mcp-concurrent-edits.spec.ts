@@ -2,7 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { parse } from 'yaml';
+
 import { runBuiltCli } from '../test-support/built-cli';
 import { ExitCode } from './exit-codes';
 

@@ -1,8 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
+import { type ScriptedLlmServer, startScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
 import { everythingConfigYaml } from '../test-support/everything-config';
-import { startScriptedLlmServer, type ScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
 import { ExitCode } from './exit-codes';
 import { runCli } from './run-cli';
 
@@ -15,16 +16,17 @@ const ARCHITECTURE = 'demo://resource/static/document/architecture.md';
 let llm: ScriptedLlmServer | undefined;
 
 function writeConfig(baseUrl = 'http://127.0.0.1:9/v1'): void {
-  writeFileSync(
-    path.join(dir, 'agent-cli.yaml'),
-    everythingConfigYaml(baseUrl),
-  );
+  writeFileSync(path.join(dir, 'agent-cli.yaml'), everythingConfigYaml(baseUrl));
 }
 
 async function cli(args: string[], stdin?: string) {
   const out = { stdout: '', stderr: '' };
   const { Readable } = await import('node:stream');
-  const io = { stdout: (t: string) => (out.stdout += t), stderr: (t: string) => (out.stderr += t), stdin: stdin === undefined ? undefined : Readable.from([stdin]) };
+  const io = {
+    stdout: (t: string) => (out.stdout += t),
+    stderr: (t: string) => (out.stderr += t),
+    stdin: stdin === undefined ? undefined : Readable.from([stdin]),
+  };
   const code = await runCli(args, io, { version: '0.0.0-test', cwd: dir, env: { PATH: process.env.PATH } });
   return { code, ...out };
 }
@@ -37,7 +39,7 @@ afterEach(async () => {
 });
 
 describe('agent-cli resources', () => {
-  it('lists server-everything\'s resources as a table and as JSON', async () => {
+  it("lists server-everything's resources as a table and as JSON", async () => {
     const table = await cli(['resources']);
     expect(table.code).toBe(ExitCode.Ok);
     expect(table.stdout).toMatch(/^SERVER\s+URI\s+NAME\s+MIME TYPE\s+DESCRIPTION\n/);
@@ -53,16 +55,20 @@ describe('agent-cli resources', () => {
   it('lists the resource templates', async () => {
     const { code, stdout } = await cli(['resources', 'templates', '--json']);
     expect(code).toBe(ExitCode.Ok);
-    expect(JSON.parse(stdout).resourceTemplates).toContainEqual(expect.objectContaining({ server: 'everything', uriTemplate: 'demo://resource/dynamic/text/{resourceId}' }));
+    expect(JSON.parse(stdout).resourceTemplates).toContainEqual(
+      expect.objectContaining({ server: 'everything', uriTemplate: 'demo://resource/dynamic/text/{resourceId}' }),
+    );
   });
 
-  it('reads a resource\'s text, a template\'s expansion, and names a binary part by type and size', async () => {
+  it("reads a resource's text, a template's expansion, and names a binary part by type and size", async () => {
     const doc = await cli(['resources', 'read', 'everything', ARCHITECTURE]);
     expect(doc.code).toBe(ExitCode.Ok);
     expect(doc.stdout).toContain('# Everything Server');
 
     const text = await cli(['resources', 'read', 'everything', 'demo://resource/dynamic/text/7', '--json']);
-    expect(JSON.parse(text.stdout).contents).toEqual([expect.objectContaining({ uri: 'demo://resource/dynamic/text/7', text: expect.stringContaining('7') })]);
+    expect(JSON.parse(text.stdout).contents).toEqual([
+      expect.objectContaining({ uri: 'demo://resource/dynamic/text/7', text: expect.stringContaining('7') }),
+    ]);
 
     const blob = await cli(['resources', 'read', 'everything', 'demo://resource/dynamic/blob/3']);
     expect(blob.stdout).toMatch(/^\[binary resource demo:\/\/resource\/dynamic\/blob\/3 \(.+, \d+ bytes\)\]\n$/);
@@ -76,7 +82,10 @@ describe('agent-cli resources', () => {
     const refused = await cli(['resources', 'read', 'everything', 'demo://resource/static/document/no-such-file.md']);
     expect(refused.code).toBe(ExitCode.Failure);
     expect(refused.stderr).toContain('the server answered with an error');
-    expect(await cli(['resources', 'fetch'])).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('unknown action "fetch"') });
+    expect(await cli(['resources', 'fetch'])).toMatchObject({
+      code: ExitCode.Usage,
+      stderr: expect.stringContaining('unknown action "fetch"'),
+    });
   });
 });
 
@@ -94,16 +103,26 @@ describe('agent-cli prompts', () => {
     expect(text).toMatchObject({ code: ExitCode.Ok, stdout: expect.stringContaining('Paris') });
     expect(text.stdout).toContain('Île-de-France');
     const json = await cli(['prompts', 'get', 'everything', 'simple-prompt', '--json']);
-    expect(JSON.parse(json.stdout).messages).toEqual([expect.objectContaining({ role: 'user', content: expect.objectContaining({ type: 'text' }) })]);
+    expect(JSON.parse(json.stdout).messages).toEqual([
+      expect.objectContaining({ role: 'user', content: expect.objectContaining({ type: 'text' }) }),
+    ]);
   });
 
   it('checks the arguments against the prompt before asking the server (exit 2)', async () => {
     expect(await cli(['prompts', 'get', 'everything', 'args-prompt'])).toMatchObject({
       code: ExitCode.Usage,
-      stderr: expect.stringMatching(/missing the required argument\(s\) city; prompt "args-prompt" takes city=… \(required\) state=… \[prompt\.invalid_arguments\]/),
+      stderr: expect.stringMatching(
+        /missing the required argument\(s\) city; prompt "args-prompt" takes city=… \(required\) state=… \[prompt\.invalid_arguments\]/,
+      ),
     });
-    expect(await cli(['prompts', 'get', 'everything', 'args-prompt', 'town=Paris'])).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('"town" is not an argument of this prompt') });
-    expect(await cli(['prompts', 'get', 'everything', 'no-such-prompt'])).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringMatching(/has no prompt named "no-such-prompt" \(its prompts: .*args-prompt.*\) \[prompt\.not_found\]/) });
+    expect(await cli(['prompts', 'get', 'everything', 'args-prompt', 'town=Paris'])).toMatchObject({
+      code: ExitCode.Usage,
+      stderr: expect.stringContaining('"town" is not an argument of this prompt'),
+    });
+    expect(await cli(['prompts', 'get', 'everything', 'no-such-prompt'])).toMatchObject({
+      code: ExitCode.Usage,
+      stderr: expect.stringMatching(/has no prompt named "no-such-prompt" \(its prompts: .*args-prompt.*\) \[prompt\.not_found\]/),
+    });
   });
 });
 
@@ -127,10 +146,13 @@ describe('the model and the resources', () => {
     expect(read).toMatchObject({ role: 'tool', content: expect.stringContaining('# Everything Server') });
   });
 
-  it('chat: /prompt sends a server\'s prompt as the user\'s message, and a wrong one is told without ending the chat', async () => {
+  it("chat: /prompt sends a server's prompt as the user's message, and a wrong one is told without ending the chat", async () => {
     llm = await startScriptedLlmServer([{ text: 'Sunny in Paris.' }]);
     writeConfig(llm.baseUrl);
-    const { code, stdout, stderr } = await cli(['chat'], '/prompt everything args-prompt\n/prompt everything args-prompt city="San Francisco"\n/exit\n');
+    const { code, stdout, stderr } = await cli(
+      ['chat'],
+      '/prompt everything args-prompt\n/prompt everything args-prompt city="San Francisco"\n/exit\n',
+    );
 
     expect(code).toBe(ExitCode.Ok);
     expect(stderr).toContain('missing the required argument(s) city');

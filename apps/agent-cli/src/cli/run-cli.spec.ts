@@ -1,14 +1,19 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ExitCode, HELP, runCli } from './run-cli';
+
 import { COMMAND_HELP } from './help';
+import { ExitCode, HELP, runCli } from './run-cli';
 
 const cwd = mkdtempSync(path.join(tmpdir(), 'agent-cli-run-'));
 
 async function run(...args: string[]) {
   const out = { stdout: '', stderr: '' };
-  const code = await runCli(args, { stdout: (t) => (out.stdout += t), stderr: (t) => (out.stderr += t) }, { version: '1.2.3', cwd, env: {} });
+  const code = await runCli(
+    args,
+    { stdout: (t) => (out.stdout += t), stderr: (t) => (out.stderr += t) },
+    { version: '1.2.3', cwd, env: {} },
+  );
   return { code, ...out };
 }
 
@@ -17,11 +22,14 @@ describe('runCli', () => {
     expect(await run(...args)).toEqual({ code: ExitCode.Ok, stdout: HELP, stderr: '' });
   });
 
-  it.each(['servers', 'tools', 'call', 'run', 'chat', 'watch', 'resources', 'prompts', 'mcp', 'serve'])('prints the help of "%s" for "%s --help" and "help %s", with the exit codes', async (command) => {
-    expect(await run(command, '--help')).toEqual({ code: ExitCode.Ok, stdout: COMMAND_HELP[command], stderr: '' });
-    expect((await run('help', command)).stdout).toBe(COMMAND_HELP[command]);
-    expect(COMMAND_HELP[command]).toContain('Exit codes:');
-  });
+  it.each(['servers', 'tools', 'call', 'run', 'chat', 'watch', 'resources', 'prompts', 'mcp', 'serve'])(
+    'prints the help of "%s" for "%s --help" and "help %s", with the exit codes',
+    async (command) => {
+      expect(await run(command, '--help')).toEqual({ code: ExitCode.Ok, stdout: COMMAND_HELP[command], stderr: '' });
+      expect((await run('help', command)).stdout).toBe(COMMAND_HELP[command]);
+      expect(COMMAND_HELP[command]).toContain('Exit codes:');
+    },
+  );
 
   it.each([
     ['tools', { json: true, approval: false }],
@@ -50,7 +58,10 @@ describe('runCli', () => {
   });
 
   it('refuses the watch options on other commands (exit 2)', async () => {
-    expect(await run('servers', '--count', '1')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('--timeout and --count are options of "watch" only') });
+    expect(await run('servers', '--count', '1')).toMatchObject({
+      code: ExitCode.Usage,
+      stderr: expect.stringContaining('--timeout and --count are options of "watch" only'),
+    });
   });
 
   it('refuses an unknown command with exit code 2', async () => {
@@ -79,7 +90,7 @@ describe('runCli', () => {
     expect(JSON.parse(result.stdout).tools.map((t: { name: string }) => t.name)).toContain('Read');
   });
 
-    it('reports an invalid configuration with the setting and exit code 3', async () => {
+  it('reports an invalid configuration with the setting and exit code 3', async () => {
     writeFileSync(path.join(cwd, 'bad.yaml'), 'mcp:\n  servers:\n    - name: a\n      comand: x\n');
     const result = await run('tools', '--config', 'bad.yaml');
     expect(result).toMatchObject({ code: ExitCode.Config, stdout: '' });
@@ -88,27 +99,42 @@ describe('runCli', () => {
 
   it('refuses call arguments that are not a JSON object before starting any server (exit 2)', async () => {
     writeFileSync(path.join(cwd, 'agent-cli.yaml'), 'mcp:\n  servers: []\n');
-    expect(await run('call', 'mcp__x__y', '[1]')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringMatching(/must be a JSON object.*\[tool\.invalid_arguments\]/) });
-    expect(await run('call', 'mcp__x__y', '{bad')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('not valid JSON') });
+    expect(await run('call', 'mcp__x__y', '[1]')).toMatchObject({
+      code: ExitCode.Usage,
+      stderr: expect.stringMatching(/must be a JSON object.*\[tool\.invalid_arguments\]/),
+    });
+    expect(await run('call', 'mcp__x__y', '{bad')).toMatchObject({
+      code: ExitCode.Usage,
+      stderr: expect.stringContaining('not valid JSON'),
+    });
     expect(await run('call')).toMatchObject({ code: ExitCode.Usage });
   });
 
   it('reports an unknown tool with a hint to list the tools (exit 2)', async () => {
     writeFileSync(path.join(cwd, 'agent-cli.yaml'), 'mcp:\n  servers: []\n');
-    expect(await run('call', 'mcp__x__y')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringMatching(/run "agent-cli tools" to list the tools \[tool\.not_found\]/) });
+    expect(await run('call', 'mcp__x__y')).toMatchObject({
+      code: ExitCode.Usage,
+      stderr: expect.stringMatching(/run "agent-cli tools" to list the tools \[tool\.not_found\]/),
+    });
   });
 
   it('refuses run without a task, chat with arguments and a --max-turns that is not a positive number (exit 2)', async () => {
     writeFileSync(path.join(cwd, 'agent-cli.yaml'), 'llm:\n  model: m\nmcp:\n  servers: []\n');
     expect(await run('run')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('expected the task') });
     expect(await run('chat', 'hello')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('takes no arguments') });
-    expect(await run('run', 'x', '--max-turns', '0')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('--max-turns must be a positive whole number, not "0"') });
+    expect(await run('run', 'x', '--max-turns', '0')).toMatchObject({
+      code: ExitCode.Usage,
+      stderr: expect.stringContaining('--max-turns must be a positive whole number, not "0"'),
+    });
   });
 
   it('asks for a model for run and chat (exit 3, llm.model_not_configured)', async () => {
     writeFileSync(path.join(cwd, 'agent-cli.yaml'), 'mcp:\n  servers: []\n');
     for (const args of [['run', 'x'], ['chat']]) {
-      expect(await run(...args)).toMatchObject({ code: ExitCode.Config, stderr: expect.stringMatching(/set llm\.model in .*agent-cli\.yaml or pass --model <name>.*\[llm\.model_not_configured\]/) });
+      expect(await run(...args)).toMatchObject({
+        code: ExitCode.Config,
+        stderr: expect.stringMatching(/set llm\.model in .*agent-cli\.yaml or pass --model <name>.*\[llm\.model_not_configured\]/),
+      });
     }
   });
 });

@@ -6,11 +6,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+
 import { errorMessage } from '@toolmesh/protocol';
+
 import { FLAG_APPROVER, NON_INTERACTIVE_APPROVER } from '../agent/approval/approver';
 import { isSideEffectCap, SIDE_EFFECT_CAPS } from '../agent/approval/side-effect-cap';
 import { TerminalApprover } from '../agent/approval/terminal-approver';
-import { DEFAULT_CONFIG_FILE, emptyConfig, loadConfig, type AgentConfig } from '../config/load-config';
+import { type AgentConfig, DEFAULT_CONFIG_FILE, emptyConfig, loadConfig } from '../config/load-config';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import { TransportClientFactory } from '../mcp/client-factory';
 import { cliOAuthHost } from '../mcp/oauth/cli-oauth-host';
@@ -19,6 +21,8 @@ import { serverOAuth } from '../mcp/oauth/server-oauth';
 import type { AgentRuntime } from '../runtime/agent-runtime';
 import { createAgentRuntime } from '../runtime/runtime-factory';
 import { Workspace } from '../tools/builtin/workspace';
+import { createClientFeatures } from './client-features-wiring';
+import type { CliIo, Command } from './command-context';
 import { callCommand } from './commands/call-command';
 import { chatCommand } from './commands/chat-command';
 import { mcpCommand } from './commands/mcp-command';
@@ -29,8 +33,6 @@ import { serveCommand } from './commands/serve-command';
 import { serversCommand } from './commands/servers-command';
 import { toolsCommand } from './commands/tools-command';
 import { watchCommand } from './commands/watch-command';
-import { createClientFeatures } from './client-features-wiring';
-import type { CliIo, Command } from './command-context';
 import { ExitCode } from './exit-codes';
 import { COMMAND_HELP, HELP } from './help';
 import { progressReporter } from './progress-reporter';
@@ -82,7 +84,11 @@ export async function runCli(args: readonly string[], rawIo: CliIo, environment:
   // the options given before it (--config f.yaml mcp add ...) are its own too, and it refuses those it has not.
   const mcpAt = commandPosition(args);
   if (args[mcpAt] === 'mcp') {
-    return mcpCommand([...args.slice(0, mcpAt), ...args.slice(mcpAt + 1)], rawIo, { cwd: environment.cwd ?? process.cwd(), env: environment.env ?? process.env, version: environment.version });
+    return mcpCommand([...args.slice(0, mcpAt), ...args.slice(mcpAt + 1)], rawIo, {
+      cwd: environment.cwd ?? process.cwd(),
+      env: environment.env ?? process.env,
+      version: environment.version,
+    });
   }
   let parsed;
   try {
@@ -135,20 +141,29 @@ export async function runCli(args: readonly string[], rawIo: CliIo, environment:
   // What servers report while nobody asked (warnings, reconnects) never lands on an open question (the chat's "> ").
   const notice = (text: string) => (io.terminal?.print ? io.terminal.print(text) : io.stderr(text));
   const openRuntime = async (servers?: readonly string[]) => {
-    const runtime = await createAgentRuntime(servers ? { ...config, servers: config.servers.filter((s) => servers.includes(s.name)) } : config, {
-      clientFactory: new TransportClientFactory(
-        { name: 'agent-cli', version: environment.version },
-        {
-          features: createClientFeatures({ config, io, cap, yes: values.yes === true, agent: { model: values.model, env, workingDirectory: cwd } }),
-          authorization: serverOAuth(cliOAuthHost(env, io.terminal !== undefined, notice)),
-        },
-      ),
-      log: { warn: (message) => notice(`warning: ${message}\n`), progress: (line) => notice(`  [${line}]\n`) },
-      onProgress: progressReporter(io.stderr),
-      workingDirectory: cwd,
-      // The CLI's own configuration and credentials are sealed: no built-in tool reads them, whatever the flags.
-      workspace: new Workspace([cwd, ...(config.workspaceRoots ?? [])], [userConfigDirectory(env)]),
-    });
+    const runtime = await createAgentRuntime(
+      servers ? { ...config, servers: config.servers.filter((s) => servers.includes(s.name)) } : config,
+      {
+        clientFactory: new TransportClientFactory(
+          { name: 'agent-cli', version: environment.version },
+          {
+            features: createClientFeatures({
+              config,
+              io,
+              cap,
+              yes: values.yes === true,
+              agent: { model: values.model, env, workingDirectory: cwd },
+            }),
+            authorization: serverOAuth(cliOAuthHost(env, io.terminal !== undefined, notice)),
+          },
+        ),
+        log: { warn: (message) => notice(`warning: ${message}\n`), progress: (line) => notice(`  [${line}]\n`) },
+        onProgress: progressReporter(io.stderr),
+        workingDirectory: cwd,
+        // The CLI's own configuration and credentials are sealed: no built-in tool reads them, whatever the flags.
+        workspace: new Workspace([cwd, ...(config.workspaceRoots ?? [])], [userConfigDirectory(env)]),
+      },
+    );
     environment.onRuntime?.(runtime);
     return runtime;
   };

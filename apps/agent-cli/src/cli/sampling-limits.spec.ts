@@ -1,7 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startScriptedLlmServer, type ScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
+
+import { type ScriptedLlmServer, startScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
 import { runBuiltCli } from '../test-support/built-cli';
 import { ExitCode } from './exit-codes';
 
@@ -25,7 +26,10 @@ async function flood(serverRequests: string): Promise<{ answered: number; refuse
     path.join(dir, 'agent-cli.yaml'),
     `llm:\n  baseUrl: ${llm.baseUrl}\n  model: scripted-model\nmcp:\n  servers:\n    - name: flood\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(SERVER)}]\n      era: legacy\n${serverRequests}`,
   );
-  const run = await runBuiltCli(['call', '--yes', '--json', 'mcp__flood__flood', '{"count":1000}'], { cwd: dir, env: { PATH: process.env.PATH } });
+  const run = await runBuiltCli(['call', '--yes', '--json', 'mcp__flood__flood', '{"count":1000}'], {
+    cwd: dir,
+    env: { PATH: process.env.PATH },
+  });
   expect(run.code).toBe(ExitCode.Ok);
   const result = JSON.parse(run.stdout) as { content: Array<{ text: string }> };
   return { ...(JSON.parse(result.content[0].text) as { answered: number; refused: number; firstRefusal: string }), stderr: run.stderr };
@@ -38,7 +42,9 @@ it('by default, at most 2 model calls at once and 30 a minute; the rest refused,
   expect(outcome.answered).toBeGreaterThan(0);
   expect(outcome.answered).toBeLessThanOrEqual(30);
   expect(outcome.refused).toBe(1000 - outcome.answered);
-  expect(outcome.firstRefusal).toMatch(/too many sampling requests at once: at most 2 are handled at a time \(serverRequests.maxConcurrent\)/);
+  expect(outcome.firstRefusal).toMatch(
+    /too many sampling requests at once: at most 2 are handled at a time \(serverRequests.maxConcurrent\)/,
+  );
   expect(outcome.stderr.match(/too many sampling requests/g)).toHaveLength(1);
 }, 120_000);
 

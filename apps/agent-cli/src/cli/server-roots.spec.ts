@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { ExitCode } from './exit-codes';
 import { runCli } from './run-cli';
 
@@ -23,13 +24,19 @@ async function allowedDirectories(file: string, text: string): Promise<string[]>
   let stdout = '';
   let stderr = '';
   const io = { stdout: (t: string) => (stdout += t), stderr: (t: string) => (stderr += t) };
-  const code = await runCli(['call', 'mcp__files__list_allowed_directories', '--config', path.join(base, file)], io, { version: '0.0.0-test', cwd: workingDirectory, env: { PATH: process.env.PATH } });
+  const code = await runCli(['call', 'mcp__files__list_allowed_directories', '--config', path.join(base, file)], io, {
+    version: '0.0.0-test',
+    cwd: workingDirectory,
+    env: { PATH: process.env.PATH },
+  });
   expect({ code, stderr }).toEqual({ code: ExitCode.Ok, stderr: expect.any(String) });
   return stdout.split('\n').filter((line) => line.startsWith('/'));
 }
 
-const yamlEntry = (roots: string) => `mcp:\n  servers:\n    - name: files\n      command: ${JSON.stringify(FILESYSTEM_BIN)}\n      args: [${JSON.stringify(configured)}]\n${roots}`;
-const importedEntry = (extra: object) => JSON.stringify({ mcpServers: { files: { command: FILESYSTEM_BIN, args: [configured], ...extra } } });
+const yamlEntry = (roots: string) =>
+  `mcp:\n  servers:\n    - name: files\n      command: ${JSON.stringify(FILESYSTEM_BIN)}\n      args: [${JSON.stringify(configured)}]\n${roots}`;
+const importedEntry = (extra: object) =>
+  JSON.stringify({ mcpServers: { files: { command: FILESYSTEM_BIN, args: [configured], ...extra } } });
 
 describe('roots the user chooses', () => {
   it('an imported mcpServers entry with no roots keeps the folder its arguments give', async () => {
@@ -45,7 +52,10 @@ describe('roots the user chooses', () => {
   });
 
   it('roots in the agent format are the only ones sent: not the working directory, not the configured folder', async () => {
-    expect(await allowedDirectories('chosen.yaml', yamlEntry(`      roots: [chosen, ${JSON.stringify(configured)}]\n`))).toEqual([chosen, configured]);
+    expect(await allowedDirectories('chosen.yaml', yamlEntry(`      roots: [chosen, ${JSON.stringify(configured)}]\n`))).toEqual([
+      chosen,
+      configured,
+    ]);
     expect(await allowedDirectories('one.yaml', yamlEntry('      roots: [./chosen]\n'))).toEqual([chosen]);
   });
 

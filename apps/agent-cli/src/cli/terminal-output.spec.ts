@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startScriptedLlmServer, type ScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
+
+import { type ScriptedLlmServer, startScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
 import { AGENT_CLI_MAIN, runBuiltCli } from '../test-support/built-cli';
 import { ExitCode } from './exit-codes';
 
@@ -59,7 +60,10 @@ async function modelCallingTheTool(): Promise<ScriptedLlmServer> {
  * is on the screen and types the answer; resolves with the whole screen once the CLI has exited.
  */
 async function onTerminal(dir: string, command: string, steps: ReadonlyArray<readonly [string, string]>): Promise<string> {
-  const child = spawn('script', ['-qfec', `${process.execPath} ${AGENT_CLI_MAIN} ${command}`, '/dev/null'], { cwd: dir, env: { PATH: process.env.PATH, TERM: 'dumb' } });
+  const child = spawn('script', ['-qfec', `${process.execPath} ${AGENT_CLI_MAIN} ${command}`, '/dev/null'], {
+    cwd: dir,
+    env: { PATH: process.env.PATH, TERM: 'dumb' },
+  });
   let screen = '';
   child.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -67,7 +71,8 @@ async function onTerminal(dir: string, command: string, steps: ReadonlyArray<rea
     let seen = 0;
     for (const [text, answer] of steps) {
       const end = Date.now() + 30_000;
-      while (screen.indexOf(text, seen) < 0 && Date.now() < end && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20));
+      while (screen.indexOf(text, seen) < 0 && Date.now() < end && child.exitCode === null)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       seen = screen.indexOf(text, seen) + text.length;
       child.stdin.write(`${answer}\r`);
     }
@@ -95,13 +100,13 @@ describe('what a hostile server and model send, on the terminal', () => {
     expect(failed.stderr).toContain('failed\\u001b]52;c;ZXZpbA==\\u0007\\u001b]0;pwned\\u0007');
   });
 
-  it('call --json: stdout is the server\'s text exactly, as JSON', async () => {
+  it("call --json: stdout is the server's text exactly, as JSON", async () => {
     const result = await cli(workspace(), 'call', TOOL, '--json');
     expect(result.code).toBe(ExitCode.Ok);
     expect(JSON.parse(result.stdout)).toMatchObject({ isError: false, content: [{ type: 'text', text: RESULT_TEXT }] });
   });
 
-  it('run --yes: the model\'s text and the [tool: ok] line are neutralised; run --json keeps the model\'s text exact', async () => {
+  it("run --yes: the model's text and the [tool: ok] line are neutralised; run --json keeps the model's text exact", async () => {
     await modelCallingTheTool();
     const dir = workspace(llm?.baseUrl);
     const result = await cli(dir, 'run', '--yes', 'wipe it');
@@ -117,7 +122,7 @@ describe('what a hostile server and model send, on the terminal', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ outcome: 'done', text: `${MODEL_TEXT} and done${ESC}]0;title\u0007` });
   });
 
-  it('call on a terminal: an elicitation form shows the server\'s message and field name neutralised', async () => {
+  it("call on a terminal: an elicitation form shows the server's message and field name neutralised", async () => {
     const screen = await onTerminal(workspace(), 'call mcp__hostile__ask', [['(text): ', '/decline']]);
     expect(screen).toContain('failed\\u001b]52;c;ZXZpbA==\\u0007\\u001b]0;pwned\\u0007');
     expect(screen).toContain('name\\u001b]52;c;ZXZpbA==\\u0007\\u202eeman (text)');

@@ -1,10 +1,11 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
+import { pidsWithCommandLine } from '../../../../tools/test/process-table';
 import { startScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
 import { AGENT_CLI_MAIN } from '../test-support/built-cli';
-import { pidsWithCommandLine } from '../../../../tools/test/process-table';
 
 /**
  * The built CLI on a real terminal: it runs under util-linux `script`, which gives it a pseudo-terminal
@@ -17,7 +18,10 @@ const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-pty-'));
 let child: ChildProcessWithoutNullStreams | undefined;
 
 beforeAll(() => {
-  writeFileSync(path.join(dir, 'agent-cli.yaml'), `mcp:\n  servers:\n    - name: everything\n      command: ${JSON.stringify(path.join(BIN, 'mcp-server-everything'))}\n      args: [stdio]\n`);
+  writeFileSync(
+    path.join(dir, 'agent-cli.yaml'),
+    `mcp:\n  servers:\n    - name: everything\n      command: ${JSON.stringify(path.join(BIN, 'mcp-server-everything'))}\n      args: [stdio]\n`,
+  );
 });
 afterEach(() => {
   if (child?.exitCode === null) child.kill('SIGKILL');
@@ -50,7 +54,9 @@ function onTerminal(command: string, term = 'dumb') {
           resolve();
         };
         waiters.add(check);
-        void exited.then(() => (waiters.has(check) ? reject(new Error(`exited before "${text}" appeared; the screen:\n${screen}`)) : undefined));
+        void exited.then(() =>
+          waiters.has(check) ? reject(new Error(`exited before "${text}" appeared; the screen:\n${screen}`)) : undefined,
+        );
         check();
       }),
     type: (line: string) => child?.stdin.write(`${line}\r`),
@@ -59,7 +65,9 @@ function onTerminal(command: string, term = 'dumb') {
 
 describe('elicitation on a terminal', () => {
   it('asks each field, keeps the defaults on Enter, and sends the answers after a yes', async () => {
-    const terminal = onTerminal(`${JSON.stringify(process.execPath)} ${JSON.stringify(AGENT_CLI_MAIN)} call mcp__everything__trigger-elicitation-request`);
+    const terminal = onTerminal(
+      `${JSON.stringify(process.execPath)} ${JSON.stringify(AGENT_CLI_MAIN)} call mcp__everything__trigger-elicitation-request`,
+    );
     // [what appears, what is typed then (nothing: only wait)]
     const answers: Array<[string, string?]> = [
       ['name (text): ', 'Grace Hopper'],
@@ -99,7 +107,9 @@ describe('elicitation on a terminal', () => {
   });
 
   it('cancels the form on Ctrl-D', async () => {
-    const terminal = onTerminal(`${JSON.stringify(process.execPath)} ${JSON.stringify(AGENT_CLI_MAIN)} call mcp__everything__trigger-elicitation-request`);
+    const terminal = onTerminal(
+      `${JSON.stringify(process.execPath)} ${JSON.stringify(AGENT_CLI_MAIN)} call mcp__everything__trigger-elicitation-request`,
+    );
     await terminal.waitFor('name (text): ');
     child?.stdin.write('\x04');
 
@@ -109,7 +119,7 @@ describe('elicitation on a terminal', () => {
 });
 
 describe('chat on a terminal', () => {
-  it('writes a server\'s warning above the prompt and redraws the prompt with what was typed', async () => {
+  it("writes a server's warning above the prompt and redraws the prompt with what was typed", async () => {
     const llm = await startScriptedLlmServer([{ text: 'Hello to you.' }]);
     const marker = mkdtempSync(path.join(tmpdir(), 'agent-cli-pty-chat-'));
     writeFileSync(
@@ -118,7 +128,10 @@ describe('chat on a terminal', () => {
     );
     try {
       // A terminal that can move the cursor: readline redraws the typed line only there (with TERM=dumb it writes the prompt alone).
-      const terminal = onTerminal(`cd ${JSON.stringify(marker)} && ${JSON.stringify(process.execPath)} ${JSON.stringify(AGENT_CLI_MAIN)} chat`, 'xterm');
+      const terminal = onTerminal(
+        `cd ${JSON.stringify(marker)} && ${JSON.stringify(process.execPath)} ${JSON.stringify(AGENT_CLI_MAIN)} chat`,
+        'xterm',
+      );
       await terminal.waitFor('/exit to leave.');
       await terminal.waitFor('> ');
       child?.stdin.write('hel');

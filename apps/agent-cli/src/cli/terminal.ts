@@ -1,4 +1,5 @@
 import { createInterface, type Interface } from 'node:readline/promises';
+
 import type { AskLine } from '../agent/approval/terminal-approver';
 import { forTerminal } from '../tools/terminal-text';
 import type { CliIo } from './command-context';

@@ -2,9 +2,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { eventually, pidsWithCommandLine } from '../../../../tools/test/process-table';
-import { ExitCode } from './exit-codes';
 import { AGENT_CLI_MAIN } from '../test-support/built-cli';
+import { ExitCode } from './exit-codes';
 
 /**
  * `agent-cli watch` as a real child process (the built dist/apps/agent-cli/main.js) against a real
@@ -46,7 +47,11 @@ function watch(name: string, ...args: string[]) {
   return { child, out, exited };
 }
 
-const lines = (stdout: string) => stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+const lines = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 
 describe('agent-cli watch', () => {
   it('prints each event as one JSON line on stdout, progress on stderr, and exits 0 after --count events with the server stopped', async () => {
@@ -55,9 +60,24 @@ describe('agent-cli watch', () => {
 
     expect(await exited).toBe(ExitCode.Ok);
     expect(lines(out.stdout)).toEqual([
-      expect.objectContaining({ server: 'jobs', type: 'resource.updated', method: 'notifications/resources/updated', summary: { uri: 'file:///peer/ready' } }),
-      expect.objectContaining({ server: 'jobs', type: 'log', method: 'notifications/message', summary: { level: 'info', logger: 'peer', data: 'peer started' } }),
-      expect.objectContaining({ server: 'jobs', type: 'peer.custom', method: 'notifications/peer/custom', summary: { data: 'peer custom event' } }),
+      expect.objectContaining({
+        server: 'jobs',
+        type: 'resource.updated',
+        method: 'notifications/resources/updated',
+        summary: { uri: 'file:///peer/ready' },
+      }),
+      expect.objectContaining({
+        server: 'jobs',
+        type: 'log',
+        method: 'notifications/message',
+        summary: { level: 'info', logger: 'peer', data: 'peer started' },
+      }),
+      expect.objectContaining({
+        server: 'jobs',
+        type: 'peer.custom',
+        method: 'notifications/peer/custom',
+        summary: { data: 'peer custom event' },
+      }),
     ]);
     expect(lines(out.stdout).map((event) => event.id)).toEqual(['evt-1', 'evt-2', 'evt-3']);
     expect(out.stderr).toContain('connecting to 1 MCP server(s): jobs');

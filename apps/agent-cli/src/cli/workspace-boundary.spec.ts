@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startScriptedLlmServer, type ScriptedLlmServer, type ScriptedToolCall } from '../agent/test-support/scripted-llm-server';
+
+import { type ScriptedLlmServer, type ScriptedToolCall, startScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
 import { runBuiltCli } from '../test-support/built-cli';
 import { ExitCode } from './exit-codes';
 
@@ -37,7 +38,11 @@ function setup(baseUrl: string): Setup {
   const extraRoot = path.join(base, 'shared');
   for (const folder of [dir, path.join(configHome, 'toolmesh-agent/oauth'), outside, extraRoot]) mkdirSync(folder, { recursive: true });
   const credentials = path.join(configHome, 'toolmesh-agent/oauth/docs-0123456789abcdef.json');
-  writeFileSync(credentials, JSON.stringify({ tokens: { access_token: ACCESS_TOKEN, refresh_token: REFRESH_TOKEN, token_type: 'Bearer' } }), { mode: 0o600 });
+  writeFileSync(
+    credentials,
+    JSON.stringify({ tokens: { access_token: ACCESS_TOKEN, refresh_token: REFRESH_TOKEN, token_type: 'Bearer' } }),
+    { mode: 0o600 },
+  );
   symlinkSync(credentials, path.join(dir, 'innocent.json'));
   writeFileSync(path.join(dir, 'inside.txt'), 'inside the workspace\n');
   writeFileSync(path.join(outside, 'notes.txt'), 'outside the workspace\n');
@@ -47,17 +52,26 @@ function setup(baseUrl: string): Setup {
 }
 
 /** The model makes these calls in one turn, then ends; resolves with what each call answered the model. */
-async function runCalls(calls: (s: Setup) => ScriptedToolCall[], flags: string[]): Promise<{ results: string[]; transcript: string; stderr: string; code: number | null; setup: Setup }> {
+async function runCalls(
+  calls: (s: Setup) => ScriptedToolCall[],
+  flags: string[],
+): Promise<{ results: string[]; transcript: string; stderr: string; code: number | null; setup: Setup }> {
   let made: ScriptedToolCall[] = [];
   llm = await startScriptedLlmServer((index) => (index === 0 ? { toolCalls: made } : { text: 'done' }));
   const s = setup(llm.baseUrl);
   made = calls(s).map((call, i) => ({ ...call, id: `c${i}` }));
   const run = await runBuiltCli(['run', ...flags, '--transcript', 't.jsonl', 'look around'], { cwd: s.dir, env: s.env });
   const toolMessages = (llm.requests[1]?.body.messages ?? []).filter((m) => m.role === 'tool').map((m) => String(m.content));
-  return { results: toolMessages, transcript: readFileSync(path.join(s.dir, 't.jsonl'), 'utf8'), stderr: run.stderr, code: run.code, setup: s };
+  return {
+    results: toolMessages,
+    transcript: readFileSync(path.join(s.dir, 't.jsonl'), 'utf8'),
+    stderr: run.stderr,
+    code: run.code,
+    setup: s,
+  };
 }
 
-it('under --yes no file tool reads the CLI\'s stored tokens, and the transcript never holds them (Bash\'s output redacted)', async () => {
+it("under --yes no file tool reads the CLI's stored tokens, and the transcript never holds them (Bash's output redacted)", async () => {
   const { results, transcript, code } = await runCalls(
     (s) => [
       { name: 'Read', arguments: { path: s.credentials } },
@@ -72,7 +86,8 @@ it('under --yes no file tool reads the CLI\'s stored tokens, and the transcript 
   );
   expect(code).toBe(ExitCode.Ok);
   const [read, readLink, grepConfig, grepWorkspace, glob, write, bash] = results;
-  for (const refused of [read, readLink, write]) expect(refused).toMatch(/refused: the path is in the agent CLI's own configuration and credentials/);
+  for (const refused of [read, readLink, write])
+    expect(refused).toMatch(/refused: the path is in the agent CLI's own configuration and credentials/);
   // Over the folder that holds the sealed one, and over the workspace with its link: the sealed files are left out.
   expect(grepConfig).toBe('no lines match access_token');
   expect(grepWorkspace).not.toMatch(/^innocent\.json:/m); // (the transcript being written matches)
@@ -104,7 +119,10 @@ it('outside the workspace a Read asks like a mutating call (refused without a te
 it('--max-side-effect read-only refuses a read outside the workspace; --yes and call never open the sealed directory', async () => {
   llm = await startScriptedLlmServer([]);
   const s = setup(llm.baseUrl);
-  const outside = await runBuiltCli(['call', 'Read', JSON.stringify({ path: path.join(s.outside, 'notes.txt') }), '--max-side-effect', 'read-only'], { cwd: s.dir, env: s.env });
+  const outside = await runBuiltCli(
+    ['call', 'Read', JSON.stringify({ path: path.join(s.outside, 'notes.txt') }), '--max-side-effect', 'read-only'],
+    { cwd: s.dir, env: s.env },
+  );
   expect(outside.code).toBe(ExitCode.Denied);
   expect(outside.stderr).toContain('Read is mutating (a path outside the workspace), above --max-side-effect read-only; it was not run');
 

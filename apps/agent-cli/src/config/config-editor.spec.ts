@@ -13,11 +13,22 @@ mcp:
 skills: [guard.yaml]
 `;
 
-describe('ConfigEditor on the agent\'s YAML', () => {
+describe("ConfigEditor on the agent's YAML", () => {
   it('adds a stdio and an HTTP server after the others, keeping comments, order and the other settings', () => {
     const editor = new ConfigEditor('agent-cli.yaml', AGENT_FILE);
-    editor.add({ name: 'memory', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { MEMORY_FILE_PATH: '${HOME}/m.json' } });
-    editor.add({ name: 'docs', transport: 'streamable-http', url: 'https://docs.example.com/mcp', headers: { Authorization: 'Bearer ${DOCS_TOKEN}' } });
+    editor.add({
+      name: 'memory',
+      transport: 'stdio',
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-memory'],
+      env: { MEMORY_FILE_PATH: '${HOME}/m.json' },
+    });
+    editor.add({
+      name: 'docs',
+      transport: 'streamable-http',
+      url: 'https://docs.example.com/mcp',
+      headers: { Authorization: 'Bearer ${DOCS_TOKEN}' },
+    });
     const text = editor.toString();
 
     expect(text.startsWith(AGENT_FILE.slice(0, AGENT_FILE.indexOf('skills')))).toBe(true);
@@ -25,8 +36,17 @@ describe('ConfigEditor on the agent\'s YAML', () => {
     expect(text).toContain('skills: [guard.yaml]');
     const config = parseConfig(text.replace('skills: [guard.yaml]\n', ''), 'agent-cli.yaml', { HOME: '/home/u', DOCS_TOKEN: 't' });
     expect(config.servers.map((s) => s.name)).toEqual(['files', 'memory', 'docs']);
-    expect(config.servers[1]).toMatchObject({ transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { MEMORY_FILE_PATH: '/home/u/m.json' } });
-    expect(config.servers[2]).toMatchObject({ transport: 'streamable-http', url: new URL('https://docs.example.com/mcp'), headers: { Authorization: 'Bearer t' } });
+    expect(config.servers[1]).toMatchObject({
+      transport: 'stdio',
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-memory'],
+      env: { MEMORY_FILE_PATH: '/home/u/m.json' },
+    });
+    expect(config.servers[2]).toMatchObject({
+      transport: 'streamable-http',
+      url: new URL('https://docs.example.com/mcp'),
+      headers: { Authorization: 'Bearer t' },
+    });
     expect(text).toContain('${DOCS_TOKEN}'); // written as given, expanded only when read
   });
 
@@ -44,7 +64,9 @@ describe('ConfigEditor on the agent\'s YAML', () => {
   it('starts a server list in an empty file', () => {
     const editor = new ConfigEditor('agent-cli.yaml', '');
     editor.add({ name: 'memory', transport: 'stdio', command: 'npx' });
-    expect(parseConfig(editor.toString(), 'agent-cli.yaml', {}).servers).toEqual([expect.objectContaining({ name: 'memory', command: 'npx' })]);
+    expect(parseConfig(editor.toString(), 'agent-cli.yaml', {}).servers).toEqual([
+      expect.objectContaining({ name: 'memory', command: 'npx' }),
+    ]);
   });
 
   it('lists the entries as written, before ${VAR} expansion', () => {
@@ -54,8 +76,18 @@ describe('ConfigEditor on the agent\'s YAML', () => {
 
   it('refuses to add a name that is there, and to remove one that is not, naming the file', () => {
     const editor = new ConfigEditor('agent-cli.yaml', AGENT_FILE);
-    expect(() => editor.add({ name: 'files', transport: 'stdio', command: 'x' })).toThrow(expect.objectContaining({ code: AgentErrorCode.ConfigDuplicateServer, message: expect.stringContaining('agent-cli mcp remove files') }));
-    expect(() => editor.remove('nope')).toThrow(expect.objectContaining({ code: AgentErrorCode.ServerNotFound, message: 'agent-cli.yaml has no server named "nope" (configured: files)' }));
+    expect(() => editor.add({ name: 'files', transport: 'stdio', command: 'x' })).toThrow(
+      expect.objectContaining({
+        code: AgentErrorCode.ConfigDuplicateServer,
+        message: expect.stringContaining('agent-cli mcp remove files'),
+      }),
+    );
+    expect(() => editor.remove('nope')).toThrow(
+      expect.objectContaining({
+        code: AgentErrorCode.ServerNotFound,
+        message: 'agent-cli.yaml has no server named "nope" (configured: files)',
+      }),
+    );
   });
 
   it('refuses a file that is not a configuration', () => {
@@ -65,17 +97,30 @@ describe('ConfigEditor on the agent\'s YAML', () => {
 });
 
 describe('ConfigEditor on an mcpServers JSON file', () => {
-  const HOST_FILE = JSON.stringify({ mcpServers: { memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], autoApprove: [] } }, globalShortcut: 'Ctrl+Space' }, null, 2);
+  const HOST_FILE = JSON.stringify(
+    {
+      mcpServers: { memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], autoApprove: [] } },
+      globalShortcut: 'Ctrl+Space',
+    },
+    null,
+    2,
+  );
 
   it('adds in that format ("type": "http") and removes, keeping the other hosts\' keys', () => {
     const editor = new ConfigEditor('claude.json', HOST_FILE);
     editor.add({ name: 'docs', transport: 'streamable-http', url: 'https://docs.example.com/mcp' });
     const added = JSON.parse(editor.toString());
     expect(added).toEqual({
-      mcpServers: { memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], autoApprove: [] }, docs: { type: 'http', url: 'https://docs.example.com/mcp' } },
+      mcpServers: {
+        memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], autoApprove: [] },
+        docs: { type: 'http', url: 'https://docs.example.com/mcp' },
+      },
       globalShortcut: 'Ctrl+Space',
     });
-    expect(parseConfig(editor.toString(), 'claude.json', {}).servers.map((s) => [s.name, s.transport])).toEqual([['memory', 'stdio'], ['docs', 'streamable-http']]);
+    expect(parseConfig(editor.toString(), 'claude.json', {}).servers.map((s) => [s.name, s.transport])).toEqual([
+      ['memory', 'stdio'],
+      ['docs', 'streamable-http'],
+    ]);
 
     editor.remove('docs');
     expect(editor.toString()).toBe(`${HOST_FILE}\n`);

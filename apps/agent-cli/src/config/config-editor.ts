@@ -1,4 +1,5 @@
-import { isMap, isSeq, parseDocument, type Document } from 'yaml';
+import { type Document, isMap, isSeq, parseDocument } from 'yaml';
+
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import type { AnnotationTrust } from '../mcp/annotation-trust';
 
@@ -58,15 +59,25 @@ export class ConfigEditor {
 
   add(server: NewServerEntry): void {
     if (this.list().some((s) => s.name === server.name)) {
-      throw new AgentError(AgentErrorCode.ConfigDuplicateServer, `${this.file} already has a server named "${server.name}"; remove it first (agent-cli mcp remove ${server.name}) or choose another name`);
+      throw new AgentError(
+        AgentErrorCode.ConfigDuplicateServer,
+        `${this.file} already has a server named "${server.name}"; remove it first (agent-cli mcp remove ${server.name}) or choose another name`,
+      );
     }
     if (this.format === 'mcpServers') {
       const { name, transport, ...fields } = server;
-      this.document.setIn(['mcpServers', name], this.document.createNode(withoutEmpty({ ...(transport === 'stdio' ? {} : { type: transport === 'sse' ? 'sse' : 'http' }), ...fields })));
+      this.document.setIn(
+        ['mcpServers', name],
+        this.document.createNode(
+          withoutEmpty({ ...(transport === 'stdio' ? {} : { type: transport === 'sse' ? 'sse' : 'http' }), ...fields }),
+        ),
+      );
       return;
     }
     const servers = this.document.getIn(['mcp', 'servers']);
-    const node = this.document.createNode(withoutEmpty({ ...server, transport: server.transport === 'stdio' ? undefined : server.transport }));
+    const node = this.document.createNode(
+      withoutEmpty({ ...server, transport: server.transport === 'stdio' ? undefined : server.transport }),
+    );
     if (isSeq(servers)) servers.add(node);
     else this.document.setIn(['mcp', 'servers'], this.document.createNode([node]));
   }
@@ -83,11 +94,16 @@ export class ConfigEditor {
 
   /** The edited file: YAML as the document prints it, JSON pretty-printed for an `mcpServers` file. */
   toString(): string {
-    return this.format === 'mcpServers' ? `${JSON.stringify(this.document.toJSON(), null, 2)}\n` : this.document.toString({ flowCollectionPadding: false });
+    return this.format === 'mcpServers'
+      ? `${JSON.stringify(this.document.toJSON(), null, 2)}\n`
+      : this.document.toString({ flowCollectionPadding: false });
   }
 
   private notFound(name: string): AgentError {
-    const names = this.list().map((s) => s.name).join(', ') || 'none';
+    const names =
+      this.list()
+        .map((s) => s.name)
+        .join(', ') || 'none';
     return new AgentError(AgentErrorCode.ServerNotFound, `${this.file} has no server named "${name}" (configured: ${names})`);
   }
 
@@ -99,6 +115,11 @@ export class ConfigEditor {
 /** The entry without the fields left unset or empty, so the file holds only what was given. */
 function withoutEmpty(entry: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(entry).filter(([, value]) => value !== undefined && !(Array.isArray(value) && value.length === 0) && !(typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0)),
+    Object.entries(entry).filter(
+      ([, value]) =>
+        value !== undefined &&
+        !(Array.isArray(value) && value.length === 0) &&
+        !(typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0),
+    ),
   );
 }

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 
 /** How long an editor waits for another to finish; an edit holds the lock for milliseconds. */
@@ -21,7 +22,10 @@ export async function withFileLock<T>(file: string, edit: () => T): Promise<T> {
   while (!tryCreate(lock)) {
     if (isStale(lock)) breakStale(lock);
     else if (Date.now() > deadline) {
-      throw new AgentError(AgentErrorCode.ConfigLocked, `${file} is being edited by another agent-cli (the lock ${lock} is held by process ${holderOf(lock) ?? 'unknown'}); try again, or delete ${lock} if no agent-cli is running`);
+      throw new AgentError(
+        AgentErrorCode.ConfigLocked,
+        `${file} is being edited by another agent-cli (the lock ${lock} is held by process ${holderOf(lock) ?? 'unknown'}); try again, or delete ${lock} if no agent-cli is running`,
+      );
     }
     await sleep(RETRY_MS);
   }

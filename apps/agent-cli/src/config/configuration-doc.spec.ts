@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { LLM_KEYS } from './llm-config';
 import { SERVER_KEYS } from './load-config';
 import { REWAKE_KEYS, REWAKE_RULE_KEYS } from './rewake-config';

@@ -20,9 +20,24 @@ export interface LlmConfig {
 }
 
 /** Ollama's OpenAI-compatible endpoint on its default port: a local model works with no `llm:` section at all. */
-export const DEFAULT_LLM_CONFIG: LlmConfig = { baseUrl: 'http://127.0.0.1:11434/v1', maxTurns: 20, requestTimeoutMs: 120_000, maxToolResultChars: 100_000, audioInput: false };
+export const DEFAULT_LLM_CONFIG: LlmConfig = {
+  baseUrl: 'http://127.0.0.1:11434/v1',
+  maxTurns: 20,
+  requestTimeoutMs: 120_000,
+  maxToolResultChars: 100_000,
+  audioInput: false,
+};
 
-export const LLM_KEYS = ['baseUrl', 'model', 'apiKeyEnv', 'maxTurns', 'requestTimeoutMs', 'systemPrompt', 'maxToolResultChars', 'audioInput'];
+export const LLM_KEYS = [
+  'baseUrl',
+  'model',
+  'apiKeyEnv',
+  'maxTurns',
+  'requestTimeoutMs',
+  'systemPrompt',
+  'maxToolResultChars',
+  'audioInput',
+];
 
 export function readLlmConfig(llm: ConfigReader): LlmConfig {
   if (!llm.present) return DEFAULT_LLM_CONFIG;
@@ -53,6 +68,7 @@ function httpUrl(reader: ConfigReader): string | undefined {
   } catch {
     url = undefined;
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw reader.error('an http:// or https:// URL, e.g. http://127.0.0.1:11434/v1');
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw reader.error('an http:// or https:// URL, e.g. http://127.0.0.1:11434/v1');
   return text;
 }

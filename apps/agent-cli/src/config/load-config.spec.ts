@@ -1,9 +1,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { AgentErrorCode } from '../errors/agent-errors';
-import { loadConfig, parseConfig } from './load-config';
 import { DEFAULT_LLM_CONFIG } from './llm-config';
+import { loadConfig, parseConfig } from './load-config';
 
 const parse = (text: string, env: NodeJS.ProcessEnv = {}) => parseConfig(text, 'agent-cli.yaml', env).servers;
 const failure = (text: string, env: NodeJS.ProcessEnv = {}) => {
@@ -17,7 +18,8 @@ const failure = (text: string, env: NodeJS.ProcessEnv = {}) => {
 
 describe('agent configuration (YAML, mcp.servers)', () => {
   it('reads stdio and Streamable HTTP servers with defaults', () => {
-    const servers = parse(`
+    const servers = parse(
+      `
 mcp:
   servers:
     - name: files
@@ -31,10 +33,28 @@ mcp:
       headers: { Authorization: "Bearer \${API_TOKEN}" }
       requestTimeoutMs: 5000
       annotationTrust: trust
-`, { API_TOKEN: 't0k3n' });
+`,
+      { API_TOKEN: 't0k3n' },
+    );
     expect(servers).toEqual([
-      { name: 'files', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { LOG_LEVEL: 'debug', RETRIES: '3' }, cwd: '/srv', requestTimeoutMs: 30_000, annotationTrust: 'ignore' },
-      { name: 'remote', transport: 'streamable-http', url: new URL('https://mcp.example.com/mcp'), headers: { Authorization: 'Bearer t0k3n' }, requestTimeoutMs: 5000, annotationTrust: 'trust' },
+      {
+        name: 'files',
+        transport: 'stdio',
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'],
+        env: { LOG_LEVEL: 'debug', RETRIES: '3' },
+        cwd: '/srv',
+        requestTimeoutMs: 30_000,
+        annotationTrust: 'ignore',
+      },
+      {
+        name: 'remote',
+        transport: 'streamable-http',
+        url: new URL('https://mcp.example.com/mcp'),
+        headers: { Authorization: 'Bearer t0k3n' },
+        requestTimeoutMs: 5000,
+        annotationTrust: 'trust',
+      },
     ]);
   });
 
@@ -44,15 +64,60 @@ mcp:
   });
 
   it.each([
-    ['a YAML syntax error, with its line', 'mcp:\n  servers:\n    - name: [a\n', AgentErrorCode.ConfigInvalid, /not valid YAML or JSON.*at line \d+, column \d+/s],
-    ['a misspelt setting', 'mcp:\n  servers:\n    - name: a\n      comand: x\n', AgentErrorCode.ConfigInvalid, /mcp\.servers\[0\]\.comand is not a known setting/],
-    ['a missing command', 'mcp:\n  servers:\n    - name: a\n', AgentErrorCode.ConfigInvalid, /mcp\.servers\[0\]\.command must be a non-empty string/],
-    ['a bad URL', 'mcp:\n  servers:\n    - name: a\n      url: ftp://x\n', AgentErrorCode.ConfigInvalid, /url must be an http:\/\/ or https:\/\/ URL/],
-    ['an unknown trust level', 'mcp:\n  servers:\n    - name: a\n      command: x\n      annotationTrust: always\n', AgentErrorCode.ConfigInvalid, /annotationTrust must be one of "ignore", "read-only", "trust"/],
-    ['a negative timeout', 'mcp:\n  servers:\n    - name: a\n      command: x\n      requestTimeoutMs: -1\n', AgentErrorCode.ConfigInvalid, /requestTimeoutMs must be a positive whole number/],
-    ['a name with capitals', 'mcp:\n  servers:\n    - name: My Server\n      command: x\n', AgentErrorCode.InvalidServerName, /"My Server" is not allowed.*"my-server"/],
-    ['a name ending in a hyphen', 'mcp:\n  servers:\n    - name: a-\n      command: x\n', AgentErrorCode.InvalidServerName, /"a-" is not allowed/],
-    ['two servers of one name', 'mcp:\n  servers:\n    - { name: a, command: x }\n    - { name: a, command: y }\n', AgentErrorCode.ConfigDuplicateServer, /two servers are named "a"/],
+    [
+      'a YAML syntax error, with its line',
+      'mcp:\n  servers:\n    - name: [a\n',
+      AgentErrorCode.ConfigInvalid,
+      /not valid YAML or JSON.*at line \d+, column \d+/s,
+    ],
+    [
+      'a misspelt setting',
+      'mcp:\n  servers:\n    - name: a\n      comand: x\n',
+      AgentErrorCode.ConfigInvalid,
+      /mcp\.servers\[0\]\.comand is not a known setting/,
+    ],
+    [
+      'a missing command',
+      'mcp:\n  servers:\n    - name: a\n',
+      AgentErrorCode.ConfigInvalid,
+      /mcp\.servers\[0\]\.command must be a non-empty string/,
+    ],
+    [
+      'a bad URL',
+      'mcp:\n  servers:\n    - name: a\n      url: ftp://x\n',
+      AgentErrorCode.ConfigInvalid,
+      /url must be an http:\/\/ or https:\/\/ URL/,
+    ],
+    [
+      'an unknown trust level',
+      'mcp:\n  servers:\n    - name: a\n      command: x\n      annotationTrust: always\n',
+      AgentErrorCode.ConfigInvalid,
+      /annotationTrust must be one of "ignore", "read-only", "trust"/,
+    ],
+    [
+      'a negative timeout',
+      'mcp:\n  servers:\n    - name: a\n      command: x\n      requestTimeoutMs: -1\n',
+      AgentErrorCode.ConfigInvalid,
+      /requestTimeoutMs must be a positive whole number/,
+    ],
+    [
+      'a name with capitals',
+      'mcp:\n  servers:\n    - name: My Server\n      command: x\n',
+      AgentErrorCode.InvalidServerName,
+      /"My Server" is not allowed.*"my-server"/,
+    ],
+    [
+      'a name ending in a hyphen',
+      'mcp:\n  servers:\n    - name: a-\n      command: x\n',
+      AgentErrorCode.InvalidServerName,
+      /"a-" is not allowed/,
+    ],
+    [
+      'two servers of one name',
+      'mcp:\n  servers:\n    - { name: a, command: x }\n    - { name: a, command: y }\n',
+      AgentErrorCode.ConfigDuplicateServer,
+      /two servers are named "a"/,
+    ],
     ['a list where a map belongs', '- a\n- b\n', AgentErrorCode.ConfigInvalid, /must be a map with "mcp"/],
   ])('refuses %s with a message that says where', (_, text, code, message) => {
     const error = failure(text);
@@ -62,14 +127,19 @@ mcp:
   });
 
   it('names a missing ${VAR} but never shows a value', () => {
-    const error = failure('mcp:\n  servers:\n    - name: a\n      url: http://x/mcp\n      headers: { Authorization: "Bearer ${TOKEN}", X-Other: "${OTHER}" }\n', { TOKEN: 'secret-value' });
+    const error = failure(
+      'mcp:\n  servers:\n    - name: a\n      url: http://x/mcp\n      headers: { Authorization: "Bearer ${TOKEN}", X-Other: "${OTHER}" }\n',
+      { TOKEN: 'secret-value' },
+    );
     expect(error.code).toBe(AgentErrorCode.ConfigMissingVariable);
     expect(error.message).toContain('mcp.servers[0].headers.X-Other uses ${OTHER}');
     expect(error.message).not.toContain('secret-value');
   });
 
   it('keeps $${ as a literal ${', () => {
-    expect(parse('mcp:\n  servers:\n    - name: a\n      command: x\n      env: { T: "$${HOME}" }\n')[0]).toMatchObject({ env: { T: '${HOME}' } });
+    expect(parse('mcp:\n  servers:\n    - name: a\n      command: x\n      env: { T: "$${HOME}" }\n')[0]).toMatchObject({
+      env: { T: '${HOME}' },
+    });
   });
 
   it('expands ${VAR} and ${VAR:-default} in every string field, not only env and headers (SPEC A20)', () => {
@@ -90,23 +160,47 @@ mcp:
       { MODEL: 'llama3.1', TOOLS: '/opt/tools', ROOT: '/srv', EMPTY: '', HOST: 'mcp.example.com' },
     );
     expect(config.llm).toMatchObject({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1' });
-    expect(config.servers[0]).toMatchObject({ name: 'files', command: '/opt/tools/bin/server', args: ['--root', '/srv', 'fallback'], cwd: '/srv' });
+    expect(config.servers[0]).toMatchObject({
+      name: 'files',
+      command: '/opt/tools/bin/server',
+      args: ['--root', '/srv', 'fallback'],
+      cwd: '/srv',
+    });
     expect(config.servers[1]).toMatchObject({ url: new URL('https://mcp.example.com/mcp') });
   });
 
   it('names where a ${VAR} without a default is used, whatever the field, and how to give one', () => {
     const error = failure('mcp:\n  servers:\n    - name: a\n      command: "${TOOLS}/server"\n');
     expect(error.code).toBe(AgentErrorCode.ConfigMissingVariable);
-    expect(error.message).toContain('mcp.servers[0].command uses ${TOOLS}, but the environment variable TOOLS is not set; set it, or give a default: ${TOOLS:-value}');
+    expect(error.message).toContain(
+      'mcp.servers[0].command uses ${TOOLS}, but the environment variable TOOLS is not set; set it, or give a default: ${TOOLS:-value}',
+    );
   });
 });
 
 it('reads the legacy SSE transport, as "transport: sse" and as the "type": "sse" of mcpServers files', () => {
   expect(parse('mcp:\n  servers:\n    - { name: old, transport: sse, url: "http://127.0.0.1:3001/sse" }\n')).toEqual([
-    { name: 'old', transport: 'sse', url: new URL('http://127.0.0.1:3001/sse'), headers: {}, requestTimeoutMs: 30_000, annotationTrust: 'ignore' },
+    {
+      name: 'old',
+      transport: 'sse',
+      url: new URL('http://127.0.0.1:3001/sse'),
+      headers: {},
+      requestTimeoutMs: 30_000,
+      annotationTrust: 'ignore',
+    },
   ]);
-  expect(parse(JSON.stringify({ mcpServers: { old: { type: 'sse', url: 'http://127.0.0.1:3001/sse', headers: { 'X-Key': 'k' } } } }))).toEqual([
-    { name: 'old', transport: 'sse', url: new URL('http://127.0.0.1:3001/sse'), headers: { 'X-Key': 'k' }, requestTimeoutMs: 30_000, annotationTrust: 'ignore', roots: [] },
+  expect(
+    parse(JSON.stringify({ mcpServers: { old: { type: 'sse', url: 'http://127.0.0.1:3001/sse', headers: { 'X-Key': 'k' } } } })),
+  ).toEqual([
+    {
+      name: 'old',
+      transport: 'sse',
+      url: new URL('http://127.0.0.1:3001/sse'),
+      headers: { 'X-Key': 'k' },
+      requestTimeoutMs: 30_000,
+      annotationTrust: 'ignore',
+      roots: [],
+    },
   ]);
 });
 
@@ -115,7 +209,12 @@ describe('mcpServers import (Claude Desktop / Claude Code JSON)', () => {
     const servers = parse(
       JSON.stringify({
         mcpServers: {
-          memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { MEMORY_FILE_PATH: '/tmp/m.json' }, autoApprove: [] },
+          memory: {
+            command: 'npx',
+            args: ['-y', '@modelcontextprotocol/server-memory'],
+            env: { MEMORY_FILE_PATH: '/tmp/m.json' },
+            autoApprove: [],
+          },
           docs: { type: 'http', url: 'https://docs.example.com/mcp', headers: { 'X-Api-Key': '${KEY}' } },
           old: { command: 'x', disabled: true },
         },
@@ -123,9 +222,28 @@ describe('mcpServers import (Claude Desktop / Claude Code JSON)', () => {
       { KEY: 'k' },
     );
     expect(servers).toEqual([
-      { name: 'memory', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { MEMORY_FILE_PATH: '/tmp/m.json' }, cwd: undefined, requestTimeoutMs: 30_000, annotationTrust: 'ignore', roots: [] },
+      {
+        name: 'memory',
+        transport: 'stdio',
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-memory'],
+        env: { MEMORY_FILE_PATH: '/tmp/m.json' },
+        cwd: undefined,
+        requestTimeoutMs: 30_000,
+        annotationTrust: 'ignore',
+        roots: [],
+      },
       // No Authorization header of its own: OAuth is on, with the defaults (SPEC A19).
-      { name: 'docs', transport: 'streamable-http', url: new URL('https://docs.example.com/mcp'), headers: { 'X-Api-Key': 'k' }, oauth: {}, requestTimeoutMs: 30_000, annotationTrust: 'ignore', roots: [] },
+      {
+        name: 'docs',
+        transport: 'streamable-http',
+        url: new URL('https://docs.example.com/mcp'),
+        headers: { 'X-Api-Key': 'k' },
+        oauth: {},
+        requestTimeoutMs: 30_000,
+        annotationTrust: 'ignore',
+        roots: [],
+      },
     ]);
   });
 
@@ -137,12 +255,16 @@ describe('mcpServers import (Claude Desktop / Claude Code JSON)', () => {
     );
     expect(config.servers.map((s) => s.name)).toEqual(['memory']);
     expect(config.warnings).toEqual([
-      expect.stringMatching(/^claude\.json: the server "GitHub Tools" was left out: .*"github-tools".*\(fix the entry, or add "disabled": true, to use the other servers without this warning\)$/),
-      expect.stringMatching(/^claude\.json: the server "no-command" was left out: .*mcpServers\.no-command\.command must be a non-empty string/),
+      expect.stringMatching(
+        /^claude\.json: the server "GitHub Tools" was left out: .*"github-tools".*\(fix the entry, or add "disabled": true, to use the other servers without this warning\)$/,
+      ),
+      expect.stringMatching(
+        /^claude\.json: the server "no-command" was left out: .*mcpServers\.no-command\.command must be a non-empty string/,
+      ),
     ]);
   });
 
-  it('keeps the agent\'s own YAML strict: an unusable entry there is an error', () => {
+  it("keeps the agent's own YAML strict: an unusable entry there is an error", () => {
     expect(failure('mcp:\n  servers:\n    - name: GitHub Tools\n      command: x\n').code).toBe(AgentErrorCode.InvalidServerName);
   });
 });
@@ -150,7 +272,10 @@ describe('mcpServers import (Claude Desktop / Claude Code JSON)', () => {
 describe('loadConfig', () => {
   it('says which file is missing and how to point at another', () => {
     expect(() => loadConfig('/nonexistent/agent-cli.yaml')).toThrow(
-      expect.objectContaining({ code: AgentErrorCode.ConfigNotFound, message: expect.stringMatching(/\/nonexistent\/agent-cli\.yaml does not exist.*--config/) }),
+      expect.objectContaining({
+        code: AgentErrorCode.ConfigNotFound,
+        message: expect.stringMatching(/\/nonexistent\/agent-cli\.yaml does not exist.*--config/),
+      }),
     );
   });
 
@@ -174,11 +299,18 @@ describe('agent configuration: the llm section', () => {
 
   it('defaults to a local Ollama without a model, 20 turns and a 2-minute timeout', () => {
     expect(llm('mcp:\n  servers: []\n')).toEqual(DEFAULT_LLM_CONFIG);
-    expect(DEFAULT_LLM_CONFIG).toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', maxTurns: 20, requestTimeoutMs: 120_000, maxToolResultChars: 100_000, audioInput: false });
+    expect(DEFAULT_LLM_CONFIG).toEqual({
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      maxTurns: 20,
+      requestTimeoutMs: 120_000,
+      maxToolResultChars: 100_000,
+      audioInput: false,
+    });
   });
 
   it('reads every setting', () => {
-    expect(llm(`
+    expect(
+      llm(`
 llm:
   baseUrl: https://api.openai.com/v1
   model: gpt-4o-mini
@@ -188,7 +320,17 @@ llm:
   systemPrompt: Be brief.
   maxToolResultChars: 5000
   audioInput: true
-`)).toEqual({ baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', apiKeyEnv: 'OPENAI_API_KEY', maxTurns: 5, requestTimeoutMs: 30_000, systemPrompt: 'Be brief.', maxToolResultChars: 5000, audioInput: true });
+`),
+    ).toEqual({
+      baseUrl: 'https://api.openai.com/v1',
+      model: 'gpt-4o-mini',
+      apiKeyEnv: 'OPENAI_API_KEY',
+      maxTurns: 5,
+      requestTimeoutMs: 30_000,
+      systemPrompt: 'Be brief.',
+      maxToolResultChars: 5000,
+      audioInput: true,
+    });
   });
 
   it('uses the defaults for the mcpServers JSON of other MCP hosts, which has no llm section', () => {
@@ -196,10 +338,19 @@ llm:
   });
 
   it.each([
-    ['llm:\n  baseURL: http://x\n', 'agent-cli.yaml: llm.baseURL is not a known setting (known: baseUrl, model, apiKeyEnv, maxTurns, requestTimeoutMs, systemPrompt, maxToolResultChars, audioInput)'],
-    ['llm:\n  baseUrl: localhost:11434\n', 'agent-cli.yaml: llm.baseUrl must be an http:// or https:// URL, e.g. http://127.0.0.1:11434/v1'],
+    [
+      'llm:\n  baseURL: http://x\n',
+      'agent-cli.yaml: llm.baseURL is not a known setting (known: baseUrl, model, apiKeyEnv, maxTurns, requestTimeoutMs, systemPrompt, maxToolResultChars, audioInput)',
+    ],
+    [
+      'llm:\n  baseUrl: localhost:11434\n',
+      'agent-cli.yaml: llm.baseUrl must be an http:// or https:// URL, e.g. http://127.0.0.1:11434/v1',
+    ],
     ['llm:\n  maxTurns: 0\n', 'agent-cli.yaml: llm.maxTurns must be a positive whole number'],
-    ['llm:\n  apiKeyEnv: sk-abc123\n', 'agent-cli.yaml: llm.apiKeyEnv must be the name of an environment variable (e.g. OPENAI_API_KEY), not the key itself'],
+    [
+      'llm:\n  apiKeyEnv: sk-abc123\n',
+      'agent-cli.yaml: llm.apiKeyEnv must be the name of an environment variable (e.g. OPENAI_API_KEY), not the key itself',
+    ],
   ])('refuses %j with a message naming the setting', (text, message) => {
     expect(llmFailure(text)).toMatchObject({ code: AgentErrorCode.ConfigInvalid, message });
   });

@@ -1,10 +1,12 @@
 import path from 'node:path';
+
+import { expandStrings, printableName } from '@toolmesh/protocol';
 import { parseDocument } from 'yaml';
+
 import { AgentError, AgentErrorCode, missingConfigVariable } from '../errors/agent-errors';
 import type { McpServerConfig } from '../mcp/server-config';
-import { expandStrings, printableName } from '@toolmesh/protocol';
 import { ConfigReader } from './config-reader';
-import { DEFAULT_LLM_CONFIG, readLlmConfig, type LlmConfig } from './llm-config';
+import { DEFAULT_LLM_CONFIG, type LlmConfig, readLlmConfig } from './llm-config';
 import { loadSkills } from './load-skills';
 import { readTextFile } from './read-text-file';
 import { readRewakeConfig, type RewakeConfig } from './rewake-config';
@@ -28,7 +30,25 @@ export interface AgentConfig {
   readonly warnings?: readonly string[];
 }
 
-export const SERVER_KEYS = ['name', 'transport', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'requestTimeoutMs', 'startupTimeoutMs', 'maxCallTimeoutMs', 'maxMessageBytes', 'annotationTrust', 'era', 'oauth', 'serverRequests', 'roots'];
+export const SERVER_KEYS = [
+  'name',
+  'transport',
+  'command',
+  'args',
+  'env',
+  'cwd',
+  'url',
+  'headers',
+  'requestTimeoutMs',
+  'startupTimeoutMs',
+  'maxCallTimeoutMs',
+  'maxMessageBytes',
+  'annotationTrust',
+  'era',
+  'oauth',
+  'serverRequests',
+  'roots',
+];
 
 /**
  * Reads the agent's configuration: either the agent's own YAML (`mcp.servers: [...]`) or, imported
@@ -37,7 +57,11 @@ export const SERVER_KEYS = ['name', 'transport', 'command', 'args', 'env', 'cwd'
  */
 export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): AgentConfig {
   const read = readTextFile(file);
-  if (!read.ok) throw new AgentError(AgentErrorCode.ConfigNotFound, `configuration file ${file} ${read.reason}; create it or pass --config <file> (see docs/agent-cli.md)`);
+  if (!read.ok)
+    throw new AgentError(
+      AgentErrorCode.ConfigNotFound,
+      `configuration file ${file} ${read.reason}; create it or pass --config <file> (see docs/agent-cli.md)`,
+    );
   return parseConfig(read.text, file, env);
 }
 
@@ -57,16 +81,39 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv):
   const imported = root.at('mcpServers').present;
   const warnings: string[] = [];
   const configDirectory = path.dirname(file);
-  const servers = imported ? importMcpServers(root.at('mcpServers'), configDirectory, (warning) => warnings.push(`${file}: ${warning}`)) : readAgentFormat(root, configDirectory);
+  const servers = imported
+    ? importMcpServers(root.at('mcpServers'), configDirectory, (warning) => warnings.push(`${file}: ${warning}`))
+    : readAgentFormat(root, configDirectory);
   assertUniqueNames(servers, file);
   // Skill files are the agent format's; paths are relative to the configuration file, not to where the CLI runs.
-  const skillFiles = imported ? [] : root.at('skills').stringList().map((entry) => path.resolve(path.dirname(file), entry));
+  const skillFiles = imported
+    ? []
+    : root
+        .at('skills')
+        .stringList()
+        .map((entry) => path.resolve(path.dirname(file), entry));
   // The MCP host format has no llm section: there `--model` and the defaults apply.
   const llm = imported ? DEFAULT_LLM_CONFIG : readLlmConfig(root.at('llm'));
-  const rewake = readRewakeConfig(root.at('rewake'), servers.map((s) => s.name));
+  const rewake = readRewakeConfig(
+    root.at('rewake'),
+    servers.map((s) => s.name),
+  );
   // Relative to the configuration file, like skill files.
-  const workspaceRoots = imported ? [] : root.at('workspaceRoots').stringList().map((entry) => path.resolve(path.dirname(file), entry));
-  return { file, servers, skills: loadSkills(skillFiles, env), rewake, llm, ...(workspaceRoots.length > 0 ? { workspaceRoots } : {}), ...(warnings.length > 0 ? { warnings } : {}) };
+  const workspaceRoots = imported
+    ? []
+    : root
+        .at('workspaceRoots')
+        .stringList()
+        .map((entry) => path.resolve(path.dirname(file), entry));
+  return {
+    file,
+    servers,
+    skills: loadSkills(skillFiles, env),
+    rewake,
+    llm,
+    ...(workspaceRoots.length > 0 ? { workspaceRoots } : {}),
+    ...(warnings.length > 0 ? { warnings } : {}),
+  };
 }
 
 function readAgentFormat(root: ConfigReader, configDirectory: string): McpServerConfig[] {
@@ -74,10 +121,13 @@ function readAgentFormat(root: ConfigReader, configDirectory: string): McpServer
   const mcp = root.at('mcp');
   if (!mcp.present) return [];
   mcp.onlyKeys(['servers']);
-  return mcp.at('servers').list().map((entry) => {
-    entry.onlyKeys(SERVER_KEYS);
-    return readServerEntry(entry.at('name').string(), entry, { configDirectory });
-  });
+  return mcp
+    .at('servers')
+    .list()
+    .map((entry) => {
+      entry.onlyKeys(SERVER_KEYS);
+      return readServerEntry(entry.at('name').string(), entry, { configDirectory });
+    });
 }
 
 /**
@@ -97,7 +147,9 @@ function importMcpServers(servers: ConfigReader, configDirectory: string, warn: 
         return [readServerEntry(name, entry, { configDirectory, defaultRoots: [] })];
       } catch (error) {
         if (!(error instanceof AgentError)) throw error;
-        warn(`the server "${printableName(name)}" was left out: ${error.message} (fix the entry, or add "disabled": true, to use the other servers without this warning)`);
+        warn(
+          `the server "${printableName(name)}" was left out: ${error.message} (fix the entry, or add "disabled": true, to use the other servers without this warning)`,
+        );
         return [];
       }
     });
@@ -106,7 +158,8 @@ function importMcpServers(servers: ConfigReader, configDirectory: string, warn: 
 function assertUniqueNames(servers: readonly McpServerConfig[], file: string): void {
   const seen = new Set<string>();
   for (const { name } of servers) {
-    if (seen.has(name)) throw new AgentError(AgentErrorCode.ConfigDuplicateServer, `${file}: two servers are named "${name}"; server names must be unique`);
+    if (seen.has(name))
+      throw new AgentError(AgentErrorCode.ConfigDuplicateServer, `${file}: two servers are named "${name}"; server names must be unique`);
     seen.add(name);
   }
 }

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import { loadConfig } from './load-config';
 import { DEFAULT_HOOK_TIMEOUT_MS, loadSkills, parseSkill } from './load-skills';
@@ -48,14 +49,25 @@ hooks:
           event: 'PreToolUse',
           matcher: 'mcp__files__*',
           timeoutMs: DEFAULT_HOOK_TIMEOUT_MS,
-          action: { type: 'mcp_tool', server: 'policy', tool: 'check', args: { tool: '{{tool.name}}', path: '{{args.path}}', limits: [1, '{{args.n}}'] } },
+          action: {
+            type: 'mcp_tool',
+            server: 'policy',
+            tool: 'check',
+            args: { tool: '{{tool.name}}', path: '{{args.path}}', limits: [1, '{{args.n}}'] },
+          },
         },
         {
           id: 'audit#1',
           event: 'PostToolUse',
           matcher: '*',
           timeoutMs: 2000,
-          action: { type: 'http', url: new URL('https://audit.example.com/events'), method: 'POST', headers: { Authorization: 'Bearer t0k3n' }, body: undefined },
+          action: {
+            type: 'http',
+            url: new URL('https://audit.example.com/events'),
+            method: 'POST',
+            headers: { Authorization: 'Bearer t0k3n' },
+            body: undefined,
+          },
         },
       ],
     });
@@ -68,20 +80,76 @@ hooks:
     ['missing hooks', 'name: audit\n', /audit\.yaml: hooks must be a list of hooks/],
     ['an unknown top-level key', 'name: audit\nhooks: []\nhook: []\n', /hook is not a known setting \(known: name, description, hooks\)/],
     ['a missing event', hook('action: { type: http, url: "http://x" }'), /hooks\[0\]\.event must be one of "PreToolUse", "PostToolUse"/],
-    ['an unknown event', hook('event: BeforeToolUse\naction: { type: http, url: "http://x" }'), /hooks\[0\]\.event must be one of "PreToolUse", "PostToolUse"/],
-    ['a missing action type', hook('event: PreToolUse\naction: { url: "http://x" }'), /hooks\[0\]\.action\.type must be one of "mcp_tool", "http"/],
-    ['an unknown action type', hook('event: PreToolUse\naction: { type: shell }'), /hooks\[0\]\.action\.type must be one of "mcp_tool", "http"/],
-    ['a misspelt action setting', hook('event: PreToolUse\naction: { type: mcp_tool, server: s, tool: t, arg: {} }'), /hooks\[0\]\.action\.arg is not a known setting/],
-    ['a missing server', hook('event: PreToolUse\naction: { type: mcp_tool, tool: t }'), /hooks\[0\]\.action\.server must be a non-empty string/],
-    ['args that are not a map', hook('event: PreToolUse\naction: { type: mcp_tool, server: s, tool: t, args: "{{args}}" }'), /hooks\[0\]\.action\.args must be a map/],
-    ['a templated URL', hook('event: PreToolUse\naction: { type: http, url: "http://x/{{args.path}}" }'), /hooks\[0\]\.action\.url is never templated/],
-    ['a URL that is not http', hook('event: PreToolUse\naction: { type: http, url: "file:///etc/passwd" }'), /hooks\[0\]\.action\.url must be an http:\/\/ or https:\/\/ URL/],
-    ['a GET request', hook('event: PreToolUse\naction: { type: http, url: "http://x", method: GET }'), /hooks\[0\]\.action\.method must be one of "POST", "PUT", "PATCH"/],
-    ['an unknown placeholder', hook('event: PreToolUse\naction: { type: http, url: "http://x", body: { a: "{{tool.server}}" } }'), /hooks\[0\]\.action\.body\.a has \{\{tool\.server\}\}, which is not a placeholder \(known: /],
-    ['an expression', hook('event: PreToolUse\naction: { type: http, url: "http://x", body: ["{{ args.a + 1 }}"] }'), /hooks\[0\]\.action\.body\[0\] has \{\{ args\.a \+ 1 \}\}, which is not a placeholder/],
-    ['a result before there is one', hook('event: PreToolUse\naction: { type: http, url: "http://x", body: "{{result.text}}" }'), /\{\{result\.text\}\}, but a PreToolUse hook runs before there is a result/],
-    ['an unclosed placeholder', hook('event: PostToolUse\naction: { type: http, url: "http://x", body: "{{result.text" }'), /hooks\[0\]\.action\.body has a "\{\{" that does not start a placeholder/],
-    ['a zero timeout', hook('event: PreToolUse\ntimeoutMs: 0\naction: { type: http, url: "http://x" }'), /hooks\[0\]\.timeoutMs must be a positive whole number/],
+    [
+      'an unknown event',
+      hook('event: BeforeToolUse\naction: { type: http, url: "http://x" }'),
+      /hooks\[0\]\.event must be one of "PreToolUse", "PostToolUse"/,
+    ],
+    [
+      'a missing action type',
+      hook('event: PreToolUse\naction: { url: "http://x" }'),
+      /hooks\[0\]\.action\.type must be one of "mcp_tool", "http"/,
+    ],
+    [
+      'an unknown action type',
+      hook('event: PreToolUse\naction: { type: shell }'),
+      /hooks\[0\]\.action\.type must be one of "mcp_tool", "http"/,
+    ],
+    [
+      'a misspelt action setting',
+      hook('event: PreToolUse\naction: { type: mcp_tool, server: s, tool: t, arg: {} }'),
+      /hooks\[0\]\.action\.arg is not a known setting/,
+    ],
+    [
+      'a missing server',
+      hook('event: PreToolUse\naction: { type: mcp_tool, tool: t }'),
+      /hooks\[0\]\.action\.server must be a non-empty string/,
+    ],
+    [
+      'args that are not a map',
+      hook('event: PreToolUse\naction: { type: mcp_tool, server: s, tool: t, args: "{{args}}" }'),
+      /hooks\[0\]\.action\.args must be a map/,
+    ],
+    [
+      'a templated URL',
+      hook('event: PreToolUse\naction: { type: http, url: "http://x/{{args.path}}" }'),
+      /hooks\[0\]\.action\.url is never templated/,
+    ],
+    [
+      'a URL that is not http',
+      hook('event: PreToolUse\naction: { type: http, url: "file:///etc/passwd" }'),
+      /hooks\[0\]\.action\.url must be an http:\/\/ or https:\/\/ URL/,
+    ],
+    [
+      'a GET request',
+      hook('event: PreToolUse\naction: { type: http, url: "http://x", method: GET }'),
+      /hooks\[0\]\.action\.method must be one of "POST", "PUT", "PATCH"/,
+    ],
+    [
+      'an unknown placeholder',
+      hook('event: PreToolUse\naction: { type: http, url: "http://x", body: { a: "{{tool.server}}" } }'),
+      /hooks\[0\]\.action\.body\.a has \{\{tool\.server\}\}, which is not a placeholder \(known: /,
+    ],
+    [
+      'an expression',
+      hook('event: PreToolUse\naction: { type: http, url: "http://x", body: ["{{ args.a + 1 }}"] }'),
+      /hooks\[0\]\.action\.body\[0\] has \{\{ args\.a \+ 1 \}\}, which is not a placeholder/,
+    ],
+    [
+      'a result before there is one',
+      hook('event: PreToolUse\naction: { type: http, url: "http://x", body: "{{result.text}}" }'),
+      /\{\{result\.text\}\}, but a PreToolUse hook runs before there is a result/,
+    ],
+    [
+      'an unclosed placeholder',
+      hook('event: PostToolUse\naction: { type: http, url: "http://x", body: "{{result.text" }'),
+      /hooks\[0\]\.action\.body has a "\{\{" that does not start a placeholder/,
+    ],
+    [
+      'a zero timeout',
+      hook('event: PreToolUse\ntimeoutMs: 0\naction: { type: http, url: "http://x" }'),
+      /hooks\[0\]\.timeoutMs must be a positive whole number/,
+    ],
   ])('refuses %s, naming the file and the setting', (_, text, message) => {
     const error = failure(text);
     expect(error).toBeInstanceOf(AgentError);
@@ -91,7 +159,10 @@ hooks:
   });
 
   it('names a missing ${VAR} in a header but never shows a header value', () => {
-    const error = failure(hook('event: PreToolUse\naction: { type: http, url: "http://x", headers: { A: "${SET}", B: "Bearer ${UNSET}" } }'), { SET: 'header-secret' });
+    const error = failure(
+      hook('event: PreToolUse\naction: { type: http, url: "http://x", headers: { A: "${SET}", B: "Bearer ${UNSET}" } }'),
+      { SET: 'header-secret' },
+    );
     expect(error.code).toBe(AgentErrorCode.ConfigMissingVariable);
     expect(error.message).toContain('audit.yaml: hooks[0].action.headers.B uses ${UNSET}');
     expect(error.message).not.toContain('header-secret');
@@ -111,7 +182,10 @@ hooks:
 
   it('says which listed skill file is missing', () => {
     expect(() => loadSkills(['/nonexistent/skills/audit.yaml'], {})).toThrow(
-      expect.objectContaining({ code: AgentErrorCode.SkillNotFound, message: expect.stringContaining('skill file /nonexistent/skills/audit.yaml does not exist') }),
+      expect.objectContaining({
+        code: AgentErrorCode.SkillNotFound,
+        message: expect.stringContaining('skill file /nonexistent/skills/audit.yaml does not exist'),
+      }),
     );
   });
 });
@@ -124,12 +198,23 @@ describe('skills in the agent configuration', () => {
   it('reads the listed files relative to the configuration file, not to the working directory', () => {
     writeFileSync(path.join(dir, 'agent-cli.yaml'), 'mcp:\n  servers: []\nskills: [skills/audit.yaml]\n');
     const config = loadConfig(path.join(dir, 'agent-cli.yaml'), {});
-    expect(config.skills).toEqual([expect.objectContaining({ name: 'audit', file: path.join(dir, 'skills', 'audit.yaml'), hooks: [expect.objectContaining({ id: 'audit#0' })] })]);
+    expect(config.skills).toEqual([
+      expect.objectContaining({
+        name: 'audit',
+        file: path.join(dir, 'skills', 'audit.yaml'),
+        hooks: [expect.objectContaining({ id: 'audit#0' })],
+      }),
+    ]);
   });
 
   it('refuses a configuration whose skill file is missing or invalid', () => {
     writeFileSync(path.join(dir, 'missing.yaml'), 'skills: [skills/nope.yaml]\n');
-    expect(() => loadConfig(path.join(dir, 'missing.yaml'), {})).toThrow(expect.objectContaining({ code: AgentErrorCode.SkillNotFound, message: expect.stringContaining(path.join(dir, 'skills', 'nope.yaml')) }));
+    expect(() => loadConfig(path.join(dir, 'missing.yaml'), {})).toThrow(
+      expect.objectContaining({
+        code: AgentErrorCode.SkillNotFound,
+        message: expect.stringContaining(path.join(dir, 'skills', 'nope.yaml')),
+      }),
+    );
     writeFileSync(path.join(dir, 'skills', 'bad.yaml'), 'name: bad\nhooks: [{ event: Sometimes }]\n');
     writeFileSync(path.join(dir, 'bad.yaml'), 'skills: [skills/bad.yaml]\n');
     expect(() => loadConfig(path.join(dir, 'bad.yaml'), {})).toThrow(expect.objectContaining({ code: AgentErrorCode.SkillInvalid }));
@@ -137,6 +222,8 @@ describe('skills in the agent configuration', () => {
 
   it('refuses a skills entry that is not a list of paths', () => {
     writeFileSync(path.join(dir, 'typed.yaml'), 'skills: skills/audit.yaml\n');
-    expect(() => loadConfig(path.join(dir, 'typed.yaml'), {})).toThrow(expect.objectContaining({ code: AgentErrorCode.ConfigInvalid, message: expect.stringContaining('skills must be a list of strings') }));
+    expect(() => loadConfig(path.join(dir, 'typed.yaml'), {})).toThrow(
+      expect.objectContaining({ code: AgentErrorCode.ConfigInvalid, message: expect.stringContaining('skills must be a list of strings') }),
+    );
   });
 });

@@ -1,10 +1,11 @@
-import { parseDocument } from 'yaml';
 import { expandAll, expandVariables } from '@toolmesh/protocol';
+import { parseDocument } from 'yaml';
+
 import { AgentError, AgentErrorCode, missingConfigVariable } from '../errors/agent-errors';
 import { ConfigReader } from './config-reader';
 import { readTextFile } from './read-text-file';
+import { HOOK_EVENTS, type HookAction, type HookDefinition, type HookEvent, HTTP_METHODS, type Skill } from './skill';
 import { readTemplate } from './skill-template';
-import { HOOK_EVENTS, HTTP_METHODS, type HookAction, type HookDefinition, type HookEvent, type Skill } from './skill';
 
 /** How long one hook action may take before it is given up (with a warning) when `timeoutMs` is not set. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 5000;
@@ -16,7 +17,10 @@ export function loadSkills(files: readonly string[], env: NodeJS.ProcessEnv): Sk
   return files.map((file) => {
     const read = readTextFile(file);
     if (!read.ok) {
-      throw new AgentError(AgentErrorCode.SkillNotFound, `skill file ${file} ${read.reason}; fix the path under "skills" in the configuration (relative paths start at the configuration file's folder)`);
+      throw new AgentError(
+        AgentErrorCode.SkillNotFound,
+        `skill file ${file} ${read.reason}; fix the path under "skills" in the configuration (relative paths start at the configuration file's folder)`,
+      );
     }
     return parseSkill(read.text, file, env);
   });
@@ -36,7 +40,10 @@ export function parseSkill(text: string, file: string, env: NodeJS.ProcessEnv): 
     name,
     description: root.at('description').optionalString(),
     file,
-    hooks: root.at('hooks').list().map((entry, index) => readHook(entry, `${name}#${index}`, env)),
+    hooks: root
+      .at('hooks')
+      .list()
+      .map((entry, index) => readHook(entry, `${name}#${index}`, env)),
   };
 }
 

@@ -1,5 +1,5 @@
-import type { ConfigReader } from './config-reader';
 import { OAUTH_SETTING_KEYS, type OAuthSettings } from '../mcp/oauth/oauth-settings';
+import type { ConfigReader } from './config-reader';
 
 /**
  * A Streamable HTTP server's `oauth` setting: a map of OAuthSettings, `true` (the defaults) or `false`
@@ -13,7 +13,8 @@ export function readOAuthEntry(field: ConfigReader, headers: Readonly<Record<str
   const callbackPort = field.at('callbackPort').positiveInteger(0);
   if (callbackPort > 65535) throw field.at('callbackPort').error('a port number (1-65535)');
   const clientMetadataUrl = field.at('clientMetadataUrl').optionalString();
-  if (clientMetadataUrl !== undefined && !isHttpsDocumentUrl(clientMetadataUrl)) throw field.at('clientMetadataUrl').error('an https:// URL with a path');
+  if (clientMetadataUrl !== undefined && !isHttpsDocumentUrl(clientMetadataUrl))
+    throw field.at('clientMetadataUrl').error('an https:// URL with a path');
   const settings: OAuthSettings = {
     clientId: field.at('clientId').optionalString(),
     clientSecret: field.at('clientSecret').optionalString(),
@@ -21,7 +22,8 @@ export function readOAuthEntry(field: ConfigReader, headers: Readonly<Record<str
     callbackPort: callbackPort || undefined,
     clientMetadataUrl,
   };
-  if (settings.clientSecret !== undefined && settings.clientId === undefined) throw field.at('clientSecret').fail('needs clientId beside it');
+  if (settings.clientSecret !== undefined && settings.clientId === undefined)
+    throw field.at('clientSecret').fail('needs clientId beside it');
   return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)) as OAuthSettings;
 }
 

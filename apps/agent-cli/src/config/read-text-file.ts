@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+
 import { errorMessage } from '@toolmesh/protocol';
 
 /** A configuration or skill file's text, or why it cannot be read, worded to follow the file's name. */
@@ -6,6 +7,9 @@ export function readTextFile(file: string): { ok: true; text: string } | { ok: f
   try {
     return { ok: true, text: readFileSync(file, 'utf8') };
   } catch (error) {
-    return { ok: false, reason: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read (${errorMessage(error)})` };
+    return {
+      ok: false,
+      reason: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read (${errorMessage(error)})`,
+    };
   }
 }

@@ -41,17 +41,37 @@ describe('agent configuration: rewake', () => {
   });
 
   it('is read next to an imported mcpServers file too', () => {
-    const config = parseConfig(JSON.stringify({ mcpServers: { jobs: { command: 'x' } }, rewake: { rules: [{ method: 'a', type: 'b' }] } }), 'x.json', {});
+    const config = parseConfig(
+      JSON.stringify({ mcpServers: { jobs: { command: 'x' } }, rewake: { rules: [{ method: 'a', type: 'b' }] } }),
+      'x.json',
+      {},
+    );
     expect(config.rewake?.rules).toEqual([{ method: 'a', type: 'b' }]);
   });
 
   it.each([
     ['a misspelt setting', 'rewake:\n  rule: []\n', /rewake\.rule is not a known setting \(known: rules, defaults, bufferSize\)/],
-    ['a misspelt rule setting', 'rewake:\n  rules:\n    - { method: a, type: b, uri: x }\n', /rewake\.rules\[0\]\.uri is not a known setting/],
+    [
+      'a misspelt rule setting',
+      'rewake:\n  rules:\n    - { method: a, type: b, uri: x }\n',
+      /rewake\.rules\[0\]\.uri is not a known setting/,
+    ],
     ['a rule without a type', 'rewake:\n  rules:\n    - { method: a }\n', /rewake\.rules\[0\]\.type must be a non-empty string/],
-    ['a bad event type', 'rewake:\n  rules:\n    - { method: a, type: "Job Done" }\n', /rewake\.rules\[0\]\.type must be at most 64 lowercase letters/],
-    ['an unknown log level', 'rewake:\n  rules:\n    - { method: a, type: b, minLevel: loud }\n', /rewake\.rules\[0\]\.minLevel must be one of "debug", "info"/],
-    ['an unknown server', 'rewake:\n  rules:\n    - { method: a, type: b, server: nope }\n', /rewake\.rules\[0\]\.server is "nope", which is not a configured server \(configured: jobs\)/],
+    [
+      'a bad event type',
+      'rewake:\n  rules:\n    - { method: a, type: "Job Done" }\n',
+      /rewake\.rules\[0\]\.type must be at most 64 lowercase letters/,
+    ],
+    [
+      'an unknown log level',
+      'rewake:\n  rules:\n    - { method: a, type: b, minLevel: loud }\n',
+      /rewake\.rules\[0\]\.minLevel must be one of "debug", "info"/,
+    ],
+    [
+      'an unknown server',
+      'rewake:\n  rules:\n    - { method: a, type: b, server: nope }\n',
+      /rewake\.rules\[0\]\.server is "nope", which is not a configured server \(configured: jobs\)/,
+    ],
     ['a non-boolean defaults', 'rewake:\n  defaults: "no"\n', /rewake\.defaults must be true or false/],
     ['a zero buffer', 'rewake:\n  bufferSize: 0\n', /rewake\.bufferSize must be a positive whole number/],
     ['a huge buffer', 'rewake:\n  bufferSize: 1000000\n', /rewake\.bufferSize must be at most 10000/],

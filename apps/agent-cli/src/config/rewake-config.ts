@@ -1,4 +1,5 @@
-import { DEFAULT_EVENT_BUFFER_SIZE, LOG_LEVELS, ruleProblem, type MappingRule } from '@toolmesh/rewake-bridge';
+import { DEFAULT_EVENT_BUFFER_SIZE, LOG_LEVELS, type MappingRule, ruleProblem } from '@toolmesh/rewake-bridge';
+
 import type { ConfigReader } from './config-reader';
 
 /** The `rewake:` section: which server notifications become events that wake a waiting agent. */
@@ -25,7 +26,10 @@ export function readRewakeConfig(section: ConfigReader, serverNames: readonly st
   const bufferSize = section.at('bufferSize').positiveInteger(DEFAULT_EVENT_BUFFER_SIZE);
   if (bufferSize > MAX_EVENT_BUFFER_SIZE) throw section.at('bufferSize').error(`at most ${MAX_EVENT_BUFFER_SIZE}`);
   return {
-    rules: section.at('rules').list().map((entry) => readRule(entry, serverNames)),
+    rules: section
+      .at('rules')
+      .list()
+      .map((entry) => readRule(entry, serverNames)),
     defaults: section.at('defaults').boolean(true),
     bufferSize,
   };
@@ -43,7 +47,9 @@ function readRule(entry: ConfigReader, serverNames: readonly string[]): MappingR
   const problem = ruleProblem(rule);
   if (problem) throw entry.at(problem.field).fail(problem.problem);
   if (rule.server !== undefined && !serverNames.includes(rule.server)) {
-    throw entry.at('server').fail(`is "${rule.server}", which is not a configured server (configured: ${serverNames.join(', ') || 'none'})`);
+    throw entry
+      .at('server')
+      .fail(`is "${rule.server}", which is not a configured server (configured: ${serverNames.join(', ') || 'none'})`);
   }
   return rule;
 }

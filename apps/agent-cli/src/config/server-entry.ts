@@ -1,9 +1,11 @@
 import path from 'node:path';
+
 import { ERA_SETTINGS } from '@toolmesh/mcp-client';
+
+import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import { ANNOTATION_TRUST } from '../mcp/annotation-trust';
 import { DEFAULT_SERVER_REQUEST_LIMITS, SERVER_REQUEST_LIMIT_KEYS, type ServerRequestLimits } from '../mcp/host/server-request-limits';
 import { assertServerName, DEFAULT_REQUEST_TIMEOUT_MS, type McpServerConfig } from '../mcp/server-config';
-import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import type { ConfigReader } from './config-reader';
 import { readOAuthEntry } from './oauth-entry';
 
@@ -41,8 +43,10 @@ export function readServerEntry(name: string, entry: ConfigReader, context: Serv
     ...readRoots(entry.at('roots'), context),
   };
   // The HTTP+SSE transport of 2024-11-05 has no 2026-07-28 form to pin.
-  if (transport === 'sse' && common.era === '2026-07-28') throw entry.at('era').error('"legacy" or "auto" with transport sse (a 2024-11-05 transport)');
-  if (transport !== 'streamable-http' && transport !== 'http' && entry.at('oauth').present) throw entry.at('oauth').fail('is for streamable-http servers');
+  if (transport === 'sse' && common.era === '2026-07-28')
+    throw entry.at('era').error('"legacy" or "auto" with transport sse (a 2024-11-05 transport)');
+  if (transport !== 'streamable-http' && transport !== 'http' && entry.at('oauth').present)
+    throw entry.at('oauth').fail('is for streamable-http servers');
   if (transport === 'stdio') {
     return {
       ...common,

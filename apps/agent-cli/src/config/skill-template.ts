@@ -34,6 +34,7 @@ function checkPlaceholders(field: ConfigReader, text: string, event: HookEvent):
       throw field.fail(`has {{${path}}}, but a PreToolUse hook runs before there is a result; use it in a PostToolUse hook`);
     }
   }
-  if (text.replace(PLACEHOLDER, '').includes('{{')) throw field.fail('has a "{{" that does not start a placeholder: write {{<name>}} (there is no escape for a literal "{{")');
+  if (text.replace(PLACEHOLDER, '').includes('{{'))
+    throw field.fail('has a "{{" that does not start a placeholder: write {{<name>}} (there is no escape for a literal "{{")');
   return text;
 }

@@ -46,12 +46,20 @@ const COMPLETES_2025_03_26: ReadonlyArray<[string, string]> = [
 /** Scenarios in which the client must stop before calling anything: the check that shows it did, and the reason it gives. */
 const REFUSES: ReadonlyArray<[string, string, string]> = [
   ['auth/resource-mismatch', 'resource-mismatch-rejected', 'Protected resource https://evil.example.com/mcp does not match expected'],
-  ['auth/scope-retry-limit', 'scope-retry-limit', 'still refuses the request for want of scope after a sign-in with the scopes "mcp:admin"'],
+  [
+    'auth/scope-retry-limit',
+    'scope-retry-limit',
+    'still refuses the request for want of scope after a sign-in with the scopes "mcp:admin"',
+  ],
   ['auth/iss-supported-missing', 'sep-2468-client-reject-missing-iss', 'the sign-in response carries no issuer (iss)'],
   ['auth/iss-wrong-issuer', 'sep-2468-client-compare-iss-supported', 'the sign-in response names another issuer'],
   ['auth/iss-unexpected', 'sep-2468-client-compare-iss-unadvertised', 'the sign-in response names another issuer'],
   ['auth/iss-normalized', 'sep-2468-client-no-normalization', 'the sign-in response names another issuer'],
-  ['auth/metadata-issuer-mismatch', 'sep-2468-client-validate-metadata-issuer', "the authorization server's metadata names another issuer than its address"],
+  [
+    'auth/metadata-issuer-mismatch',
+    'sep-2468-client-validate-metadata-issuer',
+    "the authorization server's metadata names another issuer than its address",
+  ],
 ];
 
 /** What the suite's authorization servers hand out: none of it may reach the client's output. */

@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { request } from 'undici';
+
 import type { McpClient } from '@toolmesh/mcp-client';
+import { request } from 'undici';
+
 import { CredentialStore } from '../mcp/oauth/credential-store';
 import type { OAuthSettings } from '../mcp/oauth/oauth-settings';
 import { ServerOAuth } from '../mcp/oauth/server-oauth';

@@ -35,11 +35,43 @@ describe('MCP conformance suite 0.1.16, client scenarios', () => {
 const ALPHA_SCENARIOS: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['tools_call', ['tool-add-numbers']],
   // The first request is refused with -32022; the retry carries a version the server named.
-  ['request-metadata', ['sep-2575-client-retry-supported-version', 'sep-2575-client-populates-meta', 'sep-2575-http-version-header-matches-meta', 'sep-2575-client-sends-client-info']],
-  ['json-schema-2020-12-preservation', ['json-schema-2020-12-client-echo-completed', 'json-schema-2020-12-client-$schema-preserved', 'json-schema-2020-12-client-$defs-preserved']],
-  ['sep-2322-client-request-state', ['sep-2322-client-request-state-echoed', 'sep-2322-client-jsonrpc-id-different', 'sep-2322-client-no-state-omitted', 'sep-2322-client-parallel-isolation', 'sep-2322-default-result-type-complete']],
+  [
+    'request-metadata',
+    [
+      'sep-2575-client-retry-supported-version',
+      'sep-2575-client-populates-meta',
+      'sep-2575-http-version-header-matches-meta',
+      'sep-2575-client-sends-client-info',
+    ],
+  ],
+  [
+    'json-schema-2020-12-preservation',
+    [
+      'json-schema-2020-12-client-echo-completed',
+      'json-schema-2020-12-client-$schema-preserved',
+      'json-schema-2020-12-client-$defs-preserved',
+    ],
+  ],
+  [
+    'sep-2322-client-request-state',
+    [
+      'sep-2322-client-request-state-echoed',
+      'sep-2322-client-jsonrpc-id-different',
+      'sep-2322-client-no-state-omitted',
+      'sep-2322-client-parallel-isolation',
+      'sep-2322-default-result-type-complete',
+    ],
+  ],
   ['http-standard-headers', ['sep-2243-client-includes-standard-headers']],
-  ['http-custom-headers', ['sep-2243-client-supports-custom-headers', 'sep-2243-client-base64-unsafe', 'sep-2243-client-encode-values', 'sep-2243-client-omit-null']],
+  [
+    'http-custom-headers',
+    [
+      'sep-2243-client-supports-custom-headers',
+      'sep-2243-client-base64-unsafe',
+      'sep-2243-client-encode-values',
+      'sep-2243-client-omit-null',
+    ],
+  ],
   ['http-invalid-tool-headers', ['sep-2243-client-reject-invalid-tool', 'sep-2243-x-mcp-header-primitive-only']],
   ['json-schema-ref-no-deref', ['sep-2106-no-network-ref-deref']],
 ];
@@ -52,19 +84,30 @@ const ALPHA_2025_ONLY: ReadonlyArray<readonly [string, readonly string[]]> = [
 ];
 
 describe('MCP conformance suite 0.2.0-alpha.12, client scenarios (era auto)', () => {
-  it.each([...ALPHA_2025_ONLY, ...ALPHA_SCENARIOS])('passes %s in the default mode', (scenario, checks) => expectPassed(scenario, checks, { package: ALPHA }));
+  it.each([...ALPHA_2025_ONLY, ...ALPHA_SCENARIOS])('passes %s in the default mode', (scenario, checks) =>
+    expectPassed(scenario, checks, { package: ALPHA }),
+  );
 
-  it.each(ALPHA_SCENARIOS)('passes %s with --spec-version 2026-07-28', (scenario, checks) => expectPassed(scenario, checks, { package: ALPHA, specVersion: '2026-07-28' }));
+  it.each(ALPHA_SCENARIOS)('passes %s with --spec-version 2026-07-28', (scenario, checks) =>
+    expectPassed(scenario, checks, { package: ALPHA, specVersion: '2026-07-28' }),
+  );
 
   it('keeps the SEP-2106 keywords at 2026-07-28 ($anchor, allOf/anyOf, if/then/else)', async () => {
     const { checks } = await runScenario('json-schema-2020-12-preservation', { package: ALPHA, specVersion: '2026-07-28' });
-    const ids = ['sep-2106-client-composition-keywords-preserved', 'sep-2106-client-conditional-keywords-preserved', 'sep-2106-client-anchor-keyword-preserved'];
+    const ids = [
+      'sep-2106-client-composition-keywords-preserved',
+      'sep-2106-client-conditional-keywords-preserved',
+      'sep-2106-client-anchor-keyword-preserved',
+    ];
     expect(checks.filter((c) => ids.includes(c.id)).map((c) => [c.id, c.status])).toEqual(ids.map((id) => [id, 'SUCCESS']));
   });
 
-  it.each(ALPHA_2025_ONLY.map(([scenario]) => scenario))('is told %s does not apply at 2026-07-28 (removed in that revision)', async (scenario) => {
-    const { code, output } = await runScenario(scenario, { package: ALPHA, specVersion: '2026-07-28' });
-    expect(output).toContain(`SKIPPED: scenario '${scenario}' is not applicable at spec version 2026-07-28`);
-    expect(code).toBe(0);
-  });
+  it.each(ALPHA_2025_ONLY.map(([scenario]) => scenario))(
+    'is told %s does not apply at 2026-07-28 (removed in that revision)',
+    async (scenario) => {
+      const { code, output } = await runScenario(scenario, { package: ALPHA, specVersion: '2026-07-28' });
+      expect(output).toContain(`SKIPPED: scenario '${scenario}' is not applicable at spec version 2026-07-28`);
+      expect(code).toBe(0);
+    },
+  );
 });

@@ -1,7 +1,8 @@
-import { Agent } from 'undici';
+import { type ElicitResult, McpClient, type ServerRequestHandlers, type Tool } from '@toolmesh/mcp-client';
 import { errorMessage, SchemaCompiler, SchemaError } from '@toolmesh/protocol';
-import { McpClient, type ElicitResult, type ServerRequestHandlers, type Tool } from '@toolmesh/mcp-client';
 import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
+import { Agent } from 'undici';
+
 import { version } from '../../../../package.json';
 import { defaultAnswers } from '../mcp/host/elicitation-form';
 import { conformanceOAuth, isAuthScenario, runAuthScenario } from './conformance-auth';
@@ -30,7 +31,8 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
   'elicitation-sep1034-client-defaults': (client) => callListedTool(client, 'test_client_elicitation_defaults', {}),
   // input_required rounds, answered by the elicitation handler; requestState echoed byte for byte.
   'sep-2322-client-request-state': async (client) => {
-    for (const name of ['test_mrtr_echo_state', 'test_mrtr_no_state', 'test_mrtr_unrelated', 'test_mrtr_no_result_type']) await callListedTool(client, name, {});
+    for (const name of ['test_mrtr_echo_state', 'test_mrtr_no_state', 'test_mrtr_unrelated', 'test_mrtr_no_result_type'])
+      await callListedTool(client, name, {});
   },
   // The schema the client holds goes back verbatim: nothing it parsed may have changed it.
   'json-schema-2020-12-preservation': async (client) => {
@@ -63,7 +65,10 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
  * by the agent's own form code (SEP-1034).
  */
 const serverRequests: ServerRequestHandlers = {
-  elicitation: async (params) => ({ action: 'accept', content: 'requestedSchema' in params ? (defaultAnswers(params) as ElicitResult['content']) : {} }),
+  elicitation: async (params) => ({
+    action: 'accept',
+    content: 'requestedSchema' in params ? (defaultAnswers(params) as ElicitResult['content']) : {},
+  }),
 };
 
 async function callListedTool(client: McpClient, name: string, args: Record<string, unknown>): Promise<void> {
@@ -99,7 +104,9 @@ async function main(): Promise<number> {
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? 'initialize';
   const run = isAuthScenario(scenario) ? runAuthScenario : SCENARIOS[scenario];
   if (!url || !run) {
-    process.stderr.write(`usage: conformance-client <server-url> with MCP_CONFORMANCE_SCENARIO one of: ${Object.keys(SCENARIOS).join(', ')} (got "${scenario}")\n`);
+    process.stderr.write(
+      `usage: conformance-client <server-url> with MCP_CONFORMANCE_SCENARIO one of: ${Object.keys(SCENARIOS).join(', ')} (got "${scenario}")\n`,
+    );
     return 2;
   }
   const pool = new Agent({ keepAliveTimeout: 5000 });

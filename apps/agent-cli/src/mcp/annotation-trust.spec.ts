@@ -21,10 +21,19 @@ describe('resolveSideEffects (the trust table of docs/agent-cli.md)', () => {
   it.each([
     // read-only: a read-only claim is believed, nothing else is
     [{ readOnlyHint: true }, { level: 'read-only', destructive: false, basis: 'server-claim' }],
-    [{ readOnlyHint: true, destructiveHint: true }, { level: 'read-only', destructive: false, basis: 'server-claim' }],
+    [
+      { readOnlyHint: true, destructiveHint: true },
+      { level: 'read-only', destructive: false, basis: 'server-claim' },
+    ],
     [undefined, { level: 'mutating', destructive: true, basis: 'assumed' }],
-    [{ readOnlyHint: false, destructiveHint: false }, { level: 'mutating', destructive: true, basis: 'assumed' }],
-    [{ destructiveHint: false, idempotentHint: true }, { level: 'mutating', destructive: true, basis: 'assumed' }],
+    [
+      { readOnlyHint: false, destructiveHint: false },
+      { level: 'mutating', destructive: true, basis: 'assumed' },
+    ],
+    [
+      { destructiveHint: false, idempotentHint: true },
+      { level: 'mutating', destructive: true, basis: 'assumed' },
+    ],
   ] as const)('read-only %j → %j', (annotations, expected) => {
     expect(resolveSideEffects(annotations, 'read-only')).toEqual(expected);
   });

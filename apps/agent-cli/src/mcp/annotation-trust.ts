@@ -1,4 +1,5 @@
 import type { ToolAnnotations } from '@toolmesh/mcp-client';
+
 import type { SideEffects } from '../tools/tool';
 
 /**

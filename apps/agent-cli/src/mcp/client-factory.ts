@@ -1,8 +1,9 @@
-import { Agent } from 'undici';
+import { type EraVerdict, type Implementation, McpClient } from '@toolmesh/mcp-client';
 import { type McpTransport } from '@toolmesh/protocol';
-import { McpClient, type EraVerdict, type Implementation } from '@toolmesh/mcp-client';
+import { type HttpAuthorization, legacySseClientTransport, StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import { ChildProcessTransport } from '@toolmesh/transport-stdio';
-import { legacySseClientTransport, StreamableHttpClientTransport, type HttpAuthorization } from '@toolmesh/transport-http/client';
+import { Agent } from 'undici';
+
 import { markedEnvironment } from '../tools/descendant-processes';
 import type { ClientFeatures } from './host/client-features';
 import type { HttpServerConfig, McpServerConfig } from './server-config';
@@ -65,7 +66,10 @@ export class TransportClientFactory implements McpClientFactory {
   private transport(config: McpServerConfig): McpTransport {
     switch (config.transport) {
       case 'stdio':
-        return new ChildProcessTransport({ command: config.command, args: config.args, env: markedEnvironment(config.env), cwd: config.cwd }, { maxMessageBytes: config.maxMessageBytes });
+        return new ChildProcessTransport(
+          { command: config.command, args: config.args, env: markedEnvironment(config.env), cwd: config.cwd },
+          { maxMessageBytes: config.maxMessageBytes },
+        );
       case 'streamable-http':
         return new StreamableHttpClientTransport(config.url, {
           dispatcher: this.httpPool,

@@ -1,8 +1,10 @@
 import path from 'node:path';
+
 import { McpClient } from '@toolmesh/mcp-client';
+
 import { eventually, pidsWithCommandLine } from '../../../../tools/test/process-table';
 import { ToolRegistry } from '../tools/tool-registry';
-import { TransportClientFactory, type McpClientFactory } from './client-factory';
+import { type McpClientFactory, TransportClientFactory } from './client-factory';
 import { McpClientManager, type ServerStatus } from './client-manager';
 import type { McpServerConfig, StdioServerConfig } from './server-config';
 import { ScriptedTransport, type ScriptedTransportOptions } from './test-support/scripted-transport';
@@ -11,18 +13,35 @@ const PEER = path.join(__dirname, '../../../../tools/test/peers/stdio-peer.mjs')
 const clientInfo = { name: 'manager-test', version: '0.0.0' };
 
 function stdio(name: string, flags: string[] = [], extra: Partial<StdioServerConfig> = {}): StdioServerConfig {
-  return { name, transport: 'stdio', command: process.execPath, args: [PEER, `--name=${name}`, ...flags], env: {}, requestTimeoutMs: 5000, annotationTrust: 'ignore', ...extra };
+  return {
+    name,
+    transport: 'stdio',
+    command: process.execPath,
+    args: [PEER, `--name=${name}`, ...flags],
+    env: {},
+    requestTimeoutMs: 5000,
+    annotationTrust: 'ignore',
+    ...extra,
+  };
 }
 
 /** A factory of scripted clients, by server name; real transports for names it does not script. */
-function scriptedFactory(scripts: Record<string, ScriptedTransportOptions>, transports: Record<string, ScriptedTransport> = {}): McpClientFactory {
+function scriptedFactory(
+  scripts: Record<string, ScriptedTransportOptions>,
+  transports: Record<string, ScriptedTransport> = {},
+): McpClientFactory {
   const real = new TransportClientFactory(clientInfo);
   return {
     create: (config, onError) => {
       const script = scripts[config.name];
       if (!script) return real.create(config, onError);
       transports[config.name] = new ScriptedTransport(script);
-      return new McpClient(transports[config.name], { serverName: config.name, clientInfo, requestTimeoutMs: config.requestTimeoutMs, onError });
+      return new McpClient(transports[config.name], {
+        serverName: config.name,
+        clientInfo,
+        requestTimeoutMs: config.requestTimeoutMs,
+        onError,
+      });
     },
     close: () => real.close(),
   };
@@ -45,11 +64,18 @@ describe('McpClientManager', () => {
     const statuses = await manager.connectAll([stdio('trusted', [], { annotationTrust: 'trust' }), stdio('untrusted')]);
     await manager.registerAllTools(registry);
 
-    expect(statuses.map((s) => [s.name, s.state])).toEqual([['trusted', 'connected'], ['untrusted', 'connected']]);
+    expect(statuses.map((s) => [s.name, s.state])).toEqual([
+      ['trusted', 'connected'],
+      ['untrusted', 'connected'],
+    ]);
     expect(byName(manager.status).trusted.toolCount).toBe(4);
     expect(registry.get('mcp__trusted__echo')?.sideEffects).toEqual({ level: 'read-only', destructive: false, basis: 'server-claim' });
     expect(registry.get('mcp__untrusted__echo')?.sideEffects).toEqual({ level: 'mutating', destructive: true, basis: 'assumed' });
-    expect(registry.get('mcp__untrusted__echo')?.inputSchema).toEqual({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] });
+    expect(registry.get('mcp__untrusted__echo')?.inputSchema).toEqual({
+      type: 'object',
+      properties: { text: { type: 'string' } },
+      required: ['text'],
+    });
 
     await manager.close();
     await factory.close();
@@ -57,7 +83,7 @@ describe('McpClientManager', () => {
     expect(pidsWithCommandLine('--name=trusted')).toEqual([]);
   });
 
-  it('under annotationTrust read-only believes a real server\'s readOnlyHint and nothing else', async () => {
+  it("under annotationTrust read-only believes a real server's readOnlyHint and nothing else", async () => {
     const tools = [
       { name: 'look', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, destructiveHint: true } },
       { name: 'tidy', inputSchema: { type: 'object' }, annotations: { readOnlyHint: false, destructiveHint: false } },
@@ -76,7 +102,10 @@ describe('McpClientManager', () => {
 
   it('starts every server at once, not one after another', async () => {
     ScriptedTransport.maxInFlightStarts = 0;
-    const manager = new McpClientManager(scriptedFactory({ a: { startAfterMs: 50 }, b: { startAfterMs: 50 }, c: { startAfterMs: 50 } }), log);
+    const manager = new McpClientManager(
+      scriptedFactory({ a: { startAfterMs: 50 }, b: { startAfterMs: 50 }, c: { startAfterMs: 50 } }),
+      log,
+    );
     const configs = ['a', 'b', 'c'].map((name) => stdio(name));
 
     const statuses = await manager.connectAll(configs);
@@ -88,14 +117,28 @@ describe('McpClientManager', () => {
 
   it('uses max(request timeouts) + the spawn allowance as its one deadline, not a sum', () => {
     const manager = new McpClientManager(scriptedFactory({}), log, 30_000);
-    expect(manager.startupDeadlineMs([stdio('a', [], { requestTimeoutMs: 10_000 }), stdio('b', [], { requestTimeoutMs: 20_000 }), stdio('c', [], { requestTimeoutMs: 5000 })])).toBe(50_000);
+    expect(
+      manager.startupDeadlineMs([
+        stdio('a', [], { requestTimeoutMs: 10_000 }),
+        stdio('b', [], { requestTimeoutMs: 20_000 }),
+        stdio('c', [], { requestTimeoutMs: 5000 }),
+      ]),
+    ).toBe(50_000);
   });
 
   it('ends startup at the deadline, not later: the hung server is reported by name, closed and left out; the others are used', async () => {
     const transports: Record<string, ScriptedTransport> = {};
-    const manager = new McpClientManager(scriptedFactory({ hung: { startAfterMs: 'never' }, late: { startAfterMs: 1500 } }, transports), log, 300);
+    const manager = new McpClientManager(
+      scriptedFactory({ hung: { startAfterMs: 'never' }, late: { startAfterMs: 1500 } }, transports),
+      log,
+      300,
+    );
     const registry = new ToolRegistry();
-    const configs = [stdio('hung', [], { requestTimeoutMs: 200 }), stdio('late', [], { requestTimeoutMs: 200 }), stdio('fine', [], { requestTimeoutMs: 200 })];
+    const configs = [
+      stdio('hung', [], { requestTimeoutMs: 200 }),
+      stdio('late', [], { requestTimeoutMs: 200 }),
+      stdio('fine', [], { requestTimeoutMs: 200 }),
+    ];
     try {
       // The hung server never answers, so connectAll returns at the deadline (200 + 300 ms) and not before;
       // that it returns at all, with the others used, is the point (no upper bound: a busy machine is slow).
@@ -135,14 +178,16 @@ describe('McpClientManager', () => {
       await manager.registerAllTools(registry);
 
       expect(manager.startupDeadlineMs(configs)).toBe(3500);
-    expect(elapsed).toBeLessThan(3500 + 1500); // by the deadline, with a margin for a loaded machine; never the 6 s of "late"
-    expect(healthy.map((c) => statuses[c.name].state)).toEqual(Array(7).fill('connected'));
-    expect(statuses.hung).toMatchObject({ state: 'failed', error: expect.stringContaining('"hung"') });
-    expect(statuses.quits).toMatchObject({ state: 'failed', error: expect.stringContaining('"quits"') }); // its exit, or the write it broke
-    expect(statuses.late.state).toBe('failed');
-    // After "late" would have answered, it is gone and none of its tools ever appeared.
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, 6500 - (Date.now() - started))));
-    expect(await eventually(() => pidsWithCommandLine('--name=late').length === 0 && pidsWithCommandLine('--name=hung').length === 0)).toBe(true);
+      expect(elapsed).toBeLessThan(3500 + 1500); // by the deadline, with a margin for a loaded machine; never the 6 s of "late"
+      expect(healthy.map((c) => statuses[c.name].state)).toEqual(Array(7).fill('connected'));
+      expect(statuses.hung).toMatchObject({ state: 'failed', error: expect.stringContaining('"hung"') });
+      expect(statuses.quits).toMatchObject({ state: 'failed', error: expect.stringContaining('"quits"') }); // its exit, or the write it broke
+      expect(statuses.late.state).toBe('failed');
+      // After "late" would have answered, it is gone and none of its tools ever appeared.
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 6500 - (Date.now() - started))));
+      expect(
+        await eventually(() => pidsWithCommandLine('--name=late').length === 0 && pidsWithCommandLine('--name=hung').length === 0),
+      ).toBe(true);
       expect([...new Set(registry.list().map((t) => t.name.split('__')[1]))].sort()).toEqual(healthy.map((c) => c.name).sort());
       expect(manager.client('late')).toBeUndefined();
     } finally {
@@ -153,7 +198,11 @@ describe('McpClientManager', () => {
   it('reports a server that fails, by name, and keeps the others', async () => {
     const manager = new McpClientManager(new TransportClientFactory(clientInfo), log);
     const statuses = byName(
-      await manager.connectAll([stdio('ok'), { ...stdio('missing'), command: '/nonexistent/server' }, stdio('mute', ['--hang-initialize'], { requestTimeoutMs: 300 })]),
+      await manager.connectAll([
+        stdio('ok'),
+        { ...stdio('missing'), command: '/nonexistent/server' },
+        stdio('mute', ['--hang-initialize'], { requestTimeoutMs: 300 }),
+      ]),
     );
     expect(statuses.ok.state).toBe('connected');
     expect(statuses.missing).toMatchObject({ state: 'failed', error: expect.stringContaining('could not start "/nonexistent/server"') });

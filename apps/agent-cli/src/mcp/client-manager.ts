@@ -1,16 +1,17 @@
+import { type McpClient } from '@toolmesh/mcp-client';
 import {
-  errorMessage,
   type CompiledSchema,
+  errorMessage,
   McpNotification,
   NotificationFanout,
-  printableName,
   type NotificationListener,
   type NotificationSource,
-  type ServerNotification,
+  printableName,
   SchemaCompiler,
   SchemaError,
+  type ServerNotification,
 } from '@toolmesh/protocol';
-import { type McpClient } from '@toolmesh/mcp-client';
+
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { resolveSideEffects } from './annotation-trust';
@@ -36,7 +37,9 @@ export interface ServerStatus {
   readonly protocolVersion?: string;
 }
 
-export type StartupProgress = (event: { kind: 'connecting'; servers: readonly string[] } | { kind: 'settled'; status: ServerStatus }) => void;
+export type StartupProgress = (
+  event: { kind: 'connecting'; servers: readonly string[] } | { kind: 'settled'; status: ServerStatus },
+) => void;
 
 export interface Logger {
   warn(message: string): void;
@@ -66,7 +69,9 @@ export class McpClientManager implements NotificationSource {
     private readonly log: Logger,
     private readonly spawnAllowanceMs = STARTUP_SPAWN_ALLOWANCE_MS,
   ) {
-    this.notifications = new NotificationFanout((error, event) => log.warn(`a notification listener failed on a notification from "${event.server}": ${errorMessage(error)}`));
+    this.notifications = new NotificationFanout((error, event) =>
+      log.warn(`a notification listener failed on a notification from "${event.server}": ${errorMessage(error)}`),
+    );
   }
 
   addNotificationListener(listener: NotificationListener): () => void {
@@ -78,7 +83,10 @@ export class McpClientManager implements NotificationSource {
    * servers does not lengthen it. A server with `startupTimeoutMs` is given up at its own.
    */
   startupDeadlineMs(configs: readonly McpServerConfig[]): number {
-    return Math.max(Math.max(0, ...configs.map((c) => c.requestTimeoutMs)) + this.spawnAllowanceMs, ...configs.map((c) => c.startupTimeoutMs ?? 0));
+    return Math.max(
+      Math.max(0, ...configs.map((c) => c.requestTimeoutMs)) + this.spawnAllowanceMs,
+      ...configs.map((c) => c.startupTimeoutMs ?? 0),
+    );
   }
 
   /**
@@ -105,7 +113,15 @@ export class McpClientManager implements NotificationSource {
     for (const config of configs) {
       if (names.has(config.name)) {
         // The first server of a name wins; a second one is a failure, never a replacement.
-        settle(config, failed(config, batch, new AgentError(AgentErrorCode.DuplicateServer, `a server named "${config.name}" is already configured; the first one is used`).message));
+        settle(
+          config,
+          failed(
+            config,
+            batch,
+            new AgentError(AgentErrorCode.DuplicateServer, `a server named "${config.name}" is already configured; the first one is used`)
+              .message,
+          ),
+        );
         continue;
       }
       names.add(config.name);
@@ -164,7 +180,11 @@ export class McpClientManager implements NotificationSource {
     await Promise.all([...closing, ...this.abandoned]);
   }
 
-  private async connectOne(config: McpServerConfig, batch: Batch, settle: (config: McpServerConfig, status: ServerStatus) => void): Promise<void> {
+  private async connectOne(
+    config: McpServerConfig,
+    batch: Batch,
+    settle: (config: McpServerConfig, status: ServerStatus) => void,
+  ): Promise<void> {
     let connection: ServerConnection;
     try {
       assertServerName(config.name);
@@ -176,7 +196,10 @@ export class McpClientManager implements NotificationSource {
         onReconnected: (changed) => this.refresh(changed),
         reconnectLimitMs: config.startupTimeoutMs ?? batch.deadlineMs,
       });
-      const limit = config.startupTimeoutMs === undefined ? { ms: batch.deadlineMs, text: `the startup deadline of ${batch.deadlineMs} ms` } : { ms: config.startupTimeoutMs, text: `its startupTimeoutMs of ${config.startupTimeoutMs} ms` };
+      const limit =
+        config.startupTimeoutMs === undefined
+          ? { ms: batch.deadlineMs, text: `the startup deadline of ${batch.deadlineMs} ms` }
+          : { ms: config.startupTimeoutMs, text: `its startupTimeoutMs of ${config.startupTimeoutMs} ms` };
       await connection.start(limit.ms - (Date.now() - batch.started), limit.text);
     } catch (error) {
       if (!batch.over) settle(config, failed(config, batch, errorMessage(error)));
@@ -225,10 +248,21 @@ export class McpClientManager implements NotificationSource {
       } catch (error) {
         if (!(error instanceof SchemaError)) throw error;
         // The name is the server's: cut and escaped, so no control character reaches the terminal raw.
-        this.log.warn(`MCP server "${config.name}": tool "${printableName(definition.name)}" skipped, its inputSchema cannot be used (${error.code}): ${error.message}`);
+        this.log.warn(
+          `MCP server "${config.name}": tool "${printableName(definition.name)}" skipped, its inputSchema cannot be used (${error.code}): ${error.message}`,
+        );
         continue;
       }
-      tools.set(definition.name, new McpTool(connection, definition, resolveSideEffects(definition.annotations, config.annotationTrust), inputValidator, this.progressFor(config)));
+      tools.set(
+        definition.name,
+        new McpTool(
+          connection,
+          definition,
+          resolveSideEffects(definition.annotations, config.annotationTrust),
+          inputValidator,
+          this.progressFor(config),
+        ),
+      );
     }
     return [...tools.values()];
   }
@@ -248,7 +282,9 @@ export class McpClientManager implements NotificationSource {
         return tools;
       },
       (error: unknown) => {
-        this.log.warn(`MCP server "${connection.serverName}": could not list its tools again, keeping the previous list: ${errorMessage(error)}`);
+        this.log.warn(
+          `MCP server "${connection.serverName}": could not list its tools again, keeping the previous list: ${errorMessage(error)}`,
+        );
         return undefined;
       },
     );

@@ -1,6 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
+
 import { TransportClientFactory } from './client-factory';
 import { ClientFeatures } from './host/client-features';
 import { DEFAULT_SERVER_REQUEST_LIMITS } from './host/server-request-limits';
@@ -20,7 +21,7 @@ interface Call {
 
 const STATE = '{"step":1, "nonce":"ÿ\\u0000 kept as sent"}';
 
-describe('input_required rounds (2026-07-28) through the agent\'s client features', () => {
+describe("input_required rounds (2026-07-28) through the agent's client features", () => {
   let server: Server;
   let url: URL;
   let calls: Call[];
@@ -35,19 +36,45 @@ describe('input_required rounds (2026-07-28) through the agent\'s client feature
       const { id, method, params } = JSON.parse(text) as { id?: number | string; method: string; params: Call['params'] };
       if (id === undefined) return void res.writeHead(202).end();
       if (method === 'server/discover') {
-        return json(res, { jsonrpc: '2.0', id, result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, ttlMs: 0, cacheScope: 'private' } });
+        return json(res, {
+          jsonrpc: '2.0',
+          id,
+          result: {
+            resultType: 'complete',
+            supportedVersions: ['2026-07-28'],
+            capabilities: { tools: {} },
+            ttlMs: 0,
+            cacheScope: 'private',
+          },
+        });
       }
       if (method === 'tools/list') {
-        return json(res, { jsonrpc: '2.0', id, result: { resultType: 'complete', tools: [{ name: 'ask', inputSchema: { type: 'object' } }], ttlMs: 0, cacheScope: 'private' } });
+        return json(res, {
+          jsonrpc: '2.0',
+          id,
+          result: { resultType: 'complete', tools: [{ name: 'ask', inputSchema: { type: 'object' } }], ttlMs: 0, cacheScope: 'private' },
+        });
       }
       calls.push({ id, params });
       if (!params.inputResponses) {
         const inputRequests =
           params.name === 'think'
-            ? { draft: { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Draft a title' } }], maxTokens: 20 } } }
+            ? {
+                draft: {
+                  method: 'sampling/createMessage',
+                  params: { messages: [{ role: 'user', content: { type: 'text', text: 'Draft a title' } }], maxTokens: 20 },
+                },
+              }
             : {
                 where: { method: 'roots/list', params: {} },
-                form: { method: 'elicitation/create', params: { mode: 'form', message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } },
+                form: {
+                  method: 'elicitation/create',
+                  params: {
+                    mode: 'form',
+                    message: 'Your name?',
+                    requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+                  },
+                },
               };
         return json(res, { jsonrpc: '2.0', id, result: { resultType: 'input_required', inputRequests, requestState: STATE } });
       }
@@ -72,7 +99,14 @@ describe('input_required rounds (2026-07-28) through the agent\'s client feature
       limitsFor: () => DEFAULT_SERVER_REQUEST_LIMITS,
     });
     const factory = new TransportClientFactory({ name: 'mrtr-test', version: '0' }, { features });
-    const config: HttpServerConfig = { name: 'asker', transport: 'streamable-http', url, headers: {}, requestTimeoutMs: 5000, annotationTrust: 'ignore' };
+    const config: HttpServerConfig = {
+      name: 'asker',
+      transport: 'streamable-http',
+      url,
+      headers: {},
+      requestTimeoutMs: 5000,
+      annotationTrust: 'ignore',
+    };
     const client = factory.create(config, (error) => warnings.push(error.message));
     try {
       await client.connect();
@@ -84,7 +118,7 @@ describe('input_required rounds (2026-07-28) through the agent\'s client feature
     }
   }
 
-  it('answers roots and a form with the agent\'s handlers and retries with a new id and the requestState unchanged', async () => {
+  it("answers roots and a form with the agent's handlers and retries with a new id and the requestState unchanged", async () => {
     await withClient(async (client) => {
       const result = await client.callTool('ask', {});
       expect(result.content).toEqual([{ type: 'text', text: 'thanks' }]);
@@ -99,7 +133,9 @@ describe('input_required rounds (2026-07-28) through the agent\'s client feature
       form: { action: 'decline' },
     });
     // The capabilities the handlers answer are declared on every request.
-    expect(first.params._meta?.['io.modelcontextprotocol/clientCapabilities']).toEqual(expect.objectContaining({ roots: {}, elicitation: { form: {} }, sampling: {} }));
+    expect(first.params._meta?.['io.modelcontextprotocol/clientCapabilities']).toEqual(
+      expect.objectContaining({ roots: {}, elicitation: { form: {} }, sampling: {} }),
+    );
     expect(warnings).toEqual([expect.stringContaining('asked for information (elicitation); declined: there is no terminal')]);
   });
 

@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
+
 import { freePort } from '../../../../tools/test/free-port';
 import { until } from '../../../../tools/test/process-table';
 import { ToolRegistry } from '../tools/tool-registry';
@@ -20,7 +21,10 @@ afterEach(async () => {
 describe('the legacy HTTP+SSE transport (transport: sse)', () => {
   it('lists and calls the tools of server-everything in SSE mode', async () => {
     const port = await freePort();
-    server = spawn(process.execPath, [EVERYTHING, 'sse'], { env: { PATH: process.env.PATH ?? '', PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    server = spawn(process.execPath, [EVERYTHING, 'sse'], {
+      env: { PATH: process.env.PATH ?? '', PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let log = '';
     server.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
     await until(() => log.includes(`running on port ${port}`), 'server-everything (sse) listening');
@@ -28,12 +32,24 @@ describe('the legacy HTTP+SSE transport (transport: sse)', () => {
     const factory = new TransportClientFactory({ name: 'sse-test', version: '0' });
     const manager = new McpClientManager(factory, { warn: () => undefined });
     try {
-      const [status] = await manager.connectAll([{ name: 'old', transport: 'sse', url: new URL(`http://127.0.0.1:${port}/sse`), headers: {}, requestTimeoutMs: 10_000, annotationTrust: 'ignore' }]);
+      const [status] = await manager.connectAll([
+        {
+          name: 'old',
+          transport: 'sse',
+          url: new URL(`http://127.0.0.1:${port}/sse`),
+          headers: {},
+          requestTimeoutMs: 10_000,
+          annotationTrust: 'ignore',
+        },
+      ]);
       expect(status).toMatchObject({ state: 'connected', transport: 'sse', serverInfo: { name: expect.stringContaining('everything') } });
       const registry = new ToolRegistry();
       await manager.registerAllTools(registry);
       expect(registry.list().map((t) => t.name)).toContain('mcp__old__echo');
-      expect(await registry.get('mcp__old__echo')?.execute({ message: 'over sse' })).toMatchObject({ isError: false, content: [{ type: 'text', text: 'Echo: over sse' }] });
+      expect(await registry.get('mcp__old__echo')?.execute({ message: 'over sse' })).toMatchObject({
+        isError: false,
+        content: [{ type: 'text', text: 'Echo: over sse' }],
+      });
     } finally {
       await manager.close();
       await factory.close();

@@ -1,7 +1,9 @@
 import path from 'node:path';
-import { SchemaCompiler } from '@toolmesh/protocol';
+
 import { McpClient } from '@toolmesh/mcp-client';
+import { SchemaCompiler } from '@toolmesh/protocol';
 import { ChildProcessTransport } from '@toolmesh/transport-stdio';
+
 import { resultText } from '../tools/tool';
 import { McpTool, mcpToolName, parseMcpToolName } from './mcp-tool';
 
@@ -28,7 +30,8 @@ describe('McpTool', () => {
     expect(parseMcpToolName(mcpToolName('files', 'read'))).toEqual({ server: 'files', tool: 'read' });
     expect(parseMcpToolName(mcpToolName('my-docs-2', 'search__all_v2'))).toEqual({ server: 'my-docs-2', tool: 'search__all_v2' });
     expect(parseMcpToolName(mcpToolName('files', 'two\nlines'))).toEqual({ server: 'files', tool: 'two\nlines' });
-    for (const other of ['Read', 'mcp__files__', 'mcp__Files__read', 'mcp_files__read', 'xmcp__files__read']) expect(parseMcpToolName(other)).toBeUndefined();
+    for (const other of ['Read', 'mcp__files__', 'mcp__Files__read', 'mcp_files__read', 'xmcp__files__read'])
+      expect(parseMcpToolName(other)).toBeUndefined();
   });
 
   it('is named mcp__<server>__<tool> and advertises the server schema untouched', async () => {
@@ -57,7 +60,7 @@ describe('McpTool', () => {
   });
 
   describe('never throws', () => {
-    it('returns the server\'s isError result as an error result', async () => {
+    it("returns the server's isError result as an error result", async () => {
       const { client, tool } = await connectedTools();
       const result = await tool('fail').execute({});
       expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'the tool failed on purpose' }] });
@@ -68,7 +71,10 @@ describe('McpTool', () => {
       const { client, tool } = await connectedTools();
       const echo = tool('echo');
       await client.close();
-      await expect(echo.execute({ text: 'x' })).resolves.toEqual({ isError: true, content: [{ type: 'text', text: 'MCP server "peer" is not connected' }] });
+      await expect(echo.execute({ text: 'x' })).resolves.toEqual({
+        isError: true,
+        content: [{ type: 'text', text: 'MCP server "peer" is not connected' }],
+      });
     });
 
     it('returns an error result when the call fails (the server dies mid-call)', async () => {

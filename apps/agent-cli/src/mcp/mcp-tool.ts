@@ -1,6 +1,7 @@
-import type { CompiledSchema } from '@toolmesh/protocol';
 import type { CallToolOptions, CallToolResult, Tool as McpToolDefinition } from '@toolmesh/mcp-client';
+import type { CompiledSchema } from '@toolmesh/protocol';
 import { errorMessage, printableName } from '@toolmesh/protocol';
+
 import { errorResult, type SideEffects, type Tool, type ToolResult } from '../tools/tool';
 
 /** `mcp__<server>__<tool>`: the server name keeps tools of different servers apart. */
@@ -88,7 +89,9 @@ export class McpTool implements Tool {
       maxTotalTimeoutMs: progress.maxCallTimeoutMs,
       onProgress: ({ progress: done, total, message }) =>
         // The server's message is cut and escaped: no control character reaches the terminal raw.
-        progress.show(`${this.name}: ${done}${total === undefined ? '' : `/${total}`}${typeof message === 'string' ? ` ${printableName(message)}` : ''}`),
+        progress.show(
+          `${this.name}: ${done}${total === undefined ? '' : `/${total}`}${typeof message === 'string' ? ` ${printableName(message)}` : ''}`,
+        ),
     };
   }
 }

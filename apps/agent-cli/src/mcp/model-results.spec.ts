@@ -1,9 +1,18 @@
 import path from 'node:path';
+
+import { type LoopOverServers, loopOverServers, toolMessage } from '../runtime/test-support/loop-over-servers';
 import type { StdioServerConfig } from './server-config';
-import { loopOverServers, toolMessage, type LoopOverServers } from '../runtime/test-support/loop-over-servers';
 
 const EVERYTHING = path.join(__dirname, '../../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const everything: StdioServerConfig = { name: 'everything', transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], env: {}, requestTimeoutMs: 20_000, annotationTrust: 'ignore' };
+const everything: StdioServerConfig = {
+  name: 'everything',
+  transport: 'stdio',
+  command: process.execPath,
+  args: [EVERYTHING, 'stdio'],
+  env: {},
+  requestTimeoutMs: 20_000,
+  annotationTrust: 'ignore',
+};
 
 let session: LoopOverServers | undefined;
 afterEach(async () => {
@@ -13,7 +22,10 @@ afterEach(async () => {
 
 describe('results the model can use (SPEC A17), from server-everything', () => {
   it('passes an image result to the model as an image_url content part, and says so in the tool message', async () => {
-    session = await loopOverServers([everything], [{ toolCalls: [{ id: 'img', name: 'mcp__everything__get-tiny-image', arguments: {} }] }, { text: 'a tiny image' }]);
+    session = await loopOverServers(
+      [everything],
+      [{ toolCalls: [{ id: 'img', name: 'mcp__everything__get-tiny-image', arguments: {} }] }, { text: 'a tiny image' }],
+    );
     await session.loop.send('show me the image');
 
     const messages = session.llm.requests[1].body.messages;
@@ -27,15 +39,18 @@ describe('results the model can use (SPEC A17), from server-everything', () => {
   });
 
   it('keeps the URIs of resource links and the text of embedded resources', async () => {
-    session = await loopOverServers([everything], [
-      {
-        toolCalls: [
-          { id: 'links', name: 'mcp__everything__get-resource-links', arguments: { count: 2 } },
-          { id: 'embedded', name: 'mcp__everything__get-resource-reference', arguments: { resourceType: 'Text', resourceId: 1 } },
-        ],
-      },
-      { text: 'read them' },
-    ]);
+    session = await loopOverServers(
+      [everything],
+      [
+        {
+          toolCalls: [
+            { id: 'links', name: 'mcp__everything__get-resource-links', arguments: { count: 2 } },
+            { id: 'embedded', name: 'mcp__everything__get-resource-reference', arguments: { resourceType: 'Text', resourceId: 1 } },
+          ],
+        },
+        { text: 'read them' },
+      ],
+    );
     await session.loop.send('links and a resource');
 
     expect(toolMessage(session.llm, 'links')).toMatch(/\[resource link: [^\]]* <demo:\/\/resource\/[^>]+> text\/plain\]/);
@@ -44,9 +59,13 @@ describe('results the model can use (SPEC A17), from server-everything', () => {
   });
 
   it('cuts a result over llm.maxToolResultChars and says how much was cut', async () => {
-    session = await loopOverServers([everything], [{ toolCalls: [{ id: 'long', name: 'mcp__everything__echo', arguments: { message: 'x'.repeat(5000) } }] }, { text: 'ok' }], {
-      resultLimits: { maxChars: 1000, audio: false },
-    });
+    session = await loopOverServers(
+      [everything],
+      [{ toolCalls: [{ id: 'long', name: 'mcp__everything__echo', arguments: { message: 'x'.repeat(5000) } }] }, { text: 'ok' }],
+      {
+        resultLimits: { maxChars: 1000, audio: false },
+      },
+    );
     await session.loop.send('echo a lot');
 
     const text = toolMessage(session.llm, 'long') ?? '';

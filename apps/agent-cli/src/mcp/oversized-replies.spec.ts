@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+
 import { freePort } from '../../../../tools/test/free-port';
 import { until } from '../../../../tools/test/process-table';
 import { resultText } from '../tools/tool';
@@ -47,12 +48,22 @@ async function tools(config: McpServerConfig): Promise<ToolRegistry> {
 
 describe('a reply over the transport limit (4 MiB) fails its call at once (SPEC A17)', () => {
   it('over stdio: server-everything echoing 5 MB; the server stays usable', async () => {
-    const registry = await tools({ name: 'everything', transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], env: {}, requestTimeoutMs: LONG_TIMEOUT_MS, annotationTrust: 'ignore' });
+    const registry = await tools({
+      name: 'everything',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [EVERYTHING, 'stdio'],
+      env: {},
+      requestTimeoutMs: LONG_TIMEOUT_MS,
+      annotationTrust: 'ignore',
+    });
     const echo = registry.get('mcp__everything__echo');
 
     const big = await echo?.execute({ message: FIVE_MB });
     expect(big?.isError).toBe(true);
-    expect(resultText(big ?? { isError: true, content: [] })).toMatch(/reply of \d+ bytes is over this client's limit of 4194304 bytes; it was dropped \[stdio\.message_too_large\]/);
+    expect(resultText(big ?? { isError: true, content: [] })).toMatch(
+      /reply of \d+ bytes is over this client's limit of 4194304 bytes; it was dropped \[stdio\.message_too_large\]/,
+    );
 
     expect(await echo?.execute({ message: 'small' })).toMatchObject({ isError: false, content: [{ type: 'text', text: 'Echo: small' }] });
   }, 30_000);
@@ -64,17 +75,31 @@ describe('a reply over the transport limit (4 MiB) fails its call at once (SPEC 
     await new Promise<void>((resolve) => files?.listen(0, '127.0.0.1', resolve));
     const noiseUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}/noise.bin`;
     const port = await freePort();
-    server = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { PATH: process.env.PATH ?? '', PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    server = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], {
+      env: { PATH: process.env.PATH ?? '', PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let log = '';
     server.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
     server.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
     await until(() => log.includes(`listening on port ${port}`), 'server-everything listening');
-    const registry = await tools({ name: 'web', transport: 'streamable-http', url: new URL(`http://127.0.0.1:${port}/mcp`), headers: {}, requestTimeoutMs: LONG_TIMEOUT_MS, annotationTrust: 'ignore' });
+    const registry = await tools({
+      name: 'web',
+      transport: 'streamable-http',
+      url: new URL(`http://127.0.0.1:${port}/mcp`),
+      headers: {},
+      requestTimeoutMs: LONG_TIMEOUT_MS,
+      annotationTrust: 'ignore',
+    });
     const echo = registry.get('mcp__web__echo');
 
-    const big = await registry.get('mcp__web__gzip-file-as-resource')?.execute({ name: 'noise.gz', data: noiseUrl, outputType: 'resource' });
+    const big = await registry
+      .get('mcp__web__gzip-file-as-resource')
+      ?.execute({ name: 'noise.gz', data: noiseUrl, outputType: 'resource' });
     expect(big?.isError).toBe(true);
-    expect(resultText(big ?? { isError: true, content: [] })).toMatch(/reply of \d+ bytes is over this client's limit of 4194304 bytes; it was dropped \[http\.message_too_large\]/);
+    expect(resultText(big ?? { isError: true, content: [] })).toMatch(
+      /reply of \d+ bytes is over this client's limit of 4194304 bytes; it was dropped \[http\.message_too_large\]/,
+    );
     expect(log).not.toContain('Last-Event-ID');
 
     expect(await echo?.execute({ message: 'small' })).toMatchObject({ isError: false, content: [{ type: 'text', text: 'Echo: small' }] });

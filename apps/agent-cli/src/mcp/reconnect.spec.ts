@@ -1,12 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { freePort } from '../../../../tools/test/free-port';
 import { pidsWithCommandLine, until } from '../../../../tools/test/process-table';
+import { type LoopOverServers, loopOverServers, toolMessage } from '../runtime/test-support/loop-over-servers';
 import type { HttpServerConfig, StdioServerConfig } from './server-config';
-import { loopOverServers, toolMessage, type LoopOverServers } from '../runtime/test-support/loop-over-servers';
 
 const ROOT = path.join(__dirname, '../../../..');
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -43,13 +44,16 @@ describe('reconnect (SPEC A11)', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'reconnect-'));
     const blocker = path.join(dir, 'blocked');
     const tag = `reconnect-${process.pid}-${Date.now()}`;
-    session = await loopOverServers([everythingBehind(blocker, tag)], [
-      { toolCalls: [{ id: 'before', name: 'mcp__everything__echo', arguments: { message: 'before' } }] },
-      { text: 'echoed' },
-      { text: 'no server tools now' },
-      { toolCalls: [{ id: 'after', name: 'mcp__everything__echo', arguments: { message: 'after' } }] },
-      { text: 'echoed again' },
-    ]);
+    session = await loopOverServers(
+      [everythingBehind(blocker, tag)],
+      [
+        { toolCalls: [{ id: 'before', name: 'mcp__everything__echo', arguments: { message: 'before' } }] },
+        { text: 'echoed' },
+        { text: 'no server tools now' },
+        { toolCalls: [{ id: 'after', name: 'mcp__everything__echo', arguments: { message: 'after' } }] },
+        { text: 'echoed again' },
+      ],
+    );
     const { loop, llm } = session;
 
     await loop.send('echo before');
@@ -73,16 +77,21 @@ describe('reconnect (SPEC A11)', () => {
     await loop.send('echo after');
     expect(session.offered()[3]).toContain('mcp__everything__echo');
     expect(toolMessage(llm, 'after')).toBe('Echo: after');
-    expect(session.warnings).toEqual(expect.arrayContaining([expect.stringContaining('MCP server "everything" is down'), 'MCP server "everything" is connected again']));
+    expect(session.warnings).toEqual(
+      expect.arrayContaining([expect.stringContaining('MCP server "everything" is down'), 'MCP server "everything" is connected again']),
+    );
     expect(existsSync(blocker)).toBe(false);
   });
 
   it('fails a call that was running when the server died, saying it may have run, and does not repeat it', async () => {
     const tag = `in-flight-${process.pid}-${Date.now()}`;
-    session = await loopOverServers([everythingBehind('/nonexistent/never', tag)], [
-      { toolCalls: [{ id: 'long', name: 'mcp__everything__trigger-long-running-operation', arguments: { duration: 30, steps: 3 } }] },
-      { text: 'it failed' },
-    ]);
+    session = await loopOverServers(
+      [everythingBehind('/nonexistent/never', tag)],
+      [
+        { toolCalls: [{ id: 'long', name: 'mcp__everything__trigger-long-running-operation', arguments: { duration: 30, steps: 3 } }] },
+        { text: 'it failed' },
+      ],
+    );
     const sent = session.loop.send('run the long operation');
     const [pid] = await (async () => {
       await until(() => session?.llm.requests.length === 1 && pidsWithCommandLine(tag).length === 1, 'the long call started');
@@ -92,7 +101,9 @@ describe('reconnect (SPEC A11)', () => {
     process.kill(pid, 'SIGKILL');
     await sent;
 
-    expect(toolMessage(session.llm, 'long')).toMatch(/^Error: .*ended while "trigger-long-running-operation" was running; it may have run, so it was not repeated \(the server process exited with signal SIGKILL/);
+    expect(toolMessage(session.llm, 'long')).toMatch(
+      /^Error: .*ended while "trigger-long-running-operation" was running; it may have run, so it was not repeated \(the server process exited with signal SIGKILL/,
+    );
     await until(() => status('everything')?.state === 'connected', 'the server connected again');
   });
 });
@@ -121,13 +132,23 @@ describe('reconnect over Streamable HTTP', () => {
   it('starts a new session when the restarted server answers 404 to the old one, and the call that got the 404 runs once on it', async () => {
     const port = await freePort();
     server = await startPeer(port);
-    const config: HttpServerConfig = { name: 'web', transport: 'streamable-http', url: new URL(`http://127.0.0.1:${port}/mcp`), headers: {}, requestTimeoutMs: 10_000, annotationTrust: 'ignore' };
-    session = await loopOverServers([config], [
-      { toolCalls: [{ id: 'first', name: 'mcp__web__add', arguments: { a: 1, b: 2 } }] },
-      { text: 'three' },
-      { toolCalls: [{ id: 'second', name: 'mcp__web__add', arguments: { a: 2, b: 3 } }] },
-      { text: 'five' },
-    ]);
+    const config: HttpServerConfig = {
+      name: 'web',
+      transport: 'streamable-http',
+      url: new URL(`http://127.0.0.1:${port}/mcp`),
+      headers: {},
+      requestTimeoutMs: 10_000,
+      annotationTrust: 'ignore',
+    };
+    session = await loopOverServers(
+      [config],
+      [
+        { toolCalls: [{ id: 'first', name: 'mcp__web__add', arguments: { a: 1, b: 2 } }] },
+        { text: 'three' },
+        { toolCalls: [{ id: 'second', name: 'mcp__web__add', arguments: { a: 2, b: 3 } }] },
+        { text: 'five' },
+      ],
+    );
     await session.loop.send('add');
     expect(toolMessage(session.llm, 'first')).toBe('3');
     const oldSession = (await requestsSeen(port)).find((r) => r.sessionId !== null)?.sessionId;

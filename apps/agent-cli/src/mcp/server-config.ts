@@ -1,4 +1,5 @@
 import type { EraSetting } from '@toolmesh/mcp-client';
+
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import type { AnnotationTrust } from './annotation-trust';
 import type { ServerRequestLimits } from './host/server-request-limits';
@@ -69,6 +70,9 @@ export function assertServerName(name: string): void {
 }
 
 function suggestName(name: string): string {
-  const suggestion = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const suggestion = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return suggestion || 'my-server';
 }

@@ -1,7 +1,15 @@
+import {
+  type CallToolOptions,
+  type CallToolResult,
+  type EraVerdict,
+  McpClient,
+  McpClientError,
+  McpClientErrorCode,
+} from '@toolmesh/mcp-client';
 import { errorMessage, type ServerNotification } from '@toolmesh/protocol';
-import { type CallToolOptions, type CallToolResult, type EraVerdict, McpClient, McpClientError, McpClientErrorCode } from '@toolmesh/mcp-client';
 import { isSessionExpired } from '@toolmesh/transport-http/client';
 import { StdioErrorCode } from '@toolmesh/transport-stdio';
+
 import type { McpClientFactory } from './client-factory';
 import type { ToolChannel } from './mcp-tool';
 import type { McpServerConfig } from './server-config';
@@ -82,7 +90,8 @@ export class ServerConnection implements ToolChannel {
   }
 
   get downReason(): string {
-    if (this.stateValue === 'failed') return `MCP server "${this.serverName}" is unavailable: ${this.detailValue ?? 'it could not be reconnected'}`;
+    if (this.stateValue === 'failed')
+      return `MCP server "${this.serverName}" is unavailable: ${this.detailValue ?? 'it could not be reconnected'}`;
     return `MCP server "${this.serverName}" is down${this.detailValue ? ` (${this.detailValue})` : ''}; it is being reconnected`;
   }
 

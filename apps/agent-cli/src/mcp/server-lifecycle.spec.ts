@@ -1,10 +1,11 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { eventually } from '../../../../tools/test/process-table';
 import { runBuiltCli } from '../test-support/built-cli';
-import { resultText } from '../tools/tool';
 import { connectedServers } from '../test-support/connected-servers';
+import { resultText } from '../tools/tool';
 import type { StdioServerConfig } from './server-config';
 
 const ROOT = path.join(__dirname, '../../../..');
@@ -12,7 +13,16 @@ const PEER = path.join(ROOT, 'tools/test/peers/stdio-peer.mjs');
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
 function peer(name: string, flags: string[] = [], extra: Partial<StdioServerConfig> = {}): StdioServerConfig {
-  return { name, transport: 'stdio', command: process.execPath, args: [PEER, `--name=${name}`, ...flags], env: {}, requestTimeoutMs: 10_000, annotationTrust: 'ignore', ...extra };
+  return {
+    name,
+    transport: 'stdio',
+    command: process.execPath,
+    args: [PEER, `--name=${name}`, ...flags],
+    env: {},
+    requestTimeoutMs: 10_000,
+    annotationTrust: 'ignore',
+    ...extra,
+  };
 }
 
 const servers = connectedServers('lifecycle-test');
@@ -25,7 +35,11 @@ describe('server lifecycle (SPEC A20)', () => {
   });
 
   it('reports the exit code and stderr of servers that exit at start, not the write they broke', async () => {
-    const quitter = (i: number): StdioServerConfig => ({ ...peer(`quits-${i}`), command: '/bin/sh', args: ['-c', 'echo "API_KEY is not set" >&2; exit 3'] });
+    const quitter = (i: number): StdioServerConfig => ({
+      ...peer(`quits-${i}`),
+      command: '/bin/sh',
+      args: ['-c', 'echo "API_KEY is not set" >&2; exit 3'],
+    });
     const { statuses } = await connect([0, 1, 2, 3, 4].map(quitter));
     for (const status of statuses) {
       expect(status.state).toBe('failed');
@@ -56,7 +70,15 @@ describe('server lifecycle (SPEC A20)', () => {
   });
 
   it('shows progress, sends a progress token, and lets each progress notification restart the call timeout', async () => {
-    const everything: StdioServerConfig = { name: 'everything', transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], env: {}, requestTimeoutMs: 1500, annotationTrust: 'ignore' };
+    const everything: StdioServerConfig = {
+      name: 'everything',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [EVERYTHING, 'stdio'],
+      env: {},
+      requestTimeoutMs: 1500,
+      annotationTrust: 'ignore',
+    };
     const { registry } = await connect([everything]);
     // 3 s in all, a progress notification each second: longer than the 1.5 s timeout, never 1.5 s without news.
     const result = await registry.get('mcp__everything__trigger-long-running-operation')?.execute({ duration: 3, steps: 3 });
@@ -67,7 +89,16 @@ describe('server lifecycle (SPEC A20)', () => {
   });
 
   it('ends a call at maxCallTimeoutMs however often its progress restarted the timeout', async () => {
-    const everything: StdioServerConfig = { name: 'everything', transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], env: {}, requestTimeoutMs: 1500, maxCallTimeoutMs: 2500, annotationTrust: 'ignore' };
+    const everything: StdioServerConfig = {
+      name: 'everything',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [EVERYTHING, 'stdio'],
+      env: {},
+      requestTimeoutMs: 1500,
+      maxCallTimeoutMs: 2500,
+      annotationTrust: 'ignore',
+    };
     const { registry } = await connect([everything]);
     const result = await registry.get('mcp__everything__trigger-long-running-operation')?.execute({ duration: 8, steps: 8 });
     expect(result?.isError).toBe(true);
@@ -78,7 +109,7 @@ describe('server lifecycle (SPEC A20)', () => {
 });
 
 describe('a command waits only for the servers it needs (SPEC A20)', () => {
-  it('call of a healthy server\'s tool returns while another configured server hangs at start', async () => {
+  it("call of a healthy server's tool returns while another configured server hangs at start", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'call-needs-'));
     writeFileSync(
       path.join(dir, 'agent-cli.yaml'),

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { eventually, isRunning } from '../../../../tools/test/process-table';
 import { ExitCode } from '../cli/exit-codes';
 import { runBuiltCli } from '../test-support/built-cli';
@@ -19,7 +20,10 @@ afterAll(() => {
 it('a daemon a stdio server started in a session of its own is killed when the CLI exits', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-daemons-'));
   const pidFile = path.join(dir, 'daemon.pid');
-  writeFileSync(path.join(dir, 'agent-cli.yaml'), `mcp:\n  servers:\n    - name: daemon\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(SERVER)}, ${JSON.stringify(pidFile)}]\n`);
+  writeFileSync(
+    path.join(dir, 'agent-cli.yaml'),
+    `mcp:\n  servers:\n    - name: daemon\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(SERVER)}, ${JSON.stringify(pidFile)}]\n`,
+  );
   const run = await runBuiltCli(['tools'], { cwd: dir, env: { PATH: process.env.PATH } });
   expect(run.code).toBe(ExitCode.Ok);
   const daemon = Number(readFileSync(pidFile, 'utf8'));

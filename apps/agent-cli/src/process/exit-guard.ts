@@ -1,4 +1,5 @@
 import type { ChildProcessRegistry } from '@toolmesh/transport-stdio';
+
 import { ExitCode } from '../cli/exit-codes';
 import { killMarkedProcesses } from '../tools/descendant-processes';
 

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { eventually, pidsWithCommandLine } from '../../../../tools/test/process-table';
 
 /**
@@ -19,7 +20,10 @@ const serverProcesses = (name: string) => pidsWithCommandLine(`=${name}`);
 function configFor(name: string): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-orphans-'));
   const file = path.join(dir, 'agent-cli.yaml');
-  writeFileSync(file, `mcp:\n  servers:\n    - name: ${name}\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(PEER)}, "--name=${name}", --stubborn, --grandchild]\n`);
+  writeFileSync(
+    file,
+    `mcp:\n  servers:\n    - name: ${name}\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(PEER)}, "--name=${name}", --stubborn, --grandchild]\n`,
+  );
   return file;
 }
 
@@ -29,7 +33,9 @@ afterEach(() => leftovers.splice(0).forEach((kill) => kill()));
 
 async function startCliWithServer(name: string, nodeArgs: string[] = []) {
   leftovers.push(() => serverProcesses(name).forEach((pid) => process.kill(pid, 'SIGKILL')));
-  const cli = spawn(process.execPath, [...nodeArgs, MAIN, 'call', `mcp__${name}__slow`, '{"ms":60000}', '--config', configFor(name)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const cli = spawn(process.execPath, [...nodeArgs, MAIN, 'call', `mcp__${name}__slow`, '{"ms":60000}', '--config', configFor(name)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   leftovers.push(() => cli.exitCode === null && cli.kill('SIGKILL'));
@@ -56,7 +62,7 @@ describe('no server process outlives the CLI', () => {
     expect(await eventually(() => serverProcesses(name).length === 0, 2000)).toBe(true);
   });
 
-  it('on a crash of the CLI\'s own code: reports an internal error, kills the server group, exits with 70', async () => {
+  it("on a crash of the CLI's own code: reports an internal error, kills the server group, exits with 70", async () => {
     const name = `orphan-crash-${process.pid}`;
     const { exited, stderr } = await startCliWithServer(name, ['-r', CRASH]);
 

@@ -1,5 +1,6 @@
 import { errorMessage } from '@toolmesh/protocol';
 import { ExternalEventResolver } from '@toolmesh/rewake-bridge';
+
 import { NO_HOOKS, type ToolUseHooks } from '../agent/hooks/tool-use-hooks';
 import { ToolExecutor, type ToolExecutorOptions } from '../agent/tool-executor';
 import type { McpClientManager, ServerStatus } from '../mcp/client-manager';

@@ -1,11 +1,13 @@
 import path from 'node:path';
+
+import { NotificationFanout } from '@toolmesh/protocol';
+
 import { eventually, pidsWithCommandLine } from '../../../../tools/test/process-table';
 import { FLAG_APPROVER, NON_INTERACTIVE_APPROVER } from '../agent/approval/approver';
 import { ToolExecutor } from '../agent/tool-executor';
 import { TransportClientFactory } from '../mcp/client-factory';
 import type { StdioServerConfig } from '../mcp/server-config';
 import { resultText, type ToolResult } from '../tools/tool';
-import { NotificationFanout } from '@toolmesh/protocol';
 import type { AgentRuntime } from './agent-runtime';
 import { createRewake } from './rewake';
 import { createAgentRuntime } from './runtime-factory';
@@ -31,14 +33,23 @@ const peer: StdioServerConfig = {
 let runtime: AgentRuntime;
 let executor: ToolExecutor;
 let callId = 0;
-const call = (name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> => executor.execute({ id: `call-${++callId}`, name, args }, signal);
+const call = (name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> =>
+  executor.execute({ id: `call-${++callId}`, name, args }, signal);
 const schedule = (args: Record<string, unknown>) => call('mcp__jobs__schedule_notification', { delayMs: 0, ...args });
 const waitForEvent = (args: Record<string, unknown>, signal?: AbortSignal) => call('WaitForEvent', args, signal);
 
 beforeAll(async () => {
   runtime = await createAgentRuntime(
-    { file: 'x', servers: [peer], rewake: { rules: [{ method: 'notifications/jobs/*', type: 'job.done' }], defaults: true, bufferSize: 10 } },
-    { clientFactory: new TransportClientFactory({ name: 'rewake-test', version: '0' }), log: { warn: () => undefined }, workingDirectory: process.cwd() },
+    {
+      file: 'x',
+      servers: [peer],
+      rewake: { rules: [{ method: 'notifications/jobs/*', type: 'job.done' }], defaults: true, bufferSize: 10 },
+    },
+    {
+      clientFactory: new TransportClientFactory({ name: 'rewake-test', version: '0' }),
+      log: { warn: () => undefined },
+      workingDirectory: process.cwd(),
+    },
   );
   executor = new ToolExecutor(runtime.tools, { approver: NON_INTERACTIVE_APPROVER });
   expect(runtime.servers).toEqual([expect.objectContaining({ name: 'jobs', state: 'connected' })]);
@@ -74,7 +85,11 @@ describe('WaitForEvent in a real runtime', () => {
     const result = await waitForEvent({ timeout_ms: 0 });
 
     expect(result.isError).toBe(false);
-    expect(JSON.parse(resultText(result))).toMatchObject({ type: 'job.done', method: 'notifications/jobs/build', summary: { data: 'build 42 finished' } });
+    expect(JSON.parse(resultText(result))).toMatchObject({
+      type: 'job.done',
+      method: 'notifications/jobs/build',
+      summary: { data: 'build 42 finished' },
+    });
     expect(runtime.events.pending).toBe(0);
   });
 
@@ -86,18 +101,25 @@ describe('WaitForEvent in a real runtime', () => {
     const log = await waitForEvent({ filter: { type: 'log' }, timeout_ms: 0 });
     const resource = await waitForEvent({ filter: { uri_prefix: 'file:///tmp/' }, timeout_ms: 0 });
 
-    expect(JSON.parse(resultText(log))).toMatchObject({ type: 'log', summary: { level: 'warning', logger: 'peer', data: 'disk almost full' } });
+    expect(JSON.parse(resultText(log))).toMatchObject({
+      type: 'log',
+      summary: { level: 'warning', logger: 'peer', data: 'disk almost full' },
+    });
     expect(JSON.parse(resultText(resource))).toMatchObject({ type: 'resource.updated', summary: { uri: 'file:///tmp/other' } });
   });
 
   it('returns a clean, non-error timeout result when no event arrives', async () => {
     const result = await waitForEvent({ filter: { server: 'jobs' }, timeout_ms: 200 });
 
-    expect(result).toEqual({ isError: false, content: [{ type: 'text', text: 'no event arrived within 200 ms' }], structuredContent: { event: null, timedOut: true, timeout_ms: 200 } });
+    expect(result).toEqual({
+      isError: false,
+      content: [{ type: 'text', text: 'no event arrived within 200 ms' }],
+      structuredContent: { event: null, timedOut: true, timeout_ms: 200 },
+    });
     expect(runtime.events.waiting).toBe(0);
   });
 
-  it('ends cleanly when the executor\'s signal is aborted (Ctrl-C)', async () => {
+  it("ends cleanly when the executor's signal is aborted (Ctrl-C)", async () => {
     const controller = new AbortController();
     const waiting = waitForEvent({ timeout_ms: 600_000 }, controller.signal);
     expect(await eventually(() => runtime.events.waiting === 1)).toBe(true);
@@ -120,7 +142,10 @@ describe('WaitForEvent in a real runtime', () => {
 
     await runtime.close();
 
-    expect(await waiting).toEqual({ isError: true, content: [{ type: 'text', text: 'WaitForEvent: the agent is shutting down; no more events will arrive' }] });
+    expect(await waiting).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'WaitForEvent: the agent is shutting down; no more events will arrive' }],
+    });
     expect(await eventually(() => pidsWithCommandLine(`--name=${NAME}`).length === 0)).toBe(true);
   });
 });
@@ -128,21 +153,45 @@ describe('WaitForEvent in a real runtime', () => {
 describe('WaitForEvent with server-everything from npm', () => {
   it('wakes with a log message the server sends on its own once simulated logging is on', async () => {
     const everything = await createAgentRuntime(
-      { file: 'x', servers: [{ name: 'everything', transport: 'stdio', command: EVERYTHING, args: ['stdio'], env: {}, requestTimeoutMs: 20_000, annotationTrust: 'ignore' }] },
-      { clientFactory: new TransportClientFactory({ name: 'rewake-test', version: '0' }), log: { warn: () => undefined }, workingDirectory: process.cwd() },
+      {
+        file: 'x',
+        servers: [
+          {
+            name: 'everything',
+            transport: 'stdio',
+            command: EVERYTHING,
+            args: ['stdio'],
+            env: {},
+            requestTimeoutMs: 20_000,
+            annotationTrust: 'ignore',
+          },
+        ],
+      },
+      {
+        clientFactory: new TransportClientFactory({ name: 'rewake-test', version: '0' }),
+        log: { warn: () => undefined },
+        workingDirectory: process.cwd(),
+      },
     );
     try {
       const run = new ToolExecutor(everything.tools, { approver: FLAG_APPROVER });
       expect((await run.execute({ id: '1', name: 'mcp__everything__toggle-simulated-logging', args: {} })).isError).toBe(false);
 
-      const result = await run.execute({ id: '2', name: 'WaitForEvent', args: { filter: { server: 'everything', type: 'log' }, timeout_ms: 20_000 } });
+      const result = await run.execute({
+        id: '2',
+        name: 'WaitForEvent',
+        args: { filter: { server: 'everything', type: 'log' }, timeout_ms: 20_000 },
+      });
 
       expect(result.isError).toBe(false);
       expect(JSON.parse(resultText(result))).toMatchObject({
         server: 'everything',
         type: 'log',
         method: 'notifications/message',
-        summary: { level: expect.stringMatching(/^(debug|info|notice|warning|error|critical|alert|emergency)$/), data: expect.stringMatching(/message/i) },
+        summary: {
+          level: expect.stringMatching(/^(debug|info|notice|warning|error|critical|alert|emergency)$/),
+          data: expect.stringMatching(/message/i),
+        },
       });
     } finally {
       await everything.close();
@@ -155,7 +204,11 @@ describe('createRewake', () => {
     const source = new NotificationFanout(() => undefined);
     const warnings: string[] = [];
     const rewake = createRewake(source, { rules: [], defaults: true, bufferSize: 1 }, (message) => warnings.push(message));
-    const update = { server: 'jobs', notification: { jsonrpc: '2.0' as const, method: 'notifications/resources/updated', params: { uri: 'file:///secret-path' } }, receivedAt: new Date() };
+    const update = {
+      server: 'jobs',
+      notification: { jsonrpc: '2.0' as const, method: 'notifications/resources/updated', params: { uri: 'file:///secret-path' } },
+      receivedAt: new Date(),
+    };
     for (let i = 0; i < 3; i++) source.publish(update);
 
     expect(rewake.events.dropped).toBe(2);

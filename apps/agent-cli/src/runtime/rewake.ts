@@ -1,6 +1,7 @@
 import type { NotificationSource } from '@toolmesh/protocol';
-import { ExternalEventResolver, McpNotificationToRewakeBridge, NotificationMapper } from '@toolmesh/rewake-bridge';
 import { errorMessage } from '@toolmesh/protocol';
+import { ExternalEventResolver, McpNotificationToRewakeBridge, NotificationMapper } from '@toolmesh/rewake-bridge';
+
 import { DEFAULT_REWAKE_CONFIG, type RewakeConfig } from '../config/rewake-config';
 import type { Closeable } from './agent-runtime';
 
@@ -20,7 +21,10 @@ export function createRewake(source: NotificationSource, config: RewakeConfig | 
   const { bufferSize, rules, defaults } = config ?? DEFAULT_REWAKE_CONFIG;
   // Once, not per event: a flood would otherwise flood stderr too.
   const events = new ExternalEventResolver(bufferSize, (droppedSoFar) => {
-    if (droppedSoFar === 1) warn(`rewake: ${bufferSize} events are waiting for a WaitForEvent, so the oldest are being dropped; wait more often, narrow rewake.rules or raise rewake.bufferSize`);
+    if (droppedSoFar === 1)
+      warn(
+        `rewake: ${bufferSize} events are waiting for a WaitForEvent, so the oldest are being dropped; wait more often, narrow rewake.rules or raise rewake.bufferSize`,
+      );
   });
   const mapper = new NotificationMapper(rules, { defaults });
   // Only the server is named: a notification's params are the server's data and stay out of logs.

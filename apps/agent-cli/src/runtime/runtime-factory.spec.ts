@@ -1,11 +1,12 @@
 import path from 'node:path';
+
 import { eventually, pidsWithCommandLine } from '../../../../tools/test/process-table';
 import { TransportClientFactory } from '../mcp/client-factory';
+import { McpClientManager } from '../mcp/client-manager';
 import type { StdioServerConfig } from '../mcp/server-config';
+import { ToolRegistry } from '../tools/tool-registry';
 import { AgentRuntime } from './agent-runtime';
 import { createAgentRuntime } from './runtime-factory';
-import { McpClientManager } from '../mcp/client-manager';
-import { ToolRegistry } from '../tools/tool-registry';
 
 const PEER = path.join(__dirname, '../../../../tools/test/peers/stdio-peer.mjs');
 const server = (name: string): StdioServerConfig => ({
@@ -19,9 +20,12 @@ const server = (name: string): StdioServerConfig => ({
 });
 
 describe('createAgentRuntime', () => {
-  it('returns a runtime whose registry holds the servers\' tools, and whose close() stops the servers', async () => {
+  it("returns a runtime whose registry holds the servers' tools, and whose close() stops the servers", async () => {
     const factory = new TransportClientFactory({ name: 'runtime-test', version: '0' });
-    const runtime = await createAgentRuntime({ file: 'x', servers: [server('rt-one')] }, { clientFactory: factory, log: { warn: () => undefined }, workingDirectory: process.cwd() });
+    const runtime = await createAgentRuntime(
+      { file: 'x', servers: [server('rt-one')] },
+      { clientFactory: factory, log: { warn: () => undefined }, workingDirectory: process.cwd() },
+    );
     expect(runtime.tools.list().map((t) => t.name)).toContain('mcp__rt-one__echo');
     expect(runtime.servers).toEqual([expect.objectContaining({ name: 'rt-one', state: 'connected', toolCount: 4 })]);
     expect(pidsWithCommandLine('--name=rt-one')).toHaveLength(1);
@@ -43,7 +47,12 @@ describe('createAgentRuntime', () => {
       if (event.kind === 'settled') throw new Error('stderr is gone');
     };
 
-    await expect(createAgentRuntime({ file: 'x', servers: [server('rt-fail')] }, { clientFactory: factory, log: { warn: () => undefined }, onProgress, workingDirectory: process.cwd() })).rejects.toThrow('stderr is gone');
+    await expect(
+      createAgentRuntime(
+        { file: 'x', servers: [server('rt-fail')] },
+        { clientFactory: factory, log: { warn: () => undefined }, onProgress, workingDirectory: process.cwd() },
+      ),
+    ).rejects.toThrow('stderr is gone');
 
     expect(factoryClosed).toBe(true);
     expect(await eventually(() => pidsWithCommandLine('--name=rt-fail').length === 0)).toBe(true);
@@ -54,11 +63,36 @@ describe('AgentRuntime.close', () => {
   it('closes the client manager first, logs a failure and goes on, and closes only once', async () => {
     const order: string[] = [];
     const warnings: string[] = [];
-    const manager = new McpClientManager({ create: () => { throw new Error('unused'); }, close: async () => undefined }, { warn: () => undefined });
-    const runtime = new AgentRuntime(new ToolRegistry(), manager, [], [
-      { name: 'the MCP client manager', close: async () => { order.push('manager'); throw new Error('boom'); } },
-      { name: 'the MCP client factory', close: async () => { order.push('factory'); } },
-    ], (message) => warnings.push(message));
+    const manager = new McpClientManager(
+      {
+        create: () => {
+          throw new Error('unused');
+        },
+        close: async () => undefined,
+      },
+      { warn: () => undefined },
+    );
+    const runtime = new AgentRuntime(
+      new ToolRegistry(),
+      manager,
+      [],
+      [
+        {
+          name: 'the MCP client manager',
+          close: async () => {
+            order.push('manager');
+            throw new Error('boom');
+          },
+        },
+        {
+          name: 'the MCP client factory',
+          close: async () => {
+            order.push('factory');
+          },
+        },
+      ],
+      (message) => warnings.push(message),
+    );
 
     await Promise.all([runtime.close(), runtime.close()]);
 

@@ -6,20 +6,21 @@
  * dependencies this factory takes); cli/agent-session.ts, one `run` or `chat` session over a runtime.
  */
 import { Agent } from 'undici';
+
 import { HttpActionRunner } from '../agent/hooks/actions/http-action';
 import { McpToolActionRunner } from '../agent/hooks/actions/mcp-tool-action';
 import { SkillHooks } from '../agent/hooks/skill-hooks';
 import { NO_HOOKS, type ToolUseHooks } from '../agent/hooks/tool-use-hooks';
 import type { AgentConfig } from '../config/load-config';
 import type { McpClientFactory } from '../mcp/client-factory';
-import { McpClientManager, type Logger, type StartupProgress } from '../mcp/client-manager';
+import { type Logger, McpClientManager, type StartupProgress } from '../mcp/client-manager';
 import { serversOffering } from '../mcp/host/connected-servers';
 import { McpResourceClient } from '../mcp/host/resource-client';
 import { createResourceTools } from '../mcp/host/resource-tools';
 import { createBuiltinTools } from '../tools/builtin/builtin-tools';
 import type { Workspace } from '../tools/builtin/workspace';
 import { ToolRegistry } from '../tools/tool-registry';
-import { AgentRuntime, closeInOrder, type Closeable } from './agent-runtime';
+import { AgentRuntime, type Closeable, closeInOrder } from './agent-runtime';
 import { createRewake } from './rewake';
 
 export interface RuntimeDependencies {
@@ -52,7 +53,8 @@ export async function createAgentRuntime(config: AgentConfig, deps: RuntimeDepen
   ];
   try {
     const registry = new ToolRegistry();
-    for (const tool of createBuiltinTools({ workingDirectory: deps.workingDirectory, workspace: deps.workspace }, rewake.events)) registry.register(tool);
+    for (const tool of createBuiltinTools({ workingDirectory: deps.workingDirectory, workspace: deps.workspace }, rewake.events))
+      registry.register(tool);
     await manager.connectAll(config.servers, deps.onProgress);
     await manager.registerAllTools(registry);
     registerResourceTools(registry, manager, deps.workingDirectory);
@@ -75,6 +77,6 @@ function createHooks(config: AgentConfig, manager: McpClientManager, owned: Clos
   const definitions = (config.skills ?? []).flatMap((skill) => skill.hooks);
   if (definitions.length === 0) return NO_HOOKS;
   const httpPool = new Agent({ keepAliveTimeout: 10_000, connections: 4 });
-  owned.push({ name: 'the hooks\' HTTP pool', close: () => httpPool.close() });
+  owned.push({ name: "the hooks' HTTP pool", close: () => httpPool.close() });
   return new SkillHooks(definitions, { mcp: new McpToolActionRunner(manager), http: new HttpActionRunner(httpPool) }, deps.log);
 }

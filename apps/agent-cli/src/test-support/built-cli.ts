@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+
 import { REPO_ROOT } from '../../../../tools/test/server-process';
 
 /** The built CLI (`nx build agent-cli`): the tests run it as users do, as a child process. */
@@ -14,7 +15,11 @@ export interface CliRun {
 /** Runs the built CLI with no terminal (stdin ignored) and resolves with its exit code and output. */
 export function runBuiltCli(args: readonly string[], options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv }): Promise<CliRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [AGENT_CLI_MAIN, ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [AGENT_CLI_MAIN, ...args], {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -41,7 +41,11 @@ export function runConformanceScenario(scenario: string, options: SuiteOptions =
   const specVersion = options.specVersion ? ['--spec-version', options.specVersion] : [];
   const env = options.package ? { ...process.env, CONFORMANCE_PACKAGE: options.package } : process.env;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SUITE, 'client', '--command', CLIENT, '--scenario', scenario, '--timeout', '30000', '-o', out, ...specVersion], { cwd: ROOT, env });
+    const child = spawn(
+      process.execPath,
+      [SUITE, 'client', '--command', CLIENT, '--scenario', scenario, '--timeout', '30000', '-o', out, ...specVersion],
+      { cwd: ROOT, env },
+    );
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -49,7 +53,11 @@ export function runConformanceScenario(scenario: string, options: SuiteOptions =
     child.once('exit', (code) => {
       // Results land in <out>/<scenario dirs>/<run>/; a scenario the suite skips leaves none.
       const runs = findRunDirectories(out);
-      const read = (file: string) => runs.map((dir) => path.join(dir, file)).filter((f) => existsSync(f)).map((f) => readFileSync(f, 'utf8'));
+      const read = (file: string) =>
+        runs
+          .map((dir) => path.join(dir, file))
+          .filter((f) => existsSync(f))
+          .map((f) => readFileSync(f, 'utf8'));
       const checks = read('checks.json').flatMap((text) => JSON.parse(text) as ConformanceCheck[]);
       resolve({ code, output, checks, clientStdout: read('stdout.txt').join(''), clientStderr: read('stderr.txt').join('') });
       rmSync(out, { recursive: true, force: true });

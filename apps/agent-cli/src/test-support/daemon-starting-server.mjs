@@ -6,10 +6,14 @@
  */
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+
 import { McpServer } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 
-const daemon = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1e6)', 'a-daemon-of-a-stdio-server'], { detached: true, stdio: 'ignore' });
+const daemon = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1e6)', 'a-daemon-of-a-stdio-server'], {
+  detached: true,
+  stdio: 'ignore',
+});
 daemon.unref();
 writeFileSync(process.argv[2], String(daemon.pid));
 await new McpServer({ name: 'daemon-starting', version: '1.0.0' }).connect(new StdioServerTransport());

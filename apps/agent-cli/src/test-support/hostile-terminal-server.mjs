@@ -11,10 +11,16 @@ import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 
 const { toolName, resultText, errorText, fieldName } = JSON.parse(process.argv[2]);
 const server = new McpServer({ name: 'hostile-terminal', version: '1.0.0' });
-server.registerTool(toolName, { description: 'wipes everything', annotations: { destructiveHint: true } }, async () => ({ content: [{ type: 'text', text: resultText }] }));
+server.registerTool(toolName, { description: 'wipes everything', annotations: { destructiveHint: true } }, async () => ({
+  content: [{ type: 'text', text: resultText }],
+}));
 server.registerTool('fail', { description: 'always fails' }, async () => ({ isError: true, content: [{ type: 'text', text: errorText }] }));
 server.registerTool('ask', { description: 'asks the user' }, async () => {
-  const answer = await server.server.elicitInput({ mode: 'form', message: errorText, requestedSchema: { type: 'object', properties: { [fieldName]: { type: 'string' } } } });
+  const answer = await server.server.elicitInput({
+    mode: 'form',
+    message: errorText,
+    requestedSchema: { type: 'object', properties: { [fieldName]: { type: 'string' } } },
+  });
   return { content: [{ type: 'text', text: answer.action }] };
 });
 await server.connect(new StdioServerTransport());

@@ -68,7 +68,8 @@ export async function startOAuthProtectedServer(options: OAuthProtectedServerOpt
     const padding = options.tokenPaddingBytes ? { padding: 'x'.repeat(options.tokenPaddingBytes) } : {};
     return { access_token: access, token_type: 'Bearer', expires_in: 3600, refresh_token: refresh, scope, ...padding };
   };
-  const origin = (step: OAuthProtectedServerOptions['plainHttpElsewhere']) => (options.plainHttpElsewhere === step ? PLAIN_HTTP_ELSEWHERE : base);
+  const origin = (step: OAuthProtectedServerOptions['plainHttpElsewhere']) =>
+    options.plainHttpElsewhere === step ? PLAIN_HTTP_ELSEWHERE : base;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', base);
@@ -102,7 +103,8 @@ export async function startOAuthProtectedServer(options: OAuthProtectedServerOpt
     }
     if (req.method === 'GET' && url.pathname === '/authorize') {
       const q = url.searchParams;
-      if (q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge') || !q.get('redirect_uri')) return json(400, { error: 'invalid_request' });
+      if (q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge') || !q.get('redirect_uri'))
+        return json(400, { error: 'invalid_request' });
       const code = secret('code');
       authorizationScopes.push(q.get('scope') ?? '');
       codes.set(code, { challenge: q.get('code_challenge') as string, clientId: q.get('client_id') ?? '', scope: q.get('scope') ?? '' });
@@ -121,7 +123,8 @@ export async function startOAuthProtectedServer(options: OAuthProtectedServerOpt
         const pending = codes.get(form.get('code') ?? '');
         codes.delete(form.get('code') ?? '');
         const verifier = form.get('code_verifier') ?? '';
-        if (!pending || createHash('sha256').update(verifier).digest('base64url') !== pending.challenge) return json(400, { error: 'invalid_grant' });
+        if (!pending || createHash('sha256').update(verifier).digest('base64url') !== pending.challenge)
+          return json(400, { error: 'invalid_grant' });
         return json(200, issueTokens(pending.scope));
       }
       const refreshed = refreshTokens.get(form.get('refresh_token') ?? '');
@@ -134,7 +137,11 @@ export async function startOAuthProtectedServer(options: OAuthProtectedServerOpt
     if (url.pathname === '/mcp') {
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
       if (!token || !accessTokens.has(token)) {
-        return json(401, { error: 'invalid_token' }, { 'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` });
+        return json(
+          401,
+          { error: 'invalid_token' },
+          { 'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` },
+        );
       }
       if (req.method !== 'POST') return res.writeHead(405).end();
       const message = JSON.parse(body) as { id?: number | string; method: string; params?: { protocolVersion?: string } };
@@ -178,9 +185,17 @@ function answerMcp(
   const reply = (result: unknown) => json(200, { jsonrpc: '2.0', id: message.id, result });
   switch (message.method) {
     case 'initialize':
-      return reply({ protocolVersion: message.params?.protocolVersion ?? '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'oauth-protected', version: '1.0.0' } });
+      return reply({
+        protocolVersion: message.params?.protocolVersion ?? '2025-11-25',
+        capabilities: { tools: {} },
+        serverInfo: { name: 'oauth-protected', version: '1.0.0' },
+      });
     case 'tools/list':
-      return reply({ tools: [{ name: 'whoami', description: 'Says who is signed in.', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }] });
+      return reply({
+        tools: [
+          { name: 'whoami', description: 'Says who is signed in.', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+        ],
+      });
     case 'tools/call':
       return reply({ content: [{ type: 'text', text: 'signed in' }] });
     default:

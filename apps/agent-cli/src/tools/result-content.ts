@@ -29,7 +29,10 @@ export function resultPiece(block: ToolContent): ResultPiece {
       const name = field(block, 'title') ?? field(block, 'name') ?? uri;
       const mimeType = field(block, 'mimeType');
       const description = field(block, 'description');
-      return { kind: 'text', text: `[resource link: ${name} <${uri}>${mimeType ? ` ${mimeType}` : ''}]${description ? ` ${description}` : ''}` };
+      return {
+        kind: 'text',
+        text: `[resource link: ${name} <${uri}>${mimeType ? ` ${mimeType}` : ''}]${description ? ` ${description}` : ''}`,
+      };
     }
     case 'resource': {
       const resource = (block as { resource?: unknown }).resource;

@@ -72,7 +72,10 @@ export class ToolRegistry {
   private replaceGroup(name: string, tools: readonly Tool[]): void {
     const group = this.groups.get(name);
     if (!group) return;
-    this.assertFree(tools.map((tool) => tool.name), group.names);
+    this.assertFree(
+      tools.map((tool) => tool.name),
+      group.names,
+    );
     for (const old of group.names) this.tools.delete(old);
     for (const tool of tools) this.tools.set(tool.name, tool);
     group.names = tools.map((tool) => tool.name);
@@ -82,7 +85,8 @@ export class ToolRegistry {
   private assertFree(names: readonly string[], replacing: readonly string[] = []): void {
     const seen = new Set<string>();
     for (const name of names) {
-      if ((this.tools.has(name) && !replacing.includes(name)) || seen.has(name)) throw new AgentError(AgentErrorCode.DuplicateTool, `a tool named "${name}" is already registered`);
+      if ((this.tools.has(name) && !replacing.includes(name)) || seen.has(name))
+        throw new AgentError(AgentErrorCode.DuplicateTool, `a tool named "${name}" is already registered`);
       seen.add(name);
     }
   }

@@ -1,4 +1,6 @@
 import {
+  type CatalogueChangeChannel,
+  type CatalogueLog,
   FileJsonSource,
   HttpJsonSource,
   jsonSourceAt,
@@ -7,16 +9,15 @@ import {
   PortalRouteDirectory,
   RedisChangeChannel,
   RedisSnapshotCache,
+  type RouteConfig,
+  type RouteDirectory,
   ROUTING_HINT_DOCUMENT,
   ROUTING_HINT_PATH,
   RoutingHints,
-  StaticRouteDirectory,
-  type CatalogueChangeChannel,
-  type CatalogueLog,
-  type RouteConfig,
-  type RouteDirectory,
   type SnapshotCache,
+  StaticRouteDirectory,
 } from '@toolmesh/registry';
+
 import type { BundleSettings, GatewayConfig } from '../config/gateway-config';
 
 export interface CatalogueParts {
@@ -61,14 +62,18 @@ export function buildCatalogue(mcp: GatewayConfig['mcp'], log: CatalogueLog, now
 function bundleRoute(bundle: BundleSettings, fetchLimits: { timeoutMillis: number; maxBytes: number }): RouteConfig {
   const domain = bundle.serviceDomain.replace(/\/+$/, '');
   const manifest =
-    bundle.manifestFile !== undefined ? new FileJsonSource(bundle.manifestFile) : new HttpJsonSource(new URL(`${domain}${bundle.manifestPath}`), fetchLimits);
+    bundle.manifestFile !== undefined
+      ? new FileJsonSource(bundle.manifestFile)
+      : new HttpJsonSource(new URL(`${domain}${bundle.manifestPath}`), fetchLimits);
   return {
     token: bundle.name,
     services: [
       {
         serviceDomain: domain,
         manifest,
-        ...(bundle.manifestFile === undefined && { routingHint: new HttpJsonSource(new URL(`${domain}${ROUTING_HINT_PATH}`), fetchLimits, ROUTING_HINT_DOCUMENT) }),
+        ...(bundle.manifestFile === undefined && {
+          routingHint: new HttpJsonSource(new URL(`${domain}${ROUTING_HINT_PATH}`), fetchLimits, ROUTING_HINT_DOCUMENT),
+        }),
       },
     ],
     ...(bundle.namePrefix !== undefined && { namePrefix: bundle.namePrefix }),

@@ -1,19 +1,21 @@
 import type { Writable } from 'node:stream';
-import type { CatalogueGeneration } from '@toolmesh/registry';
+
 import { DEFAULT_MAX_DEPTH } from '@toolmesh/protocol';
-import { createLogger, createMcpHttpApp, listenHttp, type DispatchOutcome, type Logger } from '@toolmesh/transport-http/server';
+import type { CatalogueGeneration } from '@toolmesh/registry';
+import { createLogger, createMcpHttpApp, type DispatchOutcome, listenHttp, type Logger } from '@toolmesh/transport-http/server';
+
 import type { GatewayConfig } from '../config/gateway-config';
-import { buildCatalogue } from './build-catalogue';
-import { ToolConcurrencyLimit } from '../execution/tool-concurrency-limit';
 import { RequestStateSeal } from '../execution/request-state-seal';
+import { ToolConcurrencyLimit } from '../execution/tool-concurrency-limit';
 import { ToolExecutionService } from '../execution/tool-execution-service';
 import { GatewayMetrics, type RequestOutcome } from '../management/gateway-metrics';
 import { startManagementServer } from '../management/health-server';
 import { buildEras } from '../mcp/build-eras';
-import { GatewayTracing } from '../tracing/tracing';
 import { connectCatalogueChanges } from '../mcp/change-notifications/catalogue-changes';
 import { resolveCallerIdentity } from '../tool-client/caller-identity';
 import { UndiciToolClient } from '../tool-client/undici-tool-client';
+import { GatewayTracing } from '../tracing/tracing';
+import { buildCatalogue } from './build-catalogue';
 
 export interface RunningGateway {
   /** The MCP endpoint, e.g. `http://127.0.0.1:8080/mcp`. */
@@ -61,7 +63,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   });
   let openStreams = () => 0; // the eras, which hold the streams, are built below: the gauge reads them at scrape time
   const metrics = config.server.metricsEnabled
-    ? new GatewayMetrics({ catalogue: () => catalogue.status(), openStreams: () => openStreams(), ...(cache && { redisAvailable: () => cache.isAvailable() }) })
+    ? new GatewayMetrics({
+        catalogue: () => catalogue.status(),
+        openStreams: () => openStreams(),
+        ...(cache && { redisAvailable: () => cache.isAvailable() }),
+      })
     : undefined;
   const execution = new ToolExecutionService({
     catalogue,
@@ -136,7 +142,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     onToolsListChanged: (listener) => catalogue.onToolsListChanged(listener),
     stop: async () => {
       draining = true;
-      logger.info('gateway_draining', { inFlight: server.inFlight(), drainMillis: mcp.shutdownDrainMillis, notificationStreams: eras.listeners.size });
+      logger.info('gateway_draining', {
+        inFlight: server.inFlight(),
+        drainMillis: mcp.shutdownDrainMillis,
+        notificationStreams: eras.listeners.size,
+      });
       // Notification streams never end on their own: each is ended now (a listen with its result).
       notifications.stop();
       eras.listeners.closeAll();

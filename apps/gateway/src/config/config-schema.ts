@@ -13,7 +13,16 @@ export const configSchema = {
     server: {
       type: 'object',
       additionalProperties: false,
-      required: ['host', 'port', 'managementPort', 'headersTimeoutMillis', 'requestTimeoutMillis', 'keepAliveTimeoutMillis', 'maxConnections', 'metricsEnabled'],
+      required: [
+        'host',
+        'port',
+        'managementPort',
+        'headersTimeoutMillis',
+        'requestTimeoutMillis',
+        'keepAliveTimeoutMillis',
+        'maxConnections',
+        'metricsEnabled',
+      ],
       properties: {
         host: { type: 'string', minLength: 1 },
         port,
@@ -28,7 +37,26 @@ export const configSchema = {
     mcp: {
       type: 'object',
       additionalProperties: false,
-      required: ['endpointPath', 'serverInfo', 'protocol', 'maxBodyBytes', 'requestDeadlineMillis', 'maxToolTimeoutMillis', 'shutdownDrainMillis', 'forwardAuthorization', 'allowedHosts', 'allowedOrigins', 'payloadLoggingEnabled', 'bundles', 'portal', 'catalogue', 'routingHints', 'notifications', 'redis', 'toolClient'],
+      required: [
+        'endpointPath',
+        'serverInfo',
+        'protocol',
+        'maxBodyBytes',
+        'requestDeadlineMillis',
+        'maxToolTimeoutMillis',
+        'shutdownDrainMillis',
+        'forwardAuthorization',
+        'allowedHosts',
+        'allowedOrigins',
+        'payloadLoggingEnabled',
+        'bundles',
+        'portal',
+        'catalogue',
+        'routingHints',
+        'notifications',
+        'redis',
+        'toolClient',
+      ],
       properties: {
         endpointPath: { type: 'string', pattern: '^/[A-Za-z0-9._~/-]*$' },
         serverInfo: {
@@ -87,7 +115,16 @@ export const configSchema = {
         catalogue: {
           type: 'object',
           additionalProperties: false,
-          required: ['refreshTtlMillis', 'maxTools', 'maxSerializedBytes', 'toolsListPageSize', 'forcedRefreshCooldownMillis', 'requestedRefreshIntervalMillis', 'manifestTimeoutMillis', 'maxManifestBytes'],
+          required: [
+            'refreshTtlMillis',
+            'maxTools',
+            'maxSerializedBytes',
+            'toolsListPageSize',
+            'forcedRefreshCooldownMillis',
+            'requestedRefreshIntervalMillis',
+            'manifestTimeoutMillis',
+            'maxManifestBytes',
+          ],
           properties: {
             refreshTtlMillis: { type: 'integer', minimum: 0 },
             maxTools: positiveInt,
@@ -131,7 +168,12 @@ export const configSchema = {
           type: 'object',
           additionalProperties: false,
           required: ['connectionsPerOrigin', 'maxConcurrentCallsPerTool', 'reservedConnectionsPerOrigin', 'maxReservedCallsPerTool'],
-          properties: { connectionsPerOrigin: positiveInt, maxConcurrentCallsPerTool: positiveInt, reservedConnectionsPerOrigin: positiveInt, maxReservedCallsPerTool: positiveInt },
+          properties: {
+            connectionsPerOrigin: positiveInt,
+            maxConcurrentCallsPerTool: positiveInt,
+            reservedConnectionsPerOrigin: positiveInt,
+            maxReservedCallsPerTool: positiveInt,
+          },
         },
       },
     },

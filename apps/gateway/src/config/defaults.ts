@@ -1,4 +1,5 @@
 import { isIP, isIPv6 } from 'node:net';
+
 import { version } from '../../../../package.json';
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
 import type { GatewayConfig } from './gateway-config';
@@ -12,7 +13,10 @@ function sampleToolServiceUrl(env: NodeJS.ProcessEnv): string {
   const port = env.TOOL_SERVICE_PORT || '8081';
   if (!/^[0-9]+$/.test(port) || Number(port) < 1 || Number(port) > 65535) {
     const why = port === '0' ? 'lets the sample service pick any free port, which the gateway cannot follow' : 'is not a TCP port';
-    throw new GatewayError(GatewayErrorCode.ConfigInvalid, `TOOL_SERVICE_PORT=${port} ${why}; give a port from 1 to 65535, or configure mcp.bundles`);
+    throw new GatewayError(
+      GatewayErrorCode.ConfigInvalid,
+      `TOOL_SERVICE_PORT=${port} ${why}; give a port from 1 to 65535, or configure mcp.bundles`,
+    );
   }
   const bound = env.TOOL_SERVICE_HOST || '127.0.0.1';
   if (isIP(bound) === 0 && !/^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(bound)) {
@@ -77,7 +81,12 @@ export function defaultConfig(env: NodeJS.ProcessEnv = {}): GatewayConfig {
       routingHints: { refreshTtlMillis: 300_000 },
       notifications: { maxOpenStreams: 1_024, maxStreamsPerClient: 64, maxStreamLifetimeMillis: 3_600_000, keepAliveMillis: 15_000 },
       redis: { keyPrefix: 'toolmesh', portalRegistryKey: 'toolmesh:portal-registry:v1', commandTimeoutMillis: 1_000 },
-      toolClient: { connectionsPerOrigin: 128, maxConcurrentCallsPerTool: 64, reservedConnectionsPerOrigin: 32, maxReservedCallsPerTool: 8 },
+      toolClient: {
+        connectionsPerOrigin: 128,
+        maxConcurrentCallsPerTool: 64,
+        reservedConnectionsPerOrigin: 32,
+        maxReservedCallsPerTool: 8,
+      },
     },
     logging: { level: 'info', format: 'kv' },
   };

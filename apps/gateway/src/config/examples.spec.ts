@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { REPO_ROOT } from '../../../../tools/test/server-process';
 import { loadConfig } from './load-config';
 

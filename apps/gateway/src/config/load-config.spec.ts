@@ -1,9 +1,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { GatewayError } from '../errors/gateway-errors';
-import { loadConfig } from './load-config';
 import { defaultConfig } from './defaults';
+import { loadConfig } from './load-config';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'gateway-config-'));
 function yamlFile(text: string): string {
@@ -30,13 +31,18 @@ mcp:
       manifestPath: /tool-manifest
       namePrefix: core_
 `);
-    const config = loadConfig({ file, env: { PORT: '7100', MCP_FORWARD_AUTHORIZATION: 'true', MCP_ALLOWED_HOSTS: 'gw.internal, localhost' } });
+    const config = loadConfig({
+      file,
+      env: { PORT: '7100', MCP_FORWARD_AUTHORIZATION: 'true', MCP_ALLOWED_HOSTS: 'gw.internal, localhost' },
+    });
     expect(config.server).toMatchObject({ host: '127.0.0.1', port: 7100, managementPort: 9090 });
     expect(config.mcp.endpointPath).toBe('/tools/mcp');
     expect(config.mcp.forwardAuthorization).toBe(true);
     expect(config.mcp.allowedHosts).toEqual(['gw.internal', 'localhost']);
     expect(config.mcp.allowedOrigins).toEqual(['https://agents.example.com']);
-    expect(config.mcp.bundles).toEqual([{ name: 'core', serviceDomain: 'http://core.internal:8080', manifestPath: '/tool-manifest', namePrefix: 'core_' }]);
+    expect(config.mcp.bundles).toEqual([
+      { name: 'core', serviceDomain: 'http://core.internal:8080', manifestPath: '/tool-manifest', namePrefix: 'core_' },
+    ]);
     expect(config.mcp.maxBodyBytes).toBe(defaultConfig().mcp.maxBodyBytes);
   });
 
@@ -47,18 +53,52 @@ mcp:
   it.each([
     ['a typo in a key', 'mcp: { maxBodyByte: 1 }', 'config.mcp.maxBodyByte is not allowed'],
     ['a wrong type', 'mcp: { maxBodyBytes: lots }', 'config.mcp.maxBodyBytes must be integer'],
-    ['a preferred version that is not supported', 'mcp: { protocol: { supportedVersions: [2025-06-18], preferredVersion: 2025-11-25 } }', 'preferredVersion 2025-11-25 must be one of'],
-    ['an unknown MCP version', 'mcp: { protocol: { supportedVersions: [1999-01-01], preferredVersion: 1999-01-01 } }', 'unknown MCP version(s) 1999-01-01'],
-    ['a bundle with two manifest sources', 'mcp: { bundles: [{ name: a, serviceDomain: "http://a", manifestPath: /m, manifestFile: m.json }] }', 'must match exactly one schema'],
-    ['duplicate bundle names', 'mcp: { bundles: [{ name: a, serviceDomain: "http://a", manifestPath: /m }, { name: a, serviceDomain: "http://b", manifestPath: /m }] }', 'the name a is used twice'],
+    [
+      'a preferred version that is not supported',
+      'mcp: { protocol: { supportedVersions: [2025-06-18], preferredVersion: 2025-11-25 } }',
+      'preferredVersion 2025-11-25 must be one of',
+    ],
+    [
+      'an unknown MCP version',
+      'mcp: { protocol: { supportedVersions: [1999-01-01], preferredVersion: 1999-01-01 } }',
+      'unknown MCP version(s) 1999-01-01',
+    ],
+    [
+      'a bundle with two manifest sources',
+      'mcp: { bundles: [{ name: a, serviceDomain: "http://a", manifestPath: /m, manifestFile: m.json }] }',
+      'must match exactly one schema',
+    ],
+    [
+      'duplicate bundle names',
+      'mcp: { bundles: [{ name: a, serviceDomain: "http://a", manifestPath: /m }, { name: a, serviceDomain: "http://b", manifestPath: /m }] }',
+      'the name a is used twice',
+    ],
     ['broken YAML', 'mcp: [unclosed', 'is not valid YAML'],
-    ['a headers timeout above the request timeout', 'server: { headersTimeoutMillis: 40000, requestTimeoutMillis: 30000 }', 'server.headersTimeoutMillis (40000) must not exceed server.requestTimeoutMillis (30000)'],
+    [
+      'a headers timeout above the request timeout',
+      'server: { headersTimeoutMillis: 40000, requestTimeoutMillis: 30000 }',
+      'server.headersTimeoutMillis (40000) must not exceed server.requestTimeoutMillis (30000)',
+    ],
     ['a negative connection cap', 'server: { maxConnections: -1 }', 'config.server.maxConnections must be >= 0'],
-    ['a per-tool cap reaching into the reserve', 'mcp: { toolClient: { maxConcurrentCallsPerTool: 100 } }', 'maxConcurrentCallsPerTool (100) must not exceed connectionsPerOrigin less reservedConnectionsPerOrigin (96)'],
-    ['a reserve as large as the pool', 'mcp: { toolClient: { connectionsPerOrigin: 32, maxConcurrentCallsPerTool: 1 } }', 'reservedConnectionsPerOrigin (32) must be below mcp.toolClient.connectionsPerOrigin (32)'],
-    ['more reserved calls per tool than the reserve', 'mcp: { toolClient: { maxReservedCallsPerTool: 40 } }', 'maxReservedCallsPerTool (40) must not exceed mcp.toolClient.reservedConnectionsPerOrigin (32)'],
+    [
+      'a per-tool cap reaching into the reserve',
+      'mcp: { toolClient: { maxConcurrentCallsPerTool: 100 } }',
+      'maxConcurrentCallsPerTool (100) must not exceed connectionsPerOrigin less reservedConnectionsPerOrigin (96)',
+    ],
+    [
+      'a reserve as large as the pool',
+      'mcp: { toolClient: { connectionsPerOrigin: 32, maxConcurrentCallsPerTool: 1 } }',
+      'reservedConnectionsPerOrigin (32) must be below mcp.toolClient.connectionsPerOrigin (32)',
+    ],
+    [
+      'more reserved calls per tool than the reserve',
+      'mcp: { toolClient: { maxReservedCallsPerTool: 40 } }',
+      'maxReservedCallsPerTool (40) must not exceed mcp.toolClient.reservedConnectionsPerOrigin (32)',
+    ],
   ])('refuses %s, saying what to fix', (_, text, message) => {
-    expect(() => loadConfig({ file: yamlFile(text), env: {} })).toThrow(expect.objectContaining({ code: 'gateway.config_invalid', message: expect.stringContaining(message) }));
+    expect(() => loadConfig({ file: yamlFile(text), env: {} })).toThrow(
+      expect.objectContaining({ code: 'gateway.config_invalid', message: expect.stringContaining(message) }),
+    );
   });
 
   it('refuses bad environment values and missing files', () => {
@@ -71,14 +111,20 @@ mcp:
 
   it('takes the portal registry, Redis and the TTLs from the environment, and refuses unusable locations', () => {
     const config = loadConfig({
-      env: { MCP_PORTAL_REGISTRY_URL: 'file:./config/local-toolserver-info-sample-v1.json', REDIS_URL: 'redis://cache:6379', MCP_CATALOGUE_REFRESH_TTL_MILLIS: '30000' },
+      env: {
+        MCP_PORTAL_REGISTRY_URL: 'file:./config/local-toolserver-info-sample-v1.json',
+        REDIS_URL: 'redis://cache:6379',
+        MCP_CATALOGUE_REFRESH_TTL_MILLIS: '30000',
+      },
     });
     expect([config.mcp.portal.registryUrl, config.mcp.redis.url, config.mcp.catalogue.refreshTtlMillis]).toEqual([
       'file:./config/local-toolserver-info-sample-v1.json',
       'redis://cache:6379',
       30_000,
     ]);
-    expect(() => loadConfig({ env: { MCP_PORTAL_REGISTRY_URL: 'ftp://portal' } })).toThrow(/config\.mcp\.portal\.registryUrl must match pattern/);
+    expect(() => loadConfig({ env: { MCP_PORTAL_REGISTRY_URL: 'ftp://portal' } })).toThrow(
+      /config\.mcp\.portal\.registryUrl must match pattern/,
+    );
     expect(() => loadConfig({ env: { REDIS_URL: 'cache:6379' } })).toThrow(/config\.mcp\.redis\.url must match pattern/);
   });
 
@@ -91,7 +137,12 @@ mcp:
     expect(serviceDomain({ TOOL_SERVICE_HOST: '::' })).toBe('http://[::1]:8081');
     expect(serviceDomain({ TOOL_SERVICE_HOST: 'fd00::5' })).toBe('http://[fd00::5]:8081');
     // A configured bundle list replaces the default one, whatever the sample's variables say.
-    expect(loadConfig({ file: yamlFile('mcp: { bundles: [{ name: a, serviceDomain: "http://a:1", manifestPath: /m }] }'), env: { TOOL_SERVICE_PORT: '9000' } }).mcp.bundles[0].serviceDomain).toBe('http://a:1');
+    expect(
+      loadConfig({
+        file: yamlFile('mcp: { bundles: [{ name: a, serviceDomain: "http://a:1", manifestPath: /m }] }'),
+        env: { TOOL_SERVICE_PORT: '9000' },
+      }).mcp.bundles[0].serviceDomain,
+    ).toBe('http://a:1');
   });
 
   it.each([
@@ -99,8 +150,12 @@ mcp:
     ['eighty', 'TOOL_SERVICE_PORT=eighty is not a TCP port'],
     ['70000', 'TOOL_SERVICE_PORT=70000 is not a TCP port'],
   ])('refuses TOOL_SERVICE_PORT=%s for the default bundle, saying why', (port, message) => {
-    expect(() => loadConfig({ env: { TOOL_SERVICE_PORT: port } })).toThrow(expect.objectContaining({ code: 'gateway.config_invalid', message: expect.stringContaining(message) }));
-    expect(() => loadConfig({ env: { TOOL_SERVICE_HOST: 'a b/c' } })).toThrow('TOOL_SERVICE_HOST must be an IP address or a host name, got "a b/c"');
+    expect(() => loadConfig({ env: { TOOL_SERVICE_PORT: port } })).toThrow(
+      expect.objectContaining({ code: 'gateway.config_invalid', message: expect.stringContaining(message) }),
+    );
+    expect(() => loadConfig({ env: { TOOL_SERVICE_HOST: 'a b/c' } })).toThrow(
+      'TOOL_SERVICE_HOST must be an IP address or a host name, got "a b/c"',
+    );
   });
 
   it('expands ${VAR} and ${VAR:-default} in the strings of the file from the environment', () => {
@@ -115,7 +170,10 @@ mcp:
     const defaults = loadConfig({ file, env: { MANIFEST_PATH: '/tool-manifest', REDIS_HOST: 'cache' } });
     expect(defaults.mcp.bundles[0]).toMatchObject({ serviceDomain: 'http://127.0.0.1:8081', manifestPath: '/tool-manifest' });
     expect(defaults.mcp.redis.url).toBe('redis://cache:6379');
-    const set = loadConfig({ file, env: { TOOL_SERVICE_URL: 'http://tools.internal:9000', MANIFEST_PATH: '/m', REDIS_HOST: 'cache', REDIS_PORT: '7000' } });
+    const set = loadConfig({
+      file,
+      env: { TOOL_SERVICE_URL: 'http://tools.internal:9000', MANIFEST_PATH: '/m', REDIS_HOST: 'cache', REDIS_PORT: '7000' },
+    });
     expect(set.mcp.bundles[0]).toMatchObject({ serviceDomain: 'http://tools.internal:9000', manifestPath: '/m' });
     expect(set.mcp.redis.url).toBe('redis://cache:7000');
   });

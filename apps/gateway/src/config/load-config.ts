@@ -1,6 +1,15 @@
 import { readFileSync } from 'node:fs';
+
+import {
+  errorMessage,
+  expandStrings,
+  isModernProtocolVersion,
+  MODERN_PROTOCOL_VERSIONS,
+  SchemaCompiler,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@toolmesh/protocol';
 import { parse as parseYaml } from 'yaml';
-import { errorMessage, expandStrings, isModernProtocolVersion, MODERN_PROTOCOL_VERSIONS, SchemaCompiler, SUPPORTED_PROTOCOL_VERSIONS } from '@toolmesh/protocol';
+
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
 import { configSchema } from './config-schema';
 import { defaultConfig } from './defaults';
@@ -70,14 +79,23 @@ export function loadConfig(options: { file?: string; env: NodeJS.ProcessEnv }): 
 /** Node refuses a headers timeout above the request timeout; say so at start, naming both settings. */
 function checkServerTimeouts({ headersTimeoutMillis, requestTimeoutMillis }: GatewayConfig['server']): void {
   if (headersTimeoutMillis > requestTimeoutMillis) {
-    throw configInvalid(`server.headersTimeoutMillis (${headersTimeoutMillis}) must not exceed server.requestTimeoutMillis (${requestTimeoutMillis})`);
+    throw configInvalid(
+      `server.headersTimeoutMillis (${headersTimeoutMillis}) must not exceed server.requestTimeoutMillis (${requestTimeoutMillis})`,
+    );
   }
 }
 
 /** Stuck tools must leave connections to their service's other tools (SPEC G26): a reserve, that one tool cannot fill alone. */
-function checkToolClient({ connectionsPerOrigin, maxConcurrentCallsPerTool, reservedConnectionsPerOrigin, maxReservedCallsPerTool }: GatewayConfig['mcp']['toolClient']): void {
+function checkToolClient({
+  connectionsPerOrigin,
+  maxConcurrentCallsPerTool,
+  reservedConnectionsPerOrigin,
+  maxReservedCallsPerTool,
+}: GatewayConfig['mcp']['toolClient']): void {
   if (reservedConnectionsPerOrigin >= connectionsPerOrigin) {
-    throw configInvalid(`mcp.toolClient.reservedConnectionsPerOrigin (${reservedConnectionsPerOrigin}) must be below mcp.toolClient.connectionsPerOrigin (${connectionsPerOrigin})`);
+    throw configInvalid(
+      `mcp.toolClient.reservedConnectionsPerOrigin (${reservedConnectionsPerOrigin}) must be below mcp.toolClient.connectionsPerOrigin (${connectionsPerOrigin})`,
+    );
   }
   if (maxConcurrentCallsPerTool > connectionsPerOrigin - reservedConnectionsPerOrigin) {
     throw configInvalid(
@@ -85,7 +103,9 @@ function checkToolClient({ connectionsPerOrigin, maxConcurrentCallsPerTool, rese
     );
   }
   if (maxReservedCallsPerTool > reservedConnectionsPerOrigin) {
-    throw configInvalid(`mcp.toolClient.maxReservedCallsPerTool (${maxReservedCallsPerTool}) must not exceed mcp.toolClient.reservedConnectionsPerOrigin (${reservedConnectionsPerOrigin})`);
+    throw configInvalid(
+      `mcp.toolClient.maxReservedCallsPerTool (${maxReservedCallsPerTool}) must not exceed mcp.toolClient.reservedConnectionsPerOrigin (${reservedConnectionsPerOrigin})`,
+    );
   }
 }
 
@@ -112,12 +132,16 @@ const KNOWN_VERSIONS = [...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSI
 function checkVersions(protocol: GatewayConfig['mcp']['protocol']): void {
   const unknown = protocol.supportedVersions.filter((v) => !KNOWN_VERSIONS.includes(v));
   if (unknown.length > 0) {
-    throw configInvalid(`mcp.protocol.supportedVersions: unknown MCP version(s) ${unknown.join(', ')}; known: ${KNOWN_VERSIONS.join(', ')}`);
+    throw configInvalid(
+      `mcp.protocol.supportedVersions: unknown MCP version(s) ${unknown.join(', ')}; known: ${KNOWN_VERSIONS.join(', ')}`,
+    );
   }
   // initialize negotiates among the 2025 versions only; the 2026 era has no initialize.
   const legacy = protocol.supportedVersions.filter((v) => !isModernProtocolVersion(v));
   if (legacy.length > 0 && !legacy.includes(protocol.preferredVersion)) {
-    throw configInvalid(`mcp.protocol.preferredVersion ${protocol.preferredVersion} must be one of the 2025 versions in mcp.protocol.supportedVersions (${legacy.join(', ')})`);
+    throw configInvalid(
+      `mcp.protocol.preferredVersion ${protocol.preferredVersion} must be one of the 2025 versions in mcp.protocol.supportedVersions (${legacy.join(', ')})`,
+    );
   }
   if (protocol.assumeVersionWhenMissing !== undefined && !legacy.includes(protocol.assumeVersionWhenMissing)) {
     throw configInvalid('mcp.protocol.assumeVersionWhenMissing must be one of the 2025 versions in mcp.protocol.supportedVersions');
@@ -140,7 +164,10 @@ function convert(variable: string, raw: string, kind: EnvKind): unknown {
       if (raw !== 'true' && raw !== 'false') throw configInvalid(`${variable} must be true or false, got "${raw}"`);
       return raw === 'true';
     case 'list':
-      return raw.split(',').map((item) => item.trim()).filter(Boolean);
+      return raw
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
     default:
       return raw;
   }

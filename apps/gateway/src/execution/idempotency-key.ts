@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+
 import type { RequestId } from '@toolmesh/protocol';
 import type { RequestContext } from '@toolmesh/transport-http/server';
 
@@ -12,7 +13,12 @@ export type CallIdentity = (name: string, params: Record<string, unknown>, conte
  * 2025 revisions: a client retries a request with the same JSON-RPC id in the same session, so the session
  * (its `Mcp-Session-Id`, else its `guid`) and the id identify the call.
  */
-export const legacyCallIdentity: CallIdentity = (name, _params, context, id) => ['2025', context.sessionId ?? context.guid, JSON.stringify(id), name];
+export const legacyCallIdentity: CallIdentity = (name, _params, context, id) => [
+  '2025',
+  context.sessionId ?? context.guid,
+  JSON.stringify(id),
+  name,
+];
 
 /**
  * 2026-07-28: no session, and every retry (a dropped stream, an MRTR round) carries a new id, so the call

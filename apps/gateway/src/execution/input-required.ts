@@ -20,18 +20,27 @@ const CAPABILITY_OF: ReadonlyMap<string, string> = new Map([
 export function readInputRequired(reply: object): { ok: true; value: InputRequired } | { ok: false; problem: string } | undefined {
   if (!('inputRequired' in reply)) return undefined;
   const value = reply.inputRequired;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, problem: '"inputRequired" is not an object' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ok: false, problem: '"inputRequired" is not an object' };
   const { inputRequests, requestState } = value as Record<string, unknown>;
-  if (requestState !== undefined && typeof requestState !== 'string') return { ok: false, problem: '"inputRequired.requestState" is not a string' };
+  if (requestState !== undefined && typeof requestState !== 'string')
+    return { ok: false, problem: '"inputRequired.requestState" is not a string' };
   if (inputRequests === undefined) {
-    return requestState === undefined ? { ok: false, problem: '"inputRequired" has neither inputRequests nor requestState' } : { ok: true, value: { requestState } };
+    return requestState === undefined
+      ? { ok: false, problem: '"inputRequired" has neither inputRequests nor requestState' }
+      : { ok: true, value: { requestState } };
   }
-  if (typeof inputRequests !== 'object' || inputRequests === null || Array.isArray(inputRequests)) return { ok: false, problem: '"inputRequired.inputRequests" is not an object' };
+  if (typeof inputRequests !== 'object' || inputRequests === null || Array.isArray(inputRequests))
+    return { ok: false, problem: '"inputRequired.inputRequests" is not an object' };
   for (const request of Object.values(inputRequests)) {
     const method = (request as { method?: unknown } | null)?.method;
-    if (typeof method !== 'string' || !CAPABILITY_OF.has(method)) return { ok: false, problem: 'an input request is not elicitation/create, sampling/createMessage or roots/list' };
+    if (typeof method !== 'string' || !CAPABILITY_OF.has(method))
+      return { ok: false, problem: 'an input request is not elicitation/create, sampling/createMessage or roots/list' };
   }
-  return { ok: true, value: { inputRequests: inputRequests as InputRequired['inputRequests'], ...(requestState !== undefined && { requestState }) } };
+  return {
+    ok: true,
+    value: { inputRequests: inputRequests as InputRequired['inputRequests'], ...(requestState !== undefined && { requestState }) },
+  };
 }
 
 /** The capabilities the requests need that the client did not declare (`{}` when none is missing). */
@@ -65,11 +74,14 @@ export interface InputAnswers {
  */
 export function inputAnswersProblem(params: Record<string, unknown>): string | undefined {
   const { inputResponses, requestState } = params;
-  if (requestState !== undefined && typeof requestState !== 'string') return '"requestState" must be the string an input_required result gave';
+  if (requestState !== undefined && typeof requestState !== 'string')
+    return '"requestState" must be the string an input_required result gave';
   if (inputResponses === undefined) return undefined;
   const isObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
   if (!isObject(inputResponses)) return '"inputResponses" must be an object of results keyed as the input requests were';
-  return Object.values(inputResponses as object).every(isObject) ? undefined : 'each of "inputResponses" must be the result object of its input request';
+  return Object.values(inputResponses as object).every(isObject)
+    ? undefined
+    : 'each of "inputResponses" must be the result object of its input request';
 }
 
 /** The retry's answers as params carry them, when they do (after `inputAnswersProblem` found none). */
@@ -85,7 +97,8 @@ export function readInputAnswers(params: Record<string, unknown>): InputAnswers 
  */
 export function inputAnswerHeaders(answers: InputAnswers): Record<string, string> {
   const headers: Record<string, string> = {};
-  if (answers.inputResponses !== undefined) headers['mcp-input-responses'] = Buffer.from(JSON.stringify(answers.inputResponses)).toString('base64url');
+  if (answers.inputResponses !== undefined)
+    headers['mcp-input-responses'] = Buffer.from(JSON.stringify(answers.inputResponses)).toString('base64url');
   if (answers.requestState !== undefined) headers['mcp-request-state'] = Buffer.from(answers.requestState).toString('base64url');
   return headers;
 }

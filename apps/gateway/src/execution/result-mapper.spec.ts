@@ -1,5 +1,5 @@
 import type { ToolHttpResponse } from '../tool-client/tool-client';
-import { mapToolReply, type GatewayCallToolResult } from './result-mapper';
+import { type GatewayCallToolResult, mapToolReply } from './result-mapper';
 
 const reply = (status: number, body: string) => ({ kind: 'reply' as const, status, body });
 /** The mapping when it is a result (not a request for input). */
@@ -25,9 +25,17 @@ describe('mapToolReply (SPEC G13)', () => {
     ['HTTP 404 without a reason', reply(404, 'Not Found'), 'Tool t failed: the tool service answered HTTP 404.'],
     ['a reply that is not JSON', reply(200, '<html>oops</html>'), "Tool t failed: the tool service's reply is not JSON."],
     ['a reply without data', reply(200, '{"result":1}'), 'has no "data" member'],
-    ['a request for input in a form that cannot be relayed', reply(200, '{"inputRequired":{"inputRequests":{"x":{"method":"tools/call"}}}}'), 'asked for input in a form the gateway cannot relay'],
+    [
+      'a request for input in a form that cannot be relayed',
+      reply(200, '{"inputRequired":{"inputRequests":{"x":{"method":"tools/call"}}}}'),
+      'asked for input in a form the gateway cannot relay',
+    ],
     ['a request for input with nothing in it', reply(200, '{"inputRequired":{}}'), 'has neither inputRequests nor requestState'],
-    ['a timeout', { kind: 'failure' as const, reason: 'timeout' as const, detail: 'no complete reply within 1000 ms' }, 'Tool t failed: no complete reply within 1000 ms.'],
+    [
+      'a timeout',
+      { kind: 'failure' as const, reason: 'timeout' as const, detail: 'no complete reply within 1000 ms' },
+      'Tool t failed: no complete reply within 1000 ms.',
+    ],
   ])('maps %s to an isError result', (_, toolReply, text) => {
     const result = resultOf(toolReply, 5);
     expect(result.isError).toBe(true);
@@ -37,6 +45,8 @@ describe('mapToolReply (SPEC G13)', () => {
 
   it('hands a request for input back as such', () => {
     const body = '{"inputRequired":{"inputRequests":{"q":{"method":"elicitation/create","params":{"message":"?"}}},"requestState":"s1"}}';
-    expect(mapToolReply('t', reply(200, body), 1)).toEqual({ inputRequired: { inputRequests: { q: { method: 'elicitation/create', params: { message: '?' } } }, requestState: 's1' } });
+    expect(mapToolReply('t', reply(200, body), 1)).toEqual({
+      inputRequired: { inputRequests: { q: { method: 'elicitation/create', params: { message: '?' } } }, requestState: 's1' },
+    });
   });
 });

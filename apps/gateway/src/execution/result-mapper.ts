@@ -1,6 +1,7 @@
 import type { ToolOutput } from '@toolmesh/registry';
+
 import type { ToolHttpResponse } from '../tool-client/tool-client';
-import { readInputRequired, type InputRequired } from './input-required';
+import { type InputRequired, readInputRequired } from './input-required';
 
 /**
  * The `CallToolResult` the gateway returns (SPEC G13): one text block carrying the call's duration and,
@@ -26,11 +27,20 @@ export function toolResult(text: string, isError: boolean, durationMs: number): 
  * handed back as such, for the era to relay. Everything else is a tool execution failure (`isError: true`),
  * which the model can read and act on, never a JSON-RPC error.
  */
-export function mapToolReply(toolName: string, reply: ToolHttpResponse, durationMs: number, output?: ToolOutput): GatewayCallToolResult | { inputRequired: InputRequired } {
+export function mapToolReply(
+  toolName: string,
+  reply: ToolHttpResponse,
+  durationMs: number,
+  output?: ToolOutput,
+): GatewayCallToolResult | { inputRequired: InputRequired } {
   if (reply.kind === 'failure') return toolResult(`Tool ${toolName} failed: ${reply.detail}.`, true, durationMs);
   if (reply.status < 200 || reply.status > 299) {
     const detail = errorDetail(reply.body);
-    return toolResult(`Tool ${toolName} failed: the tool service answered HTTP ${reply.status}${detail ? `: ${detail}` : '.'}`, true, durationMs);
+    return toolResult(
+      `Tool ${toolName} failed: the tool service answered HTTP ${reply.status}${detail ? `: ${detail}` : '.'}`,
+      true,
+      durationMs,
+    );
   }
   let parsed: unknown;
   try {
@@ -40,14 +50,20 @@ export function mapToolReply(toolName: string, reply: ToolHttpResponse, duration
   }
   const input = typeof parsed === 'object' && parsed !== null ? readInputRequired(parsed) : undefined;
   if (input?.ok) return { inputRequired: input.value };
-  if (input) return toolResult(`Tool ${toolName} failed: the tool service asked for input in a form the gateway cannot relay: ${input.problem}.`, true, durationMs);
+  if (input)
+    return toolResult(
+      `Tool ${toolName} failed: the tool service asked for input in a form the gateway cannot relay: ${input.problem}.`,
+      true,
+      durationMs,
+    );
   if (typeof parsed !== 'object' || parsed === null || !('data' in parsed)) {
     return toolResult(`Tool ${toolName} failed: the tool service's reply has no "data" member.`, true, durationMs);
   }
   const { data } = parsed as { data: unknown };
   if (output === undefined) return toolResult(typeof data === 'string' ? data : JSON.stringify(data), false, durationMs);
   const check = output.validator.check(data, 'structuredContent');
-  if (!check.ok) return toolResult(`Tool ${toolName} failed: its reply does not match its outputSchema: ${check.problems.join('; ')}`, true, durationMs);
+  if (!check.ok)
+    return toolResult(`Tool ${toolName} failed: its reply does not match its outputSchema: ${check.problems.join('; ')}`, true, durationMs);
   // The serialized JSON as text too, for clients that read only text (SEP-2106).
   return { ...toolResult(JSON.stringify(data), false, durationMs), structuredContent: data };
 }

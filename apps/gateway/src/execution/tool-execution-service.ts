@@ -1,11 +1,12 @@
 import type { ToolCatalogue, ToolDefinition } from '@toolmesh/registry';
-import { CallerHeader, remainingMillis, type Logger, type RequestContext } from '@toolmesh/transport-http/server';
+import { CallerHeader, type Logger, remainingMillis, type RequestContext } from '@toolmesh/transport-http/server';
+
 import type { CallerIdentity } from '../tool-client/caller-identity';
 import type { ToolClient, ToolHttpResponse } from '../tool-client/tool-client';
-import { mapToolReply, toolResult, type GatewayCallToolResult } from './result-mapper';
 import { inputAnswerHeaders, type InputAnswers, type InputRequired } from './input-required';
-import type { ToolAdmission, ToolConcurrencyLimit } from './tool-concurrency-limit';
 import type { RequestStateSeal } from './request-state-seal';
+import { type GatewayCallToolResult, mapToolReply, toolResult } from './result-mapper';
+import type { ToolAdmission, ToolConcurrencyLimit } from './tool-concurrency-limit';
 import type { TraceHeaders } from './trace-context';
 
 /**
@@ -46,9 +47,7 @@ export interface ToolExecutionOptions {
 export type ToolLookupFailure = 'unknown_tool' | 'registry_unavailable';
 
 export type ToolCallOutcome =
-  | { kind: 'result'; result: GatewayCallToolResult }
-  | { kind: 'input_required'; input: InputRequired }
-  | { kind: 'invalid_request_state' };
+  { kind: 'result'; result: GatewayCallToolResult } | { kind: 'input_required'; input: InputRequired } | { kind: 'invalid_request_state' };
 
 /**
  * Executes one `tools/call`: find the tool by exact name, then validate the arguments, POST them once to
@@ -77,7 +76,12 @@ export class ToolExecutionService {
     return (await catalogue.refreshForUnknownTool(name, context))?.tools.get(name) ?? 'unknown_tool';
   }
 
-  async call(tool: ToolDefinition, args: Record<string, unknown>, context: RequestContext, extras: CallExtras = {}): Promise<ToolCallOutcome> {
+  async call(
+    tool: ToolDefinition,
+    args: Record<string, unknown>,
+    context: RequestContext,
+    extras: CallExtras = {},
+  ): Promise<ToolCallOutcome> {
     const { name } = tool;
     const { limit, logger, settings } = this.options;
     if (extras.answers?.requestState !== undefined) {
@@ -117,11 +121,17 @@ export class ToolExecutionService {
     const durationMs = Math.round(performance.now() - started);
     if (reply.kind === 'reply' && (reply.status === 404 || reply.status === 410)) this.options.catalogue.reportStaleTool(tool, context);
     const status = reply.kind === 'reply' ? reply.status : reply.reason;
-    this.options.observe?.(name, durationMs, reply.kind === 'failure' ? reply.reason : reply.status >= 300 ? `http_${Math.floor(reply.status / 100)}xx` : undefined);
+    this.options.observe?.(
+      name,
+      durationMs,
+      reply.kind === 'failure' ? reply.reason : reply.status >= 300 ? `http_${Math.floor(reply.status / 100)}xx` : undefined,
+    );
     // A cancelled call is logged once, as such; its result goes nowhere, since nobody is left to read it.
     logger.info(status === 'cancelled' ? 'tool_call_cancelled' : 'tool_call_completed', { tool: name, status, durationMs }, context);
     const mapped = mapToolReply(name, reply, durationMs, tool.output);
-    return 'inputRequired' in mapped ? { kind: 'input_required', input: this.sealState(name, mapped.inputRequired) } : { kind: 'result', result: mapped };
+    return 'inputRequired' in mapped
+      ? { kind: 'input_required', input: this.sealState(name, mapped.inputRequired) }
+      : { kind: 'result', result: mapped };
   }
 
   private refusedAtLimit(name: string, admission: Exclude<ToolAdmission, 'admitted'>, context: RequestContext): GatewayCallToolResult {
@@ -129,11 +139,19 @@ export class ToolExecutionService {
     const { maxConcurrentCallsPerTool, connectionsPerOrigin, reservedConnectionsPerOrigin } = limit.limits;
     if (admission === 'tool_at_limit') {
       logger.warn('tool_call_refused_at_limit', { tool: name, limit: maxConcurrentCallsPerTool }, context);
-      return toolResult(`Tool ${name} was not called: it already has ${maxConcurrentCallsPerTool} calls in flight, its limit; retry later.`, true, 0);
+      return toolResult(
+        `Tool ${name} was not called: it already has ${maxConcurrentCallsPerTool} calls in flight, its limit; retry later.`,
+        true,
+        0,
+      );
     }
     const shared = connectionsPerOrigin - reservedConnectionsPerOrigin;
     logger.warn('tool_call_refused_at_service_limit', { tool: name, limit: shared }, context);
-    return toolResult(`Tool ${name} was not called: its tool service already has ${shared} calls in flight and the rest of its connections are kept for its other tools; retry later.`, true, 0);
+    return toolResult(
+      `Tool ${name} was not called: its tool service already has ${shared} calls in flight and the rest of its connections are kept for its other tools; retry later.`,
+      true,
+      0,
+    );
   }
 
   /** Each endpoint's origin, read once: a `URL`'s getters build a new string on every read. */
@@ -148,10 +166,15 @@ export class ToolExecutionService {
 
   /** The client gets the service's state sealed; its retry brings it back to be opened (`call`). */
   private sealState(tool: string, input: InputRequired): InputRequired {
-    return input.requestState === undefined ? input : { ...input, requestState: this.options.settings.requestStates.seal(tool, input.requestState) };
+    return input.requestState === undefined
+      ? input
+      : { ...input, requestState: this.options.settings.requestStates.seal(tool, input.requestState) };
   }
 
-  private outboundHeaders(context: RequestContext, { trace, idempotencyKey, inputCapabilities, answers }: CallExtras): Record<string, string> {
+  private outboundHeaders(
+    context: RequestContext,
+    { trace, idempotencyKey, inputCapabilities, answers }: CallExtras,
+  ): Record<string, string> {
     const { caller, settings } = this.options;
     const headers: Record<string, string> = {
       'content-type': 'application/json',

@@ -1,4 +1,5 @@
 import { Histogram, Registry } from 'prom-client';
+
 import { AccumulatedHistogram } from './accumulated-histogram';
 
 const BUCKETS = [0.001, 0.01, 0.1, 1];
@@ -9,7 +10,13 @@ describe('AccumulatedHistogram', () => {
     const theirs = new Registry();
     const accumulated = new AccumulatedHistogram('calls_seconds', 'Time of a call', ['method', 'era'], BUCKETS);
     ours.registerMetric(accumulated.asRegistered());
-    const reference = new Histogram({ name: 'calls_seconds', help: 'Time of a call', labelNames: ['method', 'era'], buckets: BUCKETS, registers: [theirs] });
+    const reference = new Histogram({
+      name: 'calls_seconds',
+      help: 'Time of a call',
+      labelNames: ['method', 'era'],
+      buckets: BUCKETS,
+      registers: [theirs],
+    });
     // On a bound, between bounds, past the last one, and in two label sets.
     const observations: Array<[string, string, number]> = [
       ['tools/call', 'legacy', 0.001],

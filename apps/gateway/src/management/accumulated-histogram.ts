@@ -70,7 +70,9 @@ export class AccumulatedHistogram {
     const values: HistogramValue[] = [];
     for (const series of this.series.values()) {
       const cumulative = series.cumulative();
-      this.upperBounds.forEach((le, i) => values.push({ value: cumulative[i], labels: { le, ...series.labels }, metricName: `${this.name}_bucket` }));
+      this.upperBounds.forEach((le, i) =>
+        values.push({ value: cumulative[i], labels: { le, ...series.labels }, metricName: `${this.name}_bucket` }),
+      );
       values.push({ value: series.count, labels: { le: '+Inf', ...series.labels }, metricName: `${this.name}_bucket` });
       values.push({ value: series.sum, labels: series.labels, metricName: `${this.name}_sum` });
       values.push({ value: series.count, labels: series.labels, metricName: `${this.name}_count` });

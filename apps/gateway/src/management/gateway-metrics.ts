@@ -1,6 +1,7 @@
-import { Counter, Gauge, Registry } from 'prom-client';
 import { McpMethod, McpNotification } from '@toolmesh/protocol';
 import type { CatalogueStatus } from '@toolmesh/registry';
+import { Counter, Gauge, Registry } from 'prom-client';
+
 import { AccumulatedHistogram, type HistogramSeries } from './accumulated-histogram';
 
 /** What the metrics read at scrape time, from the parts that own the state. */
@@ -33,8 +34,18 @@ const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
  */
 export class GatewayMetrics {
   readonly registry = new Registry();
-  private readonly requestSeconds = new AccumulatedHistogram('toolmesh_mcp_request_duration_seconds', 'Time from a request\'s arrival to its answer', ['method', 'era'], BUCKETS);
-  private readonly toolCallSeconds = new AccumulatedHistogram('toolmesh_tool_call_duration_seconds', 'Time of the one POST to the tool service', ['tool'], BUCKETS);
+  private readonly requestSeconds = new AccumulatedHistogram(
+    'toolmesh_mcp_request_duration_seconds',
+    "Time from a request's arrival to its answer",
+    ['method', 'era'],
+    BUCKETS,
+  );
+  private readonly toolCallSeconds = new AccumulatedHistogram(
+    'toolmesh_tool_call_duration_seconds',
+    'Time of the one POST to the tool service',
+    ['tool'],
+    BUCKETS,
+  );
   /**
    * Per method, era and outcome: its count, and the duration series of its method and era. Nested maps
    * of the three labels rather than one key built per request, which was a new string to hash on every call.
@@ -51,7 +62,8 @@ export class GatewayMetrics {
       registers: [registry],
       collect() {
         this.reset();
-        for (const eras of requestSeries.values()) for (const outcomes of eras.values()) for (const series of outcomes.values()) this.inc(series.labels, series.count);
+        for (const eras of requestSeries.values())
+          for (const outcomes of eras.values()) for (const series of outcomes.values()) this.inc(series.labels, series.count);
       },
     });
     registry.registerMetric(this.requestSeconds.asRegistered());
@@ -68,12 +80,13 @@ export class GatewayMetrics {
     });
     new Gauge({
       name: 'toolmesh_catalogue_age_seconds',
-      help: 'Seconds since a bundle\'s served tools were fetched from its tool service',
+      help: "Seconds since a bundle's served tools were fetched from its tool service",
       labelNames: ['bundle'],
       registers: [registry],
       collect() {
         this.reset();
-        for (const bundle of sources.catalogue().bundles) if (bundle.ageSeconds !== null) this.set({ bundle: bundle.bundle }, bundle.ageSeconds);
+        for (const bundle of sources.catalogue().bundles)
+          if (bundle.ageSeconds !== null) this.set({ bundle: bundle.bundle }, bundle.ageSeconds);
       },
     });
     new Gauge({
@@ -88,19 +101,36 @@ export class GatewayMetrics {
     });
     new Gauge({
       name: 'toolmesh_catalogue_last_refresh_ok',
-      help: 'Whether a bundle\'s last refresh succeeded (1) or failed (0); absent before the first',
+      help: "Whether a bundle's last refresh succeeded (1) or failed (0); absent before the first",
       labelNames: ['bundle'],
       registers: [registry],
       collect() {
         this.reset();
         for (const bundle of sources.catalogue().bundles) {
           if (bundle.lastAttempt === null) continue;
-          this.set({ bundle: bundle.bundle }, bundle.lastError === null || (bundle.lastSuccess !== null && bundle.lastSuccess >= bundle.lastError.at) ? 1 : 0);
+          this.set(
+            { bundle: bundle.bundle },
+            bundle.lastError === null || (bundle.lastSuccess !== null && bundle.lastSuccess >= bundle.lastError.at) ? 1 : 0,
+          );
         }
       },
     });
-    new Gauge({ name: 'toolmesh_catalogue_ready', help: 'Readiness: 1 when a usable catalogue is served', registers: [registry], collect() { this.set(sources.catalogue().ready ? 1 : 0); } });
-    new Gauge({ name: 'toolmesh_notification_streams_open', help: 'Open change-notification streams of both eras', registers: [registry], collect() { this.set(sources.openStreams()); } });
+    new Gauge({
+      name: 'toolmesh_catalogue_ready',
+      help: 'Readiness: 1 when a usable catalogue is served',
+      registers: [registry],
+      collect() {
+        this.set(sources.catalogue().ready ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'toolmesh_notification_streams_open',
+      help: 'Open change-notification streams of both eras',
+      registers: [registry],
+      collect() {
+        this.set(sources.openStreams());
+      },
+    });
     const { redisAvailable } = sources;
     if (redisAvailable) {
       new Gauge({
@@ -122,7 +152,11 @@ export class GatewayMetrics {
     let outcomes = eras.get(era);
     if (outcomes === undefined) eras.set(era, (outcomes = new Map()));
     let series = outcomes.get(outcome);
-    if (series === undefined) outcomes.set(outcome, (series = { labels: { method: name, era, outcome }, count: 0, seconds: this.requestSeconds.seriesOf(name, era) }));
+    if (series === undefined)
+      outcomes.set(
+        outcome,
+        (series = { labels: { method: name, era, outcome }, count: 0, seconds: this.requestSeconds.seriesOf(name, era) }),
+      );
     series.count += 1;
     series.seconds.observe((performance.now() - receivedAt) / 1000);
   }

@@ -1,5 +1,6 @@
 import type { RequestedRefresh } from '@toolmesh/registry';
-import { startManagementServer, type ManagementServer } from './health-server';
+
+import { type ManagementServer, startManagementServer } from './health-server';
 
 describe('management server', () => {
   let ready = false;
@@ -50,7 +51,8 @@ describe('management server', () => {
 
   describe('POST /actuator/toolBundles/{bundle}/refresh', () => {
     const row = { bundle: 'core tools', source: 'remote', lastError: null };
-    const post = (bundle: string, headers: Record<string, string> = {}) => fetch(`${server.url}/actuator/toolBundles/${encodeURIComponent(bundle)}/refresh`, { method: 'POST', headers });
+    const post = (bundle: string, headers: Record<string, string> = {}) =>
+      fetch(`${server.url}/actuator/toolBundles/${encodeURIComponent(bundle)}/refresh`, { method: 'POST', headers });
 
     it("answers with the bundle's row: 200 when the refresh read the manifest, 502 when it could not", async () => {
       refresh = { outcome: 'refreshed', bundle: row as never, failed: false };
@@ -67,7 +69,11 @@ describe('management server', () => {
       expect([unknown.status, ((await unknown.json()) as { error: string }).error]).toEqual([404, 'unknown_bundle']);
       refresh = { outcome: 'too-soon', retryAfterMillis: 1_200 };
       const soon = await post('core');
-      expect([soon.status, soon.headers.get('retry-after'), ((await soon.json()) as { error: string }).error]).toEqual([429, '2', 'too_many_requests']);
+      expect([soon.status, soon.headers.get('retry-after'), ((await soon.json()) as { error: string }).error]).toEqual([
+        429,
+        '2',
+        'too_many_requests',
+      ]);
     });
 
     it('refuses other methods and browser requests before refreshing anything', async () => {

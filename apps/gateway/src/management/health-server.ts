@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+
 import { printableName } from '@toolmesh/protocol';
 import type { RequestedRefresh } from '@toolmesh/registry';
 import { listenHttp } from '@toolmesh/transport-http/server';
@@ -77,7 +78,8 @@ function refreshBundle(req: IncomingMessage, res: ServerResponse, bundle: string
     res.setHeader('allow', 'POST');
     return sendJson(res, 405, { error: 'method_not_allowed', message: 'a bundle refresh is a POST' });
   }
-  if (req.headers.origin !== undefined) return sendJson(res, 403, { error: 'forbidden', message: 'the management port does not answer browser requests (Origin present)' });
+  if (req.headers.origin !== undefined)
+    return sendJson(res, 403, { error: 'forbidden', message: 'the management port does not answer browser requests (Origin present)' });
   void health.refreshBundle(bundle).then(
     (refresh) => {
       switch (refresh.outcome) {
@@ -86,7 +88,10 @@ function refreshBundle(req: IncomingMessage, res: ServerResponse, bundle: string
         case 'too-soon': {
           const seconds = Math.max(1, Math.ceil(refresh.retryAfterMillis / 1000));
           res.setHeader('retry-after', String(seconds));
-          return sendJson(res, 429, { error: 'too_many_requests', message: `bundle ${printableName(bundle)} was refreshed on request moments ago; retry after ${seconds} s` });
+          return sendJson(res, 429, {
+            error: 'too_many_requests',
+            message: `bundle ${printableName(bundle)} was refreshed on request moments ago; retry after ${seconds} s`,
+          });
         }
         default:
           // 502 when the tool service's manifest could not be read or used; the row says why (lastError).

@@ -1,12 +1,14 @@
 import { isModernProtocolVersion, McpMethod } from '@toolmesh/protocol';
 import type { RoutingHints, ToolCatalogue } from '@toolmesh/registry';
 import type { RequestContext } from '@toolmesh/transport-http/server';
+
 import type { GatewayConfig } from '../config/gateway-config';
 import { legacyCallIdentity, modernCallIdentity } from '../execution/idempotency-key';
 import type { ToolExecutionService } from '../execution/tool-execution-service';
+import type { GatewayTracing } from '../tracing/tracing';
 import { ChangeListeners } from './change-notifications/change-listeners';
 import { declaredCapabilities } from './declared-capabilities';
-import { createDispatcher, type AnsweredObserver, type Dispatcher } from './dispatcher';
+import { type AnsweredObserver, createDispatcher, type Dispatcher } from './dispatcher';
 import { Era2025, era2025Methods } from './era-2025/era-2025';
 import { initializeHandler } from './era-2025/handlers/initialize';
 import { Era2026, type ModernRequestHandler } from './era-2026/era-2026';
@@ -19,7 +21,6 @@ import { legacyErrors, modernErrors } from './era-errors';
 import { toolsCallHandler } from './handlers/tools-call';
 import { toolsListHandler } from './handlers/tools-list';
 import { toolResultShaper } from './tool-result-shaping';
-import type { GatewayTracing } from '../tracing/tracing';
 
 export interface GatewayEras extends Dispatcher {
   /** The open notification streams of both eras. */
@@ -79,7 +80,12 @@ export function buildEras(
       results.adapt(
         toolsCallHandler(
           execution,
-          { errors: modernErrors, identify: modernCallIdentity, refuse: paramHeaderRefusal, shapeResult: toolResultShaper('modern', mcp.defaultMaxResultChars) },
+          {
+            errors: modernErrors,
+            identify: modernCallIdentity,
+            refuse: paramHeaderRefusal,
+            shapeResult: toolResultShaper('modern', mcp.defaultMaxResultChars),
+          },
           tracing,
         ),
         () => results.complete(),
@@ -89,7 +95,12 @@ export function buildEras(
     ...emptyPromptsAndResources(results),
   ]);
   // Every version served, 2026 first: a client may pick any, as a -32022 offers them.
-  const discover = discoverHandler({ supportedVersions: allSupported, capabilities: declaredCapabilities(modernMethods) }, () => results.cacheable());
-  const modern = new Era2026(new Map([[McpMethod.ServerDiscover, discover], ...modernMethods]), { servedVersions: modernVersions, allSupported });
+  const discover = discoverHandler({ supportedVersions: allSupported, capabilities: declaredCapabilities(modernMethods) }, () =>
+    results.cacheable(),
+  );
+  const modern = new Era2026(new Map([[McpMethod.ServerDiscover, discover], ...modernMethods]), {
+    servedVersions: modernVersions,
+    allSupported,
+  });
   return { ...createDispatcher({ modern, legacy }, onAnswered), listeners, acceptsBatch: legacy.acceptsBatch };
 }

@@ -1,5 +1,6 @@
 import { isModernProtocolVersion, McpHttpHeader, McpMetaKey, McpMethod, type ParsedMessage } from '@toolmesh/protocol';
 import type { RequestContext } from '@toolmesh/transport-http/server';
+
 import { headerValue } from './request-headers';
 
 export type EraName = 'modern' | 'legacy';

@@ -1,4 +1,5 @@
-import { JsonRpcErrorCode, registryUnavailable, toolNotFound, type JsonRpcErrorResponse, type RequestId } from '@toolmesh/protocol';
+import { JsonRpcErrorCode, type JsonRpcErrorResponse, registryUnavailable, type RequestId, toolNotFound } from '@toolmesh/protocol';
+
 import type { ToolLookupFailure } from '../execution/tool-execution-service';
 
 /**
@@ -17,9 +18,16 @@ function eraErrors(codes: Record<ToolLookupFailure, number>): EraErrors {
   const unavailable = (id: RequestId) => registryUnavailable(id, codes.registry_unavailable);
   return {
     registryUnavailable: unavailable,
-    lookupFailed: (id, failure, toolName) => (failure === 'unknown_tool' ? toolNotFound(id, toolName, codes.unknown_tool) : unavailable(id)),
+    lookupFailed: (id, failure, toolName) =>
+      failure === 'unknown_tool' ? toolNotFound(id, toolName, codes.unknown_tool) : unavailable(id),
   };
 }
 
-export const legacyErrors = eraErrors({ unknown_tool: JsonRpcErrorCode.ToolNotFound, registry_unavailable: JsonRpcErrorCode.RegistryUnavailable });
-export const modernErrors = eraErrors({ unknown_tool: JsonRpcErrorCode.InvalidParams, registry_unavailable: JsonRpcErrorCode.InternalError });
+export const legacyErrors = eraErrors({
+  unknown_tool: JsonRpcErrorCode.ToolNotFound,
+  registry_unavailable: JsonRpcErrorCode.RegistryUnavailable,
+});
+export const modernErrors = eraErrors({
+  unknown_tool: JsonRpcErrorCode.InvalidParams,
+  registry_unavailable: JsonRpcErrorCode.InternalError,
+});

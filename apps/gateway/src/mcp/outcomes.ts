@@ -1,4 +1,10 @@
-import { serializeErrorResponse, serializeResultResponse, type JsonRpcErrorResponse, type RawJson, type RequestId } from '@toolmesh/protocol';
+import {
+  type JsonRpcErrorResponse,
+  type RawJson,
+  type RequestId,
+  serializeErrorResponse,
+  serializeResultResponse,
+} from '@toolmesh/protocol';
 import type { JsonOutcome } from '@toolmesh/transport-http/server';
 
 /** A JSON-RPC result answered with `status` (200 unless an era says otherwise); `members` are added to it. */

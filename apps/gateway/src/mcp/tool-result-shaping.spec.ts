@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '@toolmesh/registry';
+
 import { toolResult } from '../execution/result-mapper';
 import { OUTPUT_BUDGET_META_KEY, toolResultShaper } from './tool-result-shaping';
 

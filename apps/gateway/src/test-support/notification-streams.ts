@@ -60,12 +60,21 @@ export const openListen = (mcpUrl: string, id: string | number) =>
   openStream(mcpUrl, {
     method: 'POST',
     headers: modernHeaders('subscriptions/listen'),
-    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true, promptsListChanged: true }, _meta: MODERN_META } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'subscriptions/listen',
+      params: { notifications: { toolsListChanged: true, promptsListChanged: true }, _meta: MODERN_META },
+    }),
   });
 
 /** The sample service's own trigger, called directly: the manifest changes and no gateway is told. */
 export const changeManifest = (toolServiceUrl: string) =>
-  fetch(`${toolServiceUrl}/tools/test_trigger_tool_change`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  fetch(`${toolServiceUrl}/tools/test_trigger_tool_change`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
 
 /** A 2026 tools/call of the tool the manifest change adds, at `mcpUrl`: unknown there, it forces a refresh. */
 export const callAddedTool = async (mcpUrl: string) =>
@@ -73,6 +82,11 @@ export const callAddedTool = async (mcpUrl: string) =>
     await fetch(mcpUrl, {
       method: 'POST',
       headers: modernHeaders('tools/call', 'test_added_tool'),
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'test_added_tool', arguments: {}, _meta: MODERN_META } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'test_added_tool', arguments: {}, _meta: MODERN_META },
+      }),
     })
   ).json()) as Record<string, unknown>;

@@ -1,8 +1,9 @@
 import { Writable } from 'node:stream';
-import { startGateway, type RunningGateway } from '../app/start-gateway';
+
+import { type SampleToolService, startSampleToolService } from '../../../../tools/test/sample-tool-service';
+import { type RunningGateway, startGateway } from '../app/start-gateway';
 import { defaultConfig } from '../config/defaults';
 import type { GatewayConfig } from '../config/gateway-config';
-import { startSampleToolService, type SampleToolService } from '../../../../tools/test/sample-tool-service';
 
 export const TEST_PROTOCOL_VERSION = '2025-11-25';
 
@@ -43,14 +44,27 @@ export async function startTestGateway(
       done();
     },
   });
-  const gateway = await startGateway(config, { env: { POD_IP: '10.1.2.3', POD_NAME: 'gateway-pod-0' }, logStream, ...(options.now && { now: options.now }) });
-  await fetch(gateway.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}' });
+  const gateway = await startGateway(config, {
+    env: { POD_IP: '10.1.2.3', POD_NAME: 'gateway-pod-0' },
+    logStream,
+    ...(options.now && { now: options.now }),
+  });
+  await fetch(gateway.mcpUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}',
+  });
 
   let nextId = 1;
   const post = (message: unknown, headers: Record<string, string> = {}) =>
     fetch(gateway.mcpUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': TEST_PROTOCOL_VERSION, ...headers },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': TEST_PROTOCOL_VERSION,
+        ...headers,
+      },
       body: typeof message === 'string' ? message : JSON.stringify(message),
     });
   return {
@@ -73,7 +87,10 @@ export async function startTestGateway(
  * For a `describe` block: the sample tool service as a process and an in-process gateway in front of it,
  * started before the block's tests and stopped after them.
  */
-export function useGatewayWithSampleService(adjust?: (config: GatewayConfig) => void): { tools: () => SampleToolService; gateway: () => TestGateway } {
+export function useGatewayWithSampleService(adjust?: (config: GatewayConfig) => void): {
+  tools: () => SampleToolService;
+  gateway: () => TestGateway;
+} {
   let tools: SampleToolService | undefined;
   let gateway: TestGateway | undefined;
   beforeAll(async () => {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { UndiciToolClient } from './undici-tool-client';
 
 /**
@@ -52,14 +53,27 @@ describe('UndiciToolClient', () => {
   });
 
   const post = (path: string, timeoutMillis = 5_000) =>
-    client.post({ endpoint: new URL(path, origin), body: '{"q":1}', headers: { 'content-type': 'application/json', guid: 'g-1' }, timeoutMillis });
+    client.post({
+      endpoint: new URL(path, origin),
+      body: '{"q":1}',
+      headers: { 'content-type': 'application/json', guid: 'g-1' },
+      timeoutMillis,
+    });
 
   it('returns the status and body of a reply, having sent the body and headers', async () => {
-    await expect(post('/echo')).resolves.toEqual({ kind: 'reply', status: 200, body: JSON.stringify({ data: { received: '{"q":1}', guid: 'g-1' } }) });
+    await expect(post('/echo')).resolves.toEqual({
+      kind: 'reply',
+      status: 200,
+      body: JSON.stringify({ data: { received: '{"q":1}', guid: 'g-1' } }),
+    });
   });
 
   it('ends a reply whose body is still arriving when the time is up as a timeout', async () => {
-    await expect(post('/trickles', 300)).resolves.toEqual({ kind: 'failure', reason: 'timeout', detail: 'no complete reply within 300 ms' });
+    await expect(post('/trickles', 300)).resolves.toEqual({
+      kind: 'failure',
+      reason: 'timeout',
+      detail: 'no complete reply within 300 ms',
+    });
   });
 
   it('ends a call whose reply never starts as a timeout', async () => {
@@ -89,7 +103,11 @@ describe('UndiciToolClient', () => {
   });
 
   it('refuses a reply nested deeper than the limit as it arrives, naming the limit', async () => {
-    await expect(post('/deep')).resolves.toEqual({ kind: 'failure', reason: 'reply_too_deep', detail: 'the reply is nested deeper than 256 levels' });
+    await expect(post('/deep')).resolves.toEqual({
+      kind: 'failure',
+      reason: 'reply_too_deep',
+      detail: 'the reply is nested deeper than 256 levels',
+    });
   });
 
   it('does not count brackets and escaped quotes inside strings as nesting', async () => {

@@ -1,6 +1,7 @@
-import { Agent, type Dispatcher } from 'undici';
 import { JsonDepthGauge } from '@toolmesh/protocol';
 import type { HangUpSignal } from '@toolmesh/transport-http/server';
+import { Agent, type Dispatcher } from 'undici';
+
 import type { ToolClient, ToolHttpRequest, ToolHttpResponse } from './tool-client';
 
 export interface UndiciToolClientOptions {
@@ -160,7 +161,8 @@ class ToolReplyCollector implements Dispatcher.DispatchHandler {
   }
 
   private failure(error: Error): ToolHttpResponse {
-    if (this.cancelled && !this.timedOut) return { kind: 'failure', reason: 'cancelled', detail: 'the call was cancelled before its reply' };
+    if (this.cancelled && !this.timedOut)
+      return { kind: 'failure', reason: 'cancelled', detail: 'the call was cancelled before its reply' };
     return classifyFailure(error, this.timedOut, this.timeoutMillis);
   }
 

@@ -1,8 +1,9 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
+import { ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+
 import type { TraceHeaders } from '../execution/trace-context';
 
 /** One traced `tools/call`: its request span, and the tool-call span whose context goes to the tool service. */
@@ -42,8 +43,16 @@ export class GatewayTracing {
   /** Starts the request and tool-call spans of one call of `tool`, under the caller's trace when it sent one. */
   startCall(tool: string, caller: TraceHeaders): CallTrace {
     const parent = caller.traceparent === undefined ? ROOT_CONTEXT : this.propagator.extract(ROOT_CONTEXT, caller, headerGetter);
-    const request = this.tracer.startSpan('tools/call', { kind: SpanKind.SERVER, attributes: { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': tool } }, parent);
-    const toolCall = this.tracer.startSpan(`POST tool ${tool}`, { kind: SpanKind.CLIENT, attributes: { 'gen_ai.tool.name': tool } }, trace.setSpan(parent, request));
+    const request = this.tracer.startSpan(
+      'tools/call',
+      { kind: SpanKind.SERVER, attributes: { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': tool } },
+      parent,
+    );
+    const toolCall = this.tracer.startSpan(
+      `POST tool ${tool}`,
+      { kind: SpanKind.CLIENT, attributes: { 'gen_ai.tool.name': tool } },
+      trace.setSpan(parent, request),
+    );
     const outbound: Record<string, string> = {};
     this.propagator.inject(trace.setSpan(ROOT_CONTEXT, toolCall), outbound, headerSetter);
     if (caller.baggage !== undefined) outbound.baggage = caller.baggage;

@@ -81,7 +81,12 @@ export const missingCapabilityTool = defineTool<Record<string, never>>({
   handle: (_args, _signal, { inputResponses }) =>
     inputResponses
       ? dataReply(`sampled: ${JSON.stringify(inputResponses)}`)
-      : inputRequiredReply({ sample: { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }], maxTokens: 16 } } }),
+      : inputRequiredReply({
+          sample: {
+            method: 'sampling/createMessage',
+            params: { messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }], maxTokens: 16 },
+          },
+        }),
 });
 
 /** Asks the user a question, then answers with what they said: one MRTR round through the gateway. */
@@ -96,7 +101,15 @@ export const elicitationTool = defineTool<Record<string, never>>({
     inputResponses
       ? dataReply(`hello ${JSON.stringify(inputResponses)}`)
       : inputRequiredReply(
-          { name: { method: 'elicitation/create', params: { message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } } } },
+          {
+            name: {
+              method: 'elicitation/create',
+              params: {
+                message: 'Your name?',
+                requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+              },
+            },
+          },
           'asked-for-name',
         ),
 });

@@ -19,6 +19,5 @@ export const customerLookupTool = defineTool<{ customerId: string }>({
   annotations: READ_ONLY,
   timeoutMillis: DEFAULT_TIMEOUT_MILLIS,
   // An unknown customer is a business answer, not an HTTP error: a 404 would make the gateway refresh the manifest.
-  handle: ({ customerId }) =>
-    dataReply(CUSTOMERS.find((customer) => customer.customerId === customerId) ?? `no customer ${customerId}`),
+  handle: ({ customerId }) => dataReply(CUSTOMERS.find((customer) => customer.customerId === customerId) ?? `no customer ${customerId}`),
 });

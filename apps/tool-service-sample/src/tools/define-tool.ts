@@ -1,4 +1,5 @@
 import { SchemaCompiler } from '@toolmesh/protocol';
+
 import { errorReply, type Reply } from '../http/reply';
 
 /** The JSON Schema of a tool's arguments object, as published in the manifest. */

@@ -23,7 +23,9 @@ export const orderSearchTool = defineTool<{ customerId?: string; status?: OrderS
   timeoutMillis: DEFAULT_TIMEOUT_MILLIS,
   handle: ({ customerId, status, limit = DEFAULT_LIMIT }) =>
     dataReply(
-      ORDERS.filter((order) => (customerId === undefined || order.customerId === customerId) && (status === undefined || order.status === status))
+      ORDERS.filter(
+        (order) => (customerId === undefined || order.customerId === customerId) && (status === undefined || order.status === status),
+      )
         .toSorted((a, b) => b.placedOn.localeCompare(a.placedOn))
         .slice(0, limit),
     ),

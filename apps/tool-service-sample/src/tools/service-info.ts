@@ -7,7 +7,8 @@ export function serviceInfoTool(toolCount: () => number): Tool {
   return defineTool<Record<string, never>>({
     name: 'get_service_info',
     title: 'Describe this service',
-    description: 'Returns the name, title and version of this tool service and how many tools it always offers (test_trigger_tool_change and what it adds are not counted).',
+    description:
+      'Returns the name, title and version of this tool service and how many tools it always offers (test_trigger_tool_change and what it adds are not counted).',
     inputSchema: NO_ARGUMENTS,
     annotations: READ_ONLY,
     timeoutMillis: DEFAULT_TIMEOUT_MILLIS,

@@ -1,4 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
+
 import { dataReply } from '../http/reply';
 import { defineTool, READ_ONLY } from './define-tool';
 
@@ -10,8 +11,7 @@ import { defineTool, READ_ONLY } from './define-tool';
 export const slowOperationTool = defineTool<{ delayMillis: number }>({
   name: 'slow_operation',
   title: 'Slow operation',
-  description:
-    'Waits delayMillis milliseconds, then answers "waited N ms". Simulates a slow backend; its timeout is 1000 ms.',
+  description: 'Waits delayMillis milliseconds, then answers "waited N ms". Simulates a slow backend; its timeout is 1000 ms.',
   inputSchema: {
     type: 'object',
     properties: {

@@ -1,7 +1,8 @@
-import { McpServer } from '@modelcontextprotocol/server';
 import { InMemoryTransport } from '@modelcontextprotocol/client';
-import * as z from 'zod';
+import { McpServer } from '@modelcontextprotocol/server';
 import type { JSONRPCMessage, McpTransport, ServerNotification } from '@toolmesh/protocol';
+import * as z from 'zod';
+
 import { McpClientErrorCode } from './client-errors';
 import { McpClient } from './mcp-client';
 
@@ -55,7 +56,10 @@ describe('McpClient', () => {
   it('refuses requests before connect and after close with client.not_connected', async () => {
     const { clientSide } = await serverPair();
     const client = new McpClient(clientSide, { serverName: 'calc', clientInfo, requestTimeoutMs: 5000 });
-    await expect(client.listTools()).rejects.toMatchObject({ code: McpClientErrorCode.NotConnected, message: expect.stringContaining('"calc"') });
+    await expect(client.listTools()).rejects.toMatchObject({
+      code: McpClientErrorCode.NotConnected,
+      message: expect.stringContaining('"calc"'),
+    });
     await client.connect();
     await client.close();
     await expect(client.callTool('add', {})).rejects.toMatchObject({ code: McpClientErrorCode.NotConnected });
@@ -71,7 +75,10 @@ describe('McpClient', () => {
       },
     };
     const client = new McpClient(silent, { serverName: 'mute', clientInfo, requestTimeoutMs: 100 });
-    await expect(client.connect()).rejects.toMatchObject({ code: McpClientErrorCode.ConnectTimeout, message: expect.stringContaining('"mute"') });
+    await expect(client.connect()).rejects.toMatchObject({
+      code: McpClientErrorCode.ConnectTimeout,
+      message: expect.stringContaining('"mute"'),
+    });
     expect(closed).toBe(true);
     expect(client.isConnected).toBe(false);
   });
@@ -85,6 +92,9 @@ describe('McpClient', () => {
       close: async () => undefined,
     };
     const client = new McpClient(broken, { serverName: 'gone', clientInfo, requestTimeoutMs: 1000 });
-    await expect(client.connect()).rejects.toMatchObject({ code: McpClientErrorCode.ConnectFailed, message: expect.stringContaining('spawn ENOENT') });
+    await expect(client.connect()).rejects.toMatchObject({
+      code: McpClientErrorCode.ConnectFailed,
+      message: expect.stringContaining('spawn ENOENT'),
+    });
   });
 });

@@ -1,8 +1,8 @@
+import { setMaxListeners } from 'node:events';
+
 import {
-  Client,
-  SdkError,
-  SdkErrorCode,
   type CallToolResult,
+  Client,
   type GetPromptResult,
   type Implementation,
   type Progress,
@@ -10,18 +10,37 @@ import {
   type ReadResourceResult,
   type Resource,
   type ResourceTemplateType as ResourceTemplate,
+  SdkError,
+  SdkErrorCode,
   type Tool,
   type ToolAnnotations,
 } from '@modelcontextprotocol/client';
-import { setMaxListeners } from 'node:events';
-import { type McpTransport, NotificationFanout, type NotificationListener, type NotificationSource, printable, printableName } from '@toolmesh/protocol';
+import {
+  type McpTransport,
+  NotificationFanout,
+  type NotificationListener,
+  type NotificationSource,
+  printable,
+  printableName,
+} from '@toolmesh/protocol';
+
 import { ChangeSubscription } from './change-subscription';
-import { versionNegotiation, type EraSetting, type EraVerdict } from './client-era';
+import { type EraSetting, type EraVerdict, versionNegotiation } from './client-era';
 import { McpClientError, McpClientErrorCode } from './client-errors';
 import { SdkTransport } from './sdk-transport';
 import { clientCapabilities, registerServerRequests, type ServerRequestHandlers } from './server-requests';
 
-export type { CallToolResult, GetPromptResult, Implementation, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool, ToolAnnotations };
+export type {
+  CallToolResult,
+  GetPromptResult,
+  Implementation,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Tool,
+  ToolAnnotations,
+};
 /** The SDK's client type, for the host's resource and prompt clients (see `McpClient.sdkClient`). */
 export type SdkClient = Client;
 
@@ -80,7 +99,10 @@ export class McpClient implements NotificationSource {
     private readonly options: McpClientOptions,
   ) {
     const serverRequests = options.serverRequests ?? {};
-    this.sdk = new Client(options.clientInfo, { capabilities: clientCapabilities(serverRequests), versionNegotiation: versionNegotiation(options.era ?? 'legacy') });
+    this.sdk = new Client(options.clientInfo, {
+      capabilities: clientCapabilities(serverRequests),
+      versionNegotiation: versionNegotiation(options.era ?? 'legacy'),
+    });
     registerServerRequests(this.sdk, serverRequests);
     // Each running call listens on the shared stopping signal: dozens at once are normal, not a leak.
     setMaxListeners(0, this.stopping.signal);
@@ -155,7 +177,12 @@ export class McpClient implements NotificationSource {
       onNotification: (notification) => this.publish(notification),
       onToolDropped: (tool) => {
         // The name is the server's: escaped, so no control character reaches the terminal raw.
-        this.options.onError?.(new McpClientError(McpClientErrorCode.ToolDropped, `tool "${printableName(tool.name)}" left out: its x-mcp-header annotations break the 2026-07-28 rules (${printable(tool.problem, 200)})`));
+        this.options.onError?.(
+          new McpClientError(
+            McpClientErrorCode.ToolDropped,
+            `tool "${printableName(tool.name)}" left out: its x-mcp-header annotations break the 2026-07-28 rules (${printable(tool.problem, 200)})`,
+          ),
+        );
       },
     });
     try {
@@ -164,7 +191,11 @@ export class McpClient implements NotificationSource {
       this.state = 'closed';
       await this.transport.close().catch(() => undefined);
       if (transport.closedDuringProbe) {
-        throw new McpClientError(McpClientErrorCode.ProbeClosed, `MCP server "${this.options.serverName}" ended the connection when asked server/discover (a legacy server); connect again with era legacy`, { cause: error });
+        throw new McpClientError(
+          McpClientErrorCode.ProbeClosed,
+          `MCP server "${this.options.serverName}" ended the connection when asked server/discover (a legacy server); connect again with era legacy`,
+          { cause: error },
+        );
       }
       throw this.connectError(error);
     }
@@ -190,7 +221,12 @@ export class McpClient implements NotificationSource {
    * the request timeout, up to `maxTotalTimeoutMs` in all. A connection that ends while the call runs
    * fails it with `client.connection_lost`: the call may have run, so it is never repeated here.
    */
-  async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal, options: CallToolOptions = {}): Promise<CallToolResult> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+    options: CallToolOptions = {},
+  ): Promise<CallToolResult> {
     this.assertConnected();
     // Our own abort as well as the caller's, so close() can cancel the call before the transport goes;
     // without a caller's signal the shared one alone (no allocation on the hot path).
@@ -203,12 +239,18 @@ export class McpClient implements NotificationSource {
         {
           timeout: this.options.requestTimeoutMs,
           signal: abort,
-          ...(progress ? { onprogress: (p: Progress) => progress(p), resetTimeoutOnProgress: true, maxTotalTimeout: options.maxTotalTimeoutMs } : {}),
+          ...(progress
+            ? { onprogress: (p: Progress) => progress(p), resetTimeoutOnProgress: true, maxTotalTimeout: options.maxTotalTimeoutMs }
+            : {}),
         },
       )) as CallToolResult;
     } catch (error) {
       if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
-        throw new McpClientError(McpClientErrorCode.ConnectionLost, `the connection to MCP server "${this.options.serverName}" ended while "${name}" was running; it may have run, so it was not repeated`, { cause: error });
+        throw new McpClientError(
+          McpClientErrorCode.ConnectionLost,
+          `the connection to MCP server "${this.options.serverName}" ended while "${name}" was running; it may have run, so it was not repeated`,
+          { cause: error },
+        );
       }
       throw error;
     } finally {
@@ -265,8 +307,16 @@ export class McpClient implements NotificationSource {
   private connectError(error: unknown): McpClientError {
     const cause = asError(error);
     return error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout
-      ? new McpClientError(McpClientErrorCode.ConnectTimeout, `MCP server "${this.options.serverName}" did not finish initialize within ${this.initializeTimeoutMs} ms`, { cause })
-      : new McpClientError(McpClientErrorCode.ConnectFailed, `could not connect to MCP server "${this.options.serverName}": ${cause.message}`, { cause });
+      ? new McpClientError(
+          McpClientErrorCode.ConnectTimeout,
+          `MCP server "${this.options.serverName}" did not finish initialize within ${this.initializeTimeoutMs} ms`,
+          { cause },
+        )
+      : new McpClientError(
+          McpClientErrorCode.ConnectFailed,
+          `could not connect to MCP server "${this.options.serverName}": ${cause.message}`,
+          { cause },
+        );
   }
 }
 

@@ -1,8 +1,10 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Agent } from 'undici';
+
 import type { ServerNotification } from '@toolmesh/protocol';
 import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
+import { Agent } from 'undici';
+
 import { eventually } from '../../../../tools/test/process-table';
 import { McpClientErrorCode } from './client-errors';
 import { McpClient } from './mcp-client';
@@ -20,7 +22,10 @@ interface Request {
 
 const SERVER_INFO = { 'io.modelcontextprotocol/serverInfo': { name: 'modern-mock', version: '1.0.0' } };
 const GOOD_TOOL = { name: 'lookup', inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } } };
-const BROKEN_TOOL = { name: 'broken\u001b[31m', inputSchema: { type: 'object', properties: { score: { type: 'number', 'x-mcp-header': 'Score' } } } };
+const BROKEN_TOOL = {
+  name: 'broken\u001b[31m',
+  inputSchema: { type: 'object', properties: { score: { type: 'number', 'x-mcp-header': 'Score' } } },
+};
 
 describe('McpClient over Streamable HTTP, 2026-07-28', () => {
   let server: Server;
@@ -32,7 +37,8 @@ describe('McpClient over Streamable HTTP, 2026-07-28', () => {
   /** When set, every request is answered with this status and no JSON-RPC body. */
   let refuseWith: number | undefined;
 
-  const json = (res: ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const json = (res: ServerResponse, status: number, body: unknown) =>
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
   beforeAll(async () => {
     dispatcher = new Agent();
@@ -46,14 +52,31 @@ describe('McpClient over Streamable HTTP, 2026-07-28', () => {
       if (id === undefined) return void res.writeHead(202).end();
       switch (method) {
         case 'server/discover':
-          return json(res, 200, { jsonrpc: '2.0', id, result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: { listChanged: true } }, ttlMs: 0, cacheScope: 'private', _meta: SERVER_INFO } });
+          return json(res, 200, {
+            jsonrpc: '2.0',
+            id,
+            result: {
+              resultType: 'complete',
+              supportedVersions: ['2026-07-28'],
+              capabilities: { tools: { listChanged: true } },
+              ttlMs: 0,
+              cacheScope: 'private',
+              _meta: SERVER_INFO,
+            },
+          });
         case 'subscriptions/listen':
           listen = res;
           res.writeHead(200, { 'content-type': 'text/event-stream' });
-          res.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { toolsListChanged: true }, _meta: { 'io.modelcontextprotocol/subscriptionId': id } } })}\n\n`);
+          res.write(
+            `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { toolsListChanged: true }, _meta: { 'io.modelcontextprotocol/subscriptionId': id } } })}\n\n`,
+          );
           return;
         case 'tools/list':
-          return json(res, 200, { jsonrpc: '2.0', id, result: { resultType: 'complete', tools: [GOOD_TOOL, BROKEN_TOOL], ttlMs: 60_000, cacheScope: 'private' } });
+          return json(res, 200, {
+            jsonrpc: '2.0',
+            id,
+            result: { resultType: 'complete', tools: [GOOD_TOOL, BROKEN_TOOL], ttlMs: 60_000, cacheScope: 'private' },
+          });
         case 'tools/call':
           if (headerMismatches > 0) {
             headerMismatches -= 1;
@@ -83,7 +106,13 @@ describe('McpClient over Streamable HTTP, 2026-07-28', () => {
   async function connected() {
     const errors: Error[] = [];
     const notifications: ServerNotification[] = [];
-    const client = new McpClient(new StreamableHttpClientTransport(url, { dispatcher }), { serverName: 'modern', clientInfo: { name: 't', version: '0' }, requestTimeoutMs: 5000, era: 'auto', onError: (e) => errors.push(e) });
+    const client = new McpClient(new StreamableHttpClientTransport(url, { dispatcher }), {
+      serverName: 'modern',
+      clientInfo: { name: 't', version: '0' },
+      requestTimeoutMs: 5000,
+      era: 'auto',
+      onError: (e) => errors.push(e),
+    });
     client.addNotificationListener((event) => notifications.push(event));
     await client.connect();
     return { client, errors, notifications };
@@ -92,13 +121,24 @@ describe('McpClient over Streamable HTTP, 2026-07-28', () => {
   it.each([
     [503, McpClientErrorCode.ConnectFailed, 'HTTP 503'],
     [401, McpClientErrorCode.ConnectFailed, 'requires authorization (HTTP 401)'],
-  ])('fails the connection when the probe is answered HTTP %i, saying so (not as a server that closed on it)', async (status, code, text) => {
-    refuseWith = status;
-    const client = new McpClient(new StreamableHttpClientTransport(url, { dispatcher }), { serverName: 'modern', clientInfo: { name: 't', version: '0' }, requestTimeoutMs: 5000, era: 'auto' });
-    const error = await client.connect().then(() => undefined, (e: unknown) => e);
-    expect(error).toMatchObject({ code, message: expect.stringContaining(text) });
-    expect(sent('initialize')).toHaveLength(0);
-  });
+  ])(
+    'fails the connection when the probe is answered HTTP %i, saying so (not as a server that closed on it)',
+    async (status, code, text) => {
+      refuseWith = status;
+      const client = new McpClient(new StreamableHttpClientTransport(url, { dispatcher }), {
+        serverName: 'modern',
+        clientInfo: { name: 't', version: '0' },
+        requestTimeoutMs: 5000,
+        era: 'auto',
+      });
+      const error = await client.connect().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toMatchObject({ code, message: expect.stringContaining(text) });
+      expect(sent('initialize')).toHaveLength(0);
+    },
+  );
 
   it('serves the tool list from the cache while its ttlMs lasts, and lists again at once when a change is told', async () => {
     const { client, notifications } = await connected();
@@ -107,7 +147,9 @@ describe('McpClient over Streamable HTTP, 2026-07-28', () => {
     await client.listTools();
     expect(sent('tools/list')).toHaveLength(1);
 
-    listen?.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': sent('subscriptions/listen')[0].body.id } } })}\n\n`);
+    listen?.write(
+      `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': sent('subscriptions/listen')[0].body.id } } })}\n\n`,
+    );
     expect(await eventually(() => notifications.some((n) => n.notification.method === 'notifications/tools/list_changed'))).toBe(true);
     await client.listTools();
     expect(sent('tools/list')).toHaveLength(2);
@@ -119,7 +161,11 @@ describe('McpClient over Streamable HTTP, 2026-07-28', () => {
     try {
       const { client, errors } = await connected();
       expect((await client.listTools()).map((t) => t.name)).toEqual(['lookup']);
-      expect(errors.map((e) => e.message)).toEqual([expect.stringMatching(/^tool "broken\\u001b\[31m" left out: its x-mcp-header annotations break the 2026-07-28 rules \(.*string, integer or boolean\)$/)]);
+      expect(errors.map((e) => e.message)).toEqual([
+        expect.stringMatching(
+          /^tool "broken\\u001b\[31m" left out: its x-mcp-header annotations break the 2026-07-28 rules \(.*string, integer or boolean\)$/,
+        ),
+      ]);
       expect(errors[0]).toMatchObject({ code: McpClientErrorCode.ToolDropped });
       expect(warn).not.toHaveBeenCalled();
       await client.close();
@@ -136,7 +182,8 @@ describe('McpClient over Streamable HTTP, 2026-07-28', () => {
     expect(result.content).toEqual([{ type: 'text', text: 'found' }]);
     expect(sent('tools/call')).toHaveLength(2);
     expect(sent('tools/list')).toHaveLength(2);
-    for (const call of sent('tools/call')) expect(call.headers).toMatchObject({ 'mcp-method': 'tools/call', 'mcp-name': 'lookup', 'mcp-param-region': 'eu-west1' });
+    for (const call of sent('tools/call'))
+      expect(call.headers).toMatchObject({ 'mcp-method': 'tools/call', 'mcp-name': 'lookup', 'mcp-param-region': 'eu-west1' });
     await client.close();
   });
 });

@@ -1,6 +1,16 @@
 import { SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
-import { isModernProtocolVersion, type JSONRPCMessage, type JSONRPCNotification, McpMethod, McpNotification, type McpTransport, type RequestId, type TransportSendOptions } from '@toolmesh/protocol';
-import { dropUnmirrorableTools, type DroppedTool } from './unmirrorable-tools';
+import {
+  isModernProtocolVersion,
+  type JSONRPCMessage,
+  type JSONRPCNotification,
+  McpMethod,
+  McpNotification,
+  type McpTransport,
+  type RequestId,
+  type TransportSendOptions,
+} from '@toolmesh/protocol';
+
+import { type DroppedTool, dropUnmirrorableTools } from './unmirrorable-tools';
 
 export interface SdkTransportHooks {
   /** Every inbound notification, after the SDK client has seen it. */
@@ -56,7 +66,8 @@ export class SdkTransport implements McpTransport {
     this.inner.onmessage = (message, extra) => {
       if ('id' in message && 'result' in message && (this.modern || message.id === this.probe)) completeByDefault(message.result);
       if ('id' in message && message.id === this.probe) this.probe = undefined;
-      if ('id' in message && message.id !== undefined && this.toolLists.delete(message.id) && 'result' in message) dropUnmirrorableTools(message.result, this.hooks.onToolDropped);
+      if ('id' in message && message.id !== undefined && this.toolLists.delete(message.id) && 'result' in message)
+        dropUnmirrorableTools(message.result, this.hooks.onToolDropped);
       // The SDK runs notification handlers a microtask later but settles a response at once, dropping the
       // request's progress handler: a call's last progress notification, arriving together with its
       // result, would be reported as one for an unknown token. The response waits for it.
@@ -89,7 +100,8 @@ export class SdkTransport implements McpTransport {
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (isProbe(message)) this.probe = (message as { id: RequestId }).id;
     // Over stdio no header carries an argument, so nothing needs dropping (the spec lets stdio clients keep them).
-    if (this.modern && this.hasPerRequestStream && 'method' in message && 'id' in message && message.method === McpMethod.ToolsList) this.toolLists.add(message.id);
+    if (this.modern && this.hasPerRequestStream && 'method' in message && 'id' in message && message.method === McpMethod.ToolsList)
+      this.toolLists.add(message.id);
     try {
       await this.inner.send(message, options);
     } catch (error) {
@@ -125,9 +137,15 @@ function asProbeRefusal(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
   const { status, body } = error as { status?: unknown; body?: unknown };
   if (typeof status !== 'number') return error;
-  return new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, error.message, { status, text: typeof body === 'string' ? body : undefined }, { cause: error });
+  return new SdkHttpError(
+    SdkErrorCode.ClientHttpNotImplemented,
+    error.message,
+    { status, text: typeof body === 'string' ? body : undefined },
+    { cause: error },
+  );
 }
 
 function completeByDefault(result: unknown): void {
-  if (typeof result === 'object' && result !== null && !('resultType' in result)) (result as { resultType?: string }).resultType = 'complete';
+  if (typeof result === 'object' && result !== null && !('resultType' in result))
+    (result as { resultType?: string }).resultType = 'complete';
 }

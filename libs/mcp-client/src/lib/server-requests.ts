@@ -1,11 +1,11 @@
 import {
-  ProtocolError,
   type Client,
   type ClientCapabilities,
   type CreateMessageRequestParams,
   type CreateMessageResult,
   type ElicitRequestParams,
   type ElicitResult,
+  ProtocolError,
   type Root,
 } from '@modelcontextprotocol/client';
 

@@ -1,4 +1,5 @@
 import { getEventListeners } from 'node:events';
+
 import type { ExternalEvent } from './external-event';
 import { ExternalEventResolver, MAX_WAIT_MS } from './external-event-resolver';
 import { RewakeErrorCode } from './rewake-errors';
@@ -47,7 +48,8 @@ describe('ExternalEventResolver', () => {
   it('matches every filter field, and uriPrefix only events that have a uri', async () => {
     const resolver = new ExternalEventResolver();
     resolver.publish(event({ type: 'log', summary: {} }));
-    for (const filter of [{ server: 'other' }, { type: 'job' }, { method: 'x' }, { uriPrefix: '' }]) expect(await resolver.waitFor(filter, 0)).toEqual({ kind: 'timeout', timeoutMs: 0 });
+    for (const filter of [{ server: 'other' }, { type: 'job' }, { method: 'x' }, { uriPrefix: '' }])
+      expect(await resolver.waitFor(filter, 0)).toEqual({ kind: 'timeout', timeoutMs: 0 });
     expect((await resolver.waitFor({ server: 'jobs', type: 'log', method: 'notifications/resources/updated' }, 0)).kind).toBe('event');
   });
 

@@ -1,4 +1,4 @@
-import { matchesFilter, type EventFilter, type ExternalEvent } from './external-event';
+import { type EventFilter, type ExternalEvent, matchesFilter } from './external-event';
 import { RewakeError, RewakeErrorCode } from './rewake-errors';
 
 /** Undelivered events kept for a later wait, by default. */
@@ -50,7 +50,10 @@ export class ExternalEventResolver implements EventSink, EventWaiter {
     private readonly onOverflow: (droppedSoFar: number) => void = () => undefined,
   ) {
     if (!Number.isSafeInteger(bufferSize) || bufferSize < 1) {
-      throw new RewakeError(RewakeErrorCode.InvalidBufferSize, `the event buffer size must be a positive whole number, not ${String(bufferSize)}`);
+      throw new RewakeError(
+        RewakeErrorCode.InvalidBufferSize,
+        `the event buffer size must be a positive whole number, not ${String(bufferSize)}`,
+      );
     }
   }
 
@@ -72,7 +75,12 @@ export class ExternalEventResolver implements EventSink, EventWaiter {
   /** Waits for the first event matching `filter`, for at most `timeoutMs` (none: until abort or close). */
   waitFor(filter: EventFilter, timeoutMs?: number, signal?: AbortSignal): Promise<WaitOutcome> {
     if (timeoutMs !== undefined && !(Number.isSafeInteger(timeoutMs) && timeoutMs >= 0 && timeoutMs <= MAX_WAIT_MS)) {
-      return Promise.reject(new RewakeError(RewakeErrorCode.InvalidTimeout, `a wait's timeout must be a whole number of milliseconds from 0 to ${MAX_WAIT_MS}, not ${String(timeoutMs)}`));
+      return Promise.reject(
+        new RewakeError(
+          RewakeErrorCode.InvalidTimeout,
+          `a wait's timeout must be a whole number of milliseconds from 0 to ${MAX_WAIT_MS}, not ${String(timeoutMs)}`,
+        ),
+      );
     }
     if (this.closed) return Promise.resolve({ kind: 'closed' });
     if (signal?.aborted) return Promise.resolve({ kind: 'aborted' });

@@ -44,13 +44,19 @@ const EVENT_TYPE_PATTERN = /^[a-z][a-z0-9._-]{0,63}$/;
 
 /** What is wrong with a rule, naming the field, or undefined; shared by the mapper and the config loader. */
 export function ruleProblem(rule: MappingRule): { readonly field: keyof MappingRule; readonly problem: string } | undefined {
-  if (typeof rule.method !== 'string' || rule.method.trim() === '') return { field: 'method', problem: 'must be a method name or a glob such as "notifications/jobs/*"' };
+  if (typeof rule.method !== 'string' || rule.method.trim() === '')
+    return { field: 'method', problem: 'must be a method name or a glob such as "notifications/jobs/*"' };
   if (typeof rule.type !== 'string' || !EVENT_TYPE_PATTERN.test(rule.type)) {
-    return { field: 'type', problem: 'must be at most 64 lowercase letters, digits, ".", "_" or "-", starting with a letter (e.g. "job.finished")' };
+    return {
+      field: 'type',
+      problem: 'must be at most 64 lowercase letters, digits, ".", "_" or "-", starting with a letter (e.g. "job.finished")',
+    };
   }
-  if (rule.minLevel !== undefined && !LOG_LEVELS.includes(rule.minLevel)) return { field: 'minLevel', problem: `must be one of ${LOG_LEVELS.join(', ')}` };
+  if (rule.minLevel !== undefined && !LOG_LEVELS.includes(rule.minLevel))
+    return { field: 'minLevel', problem: `must be one of ${LOG_LEVELS.join(', ')}` };
   for (const field of ['server', 'uriPrefix'] as const) {
-    if (rule[field] !== undefined && (typeof rule[field] !== 'string' || rule[field] === '')) return { field, problem: 'must be a non-empty string when given' };
+    if (rule[field] !== undefined && (typeof rule[field] !== 'string' || rule[field] === ''))
+      return { field, problem: 'must be a non-empty string when given' };
   }
   return undefined;
 }

@@ -1,5 +1,6 @@
 import type { ServerNotification } from '@toolmesh/protocol';
-import { seededRandom, type SeededRandom as Random } from '../../../../tools/test/seeded-random';
+
+import { type SeededRandom as Random, seededRandom } from '../../../../tools/test/seeded-random';
 import { SUMMARY_FIELD_MAX_CHARS } from './event-summary';
 import { NotificationMapper } from './notification-mapper';
 
@@ -11,18 +12,32 @@ import { NotificationMapper } from './notification-mapper';
 const SEED = Number(process.env.FUZZ_SEED ?? 0x2e3a4e);
 const CASES = Number(process.env.FUZZ_CASES ?? 5_000);
 
-const METHODS = ['notifications/resources/updated', 'notifications/message', 'notifications/progress', 'notifications/jobs/done', 'jobs/x', '', 'notifications/tools/list_changed'];
+const METHODS = [
+  'notifications/resources/updated',
+  'notifications/message',
+  'notifications/progress',
+  'notifications/jobs/done',
+  'jobs/x',
+  '',
+  'notifications/tools/list_changed',
+];
 const KEYS = ['uri', 'level', 'logger', 'data', '_meta', '__proto__', 'constructor', 'toString', 'progressToken', 'x'];
 const STRINGS = ['', 'file:///reports/a', 'warning', 'debug', 'emergency', 'LOUD', '\u0000', '\ud800', '😀', 'y'.repeat(5000)];
 
 function randomValue(r: Random, depth: number): unknown {
   switch (depth > 6 ? r.int(5) : r.int(8)) {
-    case 0: return null;
-    case 1: return r.next() < 0.5;
-    case 2: return r.pick([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60]);
-    case 3: return r.pick(STRINGS);
-    case 4: return undefined;
-    case 5: return Array.from({ length: r.int(4) }, () => randomValue(r, depth + 1));
+    case 0:
+      return null;
+    case 1:
+      return r.next() < 0.5;
+    case 2:
+      return r.pick([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60]);
+    case 3:
+      return r.pick(STRINGS);
+    case 4:
+      return undefined;
+    case 5:
+      return Array.from({ length: r.int(4) }, () => randomValue(r, depth + 1));
     default: {
       const object: Record<string, unknown> = Object.create(r.next() < 0.1 ? null : Object.prototype);
       for (let i = r.int(5); i > 0; i--) object[r.pick(KEYS)] = randomValue(r, depth + 1);
@@ -33,7 +48,10 @@ function randomValue(r: Random, depth: number): unknown {
 
 function randomNotification(r: Random): ServerNotification {
   const notification: Record<string, unknown> = { jsonrpc: '2.0', method: r.next() < 0.9 ? r.pick(METHODS) : randomValue(r, 5) };
-  const params = r.next() < 0.2 ? randomValue(r, 0) : Object.fromEntries(KEYS.filter(() => r.next() < 0.4).map((key) => [key, r.next() < 0.5 ? r.pick(STRINGS) : randomValue(r, 1)]));
+  const params =
+    r.next() < 0.2
+      ? randomValue(r, 0)
+      : Object.fromEntries(KEYS.filter(() => r.next() < 0.4).map((key) => [key, r.next() < 0.5 ? r.pick(STRINGS) : randomValue(r, 1)]));
   if (r.next() < 0.02 && typeof params === 'object' && params !== null) (params as Record<string, unknown>).data = 10n; // not JSON-serializable
   if (params !== undefined) notification.params = params;
   const receivedAt = r.next() < 0.9 ? new Date(0) : (r.pick([new Date(Number.NaN), undefined, 'yesterday']) as Date);
@@ -64,9 +82,12 @@ describe('NotificationMapper (seeded fuzz)', () => {
         typeof event.method === 'string' ? '' : 'method',
         ['any', 'report', 'job', 'log', 'resource.updated'].includes(event.type) ? '' : 'type',
         Number.isNaN(Date.parse(event.receivedAt)) ? 'receivedAt' : '',
-        ...Object.entries(event.summary).map(([key, value]) => (typeof value === 'string' && value.length <= SUMMARY_FIELD_MAX_CHARS ? '' : `summary.${key}`)),
+        ...Object.entries(event.summary).map(([key, value]) =>
+          typeof value === 'string' && value.length <= SUMMARY_FIELD_MAX_CHARS ? '' : `summary.${key}`,
+        ),
       ].filter(Boolean);
-      if (problems.length > 0) throw new Error(`case ${i} (seed ${SEED}) gave a malformed event (${problems.join(', ')}): ${JSON.stringify(event)}`);
+      if (problems.length > 0)
+        throw new Error(`case ${i} (seed ${SEED}) gave a malformed event (${problems.join(', ')}): ${JSON.stringify(event)}`);
       expect(() => JSON.stringify(event)).not.toThrow();
     }
     // The generator must reach the mapping paths, not only the early exits.

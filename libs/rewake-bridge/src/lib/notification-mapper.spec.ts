@@ -1,4 +1,5 @@
 import type { ServerNotification } from '@toolmesh/protocol';
+
 import { SUMMARY_FIELD_MAX_CHARS } from './event-summary';
 import type { MappingRule } from './mapping-rule';
 import { NotificationMapper } from './notification-mapper';
@@ -33,7 +34,14 @@ describe('NotificationMapper', () => {
     });
 
     it('maps nothing else: list changes, progress, cancellation and unknown methods are no events', () => {
-      for (const method of ['notifications/tools/list_changed', 'notifications/resources/list_changed', 'notifications/prompts/list_changed', 'notifications/progress', 'notifications/cancelled', 'notifications/custom/thing']) {
+      for (const method of [
+        'notifications/tools/list_changed',
+        'notifications/resources/list_changed',
+        'notifications/prompts/list_changed',
+        'notifications/progress',
+        'notifications/cancelled',
+        'notifications/custom/thing',
+      ]) {
         expect({ method, event: mapper.map(notification(method, { progressToken: 1 })) }).toEqual({ method, event: undefined });
       }
     });
@@ -54,7 +62,8 @@ describe('NotificationMapper', () => {
       { method: 'custom/*/done', type: 'done' },
     ];
     const mapper = new NotificationMapper(rules);
-    const type = (method: string, params?: Record<string, unknown>, server?: string) => mapper.map(notification(method, params, server))?.type;
+    const type = (method: string, params?: Record<string, unknown>, server?: string) =>
+      mapper.map(notification(method, params, server))?.type;
 
     it('come before the defaults, the first match deciding', () => {
       expect(type('notifications/message', { level: 'critical' })).toBe('alert');
@@ -84,7 +93,9 @@ describe('NotificationMapper', () => {
     });
 
     it('summarize a custom method by its params other than uri, level and logger', () => {
-      expect(mapper.map(notification('notifications/jobs/done', { jobId: 'j-1', status: 'ok', _meta: { x: 1 } }))?.summary).toEqual({ data: '{"jobId":"j-1","status":"ok"}' });
+      expect(mapper.map(notification('notifications/jobs/done', { jobId: 'j-1', status: 'ok', _meta: { x: 1 } }))?.summary).toEqual({
+        data: '{"jobId":"j-1","status":"ok"}',
+      });
     });
   });
 
@@ -99,9 +110,15 @@ describe('NotificationMapper', () => {
   it.each([
     ['an empty method', { method: ' ', type: 'x' }, /rewake rule 1: method must be a method name or a glob/],
     ['an event type with capitals', { method: 'a', type: 'Job' }, /rewake rule 1: type must be at most 64 lowercase letters/],
-    ['an unknown log level', { method: 'a', type: 'x', minLevel: 'loud' }, /rewake rule 1: minLevel must be one of debug, info, notice, warning, error, critical, alert, emergency/],
+    [
+      'an unknown log level',
+      { method: 'a', type: 'x', minLevel: 'loud' },
+      /rewake rule 1: minLevel must be one of debug, info, notice, warning, error, critical, alert, emergency/,
+    ],
     ['an empty uri prefix', { method: 'a', type: 'x', uriPrefix: '' }, /rewake rule 1: uriPrefix must be a non-empty string/],
   ])('refuses a rule with %s, naming the rule and the field', (_, rule, message) => {
-    expect(() => new NotificationMapper([rule as MappingRule])).toThrow(expect.objectContaining({ code: RewakeErrorCode.InvalidRule, message: expect.stringMatching(message) }));
+    expect(() => new NotificationMapper([rule as MappingRule])).toThrow(
+      expect.objectContaining({ code: RewakeErrorCode.InvalidRule, message: expect.stringMatching(message) }),
+    );
   });
 });

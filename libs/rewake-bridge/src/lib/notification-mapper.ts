@@ -1,7 +1,8 @@
 import type { ServerNotification } from '@toolmesh/protocol';
+
 import { summarize } from './event-summary';
 import type { ExternalEvent } from './external-event';
-import { DEFAULT_RULES, levelRank, methodPattern, PROTOCOL_NOTIFICATIONS, ruleProblem, type MappingRule } from './mapping-rule';
+import { DEFAULT_RULES, levelRank, type MappingRule, methodPattern, PROTOCOL_NOTIFICATIONS, ruleProblem } from './mapping-rule';
 import { RewakeError, RewakeErrorCode } from './rewake-errors';
 
 /** An event before the bridge numbers it. */
@@ -53,7 +54,12 @@ export class NotificationMapper implements NotificationMapping {
   }
 }
 
-function matches({ rule, method: pattern, minRank }: CompiledRule, server: string, method: string, params: Record<string, unknown> | undefined): boolean {
+function matches(
+  { rule, method: pattern, minRank }: CompiledRule,
+  server: string,
+  method: string,
+  params: Record<string, unknown> | undefined,
+): boolean {
   if (!pattern.test(method)) return false;
   if (rule.server !== undefined && rule.server !== server) return false;
   const fields = typeof params === 'object' && params !== null ? params : {};

@@ -1,4 +1,5 @@
 import { NotificationFanout, type ServerNotification } from '@toolmesh/protocol';
+
 import { ExternalEventResolver } from './external-event-resolver';
 import { NotificationMapper } from './notification-mapper';
 import { McpNotificationToRewakeBridge } from './rewake-bridge';
@@ -23,7 +24,10 @@ describe('McpNotificationToRewakeBridge', () => {
     fanout.publish(notification('notifications/message', { level: 'info', data: 'after detach' }));
 
     expect(resolver.pending).toBe(2);
-    expect(await resolver.waitFor({}, 0)).toMatchObject({ kind: 'event', event: { id: 'evt-1', type: 'resource.updated', summary: { uri: 'file:///a' } } });
+    expect(await resolver.waitFor({}, 0)).toMatchObject({
+      kind: 'event',
+      event: { id: 'evt-1', type: 'resource.updated', summary: { uri: 'file:///a' } },
+    });
     expect(await resolver.waitFor({}, 0)).toMatchObject({ kind: 'event', event: { id: 'evt-2', type: 'log', summary: { data: 'hi' } } });
     expect(fanout.listenerCount).toBe(0);
   });
@@ -40,7 +44,9 @@ describe('McpNotificationToRewakeBridge', () => {
         return new NotificationMapper().map(n);
       },
     };
-    const bridge = new McpNotificationToRewakeBridge(flaky, resolver, (error, n) => reported.push([(error as Error).message, n.notification.method]));
+    const bridge = new McpNotificationToRewakeBridge(flaky, resolver, (error, n) =>
+      reported.push([(error as Error).message, n.notification.method]),
+    );
     bridge.attach(fanout);
     const seenByOthers: string[] = [];
     fanout.addNotificationListener((n) => seenByOthers.push(n.notification.method));

@@ -1,4 +1,5 @@
 import type { NotificationListener, NotificationSource, ServerNotification } from '@toolmesh/protocol';
+
 import type { EventSink } from './external-event-resolver';
 import type { NotificationMapping } from './notification-mapper';
 

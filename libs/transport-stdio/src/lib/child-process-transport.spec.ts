@@ -1,6 +1,8 @@
 import path from 'node:path';
+
 import { Client } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage } from '@toolmesh/protocol';
+
 import { eventually, isRunning } from '../../../../tools/test/process-table';
 import { ChildProcessTransport } from './child-process-transport';
 import { ChildProcessRegistry } from './process/child-process-registry';
@@ -17,7 +19,10 @@ afterEach(async () => {
 });
 
 function peer(flags: string[] = [], options: ConstructorParameters<typeof ChildProcessTransport>[1] = {}) {
-  const transport = new ChildProcessTransport({ command: process.execPath, args: [PEER, ...flags] }, { registry: new ChildProcessRegistry(), ...options });
+  const transport = new ChildProcessTransport(
+    { command: process.execPath, args: [PEER, ...flags] },
+    { registry: new ChildProcessRegistry(), ...options },
+  );
   started.push(transport);
   return transport;
 }
@@ -99,8 +104,14 @@ describe('ChildProcessTransport', () => {
   });
 
   it('names the working directory when it is the part that is missing', async () => {
-    const transport = new ChildProcessTransport({ command: process.execPath, cwd: '/nonexistent/dir' }, { registry: new ChildProcessRegistry() });
-    await expect(transport.start()).rejects.toMatchObject({ code: StdioErrorCode.SpawnFailed, message: expect.stringContaining('in /nonexistent/dir') });
+    const transport = new ChildProcessTransport(
+      { command: process.execPath, cwd: '/nonexistent/dir' },
+      { registry: new ChildProcessRegistry() },
+    );
+    await expect(transport.start()).rejects.toMatchObject({
+      code: StdioErrorCode.SpawnFailed,
+      message: expect.stringContaining('in /nonexistent/dir'),
+    });
   });
 
   it('reports a server that exits on its own, with the tail of its stderr, and closes', async () => {

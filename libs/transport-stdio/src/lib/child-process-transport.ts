@@ -1,5 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+
 import type { JSONRPCMessage, McpTransport } from '@toolmesh/protocol';
+
 import { NdjsonStreamTransport } from './ndjson-stream-transport';
 import { childProcesses, type ChildProcessRegistry } from './process/child-process-registry';
 import { minimalEnv } from './process/minimal-env';
@@ -99,7 +101,8 @@ export class ChildProcessTransport implements McpTransport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     // Once closing has begun the server's stdin is ended: a write now would only fail with "write after end".
-    if (!this.channel || this.closed || this.closing) throw new StdioTransportError(StdioErrorCode.NotConnected, 'the server process is not running');
+    if (!this.channel || this.closed || this.closing)
+      throw new StdioTransportError(StdioErrorCode.NotConnected, 'the server process is not running');
     try {
       await this.channel.send(message);
     } catch (error) {

@@ -1,5 +1,7 @@
 import { PassThrough } from 'node:stream';
+
 import type { JSONRPCMessage } from '@toolmesh/protocol';
+
 import { NdjsonStreamTransport } from './ndjson-stream-transport';
 import { StdioErrorCode, StdioTransportError } from './stdio-errors';
 
@@ -23,7 +25,9 @@ describe('NdjsonStreamTransport', () => {
     await transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' });
     expect(toServer.read().toString()).toBe('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
 
-    fromServer.write('{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info"}}\n{"jsonrpc":"2.0","id":1,"result":{}}\n');
+    fromServer.write(
+      '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info"}}\n{"jsonrpc":"2.0","id":1,"result":{}}\n',
+    );
     await tick();
     expect(messages).toEqual([
       { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info' } },

@@ -1,5 +1,14 @@
 import type { Readable, Writable } from 'node:stream';
-import { OVERSIZED_EDGE_BYTES, oversizedReply, oversizedReplyId, parseJsonRpcMessage, type JSONRPCMessage, type McpTransport } from '@toolmesh/protocol';
+
+import {
+  type JSONRPCMessage,
+  type McpTransport,
+  OVERSIZED_EDGE_BYTES,
+  oversizedReply,
+  oversizedReplyId,
+  parseJsonRpcMessage,
+} from '@toolmesh/protocol';
+
 import { LineSplitter } from './framing/line-splitter';
 import { StdioErrorCode, StdioTransportError } from './stdio-errors';
 
@@ -77,7 +86,10 @@ export class NdjsonStreamTransport implements McpTransport {
       }
       const parsed = parseJsonRpcMessage(event.line);
       if (!parsed.ok) {
-        this.report(StdioErrorCode.MalformedMessage, `dropped an inbound line that is not a JSON-RPC message: ${parsed.error.error.message}`);
+        this.report(
+          StdioErrorCode.MalformedMessage,
+          `dropped an inbound line that is not a JSON-RPC message: ${parsed.error.error.message}`,
+        );
         continue;
       }
       this.onmessage?.(parsed.value.message as JSONRPCMessage);

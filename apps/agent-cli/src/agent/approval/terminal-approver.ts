@@ -1,7 +1,7 @@
 import { McpTool } from '../../mcp/mcp-tool';
 import { describeSideEffects } from '../../tools/describe-side-effects';
 import { forTerminal } from '../../tools/terminal-text';
-import { reasonText, type ApprovalAnswer, type ApprovalRequest, type Approver } from './approver';
+import { type ApprovalAnswer, type ApprovalRequest, type Approver, reasonText } from './approver';
 
 /** Asks one question on the terminal and resolves to the line typed; `chat` shares its readline with it. */
 export type AskLine = (question: string, signal?: AbortSignal) => Promise<string>;

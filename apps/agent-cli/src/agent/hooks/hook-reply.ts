@@ -45,7 +45,10 @@ export function parseJsonReply(text: string, what: string): ActionOutcome {
  */
 export function combineVerdicts(verdicts: readonly PreToolUseVerdict[]): PreToolUseVerdict {
   const rank = (decision: HookDecision | undefined) => (decision === undefined ? -1 : ['allow', 'defer', 'deny'].indexOf(decision));
-  const winner = verdicts.reduce<HookDecision | undefined>((best, { decision }) => (rank(decision) > rank(best) ? decision : best), undefined);
+  const winner = verdicts.reduce<HookDecision | undefined>(
+    (best, { decision }) => (rank(decision) > rank(best) ? decision : best),
+    undefined,
+  );
   if (winner === undefined) return {};
   const reasons = verdicts.filter((v) => v.decision === winner && v.reason).map((v) => v.reason);
   return reasons.length > 0 ? { decision: winner, reason: reasons.join('; ') } : { decision: winner };

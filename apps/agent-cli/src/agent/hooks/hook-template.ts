@@ -1,5 +1,5 @@
-import { PLACEHOLDER } from '../../config/skill-template';
 import type { HookEvent, Template } from '../../config/skill';
+import { PLACEHOLDER } from '../../config/skill-template';
 
 /** The event a hook's templates are rendered against; without a `body` template it is also the HTTP body. */
 export interface HookEventContext {

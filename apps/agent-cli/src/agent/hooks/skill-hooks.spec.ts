@@ -3,15 +3,16 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { eventually, pidsWithCommandLine } from '../../../../../tools/test/process-table';
 import { loadConfig } from '../../config/load-config';
 import { TransportClientFactory } from '../../mcp/client-factory';
 import type { AgentRuntime } from '../../runtime/agent-runtime';
 import { createAgentRuntime } from '../../runtime/runtime-factory';
 import { resultText, type Tool, type ToolResult } from '../../tools/tool';
-import { FLAG_APPROVER, NON_INTERACTIVE_APPROVER, type Approver } from '../approval/approver';
+import { type Approver, FLAG_APPROVER, NON_INTERACTIVE_APPROVER } from '../approval/approver';
 import type { SideEffectCap } from '../approval/side-effect-cap';
-import { ToolExecutor, type GateVerdict } from '../tool-executor';
+import { type GateVerdict, ToolExecutor } from '../tool-executor';
 
 /**
  * Hooks at their real boundaries: skill files on disk, loaded with the configuration; the real runtime
@@ -61,7 +62,11 @@ interface Setup {
   readonly runtime: AgentRuntime;
   readonly warnings: string[];
   readonly policyName: string;
-  call(name: string, args: Record<string, unknown>, gate?: { approver?: Approver; cap?: SideEffectCap }): Promise<{ result: ToolResult; verdict?: GateVerdict }>;
+  call(
+    name: string,
+    args: Record<string, unknown>,
+    gate?: { approver?: Approver; cap?: SideEffectCap },
+  ): Promise<{ result: ToolResult; verdict?: GateVerdict }>;
 }
 
 /**
@@ -78,7 +83,10 @@ async function withHooks(hooksYaml: string, body: (setup: Setup) => Promise<void
   const peer = [process.execPath, POLICY_PEER, `--name=${policyName}`, `--record=${recordFile}`];
   const server = blocker
     ? `      command: /bin/sh\n      args: ["-c", ${JSON.stringify(`if [ -e '${blocker}' ]; then exit 1; fi; exec ${peer.map((a) => `'${a}'`).join(' ')}`)}]\n`
-    : `      command: ${JSON.stringify(peer[0])}\n      args: [${peer.slice(1).map((a) => JSON.stringify(a)).join(', ')}]\n`;
+    : `      command: ${JSON.stringify(peer[0])}\n      args: [${peer
+        .slice(1)
+        .map((a) => JSON.stringify(a))
+        .join(', ')}]\n`;
   writeFileSync(configFile, `mcp:\n  servers:\n    - name: policy\n${server}skills: [${path.basename(skillFile)}]\n`);
   const warnings: string[] = [];
   const config = loadConfig(configFile, { HOOK_TOKEN: SECRET_HEADER });
@@ -132,7 +140,11 @@ describe('hook decisions, through the tool executor and a real policy server', (
   it('without hooks: a mutating Write is denied without a terminal, a read-only Read runs', async () => {
     const configFile = path.join(dir, 'no-hooks.yaml');
     writeFileSync(configFile, 'mcp:\n  servers: []\n');
-    const runtime = await createAgentRuntime(loadConfig(configFile, {}), { clientFactory: new TransportClientFactory({ name: 'hooks-test', version: '0' }), log: { warn: () => undefined }, workingDirectory: dir });
+    const runtime = await createAgentRuntime(loadConfig(configFile, {}), {
+      clientFactory: new TransportClientFactory({ name: 'hooks-test', version: '0' }),
+      log: { warn: () => undefined },
+      workingDirectory: dir,
+    });
     try {
       const executor = new ToolExecutor(runtime.tools, { approver: NON_INTERACTIVE_APPROVER, hooks: runtime.hooks });
       const write = writeCall();
@@ -155,7 +167,7 @@ describe('hook decisions, through the tool executor and a real policy server', (
     });
   });
 
-  it('deny: the read-only Read is refused with the hook\'s reason, even with --yes', async () => {
+  it("deny: the read-only Read is refused with the hook's reason, even with --yes", async () => {
     await withHooks(decide('Re*', 'deny', 'reads are audited today'), async ({ call }) => {
       const { result, verdict } = await call('Read', readCall, { approver: FLAG_APPROVER });
       expect(result.isError).toBe(true);
@@ -194,21 +206,26 @@ describe('hook decisions, through the tool executor and a real policy server', (
   });
 
   it('reads a decision from the text of a tool without structuredContent, and ignores plain text (a side-effect-only tool)', async () => {
-    await withHooks(decide('Read', 'deny', 'as text', ', reply: text') + decide('Write', 'deny', 'unused', ', reply: plain'), async ({ call, warnings }) => {
-      expect(resultText((await call('Read', readCall)).result)).toBe('a hook denied Read: as text');
-      expect((await call('Write', writeCall().args, { approver: FLAG_APPROVER })).verdict).toEqual({ allowed: true, by: 'flag' });
-      expect(warnings).toEqual([]);
-    });
+    await withHooks(
+      decide('Read', 'deny', 'as text', ', reply: text') + decide('Write', 'deny', 'unused', ', reply: plain'),
+      async ({ call, warnings }) => {
+        expect(resultText((await call('Read', readCall)).result)).toBe('a hook denied Read: as text');
+        expect((await call('Write', writeCall().args, { approver: FLAG_APPROVER })).verdict).toEqual({ allowed: true, by: 'flag' });
+        expect(warnings).toEqual([]);
+      },
+    );
   });
 
-  it('combines hooks: deny beats defer beats allow, and the winners\' reasons are joined in order', async () => {
+  it("combines hooks: deny beats defer beats allow, and the winners' reasons are joined in order", async () => {
     const hooks = decide('*', 'allow', 'fine') + decide('*', 'deny', 'first no') + decide('*', 'defer') + decide('*', 'deny', 'second no');
     await withHooks(hooks, async ({ call }) => {
-      expect(resultText((await call('Read', readCall, { approver: FLAG_APPROVER })).result)).toBe('a hook denied Read: first no; second no');
+      expect(resultText((await call('Read', readCall, { approver: FLAG_APPROVER })).result)).toBe(
+        'a hook denied Read: first no; second no',
+      );
     });
   });
 
-  it('http: the endpoint\'s allow and deny are honoured; it gets the event as JSON with the configured header', async () => {
+  it("http: the endpoint's allow and deny are honoured; it gets the event as JSON with the configured header", async () => {
     await withHooks(httpHook('Write'), async ({ call, warnings }) => {
       endpoint.answer = { status: 200, body: JSON.stringify({ decision: 'allow' }) };
       const allowed = writeCall();
@@ -235,7 +252,14 @@ describe('hook decisions, through the tool executor and a real policy server', (
       await runtime.hooks.preToolUse({ id: 'c', name: 'Write', args }, registered(runtime, 'Write'));
       expect(endpoint.received).toEqual([
         expect.objectContaining({
-          body: { summary: 'PreToolUse of Write on a.txt', args, size: 3, first: 'x', missing: null, fixed: [1, true, null, { size: 3, ok: true }] },
+          body: {
+            summary: 'PreToolUse of Write on a.txt',
+            args,
+            size: 3,
+            first: 'x',
+            missing: null,
+            fixed: [1, true, null, { size: 3, ok: true }],
+          },
         }),
       ]);
     });
@@ -250,7 +274,10 @@ describe('hook decisions, through the tool executor and a real policy server', (
       const { result } = await call('Write', write.args, { approver: FLAG_APPROVER });
       expect(result.isError).toBe(false);
       expect(write.written()).toBe(true);
-      const recorded = readFileSync(recordFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+      const recorded = readFileSync(recordFile, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(recorded.at(-1)).toEqual({ tool: 'Write', file: write.args.path, failed: false, said: resultText(result) });
     });
   });
@@ -272,11 +299,13 @@ describe('fail-soft: a hook that cannot decide is a warning, and the call goes o
       const write = writeCall();
       expect((await call('Write', write.args, { approver: FLAG_APPROVER })).verdict).toEqual({ allowed: true, by: 'flag' });
       expect(write.written()).toBe(true);
-      expect(warnings).toEqual(['hook test-skill#0 (PreToolUse mcp_tool nowhere/decide) on Write: MCP server "nowhere" is not configured or not connected; going on as if it had not decided']);
+      expect(warnings).toEqual([
+        'hook test-skill#0 (PreToolUse mcp_tool nowhere/decide) on Write: MCP server "nowhere" is not configured or not connected; going on as if it had not decided',
+      ]);
     });
   });
 
-  it('a transport failure: the policy server\'s process is gone (and kept from restarting)', async () => {
+  it("a transport failure: the policy server's process is gone (and kept from restarting)", async () => {
     const blocker = path.join(dir, `blocked-${serial + 1}`);
     await withHooks(
       decide('Read', 'deny', 'x'),
@@ -286,7 +315,9 @@ describe('fail-soft: a hook that cannot decide is a warning, and the call goes o
         process.kill(pid, 'SIGKILL');
         expect(await eventually(() => runtime.mcp.status[0].state === 'down' && runtime.mcp.client('policy') === undefined)).toBe(true);
         expect(resultText((await call('Read', readCall)).result)).toContain('the readme text');
-        expect(warnings.filter((w) => w.startsWith('hook '))).toEqual([expect.stringContaining('MCP server "policy" is not configured or not connected')]);
+        expect(warnings.filter((w) => w.startsWith('hook '))).toEqual([
+          expect.stringContaining('MCP server "policy" is not configured or not connected'),
+        ]);
       },
       blocker,
     );
@@ -305,7 +336,9 @@ describe('fail-soft: a hook that cannot decide is a warning, and the call goes o
       await call('Write', write.args, { approver: FLAG_APPROVER });
       expect(write.written()).toBe(true);
       expect(warnings).toEqual([
-        expect.stringMatching(/^hook test-skill#0 \(PreToolUse http POST http:\/\/127\.0\.0\.1:\d+\) on Read: the request failed: .*ECONNREFUSED/),
+        expect.stringMatching(
+          /^hook test-skill#0 \(PreToolUse http POST http:\/\/127\.0\.0\.1:\d+\) on Read: the request failed: .*ECONNREFUSED/,
+        ),
         expect.stringMatching(/^hook test-skill#1 .* on Write: the endpoint answered HTTP 500; going on as if it had not decided$/),
       ]);
       expectPrivate(warnings);
@@ -328,9 +361,13 @@ describe('fail-soft: a hook that cannot decide is a warning, and the call goes o
       endpoint.answer = { status: 200, body: `ok ${SECRET_ARG}` };
       expect(resultText((await call('Read', readCall)).result)).toContain('the readme text');
       expect(warnings).toEqual([
-        expect.stringMatching(/^hook test-skill#0 \(PreToolUse http POST http:\/\/127\.0\.0\.1:\d+\) on Read: replied with a body that is not JSON;/),
+        expect.stringMatching(
+          /^hook test-skill#0 \(PreToolUse http POST http:\/\/127\.0\.0\.1:\d+\) on Read: replied with a body that is not JSON;/,
+        ),
         expect.stringContaining('test-skill#1 (PreToolUse mcp_tool policy/decide) on Read: replied with text that is not JSON'),
-        expect.stringContaining('test-skill#2 (PreToolUse mcp_tool policy/decide) on Read: replied with a "decision" that is not allow, deny or defer'),
+        expect.stringContaining(
+          'test-skill#2 (PreToolUse mcp_tool policy/decide) on Read: replied with a "decision" that is not allow, deny or defer',
+        ),
       ]);
       expectPrivate(warnings);
     });

@@ -1,12 +1,13 @@
 import { Minimatch } from 'minimatch';
+
+import type { HookAction, HookDefinition } from '../../config/skill';
 import { resultText, type Tool, type ToolResult } from '../../tools/tool';
 import type { ToolCall } from '../tool-call';
 import type { HttpActionRunner } from './actions/http-action';
 import type { McpToolActionRunner } from './actions/mcp-tool-action';
 import { safeDescription } from './actions/safe-description';
-import { combineVerdicts, readReply, type ActionOutcome, type ReplyReading } from './hook-reply';
+import { type ActionOutcome, combineVerdicts, readReply, type ReplyReading } from './hook-reply';
 import type { HookEventContext } from './hook-template';
-import type { HookAction, HookDefinition } from '../../config/skill';
 import type { PreToolUseVerdict, ToolUseHooks } from './tool-use-hooks';
 
 export interface HookActionRunners {
@@ -47,7 +48,10 @@ export class SkillHooks implements ToolUseHooks {
 
   /** The result is already final: a PostToolUse hook observes it and any decision it replies is ignored. */
   async postToolUse(call: ToolCall, _tool: Tool, result: ToolResult, signal?: AbortSignal): Promise<void> {
-    await this.runMatching({ event: 'PostToolUse', tool: { name: call.name }, args: call.args, result: { text: resultText(result), isError: result.isError } }, signal);
+    await this.runMatching(
+      { event: 'PostToolUse', tool: { name: call.name }, args: call.args, result: { text: resultText(result), isError: result.isError } },
+      signal,
+    );
   }
 
   /** Runs the matching hooks at once; their warnings follow declaration order, not the order they finished in. */
@@ -57,7 +61,9 @@ export class SkillHooks implements ToolUseHooks {
     return readings.map((reading, i) => {
       if ('verdict' in reading) return reading.verdict;
       const hook = matching[i].definition;
-      this.log.warn(`hook ${hook.id} (${hook.event} ${describeAction(hook.action)}) on ${context.tool.name}: ${reading.failure}; going on as if it had not decided`);
+      this.log.warn(
+        `hook ${hook.id} (${hook.event} ${describeAction(hook.action)}) on ${context.tool.name}: ${reading.failure}; going on as if it had not decided`,
+      );
       return {};
     });
   }

@@ -1,5 +1,6 @@
-import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import { errorMessage } from '@toolmesh/protocol';
+import { Agent, type Dispatcher, errors as undiciErrors, request } from 'undici';
+
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import type { AssistantReply, ChatMessage, ToolDefinition } from './chat-messages';
 import { providerMessage } from './completion-assembler';
@@ -55,7 +56,13 @@ export class ChatCompletionsClient {
     });
     let response: Dispatcher.ResponseData;
     try {
-      response = await request(this.url, { method: 'POST', headers: this.headers(), body, signal: options.signal, dispatcher: this.dispatcher });
+      response = await request(this.url, {
+        method: 'POST',
+        headers: this.headers(),
+        body,
+        signal: options.signal,
+        dispatcher: this.dispatcher,
+      });
     } catch (error) {
       throw this.failure(error, options.signal, () => this.connectError(error));
     }
@@ -64,7 +71,8 @@ export class ChatCompletionsClient {
       return await readCompletion(response.body, String(response.headers['content-type'] ?? ''), options.onText);
     } catch (error) {
       const reason = (error as NodeJS.ErrnoException).code ?? errorMessage(error);
-      const cut = () => new AgentError(AgentErrorCode.LlmRequestFailed, `the LLM server at ${this.settings.baseUrl} broke off its reply (${reason})`);
+      const cut = () =>
+        new AgentError(AgentErrorCode.LlmRequestFailed, `the LLM server at ${this.settings.baseUrl} broke off its reply (${reason})`);
       throw this.failure(error, options.signal, cut);
     }
   }

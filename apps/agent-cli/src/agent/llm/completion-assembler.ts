@@ -99,7 +99,8 @@ function argumentsText(value: unknown): string {
 function throwProviderError(value: Json): void {
   if (value.error === undefined || value.error === null) return;
   const error = value.error;
-  const message = typeof error === 'string' ? error : typeof (error as Json).message === 'string' ? ((error as Json).message as string) : 'no message';
+  const message =
+    typeof error === 'string' ? error : typeof (error as Json).message === 'string' ? ((error as Json).message as string) : 'no message';
   throw new AgentError(AgentErrorCode.LlmRequestFailed, `the LLM server reported an error: ${providerMessage(message)}`);
 }
 

@@ -1,4 +1,4 @@
-import { seededRandom, type SeededRandom } from '../../../../../tools/test/seeded-random';
+import { type SeededRandom, seededRandom } from '../../../../../tools/test/seeded-random';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import { readCompletion } from './completion-reader';
 
@@ -16,7 +16,11 @@ const STREAM_CHUNKS = [
   chunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'Read', arguments: '' } }] }),
   chunk({ tool_calls: [{ index: 0, function: { arguments: '{"path":' } }] }),
   chunk({ tool_calls: [{ index: 0, function: { arguments: '"a.txt"}' } }] }),
-  chunk({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'mcp__everything__echo', arguments: '{"message":"hé 🙂"}' } }] }),
+  chunk({
+    tool_calls: [
+      { index: 1, id: 'call_b', type: 'function', function: { name: 'mcp__everything__echo', arguments: '{"message":"hé 🙂"}' } },
+    ],
+  }),
   chunk({}, 'tool_calls'),
 ];
 const STREAM = `${STREAM_CHUNKS.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('')}data: [DONE]\n\n`;
@@ -32,7 +36,7 @@ const EXPECTED = {
 /** The bytes cut at random places, also inside a multi-byte character or a `\r\n`. */
 function randomPieces(bytes: Buffer, random: SeededRandom): Buffer[] {
   const pieces: Buffer[] = [];
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const size = 1 + random.int(40);
     pieces.push(bytes.subarray(i, i + size));
     i += size;
@@ -57,7 +61,17 @@ describe('readCompletion', () => {
 
   it('takes a whole JSON completion from a server that ignores stream: true, and a stream sent as another type', async () => {
     const whole = {
-      choices: [{ index: 0, message: { role: 'assistant', content: 'hi', tool_calls: [{ id: 'x', type: 'function', function: { name: 'Read', arguments: { path: 'a' } } }] }, finish_reason: 'tool_calls' }],
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: 'hi',
+            tool_calls: [{ id: 'x', type: 'function', function: { name: 'Read', arguments: { path: 'a' } } }],
+          },
+          finish_reason: 'tool_calls',
+        },
+      ],
     };
     const texts: string[] = [];
     expect(await readCompletion([Buffer.from(JSON.stringify(whole))], 'application/json', (t) => texts.push(t))).toEqual({
@@ -82,14 +96,21 @@ describe('readCompletion', () => {
     ['a chunk that is not an object', 'data: 42\n\n', 'a stream chunk is not a JSON object'],
     ['choices that are not a list', 'data: {"choices": {}}\n\n', '"choices" of a stream chunk is not a list'],
     ['content that is not text', `data: ${JSON.stringify(chunk({ content: 7 }))}\n\n`, '"delta.content" is not a string'],
-    ['a tool call without a name', `data: ${JSON.stringify(chunk({ tool_calls: [{ index: 0, function: { arguments: '{}' } }] }, 'tool_calls'))}\n\n`, 'tool call 0 has no function name'],
+    [
+      'a tool call without a name',
+      `data: ${JSON.stringify(chunk({ tool_calls: [{ index: 0, function: { arguments: '{}' } }] }, 'tool_calls'))}\n\n`,
+      'tool call 0 has no function name',
+    ],
     ['a chunk over 16 MiB', `data: ${'x'.repeat(16 * 1024 * 1024)}\n\n`, 'a stream chunk is larger than 16777216 bytes'],
     ['a stream cut short', `data: ${JSON.stringify(chunk({ content: 'half' }))}\n\n`, 'the stream ended without a finish reason or [DONE]'],
   ])('rejects %s as llm.malformed_response, saying what is wrong', async (_, stream, problem) => {
-    await expect(readCompletion([Buffer.from(stream)], SSE)).rejects.toMatchObject({ code: AgentErrorCode.LlmMalformedResponse, message: expect.stringContaining(problem) });
+    await expect(readCompletion([Buffer.from(stream)], SSE)).rejects.toMatchObject({
+      code: AgentErrorCode.LlmMalformedResponse,
+      message: expect.stringContaining(problem),
+    });
   });
 
-  it('reports an error object inside the stream as the provider\'s error', async () => {
+  it("reports an error object inside the stream as the provider's error", async () => {
     await expect(readCompletion([Buffer.from('data: {"error":{"message":"model overloaded"}}\n\n')], SSE)).rejects.toMatchObject({
       code: AgentErrorCode.LlmRequestFailed,
       message: 'the LLM server reported an error: model overloaded',
@@ -101,8 +122,15 @@ describe('readCompletion', () => {
     const lines = STREAM.split('\n');
     const damages = [
       (s: string) => s.slice(0, random.int(s.length)),
-      (s: string) => s.slice(0, random.int(s.length)) + random.pick(['{', '}', '"', ':', 'null', '[', '\u0000', '🙂', '\n', '\r']) + s.slice(random.int(s.length)),
-      (s: string) => s.replace(/"(content|arguments|name|index|id|choices|delta|tool_calls|function)":/, `"$1":${random.pick(['null', '1', '[]', '{}', '"x"', 'true'])},"_":`),
+      (s: string) =>
+        s.slice(0, random.int(s.length)) +
+        random.pick(['{', '}', '"', ':', 'null', '[', '\u0000', '🙂', '\n', '\r']) +
+        s.slice(random.int(s.length)),
+      (s: string) =>
+        s.replace(
+          /"(content|arguments|name|index|id|choices|delta|tool_calls|function)":/,
+          `"$1":${random.pick(['null', '1', '[]', '{}', '"x"', 'true'])},"_":`,
+        ),
       () => random.pick(['data: ', 'data:', 'data: [DONE', 'data: {}', 'data: {"choices":null}', ':', 'retry: 1']),
     ];
     const outcomes = { reply: 0, error: 0 };

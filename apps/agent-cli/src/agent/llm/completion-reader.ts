@@ -1,4 +1,5 @@
-import { SseParser, type SseParseEvent } from '@toolmesh/transport-http/client';
+import { type SseParseEvent, SseParser } from '@toolmesh/transport-http/client';
+
 import type { AssistantReply } from './chat-messages';
 import { CompletionAssembler, malformed } from './completion-assembler';
 

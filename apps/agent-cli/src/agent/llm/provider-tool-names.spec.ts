@@ -1,4 +1,4 @@
-import { seededRandom, type SeededRandom } from '../../../../../tools/test/seeded-random';
+import { type SeededRandom, seededRandom } from '../../../../../tools/test/seeded-random';
 import { mcpToolName } from '../../mcp/mcp-tool';
 import { isProviderSafe, ProviderToolNames } from './provider-tool-names';
 

@@ -1,11 +1,12 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import type { SideEffects, Tool, ToolResult } from '../../tools/tool';
 import { ToolRegistry } from '../../tools/tool-registry';
 import { FLAG_APPROVER } from '../approval/approver';
 import { ChatCompletionsClient } from '../llm/chat-completions-client';
-import { startScriptedLlmServer, type Script, type ScriptedLlmServer } from '../test-support/scripted-llm-server';
+import { type Script, type ScriptedLlmServer, startScriptedLlmServer } from '../test-support/scripted-llm-server';
 import { ToolExecutor } from '../tool-executor';
 import { Transcript } from '../transcript/transcript';
 import { toolEventEntry } from '../transcript/transcript-entry';
@@ -52,8 +53,15 @@ describe('AgentLoop', () => {
     const dotted = `mcp__files__${'read.text.'.repeat(8)}`;
     let ran = 0;
     registry.register(tool(dotted, () => ran++));
-    const { loop, server: llm, transcript, file } = await loopWith(registry, (index) =>
-      index === 0 ? { toolCalls: [{ id: 'c', name: llm.requests[0].body.tools?.[0].function.name ?? '', arguments: {} }] } : { text: 'done' },
+    const {
+      loop,
+      server: llm,
+      transcript,
+      file,
+    } = await loopWith(registry, (index) =>
+      index === 0
+        ? { toolCalls: [{ id: 'c', name: llm.requests[0].body.tools?.[0].function.name ?? '', arguments: {} }] }
+        : { text: 'done' },
     );
 
     expect(await loop.send('go')).toEqual({ kind: 'done', text: 'done' });
@@ -64,14 +72,22 @@ describe('AgentLoop', () => {
     expect(sent.length).toBeLessThanOrEqual(64);
     expect(ran).toBe(1);
     expect(llm.requests[1].body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'c', content: `${dotted} ran` });
-    const calls = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'tool_call');
+    const calls = readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((e) => e.type === 'tool_call');
     expect(calls).toEqual([expect.objectContaining({ name: dotted })]); // the transcript speaks registry names
   });
 
   it('takes the tool list from the registry at the start of each turn', async () => {
     const registry = new ToolRegistry();
     registry.register(tool('Install', () => registry.register(tool('Fresh'))));
-    const { loop, server: llm } = await loopWith(registry, [{ toolCalls: [{ name: 'Install', arguments: {} }] }, { toolCalls: [{ name: 'Fresh', arguments: {} }] }, { text: 'ok' }]);
+    const { loop, server: llm } = await loopWith(registry, [
+      { toolCalls: [{ name: 'Install', arguments: {} }] },
+      { toolCalls: [{ name: 'Fresh', arguments: {} }] },
+      { text: 'ok' },
+    ]);
 
     await loop.send('install');
 
@@ -83,7 +99,9 @@ describe('AgentLoop', () => {
   it('keeps the conversation between messages, and gives each message its own max-turns budget', async () => {
     const registry = new ToolRegistry();
     registry.register(tool('Read'));
-    const { loop, server: llm } = await loopWith(registry, (index) => (index < 5 ? { toolCalls: [{ name: 'Read', arguments: '' }] } : { text: 'hello again' }));
+    const { loop, server: llm } = await loopWith(registry, (index) =>
+      index < 5 ? { toolCalls: [{ name: 'Read', arguments: '' }] } : { text: 'hello again' },
+    );
 
     expect(await loop.send('first')).toEqual({ kind: 'max_turns', maxTurns: 5 });
     expect(await loop.send('second')).toEqual({ kind: 'done', text: 'hello again' });

@@ -1,7 +1,7 @@
 import type { Tool } from '../../tools/tool';
 import type { ToolRegistry } from '../../tools/tool-registry';
-import type { AssistantReply, ChatMessage, ContentPart, RequestedToolCall, ToolDefinition } from '../llm/chat-messages';
 import type { CompletionOptions, CompletionRequest } from '../llm/chat-completions-client';
+import type { AssistantReply, ChatMessage, ContentPart, RequestedToolCall, ToolDefinition } from '../llm/chat-messages';
 import { ProviderToolNames } from '../llm/provider-tool-names';
 import type { ToolExecutor } from '../tool-executor';
 import type { Transcript } from '../transcript/transcript';
@@ -57,7 +57,10 @@ export class AgentLoop {
       // down has its tools left out, so what the model is offered is what it can call in this turn.
       const tools = await this.options.tools.beginTurn();
       const names = new ProviderToolNames(tools.map((tool) => tool.name));
-      const reply = await this.options.model.complete({ messages: this.messages, tools: toolDefinitions(tools, names) }, { onText: this.options.onText, signal });
+      const reply = await this.options.model.complete(
+        { messages: this.messages, tools: toolDefinitions(tools, names) },
+        { onText: this.options.onText, signal },
+      );
       this.recordReply(reply, names);
       if (reply.toolCalls.length === 0) return { kind: 'done', text: reply.text };
       const media: ContentPart[] = [];
@@ -77,29 +80,52 @@ export class AgentLoop {
     this.options.transcript.record({
       type: 'assistant',
       text: reply.text,
-      toolCalls: reply.toolCalls.map((call) => ({ id: call.id, name: names.registryName(call.name) ?? call.name, arguments: call.arguments })),
+      toolCalls: reply.toolCalls.map((call) => ({
+        id: call.id,
+        name: names.registryName(call.name) ?? call.name,
+        arguments: call.arguments,
+      })),
     });
     this.messages.push({
       role: 'assistant',
       content: reply.text,
       ...(reply.toolCalls.length > 0
-        ? { tool_calls: reply.toolCalls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })) }
+        ? {
+            tool_calls: reply.toolCalls.map((call) => ({
+              id: call.id,
+              type: 'function' as const,
+              function: { name: call.name, arguments: call.arguments },
+            })),
+          }
         : {}),
     });
   }
 
   /** Runs one requested call and returns what the model gets back; an error result says it is one. */
-  private async runToolCall(call: RequestedToolCall, names: ProviderToolNames, signal: AbortSignal | undefined): Promise<{ text: string; attachments: readonly ContentPart[] }> {
+  private async runToolCall(
+    call: RequestedToolCall,
+    names: ProviderToolNames,
+    signal: AbortSignal | undefined,
+  ): Promise<{ text: string; attachments: readonly ContentPart[] }> {
     const name = names.registryName(call.name);
-    if (name === undefined) return this.refuse(call, call.name, `there is no tool named "${call.name}"; call one of the tools offered in this request`);
+    if (name === undefined)
+      return this.refuse(call, call.name, `there is no tool named "${call.name}"; call one of the tools offered in this request`);
     const args = parseArguments(call.arguments);
-    if (typeof args === 'string') return this.refuse(call, name, `the arguments for ${call.name} are ${args}; send a JSON object that matches the tool's parameters`);
+    if (typeof args === 'string')
+      return this.refuse(call, name, `the arguments for ${call.name} are ${args}; send a JSON object that matches the tool's parameters`);
     const result = await this.options.executor.execute({ id: call.id, name, args }, signal);
     this.options.onToolResult?.(name, result.isError);
     const { text, attachments, overflow } = modelToolResult(result, this.options.resultLimits ?? DEFAULT_RESULT_LIMITS);
     if (overflow) {
       const where = overflow.saved ? { file: overflow.shown } : { reason: overflow.reason };
-      this.options.transcript.record({ type: 'tool_result_overflow', id: call.id, name, resultChars: overflow.resultChars, previewChars: text.length, ...where });
+      this.options.transcript.record({
+        type: 'tool_result_overflow',
+        id: call.id,
+        name,
+        resultChars: overflow.resultChars,
+        previewChars: text.length,
+        ...where,
+      });
     }
     return { text: modelText(result.isError, text), attachments };
   }

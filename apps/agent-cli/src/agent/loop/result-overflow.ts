@@ -1,17 +1,13 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import path from "node:path";
-import { errorMessage } from "@toolmesh/protocol";
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { errorMessage } from '@toolmesh/protocol';
 
 /** Where a session's oversized results go, under the working directory: inside the workspace, so `Read` needs no question. */
-const RESULT_OVERFLOW_DIRECTORY = path.join(
-  ".agent-cli",
-  "tool-results",
-);
+const RESULT_OVERFLOW_DIRECTORY = path.join('.agent-cli', 'tool-results');
 
 /** A result written whole: `shown` is its path as the model and the transcript get it (relative to the working directory). */
-export type SavedResult =
-  | { readonly saved: true; readonly shown: string }
-  | { readonly saved: false; readonly reason: string };
+export type SavedResult = { readonly saved: true; readonly shown: string } | { readonly saved: false; readonly reason: string };
 
 /**
  * The session's folder for tool results over `llm.maxToolResultChars`: each is written whole to a file
@@ -30,32 +26,18 @@ export class ResultOverflow {
   ) {}
 
   /** `.agent-cli/tool-results/<time>-<pid>/`: one folder per session, sortable by time. */
-  static forSession(
-    workingDirectory: string,
-    now = new Date(),
-  ): ResultOverflow {
-    const stamp = now.toISOString().replace(/[:.]/g, "-");
-    return new ResultOverflow(
-      workingDirectory,
-      path.join(
-        workingDirectory,
-        RESULT_OVERFLOW_DIRECTORY,
-        `${stamp}-${process.pid}`,
-      ),
-    );
+  static forSession(workingDirectory: string, now = new Date()): ResultOverflow {
+    const stamp = now.toISOString().replace(/[:.]/g, '-');
+    return new ResultOverflow(workingDirectory, path.join(workingDirectory, RESULT_OVERFLOW_DIRECTORY, `${stamp}-${process.pid}`));
   }
 
   save(text: string, json: unknown): SavedResult {
     this.count += 1;
-    const file = path.join(
-      this.directory,
-      `result-${this.count}.${json === undefined ? "txt" : "json"}`,
-    );
-    const body =
-      json === undefined ? text : `${JSON.stringify(json, null, 2)}\n`;
+    const file = path.join(this.directory, `result-${this.count}.${json === undefined ? 'txt' : 'json'}`);
+    const body = json === undefined ? text : `${JSON.stringify(json, null, 2)}\n`;
     try {
       mkdirSync(this.directory, { recursive: true, mode: 0o700 });
-      writeFileSync(file, body, { flag: "wx", mode: 0o600 });
+      writeFileSync(file, body, { flag: 'wx', mode: 0o600 });
     } catch (error) {
       return {
         saved: false,
@@ -64,10 +46,7 @@ export class ResultOverflow {
     }
     return {
       saved: true,
-      shown: path
-        .relative(this.workingDirectory, file)
-        .split(path.sep)
-        .join("/"),
+      shown: path.relative(this.workingDirectory, file).split(path.sep).join('/'),
     };
   }
 }

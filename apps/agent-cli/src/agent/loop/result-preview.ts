@@ -7,7 +7,7 @@ const MAX_SCALAR_CHARS = 60;
 export function headAndTail(text: string, budget: number): string {
   const head = Math.ceil((budget * 2) / 3);
   const tail = budget - head;
-  return `${text.slice(0, head)}\n[... ${text.length - head - tail} characters not shown ...]\n${tail > 0 ? text.slice(-tail) : ""}`;
+  return `${text.slice(0, head)}\n[... ${text.length - head - tail} characters not shown ...]\n${tail > 0 ? text.slice(-tail) : ''}`;
 }
 
 /**
@@ -25,46 +25,28 @@ export function jsonSummary(value: unknown, budget: number): string {
     return true;
   };
   const describe = (label: string, member: unknown, depth: number): boolean => {
-    const indent = "  ".repeat(depth);
+    const indent = '  '.repeat(depth);
     if (Array.isArray(member)) {
       const more = member.length > 0 && depth < MAX_DEPTH;
       return (
-        add(
-          `${indent}${label}array of ${member.length} item(s)${more ? ", the first:" : ""}`,
-        ) &&
-        (!more || describe("[0]: ", member[0], depth + 1))
+        add(`${indent}${label}array of ${member.length} item(s)${more ? ', the first:' : ''}`) &&
+        (!more || describe('[0]: ', member[0], depth + 1))
       );
     }
-    if (typeof member !== "object" || member === null)
-      return add(`${indent}${label}${scalar(member)}`);
+    if (typeof member !== 'object' || member === null) return add(`${indent}${label}${scalar(member)}`);
     const keys = Object.keys(member);
-    if (!add(`${indent}${label}object with ${keys.length} key(s)`))
-      return false;
+    if (!add(`${indent}${label}object with ${keys.length} key(s)`)) return false;
     if (depth >= MAX_DEPTH) return true;
     for (const key of keys.slice(0, MAX_KEYS))
-      if (
-        !describe(
-          `${JSON.stringify(key)}: `,
-          (member as Record<string, unknown>)[key],
-          depth + 1,
-        )
-      )
-        return false;
-    return (
-      keys.length <= MAX_KEYS ||
-      add(`${indent}  ... and ${keys.length - MAX_KEYS} more key(s)`)
-    );
+      if (!describe(`${JSON.stringify(key)}: `, (member as Record<string, unknown>)[key], depth + 1)) return false;
+    return keys.length <= MAX_KEYS || add(`${indent}  ... and ${keys.length - MAX_KEYS} more key(s)`);
   };
-  const complete = describe("", value, 0);
-  return complete
-    ? lines.join("\n")
-    : `${lines.join("\n")}\n[... the summary goes on; read the file for the rest]`;
+  const complete = describe('', value, 0);
+  return complete ? lines.join('\n') : `${lines.join('\n')}\n[... the summary goes on; read the file for the rest]`;
 }
 
 function scalar(value: unknown): string {
-  if (typeof value !== "string")
-    return value === null ? "null" : `${typeof value} ${JSON.stringify(value)}`;
-  if (value.length <= MAX_SCALAR_CHARS)
-    return `string ${JSON.stringify(value)}`;
+  if (typeof value !== 'string') return value === null ? 'null' : `${typeof value} ${JSON.stringify(value)}`;
+  if (value.length <= MAX_SCALAR_CHARS) return `string ${JSON.stringify(value)}`;
   return `string of ${value.length} characters, starting ${JSON.stringify(value.slice(0, MAX_SCALAR_CHARS))}`;
 }

@@ -36,7 +36,8 @@ export type ResultOverflowOutcome = SavedResult & { readonly resultChars: number
  * transport's message limit instead.
  */
 export function modelToolResult(result: ToolResult, limits: ResultLimits): ModelToolResult {
-  if (result.content.length === 0 && result.structuredContent !== undefined) return { ...fit(JSON.stringify(result.structuredContent), limits), attachments: [] };
+  if (result.content.length === 0 && result.structuredContent !== undefined)
+    return { ...fit(JSON.stringify(result.structuredContent), limits), attachments: [] };
   const lines: string[] = [];
   const attachments: ContentPart[] = [];
   for (const block of result.content) {
@@ -64,7 +65,8 @@ function fit(text: string, limits: ResultLimits): { text: string; overflow?: Res
   if (text.length <= limits.maxChars || limits.overflow === undefined) return { text: cut(text, limits) };
   const json = parseJson(text);
   const overflow = { ...limits.overflow.save(text, json), resultChars: text.length };
-  if (!overflow.saved) return { text: `${cut(text, limits)}\n[the whole result could not be saved for Read: ${overflow.reason}]`, overflow };
+  if (!overflow.saved)
+    return { text: `${cut(text, limits)}\n[the whole result could not be saved for Read: ${overflow.reason}]`, overflow };
   const note =
     `[This result has ${text.length} characters, over llm.maxToolResultChars (${limits.maxChars}), so it was saved whole to ${overflow.shown}: ` +
     `Read that file (offset and limit page through its lines) or Grep it for what you need. Below, ${json === undefined ? 'its start and its end' : 'the structure of its JSON'}.]`;

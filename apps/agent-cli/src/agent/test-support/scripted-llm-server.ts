@@ -61,14 +61,18 @@ export async function startScriptedLlmServer(script: Script): Promise<ScriptedLl
     req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
     req.on('end', () => {
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
         return;
       }
       const index = requests.length;
       requests.push({ body: JSON.parse(text) as RecordedRequest['body'], headers: req.headers });
       const reply = typeof script === 'function' ? script(index) : script[index];
       if (reply === undefined) {
-        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `the script has no reply ${index + 1}` } }));
+        res
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: `the script has no reply ${index + 1}` } }));
         return;
       }
       if ('delayMs' in reply && reply.delayMs) setTimeout(() => answer(res, reply, index), reply.delayMs);
@@ -111,14 +115,22 @@ function answer(res: ServerResponse, reply: ScriptedReply, index: number): void 
     const message = {
       role: 'assistant',
       content: reply.text ?? null,
-      ...(toolCalls.length > 0 ? { tool_calls: toolCalls.map(({ id, name, arguments: args }) => ({ id, type: 'function', function: { name, arguments: args } })) } : {}),
+      ...(toolCalls.length > 0
+        ? { tool_calls: toolCalls.map(({ id, name, arguments: args }) => ({ id, type: 'function', function: { name, arguments: args } })) }
+        : {}),
     };
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `cmpl-${index}`, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: finishReason }] }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(
+        JSON.stringify({ id: `cmpl-${index}`, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: finishReason }] }),
+      );
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const send = (delta: Record<string, unknown>, finish: string | null = null) =>
-    res.write(`data: ${JSON.stringify({ id: `cmpl-${index}`, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ id: `cmpl-${index}`, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+    );
   send({ role: 'assistant', content: '' });
   for (const piece of pieces(reply.text ?? '')) send({ content: piece });
   toolCalls.forEach((call, i) => {

@@ -1,5 +1,5 @@
-import type { ToolExecutionEvent } from '../tool-executor';
 import { resultText } from '../../tools/tool';
+import type { ToolExecutionEvent } from '../tool-executor';
 
 /** How a session ended: the model answered, the max-turns guard stopped it, a failure, or Ctrl-C. */
 export type SessionOutcome = 'done' | 'max_turns' | 'error' | 'interrupted';
@@ -11,14 +11,41 @@ export type SessionOutcome = 'done' | 'max_turns' | 'error' | 'interrupted';
  * chose); it never holds the API key, which the agent only ever reads from the environment.
  */
 export type TranscriptEntry =
-  | { readonly type: 'session_start'; readonly command: 'run' | 'chat'; readonly model: string; readonly baseUrl: string; readonly maxTurns: number; readonly cap: string; readonly approver: string }
+  | {
+      readonly type: 'session_start';
+      readonly command: 'run' | 'chat';
+      readonly model: string;
+      readonly baseUrl: string;
+      readonly maxTurns: number;
+      readonly cap: string;
+      readonly approver: string;
+    }
   | { readonly type: 'user'; readonly text: string }
-  | { readonly type: 'assistant'; readonly text: string; readonly toolCalls: ReadonlyArray<{ readonly id: string; readonly name: string; readonly arguments: string }> }
+  | {
+      readonly type: 'assistant';
+      readonly text: string;
+      readonly toolCalls: ReadonlyArray<{ readonly id: string; readonly name: string; readonly arguments: string }>;
+    }
   | { readonly type: 'tool_call'; readonly id: string; readonly name: string; readonly args: unknown }
-  | { readonly type: 'approval'; readonly id: string; readonly name: string; readonly allowed: boolean; readonly by: string; readonly message?: string }
+  | {
+      readonly type: 'approval';
+      readonly id: string;
+      readonly name: string;
+      readonly allowed: boolean;
+      readonly by: string;
+      readonly message?: string;
+    }
   | { readonly type: 'tool_result'; readonly id: string; readonly name: string; readonly isError: boolean; readonly text: string }
   /** A result over `llm.maxToolResultChars`: saved whole to `file` (relative to the working directory), the model given `previewChars` of it; or, when it could not be saved, cut. */
-  | { readonly type: 'tool_result_overflow'; readonly id: string; readonly name: string; readonly resultChars: number; readonly previewChars: number; readonly file?: string; readonly reason?: string }
+  | {
+      readonly type: 'tool_result_overflow';
+      readonly id: string;
+      readonly name: string;
+      readonly resultChars: number;
+      readonly previewChars: number;
+      readonly file?: string;
+      readonly reason?: string;
+    }
   | { readonly type: 'error'; readonly code?: string; readonly message: string }
   | { readonly type: 'end'; readonly outcome: SessionOutcome };
 
@@ -29,7 +56,14 @@ export function toolEventEntry(event: ToolExecutionEvent): TranscriptEntry {
     case 'tool_call':
       return { type: 'tool_call', id, name, args: event.call.args };
     case 'approval':
-      return { type: 'approval', id, name, allowed: event.verdict.allowed, by: event.verdict.by, ...(event.verdict.allowed ? {} : { message: event.verdict.message }) };
+      return {
+        type: 'approval',
+        id,
+        name,
+        allowed: event.verdict.allowed,
+        by: event.verdict.by,
+        ...(event.verdict.allowed ? {} : { message: event.verdict.message }),
+      };
     case 'tool_result':
       return { type: 'tool_result', id, name, isError: event.result.isError, text: resultText(event.result) };
   }

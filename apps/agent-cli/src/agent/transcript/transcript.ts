@@ -1,6 +1,8 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
+
 import { errorMessage } from '@toolmesh/protocol';
+
 import type { TranscriptEntry } from './transcript-entry';
 
 /** Where `run` and `chat` write their transcript when `--transcript` is not given, relative to the working directory. */
@@ -69,7 +71,9 @@ export class Transcript {
     this.fd = undefined;
     if (this.failed) return;
     this.failed = true;
-    this.warn(`the transcript ${this.file} cannot be written (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)}); the session goes on without it`);
+    this.warn(
+      `the transcript ${this.file} cannot be written (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)}); the session goes on without it`,
+    );
   }
 }
 

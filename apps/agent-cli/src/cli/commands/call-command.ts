@@ -1,10 +1,11 @@
 import { errorMessage } from '@toolmesh/protocol';
+
 import type { Approver } from '../../agent/approval/approver';
 import type { AgentConfig } from '../../config/load-config';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import { parseMcpToolName } from '../../mcp/mcp-tool';
 import { resultText } from '../../tools/tool';
-import { withRuntime, type CliIo, type Command, type CommandContext } from '../command-context';
+import { type CliIo, type Command, type CommandContext, withRuntime } from '../command-context';
 import { ExitCode } from '../exit-codes';
 
 /** `call <tool> [json]`: one tool call through the approval gate, the arguments checked before any server is started. */
@@ -17,25 +18,34 @@ export const callCommand: Command = async (context) => {
   const args = parseArguments(json, toolName);
   if (args instanceof AgentError) return fail(context.io, args, ExitCode.Usage);
 
-  return withRuntime(context, async (runtime) => {
-    const tool = runtime.tools.get(toolName);
-    if (!tool) {
-      const server = parseMcpToolName(toolName)?.server;
-      const down = runtime.servers.find((s) => s.name === server && s.state === 'failed');
-      if (down) return fail(context.io, new AgentError(AgentErrorCode.ServerUnavailable, `server "${down.name}" is unavailable: ${down.error}`), ExitCode.ServerUnavailable);
-      const meant = server === undefined ? await qualifiedNames(context, toolName) : [];
-      const hint = meant.length > 0 ? `did you mean ${meant.join(' or ')}?` : 'run "agent-cli tools" to list the tools';
-      return fail(context.io, new AgentError(AgentErrorCode.ToolNotFound, `no tool named "${toolName}"; ${hint}`), ExitCode.Usage);
-    }
-    let refused = false;
-    const gate = { cap: context.gate.cap, approver: explicitCall(context.gate.approver) };
-    const executor = runtime.executor(gate, (event) => (refused ||= event.type === 'approval' && !event.verdict.allowed));
-    const result = await executor.execute({ id: 'cli', name: toolName, args });
-    if (context.json) context.io.stdout(`${JSON.stringify(result, null, 2)}\n`);
-    else (result.isError ? context.io.stderr : context.io.stdout)(`${resultText(result)}\n`);
-    if (refused) return ExitCode.Denied;
-    return result.isError ? ExitCode.Failure : ExitCode.Ok;
-  }, serversFor(toolName, context.config));
+  return withRuntime(
+    context,
+    async (runtime) => {
+      const tool = runtime.tools.get(toolName);
+      if (!tool) {
+        const server = parseMcpToolName(toolName)?.server;
+        const down = runtime.servers.find((s) => s.name === server && s.state === 'failed');
+        if (down)
+          return fail(
+            context.io,
+            new AgentError(AgentErrorCode.ServerUnavailable, `server "${down.name}" is unavailable: ${down.error}`),
+            ExitCode.ServerUnavailable,
+          );
+        const meant = server === undefined ? await qualifiedNames(context, toolName) : [];
+        const hint = meant.length > 0 ? `did you mean ${meant.join(' or ')}?` : 'run "agent-cli tools" to list the tools';
+        return fail(context.io, new AgentError(AgentErrorCode.ToolNotFound, `no tool named "${toolName}"; ${hint}`), ExitCode.Usage);
+      }
+      let refused = false;
+      const gate = { cap: context.gate.cap, approver: explicitCall(context.gate.approver) };
+      const executor = runtime.executor(gate, (event) => (refused ||= event.type === 'approval' && !event.verdict.allowed));
+      const result = await executor.execute({ id: 'cli', name: toolName, args });
+      if (context.json) context.io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+      else (result.isError ? context.io.stderr : context.io.stdout)(`${resultText(result)}\n`);
+      if (refused) return ExitCode.Denied;
+      return result.isError ? ExitCode.Failure : ExitCode.Ok;
+    },
+    serversFor(toolName, context.config),
+  );
 };
 
 /**
@@ -44,7 +54,9 @@ export const callCommand: Command = async (context) => {
  */
 function serversFor(toolName: string, config: AgentConfig): string[] {
   const own = parseMcpToolName(toolName)?.server;
-  const hooks = (config.skills ?? []).flatMap((skill) => skill.hooks).flatMap((hook) => (hook.action.type === 'mcp_tool' ? [hook.action.server] : []));
+  const hooks = (config.skills ?? [])
+    .flatMap((skill) => skill.hooks)
+    .flatMap((hook) => (hook.action.type === 'mcp_tool' ? [hook.action.server] : []));
   return [...new Set([...(own ? [own] : []), ...hooks])];
 }
 
@@ -56,7 +68,10 @@ async function qualifiedNames(context: CommandContext, toolName: string): Promis
   if (context.config.servers.length === 0) return [];
   const runtime = await context.openRuntime();
   try {
-    return runtime.tools.list().map((tool) => tool.name).filter((name) => name.startsWith('mcp__') && name.endsWith(`__${toolName}`));
+    return runtime.tools
+      .list()
+      .map((tool) => tool.name)
+      .filter((name) => name.startsWith('mcp__') && name.endsWith(`__${toolName}`));
   } finally {
     await runtime.close();
   }
@@ -69,7 +84,8 @@ async function qualifiedNames(context: CommandContext, toolName: string): Promis
  */
 function explicitCall(approver: Approver): Approver {
   return {
-    approve: (request, signal) => (request.reason === 'hook-defer' ? approver.approve(request, signal) : Promise.resolve({ approved: true, by: 'user' })),
+    approve: (request, signal) =>
+      request.reason === 'hook-defer' ? approver.approve(request, signal) : Promise.resolve({ approved: true, by: 'user' }),
   };
 }
 

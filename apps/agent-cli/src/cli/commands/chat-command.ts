@@ -1,9 +1,10 @@
 import { createInterface } from 'node:readline';
+
 import { McpPromptClient } from '../../mcp/host/prompt-client';
 import { AgentSession } from '../agent-session';
 import type { CliIo, Command } from '../command-context';
 import { ExitCode } from '../exit-codes';
-import { promptMessage, PROMPT_COMMAND_USAGE } from './prompt-slash-command';
+import { PROMPT_COMMAND_USAGE, promptMessage } from './prompt-slash-command';
 
 /** The user's lines: from the terminal (prompted), or from piped stdin. `undefined` at the end. */
 interface LineSource {

@@ -1,7 +1,9 @@
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+
 import { errorMessage } from '@toolmesh/protocol';
+
 import { ConfigEditor, type NewServerEntry } from '../../config/config-editor';
 import { withFileLock } from '../../config/config-file-lock';
 import { DEFAULT_CONFIG_FILE, parseConfig } from '../../config/load-config';
@@ -15,9 +17,19 @@ import { terminalSafeIo } from '../terminal';
 import { mcpLogin, mcpLogout } from './mcp-login-command';
 
 /** A name typed wrong (absent, taken, not allowed) is a usage error; a file or an entry that cannot be read is a configuration error. */
-const USAGE_CODES: ReadonlySet<string> = new Set([AgentErrorCode.ServerNotFound, AgentErrorCode.ConfigDuplicateServer, AgentErrorCode.InvalidServerName, AgentErrorCode.OAuthNotConfigured]);
+const USAGE_CODES: ReadonlySet<string> = new Set([
+  AgentErrorCode.ServerNotFound,
+  AgentErrorCode.ConfigDuplicateServer,
+  AgentErrorCode.InvalidServerName,
+  AgentErrorCode.OAuthNotConfigured,
+]);
 
-const TRANSPORTS: Readonly<Record<string, NewServerEntry['transport']>> = { stdio: 'stdio', http: 'streamable-http', 'streamable-http': 'streamable-http', sse: 'sse' };
+const TRANSPORTS: Readonly<Record<string, NewServerEntry['transport']>> = {
+  stdio: 'stdio',
+  http: 'streamable-http',
+  'streamable-http': 'streamable-http',
+  sse: 'sse',
+};
 
 /**
  * `agent-cli mcp add | remove | list | get`: the configuration's server list, edited like `claude mcp`
@@ -25,7 +37,11 @@ const TRANSPORTS: Readonly<Record<string, NewServerEntry['transport']>> = { stdi
  * server, and works on the file's text, so a file with an unset `${VAR}` can still be edited. An added
  * entry is checked as the CLI will read it before the file is written; the write replaces the file at once.
  */
-export async function mcpCommand(args: readonly string[], rawIo: CliIo, where: { readonly cwd: string; readonly env: NodeJS.ProcessEnv; readonly version: string }): Promise<number> {
+export async function mcpCommand(
+  args: readonly string[],
+  rawIo: CliIo,
+  where: { readonly cwd: string; readonly env: NodeJS.ProcessEnv; readonly version: string },
+): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -60,7 +76,12 @@ export async function mcpCommand(args: readonly string[], rawIo: CliIo, where: {
       }
       case 'remove':
         if (rest.length !== 1) return usage(io, '"remove" takes the name of one server');
-        return await edit(io, file, (editor) => editor.remove(rest[0]), values.json === true ? { removed: rest[0], file } : `removed the server "${rest[0]}" from ${file}`);
+        return await edit(
+          io,
+          file,
+          (editor) => editor.remove(rest[0]),
+          values.json === true ? { removed: rest[0], file } : `removed the server "${rest[0]}" from ${file}`,
+        );
       case 'list':
         if (rest.length > 0) return usage(io, '"list" takes no arguments');
         return list(io, file, values.json === true);
@@ -84,7 +105,11 @@ export async function mcpCommand(args: readonly string[], rawIo: CliIo, where: {
       return ExitCode.Failure;
     }
     io.stderr(`agent-cli mcp ${action}: ${error.message} [${error.code}]\n`);
-    return USAGE_CODES.has(error.code) ? ExitCode.Usage : error.code.startsWith('oauth.') || error.code === AgentErrorCode.ConfigLocked ? ExitCode.Failure : ExitCode.Config;
+    return USAGE_CODES.has(error.code)
+      ? ExitCode.Usage
+      : error.code.startsWith('oauth.') || error.code === AgentErrorCode.ConfigLocked
+        ? ExitCode.Failure
+        : ExitCode.Config;
   }
 }
 
@@ -102,17 +127,24 @@ const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
 function newEntry([name, target, ...args]: readonly string[], options: AddOptions): NewServerEntry | { problem: string } {
   if (name === undefined || target === undefined) return { problem: '"add" takes a name and a command (stdio) or a URL (http, sse)' };
   // Without --transport, "ftp://foo" would otherwise be taken for a command to run.
-  if (options.transport === undefined && URL_LIKE.test(target) && !/^https?:\/\//i.test(target)) return { problem: `"${target}" is a URL, but servers are reached over http:// or https:// only (a stdio server is a command)` };
+  if (options.transport === undefined && URL_LIKE.test(target) && !/^https?:\/\//i.test(target))
+    return { problem: `"${target}" is a URL, but servers are reached over http:// or https:// only (a stdio server is a command)` };
   const trust = options.annotationTrust;
-  if (trust !== undefined && !(ANNOTATION_TRUST as readonly string[]).includes(trust)) return { problem: `--annotation-trust must be one of ${ANNOTATION_TRUST.join(', ')}, not "${trust}"` };
+  if (trust !== undefined && !(ANNOTATION_TRUST as readonly string[]).includes(trust))
+    return { problem: `--annotation-trust must be one of ${ANNOTATION_TRUST.join(', ')}, not "${trust}"` };
   const annotationTrust = trust as AnnotationTrust | undefined;
-  const transport = options.transport === undefined ? (/^https?:\/\//.test(target) ? 'streamable-http' : 'stdio') : TRANSPORTS[options.transport];
-  if (transport === undefined) return { problem: `--transport must be one of ${Object.keys(TRANSPORTS).join(', ')}, not "${options.transport}"` };
+  const transport =
+    options.transport === undefined ? (/^https?:\/\//.test(target) ? 'streamable-http' : 'stdio') : TRANSPORTS[options.transport];
+  if (transport === undefined)
+    return { problem: `--transport must be one of ${Object.keys(TRANSPORTS).join(', ')}, not "${options.transport}"` };
   const env = pairs(options.env ?? [], '=');
   const headers = pairs(options.header ?? [], ':');
   if (typeof env === 'string') return { problem: `"${env}" is not -e KEY=value` };
   if (typeof headers === 'string') return { problem: `"${headers}" is not -H "Name: value"` };
-  if (transport === 'stdio') return options.header ? { problem: '-H headers are for http and sse servers' } : { name, transport, command: target, args, env, annotationTrust };
+  if (transport === 'stdio')
+    return options.header
+      ? { problem: '-H headers are for http and sse servers' }
+      : { name, transport, command: target, args, env, annotationTrust };
   if (options.env) return { problem: '-e variables are for stdio servers' };
   if (args.length > 0) return { problem: `an ${transport} server takes one URL, not also "${args.join(' ')}"` };
   return { name, transport, url: target, headers, annotationTrust };
@@ -138,10 +170,19 @@ async function add(io: CliIo, file: string, entry: NewServerEntry, json: boolean
   const described = entry.transport === 'stdio' ? `${entry.command}${entry.args?.length ? ` ${entry.args.join(' ')}` : ''}` : entry.url;
   // mcp add never connects, so it cannot tell a toolmesh gateway from another server: it says what fits one.
   if (entry.transport === 'streamable-http' && entry.annotationTrust === undefined && !json) {
-    io.stderr(`note: for a toolmesh gateway, add it with --annotation-trust read-only: its read-only tools (annotated by their tool service's owner) then run without asking\n`);
+    io.stderr(
+      `note: for a toolmesh gateway, add it with --annotation-trust read-only: its read-only tools (annotated by their tool service's owner) then run without asking\n`,
+    );
   }
   const created = !existsSync(file);
-  const done = await edit(io, file, (editor) => editor.add(entry), json ? { added: entry.name, transport: entry.transport, file } : `added the ${entry.transport} server "${entry.name}" (${described}) to ${file}`);
+  const done = await edit(
+    io,
+    file,
+    (editor) => editor.add(entry),
+    json
+      ? { added: entry.name, transport: entry.transport, file }
+      : `added the ${entry.transport} server "${entry.name}" (${described}) to ${file}`,
+  );
   // The file may come to hold headers with tokens, and .agent-cli/ keeps the transcripts of conversations.
   if (created && insideGitWorkTree(path.dirname(file))) {
     io.stderr(`note: ${path.basename(file)} may come to hold credentials and .agent-cli/ holds transcripts: add both to .gitignore\n`);
@@ -179,7 +220,12 @@ function list(io: CliIo, file: string, json: boolean): number {
   } else if (servers.length === 0) {
     io.stdout(`no MCP servers configured in ${file}; add one with agent-cli mcp add\n`);
   } else {
-    const rows = servers.map(({ name, entry }) => [name, transportOf(entry), eraOf(entry), String(entry.url ?? [entry.command, ...((entry.args as unknown[]) ?? [])].join(' '))]);
+    const rows = servers.map(({ name, entry }) => [
+      name,
+      transportOf(entry),
+      eraOf(entry),
+      String(entry.url ?? [entry.command, ...((entry.args as unknown[]) ?? [])].join(' ')),
+    ]);
     io.stdout(formatTable(['SERVER', 'TRANSPORT', 'ERA', 'COMMAND / URL'], rows));
   }
   return ExitCode.Ok;
@@ -187,10 +233,16 @@ function list(io: CliIo, file: string, json: boolean): number {
 
 function get(io: CliIo, file: string, name: string, json: boolean): number {
   const server = (existsSync(file) ? new ConfigEditor(file, readText(file)).list() : []).find((s) => s.name === name);
-  if (!server) throw new AgentError(AgentErrorCode.ServerNotFound, `${file} has no server named "${name}"; agent-cli mcp list shows the configured ones`);
+  if (!server)
+    throw new AgentError(
+      AgentErrorCode.ServerNotFound,
+      `${file} has no server named "${name}"; agent-cli mcp list shows the configured ones`,
+    );
   if (json) io.stdout(`${JSON.stringify(server.entry, null, 2)}\n`);
   else {
-    const fields = Object.entries(server.entry).filter(([key]) => key !== 'name').map(([key, value]) => `  ${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+    const fields = Object.entries(server.entry)
+      .filter(([key]) => key !== 'name')
+      .map(([key, value]) => `  ${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
     // The era it is spoken to with, also when the entry leaves it to the default.
     if (server.entry.era === undefined) fields.push(`  era: ${eraOf(server.entry)} (default)`);
     io.stdout(`${name}:\n${fields.join('\n')}\n`);

@@ -33,7 +33,10 @@ export async function mcpLogin(name: string, context: LoginContext): Promise<num
   });
   oauth.forgetTokens();
   // The one factory, as the other commands connect, so the sign-in starts from the same first request.
-  const factory = new TransportClientFactory({ name: 'agent-cli', version: context.version }, { authorization: () => oauth, listen: false });
+  const factory = new TransportClientFactory(
+    { name: 'agent-cli', version: context.version },
+    { authorization: () => oauth, listen: false },
+  );
   // Whichever request the server refuses first waits for the browser.
   const timeoutMs = server.requestTimeoutMs + SIGN_IN_TIMEOUT_MS;
   const client = factory.create({ ...server, requestTimeoutMs: timeoutMs, startupTimeoutMs: timeoutMs }, () => undefined);
@@ -46,9 +49,15 @@ export async function mcpLogin(name: string, context: LoginContext): Promise<num
   }
   const credentials = new CredentialStore(userConfigDirectory(context.env)).fileFor(server.name, server.url);
   if (context.json) {
-    context.io.stdout(`${JSON.stringify({ server: server.name, signedIn: oauth.authorized, credentials: oauth.authorized ? credentials : null }, null, 2)}\n`);
+    context.io.stdout(
+      `${JSON.stringify({ server: server.name, signedIn: oauth.authorized, credentials: oauth.authorized ? credentials : null }, null, 2)}\n`,
+    );
   } else {
-    context.io.stdout(oauth.authorized ? `signed in to MCP server "${server.name}"; the credentials are in ${credentials}\n` : `MCP server "${server.name}" did not ask for a sign-in\n`);
+    context.io.stdout(
+      oauth.authorized
+        ? `signed in to MCP server "${server.name}"; the credentials are in ${credentials}\n`
+        : `MCP server "${server.name}" did not ask for a sign-in\n`,
+    );
   }
   return ExitCode.Ok;
 }
@@ -60,21 +69,34 @@ export function mcpLogout(name: string, context: LoginContext): number {
   const file = store.fileFor(server.name, server.url);
   const removed = store.remove(server.name, server.url);
   if (context.json) context.io.stdout(`${JSON.stringify({ server: server.name, removed, credentials: file }, null, 2)}\n`);
-  else context.io.stdout(removed ? `removed the stored credentials of MCP server "${server.name}" (${file})\n` : `no credentials were stored for MCP server "${server.name}"\n`);
+  else
+    context.io.stdout(
+      removed
+        ? `removed the stored credentials of MCP server "${server.name}" (${file})\n`
+        : `no credentials were stored for MCP server "${server.name}"\n`,
+    );
   return ExitCode.Ok;
 }
 
 function oauthServer(name: string, context: LoginContext): HttpServerConfig {
   const server = httpServer(name, context);
   if (server.transport !== 'streamable-http' || !server.oauth) {
-    throw new AgentError(AgentErrorCode.OAuthNotConfigured, `MCP server "${name}" does not use OAuth: it is ${server.transport === 'sse' ? 'a legacy SSE server' : 'configured with an Authorization header or oauth: false'}`);
+    throw new AgentError(
+      AgentErrorCode.OAuthNotConfigured,
+      `MCP server "${name}" does not use OAuth: it is ${server.transport === 'sse' ? 'a legacy SSE server' : 'configured with an Authorization header or oauth: false'}`,
+    );
   }
   return server;
 }
 
 function httpServer(name: string, context: LoginContext): HttpServerConfig {
   const server = loadConfig(context.file, context.env).servers.find((s) => s.name === name);
-  if (!server) throw new AgentError(AgentErrorCode.ServerNotFound, `${context.file} has no server named "${name}"; agent-cli mcp list shows the configured ones`);
-  if (server.transport === 'stdio') throw new AgentError(AgentErrorCode.OAuthNotConfigured, `MCP server "${name}" is a stdio server; OAuth is for http servers`);
+  if (!server)
+    throw new AgentError(
+      AgentErrorCode.ServerNotFound,
+      `${context.file} has no server named "${name}"; agent-cli mcp list shows the configured ones`,
+    );
+  if (server.transport === 'stdio')
+    throw new AgentError(AgentErrorCode.OAuthNotConfigured, `MCP server "${name}" is a stdio server; OAuth is for http servers`);
   return server;
 }

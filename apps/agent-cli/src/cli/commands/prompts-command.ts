@@ -1,8 +1,9 @@
-import { printable, printableName } from '@toolmesh/protocol';
 import { type Prompt } from '@toolmesh/mcp-client';
+import { printable, printableName } from '@toolmesh/protocol';
+
 import { McpPromptClient } from '../../mcp/host/prompt-client';
 import { promptText } from '../../mcp/host/prompt-text';
-import { withRuntime, type Command } from '../command-context';
+import { type Command, withRuntime } from '../command-context';
 import { ExitCode } from '../exit-codes';
 import { formatTable } from '../format-table';
 import { reportFeatureFailure, reportListingFailures } from './server-feature-failure';
@@ -20,7 +21,13 @@ export const promptsCommand: Command = async (context) => {
       try {
         const { items, failures } = await new McpPromptClient(runtime.mcp).list(rest[0], context.agent.signal);
         if (context.json) context.io.stdout(`${JSON.stringify({ prompts: items, failures }, null, 2)}\n`);
-        else context.io.stdout(formatTable(['SERVER', 'PROMPT', 'ARGUMENTS', 'DESCRIPTION'], items.map((p) => [p.server, printableName(p.name), argumentsColumn(p), printable(p.description ?? '')])));
+        else
+          context.io.stdout(
+            formatTable(
+              ['SERVER', 'PROMPT', 'ARGUMENTS', 'DESCRIPTION'],
+              items.map((p) => [p.server, printableName(p.name), argumentsColumn(p), printable(p.description ?? '')]),
+            ),
+          );
         reportListingFailures(context.io, 'prompts', failures);
         return runtime.servers.some((s) => s.state === 'failed') || failures.length > 0 ? ExitCode.ServerUnavailable : ExitCode.Ok;
       } catch (error) {
@@ -30,7 +37,10 @@ export const promptsCommand: Command = async (context) => {
   }
   if (action === 'get') {
     const [server, name, ...words] = rest;
-    if (name === undefined) return usage('"get" takes a server name, a prompt name and its arguments as key=value, e.g. agent-cli prompts get everything args-prompt city=Paris');
+    if (name === undefined)
+      return usage(
+        '"get" takes a server name, a prompt name and its arguments as key=value, e.g. agent-cli prompts get everything args-prompt city=Paris',
+      );
     return withRuntime(context, async (runtime) => {
       try {
         const result = await new McpPromptClient(runtime.mcp).get(server, name, words, context.agent.signal);

@@ -8,7 +8,9 @@ const EXIT_CODES = { done: ExitCode.Ok, max_turns: ExitCode.MaxTurns, error: Exi
 export const runCommand: Command = async (context) => {
   const task = context.args.join(' ').trim();
   if (task === '') {
-    context.io.stderr('agent-cli run: expected the task, e.g. agent-cli run "list the TODOs in src"\nRun "agent-cli run --help" for usage.\n');
+    context.io.stderr(
+      'agent-cli run: expected the task, e.g. agent-cli run "list the TODOs in src"\nRun "agent-cli run --help" for usage.\n',
+    );
     return ExitCode.Usage;
   }
   return AgentSession.run(context, 'run', async (session) => {

@@ -1,8 +1,9 @@
 import type { CallToolResult } from '@toolmesh/mcp-client';
+
 import { version } from '../../../../../package.json';
 import { parseMcpToolName } from '../../mcp/mcp-tool';
 import type { Tool } from '../../tools/tool';
-import { withRuntime, type Command } from '../command-context';
+import { type Command, withRuntime } from '../command-context';
 import { ExitCode } from '../exit-codes';
 
 /** The built-ins that reach the configured servers (their events, their resources): not the agent's own tools to serve. */
@@ -31,9 +32,14 @@ export const serveCommand: Command = async (context) => {
     server.setRequestHandler('tools/list', async () => ({ tools: tools.map(describe) }));
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const name = request.params.name;
-      if (!tools.some((t) => t.name === name)) return { isError: true, content: [{ type: 'text', text: `no tool named "${name}"; tools/list lists the ones served` }] };
+      if (!tools.some((t) => t.name === name))
+        return { isError: true, content: [{ type: 'text', text: `no tool named "${name}"; tools/list lists the ones served` }] };
       const result = await executor.execute({ id: String(ctx.mcpReq.id), name, args: request.params.arguments ?? {} }, ctx.mcpReq.signal);
-      return { isError: result.isError, content: [...result.content], ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }) } as CallToolResult;
+      return {
+        isError: result.isError,
+        content: [...result.content],
+        ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }),
+      } as CallToolResult;
     });
     const closed = new Promise<void>((resolve) => {
       server.onclose = () => resolve();

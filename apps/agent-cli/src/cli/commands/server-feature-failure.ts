@@ -1,4 +1,5 @@
 import { errorMessage } from '@toolmesh/protocol';
+
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import type { CliIo } from '../command-context';
 import { ExitCode } from '../exit-codes';

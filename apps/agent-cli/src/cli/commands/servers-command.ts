@@ -1,7 +1,8 @@
 import { printable } from '@toolmesh/protocol';
+
 import type { ServerStatus } from '../../mcp/client-manager';
+import { type Command, withRuntime } from '../command-context';
 import { ExitCode } from '../exit-codes';
-import { withRuntime, type Command } from '../command-context';
 import { formatTable } from '../format-table';
 
 /** `servers`: connect all, then one row per server: status, protocol version (its era), timing, tool count, error. */
@@ -14,8 +15,17 @@ export const serversCommand: Command = (context) =>
       context.io.stdout(`no MCP servers configured in ${context.config.file}\n`);
     } else {
       // The detail is the server's text (its name and version, or an error with its stderr): escaped, so none reaches the terminal raw.
-      const detail = (s: ServerStatus) => (s.error ? printable(s.error, 300) : s.serverInfo ? printable(`${s.serverInfo.name} ${s.serverInfo.version}`) : '');
-      const rows = servers.map((s) => [s.name, s.transport, s.state, s.protocolVersion ?? '-', String(s.toolCount), `${s.elapsedMs} ms`, detail(s)]);
+      const detail = (s: ServerStatus) =>
+        s.error ? printable(s.error, 300) : s.serverInfo ? printable(`${s.serverInfo.name} ${s.serverInfo.version}`) : '';
+      const rows = servers.map((s) => [
+        s.name,
+        s.transport,
+        s.state,
+        s.protocolVersion ?? '-',
+        String(s.toolCount),
+        `${s.elapsedMs} ms`,
+        detail(s),
+      ]);
       context.io.stdout(formatTable(['SERVER', 'TRANSPORT', 'STATE', 'PROTOCOL', 'TOOLS', 'TIME', 'DETAIL'], rows));
     }
     return servers.some((s) => s.state === 'failed') ? ExitCode.ServerUnavailable : ExitCode.Ok;

@@ -1,5 +1,6 @@
 import { MAX_WAIT_MS } from '@toolmesh/rewake-bridge';
-import { withRuntime, type Command } from '../command-context';
+
+import { type Command, withRuntime } from '../command-context';
 import { ExitCode } from '../exit-codes';
 
 /**
@@ -15,11 +16,14 @@ export const watchCommand: Command = async (context) => {
   };
   if (context.args.length > 0) return usage(`unexpected argument "${context.args[0]}"`);
   const timeoutMs = positiveInteger(context.options.timeout, MAX_WAIT_MS);
-  if (timeoutMs === null) return usage(`--timeout must be a whole number of milliseconds from 1 to ${MAX_WAIT_MS}, not "${context.options.timeout}"`);
+  if (timeoutMs === null)
+    return usage(`--timeout must be a whole number of milliseconds from 1 to ${MAX_WAIT_MS}, not "${context.options.timeout}"`);
   const count = positiveInteger(context.options.count, Number.MAX_SAFE_INTEGER);
   if (count === null) return usage(`--count must be a positive whole number, not "${context.options.count}"`);
   if (context.config.servers.length === 0) {
-    io.stderr(`agent-cli watch: no MCP servers configured in ${context.config.file}, so there is nothing to watch; add mcp.servers (see docs/agent-cli.md)\n`);
+    io.stderr(
+      `agent-cli watch: no MCP servers configured in ${context.config.file}, so there is nothing to watch; add mcp.servers (see docs/agent-cli.md)\n`,
+    );
     return ExitCode.Config;
   }
 
@@ -29,7 +33,9 @@ export const watchCommand: Command = async (context) => {
       io.stderr('agent-cli watch: no MCP server could be connected, so there is nothing to watch\n');
       return ExitCode.ServerUnavailable;
     }
-    const until = [count === undefined ? '' : `${count} event(s)`, timeoutMs === undefined ? '' : `${timeoutMs} ms`].filter(Boolean).join(' or ');
+    const until = [count === undefined ? '' : `${count} event(s)`, timeoutMs === undefined ? '' : `${timeoutMs} ms`]
+      .filter(Boolean)
+      .join(' or ');
     io.stderr(`watching ${connected.join(', ')} for events${until ? ` (stopping after ${until})` : ''}; Ctrl-C to stop\n`);
     const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
     for (let printed = 0; count === undefined || printed < count; printed++) {

@@ -1,7 +1,9 @@
-import { pathToFileURL } from 'node:url';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
 import type { ElicitResult, ServerRequestHandlers } from '@toolmesh/mcp-client';
-import { fillForm, type AskLine } from './elicitation-form';
+
+import { type AskLine, fillForm } from './elicitation-form';
 import { answerSampling, type SamplingGate, type SamplingModel } from './sampling';
 import { ServerRequestLimiter, type ServerRequestLimits } from './server-request-limits';
 
@@ -40,7 +42,9 @@ export class ClientFeatures {
 
   handlersFor(server: string): ServerRequestHandlers {
     const { model, samplingGate } = this.options;
-    const roots = this.options.rootsFor(server).map((directory) => ({ uri: pathToFileURL(directory).href, name: path.basename(directory) || directory }));
+    const roots = this.options
+      .rootsFor(server)
+      .map((directory) => ({ uri: pathToFileURL(directory).href, name: path.basename(directory) || directory }));
     const gate: SamplingGate = { decide: (name, summary, signal) => this.oneAtATime(() => samplingGate.decide(name, summary, signal)) };
     const limits = this.options.limitsFor(server);
     const sampling = new ServerRequestLimiter('sampling requests', limits);
@@ -52,8 +56,16 @@ export class ClientFeatures {
       warned = true;
     };
     return {
-      sampling: (params, signal) => sampling.run(() => answerSampling(server, params, model, gate, signal), (reason) => (refused(reason), { refused: reason })),
-      elicitation: (params, signal) => elicitation.run(() => this.elicit(server, params, signal), (reason) => (refused(reason), { action: 'decline' as const })),
+      sampling: (params, signal) =>
+        sampling.run(
+          () => answerSampling(server, params, model, gate, signal),
+          (reason) => (refused(reason), { refused: reason }),
+        ),
+      elicitation: (params, signal) =>
+        elicitation.run(
+          () => this.elicit(server, params, signal),
+          (reason) => (refused(reason), { action: 'decline' as const }),
+        ),
       ...(roots.length > 0 ? { roots: async () => roots } : {}),
     };
   }
@@ -63,12 +75,18 @@ export class ClientFeatures {
     return 'close' in model ? model.close() : Promise.resolve();
   }
 
-  private async elicit(server: string, params: Parameters<NonNullable<ServerRequestHandlers['elicitation']>>[0], signal: AbortSignal): Promise<ElicitResult> {
+  private async elicit(
+    server: string,
+    params: Parameters<NonNullable<ServerRequestHandlers['elicitation']>>[0],
+    signal: AbortSignal,
+  ): Promise<ElicitResult> {
     const terminal = this.options.terminal;
     // Only form mode is declared, so the SDK refuses URL mode before it gets here; the check narrows the type.
     if (params.mode === 'url') return { action: 'decline' };
     if (!terminal) {
-      this.options.warn(`MCP server "${server}" asked for information (elicitation); declined: there is no terminal to ask on (--yes never answers a form)`);
+      this.options.warn(
+        `MCP server "${server}" asked for information (elicitation); declined: there is no terminal to ask on (--yes never answers a form)`,
+      );
       return { action: 'decline' };
     }
     return this.oneAtATime(() => fillForm(server, params, terminal.ask, (text) => terminal.show(text), signal));

@@ -1,5 +1,6 @@
-import { errorMessage } from '@toolmesh/protocol';
 import { type McpClient, type SdkClient } from '@toolmesh/mcp-client';
+import { errorMessage } from '@toolmesh/protocol';
+
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import type { ServerStatus } from '../client-manager';
 
@@ -38,10 +39,14 @@ export function serverOffering(servers: ConnectedServers, name: string, feature:
   }
   const client = servers.client(name);
   if (status.state !== 'connected' || !client?.isConnected) {
-    throw new AgentError(AgentErrorCode.ServerUnavailable, `MCP server "${name}" is not connected${status.error ? `: ${status.error}` : ''}`);
+    throw new AgentError(
+      AgentErrorCode.ServerUnavailable,
+      `MCP server "${name}" is not connected${status.error ? `: ${status.error}` : ''}`,
+    );
   }
   const sdk = client.sdkClient();
-  if (!sdk.getServerCapabilities()?.[feature]) throw new AgentError(AgentErrorCode.FeatureNotOffered, `MCP server "${name}" offers no ${feature}`);
+  if (!sdk.getServerCapabilities()?.[feature])
+    throw new AgentError(AgentErrorCode.FeatureNotOffered, `MCP server "${name}" offers no ${feature}`);
   return { name, sdk, timeout: client.requestTimeoutMs };
 }
 

@@ -1,5 +1,5 @@
-import { escapeControlCharacters, printable } from '@toolmesh/protocol';
 import { type ElicitResult } from '@toolmesh/mcp-client';
+import { escapeControlCharacters, printable } from '@toolmesh/protocol';
 
 /** Asks one question and resolves to the line typed; rejects at Ctrl-C / Ctrl-D (the terminal's `ask`). */
 export type AskLine = (question: string, signal?: AbortSignal) => Promise<string>;
@@ -42,7 +42,13 @@ function formFields(request: FormRequest): Field[] {
     const choices = choicesOf(schema);
     const type = schema.type;
     const kind: Field['kind'] =
-      type === 'array' ? 'choices' : choices.length > 0 ? 'choice' : type === 'number' || type === 'integer' || type === 'boolean' ? type : 'string';
+      type === 'array'
+        ? 'choices'
+        : choices.length > 0
+          ? 'choice'
+          : type === 'number' || type === 'integer' || type === 'boolean'
+            ? type
+            : 'string';
     return {
       name,
       title: typeof schema.title === 'string' ? schema.title : name,
@@ -74,7 +80,13 @@ export function defaultAnswers(request: FormRequest): Record<string, unknown> {
  * question ends it so, and Ctrl-C / Ctrl-D cancel. The answers are shown and sent only after a final yes;
  * a no there declines.
  */
-export async function fillForm(server: string, request: FormRequest, ask: AskLine, show: (text: string) => void, signal?: AbortSignal): Promise<ElicitResult> {
+export async function fillForm(
+  server: string,
+  request: FormRequest,
+  ask: AskLine,
+  show: (text: string) => void,
+  signal?: AbortSignal,
+): Promise<ElicitResult> {
   const fields = formFields(request);
   show(
     `\nMCP server "${server}" asks for information:\n  ${escapeControlCharacters(request.message).replace(/\n/g, '\n  ')}\n` +
@@ -107,10 +119,22 @@ export async function fillForm(server: string, request: FormRequest, ask: AskLin
 }
 
 function question(field: Field): string {
-  const lines = [`${printable(field.title, 80)}${field.required ? ' (required)' : ''}${field.description ? ` - ${printable(field.description, 160)}` : ''}`];
+  const lines = [
+    `${printable(field.title, 80)}${field.required ? ' (required)' : ''}${field.description ? ` - ${printable(field.description, 160)}` : ''}`,
+  ];
   if (field.choices.length > 0) lines.push(field.choices.map((c, i) => `    ${i + 1}) ${printable(c.label, 60)}`).join('\n'));
-  const hint = { string: field.format ?? 'text', number: 'number', integer: 'whole number', boolean: 'y/n', choice: 'number or value', choices: 'numbers or values, comma-separated' }[field.kind];
-  const shownDefault = field.default === undefined ? '' : ` [${printable(Array.isArray(field.default) ? field.default.join(', ') : String(field.default), 60)}]`;
+  const hint = {
+    string: field.format ?? 'text',
+    number: 'number',
+    integer: 'whole number',
+    boolean: 'y/n',
+    choice: 'number or value',
+    choices: 'numbers or values, comma-separated',
+  }[field.kind];
+  const shownDefault =
+    field.default === undefined
+      ? ''
+      : ` [${printable(Array.isArray(field.default) ? field.default.join(', ') : String(field.default), 60)}]`;
   return `${lines.join('\n')}\n  ${field.name} (${hint})${shownDefault}: `;
 }
 
@@ -129,7 +153,8 @@ function parseAnswer(field: Field, answer: string): Parsed {
     case 'number':
     case 'integer': {
       const value = Number(answer);
-      if (!Number.isFinite(value) || (field.kind === 'integer' && !Number.isInteger(value))) return { problem: `"${printable(answer, 40)}" is not a ${field.kind === 'integer' ? 'whole number' : 'number'}` };
+      if (!Number.isFinite(value) || (field.kind === 'integer' && !Number.isInteger(value)))
+        return { problem: `"${printable(answer, 40)}" is not a ${field.kind === 'integer' ? 'whole number' : 'number'}` };
       return inRange(field, value, value);
     }
     case 'choice': {
@@ -176,11 +201,16 @@ function choicesOf(schema: Record<string, unknown>): Choice[] {
   const source = schema.type === 'array' ? ((schema.items ?? {}) as Record<string, unknown>) : schema;
   if (Array.isArray(source.enum)) {
     const names = Array.isArray(schema.enumNames) ? schema.enumNames : [];
-    return source.enum.map((value, i) => ({ value: String(value), label: typeof names[i] === 'string' ? `${names[i]} (${String(value)})` : String(value) }));
+    return source.enum.map((value, i) => ({
+      value: String(value),
+      label: typeof names[i] === 'string' ? `${names[i]} (${String(value)})` : String(value),
+    }));
   }
   const options = Array.isArray(source.oneOf) ? source.oneOf : Array.isArray(source.anyOf) ? source.anyOf : [];
   return options.flatMap((option: { const?: unknown; title?: unknown }) =>
-    typeof option.const === 'string' ? [{ value: option.const, label: typeof option.title === 'string' ? option.title : option.const }] : [],
+    typeof option.const === 'string'
+      ? [{ value: option.const, label: typeof option.title === 'string' ? option.title : option.const }]
+      : [],
   );
 }
 

@@ -1,7 +1,8 @@
-import { printableName } from '@toolmesh/protocol';
 import { type GetPromptResult, type Prompt } from '@toolmesh/mcp-client';
+import { printableName } from '@toolmesh/protocol';
+
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
-import { listFromServers, serverOffering, type ConnectedServers, type Listing } from './connected-servers';
+import { type ConnectedServers, listFromServers, type Listing, serverOffering } from './connected-servers';
 import { promptArguments } from './prompt-text';
 
 /**
@@ -12,7 +13,12 @@ export class McpPromptClient {
   constructor(private readonly servers: ConnectedServers) {}
 
   list(server?: string, signal?: AbortSignal): Promise<Listing<Prompt>> {
-    return listFromServers(this.servers, 'prompts', server, async ({ sdk, timeout }) => (await sdk.listPrompts(undefined, { timeout, signal })).prompts);
+    return listFromServers(
+      this.servers,
+      'prompts',
+      server,
+      async ({ sdk, timeout }) => (await sdk.listPrompts(undefined, { timeout, signal })).prompts,
+    );
   }
 
   /**
@@ -25,7 +31,10 @@ export class McpPromptClient {
     const prompt = prompts.find((p) => p.name === name);
     if (!prompt) {
       const names = prompts.map((p) => printableName(p.name)).join(', ') || 'none';
-      throw new AgentError(AgentErrorCode.PromptNotFound, `MCP server "${server}" has no prompt named "${printableName(name)}" (its prompts: ${names})`);
+      throw new AgentError(
+        AgentErrorCode.PromptNotFound,
+        `MCP server "${server}" has no prompt named "${printableName(name)}" (its prompts: ${names})`,
+      );
     }
     return sdk.getPrompt({ name, arguments: promptArguments(prompt, words) }, { timeout, signal });
   }

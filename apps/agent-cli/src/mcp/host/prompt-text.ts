@@ -1,4 +1,5 @@
 import type { GetPromptResult, Prompt } from '@toolmesh/mcp-client';
+
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 
 type PromptContent = GetPromptResult['messages'][number]['content'];
@@ -9,7 +10,9 @@ function contentText(content: PromptContent): string {
     case 'text':
       return content.text;
     case 'resource':
-      return 'text' in content.resource ? `[resource ${content.resource.uri}]\n${content.resource.text}` : `[binary resource ${content.resource.uri} (${content.resource.mimeType ?? 'no MIME type'})]`;
+      return 'text' in content.resource
+        ? `[resource ${content.resource.uri}]\n${content.resource.text}`
+        : `[binary resource ${content.resource.uri} (${content.resource.mimeType ?? 'no MIME type'})]`;
     case 'resource_link':
       return `[resource link ${content.uri}${content.name ? ` (${content.name})` : ''}]`;
     default:

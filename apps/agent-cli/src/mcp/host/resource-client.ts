@@ -1,5 +1,6 @@
 import type { ReadResourceResult, Resource, ResourceTemplate } from '@toolmesh/mcp-client';
-import { listFromServers, serverOffering, type ConnectedServers, type Listing } from './connected-servers';
+
+import { type ConnectedServers, listFromServers, type Listing, serverOffering } from './connected-servers';
 
 /**
  * The host's resource client (SPEC A13): lists, lists templates and reads the resources of the connected
@@ -11,11 +12,21 @@ export class McpResourceClient {
 
   /** Every resource of every server offering resources, or of `server` only (all pages). */
   list(server?: string, signal?: AbortSignal): Promise<Listing<Resource>> {
-    return listFromServers(this.servers, 'resources', server, async ({ sdk, timeout }) => (await sdk.listResources(undefined, { timeout, signal })).resources);
+    return listFromServers(
+      this.servers,
+      'resources',
+      server,
+      async ({ sdk, timeout }) => (await sdk.listResources(undefined, { timeout, signal })).resources,
+    );
   }
 
   templates(server?: string, signal?: AbortSignal): Promise<Listing<ResourceTemplate>> {
-    return listFromServers(this.servers, 'resources', server, async ({ sdk, timeout }) => (await sdk.listResourceTemplates(undefined, { timeout, signal })).resourceTemplates);
+    return listFromServers(
+      this.servers,
+      'resources',
+      server,
+      async ({ sdk, timeout }) => (await sdk.listResourceTemplates(undefined, { timeout, signal })).resourceTemplates,
+    );
   }
 
   /** Reads one resource (a listed URI, or one a template expands to). */

@@ -1,4 +1,5 @@
 import type { ReadResourceResult } from '@toolmesh/mcp-client';
+
 import type { ToolContent } from '../../tools/result-content';
 
 type ResourceContents = ReadResourceResult['contents'][number];

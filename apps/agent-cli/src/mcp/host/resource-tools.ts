@@ -1,8 +1,9 @@
 import { errorMessage } from '@toolmesh/protocol';
-import { BuiltinTool, textResult, type BuiltinToolContext } from '../../tools/builtin/builtin-tool';
+
+import { BuiltinTool, type BuiltinToolContext, textResult } from '../../tools/builtin/builtin-tool';
 import { errorResult, type Tool, type ToolResult } from '../../tools/tool';
-import { resourceContentsForModel } from './resource-contents';
 import type { McpResourceClient } from './resource-client';
+import { resourceContentsForModel } from './resource-contents';
 
 const READ_ONLY = { level: 'read-only', destructive: false, basis: 'declared' } as const;
 
@@ -38,7 +39,7 @@ class ListMcpResourcesTool extends ResourceTool<ListArgs> {
     'Give `server` to list one server only. Read one with ReadMcpResource.';
   readonly inputSchema = {
     type: 'object',
-    properties: { server: { type: 'string', minLength: 1, description: 'Only this MCP server\'s resources.' } },
+    properties: { server: { type: 'string', minLength: 1, description: "Only this MCP server's resources." } },
     additionalProperties: false,
   } as const;
 
@@ -46,7 +47,11 @@ class ListMcpResourcesTool extends ResourceTool<ListArgs> {
     const [listing, templates] = await Promise.all([this.resources.list(server, signal), this.resources.templates(server, signal)]);
     const lines = [
       ...listing.items.map((r) => [r.server, r.uri, r.name, r.mimeType ?? '', r.description ?? ''].join('\t')),
-      ...templates.items.map((t) => [t.server, t.uriTemplate, `${t.name} (template: fill in the {placeholders} to read)`, t.mimeType ?? '', t.description ?? ''].join('\t')),
+      ...templates.items.map((t) =>
+        [t.server, t.uriTemplate, `${t.name} (template: fill in the {placeholders} to read)`, t.mimeType ?? '', t.description ?? ''].join(
+          '\t',
+        ),
+      ),
       ...[...listing.failures, ...templates.failures].map((f) => `${f.server}: could not list its resources: ${f.error}`),
     ];
     return textResult(lines.length > 0 ? lines.join('\n') : 'No connected MCP server offers resources.', {
@@ -64,7 +69,8 @@ interface ReadArgs {
 
 class ReadMcpResourceTool extends ResourceTool<ReadArgs> {
   readonly name = 'ReadMcpResource';
-  readonly description = 'Reads one resource of a connected MCP server by its URI (as ListMcpResources shows it, or a template with its placeholders filled in).';
+  readonly description =
+    'Reads one resource of a connected MCP server by its URI (as ListMcpResources shows it, or a template with its placeholders filled in).';
   readonly inputSchema = {
     type: 'object',
     properties: {

@@ -1,5 +1,5 @@
-import { errorMessage, printable } from '@toolmesh/protocol';
 import { type CreateMessageRequestParams, type CreateMessageResult, type SamplingRefusal } from '@toolmesh/mcp-client';
+import { errorMessage, printable } from '@toolmesh/protocol';
 
 /** A message as the host's model takes it: a role and plain text (the chat-completions shape). */
 export interface SamplingMessage {
@@ -15,7 +15,11 @@ export interface SamplingModel {
 
 /** Whether a sampling request may run: decided like a side effect (the cap, `--yes`, the person at the terminal). */
 export interface SamplingGate {
-  decide(server: string, summary: string, signal: AbortSignal): Promise<{ readonly allowed: true } | { readonly allowed: false; readonly reason: string }>;
+  decide(
+    server: string,
+    summary: string,
+    signal: AbortSignal,
+  ): Promise<{ readonly allowed: true } | { readonly allowed: false; readonly reason: string }>;
 }
 
 /** Up to this much of the request is shown when asking. */

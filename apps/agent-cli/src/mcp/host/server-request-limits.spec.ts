@@ -10,7 +10,9 @@ describe('ServerRequestLimiter', () => {
     const held = () => limiter.run(() => new Promise<string>((resolve) => releases.push(() => resolve('ran'))), refuse);
     const first = held();
     const second = held();
-    await expect(held()).resolves.toBe('refused: too many sampling requests at once: at most 2 are handled at a time (serverRequests.maxConcurrent)');
+    await expect(held()).resolves.toBe(
+      'refused: too many sampling requests at once: at most 2 are handled at a time (serverRequests.maxConcurrent)',
+    );
     releases[0]();
     await expect(first).resolves.toBe('ran');
     const third = held();
@@ -26,7 +28,9 @@ describe('ServerRequestLimiter', () => {
     await expect(quick()).resolves.toBe('ran');
     now = 30_000;
     await expect(quick()).resolves.toBe('ran');
-    await expect(quick()).resolves.toBe('refused: too many elicitation requests: at most 2 a minute are handled (serverRequests.perMinute)');
+    await expect(quick()).resolves.toBe(
+      'refused: too many elicitation requests: at most 2 a minute are handled (serverRequests.perMinute)',
+    );
     now = 60_001; // the first has left the window, the second not
     await expect(quick()).resolves.toBe('ran');
     await expect(quick()).resolves.toMatch(/^refused/);

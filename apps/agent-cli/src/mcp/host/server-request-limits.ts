@@ -42,10 +42,12 @@ export class ServerRequestLimiter {
 
   private refusal(): string | undefined {
     const { maxConcurrent, perMinute } = this.limits;
-    if (this.running >= maxConcurrent) return `too many ${this.description} at once: at most ${maxConcurrent} are handled at a time (serverRequests.maxConcurrent)`;
+    if (this.running >= maxConcurrent)
+      return `too many ${this.description} at once: at most ${maxConcurrent} are handled at a time (serverRequests.maxConcurrent)`;
     const since = this.now() - MINUTE_MS;
     while (this.starts.length > 0 && this.starts[0] <= since) this.starts.shift();
-    if (this.starts.length >= perMinute) return `too many ${this.description}: at most ${perMinute} a minute are handled (serverRequests.perMinute)`;
+    if (this.starts.length >= perMinute)
+      return `too many ${this.description}: at most ${perMinute} a minute are handled (serverRequests.perMinute)`;
     return undefined;
   }
 }

@@ -1,5 +1,7 @@
 import { isIP } from 'node:net';
+
 import type { FetchLike } from '@modelcontextprotocol/client';
+
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 
 /** Each discovery, registration and token request; the SDK's own fetch sets none. */
@@ -15,7 +17,10 @@ const MAX_REDIRECTS = 5;
  */
 export function assertOAuthTransport(url: URL, step: string): void {
   if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname))) return;
-  throw new AgentError(AgentErrorCode.OAuthFailed, `refused to ${step} at ${url.origin}: OAuth goes over https, or over http only to this machine (127.0.0.1, ::1, localhost)`);
+  throw new AgentError(
+    AgentErrorCode.OAuthFailed,
+    `refused to ${step} at ${url.origin}: OAuth goes over https, or over http only to this machine (127.0.0.1, ::1, localhost)`,
+  );
 }
 
 function isLoopbackHost(hostname: string): boolean {
@@ -48,7 +53,11 @@ export const oauthFetch: FetchLike = async (input, init) => {
 };
 
 async function bounded(response: Response, url: URL): Promise<Response> {
-  const tooLarge = () => new AgentError(AgentErrorCode.OAuthFailed, `the OAuth response from ${url.origin} is larger than ${AUTH_RESPONSE_MAX_BYTES / 1024} KiB; refused`);
+  const tooLarge = () =>
+    new AgentError(
+      AgentErrorCode.OAuthFailed,
+      `the OAuth response from ${url.origin} is larger than ${AUTH_RESPONSE_MAX_BYTES / 1024} KiB; refused`,
+    );
   if (Number(response.headers.get('content-length') ?? 0) > AUTH_RESPONSE_MAX_BYTES) {
     await response.body?.cancel();
     throw tooLarge();
@@ -66,5 +75,9 @@ async function bounded(response: Response, url: URL): Promise<Response> {
   const headers = new Headers(response.headers);
   headers.delete('content-length');
   headers.delete('content-encoding');
-  return new Response(response.status === 204 || response.status === 304 ? null : Buffer.concat(chunks), { status: response.status, statusText: response.statusText, headers });
+  return new Response(response.status === 204 || response.status === 304 ? null : Buffer.concat(chunks), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
 }

@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { CredentialStore, userConfigDirectory } from './credential-store';
 
 const URL_A = new URL('https://mcp.example.com/mcp');

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
+
 import type { StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 
 /** What is kept of one server's sign-in: the client registration and the tokens, each stamped with its issuer by the SDK. */
@@ -19,7 +20,8 @@ export interface StoredCredentials {
  * Project configuration files (`agent-cli.yaml`) are shared and committed; credentials never are.
  */
 export function userConfigDirectory(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(env.HOME || homedir(), '.config');
+  const base =
+    env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(env.HOME || homedir(), '.config');
   return path.join(base, 'toolmesh-agent');
 }
 

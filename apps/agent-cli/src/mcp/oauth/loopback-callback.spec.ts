@@ -1,4 +1,5 @@
 import { request } from 'undici';
+
 import { AgentErrorCode } from '../../errors/agent-errors';
 import { LoopbackCallback } from './loopback-callback';
 
@@ -26,7 +27,10 @@ describe('LoopbackCallback', () => {
   it('ends the wait on an error response, repeating only an error code of the expected form', async () => {
     const callback = await LoopbackCallback.listen('s');
     await get(`${callback.redirectUrl}?state=s&error=access_denied&error_description=${encodeURIComponent('<script>forged</script>')}`);
-    await expect(callback.response).rejects.toMatchObject({ code: AgentErrorCode.OAuthFailed, message: 'the authorization server refused the sign-in: access_denied' });
+    await expect(callback.response).rejects.toMatchObject({
+      code: AgentErrorCode.OAuthFailed,
+      message: 'the authorization server refused the sign-in: access_denied',
+    });
     callback.close();
   });
 
@@ -40,7 +44,10 @@ describe('LoopbackCallback', () => {
   it('says which port it could not take', async () => {
     const first = await LoopbackCallback.listen('s');
     const port = Number(new URL(first.redirectUrl).port);
-    await expect(LoopbackCallback.listen('s', port)).rejects.toMatchObject({ code: AgentErrorCode.OAuthFailed, message: expect.stringContaining(`127.0.0.1:${port}: EADDRINUSE`) });
+    await expect(LoopbackCallback.listen('s', port)).rejects.toMatchObject({
+      code: AgentErrorCode.OAuthFailed,
+      message: expect.stringContaining(`127.0.0.1:${port}: EADDRINUSE`),
+    });
     first.close();
   });
 });

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 
 /** What the authorization server sent back to the redirect URI (RFC 6749 §4.1.2, RFC 9207). */
@@ -47,22 +48,32 @@ export class LoopbackCallback {
       const error = params.get('error');
       reply.setHeader('connection', 'close');
       if (code) {
-        reply.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page('Signed in. You can close this window and return to agent-cli.'));
+        reply
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+          .end(page('Signed in. You can close this window and return to agent-cli.'));
         settle.resolve({ code, iss: params.get('iss') ?? undefined });
       } else {
-        reply.writeHead(400, { 'content-type': 'text/html; charset=utf-8' }).end(page('Sign-in did not complete. Return to agent-cli for details.'));
+        reply
+          .writeHead(400, { 'content-type': 'text/html; charset=utf-8' })
+          .end(page('Sign-in did not complete. Return to agent-cli for details.'));
         const reason = error && /^[a-z_]{1,64}$/.test(error) ? `: ${error}` : '';
         settle.reject(new AgentError(AgentErrorCode.OAuthFailed, `the authorization server refused the sign-in${reason}`));
       }
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', (error: NodeJS.ErrnoException) =>
-        reject(new AgentError(AgentErrorCode.OAuthFailed, `cannot listen for the sign-in redirect on 127.0.0.1:${port}: ${error.code ?? error.message}`)),
+        reject(
+          new AgentError(
+            AgentErrorCode.OAuthFailed,
+            `cannot listen for the sign-in redirect on 127.0.0.1:${port}: ${error.code ?? error.message}`,
+          ),
+        ),
       );
       server.listen(port, '127.0.0.1', () => resolve());
     });
     const { port: bound } = server.address() as AddressInfo;
-    const abandon = () => settle.reject(new AgentError(AgentErrorCode.OAuthFailed, 'the sign-in was abandoned before the browser came back'));
+    const abandon = () =>
+      settle.reject(new AgentError(AgentErrorCode.OAuthFailed, 'the sign-in was abandoned before the browser came back'));
     return new LoopbackCallback(server, `http://127.0.0.1:${bound}${CALLBACK_PATH}`, response, abandon);
   }
 

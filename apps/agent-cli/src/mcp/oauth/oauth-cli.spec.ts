@@ -1,12 +1,13 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startScriptedLlmServer, type ScriptedLlmServer } from '../../agent/test-support/scripted-llm-server';
+
+import { type ScriptedLlmServer, startScriptedLlmServer } from '../../agent/test-support/scripted-llm-server';
 import { ExitCode } from '../../cli/exit-codes';
-import { runBuiltCli, type CliRun } from '../../test-support/built-cli';
-import { startOAuthProtectedServer, type OAuthProtectedServer } from '../../test-support/oauth-protected-server';
+import { type CliRun, runBuiltCli } from '../../test-support/built-cli';
+import { type OAuthProtectedServer, startOAuthProtectedServer } from '../../test-support/oauth-protected-server';
 
 /**
  * OAuth as a user meets it (SPEC A19): the built CLI against an MCP server behind its own authorization
@@ -23,7 +24,10 @@ const outputs: string[] = [];
 
 beforeEach(async () => {
   server = await startOAuthProtectedServer();
-  llm = await startScriptedLlmServer([{ toolCalls: [{ id: 'c1', name: 'mcp__secure__whoami', arguments: {} }] }, { text: 'You are signed in.' }]);
+  llm = await startScriptedLlmServer([
+    { toolCalls: [{ id: 'c1', name: 'mcp__secure__whoami', arguments: {} }] },
+    { text: 'You are signed in.' },
+  ]);
   dir = mkdtempSync(path.join(tmpdir(), 'oauth-cli-'));
   mkdirSync(path.join(dir, 'home'));
   writeFileSync(
@@ -31,7 +35,13 @@ beforeEach(async () => {
     `llm:\n  baseUrl: ${llm.baseUrl}\n  model: scripted-model\nmcp:\n  servers:\n    - name: secure\n      url: ${server.url}\n`,
   );
   // AWS_SECRET_ACCESS_KEY: something of the CLI's environment the browser launcher must not pass on.
-  env = { PATH: process.env.PATH, HOME: path.join(dir, 'home'), XDG_CONFIG_HOME: path.join(dir, 'config'), BROWSER: HEADLESS_BROWSER, AWS_SECRET_ACCESS_KEY: 'not-for-the-browser' };
+  env = {
+    PATH: process.env.PATH,
+    HOME: path.join(dir, 'home'),
+    XDG_CONFIG_HOME: path.join(dir, 'config'),
+    BROWSER: HEADLESS_BROWSER,
+    AWS_SECRET_ACCESS_KEY: 'not-for-the-browser',
+  };
   outputs.length = 0;
 });
 
@@ -63,7 +73,9 @@ describe('OAuth through the built CLI', () => {
     expect(statSync(credentials).mode & 0o777).toBe(0o600);
     expect(statSync(credentialsDirectory()).mode & 0o777).toBe(0o700);
     expect(server.grants).toEqual(['authorization_code']);
-    expect(login.stderr).toMatch(/to sign in to MCP server "secure", open this address in a browser:\n {2}http:\/\/127\.0\.0\.1:\d+\/authorize\?/);
+    expect(login.stderr).toMatch(
+      /to sign in to MCP server "secure", open this address in a browser:\n {2}http:\/\/127\.0\.0\.1:\d+\/authorize\?/,
+    );
     const browserEnv = JSON.parse(readFileSync(path.join(dir, 'home', 'browser-env.json'), 'utf8')) as string[];
     expect(browserEnv).toEqual(['BROWSER', 'HOME', 'PATH']); // of the CLI's five, the three the launcher passes on
     const [, firstAccess] = server.issued; // the client secret (registration), then the access and refresh tokens
@@ -138,10 +150,15 @@ describe('OAuth through the built CLI', () => {
     await new Promise<void>((resolve) => keyed.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(keyed.address() as AddressInfo).port}/mcp`;
-      writeFileSync(path.join(dir, 'agent-cli.yaml'), `mcp:\n  servers:\n    - name: keyed\n      url: ${url}\n      headers: { X-Api-Key: wrong }\n`);
+      writeFileSync(
+        path.join(dir, 'agent-cli.yaml'),
+        `mcp:\n  servers:\n    - name: keyed\n      url: ${url}\n      headers: { X-Api-Key: wrong }\n`,
+      );
       for (const run of [await cli('tools'), await cli('mcp', 'login', 'keyed')]) {
         expect(run.code).not.toBe(ExitCode.Ok);
-        expect(run.stderr).toContain('answered HTTP 401 without an OAuth challenge (WWW-Authenticate: Bearer); check the credentials in its "headers"');
+        expect(run.stderr).toContain(
+          'answered HTTP 401 without an OAuth challenge (WWW-Authenticate: Bearer); check the credentials in its "headers"',
+        );
       }
       expect(existsSync(credentialsDirectory())).toBe(false);
     } finally {
@@ -151,7 +168,10 @@ describe('OAuth through the built CLI', () => {
   });
 
   it('login and logout explain what they cannot do', async () => {
-    writeFileSync(path.join(dir, 'agent-cli.yaml'), `mcp:\n  servers:\n    - name: static\n      url: ${server.url}\n      headers: { Authorization: "Bearer x" }\n    - name: local\n      command: node\n`);
+    writeFileSync(
+      path.join(dir, 'agent-cli.yaml'),
+      `mcp:\n  servers:\n    - name: static\n      url: ${server.url}\n      headers: { Authorization: "Bearer x" }\n    - name: local\n      command: node\n`,
+    );
     const staticServer = await cli('mcp', 'login', 'static');
     expect(staticServer).toMatchObject({ code: ExitCode.Usage });
     expect(staticServer.stderr).toContain('[oauth.not_configured]');

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+
 import type {
   OAuthClientMetadata,
   OAuthClientProvider,
@@ -6,6 +7,7 @@ import type {
   StoredOAuthClientInformation,
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
+
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import type { CredentialStore, StoredCredentials } from './credential-store';
 import type { OAuthSettings } from './oauth-settings';
@@ -78,7 +80,10 @@ export class ServerOAuthProvider implements OAuthClientProvider {
 
   clientInformation(): StoredOAuthClientInformation | undefined {
     if (this.settings.clientId !== undefined) {
-      return { client_id: this.settings.clientId, ...(this.settings.clientSecret !== undefined ? { client_secret: this.settings.clientSecret } : {}) };
+      return {
+        client_id: this.settings.clientId,
+        ...(this.settings.clientSecret !== undefined ? { client_secret: this.settings.clientSecret } : {}),
+      };
     }
     return this.read().clientInformation;
   }
@@ -121,7 +126,8 @@ export class ServerOAuthProvider implements OAuthClientProvider {
   }
 
   codeVerifier(): string {
-    if (this.verifier === undefined) throw new AgentError(AgentErrorCode.OAuthFailed, `no sign-in to MCP server "${this.serverName}" is under way`);
+    if (this.verifier === undefined)
+      throw new AgentError(AgentErrorCode.OAuthFailed, `no sign-in to MCP server "${this.serverName}" is under way`);
     return this.verifier;
   }
 

@@ -1,16 +1,17 @@
 import {
   auth,
+  type AuthOptions,
   computeScopeUnion,
   extractWWWAuthenticateParams,
   isStrictScopeSuperset,
   IssuerMismatchError,
-  type AuthOptions,
 } from '@modelcontextprotocol/client';
-import type { AuthorizationChallenge, HttpAuthorization } from '@toolmesh/transport-http/client';
 import { errorMessage } from '@toolmesh/protocol';
+import type { AuthorizationChallenge, HttpAuthorization } from '@toolmesh/transport-http/client';
+
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
-import { assertOAuthTransport, oauthFetch } from './auth-fetch';
 import type { HttpServerConfig } from '../server-config';
+import { assertOAuthTransport, oauthFetch } from './auth-fetch';
 import type { CredentialStore } from './credential-store';
 import { LoopbackCallback } from './loopback-callback';
 import type { OAuthSettings } from './oauth-settings';
@@ -89,7 +90,9 @@ export class ServerOAuth implements HttpAuthorization {
   }
 
   async challenged({ status, wwwAuthenticate }: AuthorizationChallenge): Promise<void> {
-    const challenge = extractWWWAuthenticateParams(new Response(null, { headers: wwwAuthenticate ? { 'www-authenticate': wwwAuthenticate } : {} }));
+    const challenge = extractWWWAuthenticateParams(
+      new Response(null, { headers: wwwAuthenticate ? { 'www-authenticate': wwwAuthenticate } : {} }),
+    );
     if (challenge.resourceMetadataUrl) this.resourceMetadataUrl = challenge.resourceMetadataUrl;
     if (status === 401) {
       // Discovered again: the server may have moved to another authorization server (SEP-2352); and
@@ -99,7 +102,10 @@ export class ServerOAuth implements HttpAuthorization {
       // A server that protects itself otherwise (an API key in the headers) sends no Bearer challenge:
       // no sign-in can help it, and registering with its origin as an authorization server would be wrong.
       if (!BEARER_CHALLENGE.test(wwwAuthenticate ?? '') && this.provider.tokens() === undefined) {
-        throw new AgentError(AgentErrorCode.OAuthFailed, `MCP server "${this.serverName}" answered HTTP 401 without an OAuth challenge (WWW-Authenticate: Bearer); check the credentials in its "headers", or set oauth: false`);
+        throw new AgentError(
+          AgentErrorCode.OAuthFailed,
+          `MCP server "${this.serverName}" answered HTTP 401 without an OAuth challenge (WWW-Authenticate: Bearer); check the credentials in its "headers", or set oauth: false`,
+        );
       }
       this.scope = computeScopeUnion(this.scope, challenge.scope);
       return this.once(() => this.authorize({}));
@@ -107,7 +113,10 @@ export class ServerOAuth implements HttpAuthorization {
     const granted = this.provider.tokens()?.scope;
     const wanted = computeScopeUnion(this.scope, granted, challenge.scope);
     if (wanted !== undefined && wanted === this.lastStepUpScope) {
-      throw new AgentError(AgentErrorCode.OAuthInsufficientScope, `MCP server "${this.serverName}" still refuses the request for want of scope after a sign-in with the scopes "${wanted}"`);
+      throw new AgentError(
+        AgentErrorCode.OAuthInsufficientScope,
+        `MCP server "${this.serverName}" still refuses the request for want of scope after a sign-in with the scopes "${wanted}"`,
+      );
     }
     this.lastStepUpScope = wanted;
     this.scope = wanted;
@@ -132,7 +141,12 @@ export class ServerOAuth implements HttpAuthorization {
     const state = ServerOAuthProvider.newState();
     const callback = await LoopbackCallback.listen(state, this.settings.callbackPort);
     this.provider.expectRedirect({ redirectUrl: callback.redirectUrl, state });
-    const options: AuthOptions = { serverUrl: this.url, resourceMetadataUrl: this.resourceMetadataUrl, scope: this.scope, fetchFn: oauthFetch };
+    const options: AuthOptions = {
+      serverUrl: this.url,
+      resourceMetadataUrl: this.resourceMetadataUrl,
+      scope: this.scope,
+      fetchFn: oauthFetch,
+    };
     try {
       this.provider.saveRequestedScope(this.scope);
       if ((await auth(this.provider, { ...options, ...extra })) !== 'AUTHORIZED') {
@@ -159,14 +173,26 @@ export class ServerOAuth implements HttpAuthorization {
   /** Names the scopes when some are known: `mcp login` will ask for the same ones (they are stored). */
   private loginRequired(): AgentError {
     const scopes = this.scope ? ` with the scopes "${this.scope}"` : '';
-    return new AgentError(AgentErrorCode.OAuthLoginRequired, `MCP server "${this.serverName}" needs a sign-in${scopes}: run agent-cli mcp login ${this.serverName}`);
+    return new AgentError(
+      AgentErrorCode.OAuthLoginRequired,
+      `MCP server "${this.serverName}" needs a sign-in${scopes}: run agent-cli mcp login ${this.serverName}`,
+    );
   }
 
   private async waitFor(callback: LoopbackCallback) {
     const timeoutMs = this.host.signInTimeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new AgentError(AgentErrorCode.OAuthFailed, `the browser did not come back from signing in to MCP server "${this.serverName}" within ${timeoutMs / 1000} s`)), timeoutMs);
+      timer = setTimeout(
+        () =>
+          reject(
+            new AgentError(
+              AgentErrorCode.OAuthFailed,
+              `the browser did not come back from signing in to MCP server "${this.serverName}" within ${timeoutMs / 1000} s`,
+            ),
+          ),
+        timeoutMs,
+      );
       timer.unref();
     });
     try {
@@ -187,14 +213,24 @@ export class ServerOAuth implements HttpAuthorization {
           : error.received === undefined
             ? 'the sign-in response carries no issuer (iss), which the authorization server says it sends'
             : 'the sign-in response names another issuer than the authorization server (or one it does not advertise)';
-      return new AgentError(AgentErrorCode.OAuthFailed, `signing in to MCP server "${this.serverName}" was refused: ${what}`, { cause: error });
+      return new AgentError(AgentErrorCode.OAuthFailed, `signing in to MCP server "${this.serverName}" was refused: ${what}`, {
+        cause: error,
+      });
     }
-    return new AgentError(AgentErrorCode.OAuthFailed, `signing in to MCP server "${this.serverName}" failed: ${this.redact(errorMessage(error))}`);
+    return new AgentError(
+      AgentErrorCode.OAuthFailed,
+      `signing in to MCP server "${this.serverName}" failed: ${this.redact(errorMessage(error))}`,
+    );
   }
 
   private redact(text: string): string {
     const tokens = this.provider.tokens();
-    const secrets = [tokens?.access_token, tokens?.refresh_token, this.settings.clientSecret, this.provider.clientInformation()?.client_secret];
+    const secrets = [
+      tokens?.access_token,
+      tokens?.refresh_token,
+      this.settings.clientSecret,
+      this.provider.clientInformation()?.client_secret,
+    ];
     return secrets.reduce<string>((out, secret) => (secret && secret.length >= 8 ? out.split(secret).join('[redacted]') : out), text);
   }
 }

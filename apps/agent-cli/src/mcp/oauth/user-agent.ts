@@ -9,7 +9,17 @@ export interface AuthorizationUserAgent {
 }
 
 /** What the browser launcher needs to see of the environment: the display and session, nothing else. */
-const BROWSER_ENV = ['PATH', 'HOME', 'LANG', 'DISPLAY', 'WAYLAND_DISPLAY', 'XAUTHORITY', 'XDG_RUNTIME_DIR', 'DBUS_SESSION_BUS_ADDRESS', 'BROWSER'];
+const BROWSER_ENV = [
+  'PATH',
+  'HOME',
+  'LANG',
+  'DISPLAY',
+  'WAYLAND_DISPLAY',
+  'XAUTHORITY',
+  'XDG_RUNTIME_DIR',
+  'DBUS_SESSION_BUS_ADDRESS',
+  'BROWSER',
+];
 
 /**
  * The user's browser: `$BROWSER <url>` when set, else `open` (macOS) or `xdg-open` (elsewhere, when

@@ -10,7 +10,9 @@ import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 const server = new McpServer({ name: 'tool-adding-server', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
 
 server.registerTool('install', { description: 'Adds the tool "fresh"' }, async () => {
-  server.registerTool('fresh', { description: 'A tool that was not there at first' }, async () => ({ content: [{ type: 'text', text: 'fresh ran' }] }));
+  server.registerTool('fresh', { description: 'A tool that was not there at first' }, async () => ({
+    content: [{ type: 'text', text: 'fresh ran' }],
+  }));
   return { content: [{ type: 'text', text: 'installed fresh' }] };
 });
 

@@ -1,16 +1,17 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { FLAG_APPROVER } from '../../agent/approval/approver';
 import { ChatCompletionsClient } from '../../agent/llm/chat-completions-client';
 import { AgentLoop, type AgentLoopOptions } from '../../agent/loop/agent-loop';
-import { startScriptedLlmServer, type Script, type ScriptedLlmServer } from '../../agent/test-support/scripted-llm-server';
+import { type Script, type ScriptedLlmServer, startScriptedLlmServer } from '../../agent/test-support/scripted-llm-server';
 import { Transcript } from '../../agent/transcript/transcript';
 import { toolEventEntry } from '../../agent/transcript/transcript-entry';
-import type { AgentRuntime } from '../agent-runtime';
-import { createAgentRuntime } from '../runtime-factory';
 import { TransportClientFactory } from '../../mcp/client-factory';
 import type { McpServerConfig } from '../../mcp/server-config';
+import type { AgentRuntime } from '../agent-runtime';
+import { createAgentRuntime } from '../runtime-factory';
 
 export interface LoopOverServers {
   readonly loop: AgentLoop;
@@ -26,12 +27,20 @@ export interface LoopOverServers {
  * The agent loop as `chat` runs it, over a real runtime (real MCP servers, real client manager) and the
  * scripted model, approving every call: for tests of what the model is offered while servers change.
  */
-export async function loopOverServers(servers: readonly McpServerConfig[], script: Script, options: Pick<AgentLoopOptions, 'resultLimits'> = {}): Promise<LoopOverServers> {
+export async function loopOverServers(
+  servers: readonly McpServerConfig[],
+  script: Script,
+  options: Pick<AgentLoopOptions, 'resultLimits'> = {},
+): Promise<LoopOverServers> {
   const warnings: string[] = [];
   const llm = await startScriptedLlmServer(script);
   const runtime = await createAgentRuntime(
     { file: 'test', servers },
-    { clientFactory: new TransportClientFactory({ name: 'loop-test', version: '0' }), log: { warn: (message) => warnings.push(message) }, workingDirectory: process.cwd() },
+    {
+      clientFactory: new TransportClientFactory({ name: 'loop-test', version: '0' }),
+      log: { warn: (message) => warnings.push(message) },
+      workingDirectory: process.cwd(),
+    },
   );
   const model = new ChatCompletionsClient({ baseUrl: llm.baseUrl, model: 'scripted', requestTimeoutMs: 20_000 });
   const transcript = new Transcript(path.join(mkdtempSync(path.join(tmpdir(), 'loop-servers-')), 't.jsonl'), () => undefined);

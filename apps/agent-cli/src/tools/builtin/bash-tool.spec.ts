@@ -1,7 +1,9 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { ChildProcessRegistry } from '@toolmesh/transport-stdio';
+
 import { eventually, pidsWithCommandLine } from '../../../../../tools/test/process-table';
 import { resultText } from '../tool';
 import { BASH_MAX_OUTPUT_BYTES, BashTool } from './bash-tool';
@@ -23,7 +25,14 @@ describe('Bash', () => {
     const result = await bash.execute({ command: 'pwd; echo oops >&2; echo made > made.txt' });
     expect(result.isError).toBe(false);
     expect(resultText(result)).toBe(`${dir}\n[stderr]\noops\n[exit code 0]`);
-    expect(result.structuredContent).toEqual({ exitCode: 0, signal: null, stdout: `${dir}\n`, stderr: 'oops\n', timedOut: false, aborted: false });
+    expect(result.structuredContent).toEqual({
+      exitCode: 0,
+      signal: null,
+      stdout: `${dir}\n`,
+      stderr: 'oops\n',
+      timedOut: false,
+      aborted: false,
+    });
     expect(readFileSync(path.join(dir, 'made.txt'), 'utf8')).toBe('made\n');
   });
 
@@ -81,7 +90,9 @@ describe('Bash', () => {
     const result = await bash.execute({ command: `head -c ${BASH_MAX_OUTPUT_BYTES + 1000} /dev/zero | tr '\\0' a` });
     const { stdout } = result.structuredContent as Outcome;
     expect(stdout.startsWith('a'.repeat(BASH_MAX_OUTPUT_BYTES))).toBe(true);
-    expect(stdout.slice(BASH_MAX_OUTPUT_BYTES)).toBe(`\n[output cut at ${BASH_MAX_OUTPUT_BYTES / 1024} KiB of ${BASH_MAX_OUTPUT_BYTES + 1000} bytes]`);
+    expect(stdout.slice(BASH_MAX_OUTPUT_BYTES)).toBe(
+      `\n[output cut at ${BASH_MAX_OUTPUT_BYTES / 1024} KiB of ${BASH_MAX_OUTPUT_BYTES + 1000} bytes]`,
+    );
   });
 
   it('returns an error result when the shell cannot start, and tracks no process', async () => {

@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
-import { childProcesses, minimalEnv, signalGroup, type ChildProcessRegistry } from '@toolmesh/transport-stdio';
+
+import { childProcesses, type ChildProcessRegistry, minimalEnv, signalGroup } from '@toolmesh/transport-stdio';
+
 import { killMarkedProcesses, markedEnvironment } from '../descendant-processes';
 import { errorResult, type ToolResult } from '../tool';
-import { BuiltinTool, cutToBytes, textResult, type BuiltinToolContext } from './builtin-tool';
+import { BuiltinTool, type BuiltinToolContext, cutToBytes, textResult } from './builtin-tool';
 
 interface BashArgs {
   readonly command: string;
@@ -38,7 +40,12 @@ export class BashTool extends BuiltinTool<BashArgs> {
     type: 'object',
     properties: {
       command: { type: 'string', minLength: 1, description: 'The shell command.' },
-      timeout_ms: { type: 'integer', minimum: 1, maximum: BASH_MAX_TIMEOUT_MS, description: `Milliseconds before the command is killed. Default ${BASH_DEFAULT_TIMEOUT_MS}.` },
+      timeout_ms: {
+        type: 'integer',
+        minimum: 1,
+        maximum: BASH_MAX_TIMEOUT_MS,
+        description: `Milliseconds before the command is killed. Default ${BASH_DEFAULT_TIMEOUT_MS}.`,
+      },
     },
     required: ['command'],
     additionalProperties: false,

@@ -1,7 +1,9 @@
 import path from 'node:path';
-import { errorMessage, SchemaCompiler, type CompiledSchema } from '@toolmesh/protocol';
+
+import { type CompiledSchema, errorMessage, SchemaCompiler } from '@toolmesh/protocol';
+
 import { errorResult, type SideEffects, type Tool, type ToolResult } from '../tool';
-import { Workspace, type Reach } from './workspace';
+import { type Reach, Workspace } from './workspace';
 
 // The built-in schemas are ours and fixed for the life of the process: strict, so a typo in one fails its test.
 const builtinSchemas = new SchemaCompiler({ strict: true });
@@ -46,7 +48,10 @@ export abstract class BuiltinTool<Args> implements Tool {
     const problem = this.checkArguments(args);
     if (problem) return errorResult(`invalid arguments for ${this.name}: ${problem}`);
     // Checked here, below every gate, so that no flag, hook or answer lets a call through.
-    if (this.reachOf(args) === 'sealed') return errorResult(`${this.name} refused: the path is in the agent CLI's own configuration and credentials, which no tool may read or change`);
+    if (this.reachOf(args) === 'sealed')
+      return errorResult(
+        `${this.name} refused: the path is in the agent CLI's own configuration and credentials, which no tool may read or change`,
+      );
     try {
       return await this.run(args as Args, signal);
     } catch (error) {

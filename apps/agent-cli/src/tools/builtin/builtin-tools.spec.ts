@@ -1,8 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ExternalEventResolver } from '@toolmesh/rewake-bridge';
+
 import { SchemaCompiler } from '@toolmesh/protocol';
+import { ExternalEventResolver } from '@toolmesh/rewake-bridge';
+
 import { resultText, type Tool } from '../tool';
 import { createBuiltinTools } from './builtin-tools';
 
@@ -20,7 +22,8 @@ function objectSchemas(schema: Schema, at = '#'): Array<[string, Schema]> {
   for (const [key, value] of Object.entries(schema)) {
     if (value === null || typeof value !== 'object') continue;
     if (['properties', 'patternProperties', '$defs', 'definitions'].includes(key)) {
-      for (const [name, child] of Object.entries(value as Record<string, Schema>)) found.push(...objectSchemas(child, `${at}/${key}/${name}`));
+      for (const [name, child] of Object.entries(value as Record<string, Schema>))
+        found.push(...objectSchemas(child, `${at}/${key}/${name}`));
     } else if (['items', 'additionalProperties', 'not', 'if', 'then', 'else'].includes(key) && !Array.isArray(value)) {
       found.push(...objectSchemas(value as Schema, `${at}/${key}`));
     } else if (['anyOf', 'oneOf', 'allOf', 'prefixItems'].includes(key) && Array.isArray(value)) {
@@ -69,7 +72,11 @@ describe('built-in tools (architecture)', () => {
       const required = (tool.inputSchema.required ?? []) as string[];
       expect(required.length).toBeGreaterThan(0);
       expect(required.filter((name) => !(name in properties))).toEqual([]);
-      expect(Object.entries(properties).filter(([, schema]) => typeof schema.description !== 'string').map(([name]) => name)).toEqual([]);
+      expect(
+        Object.entries(properties)
+          .filter(([, schema]) => typeof schema.description !== 'string')
+          .map(([name]) => name),
+      ).toEqual([]);
     });
 
     it('has a schema the validator compiles in strict mode and enforces, naming the required fields', () => {

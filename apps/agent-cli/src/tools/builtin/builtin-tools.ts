@@ -1,4 +1,5 @@
 import type { EventWaiter } from '@toolmesh/rewake-bridge';
+
 import type { Tool } from '../tool';
 import { BashTool } from './bash-tool';
 import type { BuiltinToolContext } from './builtin-tool';

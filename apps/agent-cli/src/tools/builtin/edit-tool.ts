@@ -1,4 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
+
 import { errorResult, type ToolResult } from '../tool';
 import { BuiltinTool, fileErrorResult, looksBinary, textResult } from './builtin-tool';
 
@@ -32,7 +33,12 @@ export class EditTool extends BuiltinTool<EditArgs> {
     return [args.path];
   }
 
-  protected async run({ path: file, old_string: oldString, new_string: newString, replace_all: replaceAll = false }: EditArgs): Promise<ToolResult> {
+  protected async run({
+    path: file,
+    old_string: oldString,
+    new_string: newString,
+    replace_all: replaceAll = false,
+  }: EditArgs): Promise<ToolResult> {
     if (oldString === newString) return errorResult('old_string and new_string are the same; nothing to edit');
     const absolute = this.resolve(file);
     const shown = this.display(absolute);

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { resultText } from '../tool';
 import { GLOB_MAX_RESULTS, GlobTool } from './glob-tool';
 

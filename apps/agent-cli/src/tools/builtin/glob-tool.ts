@@ -1,5 +1,7 @@
 import { stat } from 'node:fs/promises';
+
 import { Minimatch } from 'minimatch';
+
 import { errorResult, type ToolResult } from '../tool';
 import { BuiltinTool, fileErrorResult, textResult } from './builtin-tool';
 import { walkFiles } from './walk-files';
@@ -23,7 +25,11 @@ export class GlobTool extends BuiltinTool<GlobArgs> {
     type: 'object',
     properties: {
       pattern: { type: 'string', minLength: 1, description: 'The glob pattern, e.g. "src/**/*.ts".' },
-      path: { type: 'string', minLength: 1, description: 'The folder to search, absolute or relative to the working directory. Default: the working directory.' },
+      path: {
+        type: 'string',
+        minLength: 1,
+        description: 'The folder to search, absolute or relative to the working directory. Default: the working directory.',
+      },
     },
     required: ['pattern'],
     additionalProperties: false,
@@ -45,11 +51,16 @@ export class GlobTool extends BuiltinTool<GlobArgs> {
     const matcher = new Minimatch(pattern, { dot: false });
     const matches: string[] = [];
     // The walk goes in path order, so the list needs no sorting.
-    for await (const file of walkFiles(root, { enter: (relative) => matcher.match(relative, true), exclude: (absolute) => this.isSealed(absolute), signal })) {
+    for await (const file of walkFiles(root, {
+      enter: (relative) => matcher.match(relative, true),
+      exclude: (absolute) => this.isSealed(absolute),
+      signal,
+    })) {
       if (matcher.match(file.relative)) matches.push(this.display(file.absolute));
     }
     const listed = matches.slice(0, GLOB_MAX_RESULTS);
-    const note = matches.length > listed.length ? `\n[${listed.length} of ${matches.length} matching files listed; narrow the pattern]` : '';
+    const note =
+      matches.length > listed.length ? `\n[${listed.length} of ${matches.length} matching files listed; narrow the pattern]` : '';
     const text = matches.length === 0 ? `no files under ${shown} match ${pattern}` : listed.join('\n') + note;
     return textResult(text, { files: listed, total: matches.length });
   }

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { resultText } from '../tool';
 import { GREP_MAX_MATCHES, GrepTool } from './grep-tool';
 
@@ -21,14 +22,22 @@ describe('Grep', () => {
     const result = await grep.execute({ pattern: 'export (class|function) \\w+', path: 'src' });
     expect(result.isError).toBe(false);
     expect(resultText(result)).toBe(
-      ['src/a.ts:1:export function alpha() {}', 'src/a.ts:3:export class Beta {}', 'src/lib/b.ts:2:export function gamma() {}', 'src/lib.ts:1:export class Lib {}', '[1 binary, unreadable or too large file(s) skipped]'].join('\n'),
+      [
+        'src/a.ts:1:export function alpha() {}',
+        'src/a.ts:3:export class Beta {}',
+        'src/lib/b.ts:2:export function gamma() {}',
+        'src/lib.ts:1:export class Lib {}',
+        '[1 binary, unreadable or too large file(s) skipped]',
+      ].join('\n'),
     );
   });
 
   it('filters files by glob (by name when the glob has no "/"), ignores case on request, and searches one file', async () => {
     expect(resultText(await grep.execute({ pattern: 'export', glob: '*.md' }))).toBe('src/notes.md:1:exported functions are prose here');
     expect(resultText(await grep.execute({ pattern: 'alpha', glob: 'src/lib/**' }))).toBe('src/lib/b.ts:1:import { alpha } from "../a";');
-    expect(resultText(await grep.execute({ pattern: 'BETA', ignore_case: true, path: 'src/a.ts' }))).toBe('src/a.ts:3:export class Beta {}');
+    expect(resultText(await grep.execute({ pattern: 'BETA', ignore_case: true, path: 'src/a.ts' }))).toBe(
+      'src/a.ts:3:export class Beta {}',
+    );
     expect(resultText(await grep.execute({ pattern: '1;$', path: 'src/a.ts' }))).toBe('src/a.ts:2:const x = 1;'); // CRLF
   });
 

@@ -1,10 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Minimatch } from 'minimatch';
+
 import { compileLinearRegExp, errorMessage, type LinearRegExp } from '@toolmesh/protocol';
+import { Minimatch } from 'minimatch';
+
 import { errorResult, type ToolResult } from '../tool';
 import { BuiltinTool, fileErrorResult, looksBinary, textResult } from './builtin-tool';
-import { walkFiles, type WalkedFile } from './walk-files';
+import { type WalkedFile, walkFiles } from './walk-files';
 
 interface GrepArgs {
   readonly pattern: string;
@@ -30,8 +32,17 @@ export class GrepTool extends BuiltinTool<GrepArgs> {
   readonly inputSchema = {
     type: 'object',
     properties: {
-      pattern: { type: 'string', minLength: 1, description: 'The regular expression (JavaScript syntax without back-references or lookarounds; matched in linear time), e.g. "export (class|function) \\\\w+".' },
-      path: { type: 'string', minLength: 1, description: 'The folder or file to search, absolute or relative to the working directory. Default: the working directory.' },
+      pattern: {
+        type: 'string',
+        minLength: 1,
+        description:
+          'The regular expression (JavaScript syntax without back-references or lookarounds; matched in linear time), e.g. "export (class|function) \\\\w+".',
+      },
+      path: {
+        type: 'string',
+        minLength: 1,
+        description: 'The folder or file to search, absolute or relative to the working directory. Default: the working directory.',
+      },
       glob: { type: 'string', minLength: 1, description: 'Only search files matching this glob, e.g. "*.ts" or "src/**/*.md".' },
       ignore_case: { type: 'boolean', description: 'Match case-insensitively. Default false.' },
     },
@@ -44,7 +55,10 @@ export class GrepTool extends BuiltinTool<GrepArgs> {
     return [args.path ?? '.'];
   }
 
-  protected async run({ pattern, path: target = '.', glob, ignore_case: ignoreCase = false }: GrepArgs, signal?: AbortSignal): Promise<ToolResult> {
+  protected async run(
+    { pattern, path: target = '.', glob, ignore_case: ignoreCase = false }: GrepArgs,
+    signal?: AbortSignal,
+  ): Promise<ToolResult> {
     let regex: LinearRegExp;
     try {
       // RE2, not V8's backtracking engine: the pattern is the model's and the files may be anyone's, and a
@@ -57,7 +71,9 @@ export class GrepTool extends BuiltinTool<GrepArgs> {
     let files: AsyncIterable<WalkedFile> | WalkedFile[];
     try {
       const filter = glob === undefined ? undefined : new Minimatch(glob, { dot: true, matchBase: !glob.includes('/') });
-      const all = (await stat(root)).isDirectory() ? walkFiles(root, { exclude: (absolute) => this.isSealed(absolute), signal }) : [{ absolute: root, relative: path.basename(root) }];
+      const all = (await stat(root)).isDirectory()
+        ? walkFiles(root, { exclude: (absolute) => this.isSealed(absolute), signal })
+        : [{ absolute: root, relative: path.basename(root) }];
       files = filter ? onlyMatching(all, filter) : all;
     } catch (error) {
       return fileErrorResult(error, this.display(root));

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { resultText } from '../tool';
 import { READ_MAX_OUTPUT_BYTES, ReadTool } from './read-tool';
 
@@ -45,7 +46,12 @@ describe('Read', () => {
     expect(Buffer.byteLength(text)).toBeLessThan(READ_MAX_OUTPUT_BYTES + 100);
     // 256 lines of 1023 characters and their 255 separators are 262143 bytes: one byte under the bound.
     expect(text.slice(text.lastIndexOf('\n') + 1)).toBe('[lines 1-256 of 300; continue with offset 257]');
-    expect(text.split('\n').slice(0, -1).every((line) => line.length === 1023)).toBe(true);
+    expect(
+      text
+        .split('\n')
+        .slice(0, -1)
+        .every((line) => line.length === 1023),
+    ).toBe(true);
   });
 
   it('cuts a single line longer than the bound, and says so', async () => {

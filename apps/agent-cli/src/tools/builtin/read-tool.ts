@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
+
 import { errorResult, type ToolResult } from '../tool';
 import { BuiltinTool, cutToBytes, fileErrorResult, looksBinary, textResult } from './builtin-tool';
 
@@ -42,7 +43,8 @@ export class ReadTool extends BuiltinTool<ReadArgs> {
     try {
       const info = await stat(absolute);
       if (info.isDirectory()) return errorResult(`${shown} is a directory, not a file; use Glob to list files`);
-      if (info.size > READ_MAX_FILE_BYTES) return errorResult(`${shown} is too large to read (${info.size} bytes; at most ${READ_MAX_FILE_BYTES})`);
+      if (info.size > READ_MAX_FILE_BYTES)
+        return errorResult(`${shown} is too large to read (${info.size} bytes; at most ${READ_MAX_FILE_BYTES})`);
       content = await readFile(absolute);
     } catch (error) {
       return fileErrorResult(error, shown);

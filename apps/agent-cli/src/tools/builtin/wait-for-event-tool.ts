@@ -1,6 +1,7 @@
 import type { EventFilter, EventWaiter } from '@toolmesh/rewake-bridge';
+
 import { errorResult, type ToolResult } from '../tool';
-import { BuiltinTool, textResult, type BuiltinToolContext } from './builtin-tool';
+import { BuiltinTool, type BuiltinToolContext, textResult } from './builtin-tool';
 
 /** snake_case like the other built-in tools' arguments (Bash's `timeout_ms`, Edit's `old_string`). */
 interface WaitForEventArgs {

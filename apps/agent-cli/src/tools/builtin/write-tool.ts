@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+
 import type { ToolResult } from '../tool';
 import { BuiltinTool, fileErrorResult, textResult } from './builtin-tool';
 

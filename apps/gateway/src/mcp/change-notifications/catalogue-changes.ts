@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+
 import type { CatalogueChangeChannel, LiveCatalogue } from '@toolmesh/registry';
 import type { Logger } from '@toolmesh/transport-http/server';
+
 import type { ChangeListeners } from './change-listeners';
 
 export interface CatalogueChangesOptions {
@@ -32,9 +34,12 @@ export function connectCatalogueChanges(options: CatalogueChangesOptions): { sto
     if (change.replica === replica || catalogue.current()?.listDigest === change.listDigest) return;
     void catalogue.refreshAll();
   });
-  const poll = setInterval(() => {
-    if (listeners.size > 0) catalogue.current(); // starts a refresh when the TTL has passed
-  }, Math.max(options.refreshTtlMillis, 100));
+  const poll = setInterval(
+    () => {
+      if (listeners.size > 0) catalogue.current(); // starts a refresh when the TTL has passed
+    },
+    Math.max(options.refreshTtlMillis, 100),
+  );
   poll.unref();
   return {
     stop: () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+
 import {
   headerMismatch,
   invalidRequest,
@@ -10,7 +11,8 @@ import {
   type ParsedMessage,
 } from '@toolmesh/protocol';
 import type { DispatchOutcome, RequestContext } from '@toolmesh/transport-http/server';
-import { noRoomMessage, type ChangeListeners } from '../change-notifications/change-listeners';
+
+import { type ChangeListeners, noRoomMessage } from '../change-notifications/change-listeners';
 import type { RequestHandler } from '../handlers/method-handler';
 import { errorOutcome, resultOutcome } from '../outcomes';
 import type { ProtocolEra } from '../protocol-era';
@@ -43,7 +45,10 @@ export class Era2025 implements ProtocolEra {
     if (method === McpMethod.Initialize) {
       // initialize selects the 2025 era; a 2026 header on it contradicts the body (the SDK's rule).
       if (header !== undefined && isModernProtocolVersion(header)) {
-        return errorOutcome(headerMismatch(id, `${McpHttpHeader.ProtocolVersion} ${header.slice(0, 32)} on initialize, which only 2025 versions use`), 400);
+        return errorOutcome(
+          headerMismatch(id, `${McpHttpHeader.ProtocolVersion} ${header.slice(0, 32)} on initialize, which only 2025 versions use`),
+          400,
+        );
       }
     } else {
       const refused = checkLegacyVersion(id, header, this.versions);
@@ -77,7 +82,10 @@ export class Era2025 implements ProtocolEra {
   get(context: RequestContext): DispatchOutcome {
     const header = headerValue(context, McpHttpHeader.ProtocolVersion);
     if (header !== undefined && isModernProtocolVersion(header)) {
-      return { ...errorOutcome(invalidRequest(null, 'the 2026-07-28 revision has no GET stream; POST subscriptions/listen instead'), 405), headers: { Allow: 'POST' } };
+      return {
+        ...errorOutcome(invalidRequest(null, 'the 2026-07-28 revision has no GET stream; POST subscriptions/listen instead'), 405),
+        headers: { Allow: 'POST' },
+      };
     }
     const refused = checkLegacyVersion(null, header, this.versions);
     if (refused) return errorOutcome(refused, 400);

@@ -1,4 +1,4 @@
-import { invalidRequest, McpHttpHeader, unsupportedProtocolVersion, type JsonRpcErrorResponse, type RequestId } from '@toolmesh/protocol';
+import { invalidRequest, type JsonRpcErrorResponse, McpHttpHeader, type RequestId, unsupportedProtocolVersion } from '@toolmesh/protocol';
 
 /** SPEC G5: which `MCP-Protocol-Version` values the 2025 era serves, and what a missing header means. */
 export interface LegacyVersionPolicy {
@@ -16,7 +16,11 @@ export interface LegacyVersionPolicy {
  * Every 2025 message after `initialize` names a served version in `MCP-Protocol-Version` (initialize
  * negotiates in its body). A refusal is HTTP 400 with a JSON-RPC error that lists what is served.
  */
-export function checkLegacyVersion(id: RequestId | null, header: string | undefined, policy: LegacyVersionPolicy): JsonRpcErrorResponse | undefined {
+export function checkLegacyVersion(
+  id: RequestId | null,
+  header: string | undefined,
+  policy: LegacyVersionPolicy,
+): JsonRpcErrorResponse | undefined {
   const version = header ?? policy.assumeVersionWhenMissing;
   if (version === undefined) {
     const detail = `the ${McpHttpHeader.ProtocolVersion} header is required on every request after initialize; send the version initialize returned`;
@@ -25,4 +29,3 @@ export function checkLegacyVersion(id: RequestId | null, header: string | undefi
   if (!policy.supportedVersions.includes(version)) return unsupportedProtocolVersion(id, version, policy.allSupported);
   return undefined;
 }
-

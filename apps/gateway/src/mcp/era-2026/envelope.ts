@@ -24,10 +24,12 @@ export function readEnvelope(params: Record<string, unknown> | undefined): Envel
     return { ok: false, problem: `"_meta.${McpMetaKey.ClientCapabilities}" is required and must be an object ({} for none)` };
   }
   const clientInfo = meta[McpMetaKey.ClientInfo];
-  if (clientInfo !== undefined && !isObject(clientInfo)) return { ok: false, problem: `"_meta.${McpMetaKey.ClientInfo}" must be an object when present` };
+  if (clientInfo !== undefined && !isObject(clientInfo))
+    return { ok: false, problem: `"_meta.${McpMetaKey.ClientInfo}" must be an object when present` };
   // The gateway emits no log messages, but an unknown level is still the client's mistake (-32602, as the revision asks).
   const logLevel = meta[McpMetaKey.LogLevel];
-  if (logLevel !== undefined && !isLoggingLevel(logLevel)) return { ok: false, problem: `"_meta.${McpMetaKey.LogLevel}" must be one of ${LOGGING_LEVELS.join(', ')}` };
+  if (logLevel !== undefined && !isLoggingLevel(logLevel))
+    return { ok: false, problem: `"_meta.${McpMetaKey.LogLevel}" must be one of ${LOGGING_LEVELS.join(', ')}` };
   return { ok: true, envelope: { protocolVersion, clientCapabilities } };
 }
 

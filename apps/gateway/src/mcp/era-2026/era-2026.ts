@@ -1,5 +1,6 @@
-import { invalidParams, methodNotFound, unsupportedProtocolVersion, type ParsedMessage, type RequestId } from '@toolmesh/protocol';
+import { invalidParams, methodNotFound, type ParsedMessage, type RequestId, unsupportedProtocolVersion } from '@toolmesh/protocol';
 import type { DispatchOutcome, RequestContext } from '@toolmesh/transport-http/server';
+
 import { errorOutcome } from '../outcomes';
 import type { ProtocolEra } from '../protocol-era';
 import { readEnvelope, type RequestEnvelope } from './envelope';

@@ -1,5 +1,13 @@
-import { decodeHeaderValue, headerMismatch, type JsonRpcErrorResponse, type McpHeaderBinding, McpHttpHeader, type RequestId } from '@toolmesh/protocol';
+import {
+  decodeHeaderValue,
+  headerMismatch,
+  type JsonRpcErrorResponse,
+  type McpHeaderBinding,
+  McpHttpHeader,
+  type RequestId,
+} from '@toolmesh/protocol';
 import type { RequestContext } from '@toolmesh/transport-http/server';
+
 import { headerValue } from '../request-headers';
 
 /**
@@ -25,7 +33,8 @@ export function checkParamHeaders(
     if (raw === undefined) return headerMismatch(id, `${shown} is required: arguments.${binding.path.join('.')} is set`);
     const decoded = decodeHeaderValue(raw);
     if (!decoded.ok) return headerMismatch(id, `${shown} ${decoded.problem}`);
-    if (!matches(decoded.value, value, binding.type)) return headerMismatch(id, `${shown} differs from arguments.${binding.path.join('.')}`);
+    if (!matches(decoded.value, value, binding.type))
+      return headerMismatch(id, `${shown} differs from arguments.${binding.path.join('.')}`);
   }
   return undefined;
 }

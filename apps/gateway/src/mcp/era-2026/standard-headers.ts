@@ -1,5 +1,13 @@
-import { decodeHeaderValue, headerMismatch, MCP_NAME_SOURCE, McpHttpHeader, type JsonRpcErrorResponse, type RequestId } from '@toolmesh/protocol';
+import {
+  decodeHeaderValue,
+  headerMismatch,
+  type JsonRpcErrorResponse,
+  MCP_NAME_SOURCE,
+  McpHttpHeader,
+  type RequestId,
+} from '@toolmesh/protocol';
 import type { RequestContext } from '@toolmesh/transport-http/server';
+
 import { headerValue } from '../request-headers';
 
 /**
@@ -15,7 +23,8 @@ export function checkStandardHeaders(
   context: RequestContext,
 ): JsonRpcErrorResponse | undefined {
   const version = headerValue(context, McpHttpHeader.ProtocolVersion);
-  if (version === undefined) return headerMismatch(id, `${McpHttpHeader.ProtocolVersion} is required and must equal _meta's protocol version`);
+  if (version === undefined)
+    return headerMismatch(id, `${McpHttpHeader.ProtocolVersion} is required and must equal _meta's protocol version`);
   if (version !== claimedVersion) return headerMismatch(id, `${McpHttpHeader.ProtocolVersion} differs from _meta's protocol version`);
   const methodHeader = headerValue(context, McpHttpHeader.Method);
   if (methodHeader === undefined) return headerMismatch(id, `${McpHttpHeader.Method} is required and must equal the method`);

@@ -1,17 +1,23 @@
 import { invalidParams, McpMetaKey, type RequestId } from '@toolmesh/protocol';
 import type { ToolDefinition } from '@toolmesh/registry';
 import type { JsonOutcome, RequestContext } from '@toolmesh/transport-http/server';
-import { idempotencyKey, type CallIdentity } from '../../execution/idempotency-key';
+
+import { type CallIdentity, idempotencyKey } from '../../execution/idempotency-key';
 import { declaredInputCapabilities, inputAnswersProblem, readInputAnswers } from '../../execution/input-required';
-import { traceHeaders } from '../../execution/trace-context';
-import type { GatewayTracing } from '../../tracing/tracing';
 import type { GatewayCallToolResult } from '../../execution/result-mapper';
 import type { ToolExecutionService } from '../../execution/tool-execution-service';
+import { traceHeaders } from '../../execution/trace-context';
+import type { GatewayTracing } from '../../tracing/tracing';
 import type { EraErrors } from '../era-errors';
 import type { RequestHandler } from './method-handler';
 
 /** An era's own refusal of a call before it runs, already answered (the 2026 era's `Mcp-Param-*` headers). */
-export type CallRefusal = (tool: ToolDefinition, args: Record<string, unknown>, context: RequestContext, id: RequestId) => JsonOutcome | undefined;
+export type CallRefusal = (
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  context: RequestContext,
+  id: RequestId,
+) => JsonOutcome | undefined;
 
 /** What an era changes in a tool's result before it goes out (tool-result-shaping.ts: output budgets, the 2025 wrapping). */
 export type ToolResultShaper = (tool: ToolDefinition, result: GatewayCallToolResult) => object;
@@ -35,7 +41,8 @@ export function toolsCallHandler(execution: ToolExecutionService, era: ToolsCall
   return async (params, context, id) => {
     const { name, arguments: args = {} } = params;
     if (typeof name !== 'string' || name.length === 0) return invalidParams(id, '"name" must be a non-empty string');
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) return invalidParams(id, '"arguments" must be an object when present');
+    if (typeof args !== 'object' || args === null || Array.isArray(args))
+      return invalidParams(id, '"arguments" must be an object when present');
 
     const found = execution.toolInMemory(name) ?? (await execution.lookUp(name, context));
     if (typeof found === 'string') return era.errors.lookupFailed(id, found, name);
@@ -60,7 +67,10 @@ export function toolsCallHandler(execution: ToolExecutionService, era: ToolsCall
       case 'input_required':
         return { inputRequired: outcome.input };
       case 'invalid_request_state':
-        return invalidParams(id, '"requestState" was not issued by this gateway for this tool, or was altered; call the tool again without it');
+        return invalidParams(
+          id,
+          '"requestState" was not issued by this gateway for this tool, or was altered; call the tool again without it',
+        );
     }
   };
 }

@@ -1,5 +1,6 @@
 import { invalidParams } from '@toolmesh/protocol';
 import type { ToolCatalogue, ToolsListForm } from '@toolmesh/registry';
+
 import type { EraErrors } from '../era-errors';
 import type { RequestHandler } from './method-handler';
 
@@ -11,7 +12,8 @@ import type { RequestHandler } from './method-handler';
 export function toolsListHandler(catalogue: ToolCatalogue, form: ToolsListForm, errors: EraErrors): RequestHandler {
   return async (params, _context, id) => {
     const { cursor } = params;
-    if (cursor !== undefined && typeof cursor !== 'string') return invalidParams(id, '"cursor" must be a string from a previous tools/list');
+    if (cursor !== undefined && typeof cursor !== 'string')
+      return invalidParams(id, '"cursor" must be a string from a previous tools/list');
     const generation = catalogue.current() ?? (await catalogue.ensureLoaded());
     if (!generation) return errors.registryUnavailable(id);
     const page = generation.toolsListPage(form, cursor);

@@ -24,12 +24,17 @@ describe('expandVariables (`${VAR}` in configuration files, shared by the gatewa
       return undefined;
     })();
     expect(thrown).toBeInstanceOf(MissingVariable);
-    expect((thrown as Error).message).toBe('headers.authorization uses ${TOKEN}, but the environment variable TOKEN is not set; set it, or give a default: ${TOKEN:-value}');
+    expect((thrown as Error).message).toBe(
+      'headers.authorization uses ${TOKEN}, but the environment variable TOKEN is not set; set it, or give a default: ${TOKEN:-value}',
+    );
   });
 
   it('expands every string of a parsed document, naming the path; keys and other values stay', () => {
     const document = { server: { port: 8080, host: '${HOST}' }, bundles: [{ '${KEY}': '${PORT:-1}' }] };
-    expect(expandStrings(document, env, '', missing)).toEqual({ server: { port: 8080, host: 'tools.internal' }, bundles: [{ '${KEY}': '1' }] });
+    expect(expandStrings(document, env, '', missing)).toEqual({
+      server: { port: 8080, host: 'tools.internal' },
+      bundles: [{ '${KEY}': '1' }],
+    });
     expect(() => expandStrings({ bundles: [{ url: '${NOPE}' }] }, env, '', missing)).toThrow(/^bundles\[0\]\.url uses \$\{NOPE\}/);
   });
 });

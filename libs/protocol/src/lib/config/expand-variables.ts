@@ -19,7 +19,9 @@ export function expandVariables(text: string, env: VariableEnvironment, where: s
     const value = env[name];
     if (fallback !== undefined) return value === undefined || value === '' ? fallback : value;
     if (value === undefined) {
-      throw missing(`${where} uses \${${name}}, but the environment variable ${name} is not set; set it, or give a default: \${${name}:-value}`);
+      throw missing(
+        `${where} uses \${${name}}, but the environment variable ${name} is not set; set it, or give a default: \${${name}:-value}`,
+      );
     }
     return value;
   });
@@ -33,11 +35,18 @@ export function expandStrings(value: unknown, env: VariableEnvironment, where: s
   if (typeof value === 'string') return expandVariables(value, env, where || 'the configuration', missing);
   if (Array.isArray(value)) return value.map((item, i) => expandStrings(item, env, `${where}[${i}]`, missing));
   if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, expandStrings(item, env, where ? `${where}.${key}` : key, missing)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, expandStrings(item, env, where ? `${where}.${key}` : key, missing)]),
+    );
   }
   return value;
 }
 
-export function expandAll(values: Readonly<Record<string, string>>, env: VariableEnvironment, where: string, missing: MissingVariableError): Record<string, string> {
+export function expandAll(
+  values: Readonly<Record<string, string>>,
+  env: VariableEnvironment,
+  where: string,
+  missing: MissingVariableError,
+): Record<string, string> {
   return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, expandVariables(value, env, `${where}.${key}`, missing)]));
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { JsonRpcErrorCode } from './error-codes';
 
 const DOC = path.join(__dirname, '../../../../../docs/errors.md');

@@ -2,7 +2,11 @@ import { registryUnavailable, toolNotFound } from './error-responses';
 
 describe('the server-defined error responses', () => {
   it('-32001 names the unknown tool, shortened', () => {
-    expect(toolNotFound(7, 'no_such_tool')).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32001, message: 'Unknown tool: no_such_tool' } });
+    expect(toolNotFound(7, 'no_such_tool')).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32001, message: 'Unknown tool: no_such_tool' },
+    });
     expect(toolNotFound(7, 'x'.repeat(5000)).error.message.length).toBeLessThan(200);
   });
 

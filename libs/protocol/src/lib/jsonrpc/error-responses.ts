@@ -57,14 +57,21 @@ export function headerMismatch(id: RequestId | null, detail: string): JsonRpcErr
 /** The version asked for is not served; `supported` is what the caller may retry with. */
 export function unsupportedProtocolVersion(id: RequestId | null, requested: string, supported: readonly string[]): JsonRpcErrorResponse {
   const shown = requested.slice(0, 32);
-  return jsonRpcError(id, JsonRpcErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${shown}; use one of ${supported.join(', ')}`, {
-    supported,
-    requested: shown,
-  });
+  return jsonRpcError(
+    id,
+    JsonRpcErrorCode.UnsupportedProtocolVersion,
+    `Unsupported protocol version: ${shown}; use one of ${supported.join(', ')}`,
+    {
+      supported,
+      requested: shown,
+    },
+  );
 }
 
 /** 2026-07-28: the request needs client capabilities its `_meta` did not declare. */
 export function missingRequiredClientCapability(id: RequestId, requiredCapabilities: Record<string, object>): JsonRpcErrorResponse {
   const names = Object.keys(requiredCapabilities).join(', ');
-  return jsonRpcError(id, JsonRpcErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${names}`, { requiredCapabilities });
+  return jsonRpcError(id, JsonRpcErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${names}`, {
+    requiredCapabilities,
+  });
 }

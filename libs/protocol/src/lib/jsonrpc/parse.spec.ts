@@ -85,12 +85,32 @@ describe('parseJsonRpcMessage', () => {
       ['a result without id', '{"jsonrpc":"2.0","result":{}}', null, 'needs the id of its request'],
       ['a non-object result', '{"jsonrpc":"2.0","id":1,"result":[]}', 1, '"result" must be an object'],
       ['an error without id', '{"jsonrpc":"2.0","error":{"code":1,"message":"m"}}', null, 'needs "id"'],
-      ['an error with a fractional code', '{"jsonrpc":"2.0","id":1,"error":{"code":1.5,"message":"m"}}', 1, '"error.code" must be an integer'],
+      [
+        'an error with a fractional code',
+        '{"jsonrpc":"2.0","id":1,"error":{"code":1.5,"message":"m"}}',
+        1,
+        '"error.code" must be an integer',
+      ],
       ['an error without a message', '{"jsonrpc":"2.0","id":1,"error":{"code":1}}', 1, '"error.message" must be a string'],
-      ['an error with an unknown member', '{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m","x":0}}', 1, 'unexpected member "error.x"'],
+      [
+        'an error with an unknown member',
+        '{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m","x":0}}',
+        1,
+        'unexpected member "error.x"',
+      ],
       ['a __proto__ key', '{"jsonrpc":"2.0","id":1,"method":"x","params":{"__proto__":{"polluted":1}}}', null, 'forbidden key'],
-      ['a __proto__ key spelled with escapes', '{"jsonrpc":"2.0","id":1,"method":"x","params":{"\\u005f_pro\\u0074o__":{"p":1}}}', null, 'forbidden key'],
-      ['a constructor.prototype key', '{"jsonrpc":"2.0","id":1,"method":"x","params":{"constructor":{"prototype":{"p":1}}}}', null, 'forbidden key'],
+      [
+        'a __proto__ key spelled with escapes',
+        '{"jsonrpc":"2.0","id":1,"method":"x","params":{"\\u005f_pro\\u0074o__":{"p":1}}}',
+        null,
+        'forbidden key',
+      ],
+      [
+        'a constructor.prototype key',
+        '{"jsonrpc":"2.0","id":1,"method":"x","params":{"constructor":{"prototype":{"p":1}}}}',
+        null,
+        'forbidden key',
+      ],
     ])('for %s', (_, body, id, detail) => {
       const error = errorOf(parseJsonRpcMessage(body));
       expect(error.id).toBe(id);
@@ -142,16 +162,22 @@ describe('parseJsonRpcMessage', () => {
       ['an integer past 2^53', '{"ids":[1,9007199254740993]}', 'params.arguments.ids[1]'],
       ['a number past 2^53 in exponent form', '{"n":{"big":1.5e20}}', 'params.arguments.n.big'],
     ])('for %s, which JSON.parse would change, naming the field', (_, args, field) => {
-      const error = errorOf(parseJsonRpcMessage(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"pay","arguments":${args}}}`));
+      const error = errorOf(
+        parseJsonRpcMessage(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"pay","arguments":${args}}}`),
+      );
       expect(error).toEqual({
         jsonrpc: '2.0',
         id: 4,
-        error: { code: -32602, message: `Invalid params: ${field} is a number JSON cannot carry exactly (beyond ±2^53, or out of range); send it as a string` },
+        error: {
+          code: -32602,
+          message: `Invalid params: ${field} is a number JSON cannot carry exactly (beyond ±2^53, or out of range); send it as a string`,
+        },
       });
     });
 
     it('but not for such numerals inside strings, nor for numbers up to ±2^53', () => {
-      const body = '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"pay","arguments":{"id":"12345678901234567890","e":"1e309","max":9007199254740991,"min":-9007199254740991,"x":1.5e10,"y":2.5e-300}}}';
+      const body =
+        '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"pay","arguments":{"id":"12345678901234567890","e":"1e309","max":9007199254740991,"min":-9007199254740991,"x":1.5e10,"y":2.5e-300}}}';
       expect(valueOf(parseJsonRpcMessage(body)).message).toEqual(JSON.parse(body));
     });
 
@@ -182,26 +208,39 @@ describe('parseJsonRpcMessage', () => {
 
 describe('parseJsonRpcBatchOrMessage (MCP 2025-03-26 batches)', () => {
   it('parses each member of a batch as it would be parsed alone, an invalid one as its error', () => {
-    const parsed = parseJsonRpcBatchOrMessage('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"id":2},[]]');
+    const parsed = parseJsonRpcBatchOrMessage(
+      '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"id":2},[]]',
+    );
     expect(parsed).toEqual({
       ok: true,
       batch: [
         { ok: true, value: { kind: 'request', message: { jsonrpc: '2.0', id: 1, method: 'ping' } } },
         { ok: true, value: { kind: 'notification', message: { jsonrpc: '2.0', method: 'notifications/initialized' } } },
         { ok: false, error: expect.objectContaining({ id: 2, error: expect.objectContaining({ code: JsonRpcErrorCode.InvalidRequest }) }) },
-        { ok: false, error: expect.objectContaining({ id: null, error: expect.objectContaining({ code: JsonRpcErrorCode.InvalidRequest }) }) },
+        {
+          ok: false,
+          error: expect.objectContaining({ id: null, error: expect.objectContaining({ code: JsonRpcErrorCode.InvalidRequest }) }),
+        },
       ],
     });
   });
 
   it('answers an empty batch with one -32600, a single message as parseJsonRpcMessage does', () => {
-    expect(parseJsonRpcBatchOrMessage('[]')).toMatchObject({ ok: false, error: { id: null, error: { code: JsonRpcErrorCode.InvalidRequest } } });
-    expect(parseJsonRpcBatchOrMessage('{"jsonrpc":"2.0","id":1,"method":"ping"}')).toEqual(parseJsonRpcMessage('{"jsonrpc":"2.0","id":1,"method":"ping"}'));
+    expect(parseJsonRpcBatchOrMessage('[]')).toMatchObject({
+      ok: false,
+      error: { id: null, error: { code: JsonRpcErrorCode.InvalidRequest } },
+    });
+    expect(parseJsonRpcBatchOrMessage('{"jsonrpc":"2.0","id":1,"method":"ping"}')).toEqual(
+      parseJsonRpcMessage('{"jsonrpc":"2.0","id":1,"method":"ping"}'),
+    );
     expect(parseJsonRpcBatchOrMessage('[{')).toMatchObject({ ok: false, error: { error: { code: JsonRpcErrorCode.ParseError } } });
   });
 
   it('applies the depth limit to the whole batch', () => {
     const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
-    expect(parseJsonRpcBatchOrMessage(`[${deep(4)}]`, { maxDepth: 4 })).toMatchObject({ ok: false, error: { error: { message: expect.stringContaining('deeper than 4') } } });
+    expect(parseJsonRpcBatchOrMessage(`[${deep(4)}]`, { maxDepth: 4 })).toMatchObject({
+      ok: false,
+      error: { error: { message: expect.stringContaining('deeper than 4') } },
+    });
   });
 });

@@ -1,11 +1,12 @@
 import secureJson from 'secure-json-parse';
+
 import { callerText, invalidParams, invalidRequest, parseError } from './error-responses';
 import { firstInexactNumber, mayHoldInexactNumbers } from './inexact-numbers';
 import {
   JSONRPC_VERSION,
+  type JsonRpcErrorResponse,
   type JSONRPCNotification,
   type JSONRPCRequest,
-  type JsonRpcErrorResponse,
   type JsonRpcResponse,
   type ParsedMessage,
   type RequestId,
@@ -93,12 +94,13 @@ function readJson(body: string | Uint8Array, options: ParseOptions): JsonRead {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   // Each level of nesting takes an opening and a closing bracket, so a text shorter than twice the limit
   // cannot exceed it: most messages skip the walk.
-  if (text.length > 2 * maxDepth && exceedsDepth(value, maxDepth)) return fail(invalidRequest(null, `the message is nested deeper than ${maxDepth} levels`));
+  if (text.length > 2 * maxDepth && exceedsDepth(value, maxDepth))
+    return fail(invalidRequest(null, `the message is nested deeper than ${maxDepth} levels`));
   return { ok: true, value, mayHoldInexactNumbers: mayHoldInexactNumbers(text) };
 }
 
 /** Checks an already-parsed value against the JSON-RPC 2.0 envelope as MCP uses it. */
-export function classifyJsonRpcMessage(value: unknown): ParseResult {
+function classifyJsonRpcMessage(value: unknown): ParseResult {
   if (Array.isArray(value)) return fail(invalidRequest(null, 'batches are not supported; send one message per request'));
   if (!isPlainObject(value)) return fail(invalidRequest(null, 'a message must be a JSON object'));
 

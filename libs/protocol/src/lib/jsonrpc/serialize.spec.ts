@@ -29,7 +29,11 @@ describe('response serialization', () => {
   });
 
   it('serializes plain results and escapes ids', () => {
-    expect(JSON.parse(serializedText(serializeResultResponse('a"b', { ok: true })))).toEqual({ jsonrpc: '2.0', id: 'a"b', result: { ok: true } });
+    expect(JSON.parse(serializedText(serializeResultResponse('a"b', { ok: true })))).toEqual({
+      jsonrpc: '2.0',
+      id: 'a"b',
+      result: { ok: true },
+    });
   });
 
   it('serializes error responses', () => {

@@ -24,7 +24,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * when it is empty or already looks like that form, so that it cannot be misread), as the SDK does.
  */
 export function encodeHeaderValue(value: string): string {
-  const plain = value !== '' && PLAIN.test(value) && value === value.trim() && !(value.startsWith(BASE64_PREFIX) && value.endsWith(BASE64_SUFFIX));
+  const plain =
+    value !== '' && PLAIN.test(value) && value === value.trim() && !(value.startsWith(BASE64_PREFIX) && value.endsWith(BASE64_SUFFIX));
   return plain ? value : `${BASE64_PREFIX}${Buffer.from(value, 'utf8').toString('base64')}${BASE64_SUFFIX}`;
 }
 
@@ -33,7 +34,10 @@ export type DecodedHeader = { ok: true; value: string } | { ok: false; problem: 
 /** The value a client encoded: plain values as they are, the Base64 form decoded as UTF-8; anything else is invalid. */
 export function decodeHeaderValue(raw: string): DecodedHeader {
   const sentinel = BASE64_SENTINEL.exec(raw);
-  if (!sentinel) return PLAIN.test(raw) ? { ok: true, value: raw } : { ok: false, problem: 'has characters outside visible ASCII; send them Base64-encoded' };
+  if (!sentinel)
+    return PLAIN.test(raw)
+      ? { ok: true, value: raw }
+      : { ok: false, problem: 'has characters outside visible ASCII; send them Base64-encoded' };
   const encoded = sentinel[1];
   if (!BASE64.test(encoded)) return { ok: false, problem: 'is not valid Base64' };
   try {

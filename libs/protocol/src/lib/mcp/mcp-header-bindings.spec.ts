@@ -27,10 +27,26 @@ describe('x-mcp-header annotations (2026-07-28 rules)', () => {
     ['a name that is not a token', schema({ a: { type: 'string', 'x-mcp-header': 'Re gion' } }), 'must be a header name token'],
     ['a number property', schema({ a: { type: 'number', 'x-mcp-header': 'A' } }), 'type string, integer or boolean'],
     ['an object property', schema({ a: { type: 'object', 'x-mcp-header': 'A' } }), 'type string, integer or boolean'],
-    ['a name used twice, in another case', schema({ a: { type: 'string', 'x-mcp-header': 'Zone' }, b: { type: 'string', 'x-mcp-header': 'zone' } }), 'used twice'],
-    ['an annotation under items', schema({ a: { type: 'array', items: { type: 'string', 'x-mcp-header': 'A' } } }), 'at /properties/a/items'],
-    ['an annotation under a composition', schema({}, { anyOf: [{ properties: { a: { type: 'string', 'x-mcp-header': 'A' } } }] }), 'at /anyOf/0/properties/a'],
-    ['an annotation in $defs', schema({ a: { $ref: '#/$defs/a' } }, { $defs: { a: { type: 'string', 'x-mcp-header': 'A' } } }), 'at /$defs/a'],
+    [
+      'a name used twice, in another case',
+      schema({ a: { type: 'string', 'x-mcp-header': 'Zone' }, b: { type: 'string', 'x-mcp-header': 'zone' } }),
+      'used twice',
+    ],
+    [
+      'an annotation under items',
+      schema({ a: { type: 'array', items: { type: 'string', 'x-mcp-header': 'A' } } }),
+      'at /properties/a/items',
+    ],
+    [
+      'an annotation under a composition',
+      schema({}, { anyOf: [{ properties: { a: { type: 'string', 'x-mcp-header': 'A' } } }] }),
+      'at /anyOf/0/properties/a',
+    ],
+    [
+      'an annotation in $defs',
+      schema({ a: { $ref: '#/$defs/a' } }, { $defs: { a: { type: 'string', 'x-mcp-header': 'A' } } }),
+      'at /$defs/a',
+    ],
   ])('refuses %s', (_, inputSchema, problem) => {
     const reading = readMcpHeaderBindings(inputSchema);
     expect(reading.ok).toBe(false);

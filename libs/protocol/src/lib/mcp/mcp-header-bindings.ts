@@ -30,7 +30,8 @@ export function readMcpHeaderBindings(inputSchema: Readonly<Record<string, unkno
   const problem = collect(inputSchema, [], bindings, reachable);
   if (problem) return { ok: false, problem };
   const stray = findStrayAnnotation(inputSchema, reachable, '');
-  if (stray !== undefined) return { ok: false, problem: `${ANNOTATION} at ${stray || '/'} is not on a property reached through "properties" alone` };
+  if (stray !== undefined)
+    return { ok: false, problem: `${ANNOTATION} at ${stray || '/'} is not on a property reached through "properties" alone` };
   const seen = new Set<string>();
   for (const { header } of bindings) {
     const key = header.toLowerCase();
@@ -40,7 +41,12 @@ export function readMcpHeaderBindings(inputSchema: Readonly<Record<string, unkno
   return { ok: true, bindings };
 }
 
-function collect(schema: Readonly<Record<string, unknown>>, path: string[], bindings: McpHeaderBinding[], reachable: Set<object>): string | undefined {
+function collect(
+  schema: Readonly<Record<string, unknown>>,
+  path: string[],
+  bindings: McpHeaderBinding[],
+  reachable: Set<object>,
+): string | undefined {
   const properties = schema.properties;
   if (!isRecord(properties)) return undefined;
   for (const [name, property] of Object.entries(properties)) {
@@ -51,7 +57,8 @@ function collect(schema: Readonly<Record<string, unknown>>, path: string[], bind
       const header = property[ANNOTATION];
       const where = `properties.${propertyPath.join('.properties.')}`;
       if (typeof header !== 'string' || !TOKEN.test(header)) return `${ANNOTATION} at ${where} must be a header name token, e.g. "Region"`;
-      if (!HEADER_TYPES.has(property.type)) return `${ANNOTATION} "${header}" at ${where} must be on a property of type string, integer or boolean`;
+      if (!HEADER_TYPES.has(property.type))
+        return `${ANNOTATION} "${header}" at ${where} must be on a property of type string, integer or boolean`;
       bindings.push({ header, path: propertyPath, type: property.type as McpHeaderBinding['type'] });
     }
     const nested = collect(property, propertyPath, bindings, reachable);

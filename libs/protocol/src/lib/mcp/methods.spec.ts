@@ -1,5 +1,11 @@
 import { McpMethod, McpNotification } from './methods';
-import { isModernProtocolVersion, LATEST_PROTOCOL_VERSION, McpMetaKey, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from './versions';
+import {
+  isModernProtocolVersion,
+  LATEST_PROTOCOL_VERSION,
+  McpMetaKey,
+  MODERN_PROTOCOL_VERSIONS,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from './versions';
 
 describe('MCP constants taken from the SDK', () => {
   it('names the methods as the specification does', () => {

@@ -1,7 +1,8 @@
+import type { RegExpEngine, RegExpLike } from 'ajv/dist/types';
 import { RE2JS } from 're2js';
+
 import { errorMessage } from '../errors/error-message';
 import { printable } from '../text/printable';
-import type { RegExpEngine, RegExpLike } from 'ajv/dist/types';
 import { SchemaError, SchemaErrorCode } from './schema-errors';
 
 /**
@@ -49,7 +50,10 @@ function compileLinear(source: string, flags = 0): RegExpLike {
     re2 = RE2JS.compile(RE2JS.translateRegExp(source), flags);
   } catch (error) {
     const reason = errorMessage(error);
-    throw new SchemaError(SchemaErrorCode.UnsupportedPattern, `pattern "${printable(source)}" cannot run in linear time (${printable(reason, 200)})`);
+    throw new SchemaError(
+      SchemaErrorCode.UnsupportedPattern,
+      `pattern "${printable(source)}" cannot run in linear time (${printable(reason, 200)})`,
+    );
   }
   // Ajv dedupes patterns by `toString()` within an instance, so it must be the source itself.
   return { test: (input: string) => re2.test(input), toString: () => source } as RegExpLike;

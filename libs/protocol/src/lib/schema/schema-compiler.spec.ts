@@ -102,8 +102,14 @@ describe('SchemaCompiler', () => {
   });
 
   it('resolves $ref inside the schema ($defs and draft-07 definitions)', () => {
-    expect(problemsOf({ $defs: { id: { type: 'integer' } }, type: 'object', properties: { a: { $ref: '#/$defs/id' } } }, { a: 'x' })).toEqual(['arguments.a must be integer']);
-    const draft07 = { $schema: 'http://json-schema.org/draft-07/schema#', definitions: { id: { type: 'integer' } }, properties: { a: { $ref: '#/definitions/id' } } };
+    expect(
+      problemsOf({ $defs: { id: { type: 'integer' } }, type: 'object', properties: { a: { $ref: '#/$defs/id' } } }, { a: 'x' }),
+    ).toEqual(['arguments.a must be integer']);
+    const draft07 = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      definitions: { id: { type: 'integer' } },
+      properties: { a: { $ref: '#/definitions/id' } },
+    };
     expect(problemsOf(draft07, { a: 'x' })).toEqual(['arguments.a must be integer']);
   });
 
@@ -122,7 +128,9 @@ describe('SchemaCompiler', () => {
   });
 
   it('rejects unknown keywords in strict mode, for our own documents', () => {
-    expect(() => new SchemaCompiler({ strict: true }).compile({ type: 'object', propertise: {} })).toThrow(/not a usable JSON Schema: strict mode: unknown keyword: "propertise"/);
+    expect(() => new SchemaCompiler({ strict: true }).compile({ type: 'object', propertise: {} })).toThrow(
+      /not a usable JSON Schema: strict mode: unknown keyword: "propertise"/,
+    );
   });
 
   it('lets two schemas share one $id without clashing', () => {

@@ -1,5 +1,6 @@
 import Ajv, { type Options, type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
+
 import { errorMessage } from '../errors/error-message';
 import { printable } from '../text/printable';
 import { describeProblem } from './describe-problem';
@@ -123,7 +124,10 @@ function asSchemaError(error: unknown): SchemaError {
   const message = errorMessage(error);
   // Ajv's MissingRefError: a $ref it could not resolve locally, and we never load remote schemas.
   if (error instanceof Error && 'missingRef' in error) {
-    return new SchemaError(SchemaErrorCode.UnresolvedRef, `$ref ${printable(String((error as { missingRef: unknown }).missingRef), 200)} does not resolve inside the schema (references are never fetched)`);
+    return new SchemaError(
+      SchemaErrorCode.UnresolvedRef,
+      `$ref ${printable(String((error as { missingRef: unknown }).missingRef), 200)} does not resolve inside the schema (references are never fetched)`,
+    );
   }
   return new SchemaError(SchemaErrorCode.Invalid, `not a usable JSON Schema: ${printable(message, 300)}`);
 }

@@ -10,7 +10,35 @@ import { SchemaError, SchemaErrorCode } from './schema-errors';
 const SEED = Number(process.env.FUZZ_SEED ?? 0x5e2a);
 const CASES = Number(process.env.FUZZ_CASES ?? 2_000);
 
-const FRAGMENTS = ['a', 'b', '(', ')', '(a+)+', '(a|a)*', '+', '*', '?', '{2,5}', '|', '^', '$', '.', '\\d', '\\w', '[a-z]', '[^x]', '\\1', '(?=a)', '(?<!b)', '(?:', '\\', '[', '{', '\\u0041', '\\p{L}'];
+const FRAGMENTS = [
+  'a',
+  'b',
+  '(',
+  ')',
+  '(a+)+',
+  '(a|a)*',
+  '+',
+  '*',
+  '?',
+  '{2,5}',
+  '|',
+  '^',
+  '$',
+  '.',
+  '\\d',
+  '\\w',
+  '[a-z]',
+  '[^x]',
+  '\\1',
+  '(?=a)',
+  '(?<!b)',
+  '(?:',
+  '\\',
+  '[',
+  '{',
+  '\\u0041',
+  '\\p{L}',
+];
 const CODES: readonly string[] = Object.values(SchemaErrorCode);
 
 describe(`schema pattern fuzz (seed ${SEED}, ${CASES} cases)`, () => {
@@ -20,12 +48,14 @@ describe(`schema pattern fuzz (seed ${SEED}, ${CASES} cases)`, () => {
     const outcomes = { compiled: 0, refused: 0 };
     for (let i = 0; i < CASES; i++) {
       const pattern = Array.from({ length: 1 + r.int(8) }, () => r.pick(FRAGMENTS)).join('');
-      const schema = r.next() < 0.5 ? { type: 'string', pattern } : { type: 'object', patternProperties: { [pattern]: { type: 'integer' } } };
+      const schema =
+        r.next() < 0.5 ? { type: 'string', pattern } : { type: 'object', patternProperties: { [pattern]: { type: 'integer' } } };
       let compiled;
       try {
         compiled = compiler.compile(schema);
       } catch (error) {
-        if (!(error instanceof SchemaError) || !CODES.includes(error.code)) throw new Error(`case ${i}: pattern ${JSON.stringify(pattern)} threw`, { cause: error });
+        if (!(error instanceof SchemaError) || !CODES.includes(error.code))
+          throw new Error(`case ${i}: pattern ${JSON.stringify(pattern)} threw`, { cause: error });
         outcomes.refused += 1;
         continue;
       }

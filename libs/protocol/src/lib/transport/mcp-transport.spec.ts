@@ -1,4 +1,5 @@
 import { Client, type Transport } from '@modelcontextprotocol/client';
+
 import type { JSONRPCMessage } from '../jsonrpc/messages';
 import { McpMethod } from '../mcp/methods';
 import { LATEST_PROTOCOL_VERSION } from '../mcp/versions';
@@ -36,10 +37,7 @@ describe('McpTransport', () => {
     await client.connect(asSdkTransport);
 
     expect(client.getServerVersion()?.name).toBe('scripted');
-    expect(transport.sent.map((m) => ('method' in m ? m.method : 'response'))).toEqual([
-      'initialize',
-      'notifications/initialized',
-    ]);
+    expect(transport.sent.map((m) => ('method' in m ? m.method : 'response'))).toEqual(['initialize', 'notifications/initialized']);
     await client.close();
   });
 });

@@ -1,4 +1,5 @@
 import type { MessageExtraInfo, TransportSendOptions } from '@modelcontextprotocol/client';
+
 import type { JSONRPCMessage } from '../jsonrpc/messages';
 
 /**

@@ -20,7 +20,8 @@ describe('oversizedReply', () => {
       id: 3,
       error: {
         code: -32603,
-        message: "the server's reply of 5000000 bytes is over this client's limit of 4194304 bytes; it was dropped [stdio.message_too_large]",
+        message:
+          "the server's reply of 5000000 bytes is over this client's limit of 4194304 bytes; it was dropped [stdio.message_too_large]",
         data: { reason: 'stdio.message_too_large', bytes: 5_000_000, limit: 4_194_304 },
       },
     });

@@ -30,6 +30,10 @@ export function oversizedReply(id: RequestId, bytes: number, limit: number, code
   return {
     jsonrpc: '2.0',
     id,
-    error: { code: OVERSIZED_REPLY_CODE, message: `the server's reply of ${bytes} bytes is over this client's limit of ${limit} bytes; it was dropped [${code}]`, data: { reason: code, bytes, limit } },
+    error: {
+      code: OVERSIZED_REPLY_CODE,
+      message: `the server's reply of ${bytes} bytes is over this client's limit of ${limit} bytes; it was dropped [${code}]`,
+      data: { reason: code, bytes, limit },
+    },
   } as JSONRPCMessage;
 }

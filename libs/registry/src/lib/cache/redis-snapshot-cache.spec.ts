@@ -1,4 +1,5 @@
 import Redis from 'ioredis';
+
 import { startRedis, type TestRedis } from '../../../../../tools/test/redis-server';
 import { RegistryErrorCode } from '../errors';
 import { capturedLog } from '../test-support/catalogue-fixture';
@@ -42,7 +43,13 @@ describe('RedisSnapshotCache (real redis-server)', () => {
   it('does not take a late reply to a command sent before an outage for a recovery', async () => {
     redis = await startRedis();
     const log = capturedLog();
-    const cache = new RedisSnapshotCache({ url: redis.url, keyPrefix: 'p', portalRegistryKey: 'p:portal', commandTimeoutMillis: 2_000, log });
+    const cache = new RedisSnapshotCache({
+      url: redis.url,
+      keyPrefix: 'p',
+      portalRegistryKey: 'p:portal',
+      commandTimeoutMillis: 2_000,
+      log,
+    });
     const blocker = new Redis(redis.url);
     try {
       await cache.writeRoute('core', { tools: [] });

@@ -1,4 +1,5 @@
 import Redis from 'ioredis';
+
 import { RegistryErrorCode } from '../errors';
 import type { CatalogueLog } from '../model/catalogue-log';
 import type { SnapshotCache } from './snapshot-cache';

@@ -1,4 +1,5 @@
 import { SchemaCompiler, SchemaErrorCode } from '@toolmesh/protocol';
+
 import { RegistryErrorCode } from '../errors';
 import type { RouteSnapshot } from '../model/route-snapshot';
 import { buildRouteSnapshot } from './build-route-snapshot';
@@ -7,7 +8,13 @@ const route = { token: 'core' };
 const MAX_TOOLS = 2_000;
 const inService = (tools: Array<Record<string, unknown>>) => [{ serviceDomain: 'http://tools.internal', manifest: { tools } }];
 const manifestOf = (tools: Array<{ name: string; maxLength: number }>) =>
-  inService(tools.map(({ name, maxLength }) => ({ name, endpoint: `/tools/${name}`, inputSchema: { type: 'object', properties: { text: { type: 'string', maxLength } } } })));
+  inService(
+    tools.map(({ name, maxLength }) => ({
+      name,
+      endpoint: `/tools/${name}`,
+      inputSchema: { type: 'object', properties: { text: { type: 'string', maxLength } } },
+    })),
+  );
 
 async function snapshotOf(manifests: ReturnType<typeof inService>, previous?: RouteSnapshot): Promise<RouteSnapshot> {
   const result = await buildRouteSnapshot(route, manifests, 'remote', 0, MAX_TOOLS, previous);
@@ -25,9 +32,17 @@ describe('buildRouteSnapshot schemas (SPEC N5)', () => {
   });
 
   it.each([
-    ['a back-reference', { type: 'object', properties: { s: { type: 'string', pattern: '^(a)\\1$' } } }, SchemaErrorCode.UnsupportedPattern],
+    [
+      'a back-reference',
+      { type: 'object', properties: { s: { type: 'string', pattern: '^(a)\\1$' } } },
+      SchemaErrorCode.UnsupportedPattern,
+    ],
     ['a lookahead in patternProperties', { type: 'object', patternProperties: { '^(?!x)': {} } }, SchemaErrorCode.UnsupportedPattern],
-    ['a $ref to another document', { type: 'object', properties: { s: { $ref: 'https://schemas.example.com/s.json' } } }, SchemaErrorCode.UnresolvedRef],
+    [
+      'a $ref to another document',
+      { type: 'object', properties: { s: { $ref: 'https://schemas.example.com/s.json' } } },
+      SchemaErrorCode.UnresolvedRef,
+    ],
     ['an invalid schema', { type: 'object', properties: { s: { type: 'text' } } }, SchemaErrorCode.Invalid],
   ])('refuses a tool whose inputSchema has %s and serves the rest', async (_, inputSchema, code) => {
     const snapshot = await snapshotOf(inService([tool('bad', inputSchema), tool('good', { type: 'object' })]));
@@ -59,7 +74,10 @@ describe('buildRouteSnapshot schema compiling across refreshes', () => {
     expect(unchanged.schemas).toBe(first.schemas);
     expect(unchanged.schemas.size).toBe(100);
     expect(unchanged.tools[7].inputValidator).toBe(first.tools[7].inputValidator);
-    const oneChanged = await build(tools.map((tool, i) => (i === 3 ? { ...tool, maxLength: 999 } : tool)), unchanged);
+    const oneChanged = await build(
+      tools.map((tool, i) => (i === 3 ? { ...tool, maxLength: 999 } : tool)),
+      unchanged,
+    );
     expect(oneChanged.schemas.size).toBe(101);
     expect(oneChanged.tools[3].inputValidator.check({ text: 'x'.repeat(500) }).ok).toBe(true);
   });
@@ -67,16 +85,27 @@ describe('buildRouteSnapshot schema compiling across refreshes', () => {
   it('starts a new compiler once the old one holds more than twice what the route serves', async () => {
     let snapshot = await build(tools);
     const firstCompiler = snapshot.schemas;
-    for (let round = 1; round <= 2; round++) snapshot = await build(tools.map((tool) => ({ ...tool, maxLength: tool.maxLength + round * 1000 })), snapshot);
+    for (let round = 1; round <= 2; round++)
+      snapshot = await build(
+        tools.map((tool) => ({ ...tool, maxLength: tool.maxLength + round * 1000 })),
+        snapshot,
+      );
     expect(snapshot.schemas).toBe(firstCompiler); // 300 compiled for 100 served: the next build starts over
-    snapshot = await build(tools.map((tool) => ({ ...tool, maxLength: tool.maxLength + 3000 })), snapshot);
+    snapshot = await build(
+      tools.map((tool) => ({ ...tool, maxLength: tool.maxLength + 3000 })),
+      snapshot,
+    );
     expect(snapshot.schemas).not.toBe(firstCompiler);
     expect(snapshot.schemas.size).toBe(100);
   });
 });
 
 describe('buildRouteSnapshot bounds, checked before the work they bound', () => {
-  const tool = (name: string, inputSchema: Record<string, unknown> = { type: 'object' }) => ({ name, endpoint: `/tools/${name}`, inputSchema });
+  const tool = (name: string, inputSchema: Record<string, unknown> = { type: 'object' }) => ({
+    name,
+    endpoint: `/tools/${name}`,
+    inputSchema,
+  });
   afterEach(() => jest.restoreAllMocks());
 
   it('refuses a route offering more than maxTools tools before validating or compiling any of them', async () => {
@@ -87,7 +116,11 @@ describe('buildRouteSnapshot bounds, checked before the work they bound', () => 
       { serviceDomain: 'http://b.internal', manifest: { tools: [{ name: 'no schema' }] } },
     ];
     const result = await buildRouteSnapshot(route, manifests, 'remote', 0, 2);
-    expect(result).toEqual({ ok: false, code: RegistryErrorCode.ManifestTooLarge, problems: ["the route's manifests offer 3 tools, over the limit of 2"] });
+    expect(result).toEqual({
+      ok: false,
+      code: RegistryErrorCode.ManifestTooLarge,
+      problems: ["the route's manifests offer 3 tools, over the limit of 2"],
+    });
     expect(compile).not.toHaveBeenCalled();
   });
 
@@ -101,7 +134,9 @@ describe('buildRouteSnapshot bounds, checked before the work they bound', () => 
     for (let level = 0; level < 5_000; level++) deep = { type: 'object', properties: { a: deep } };
     const snapshot = await snapshotOf(inService([tool('deep', deep), tool('shallow')]));
     expect(snapshot.tools.map((t) => t.name)).toEqual(['shallow']);
-    expect(snapshot.refusedTools).toEqual([{ name: 'deep', code: RegistryErrorCode.ToolTooDeep, message: "the tool's definition is nested deeper than 253 levels" }]);
+    expect(snapshot.refusedTools).toEqual([
+      { name: 'deep', code: RegistryErrorCode.ToolTooDeep, message: "the tool's definition is nested deeper than 253 levels" },
+    ]);
     expect((snapshot.manifests[0].manifest as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toEqual(['shallow']);
   });
 });

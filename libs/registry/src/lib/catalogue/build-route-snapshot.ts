@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+
 import { SchemaCompiler } from '@toolmesh/protocol';
+
 import { RegistryErrorCode } from '../errors';
 import { offeredToolCount, setAsideDeepTools } from '../manifest/manifest-bounds';
 import { validateManifest } from '../manifest/validate-manifest';
@@ -40,7 +42,11 @@ export async function buildRouteSnapshot(
 ): Promise<SnapshotBuild> {
   const offered = offeredToolCount(fetched);
   if (offered > maxTools) {
-    return { ok: false, code: RegistryErrorCode.ManifestTooLarge, problems: [`the route's manifests offer ${offered} tools, over the limit of ${maxTools}`] };
+    return {
+      ok: false,
+      code: RegistryErrorCode.ManifestTooLarge,
+      problems: [`the route's manifests offer ${offered} tools, over the limit of ${maxTools}`],
+    };
   }
   const { kept: manifests, refused: tooDeep } = setAsideDeepTools(fetched);
   const validated: UncompiledTool[] = [];
@@ -64,14 +70,34 @@ export async function buildRouteSnapshot(
   const schemas = compilerFor(previous);
   const { tools, refused } = await compileToolSchemas(validated, schemas);
   const refusedTools = [...tooDeep, ...refused];
-  const hash = createHash('sha256').update(JSON.stringify(manifests.map((m) => m.manifest))).digest('hex').slice(0, 16);
+  const hash = createHash('sha256')
+    .update(JSON.stringify(manifests.map((m) => m.manifest)))
+    .digest('hex')
+    .slice(0, 16);
   return {
     ok: true,
-    snapshot: { tools, refusedTools, hash, source, fetchedAt, manifests, schemas, ...(revisions.length > 0 && { revision: revisions.join(',') }) },
+    snapshot: {
+      tools,
+      refusedTools,
+      hash,
+      source,
+      fetchedAt,
+      manifests,
+      schemas,
+      ...(revisions.length > 0 && { revision: revisions.join(',') }),
+    },
   };
 }
 
 /** A route that serves no tools: all its services disabled, or (never fetched) its endpoints unusable. */
 export function emptySnapshot(source: SnapshotSource, fetchedAt: number): RouteSnapshot {
-  return { tools: [], refusedTools: [], hash: createHash('sha256').update('[]').digest('hex').slice(0, 16), source, fetchedAt, manifests: [], schemas: new SchemaCompiler() };
+  return {
+    tools: [],
+    refusedTools: [],
+    hash: createHash('sha256').update('[]').digest('hex').slice(0, 16),
+    source,
+    fetchedAt,
+    manifests: [],
+    schemas: new SchemaCompiler(),
+  };
 }

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+
 import { RawJson } from '@toolmesh/protocol';
+
 import { legacyOutputSchema, type ToolDefinition } from '../model/tool-definition';
 import { buildToolsListPages, pageAt } from './tools-list-pages';
 
@@ -35,7 +37,11 @@ export class CatalogueGeneration {
     this.toolsListResult = new RawJson(JSON.stringify({ tools: modern }));
     const wraps = tools.some((tool) => tool.output?.wrapsForLegacy);
     const legacy = wraps
-      ? tools.map((tool) => (tool.output?.wrapsForLegacy ? { ...tool.publicTool, outputSchema: legacyOutputSchema(tool.publicTool.outputSchema) } : tool.publicTool))
+      ? tools.map((tool) =>
+          tool.output?.wrapsForLegacy
+            ? { ...tool.publicTool, outputSchema: legacyOutputSchema(tool.publicTool.outputSchema) }
+            : tool.publicTool,
+        )
       : modern;
     this.legacyToolsListResult = wraps ? new RawJson(JSON.stringify({ tools: legacy })) : this.toolsListResult;
     const modernPages = buildToolsListPages(this.toolsListResult, modern, pageSize);

@@ -1,5 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { readMcpHeaderBindings, SchemaError, type SchemaCompiler } from '@toolmesh/protocol';
+
+import { readMcpHeaderBindings, type SchemaCompiler, SchemaError } from '@toolmesh/protocol';
+
 import { RegistryErrorCode } from '../errors';
 import type { RefusedTool, ToolDefinition, UncompiledTool } from '../model/tool-definition';
 
@@ -15,7 +17,10 @@ const SLICE_MILLIS = 10;
  * whose schema cannot be used, or whose annotations break the 2026 rules, is refused on its own, with its
  * code and why; the rest are served. Schemas the compiler already holds cost nothing.
  */
-export async function compileToolSchemas(tools: readonly UncompiledTool[], schemas: SchemaCompiler): Promise<{ tools: ToolDefinition[]; refused: RefusedTool[] }> {
+export async function compileToolSchemas(
+  tools: readonly UncompiledTool[],
+  schemas: SchemaCompiler,
+): Promise<{ tools: ToolDefinition[]; refused: RefusedTool[] }> {
   const compiled: ToolDefinition[] = [];
   const refused: RefusedTool[] = [];
   let sliceStarted = performance.now();
@@ -35,7 +40,10 @@ export async function compileToolSchemas(tools: readonly UncompiledTool[], schem
       part = 'outputSchema';
       const { outputSchema } = tool.publicTool;
       // An object, by the manifest schema.
-      const output = outputSchema === undefined ? undefined : { validator: schemas.compile(outputSchema as object), wrapsForLegacy: !isObjectSchema(outputSchema) };
+      const output =
+        outputSchema === undefined
+          ? undefined
+          : { validator: schemas.compile(outputSchema as object), wrapsForLegacy: !isObjectSchema(outputSchema) };
       compiled.push({ ...tool, inputValidator, mcpHeaders: headers.bindings, ...(output && { output }) });
     } catch (error) {
       if (!(error instanceof SchemaError)) throw error;

@@ -31,7 +31,13 @@ describe('the seed failure tables (real tool service, real redis-server)', () =>
   });
 
   function gateway() {
-    const cache = new RedisSnapshotCache({ url: redis.url, keyPrefix: 'gw', portalRegistryKey: 'gw:portal-registry', commandTimeoutMillis: 500, log });
+    const cache = new RedisSnapshotCache({
+      url: redis.url,
+      keyPrefix: 'gw',
+      portalRegistryKey: 'gw:portal-registry',
+      commandTimeoutMillis: 500,
+      log,
+    });
     caches.push(cache);
     return new LiveCatalogue({
       directory: new StaticRouteDirectory([routeOn(service, 'core')]),
@@ -93,7 +99,7 @@ describe('the seed failure tables (real tool service, real redis-server)', () =>
       expect(catalogue.status().bundles[0].source).toBe('remote');
     });
 
-    it('memory miss, source not confirmable, Redis hit: another replica\'s snapshot is adopted; Redis is unchanged', async () => {
+    it("memory miss, source not confirmable, Redis hit: another replica's snapshot is adopted; Redis is unchanged", async () => {
       await otherReplicaWrites('r1', 'r2');
       service.serve(manifestPath('core'), { status: 503 });
       const catalogue = gateway();
@@ -182,7 +188,15 @@ describe('the seed failure tables (real tool service, real redis-server)', () =>
 
   it('treats malformed Redis contents as a miss with a clear error, never as tools', async () => {
     service.serve(manifestPath('core'), { status: 503 });
-    for (const planted of ['not json', JSON.stringify({ format: 'toolmesh.route-snapshot.v2', routeToken: 'core', fetchedAt: 1, manifests: [{ serviceDomain: 'http://x', manifest: { tools: 'no' } }] })]) {
+    for (const planted of [
+      'not json',
+      JSON.stringify({
+        format: 'toolmesh.route-snapshot.v2',
+        routeToken: 'core',
+        fetchedAt: 1,
+        manifests: [{ serviceDomain: 'http://x', manifest: { tools: 'no' } }],
+      }),
+    ]) {
       await redis.set(KEY, planted);
       const catalogue = gateway();
       expect(await catalogue.ensureLoaded()).toBeUndefined();

@@ -1,13 +1,22 @@
 import { DocumentServer } from '../../../../../tools/test/document-server';
 import { RegistryErrorCode } from '../errors';
+import { PORTAL_DOCUMENT } from '../model/json-source';
+import type { RouteConfig } from '../model/route';
 import { PortalRouteDirectory } from '../portal/portal-route-directory';
 import { StaticRouteDirectory } from '../portal/route-directory';
 import { FileJsonSource } from '../sources/file-json-source';
 import { HttpJsonSource } from '../sources/http-json-source';
-import { PORTAL_DOCUMENT } from '../model/json-source';
-import { capturedLog, FETCH_LIMITS, listedNames, manifestOf, manifestPath, manualClock, routeOn, SCHEMA } from '../test-support/catalogue-fixture';
+import {
+  capturedLog,
+  FETCH_LIMITS,
+  listedNames,
+  manifestOf,
+  manifestPath,
+  manualClock,
+  routeOn,
+  SCHEMA,
+} from '../test-support/catalogue-fixture';
 import { LiveCatalogue, type LiveCatalogueOptions } from './live-catalogue';
-import type { RouteConfig } from '../model/route';
 
 const TTL = 60_000;
 const limits = { maxTools: 100, maxSerializedBytes: 1_000_000, toolsListPageSize: 1_000 };
@@ -25,18 +34,35 @@ describe('LiveCatalogue over real HTTP tool services', () => {
   afterEach(() => server.stop());
 
   const catalogueOf = (routes: RouteConfig[], extra: Partial<LiveCatalogueOptions> = {}) =>
-    new LiveCatalogue({ directory: new StaticRouteDirectory(routes), limits, manifestTtlMillis: TTL, forcedRefreshCooldownMillis: 5_000, requestedRefreshIntervalMillis: 1_000, log, now: clock.now, ...extra });
+    new LiveCatalogue({
+      directory: new StaticRouteDirectory(routes),
+      limits,
+      manifestTtlMillis: TTL,
+      forcedRefreshCooldownMillis: 5_000,
+      requestedRefreshIntervalMillis: 1_000,
+      log,
+      now: clock.now,
+      ...extra,
+    });
   const names = (catalogue: LiveCatalogue) => listedNames(catalogue.current()?.toolsListResult.json);
 
   /** A portal registry served by `server` at /portal, listing the given routes of `server`. */
-  function portal(routes: Array<{ token: string; enabled?: 'Y' | 'N'; revision?: string; serviceDomain?: string; serviceEnabled?: 'Y' | 'N' }>) {
+  function portal(
+    routes: Array<{ token: string; enabled?: 'Y' | 'N'; revision?: string; serviceDomain?: string; serviceEnabled?: 'Y' | 'N' }>,
+  ) {
     server.serve('/portal', {
       json: {
         routes: routes.map((r) => ({
           routeToken: r.token,
           enabled: r.enabled ?? 'Y',
           routeRevision: r.revision ?? '1',
-          toolServices: [{ serviceDomain: r.serviceDomain ?? `${server.url}/${r.token}`, manifestPath: '/tool-manifest', enabled: r.serviceEnabled ?? 'Y' }],
+          toolServices: [
+            {
+              serviceDomain: r.serviceDomain ?? `${server.url}/${r.token}`,
+              manifestPath: '/tool-manifest',
+              enabled: r.serviceEnabled ?? 'Y',
+            },
+          ],
         })),
       },
     });
@@ -55,7 +81,9 @@ describe('LiveCatalogue over real HTTP tool services', () => {
   it('merges routes into one generation with a pre-serialized tools/list result', async () => {
     server.serve(manifestPath('a'), { json: manifestOf('a1', 'a2') }).serve(manifestPath('b'), { json: manifestOf('b1') });
     const generation = await catalogueOf([routeOn(server, 'a'), routeOn(server, 'b')]).ensureLoaded();
-    expect(JSON.parse(generation?.toolsListResult.json ?? '')).toEqual({ tools: ['a1', 'a2', 'b1'].map((name) => ({ name, inputSchema: SCHEMA })) });
+    expect(JSON.parse(generation?.toolsListResult.json ?? '')).toEqual({
+      tools: ['a1', 'a2', 'b1'].map((name) => ({ name, inputSchema: SCHEMA })),
+    });
     expect(generation?.tools.get('b1')?.endpoint.href).toBe(`${server.url}/b/tools/b1`);
   });
 
@@ -95,7 +123,9 @@ describe('LiveCatalogue over real HTTP tool services', () => {
 
   it('keeps the old generation when a refresh would collide names or exceed the caps', async () => {
     server.serve(manifestPath('a'), { json: manifestOf('shared', 'a1') }).serve(manifestPath('b'), { json: manifestOf('b1') });
-    const catalogue = catalogueOf([routeOn(server, 'a'), routeOn(server, 'b')], { limits: { maxTools: 3, maxSerializedBytes: 1_000_000, toolsListPageSize: 1_000 } });
+    const catalogue = catalogueOf([routeOn(server, 'a'), routeOn(server, 'b')], {
+      limits: { maxTools: 3, maxSerializedBytes: 1_000_000, toolsListPageSize: 1_000 },
+    });
     const first = await catalogue.refreshAll();
 
     server.serve(manifestPath('b'), { json: manifestOf('b1', 'shared') });
@@ -148,7 +178,11 @@ describe('LiveCatalogue over real HTTP tool services', () => {
     await catalogue.refreshAll();
     server.serve(manifestPath('a'), { json: manifestOf('a1', 'a2') });
     const changed = new Promise<void>((resolve) => catalogue.onToolsListChanged(() => resolve()));
-    expect(await catalogue.requestRefresh('a')).toMatchObject({ outcome: 'refreshed', failed: false, bundle: { bundle: 'a', source: 'remote', toolCount: 2 } });
+    expect(await catalogue.requestRefresh('a')).toMatchObject({
+      outcome: 'refreshed',
+      failed: false,
+      bundle: { bundle: 'a', source: 'remote', toolCount: 2 },
+    });
     await changed;
     expect(names(catalogue)).toEqual(['a1', 'a2', 'b1']);
     expect([server.fetches(manifestPath('a')), server.fetches(manifestPath('b'))]).toEqual([2, 1]); // that route only
@@ -157,7 +191,11 @@ describe('LiveCatalogue over real HTTP tool services', () => {
     expect((await catalogue.requestRefresh('b')).outcome).toBe('refreshed'); // the bound is per route
     clock.advance(1_000);
     server.serve(manifestPath('a'), { status: 503 });
-    expect(await catalogue.requestRefresh('a')).toMatchObject({ outcome: 'refreshed', failed: true, bundle: { source: 'remote', lastError: { code: RegistryErrorCode.ManifestUnreachable } } });
+    expect(await catalogue.requestRefresh('a')).toMatchObject({
+      outcome: 'refreshed',
+      failed: true,
+      bundle: { source: 'remote', lastError: { code: RegistryErrorCode.ManifestUnreachable } },
+    });
     expect(await catalogue.requestRefresh('nope')).toEqual({ outcome: 'unknown-route' });
     expect(log.of('catalogue_refresh_requested')).toHaveLength(3);
   });
@@ -195,7 +233,11 @@ describe('LiveCatalogue over real HTTP tool services', () => {
     const catalogue = catalogueOf([routeOn(server, 'a', { fallback })]);
     await catalogue.refreshAll();
     expect(names(catalogue)).toContain('echo_text');
-    expect(catalogue.status().bundles[0]).toMatchObject({ source: 'local-fallback', degraded: true, lastError: { code: RegistryErrorCode.ManifestUnreachable } });
+    expect(catalogue.status().bundles[0]).toMatchObject({
+      source: 'local-fallback',
+      degraded: true,
+      lastError: { code: RegistryErrorCode.ManifestUnreachable },
+    });
     await catalogue.refreshAll(); // still down: degraded is logged once, on entering
     expect(log.of('route_degraded')).toEqual(['route_degraded']);
 
@@ -217,13 +259,19 @@ describe('LiveCatalogue over real HTTP tool services', () => {
 
   describe('with a portal registry', () => {
     it('drops a disabled or vanished route at once, and keeps a route whose services are all disabled with no tools', async () => {
-      server.serve(manifestPath('a'), { json: manifestOf('a1') }).serve(manifestPath('b'), { json: manifestOf('b1') }).serve(manifestPath('c'), { json: manifestOf('c1') });
+      server
+        .serve(manifestPath('a'), { json: manifestOf('a1') })
+        .serve(manifestPath('b'), { json: manifestOf('b1') })
+        .serve(manifestPath('c'), { json: manifestOf('c1') });
       portal([{ token: 'a' }, { token: 'b' }, { token: 'c' }]);
       const catalogue = portalCatalogue();
       await catalogue.refreshAll();
       expect(names(catalogue)).toEqual(['a1', 'b1', 'c1']);
 
-      portal([{ token: 'a', enabled: 'N' }, { token: 'c', serviceEnabled: 'N' }]);
+      portal([
+        { token: 'a', enabled: 'N' },
+        { token: 'c', serviceEnabled: 'N' },
+      ]);
       clock.advance(10_000); // the portal's TTL; the manifests' TTL is still running
       const changed = new Promise<void>((resolve) => catalogue.onToolsListChanged(() => resolve()));
       catalogue.current();
@@ -236,11 +284,17 @@ describe('LiveCatalogue over real HTTP tool services', () => {
 
     it('refetches a route whose routeRevision changed at once, while its manifest TTL is still running', async () => {
       server.serve(manifestPath('a'), { json: manifestOf('a1') }).serve(manifestPath('b'), { json: manifestOf('b1') });
-      portal([{ token: 'a', revision: '1' }, { token: 'b', revision: '1' }]);
+      portal([
+        { token: 'a', revision: '1' },
+        { token: 'b', revision: '1' },
+      ]);
       const catalogue = portalCatalogue();
       await catalogue.refreshAll();
       server.serve(manifestPath('a'), { json: manifestOf('a1', 'a2') }).serve(manifestPath('b'), { json: manifestOf('b1', 'b2') });
-      portal([{ token: 'a', revision: '2' }, { token: 'b', revision: '1' }]);
+      portal([
+        { token: 'a', revision: '2' },
+        { token: 'b', revision: '1' },
+      ]);
       clock.advance(10_000); // the portal's TTL, not the manifests'
       const changed = new Promise<void>((resolve) => catalogue.onToolsListChanged(() => resolve()));
       catalogue.current();
@@ -254,7 +308,10 @@ describe('LiveCatalogue over real HTTP tool services', () => {
       portal([{ token: 'a' }]);
       const catalogue = portalCatalogue();
       await catalogue.refreshAll();
-      portal([{ token: 'a', revision: '2', serviceDomain: 'ftp://tools.internal' }, { token: 'n', serviceDomain: 'not a url' }]);
+      portal([
+        { token: 'a', revision: '2', serviceDomain: 'ftp://tools.internal' },
+        { token: 'n', serviceDomain: 'not a url' },
+      ]);
       clock.advance(10_000);
       await catalogue.refreshAll();
       expect(names(catalogue)).toEqual(['a1']);
@@ -299,7 +356,12 @@ describe('LiveCatalogue over real HTTP tool services', () => {
       await broken.refreshAll();
       expect(broken.isReady()).toBe(false);
       expect(broken.current()).toBeUndefined();
-      expect(broken.status().bundles[0]).toMatchObject({ source: 'none', toolCount: 0, lastSuccess: null, lastError: { code: RegistryErrorCode.ManifestUnreachable } });
+      expect(broken.status().bundles[0]).toMatchObject({
+        source: 'none',
+        toolCount: 0,
+        lastSuccess: null,
+        lastError: { code: RegistryErrorCode.ManifestUnreachable },
+      });
     });
   });
 });

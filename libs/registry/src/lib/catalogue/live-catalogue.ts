@@ -1,18 +1,19 @@
 import { errorMessage, printableName } from '@toolmesh/protocol';
-import { encodeRouteSnapshot } from './stored-route';
+
 import type { SnapshotCache } from '../cache/snapshot-cache';
-import { RegistryErrorCode, toRegistryError, type RegistryError } from '../errors';
-import type { RouteDirectory } from '../portal/route-directory';
-import { describeBundle, describePortal, type BundleStatus, type CatalogueStatus } from '../status/bundle-status';
-import type { CatalogueGeneration } from './catalogue-generation';
+import { type RegistryError, RegistryErrorCode, toRegistryError } from '../errors';
 import type { CatalogueLog, RequestIds } from '../model/catalogue-log';
-import { mergeRoutes, sameCatalogue, type CatalogueLimits } from './merge-routes';
-import { routeSignature, type RouteConfig } from '../model/route';
-import { RouteLoader } from './route-loader';
+import { type RouteConfig, routeSignature } from '../model/route';
 import type { RouteSnapshot } from '../model/route-snapshot';
 import type { RouteError, RouteState } from '../model/route-state';
-import type { ToolCatalogue } from './tool-catalogue';
 import type { ToolDefinition } from '../model/tool-definition';
+import type { RouteDirectory } from '../portal/route-directory';
+import { type BundleStatus, type CatalogueStatus, describeBundle, describePortal } from '../status/bundle-status';
+import type { CatalogueGeneration } from './catalogue-generation';
+import { type CatalogueLimits, mergeRoutes, sameCatalogue } from './merge-routes';
+import { RouteLoader } from './route-loader';
+import { encodeRouteSnapshot } from './stored-route';
+import type { ToolCatalogue } from './tool-catalogue';
 
 export interface LiveCatalogueOptions {
   readonly directory: RouteDirectory;
@@ -88,7 +89,11 @@ export class LiveCatalogue implements ToolCatalogue {
   refreshForUnknownTool(name: string, requestedBy?: RequestIds): Promise<CatalogueGeneration | undefined> {
     const due = (this.options.directory.routes() ?? []).filter((route) => this.takeForcedRefreshSlot(route.token));
     if (due.length === 0) return Promise.resolve(this.generation);
-    this.options.log.info('catalogue_refresh_forced', { reason: 'unknown_tool', tool: printableName(name), routes: due.length }, requestedBy);
+    this.options.log.info(
+      'catalogue_refresh_forced',
+      { reason: 'unknown_tool', tool: printableName(name), routes: due.length },
+      requestedBy,
+    );
     return this.refresh(new Set(due.map((route) => route.token)));
   }
 
@@ -125,7 +130,11 @@ export class LiveCatalogue implements ToolCatalogue {
         const route = this.route(token);
         const state = this.states.get(token);
         if (route === undefined) return { outcome: 'unknown-route' }; // the portal dropped it meanwhile
-        return { outcome: 'refreshed', bundle: describeBundle(route, state, this.now()), failed: state?.lastError?.at === state?.attemptedAt };
+        return {
+          outcome: 'refreshed',
+          bundle: describeBundle(route, state, this.now()),
+          failed: state?.lastError?.at === state?.attemptedAt,
+        };
       });
     this.waitingRequests.set(token, request);
     return request;
@@ -193,7 +202,10 @@ export class LiveCatalogue implements ToolCatalogue {
     const routes = directory.routes();
     if (routes !== undefined) await this.refreshRoutes(routes, forced);
     this.discoveryAttempted = true;
-    this.nextDueAt = Math.min(directory.dueAt(), ...[...this.states.values()].map((state) => state.attemptedAt + this.options.manifestTtlMillis));
+    this.nextDueAt = Math.min(
+      directory.dueAt(),
+      ...[...this.states.values()].map((state) => state.attemptedAt + this.options.manifestTtlMillis),
+    );
     return this.generation;
   }
 
@@ -221,12 +233,14 @@ export class LiveCatalogue implements ToolCatalogue {
     }
     // The whole refresh is refused: old snapshots stay, but the attempt and its error are recorded.
     const error: RouteError = { code: rejection.code, message: rejection.message, at: now };
-    this.states = new Map(routes.flatMap((route) => {
-      const old = this.states.get(route.token);
-      const attempt = loaded[due.indexOf(route)];
-      if (attempt === undefined) return old ? [[route.token, old] as const] : [];
-      return [[route.token, { ...old, signature: attempt.signature, attemptedAt: attempt.attemptedAt, lastError: error }] as const];
-    }));
+    this.states = new Map(
+      routes.flatMap((route) => {
+        const old = this.states.get(route.token);
+        const attempt = loaded[due.indexOf(route)];
+        if (attempt === undefined) return old ? [[route.token, old] as const] : [];
+        return [[route.token, { ...old, signature: attempt.signature, attemptedAt: attempt.attemptedAt, lastError: error }] as const];
+      }),
+    );
   }
 
   private isDue(route: RouteConfig, now: number, forced: Forced): boolean {
@@ -248,7 +262,11 @@ export class LiveCatalogue implements ToolCatalogue {
         candidate = mergeRoutes(snapshots, this.options.limits, (this.generation?.number ?? 0) + 1);
       } catch (error) {
         const rejection = toRegistryError(error, RegistryErrorCode.CatalogueTooLarge);
-        this.options.log.warn('catalogue_refresh_rejected', { code: rejection.code, reason: rejection.message, keptGeneration: this.generation?.number });
+        this.options.log.warn('catalogue_refresh_rejected', {
+          code: rejection.code,
+          reason: rejection.message,
+          keptGeneration: this.generation?.number,
+        });
         return rejection;
       }
     }

@@ -1,7 +1,7 @@
 import { RegistryError, RegistryErrorCode } from '../errors';
-import { CatalogueGeneration } from './catalogue-generation';
 import type { RouteSnapshot } from '../model/route-snapshot';
 import type { ToolDefinition } from '../model/tool-definition';
+import { CatalogueGeneration } from './catalogue-generation';
 
 export interface CatalogueLimits {
   /** Most tools the merged catalogue may hold. */
@@ -16,13 +16,18 @@ export interface CatalogueLimits {
  * All routes' snapshots as one generation, checked as one catalogue: a name offered by two routes or a
  * catalogue over the caps throws, and the caller keeps its old generation (SPEC G14).
  */
-export function mergeRoutes(snapshots: ReadonlyArray<readonly [string, RouteSnapshot]>, limits: CatalogueLimits, number: number): CatalogueGeneration {
+export function mergeRoutes(
+  snapshots: ReadonlyArray<readonly [string, RouteSnapshot]>,
+  limits: CatalogueLimits,
+  number: number,
+): CatalogueGeneration {
   const tools: ToolDefinition[] = [];
   const owner = new Map<string, string>();
   for (const [route, snapshot] of snapshots) {
     for (const tool of snapshot.tools) {
       const other = owner.get(tool.name);
-      if (other !== undefined) throw new RegistryError(RegistryErrorCode.NameCollision, `tool ${tool.name} is offered by routes ${other} and ${route}`);
+      if (other !== undefined)
+        throw new RegistryError(RegistryErrorCode.NameCollision, `tool ${tool.name} is offered by routes ${other} and ${route}`);
       owner.set(tool.name, route);
       tools.push(tool);
     }
@@ -45,7 +50,14 @@ export function sameCatalogue(a: CatalogueGeneration, b: CatalogueGeneration): b
   if (a.toolsListResult.json !== b.toolsListResult.json) return false;
   for (const [name, tool] of a.tools) {
     const other = b.tools.get(name);
-    if (!other || other.endpoint.href !== tool.endpoint.href || other.timeoutMillis !== tool.timeoutMillis || other.maxResultChars !== tool.maxResultChars || other.routeToken !== tool.routeToken) return false;
+    if (
+      !other ||
+      other.endpoint.href !== tool.endpoint.href ||
+      other.timeoutMillis !== tool.timeoutMillis ||
+      other.maxResultChars !== tool.maxResultChars ||
+      other.routeToken !== tool.routeToken
+    )
+      return false;
   }
   return true;
 }

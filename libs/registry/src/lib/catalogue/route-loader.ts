@@ -1,12 +1,13 @@
 import { printableName } from '@toolmesh/protocol';
-import { decodeRouteSnapshot } from './stored-route';
+
 import type { SnapshotCache } from '../cache/snapshot-cache';
 import { RegistryError, RegistryErrorCode, toRegistryError } from '../errors';
 import type { CatalogueLog } from '../model/catalogue-log';
-import { routeSignature, type RouteConfig } from '../model/route';
+import { type RouteConfig, routeSignature } from '../model/route';
 import type { RouteSnapshot } from '../model/route-snapshot';
-import { buildRouteSnapshot, emptySnapshot } from './build-route-snapshot';
 import type { RouteState } from '../model/route-state';
+import { buildRouteSnapshot, emptySnapshot } from './build-route-snapshot';
+import { decodeRouteSnapshot } from './stored-route';
 
 export interface RouteLoaderOptions {
   /** The optional shared last-good cache (Redis), read only for a route memory holds nothing of. */
@@ -30,9 +31,18 @@ export class RouteLoader {
   /** One route's manifests, all of them or none: a route whose aggregate cannot be confirmed keeps what it had. */
   async load(route: RouteConfig, previous: RouteState | undefined): Promise<RouteState> {
     const now = this.options.now();
-    const base = { signature: routeSignature(route), attemptedAt: now, lastSuccessAt: previous?.lastSuccessAt, lastError: previous?.lastError };
+    const base = {
+      signature: routeSignature(route),
+      attemptedAt: now,
+      lastSuccessAt: previous?.lastSuccessAt,
+      lastError: previous?.lastError,
+    };
     if (route.endpointProblem !== undefined) {
-      this.options.log.warn('route_endpoint_invalid', { code: RegistryErrorCode.RouteEndpointInvalid, route: route.token, reason: route.endpointProblem });
+      this.options.log.warn('route_endpoint_invalid', {
+        code: RegistryErrorCode.RouteEndpointInvalid,
+        route: route.token,
+        reason: route.endpointProblem,
+      });
       const lastError = { code: RegistryErrorCode.RouteEndpointInvalid, message: route.endpointProblem, at: now };
       return { ...base, lastError, snapshot: previous?.snapshot ?? emptySnapshot('isolated', now) };
     }
@@ -48,9 +58,17 @@ export class RouteLoader {
       const refused = build.snapshot.refusedTools;
       if (refused.length > 0) {
         // Names only: manifest names are bounded tokens; the reasons are in toolBundles.
-        this.options.log.warn('manifest_tools_refused', { route: route.token, count: refused.length, tools: refused.slice(0, 20).map((tool) => printableName(tool.name)).join(',') });
+        this.options.log.warn('manifest_tools_refused', {
+          route: route.token,
+          count: refused.length,
+          tools: refused
+            .slice(0, 20)
+            .map((tool) => printableName(tool.name))
+            .join(','),
+        });
       }
-      if (previous?.snapshot?.source === 'local-fallback') this.options.log.info('route_recovered', { route: route.token, source: 'remote' });
+      if (previous?.snapshot?.source === 'local-fallback')
+        this.options.log.info('route_recovered', { route: route.token, source: 'remote' });
       return { ...base, snapshot: build.snapshot, lastSuccessAt: now };
     } catch (error) {
       const { code, message } = toRegistryError(error, RegistryErrorCode.ManifestUnreachable);
@@ -66,7 +84,11 @@ export class RouteLoader {
     if (document === undefined) return undefined;
     const build = await decodeRouteSnapshot(document, route, this.options.maxTools);
     if (build.ok) return build.snapshot;
-    this.options.log.warn('snapshot_cache_entry_invalid', { code: RegistryErrorCode.SnapshotCacheInvalid, route: route.token, reason: build.problems.slice(0, 5).join('; ') });
+    this.options.log.warn('snapshot_cache_entry_invalid', {
+      code: RegistryErrorCode.SnapshotCacheInvalid,
+      route: route.token,
+      reason: build.problems.slice(0, 5).join('; '),
+    });
     return undefined;
   }
 
@@ -75,13 +97,23 @@ export class RouteLoader {
     if (route.fallback === undefined) return undefined;
     try {
       const manifest = await route.fallback.fetch();
-      const build = await buildRouteSnapshot(route, [{ serviceDomain: route.services[0]?.serviceDomain ?? '', manifest }], 'local-fallback', this.options.now(), this.options.maxTools);
+      const build = await buildRouteSnapshot(
+        route,
+        [{ serviceDomain: route.services[0]?.serviceDomain ?? '', manifest }],
+        'local-fallback',
+        this.options.now(),
+        this.options.maxTools,
+      );
       if (build.ok) {
         // Once, on entering: until a remote fetch succeeds, its tools' calls go to a service that did not answer.
         this.options.log.warn('route_degraded', { route: route.token, serving: 'local-fallback', tools: build.snapshot.tools.length });
         return build.snapshot;
       }
-      this.options.log.warn('fallback_manifest_invalid', { code: build.code ?? RegistryErrorCode.ManifestInvalid, route: route.token, reason: build.problems.slice(0, 5).join('; ') });
+      this.options.log.warn('fallback_manifest_invalid', {
+        code: build.code ?? RegistryErrorCode.ManifestInvalid,
+        route: route.token,
+        reason: build.problems.slice(0, 5).join('; '),
+      });
     } catch (error) {
       const { code, message } = toRegistryError(error, RegistryErrorCode.ManifestUnreachable);
       this.options.log.warn('fallback_manifest_invalid', { code, route: route.token, reason: message });

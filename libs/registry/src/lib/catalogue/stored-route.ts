@@ -17,11 +17,16 @@ export function encodeRouteSnapshot(routeToken: string, snapshot: RouteSnapshot)
 }
 
 /** Rebuilds a route's snapshot from its cache entry; anything malformed is reported, never half-used. */
-export async function decodeRouteSnapshot(document: unknown, route: { token: string; namePrefix?: string }, maxTools: number): Promise<SnapshotBuild> {
+export async function decodeRouteSnapshot(
+  document: unknown,
+  route: { token: string; namePrefix?: string },
+  maxTools: number,
+): Promise<SnapshotBuild> {
   const stored = document as Partial<StoredRoute> | null;
   if (typeof stored !== 'object' || stored === null || stored.format !== FORMAT) return { ok: false, problems: [`not a ${FORMAT} entry`] };
   if (stored.routeToken !== route.token) return { ok: false, problems: ['the entry belongs to another route'] };
-  if (typeof stored.fetchedAt !== 'number' || !Array.isArray(stored.manifests)) return { ok: false, problems: ['fetchedAt or manifests missing'] };
+  if (typeof stored.fetchedAt !== 'number' || !Array.isArray(stored.manifests))
+    return { ok: false, problems: ['fetchedAt or manifests missing'] };
   if (!stored.manifests.every((m) => typeof m === 'object' && m !== null && typeof (m as ServiceManifest).serviceDomain === 'string')) {
     return { ok: false, problems: ['a manifest entry has no serviceDomain'] };
   }

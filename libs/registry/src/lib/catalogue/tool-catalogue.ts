@@ -1,6 +1,6 @@
-import type { CatalogueGeneration } from './catalogue-generation';
 import type { RequestIds } from '../model/catalogue-log';
 import type { ToolDefinition } from '../model/tool-definition';
+import type { CatalogueGeneration } from './catalogue-generation';
 
 /**
  * The gateway's view of the tool catalogue (the port the request path depends on). Implementations keep

@@ -1,4 +1,5 @@
 import Redis from 'ioredis';
+
 import { RegistryErrorCode } from '../errors';
 import type { CatalogueLog } from '../model/catalogue-log';
 import type { CatalogueChange, CatalogueChangeChannel } from './change-channel';
@@ -59,14 +60,19 @@ export class RedisChangeChannel implements CatalogueChangeChannel {
   }
 
   private unavailable(error: Error): void {
-    this.options.log.warn('catalogue_change_channel_unavailable', { code: RegistryErrorCode.SnapshotCacheUnavailable, error: error.message });
+    this.options.log.warn('catalogue_change_channel_unavailable', {
+      code: RegistryErrorCode.SnapshotCacheUnavailable,
+      error: error.message,
+    });
   }
 }
 
 function parseChange(message: string): CatalogueChange | undefined {
   try {
     const value = JSON.parse(message) as Partial<CatalogueChange>;
-    return typeof value.replica === 'string' && typeof value.listDigest === 'string' ? { replica: value.replica, listDigest: value.listDigest } : undefined;
+    return typeof value.replica === 'string' && typeof value.listDigest === 'string'
+      ? { replica: value.replica, listDigest: value.listDigest }
+      : undefined;
   } catch {
     return undefined;
   }

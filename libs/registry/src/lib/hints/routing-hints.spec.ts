@@ -1,7 +1,7 @@
 import { DocumentServer } from '../../../../../tools/test/document-server';
+import { ROUTING_HINT_DOCUMENT } from '../model/json-source';
 import type { RouteConfig } from '../model/route';
 import { HttpJsonSource } from '../sources/http-json-source';
-import { ROUTING_HINT_DOCUMENT } from '../model/json-source';
 import { capturedLog, FETCH_LIMITS, manualClock } from '../test-support/catalogue-fixture';
 import { RoutingHints } from './routing-hints';
 
@@ -19,12 +19,18 @@ describe('RoutingHints (real HTTP tool services)', () => {
     return {
       token,
       revision,
-      services: [{ serviceDomain: domain, manifest: new HttpJsonSource(new URL(`${domain}/tool-manifest`), FETCH_LIMITS), routingHint: new HttpJsonSource(new URL(`${domain}/tool-service-manifest`), FETCH_LIMITS, ROUTING_HINT_DOCUMENT) }],
+      services: [
+        {
+          serviceDomain: domain,
+          manifest: new HttpJsonSource(new URL(`${domain}/tool-manifest`), FETCH_LIMITS),
+          routingHint: new HttpJsonSource(new URL(`${domain}/tool-service-manifest`), FETCH_LIMITS, ROUTING_HINT_DOCUMENT),
+        },
+      ],
     };
   };
   const hintOf = (name: string) => ({ service: { name } });
 
-  it('keeps each route\'s last good hint through failures, refreshes only after its TTL, and leaves out routes that never answered', async () => {
+  it("keeps each route's last good hint through failures, refreshes only after its TTL, and leaves out routes that never answered", async () => {
     const clock = manualClock();
     const log = capturedLog();
     server.serve('/a/tool-service-manifest', { json: hintOf('a') }).serve('/b/tool-service-manifest', { status: 500 });

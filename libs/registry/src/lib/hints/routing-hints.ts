@@ -1,6 +1,6 @@
-import type { CatalogueLog } from '../model/catalogue-log';
-import { routeSignature, type RouteConfig } from '../model/route';
 import { RegistryErrorCode, toRegistryError } from '../errors';
+import type { CatalogueLog } from '../model/catalogue-log';
+import { type RouteConfig, routeSignature } from '../model/route';
 
 /** One route's routing hint: each enabled tool service's `/tool-service-manifest`, as published. */
 export interface ToolServerHint {
@@ -60,11 +60,18 @@ export class RoutingHints {
 
   private async loadRoute(route: RouteConfig): Promise<void> {
     try {
-      const toolServices = await Promise.all(route.services.flatMap((service) => (service.routingHint ? [service.routingHint.fetch()] : [])));
+      const toolServices = await Promise.all(
+        route.services.flatMap((service) => (service.routingHint ? [service.routingHint.fetch()] : [])),
+      );
       this.lastGood.set(route.token, { route: route.token, toolServices });
     } catch (error) {
       const { code, message } = toRegistryError(error, RegistryErrorCode.RoutingHintUnavailable);
-      this.options.log.warn('routing_hint_refresh_failed', { code, route: route.token, reason: message, kept: this.lastGood.has(route.token) });
+      this.options.log.warn('routing_hint_refresh_failed', {
+        code,
+        route: route.token,
+        reason: message,
+        kept: this.lastGood.has(route.token),
+      });
     }
   }
 }

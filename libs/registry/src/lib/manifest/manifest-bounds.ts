@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_DEPTH, exceedsDepth, printableName } from '@toolmesh/protocol';
+
 import { RegistryErrorCode } from '../errors';
 import type { ServiceManifest } from '../model/route-snapshot';
 import type { RefusedTool } from '../model/tool-definition';
@@ -36,7 +37,11 @@ export function setAsideDeepTools(manifests: readonly ServiceManifest[]): { kept
     if (!Array.isArray(tools)) return service;
     const shallow = tools.filter((tool: unknown) => {
       if (!exceedsDepth(tool, MAX_TOOL_DEPTH)) return true;
-      refused.push({ name: nameOf(tool), code: RegistryErrorCode.ToolTooDeep, message: `the tool's definition is nested deeper than ${MAX_TOOL_DEPTH} levels` });
+      refused.push({
+        name: nameOf(tool),
+        code: RegistryErrorCode.ToolTooDeep,
+        message: `the tool's definition is nested deeper than ${MAX_TOOL_DEPTH} levels`,
+      });
       return false;
     });
     return shallow.length === tools.length ? service : { ...service, manifest: { ...(service.manifest as object), tools: shallow } };

@@ -1,4 +1,4 @@
-import { seededRandom, type SeededRandom } from '../../../../../tools/test/seeded-random';
+import { type SeededRandom, seededRandom } from '../../../../../tools/test/seeded-random';
 import { validateManifest } from './validate-manifest';
 
 /**
@@ -9,8 +9,38 @@ const SEED = Number(process.env.FUZZ_SEED ?? 0x3a11);
 const CASES = Number(process.env.FUZZ_CASES ?? 5_000);
 const target = { name: 'fuzz', serviceDomain: 'http://tools.internal:8080/base', namePrefix: undefined };
 
-const VALUES = [null, true, 0, -1, 1.5, Number.POSITIVE_INFINITY, '', 'x', '/path', '//evil', 'http://h/x', 'https://u:p@h/x', 'file:///etc/passwd', 'javascript:alert(1)', '\u0000', [], {}];
-const KEYS = ['name', 'inputSchema', 'endpoint', 'timeoutMillis', '_meta', 'title', '__proto__', 'constructor', 'tools', 'type', 'properties'];
+const VALUES = [
+  null,
+  true,
+  0,
+  -1,
+  1.5,
+  Number.POSITIVE_INFINITY,
+  '',
+  'x',
+  '/path',
+  '//evil',
+  'http://h/x',
+  'https://u:p@h/x',
+  'file:///etc/passwd',
+  'javascript:alert(1)',
+  '\u0000',
+  [],
+  {},
+];
+const KEYS = [
+  'name',
+  'inputSchema',
+  'endpoint',
+  'timeoutMillis',
+  '_meta',
+  'title',
+  '__proto__',
+  'constructor',
+  'tools',
+  'type',
+  'properties',
+];
 
 function randomValue(r: SeededRandom, depth: number): unknown {
   if (depth > 3 || r.next() < 0.5) return r.pick(VALUES);
@@ -21,7 +51,11 @@ function randomValue(r: SeededRandom, depth: number): unknown {
 }
 
 function validTool(r: SeededRandom, i: number): Record<string, unknown> {
-  return { name: `tool_${i}`, inputSchema: { type: 'object' }, endpoint: r.pick(['/ok', 'http://other.internal/x', 'https://secure.internal/y']) };
+  return {
+    name: `tool_${i}`,
+    inputSchema: { type: 'object' },
+    endpoint: r.pick(['/ok', 'http://other.internal/x', 'https://secure.internal/y']),
+  };
 }
 
 function generate(r: SeededRandom): unknown {

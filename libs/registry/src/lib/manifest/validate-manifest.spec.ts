@@ -1,4 +1,4 @@
-import { validateManifest, type BundleTarget } from './validate-manifest';
+import { type BundleTarget, validateManifest } from './validate-manifest';
 
 const target: BundleTarget = { name: 'core', serviceDomain: 'http://tools.internal:8081/api/' };
 const tool = (fields: Record<string, unknown>) => ({ name: 'echo', inputSchema: { type: 'object' }, endpoint: '/tools/echo', ...fields });
@@ -45,8 +45,16 @@ describe('validateManifest', () => {
   it.each([
     ['an absolute http URL, used as is', { endpoint: 'http://other.internal:9000/x' }, 'http://other.internal:9000/x'],
     ['an absolute https URL', { endpoint: 'https://other.internal/x?v=1' }, 'https://other.internal/x?v=1'],
-    ['_meta.endpoint when there is no top-level one', { endpoint: undefined, _meta: { endpoint: '/meta/path' } }, 'http://tools.internal:8081/api/meta/path'],
-    ['the top-level endpoint over _meta.endpoint', { endpoint: '/top', _meta: { endpoint: '/meta' } }, 'http://tools.internal:8081/api/top'],
+    [
+      '_meta.endpoint when there is no top-level one',
+      { endpoint: undefined, _meta: { endpoint: '/meta/path' } },
+      'http://tools.internal:8081/api/meta/path',
+    ],
+    [
+      'the top-level endpoint over _meta.endpoint',
+      { endpoint: '/top', _meta: { endpoint: '/meta' } },
+      'http://tools.internal:8081/api/top',
+    ],
   ])('resolves %s (SPEC G10)', (_, fields, href) => {
     const result = validateManifest({ tools: [tool(fields)] }, target);
     expect(result.ok && result.manifest.tools[0].endpoint.href).toBe(href);
@@ -67,10 +75,16 @@ describe('validateManifest', () => {
   });
 
   it('refuses duplicate names, wrong prefixes and schema violations, all reported together', () => {
-    const problems = problemsOf({ tools: [tool({ name: 'a_x' }), tool({ name: 'a_x' }), tool({ name: 'b_y' })] }, { ...target, namePrefix: 'a_' });
+    const problems = problemsOf(
+      { tools: [tool({ name: 'a_x' }), tool({ name: 'a_x' }), tool({ name: 'b_y' })] },
+      { ...target, namePrefix: 'a_' },
+    );
     expect(problems).toEqual(['tool a_x: duplicate name', 'tool b_y: name must start with "a_"']);
     expect(problemsOf({ tools: [{ name: 'bad name!', inputSchema: { type: 'string' } }] })).toEqual(
-      expect.arrayContaining([expect.stringContaining('manifest.tools.0.name'), expect.stringContaining('manifest.tools.0.inputSchema.type')]),
+      expect.arrayContaining([
+        expect.stringContaining('manifest.tools.0.name'),
+        expect.stringContaining('manifest.tools.0.inputSchema.type'),
+      ]),
     );
     expect(problemsOf({ notTools: [] })).toEqual(['manifest.tools is required']);
     expect(problemsOf('not an object')).toEqual([expect.stringContaining('must be object')]);

@@ -1,4 +1,5 @@
 import { SchemaCompiler } from '@toolmesh/protocol';
+
 import manifestSchema from '../../../../../docs/schemas/tool-manifest.schema.json';
 import { PUBLIC_TOOL_FIELDS, type PublicTool, type UncompiledTool } from '../model/tool-definition';
 

@@ -1,4 +1,5 @@
 import type { SchemaCompiler } from '@toolmesh/protocol';
+
 import type { RegistryErrorCode } from '../errors';
 import type { RefusedTool, ToolDefinition } from './tool-definition';
 

@@ -27,5 +27,9 @@ export interface RouteConfig {
 
 /** Changes when the route's revision or endpoint configuration does; a change refetches the route at once. */
 export function routeSignature(route: RouteConfig): string {
-  return JSON.stringify([route.revision ?? null, route.endpointProblem ?? null, route.services.map((service) => [service.serviceDomain, service.manifest.location])]);
+  return JSON.stringify([
+    route.revision ?? null,
+    route.endpointProblem ?? null,
+    route.services.map((service) => [service.serviceDomain, service.manifest.location]),
+  ]);
 }

@@ -1,7 +1,8 @@
 import path from 'node:path';
+
 import { RegistryError, RegistryErrorCode } from '../errors';
-import { jsonSourceAt } from '../sources/http-json-source';
 import { PORTAL_DOCUMENT } from '../model/json-source';
+import { jsonSourceAt } from '../sources/http-json-source';
 import { parsePortalRegistry } from './portal-registry';
 
 const options = { fetch: { timeoutMillis: 1_000, maxBytes: 1_000_000 } };
@@ -29,7 +30,12 @@ describe('parsePortalRegistry (docs/schemas/portal-registry.schema.json)', () =>
     const routes = parsePortalRegistry(
       {
         routes: [
-          { routeToken: 'on', enabled: 'Y', routeRevision: 7, toolServices: [service('http://a.internal'), service('http://b.internal', 'N')] },
+          {
+            routeToken: 'on',
+            enabled: 'Y',
+            routeRevision: 7,
+            toolServices: [service('http://a.internal'), service('http://b.internal', 'N')],
+          },
           { routeToken: 'off', enabled: 'N', routeRevision: '1', toolServices: [service('http://c.internal')] },
           { routeToken: 'idle', enabled: 'Y', routeRevision: '1', toolServices: [service('http://d.internal', 'N')], unknownMember: true },
         ],
@@ -43,7 +49,10 @@ describe('parsePortalRegistry (docs/schemas/portal-registry.schema.json)', () =>
   });
 
   it('isolates a route with a bad endpoint instead of rejecting the registry', () => {
-    const [route] = parsePortalRegistry({ routes: [{ routeToken: 'r', enabled: 'Y', routeRevision: '1', toolServices: [service('http://user:secret@x.internal')] }] }, options);
+    const [route] = parsePortalRegistry(
+      { routes: [{ routeToken: 'r', enabled: 'Y', routeRevision: '1', toolServices: [service('http://user:secret@x.internal')] }] },
+      options,
+    );
     expect(route.services).toEqual([]);
     expect(route.endpointProblem).toBe('toolServices[0]: serviceDomain must not carry credentials');
   });

@@ -1,9 +1,10 @@
 import { SchemaCompiler } from '@toolmesh/protocol';
+
 import portalSchema from '../../../../../docs/schemas/portal-registry.schema.json';
-import type { RouteConfig, ToolServiceTarget } from '../model/route';
 import { RegistryError, RegistryErrorCode } from '../errors';
-import { HttpJsonSource, type HttpJsonSourceOptions } from '../sources/http-json-source';
 import { ROUTING_HINT_DOCUMENT } from '../model/json-source';
+import type { RouteConfig, ToolServiceTarget } from '../model/route';
+import { HttpJsonSource, type HttpJsonSourceOptions } from '../sources/http-json-source';
 
 /** Where each tool service publishes its routing hint (SPEC G18). */
 export const ROUTING_HINT_PATH = '/tool-service-manifest';
@@ -43,12 +44,17 @@ export function parsePortalRegistry(document: unknown, options: PortalRouteOptio
   const routes = (document as { routes: PortalRoute[] }).routes.filter((route) => route.enabled === 'Y');
   const tokens = routes.map((route) => route.routeToken);
   const duplicate = tokens.find((token, i) => tokens.indexOf(token) !== i);
-  if (duplicate !== undefined) throw new RegistryError(RegistryErrorCode.PortalInvalid, `portal registry: route ${duplicate} is listed twice`);
+  if (duplicate !== undefined)
+    throw new RegistryError(RegistryErrorCode.PortalInvalid, `portal registry: route ${duplicate} is listed twice`);
   return routes.map((route) => toRouteConfig(route, options));
 }
 
 function toRouteConfig(route: PortalRoute, options: PortalRouteOptions): RouteConfig {
-  const base = { token: route.routeToken, revision: String(route.routeRevision), ...(options.namePrefix !== undefined && { namePrefix: options.namePrefix }) };
+  const base = {
+    token: route.routeToken,
+    revision: String(route.routeRevision),
+    ...(options.namePrefix !== undefined && { namePrefix: options.namePrefix }),
+  };
   const services: ToolServiceTarget[] = [];
   for (const [i, service] of route.toolServices.entries()) {
     if (service.enabled !== 'Y') continue;
@@ -66,7 +72,8 @@ function toRouteConfig(route: PortalRoute, options: PortalRouteOptions): RouteCo
 }
 
 function endpointProblem(service: PortalToolService): string | undefined {
-  if (!/^https?:\/\//i.test(service.serviceDomain) || !URL.canParse(service.serviceDomain)) return 'serviceDomain must be an absolute http(s) URL';
+  if (!/^https?:\/\//i.test(service.serviceDomain) || !URL.canParse(service.serviceDomain))
+    return 'serviceDomain must be an absolute http(s) URL';
   const url = new URL(service.serviceDomain);
   if (url.username !== '' || url.password !== '') return 'serviceDomain must not carry credentials';
   if (url.search !== '' || url.hash !== '') return 'serviceDomain must not carry a query or fragment';

@@ -3,8 +3,8 @@ import { startRedis, type TestRedis } from '../../../../../tools/test/redis-serv
 import { RedisSnapshotCache } from '../cache/redis-snapshot-cache';
 import { LiveCatalogue } from '../catalogue/live-catalogue';
 import { RegistryErrorCode } from '../errors';
-import { HttpJsonSource } from '../sources/http-json-source';
 import { PORTAL_DOCUMENT } from '../model/json-source';
+import { HttpJsonSource } from '../sources/http-json-source';
 import { capturedLog, FETCH_LIMITS, listedNames, manifestOf, manifestPath, manualClock } from '../test-support/catalogue-fixture';
 import { PortalRouteDirectory } from './portal-route-directory';
 
@@ -20,7 +20,16 @@ describe('PortalRouteDirectory with Redis (real portal over HTTP, real redis-ser
   beforeEach(async () => {
     [portal, services, redis] = await Promise.all([new DocumentServer().start(), new DocumentServer().start(), startRedis()]);
     portal.serve('/registry', {
-      json: { routes: [{ routeToken: 'core', enabled: 'Y', routeRevision: '1', toolServices: [{ serviceDomain: `${services.url}/core`, manifestPath: '/tool-manifest', enabled: 'Y' }] }] },
+      json: {
+        routes: [
+          {
+            routeToken: 'core',
+            enabled: 'Y',
+            routeRevision: '1',
+            toolServices: [{ serviceDomain: `${services.url}/core`, manifestPath: '/tool-manifest', enabled: 'Y' }],
+          },
+        ],
+      },
     });
     services.serve(manifestPath('core'), { json: manifestOf('c1') });
   });
@@ -28,7 +37,13 @@ describe('PortalRouteDirectory with Redis (real portal over HTTP, real redis-ser
 
   function replica() {
     const clock = manualClock();
-    const cache = new RedisSnapshotCache({ url: redis.url, keyPrefix: 'gw', portalRegistryKey: PORTAL_KEY, commandTimeoutMillis: 500, log });
+    const cache = new RedisSnapshotCache({
+      url: redis.url,
+      keyPrefix: 'gw',
+      portalRegistryKey: PORTAL_KEY,
+      commandTimeoutMillis: 500,
+      log,
+    });
     caches.push(cache);
     const directory = new PortalRouteDirectory({
       source: new HttpJsonSource(new URL(`${portal.url}/registry`), FETCH_LIMITS, PORTAL_DOCUMENT),
@@ -38,7 +53,16 @@ describe('PortalRouteDirectory with Redis (real portal over HTTP, real redis-ser
       log,
       now: clock.now,
     });
-    const catalogue = new LiveCatalogue({ directory, limits: { maxTools: 10, maxSerializedBytes: 100_000, toolsListPageSize: 1_000 }, manifestTtlMillis: 60_000, forcedRefreshCooldownMillis: 5_000, requestedRefreshIntervalMillis: 1_000, cache, log, now: clock.now });
+    const catalogue = new LiveCatalogue({
+      directory,
+      limits: { maxTools: 10, maxSerializedBytes: 100_000, toolsListPageSize: 1_000 },
+      manifestTtlMillis: 60_000,
+      forcedRefreshCooldownMillis: 5_000,
+      requestedRefreshIntervalMillis: 1_000,
+      cache,
+      log,
+      now: clock.now,
+    });
     return { catalogue, directory };
   }
 

@@ -1,9 +1,10 @@
 import { errorMessage } from '@toolmesh/protocol';
-import type { RouteConfig } from '../model/route';
-import type { CatalogueLog } from '../model/catalogue-log';
+
 import type { SnapshotCache } from '../cache/snapshot-cache';
 import { RegistryErrorCode, toRegistryError } from '../errors';
+import type { CatalogueLog } from '../model/catalogue-log';
 import type { JsonSource } from '../model/json-source';
+import type { RouteConfig } from '../model/route';
 import { parsePortalRegistry, type PortalRouteOptions } from './portal-registry';
 import type { DirectoryStatus, RouteDirectory } from './route-directory';
 
@@ -68,7 +69,11 @@ export class PortalRouteDirectory implements RouteDirectory {
       this.state = { ...this.state, source: 'redis', lastSuccessAt: now };
       this.options.log.info('portal_registry_warm_start', { routes: this.current.length });
     } catch (error) {
-      this.options.log.warn('snapshot_cache_entry_invalid', { code: RegistryErrorCode.SnapshotCacheInvalid, entry: 'portal registry', reason: errorMessage(error) });
+      this.options.log.warn('snapshot_cache_entry_invalid', {
+        code: RegistryErrorCode.SnapshotCacheInvalid,
+        entry: 'portal registry',
+        reason: errorMessage(error),
+      });
     }
   }
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
+
 import { RegistryError } from '../errors';
-import { MANIFEST_DOCUMENT, type DocumentKind, type JsonSource } from '../model/json-source';
+import { type DocumentKind, type JsonSource, MANIFEST_DOCUMENT } from '../model/json-source';
 
 /** A document kept in a file: the local profile's portal registry and fallback manifest, and tests. */
 export class FileJsonSource implements JsonSource {

@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { RegistryError, RegistryErrorCode } from '../errors';
-import { HttpJsonSource } from './http-json-source';
 import { PORTAL_DOCUMENT } from '../model/json-source';
+import { HttpJsonSource } from './http-json-source';
 
 describe('HttpJsonSource (got, the catalogue keep-alive pool)', () => {
   let server: Server;
@@ -11,16 +12,26 @@ describe('HttpJsonSource (got, the catalogue keep-alive pool)', () => {
     server = createServer((req, res) => {
       // A hostile tool service: its manifest path sends the fetch elsewhere, on its own origin or another.
       if (req.url === '/moved-here') return void res.writeHead(302, { location: '/doc' }).end();
-      if (req.url === '/moved-away') return void res.writeHead(307, { location: `http://localhost:${(server.address() as AddressInfo).port}/doc` }).end();
+      if (req.url === '/moved-away')
+        return void res.writeHead(307, { location: `http://localhost:${(server.address() as AddressInfo).port}/doc` }).end();
       setTimeout(() => res.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body), reply.delayMillis ?? 0);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
-  const at = (path: string) => new HttpJsonSource(new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`), { timeoutMillis: 2_000, maxBytes: 1_000 });
+  const at = (path: string) =>
+    new HttpJsonSource(new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`), {
+      timeoutMillis: 2_000,
+      maxBytes: 1_000,
+    });
 
-  const source = (options = { timeoutMillis: 2_000, maxBytes: 1_000 }) => new HttpJsonSource(new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/doc?x=1`), options);
-  const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (error: RegistryError) => error.code);
+  const source = (options = { timeoutMillis: 2_000, maxBytes: 1_000 }) =>
+    new HttpJsonSource(new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/doc?x=1`), options);
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (error: RegistryError) => error.code,
+    );
 
   it('parses the document and reports its location without the query', async () => {
     reply = { status: 200, body: '{"tools":[]}' };
@@ -49,14 +60,23 @@ describe('HttpJsonSource (got, the catalogue keep-alive pool)', () => {
 
   it('refuses a redirect to another origin (another host name for the same server included)', async () => {
     reply = { status: 200, body: '{"tools":[]}' };
-    const error = await at('/moved-away').fetch().then(() => undefined, (e: RegistryError) => e);
+    const error = await at('/moved-away')
+      .fetch()
+      .then(
+        () => undefined,
+        (e: RegistryError) => e,
+      );
     expect(error?.code).toBe(RegistryErrorCode.ManifestUnreachable);
     expect(error?.message).toMatch(/redirected to another origin \(http:\/\/localhost:\d+\), which is never followed/);
   });
 
   it('uses the codes of the document kind it reads', async () => {
     reply = { status: 500, body: '{}' };
-    const portal = new HttpJsonSource(new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/portal`), { timeoutMillis: 1_000, maxBytes: 1_000 }, PORTAL_DOCUMENT);
+    const portal = new HttpJsonSource(
+      new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/portal`),
+      { timeoutMillis: 1_000, maxBytes: 1_000 },
+      PORTAL_DOCUMENT,
+    );
     expect(await failure(portal.fetch())).toBe(RegistryErrorCode.PortalUnreachable);
   });
 });
@@ -91,7 +111,11 @@ describe('HttpJsonSource when the service resets a connection', () => {
     requests = 0;
   });
 
-  const source = () => new HttpJsonSource(new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/tool-manifest`), { timeoutMillis: 5_000, maxBytes: 1_000 });
+  const source = () =>
+    new HttpJsonSource(new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/tool-manifest`), {
+      timeoutMillis: 5_000,
+      maxBytes: 1_000,
+    });
 
   it('retries a GET once on a fresh socket when the pooled one is reset before any reply byte', async () => {
     mode = 'reset-reused-sockets';
@@ -103,7 +127,12 @@ describe('HttpJsonSource when the service resets a connection', () => {
 
   it('retries never more than once: a second reset fails the fetch', async () => {
     mode = 'reset-every-request';
-    const error = await source().fetch().then(() => undefined, (e: RegistryError) => e);
+    const error = await source()
+      .fetch()
+      .then(
+        () => undefined,
+        (e: RegistryError) => e,
+      );
     expect(error?.code).toBe(RegistryErrorCode.ManifestUnreachable);
     expect(error?.message).toMatch(/manifest http:\/\/127\.0\.0\.1:\d+\/tool-manifest: /);
     expect(requests).toBe(2);
@@ -111,7 +140,12 @@ describe('HttpJsonSource when the service resets a connection', () => {
 
   it('does not retry once the reply has begun', async () => {
     mode = 'reset-after-headers';
-    const error = await source().fetch().then(() => undefined, (e: RegistryError) => e);
+    const error = await source()
+      .fetch()
+      .then(
+        () => undefined,
+        (e: RegistryError) => e,
+      );
     expect(error?.code).toBe(RegistryErrorCode.ManifestUnreachable);
     expect(requests).toBe(1);
   });

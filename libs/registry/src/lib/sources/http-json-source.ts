@@ -1,10 +1,12 @@
 import http from 'node:http';
 import https from 'node:https';
-import got, { RequestError, type Got, type Response } from 'got';
+
 import { errorMessage, printable } from '@toolmesh/protocol';
+import got, { type Got, RequestError, type Response } from 'got';
+
 import { RegistryError } from '../errors';
+import { type DocumentKind, type JsonSource, MANIFEST_DOCUMENT } from '../model/json-source';
 import { FileJsonSource } from './file-json-source';
-import { MANIFEST_DOCUMENT, type DocumentKind, type JsonSource } from '../model/json-source';
 
 export interface HttpJsonSourceOptions {
   timeoutMillis: number;

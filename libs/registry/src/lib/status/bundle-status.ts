@@ -32,12 +32,18 @@ export interface CatalogueStatus {
   readonly generation: number | null;
   readonly toolCount: number;
   /** The portal registry's state; `null` with `mcp.bundles`. */
-  readonly portal: { location: string; source: string; lastSuccess: string | null; lastError: { code: string; message: string; at: string } | null } | null;
+  readonly portal: {
+    location: string;
+    source: string;
+    lastSuccess: string | null;
+    lastError: { code: string; message: string; at: string } | null;
+  } | null;
   readonly bundles: BundleStatus[];
 }
 
 const iso = (millis: number | undefined): string | null => (millis === undefined ? null : new Date(millis).toISOString());
-const error = (e: { code: string; message: string; at: number } | undefined) => (e ? { code: e.code, message: e.message, at: new Date(e.at).toISOString() } : null);
+const error = (e: { code: string; message: string; at: number } | undefined) =>
+  e ? { code: e.code, message: e.message, at: new Date(e.at).toISOString() } : null;
 
 export function describeBundle(route: RouteConfig, state: RouteState | undefined, now: number): BundleStatus {
   const snapshot = state?.snapshot;
@@ -60,5 +66,10 @@ export function describeBundle(route: RouteConfig, state: RouteState | undefined
 
 export function describePortal(status: DirectoryStatus | undefined): CatalogueStatus['portal'] {
   if (status === undefined) return null;
-  return { location: status.location, source: status.source ?? 'none', lastSuccess: iso(status.lastSuccessAt), lastError: error(status.lastError) };
+  return {
+    location: status.location,
+    source: status.source ?? 'none',
+    lastSuccess: iso(status.lastSuccessAt),
+    lastError: error(status.lastError),
+  };
 }

@@ -1,5 +1,5 @@
 import type { DocumentServer } from '../../../../../tools/test/document-server';
-import { HttpJsonSource, type CatalogueLog, type RouteConfig } from '../../index';
+import { type CatalogueLog, HttpJsonSource, type RouteConfig } from '../../index';
 
 // Building blocks of the registry's catalogue specs: manifests, routes on a DocumentServer, a log and a clock.
 // Here rather than in tools/test because it is the registry's own: a shared helper importing the registry
@@ -8,12 +8,16 @@ import { HttpJsonSource, type CatalogueLog, type RouteConfig } from '../../index
 export const SCHEMA = { type: 'object' };
 
 /** A manifest offering the named tools, each at `/tools/<name>` under the route's service domain. */
-export const manifestOf = (...names: string[]) => ({ revision: `r-${names.join('+')}`, tools: names.map((name) => ({ name, inputSchema: SCHEMA, endpoint: `/tools/${name}` })) });
+export const manifestOf = (...names: string[]) => ({
+  revision: `r-${names.join('+')}`,
+  tools: names.map((name) => ({ name, inputSchema: SCHEMA, endpoint: `/tools/${name}` })),
+});
 
 /** Log events as `event:code` (or just `event`), in order. */
 export function capturedLog(): CatalogueLog & { events: string[]; of(event: string): string[] } {
   const events: string[] = [];
-  const record = (event: string, fields: Record<string, unknown>) => events.push(fields.code === undefined ? event : `${event}:${String(fields.code)}`);
+  const record = (event: string, fields: Record<string, unknown>) =>
+    events.push(fields.code === undefined ? event : `${event}:${String(fields.code)}`);
   return { events, info: record, warn: record, of: (event) => events.filter((e) => e.split(':')[0] === event) };
 }
 

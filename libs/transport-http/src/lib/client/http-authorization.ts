@@ -42,6 +42,7 @@ export function isInsufficientScope(wwwAuthenticate: string | undefined): boolea
 const SDK_AUTH_SEAM = Symbol.for('mcp.authSeamEscape');
 
 export function asAuthorizationFailure(error: unknown): unknown {
-  if (typeof error === 'object' && error !== null && Object.isExtensible(error)) Object.defineProperty(error, SDK_AUTH_SEAM, { value: true, configurable: true });
+  if (typeof error === 'object' && error !== null && Object.isExtensible(error))
+    Object.defineProperty(error, SDK_AUTH_SEAM, { value: true, configurable: true });
   return error;
 }

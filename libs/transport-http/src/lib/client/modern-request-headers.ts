@@ -1,11 +1,26 @@
-import { encodeHeaderValue, MCP_NAME_SOURCE, McpHttpHeader, McpMetaKey, isModernProtocolVersion, type JSONRPCMessage } from '@toolmesh/protocol';
+import {
+  encodeHeaderValue,
+  isModernProtocolVersion,
+  type JSONRPCMessage,
+  MCP_NAME_SOURCE,
+  McpHttpHeader,
+  McpMetaKey,
+} from '@toolmesh/protocol';
 
 /**
  * Headers the transport derives from the message or owns itself. The SDK client's per-request headers
  * (`Mcp-Param-*`) never replace them: a caller could otherwise make a header disagree with the body,
  * which a 2026-07-28 server rejects with -32020.
  */
-const RESERVED = new Set(['accept', 'authorization', 'content-type', McpHttpHeader.ProtocolVersion, McpHttpHeader.Method, McpHttpHeader.Name, McpHttpHeader.SessionId]);
+const RESERVED = new Set([
+  'accept',
+  'authorization',
+  'content-type',
+  McpHttpHeader.ProtocolVersion,
+  McpHttpHeader.Method,
+  McpHttpHeader.Name,
+  McpHttpHeader.SessionId,
+]);
 
 /** The protocol version a message's `_meta` claims when it is a 2026-07-28-or-later message, else undefined. */
 export function modernVersionOf(message: JSONRPCMessage): string | undefined {

@@ -1,7 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+import { encodeHeaderValue, type JSONRPCMessage, McpMetaKey } from '@toolmesh/protocol';
 import { Agent } from 'undici';
-import { encodeHeaderValue, McpMetaKey, type JSONRPCMessage } from '@toolmesh/protocol';
+
 import { eventually } from '../../../../../tools/test/process-table';
 import { HttpClientErrorCode } from './http-client-errors';
 import { StreamableHttpClientTransport } from './streamable-http-client-transport';
@@ -34,7 +36,10 @@ describe('StreamableHttpClientTransport, 2026-07-28 requests', () => {
   });
   beforeEach(() => {
     seen = [];
-    reply = (res, message) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { resultType: 'complete', content: [] } }));
+    reply = (res, message) =>
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { resultType: 'complete', content: [] } }));
   });
 
   async function open(): Promise<{ transport: StreamableHttpClientTransport; messages: JSONRPCMessage[]; errors: Error[] }> {
@@ -47,7 +52,7 @@ describe('StreamableHttpClientTransport, 2026-07-28 requests', () => {
     return { transport, messages, errors };
   }
 
-  it('sends MCP-Protocol-Version, Mcp-Method and Mcp-Name from the body, and the SDK\'s Mcp-Param-* headers', async () => {
+  it("sends MCP-Protocol-Version, Mcp-Method and Mcp-Name from the body, and the SDK's Mcp-Param-* headers", async () => {
     const { transport } = await open();
     await transport.send(
       { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'grüße', arguments: { region: 'eu' }, _meta: meta } },
@@ -75,18 +80,26 @@ describe('StreamableHttpClientTransport, 2026-07-28 requests', () => {
 
   it('delivers a 400 carrying the JSON-RPC error for the request as its answer (-32022 names the versions served)', async () => {
     const error = { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '2027-01-01' } };
-    reply = (res, message) => res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, error }));
+    reply = (res, message) =>
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, error }));
     const { transport, messages } = await open();
     await transport.send({ jsonrpc: '2.0', id: 7, method: 'server/discover', params: { _meta: meta } });
     await transport.close();
     expect(messages).toEqual([{ jsonrpc: '2.0', id: 7, error }]);
   });
 
-  it('rejects any other refusal of a 2026 request with the status and the server\'s error text, keeping the body for the era probe', async () => {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: No valid session ID provided' } });
+  it("rejects any other refusal of a 2026 request with the status and the server's error text, keeping the body for the era probe", async () => {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: 'Bad Request: No valid session ID provided' },
+    });
     reply = (res) => res.writeHead(400, { 'content-type': 'application/json' }).end(body);
     const { transport, messages } = await open();
-    const refused = await transport.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } }).then(() => undefined, (e: unknown) => e);
+    const refused = await transport.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     await transport.close();
     expect(messages).toEqual([]);
     expect(refused).toMatchObject({ code: HttpClientErrorCode.HttpStatus, status: 400, body });
@@ -102,7 +115,15 @@ describe('StreamableHttpClientTransport, 2026-07-28 requests', () => {
     const { transport, errors } = await open();
     const abort = new AbortController();
     let ended = false;
-    await transport.send({ jsonrpc: '2.0', id: 'listen:1', method: 'subscriptions/listen', params: { _meta: meta, notifications: { toolsListChanged: true } } }, { requestSignal: abort.signal, onRequestStreamEnd: () => (ended = true) });
+    await transport.send(
+      {
+        jsonrpc: '2.0',
+        id: 'listen:1',
+        method: 'subscriptions/listen',
+        params: { _meta: meta, notifications: { toolsListChanged: true } },
+      },
+      { requestSignal: abort.signal, onRequestStreamEnd: () => (ended = true) },
+    );
     abort.abort();
     // The server sees the stream close while the transport stays open.
     expect(await eventually(() => streamClosed)).toBe(true);
@@ -115,7 +136,10 @@ describe('StreamableHttpClientTransport, 2026-07-28 requests', () => {
     reply = (res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(': bye\n\n');
     const { transport, errors } = await open();
     let ended = false;
-    await transport.send({ jsonrpc: '2.0', id: 'listen:1', method: 'subscriptions/listen', params: { _meta: meta, notifications: {} } }, { onRequestStreamEnd: () => (ended = true) });
+    await transport.send(
+      { jsonrpc: '2.0', id: 'listen:1', method: 'subscriptions/listen', params: { _meta: meta, notifications: {} } },
+      { onRequestStreamEnd: () => (ended = true) },
+    );
     expect(await eventually(() => ended)).toBe(true);
     await transport.close();
     expect(errors).toEqual([]);

@@ -1,8 +1,14 @@
-import { SseParser, type SseParseEvent } from './sse-parser';
+import { type SseParseEvent, SseParser } from './sse-parser';
 
 const events = (parser: SseParser, text: string) => parser.push(text).map(shown);
 const shown = (e: SseParseEvent) => (e.kind === 'event' ? e.event : `<${e.bytes} dropped>`);
-const message = (data: string, more: { event?: string; id?: string; retry?: number } = {}) => ({ event: 'message', data, id: undefined, retry: undefined, ...more });
+const message = (data: string, more: { event?: string; id?: string; retry?: number } = {}) => ({
+  event: 'message',
+  data,
+  id: undefined,
+  retry: undefined,
+  ...more,
+});
 
 describe('SseParser', () => {
   it('yields events split across chunks (mid-line too), joins multi-line data, and reads id, type and retry', () => {
@@ -52,13 +58,22 @@ const STREAMS: ReadonlyArray<{ name: string; stream: string; expected: unknown[]
   {
     name: 'event, id and retry fields',
     stream: 'event: ping\nid: 1\nretry: 250\ndata: p\n\nid: 2\ndata: q\n\nid\ndata: r\n\n',
-    expected: [message('p', { event: 'ping', id: '1', retry: 250 }), message('q', { id: '2', retry: 250 }), message('r', { id: '', retry: 250 })],
+    expected: [
+      message('p', { event: 'ping', id: '1', retry: 250 }),
+      message('q', { id: '2', retry: 250 }),
+      message('r', { id: '', retry: 250 }),
+    ],
   },
   { name: 'empty events', stream: '\n\nevent: x\n\ndata:\n\ndata\r\n\r\n\r\n', expected: [message(''), message('')] },
   { name: 'a byte order mark', stream: '\uFEFFdata: one\n\n', expected: [message('one')] },
   { name: 'multi-byte characters', stream: 'data: hé 🙂\r\n\r\ndata: ✓\r\n\r\n', expected: [message('hé 🙂'), message('✓')] },
   { name: 'no closing blank line', stream: 'data: one\n\ndata: two\r', expected: [message('one'), message('two')] },
-  { name: 'an event over the limit', stream: 'data: 0123456789\ndata: 0123456789\n\ndata: ok\n\n', expected: ['<22 dropped>', message('ok')], maxEventBytes: 16 },
+  {
+    name: 'an event over the limit',
+    stream: 'data: 0123456789\ndata: 0123456789\n\ndata: ok\n\n',
+    expected: ['<22 dropped>', message('ok')],
+    maxEventBytes: 16,
+  },
 ];
 
 /** Parses the stream given as byte chunks, decoded as a transport does (keeping a byte order mark), to its end. */
@@ -83,6 +98,11 @@ describe.each(STREAMS)('SseParser on a stream with $name', ({ stream, expected, 
   });
 
   it('yields the same events fed byte by byte', () => {
-    expect(parse([...bytes].map((byte) => Buffer.of(byte)), maxEventBytes)).toEqual(expected);
+    expect(
+      parse(
+        [...bytes].map((byte) => Buffer.of(byte)),
+        maxEventBytes,
+      ),
+    ).toEqual(expected);
   });
 });

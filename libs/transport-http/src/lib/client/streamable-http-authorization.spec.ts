@@ -1,7 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Agent } from 'undici';
+
 import type { JSONRPCMessage } from '@toolmesh/protocol';
+import { Agent } from 'undici';
+
 import { eventually } from '../../../../../tools/test/process-table';
 import type { AuthorizationChallenge, HttpAuthorization } from './http-authorization';
 import { HttpClientErrorCode } from './http-client-errors';
@@ -58,7 +60,9 @@ function recordingHook(options: { readonly token?: string; readonly failure?: Er
 }
 
 function reply(res: ServerResponse, status: number, headers: Record<string, string> = {}) {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(status === 200 ? JSON.stringify({ jsonrpc: '2.0', id: 1, result: {} }) : '{}');
+  res
+    .writeHead(status, { 'content-type': 'application/json', ...headers })
+    .end(status === 200 ? JSON.stringify({ jsonrpc: '2.0', id: 1, result: {} }) : '{}');
 }
 
 async function open(hook: HttpAuthorization, listen = false) {
@@ -70,8 +74,9 @@ async function open(hook: HttpAuthorization, listen = false) {
 }
 
 describe('StreamableHttpClientTransport with an authorization hook', () => {
-  it('sends the hook\'s header, hands a 401 over with its challenge as sent, and retries once with the new credentials', async () => {
-    answer = (req, res) => (req.headers.authorization === 'Bearer token-1' ? reply(res, 200) : reply(res, 401, { 'www-authenticate': CHALLENGE }));
+  it("sends the hook's header, hands a 401 over with its challenge as sent, and retries once with the new credentials", async () => {
+    answer = (req, res) =>
+      req.headers.authorization === 'Bearer token-1' ? reply(res, 200) : reply(res, 401, { 'www-authenticate': CHALLENGE });
     const { hook, challenges } = recordingHook({ token: 'stale' });
     const { transport, messages } = await open(hook);
 
@@ -126,7 +131,7 @@ describe('StreamableHttpClientTransport with an authorization hook', () => {
     await transport.close();
   });
 
-  it('fails the request with the hook\'s own error, marked for the SDK\'s probe as an authorization failure', async () => {
+  it("fails the request with the hook's own error, marked for the SDK's probe as an authorization failure", async () => {
     answer = (_req, res) => reply(res, 401, { 'www-authenticate': CHALLENGE });
     const refusal = new Error('the sign-in was refused');
     const { hook } = recordingHook({ failure: refusal });
@@ -149,7 +154,12 @@ describe('StreamableHttpClientTransport with an authorization hook', () => {
     const { hook, challenges } = recordingHook({ token: 't' });
     const { transport } = await open(hook, true);
 
-    await transport.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '0' } } });
+    await transport.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '0' } },
+    });
     await transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     expect(await eventually(() => seen.some((r) => r.method === 'GET'))).toBe(true); // opened in the background
     await transport.close();

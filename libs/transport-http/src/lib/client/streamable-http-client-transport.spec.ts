@@ -1,11 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Agent } from 'undici';
+
 import { Client } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage } from '@toolmesh/protocol';
-import { startHttpPeer, type HttpPeer } from '../../../../../tools/test/peers/http-peer';
+import { Agent } from 'undici';
+
+import { type HttpPeer, startHttpPeer } from '../../../../../tools/test/peers/http-peer';
 import { eventually } from '../../../../../tools/test/process-table';
-import { HttpClientErrorCode, type HttpClientError } from './http-client-errors';
+import { type HttpClientError, HttpClientErrorCode } from './http-client-errors';
 import { StreamableHttpClientTransport } from './streamable-http-client-transport';
 
 const clientInfo = { name: 'transport-http-test', version: '0.0.0' };
@@ -91,7 +93,11 @@ describe('StreamableHttpClientTransport against a misbehaving server', () => {
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
   async function sendOne(): Promise<{ messages: JSONRPCMessage[]; errors: HttpClientError[]; sent: Promise<void> }> {
-    const transport = new StreamableHttpClientTransport(new URL(base), { dispatcher, headers: { authorization: TOKEN }, maxMessageBytes: 1024 });
+    const transport = new StreamableHttpClientTransport(new URL(base), {
+      dispatcher,
+      headers: { authorization: TOKEN },
+      maxMessageBytes: 1024,
+    });
     const messages: JSONRPCMessage[] = [];
     const errors: HttpClientError[] = [];
     transport.onmessage = (m) => messages.push(m);
@@ -112,7 +118,10 @@ describe('StreamableHttpClientTransport against a misbehaving server', () => {
   it('rejects a 401 with the status and a hint, never the credentials', async () => {
     reply = (_req, res) => res.writeHead(401).end('no');
     const { sent } = await sendOne();
-    const error = await sent.then(() => undefined, (e: HttpClientError) => e);
+    const error = await sent.then(
+      () => undefined,
+      (e: HttpClientError) => e,
+    );
     expect(error).toMatchObject({ code: HttpClientErrorCode.HttpStatus, status: 401 });
     expect(error?.message).toContain('check the credentials');
     expectNoSecrets(error as Error);
@@ -121,10 +130,19 @@ describe('StreamableHttpClientTransport against a misbehaving server', () => {
   it("quotes a refusal's JSON-RPC error message, escaped and cut, and nothing of any other body", async () => {
     const quoted = (body: string) => {
       reply = (_req, res) => res.writeHead(404, { 'content-type': 'application/json' }).end(body);
-      return sendOne().then(({ sent }) => sent.then(() => '', (e: Error) => e.message));
+      return sendOne().then(({ sent }) =>
+        sent.then(
+          () => '',
+          (e: Error) => e.message,
+        ),
+      );
     };
-    expect(await quoted(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'no MCP endpoint at /nope; use /mcp' } }))).toMatch(/answered HTTP 404: no MCP endpoint at \/nope; use \/mcp$/);
-    expect(await quoted(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `\u001b[31m${'x'.repeat(300)}` } }))).toMatch(/answered HTTP 404: \\u001b\[31mx{195}\.\.\.$/);
+    expect(
+      await quoted(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'no MCP endpoint at /nope; use /mcp' } })),
+    ).toMatch(/answered HTTP 404: no MCP endpoint at \/nope; use \/mcp$/);
+    expect(
+      await quoted(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `\u001b[31m${'x'.repeat(300)}` } })),
+    ).toMatch(/answered HTTP 404: \\u001b\[31mx{195}\.\.\.$/);
     expect(await quoted('<html>not found: s3cr3t</html>')).toMatch(/answered HTTP 404$/);
   });
 
@@ -137,7 +155,12 @@ describe('StreamableHttpClientTransport against a misbehaving server', () => {
   it.each([
     ['invalid JSON', 'application/json', '{"jsonrpc":"2.0","id":1,"res', [HttpClientErrorCode.MalformedMessage]],
     // An SSE reply that ends without the answer and without an event id cannot be resumed: said so too.
-    ['an SSE event that is not JSON-RPC', 'text/event-stream', 'event: message\ndata: {"hello":1}\n\n', [HttpClientErrorCode.MalformedMessage, HttpClientErrorCode.StreamEnded]],
+    [
+      'an SSE event that is not JSON-RPC',
+      'text/event-stream',
+      'event: message\ndata: {"hello":1}\n\n',
+      [HttpClientErrorCode.MalformedMessage, HttpClientErrorCode.StreamEnded],
+    ],
   ])('drops %s with a clear error and stays usable', async (_, contentType, body, codes) => {
     reply = (_req, res) => res.writeHead(200, { 'content-type': contentType }).end(body);
     const { messages, errors } = await sendOne();
@@ -149,18 +172,28 @@ describe('StreamableHttpClientTransport against a misbehaving server', () => {
   it.each([
     ['a JSON body', 'application/json', JSON.stringify({ jsonrpc: '2.0', id: 1, result: { pad: 'x'.repeat(5000) } })],
     ['an SSE event', 'text/event-stream', `id: e1\ndata: ${'x'.repeat(5000)}\n\n`],
-  ])('answers the request itself when the reply is %s over the size limit, so it fails at once and is not fetched again', async (_, contentType, body) => {
-    let requests = 0;
-    reply = (_req, res) => {
-      requests += 1;
-      res.writeHead(200, { 'content-type': contentType }).end(body);
-    };
-    const { messages, errors } = await sendOne();
-    expect(messages).toEqual([expect.objectContaining({ id: 1, error: expect.objectContaining({ message: expect.stringContaining('over this client\'s limit of 1024 bytes; it was dropped [http.message_too_large]') }) })]);
-    expect(errors.map((e) => e.code)).toEqual([HttpClientErrorCode.MessageTooLarge]);
-    await new Promise((resolve) => setTimeout(resolve, 1200)); // past the 1 s resume delay
-    expect(requests).toBe(1);
-  });
+  ])(
+    'answers the request itself when the reply is %s over the size limit, so it fails at once and is not fetched again',
+    async (_, contentType, body) => {
+      let requests = 0;
+      reply = (_req, res) => {
+        requests += 1;
+        res.writeHead(200, { 'content-type': contentType }).end(body);
+      };
+      const { messages, errors } = await sendOne();
+      expect(messages).toEqual([
+        expect.objectContaining({
+          id: 1,
+          error: expect.objectContaining({
+            message: expect.stringContaining("over this client's limit of 1024 bytes; it was dropped [http.message_too_large]"),
+          }),
+        }),
+      ]);
+      expect(errors.map((e) => e.code)).toEqual([HttpClientErrorCode.MessageTooLarge]);
+      await new Promise((resolve) => setTimeout(resolve, 1200)); // past the 1 s resume delay
+      expect(requests).toBe(1);
+    },
+  );
 
   it('ignores a body a server sends with 200 instead of 202 to a notification', async () => {
     reply = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","result":{}}');
@@ -174,7 +207,7 @@ describe('StreamableHttpClientTransport against a misbehaving server', () => {
     expect(events).toEqual([]);
   });
 
-  it('resumes a reply stream the server ended early: GET with Last-Event-ID after the server\'s retry delay', async () => {
+  it("resumes a reply stream the server ended early: GET with Last-Event-ID after the server's retry delay", async () => {
     const gets: Array<string | undefined> = [];
     reply = (req, res) => {
       if (req.method === 'POST') {
@@ -182,7 +215,9 @@ describe('StreamableHttpClientTransport against a misbehaving server', () => {
         res.writeHead(200, { 'content-type': 'text/event-stream' }).end('id: e-1\nretry: 20\ndata: \n\n');
       } else {
         gets.push(req.headers['last-event-id'] as string | undefined);
-        res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`id: e-2\nevent: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [] } })}\n\n`);
+        res
+          .writeHead(200, { 'content-type': 'text/event-stream' })
+          .end(`id: e-2\nevent: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [] } })}\n\n`);
       }
     };
     const transport = new StreamableHttpClientTransport(new URL(base), { dispatcher, listen: false });
@@ -207,7 +242,13 @@ describe('StreamableHttpClientTransport against a misbehaving server', () => {
       calls += 1;
       if (calls === 1) {
         res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'abc' });
-        res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } } }));
+        res.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: message.id,
+            result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } },
+          }),
+        );
       } else {
         res.writeHead(404).end();
       }
@@ -217,7 +258,9 @@ describe('StreamableHttpClientTransport against a misbehaving server', () => {
     await transport.start();
     await transport.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} });
     expect(transport.sessionId).toBe('abc');
-    await expect(transport.send({ jsonrpc: '2.0', id: 2, method: 'ping' })).rejects.toMatchObject({ code: HttpClientErrorCode.SessionExpired });
+    await expect(transport.send({ jsonrpc: '2.0', id: 2, method: 'ping' })).rejects.toMatchObject({
+      code: HttpClientErrorCode.SessionExpired,
+    });
     expect(transport.sessionId).toBeUndefined();
     await transport.close();
   });
@@ -227,9 +270,15 @@ describe('StreamableHttpClientTransport against a misbehaving server', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const transport = new StreamableHttpClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { dispatcher, headers: { authorization: TOKEN } });
+    const transport = new StreamableHttpClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), {
+      dispatcher,
+      headers: { authorization: TOKEN },
+    });
     await transport.start();
-    const error = await transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' }).then(() => undefined, (e: HttpClientError) => e);
+    const error = await transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' }).then(
+      () => undefined,
+      (e: HttpClientError) => e,
+    );
     expect(error).toMatchObject({ code: HttpClientErrorCode.RequestFailed });
     expectNoSecrets(error as Error);
   });

@@ -1,9 +1,22 @@
 import { setMaxListeners } from 'node:events';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { request, type Dispatcher } from 'undici';
-import { McpHttpHeader, McpMethod, McpNotification, oversizedReply, parseJsonRpcMessage, printable, type JSONRPCMessage, type McpTransport, type RequestId, type TransportSendOptions } from '@toolmesh/protocol';
-import { asAuthorizationFailure, isInsufficientScope, MAX_STEP_UPS_PER_REQUEST, type HttpAuthorization } from './http-authorization';
+
+import {
+  type JSONRPCMessage,
+  McpHttpHeader,
+  McpMethod,
+  McpNotification,
+  type McpTransport,
+  oversizedReply,
+  parseJsonRpcMessage,
+  printable,
+  type RequestId,
+  type TransportSendOptions,
+} from '@toolmesh/protocol';
+import { type Dispatcher, request } from 'undici';
+
+import { asAuthorizationFailure, type HttpAuthorization, isInsufficientScope, MAX_STEP_UPS_PER_REQUEST } from './http-authorization';
 import { describeEndpoint, HttpClientError, HttpClientErrorCode } from './http-client-errors';
 import { modernVersionOf, perMessageHeaders, standardHeaders } from './modern-request-headers';
 import { SseParser } from './sse-parser';
@@ -125,7 +138,12 @@ export class StreamableHttpClientTransport implements McpTransport {
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (this.state !== 'open') throw new HttpClientError(HttpClientErrorCode.NotConnected, `the connection to ${this.endpoint} is closed`);
     const modern = modernVersionOf(message);
-    const headers = { ...perMessageHeaders(options?.headers), ...(modern ? standardHeaders(message, modern) : {}), accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+    const headers = {
+      ...perMessageHeaders(options?.headers),
+      ...(modern ? standardHeaders(message, modern) : {}),
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+    };
     const owner: StreamOwner = { signal: options?.requestSignal, onEnd: options?.onRequestStreamEnd };
     const signal = owner.signal ? AbortSignal.any([this.aborter.signal, owner.signal]) : this.aborter.signal;
     const response = await this.request('POST', headers, JSON.stringify(message), signal);
@@ -158,10 +176,14 @@ export class StreamableHttpClientTransport implements McpTransport {
     } else if (contentType.startsWith('application/json')) {
       const text = await this.readBody(response.body);
       if (text.kind === 'text') this.deliver(text.text);
-      else if (message.id !== undefined) this.onmessage?.(oversizedReply(message.id, text.bytes, this.maxMessageBytes, HttpClientErrorCode.MessageTooLarge));
+      else if (message.id !== undefined)
+        this.onmessage?.(oversizedReply(message.id, text.bytes, this.maxMessageBytes, HttpClientErrorCode.MessageTooLarge));
     } else {
       await response.body.dump();
-      throw new HttpClientError(HttpClientErrorCode.UnexpectedContentType, `${this.endpoint} answered with content type "${contentType.slice(0, 64)}"`);
+      throw new HttpClientError(
+        HttpClientErrorCode.UnexpectedContentType,
+        `${this.endpoint} answered with content type "${contentType.slice(0, 64)}"`,
+      );
     }
   }
 
@@ -202,7 +224,10 @@ export class StreamableHttpClientTransport implements McpTransport {
         if (this.state !== 'open' || answered || owner.signal?.aborted) return;
         if (awaiting !== undefined && position.lastEventId === undefined) {
           if (owner.onEnd) return owner.onEnd();
-          return this.report(HttpClientErrorCode.StreamEnded, `${this.endpoint} ended a reply stream before answering and without an event id to resume from`);
+          return this.report(
+            HttpClientErrorCode.StreamEnded,
+            `${this.endpoint} ended a reply stream before answering and without an event id to resume from`,
+          );
         }
         const attempts = events > 0 ? 0 : fruitless + 1;
         if (attempts > MAX_FRUITLESS_RECONNECTS) return;
@@ -212,7 +237,11 @@ export class StreamableHttpClientTransport implements McpTransport {
         const response = await this.request('GET', headers);
         if (!isEventStream(response)) {
           await this.refused(response);
-          if (awaiting !== undefined) this.report(HttpClientErrorCode.StreamEnded, `${this.endpoint} answered HTTP ${response.statusCode} when asked to resume a reply stream`);
+          if (awaiting !== undefined)
+            this.report(
+              HttpClientErrorCode.StreamEnded,
+              `${this.endpoint} answered HTTP ${response.statusCode} when asked to resume a reply stream`,
+            );
           return;
         }
         this.follow(response.body, awaiting, owner, position, attempts);
@@ -225,7 +254,11 @@ export class StreamableHttpClientTransport implements McpTransport {
       });
   }
 
-  private async readEvents(body: Readable, awaiting: RequestId | undefined, position: StreamPosition): Promise<{ answered: boolean; events: number }> {
+  private async readEvents(
+    body: Readable,
+    awaiting: RequestId | undefined,
+    position: StreamPosition,
+  ): Promise<{ answered: boolean; events: number }> {
     const parser = new SseParser(this.maxMessageBytes);
     let answered = false;
     let events = 0;
@@ -236,7 +269,10 @@ export class StreamableHttpClientTransport implements McpTransport {
       for (const item of parser.push(decoder.decode(chunk, { stream: true }))) {
         events += 1;
         if (item.kind === 'oversized') {
-          this.report(HttpClientErrorCode.MessageTooLarge, `dropped an event from ${this.endpoint} larger than ${this.maxMessageBytes} bytes`);
+          this.report(
+            HttpClientErrorCode.MessageTooLarge,
+            `dropped an event from ${this.endpoint} larger than ${this.maxMessageBytes} bytes`,
+          );
           if (awaiting !== undefined) {
             // On a reply stream it is the answer (or blocks it): the request fails now. Reading on or
             // resuming would only bring the same event again (the server replays it after Last-Event-ID).
@@ -262,11 +298,16 @@ export class StreamableHttpClientTransport implements McpTransport {
     if (!this.aborter.signal.aborted) this.onerror?.(asError(error));
   }
 
-  private async request(method: 'POST' | 'GET' | 'DELETE', extra: Record<string, string>, body?: string, signal: AbortSignal = this.aborter.signal) {
+  private async request(
+    method: 'POST' | 'GET' | 'DELETE',
+    extra: Record<string, string>,
+    body?: string,
+    signal: AbortSignal = this.aborter.signal,
+  ) {
     const authorization = this.options.authorization;
     let response = await this.requestOnce(method, extra, body, signal);
     // DELETE is best effort at close: no sign-in for it. Each refusal is handed over before the retry.
-    for (let unauthorized = 0, stepUps = 0; authorization && method !== 'DELETE'; ) {
+    for (let unauthorized = 0, stepUps = 0; authorization && method !== 'DELETE';) {
       const status = response.statusCode;
       const wwwAuthenticate = header(response.headers, 'www-authenticate');
       if (status === 401 && unauthorized === 0) unauthorized += 1;
@@ -281,7 +322,12 @@ export class StreamableHttpClientTransport implements McpTransport {
     return response;
   }
 
-  private async requestOnce(method: 'POST' | 'GET' | 'DELETE', extra: Record<string, string>, body: string | undefined, signal: AbortSignal) {
+  private async requestOnce(
+    method: 'POST' | 'GET' | 'DELETE',
+    extra: Record<string, string>,
+    body: string | undefined,
+    signal: AbortSignal,
+  ) {
     const headers: Record<string, string> = { ...this.options.headers, ...extra };
     if (this.session) headers[McpHttpHeader.SessionId] = this.session;
     if (this.protocolVersion) headers[McpHttpHeader.ProtocolVersion] = this.protocolVersion;
@@ -313,10 +359,18 @@ export class StreamableHttpClientTransport implements McpTransport {
     const status = response.statusCode;
     if (status === 404 && this.session) {
       this.sessionLost();
-      return new HttpClientError(HttpClientErrorCode.SessionExpired, `${this.endpoint} no longer knows our session (HTTP 404); the request was not run`, { status });
+      return new HttpClientError(
+        HttpClientErrorCode.SessionExpired,
+        `${this.endpoint} no longer knows our session (HTTP 404); the request was not run`,
+        { status },
+      );
     }
-    const hint = (status === 401 || status === 403) && !this.options.authorization ? '; check the credentials in the server\'s "headers"' : '';
-    return new HttpClientError(HttpClientErrorCode.HttpStatus, `${this.endpoint} answered HTTP ${status}${serverErrorText(body)}${hint}`, { status, body });
+    const hint =
+      (status === 401 || status === 403) && !this.options.authorization ? '; check the credentials in the server\'s "headers"' : '';
+    return new HttpClientError(HttpClientErrorCode.HttpStatus, `${this.endpoint} answered HTTP ${status}${serverErrorText(body)}${hint}`, {
+      status,
+      body,
+    });
   }
 
   /** Up to REFUSAL_BODY_BYTES of a refusal's body as text; the rest is discarded unread. */
@@ -373,7 +427,10 @@ export class StreamableHttpClientTransport implements McpTransport {
   private deliver(text: string): JSONRPCMessage | undefined {
     const parsed = parseJsonRpcMessage(text);
     if (!parsed.ok) {
-      this.report(HttpClientErrorCode.MalformedMessage, `dropped a reply from ${this.endpoint} that is not a JSON-RPC message: ${parsed.error.error.message}`);
+      this.report(
+        HttpClientErrorCode.MalformedMessage,
+        `dropped a reply from ${this.endpoint} that is not a JSON-RPC message: ${parsed.error.error.message}`,
+      );
       return undefined;
     }
     const message = parsed.value.message as JSONRPCMessage;

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+
 import { BatchingStreamTransport, MESSAGE } from './batching-transport';
 
 function recorder() {

@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+
 import TransportStream from 'winston-transport';
 
 /** winston keeps the formatted line under this symbol (triple-beam's MESSAGE). */

@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+
 import { createLogger, type LogFormat } from './logger';
 
 function capture(format: LogFormat, level?: string) {
@@ -28,7 +29,13 @@ describe('createLogger', () => {
   it('starts each key=value line with the time as toISOString writes it, milliseconds included', async () => {
     const { logger, lines } = capture('kv');
     // Instants on both sides of second boundaries and with 1-, 2- and 3-digit milliseconds.
-    const instants = [Date.UTC(2026, 11, 1, 18, 30, 44, 7), Date.UTC(2026, 11, 1, 18, 30, 44, 42), Date.UTC(2026, 11, 1, 18, 30, 44, 999), Date.UTC(2026, 11, 1, 18, 30, 45, 0), Date.UTC(2027, 0, 1, 0, 0, 0, 120)];
+    const instants = [
+      Date.UTC(2026, 11, 1, 18, 30, 44, 7),
+      Date.UTC(2026, 11, 1, 18, 30, 44, 42),
+      Date.UTC(2026, 11, 1, 18, 30, 44, 999),
+      Date.UTC(2026, 11, 1, 18, 30, 45, 0),
+      Date.UTC(2027, 0, 1, 0, 0, 0, 120),
+    ];
     const now = jest.spyOn(Date, 'now');
     for (const instant of instants) {
       now.mockReturnValue(instant);
@@ -43,12 +50,25 @@ describe('createLogger', () => {
     const { logger, lines } = capture('json');
     logger.warn('manifest_rejected', { bundle: 'core' }, context);
     await batchWritten();
-    expect(JSON.parse(lines[0])).toMatchObject({ level: 'warn', message: 'manifest_rejected', bundle: 'core', guid: 'g-1', requestId: 'r-1' });
+    expect(JSON.parse(lines[0])).toMatchObject({
+      level: 'warn',
+      message: 'manifest_rejected',
+      bundle: 'core',
+      guid: 'g-1',
+      requestId: 'r-1',
+    });
   });
 
   it('drops fields that must never be logged, even when code passes them by mistake', async () => {
     const { logger, lines } = capture('kv');
-    logger.info('oops', { authorization: 'Bearer abc', Cookie: 'c=1', employeeNo: 'E123', 'virtual-employee-no': 'V9', body: '{}', kept: 'yes' });
+    logger.info('oops', {
+      authorization: 'Bearer abc',
+      Cookie: 'c=1',
+      employeeNo: 'E123',
+      'virtual-employee-no': 'V9',
+      body: '{}',
+      kept: 'yes',
+    });
     await batchWritten();
     expect(lines[0]).toContain('kept=yes');
     for (const secret of ['Bearer', 'c=1', 'E123', 'V9', 'body=']) expect(lines[0]).not.toContain(secret);

@@ -1,6 +1,8 @@
 import { Writable } from 'node:stream';
-import winston, { type Logform } from 'winston';
+
 import { escapeControlCharacters } from '@toolmesh/protocol';
+import winston, { type Logform } from 'winston';
+
 import { BatchingStreamTransport, MESSAGE } from './batching-transport';
 
 type Format = Logform.Format;

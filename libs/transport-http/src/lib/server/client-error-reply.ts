@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+
 import { invalidRequest, serializeErrorResponse } from '@toolmesh/protocol';
 
 /** Node's HTTP parser and connection checks name their failures by code; each maps to a status and a reason. */

@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
+
 import { invalidRequest } from '@toolmesh/protocol';
+import type { NextFunction, Request, Response } from 'express';
+
 import type { LogCorrelation, Logger } from '../logging/logger';
-import { CallerHeader, readCorrelationHeaders, type CorrelationValues } from './correlation-headers';
+import { CallerHeader, type CorrelationValues, readCorrelationHeaders } from './correlation-headers';
 import { sendJsonRpcError } from './error-responses';
 
 /**

@@ -32,7 +32,10 @@ const CORRELATION_ID: ValueRule = { pattern: /^[A-Za-z0-9._:-]{1,128}$/, problem
  * Employee ids are passed through uninterpreted (they may be ciphertext), but only as visible ASCII:
  * no control characters, so nothing can split or inject a header downstream.
  */
-const OPAQUE_VALUE: ValueRule = { pattern: /^[\x21-\x7e](?:[\x20-\x7e]{0,1022}[\x21-\x7e])?$/, problem: 'must be 1-1024 visible ASCII characters' };
+const OPAQUE_VALUE: ValueRule = {
+  pattern: /^[\x21-\x7e](?:[\x20-\x7e]{0,1022}[\x21-\x7e])?$/,
+  problem: 'must be 1-1024 visible ASCII characters',
+};
 
 /** A request's headers as Node gives them: joined (`headers`) and as sent (`rawHeaders`, names and values alternating). */
 type RequestHeaders = Pick<IncomingMessage, 'headers' | 'rawHeaders'>;
@@ -58,7 +61,10 @@ export function readCorrelationHeaders(request: RequestHeaders): CorrelationResu
     refuseMalformed(CallerHeader.VirtualEmployeeNo, virtualEmployeeNo, OPAQUE_VALUE);
   if (refusal) return refusal;
   // Every member present, absent ones undefined: one object shape for every request (docs/adr/0005).
-  return { ok: true, values: { guid: guid ?? randomUUID(), requestId: requestId ?? randomUUID(), sessionId, employeeNo, virtualEmployeeNo } };
+  return {
+    ok: true,
+    values: { guid: guid ?? randomUUID(), requestId: requestId ?? randomUUID(), sessionId, employeeNo, virtualEmployeeNo },
+  };
 }
 
 function refuseMalformed(header: string, value: string | undefined, rule: ValueRule): CorrelationResult | undefined {

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+
 import { invalidRequest } from '@toolmesh/protocol';
+
 import { sendJsonRpcError } from './error-responses';
 import { checkOrigin, type OriginPolicy } from './origin-guard';
 

@@ -1,4 +1,5 @@
 import type { ParsedMessage, SerializedResponse } from '@toolmesh/protocol';
+
 import type { EventStream } from './event-stream';
 import type { RequestContext } from './request-context';
 

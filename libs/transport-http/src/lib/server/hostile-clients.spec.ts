@@ -1,8 +1,10 @@
 import { connect } from 'node:net';
 import { PassThrough } from 'node:stream';
+
 import { serializeResultResponse } from '@toolmesh/protocol';
+
 import { createLogger } from '../logging/logger';
-import { listenHttp, type ConnectionLimits, type RunningHttpServer } from './http-server';
+import { type ConnectionLimits, listenHttp, type RunningHttpServer } from './http-server';
 import { createMcpHttpApp } from './mcp-http-app';
 import { LOOPBACK_ORIGIN_POLICY } from './origin-guard';
 
@@ -72,7 +74,9 @@ describe('hostile clients at the HTTP front (SPEC G26)', () => {
       // Slower than the request timeout: the handler's own time must not count against it.
       dispatch: async (message) => {
         await new Promise((resolve) => setTimeout(resolve, LIMITS.requestTimeoutMillis + 200));
-        return message.kind === 'request' ? { status: 200, json: serializeResultResponse(message.message.id, {}), isError: false } : undefined;
+        return message.kind === 'request'
+          ? { status: 200, json: serializeResultResponse(message.message.id, {}), isError: false }
+          : undefined;
       },
     });
     server = await listenHttp(app, { port: 0, host: '127.0.0.1', ...LIMITS });
@@ -82,7 +86,11 @@ describe('hostile clients at the HTTP front (SPEC G26)', () => {
 
   /** The server still answers a valid call after the abuse. */
   async function stillServes(): Promise<void> {
-    const res = await fetch(`${url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' }, body: PING });
+    const res = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' },
+      body: PING,
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
   }
@@ -103,12 +111,17 @@ describe('hostile clients at the HTTP front (SPEC G26)', () => {
     it('refuses Expect: 100-continue with a body over the limit before the client sends it', async () => {
       const { received } = await rawExchange(url, `${POST_HEAD}Expect: 100-continue\r\nContent-Length: 1000000000\r\n\r\n`);
       expect(received).not.toContain('100 Continue');
-      expect(refusal(received)).toEqual({ status: 413, body: { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32600 }) } });
+      expect(refusal(received)).toEqual({
+        status: 413,
+        body: { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32600 }) },
+      });
     });
 
     it('sends 100 Continue to Expect: 100-continue within the limit and serves the call', async () => {
       const { hostname, port } = new URL(url);
-      const socket = connect(Number(port), hostname, () => socket.write(`${POST_HEAD}Expect: 100-continue\r\nContent-Length: ${PING.length}\r\nConnection: close\r\n\r\n`));
+      const socket = connect(Number(port), hostname, () =>
+        socket.write(`${POST_HEAD}Expect: 100-continue\r\nContent-Length: ${PING.length}\r\nConnection: close\r\n\r\n`),
+      );
       let received = '';
       socket.setEncoding('utf8').on('data', (chunk: string) => {
         if (!received.includes('100 Continue')) socket.write(PING);
@@ -123,14 +136,20 @@ describe('hostile clients at the HTTP front (SPEC G26)', () => {
     it('cuts a slowloris connection (headers never finished) after headersTimeout, with a JSON-RPC 408', async () => {
       const { received, elapsedMillis } = await rawExchange(url, POST_HEAD, 'x');
       expect(elapsedMillis).toBeGreaterThanOrEqual(LIMITS.headersTimeoutMillis);
-      expect(refusal(received)).toEqual({ status: 408, body: { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32600 }) } });
+      expect(refusal(received)).toEqual({
+        status: 408,
+        body: { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32600 }) },
+      });
       await stillServes();
     });
 
     it('cuts a dribbled body after requestTimeout, with a JSON-RPC 408', async () => {
       const { received, elapsedMillis } = await rawExchange(url, `${POST_HEAD}Content-Length: ${MAX_BODY_BYTES}\r\n\r\n`, ' ');
       expect(elapsedMillis).toBeGreaterThanOrEqual(LIMITS.requestTimeoutMillis);
-      expect(refusal(received)).toEqual({ status: 408, body: { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32600 }) } });
+      expect(refusal(received)).toEqual({
+        status: 408,
+        body: { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32600 }) },
+      });
       await stillServes();
     });
 

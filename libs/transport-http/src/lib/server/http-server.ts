@@ -1,7 +1,9 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+
 import { invalidRequest } from '@toolmesh/protocol';
+
 import { replyToClientError } from './client-error-reply';
 import { sendJsonRpcError } from './error-responses';
 

@@ -12,7 +12,10 @@ export interface LoggedMethod {
 
 // One object per known method, made once: the lookup runs for every request (the hot path).
 const KNOWN_METHODS: ReadonlyMap<string, LoggedMethod> = new Map(
-  [...Object.values(McpMethod), ...Object.values(McpNotification)].map((method): [string, LoggedMethod] => [method, { name: method, length: undefined }]),
+  [...Object.values(McpMethod), ...Object.values(McpNotification)].map((method): [string, LoggedMethod] => [
+    method,
+    { name: method, length: undefined },
+  ]),
 );
 
 /** A JSON-RPC batch (MCP 2025-03-26): its messages have their methods each. */

@@ -1,5 +1,7 @@
 import { PassThrough } from 'node:stream';
+
 import { serializeResultResponse } from '@toolmesh/protocol';
+
 import { createLogger, type Logger } from '../logging/logger';
 import { listenHttp, type RunningHttpServer } from './http-server';
 import { createMcpHttpApp } from './mcp-http-app';
@@ -23,7 +25,8 @@ describe('MCP HTTP front CORS', () => {
       requestDeadlineMillis: 5_000,
       originPolicy: { allowedHosts: ['127.0.0.1'], allowedOrigins: [ALLOWED] },
       logger,
-      dispatch: async (message) => (message.kind === 'request' ? { status: 200, json: serializeResultResponse(message.message.id, {}), isError: false } : undefined),
+      dispatch: async (message) =>
+        message.kind === 'request' ? { status: 200, json: serializeResultResponse(message.message.id, {}), isError: false } : undefined,
     });
     server = await listenHttp(app, { port: 0, host: '127.0.0.1' });
     url = `${server.url}/mcp`;
@@ -31,7 +34,10 @@ describe('MCP HTTP front CORS', () => {
   afterAll(() => server.close());
 
   const preflight = (origin: string, requestHeaders = 'content-type, mcp-protocol-version') =>
-    fetch(url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': requestHeaders } });
+    fetch(url, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': requestHeaders },
+    });
 
   it('answers a preflight from an allowed origin with what an MCP client sends', async () => {
     const res = await preflight(ALLOWED, 'content-type, Mcp-Session-Id, mcp-method, mcp-param-region, mcp-param-Customer-Id');
@@ -41,7 +47,18 @@ describe('MCP HTTP front CORS', () => {
     expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST, DELETE, OPTIONS');
     expect(res.headers.get('access-control-max-age')).toMatch(/^\d+$/);
     const allowed = res.headers.get('access-control-allow-headers')?.split(', ');
-    for (const header of ['content-type', 'accept', 'authorization', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id', 'mcp-method', 'mcp-name', 'mcp-param-region', 'mcp-param-customer-id']) {
+    for (const header of [
+      'content-type',
+      'accept',
+      'authorization',
+      'mcp-protocol-version',
+      'mcp-session-id',
+      'last-event-id',
+      'mcp-method',
+      'mcp-name',
+      'mcp-param-region',
+      'mcp-param-customer-id',
+    ]) {
       expect(allowed).toContain(header);
     }
     expect(res.headers.get('guid')).toBeTruthy();

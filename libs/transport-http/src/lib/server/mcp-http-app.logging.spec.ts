@@ -1,5 +1,7 @@
 import { PassThrough } from 'node:stream';
+
 import { serializeResultResponse } from '@toolmesh/protocol';
+
 import { createLogger, type LogFormat, type Logger } from '../logging/logger';
 import { listenHttp, type RunningHttpServer } from './http-server';
 import { createMcpHttpApp } from './mcp-http-app';
@@ -25,7 +27,8 @@ describe.each<LogFormat>(['kv', 'json'])('MCP HTTP front boundary logs (%s)', (f
       requestDeadlineMillis: 5_000,
       originPolicy: LOOPBACK_ORIGIN_POLICY,
       logger,
-      dispatch: async (message) => (message.kind === 'request' ? { status: 200, json: serializeResultResponse(message.message.id, {}), isError: false } : undefined),
+      dispatch: async (message) =>
+        message.kind === 'request' ? { status: 200, json: serializeResultResponse(message.message.id, {}), isError: false } : undefined,
     });
     server = await listenHttp(app, { port: 0, host: '127.0.0.1' });
   });
@@ -51,7 +54,9 @@ describe.each<LogFormat>(['kv', 'json'])('MCP HTTP front boundary logs (%s)', (f
     const log = await logOf('m'.repeat(MEGABYTE));
     expect(log.length).toBeLessThan(1024);
     const text = log.toString('utf8');
-    expect(text).toContain(format === 'kv' ? `method=(unknown) methodLength=${MEGABYTE}` : `"method":"(unknown)","methodLength":${MEGABYTE}`);
+    expect(text).toContain(
+      format === 'kv' ? `method=(unknown) methodLength=${MEGABYTE}` : `"method":"(unknown)","methodLength":${MEGABYTE}`,
+    );
     expect(text).not.toContain('mmmm');
   });
 

@@ -1,9 +1,11 @@
 import { connect } from 'node:net';
 import { PassThrough } from 'node:stream';
-import { serializeResultResponse, type ParsedMessage } from '@toolmesh/protocol';
+
+import { type ParsedMessage, serializeResultResponse } from '@toolmesh/protocol';
+
 import { createLogger } from '../logging/logger';
-import { listenHttp, type RunningHttpServer } from './http-server';
 import type { McpDispatcher } from './dispatch-outcome';
+import { listenHttp, type RunningHttpServer } from './http-server';
 import { createMcpHttpApp } from './mcp-http-app';
 import { LOOPBACK_ORIGIN_POLICY } from './origin-guard';
 import type { RequestContext } from './request-context';
@@ -79,14 +81,20 @@ describe('MCP HTTP front', () => {
     const batch = (body: string) => post(body, { 'mcp-protocol-version': '2025-03-26' });
 
     it('answers each message as it would be alone, in one JSON array: results, errors, and nothing for notifications', async () => {
-      const res = await batch('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"note"},{"jsonrpc":"2.0","id":2,"method":"explode"},{"id":3},{"jsonrpc":"2.0","id":4,"method":"stream"}]');
+      const res = await batch(
+        '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"note"},{"jsonrpc":"2.0","id":2,"method":"explode"},{"id":3},{"jsonrpc":"2.0","id":4,"method":"stream"}]',
+      );
       expect(res.status).toBe(200);
       const answers = (await res.json()) as Array<{ id: unknown; result?: unknown; error?: { code: number } }>;
       expect(answers).toEqual([
         { jsonrpc: '2.0', id: 1, result: { echoed: 'ping' } },
         { jsonrpc: '2.0', id: 2, error: expect.objectContaining({ code: -32603 }) },
         { jsonrpc: '2.0', id: 3, error: expect.objectContaining({ code: -32600 }) },
-        { jsonrpc: '2.0', id: 4, error: expect.objectContaining({ code: -32600, message: expect.stringContaining('cannot be part of a batch') }) },
+        {
+          jsonrpc: '2.0',
+          id: 4,
+          error: expect.objectContaining({ code: -32600, message: expect.stringContaining('cannot be part of a batch') }),
+        },
       ]);
       expect(seen.map(({ message }) => message.kind)).toEqual(['request', 'notification', 'request', 'request']);
     });
@@ -124,7 +132,11 @@ describe('MCP HTTP front', () => {
   });
 
   it('leaves versions to the application: a request with no MCP-Protocol-Version reaches it', async () => {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    });
     expect(res.status).toBe(200);
     expect(seen[0].context.headers?.['mcp-protocol-version']).toBeUndefined();
   });
@@ -171,7 +183,12 @@ describe('MCP HTTP front', () => {
     const generated = await post('{"jsonrpc":"2.0","id":1,"method":"ping"}');
     expect(generated.headers.get('guid')).toMatch(/^[0-9a-f-]{36}$/);
     expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    const echoed = await post('{"jsonrpc":"2.0","id":1,"method":"ping"}', { guid: 'g-1', 'x-request-id': 'r-1', 'mcp-session-id': 's-1', 'employee-no': 'E 12=3' });
+    const echoed = await post('{"jsonrpc":"2.0","id":1,"method":"ping"}', {
+      guid: 'g-1',
+      'x-request-id': 'r-1',
+      'mcp-session-id': 's-1',
+      'employee-no': 'E 12=3',
+    });
     expect([echoed.headers.get('guid'), echoed.headers.get('x-request-id')]).toEqual(['g-1', 'r-1']);
     expect(seen.at(-1)?.context).toMatchObject({ guid: 'g-1', requestId: 'r-1', sessionId: 's-1', employeeNo: 'E 12=3' });
   });

@@ -1,28 +1,30 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import express, { type NextFunction, type Request, type Response } from 'express';
+
 import {
   internalError,
   invalidRequest,
   type JsonRpcErrorResponse,
-  parseJsonRpcBatchOrMessage,
   type ParsedMessage,
+  parseJsonRpcBatchOrMessage,
   type ParseResult,
   serializedByteLength,
-  serializeErrorResponse,
   serializedText,
+  serializeErrorResponse,
 } from '@toolmesh/protocol';
+import express, { type NextFunction, type Request, type Response } from 'express';
+
 import type { Logger } from '../logging/logger';
 import { readBoundedBody } from './bounded-body';
 import { correlatedHeaders, correlatedRequest, echoCorrelation, readCorrelation } from './correlated-request';
 import type { CorrelationValues } from './correlation-headers';
-import { HangUp } from './hang-up';
 import { addCorsHeaders, answerPreflight, isPreflight } from './cors';
-import { BATCH, loggedMethod, NO_METHOD, type LoggedMethod } from './logged-method';
-import { checkOrigin, type OriginPolicy } from './origin-guard';
-import { isStreamOutcome, type DispatchOutcome, type JsonOutcome, type McpDispatcher, type McpGetHandler } from './dispatch-outcome';
-import { startEventStream } from './event-stream';
-import type { RequestContext } from './request-context';
+import { type DispatchOutcome, isStreamOutcome, type JsonOutcome, type McpDispatcher, type McpGetHandler } from './dispatch-outcome';
 import { sendJsonRpcError } from './error-responses';
+import { startEventStream } from './event-stream';
+import { HangUp } from './hang-up';
+import { BATCH, type LoggedMethod, loggedMethod, NO_METHOD } from './logged-method';
+import { checkOrigin, type OriginPolicy } from './origin-guard';
+import type { RequestContext } from './request-context';
 
 export interface McpHttpAppOptions {
   /** The one public path (SPEC G1), e.g. `/mcp`. */
@@ -77,7 +79,8 @@ export function createMcpHttpApp(options: McpHttpAppOptions): RequestListener {
   app.all(options.endpointPath, correlatedRequest(options.logger));
   app.options(options.endpointPath, (req, res, next) => (isPreflight(req) ? answerPreflight(req, res, options.originPolicy) : next()));
   const { dispatchGet } = options;
-  if (dispatchGet) app.get(options.endpointPath, (req, res) => answerGet(req, res, res.locals.correlation as CorrelationValues, dispatchGet, options));
+  if (dispatchGet)
+    app.get(options.endpointPath, (req, res) => answerGet(req, res, res.locals.correlation as CorrelationValues, dispatchGet, options));
   app.all(options.endpointPath, (req, res) => {
     res.setHeader('Allow', 'POST');
     sendJsonRpcError(res, 405, invalidRequest(null, `${req.method} is not served here; POST one JSON-RPC message`));
@@ -128,7 +131,13 @@ function startExchange(req: IncomingMessage, res: ServerResponse, options: McpHt
  * Built member by member, every member present, so every request's context has the same shape: object
  * spreads here cost more than the rest of the exchange's set-up (docs/adr/0005-gateway-hot-path.md).
  */
-function requestContext(req: IncomingMessage, values: CorrelationValues, receivedAt: number, hangUp: HangUp, options: McpHttpAppOptions): RequestContext {
+function requestContext(
+  req: IncomingMessage,
+  values: CorrelationValues,
+  receivedAt: number,
+  hangUp: HangUp,
+  options: McpHttpAppOptions,
+): RequestContext {
   return {
     guid: values.guid,
     requestId: values.requestId,
@@ -165,7 +174,13 @@ function refuse(res: ServerResponse, status: number, error: JsonRpcErrorResponse
   sendJsonRpcError(res, status, error);
 }
 
-async function exchange(req: IncomingMessage, res: ServerResponse, context: RequestContext, hangUp: HangUp, options: McpHttpAppOptions): Promise<void> {
+async function exchange(
+  req: IncomingMessage,
+  res: ServerResponse,
+  context: RequestContext,
+  hangUp: HangUp,
+  options: McpHttpAppOptions,
+): Promise<void> {
   const { logger } = options;
   let method: string | undefined;
   let logged: LoggedMethod = NO_METHOD;
@@ -173,7 +188,11 @@ async function exchange(req: IncomingMessage, res: ServerResponse, context: Requ
     // Emitted once per response: `on` spares the wrapper `once` makes on every request.
     const durationMs = Math.round(performance.now() - context.receivedAt);
     if (res.writableFinished) {
-      logger.info('mcp_http_response_completed', { method: logged.name, methodLength: logged.length, status: res.statusCode, durationMs }, context);
+      logger.info(
+        'mcp_http_response_completed',
+        { method: logged.name, methodLength: logged.length, status: res.statusCode, durationMs },
+        context,
+      );
       return;
     }
     if (res.getHeader('content-type') === 'text/event-stream') {
@@ -181,7 +200,11 @@ async function exchange(req: IncomingMessage, res: ServerResponse, context: Requ
       logger.info('mcp_http_stream_closed', { method: logged.name, methodLength: logged.length, durationMs }, context);
       return;
     }
-    logger.warn('mcp_http_response_undeliverable', { method: logged.name, methodLength: logged.length, status: res.statusCode, durationMs }, context);
+    logger.warn(
+      'mcp_http_response_undeliverable',
+      { method: logged.name, methodLength: logged.length, status: res.statusCode, durationMs },
+      context,
+    );
     hangUp.fire(); // nobody is left to answer: what the request still runs (a tool call) is cancelled
   });
   try {
@@ -241,7 +264,12 @@ async function exchange(req: IncomingMessage, res: ServerResponse, context: Requ
  * at once and under the one request's deadline, and the responses sent back in one array (202 when there
  * are none: a batch of notifications and responses). The body limit has applied to the whole batch.
  */
-async function answerBatch(res: ServerResponse, batch: readonly ParseResult[], context: RequestContext, options: McpHttpAppOptions): Promise<void> {
+async function answerBatch(
+  res: ServerResponse,
+  batch: readonly ParseResult[],
+  context: RequestContext,
+  options: McpHttpAppOptions,
+): Promise<void> {
   if (!options.acceptsBatch?.(context)) {
     refuse(res, 400, invalidRequest(null, 'batches are not supported at this protocol version; send one message per request'), context);
     return;
@@ -267,7 +295,8 @@ async function answerInBatch(item: ParseResult, context: RequestContext, options
     options.onAnswered?.(message, outcome, context);
     if (outcome === undefined) return undefined;
     // Nothing the 2025 revisions serve on a POST streams; a stream cannot share a JSON array anyway.
-    if (isStreamOutcome(outcome)) return serializeErrorResponse(invalidRequest(id, 'an event stream cannot be part of a batch; send this request alone'));
+    if (isStreamOutcome(outcome))
+      return serializeErrorResponse(invalidRequest(id, 'an event stream cannot be part of a batch; send this request alone'));
     return serializedText(outcome.json);
   } catch (error) {
     const logged = message.kind === 'response' ? NO_METHOD : loggedMethod(message.message.method);
@@ -287,7 +316,13 @@ function answer(res: ServerResponse, outcome: DispatchOutcome, options: McpHttpA
 }
 
 /** GET on the endpoint, after correlation: origin checked as for POST, then the application answers. */
-function answerGet(req: IncomingMessage, res: ServerResponse, correlation: CorrelationValues, dispatchGet: McpGetHandler, options: McpHttpAppOptions): void {
+function answerGet(
+  req: IncomingMessage,
+  res: ServerResponse,
+  correlation: CorrelationValues,
+  dispatchGet: McpGetHandler,
+  options: McpHttpAppOptions,
+): void {
   const hangUp = new HangUp();
   res.once('close', () => hangUp.fire());
   const context = requestContext(req, correlation, performance.now(), hangUp, options);

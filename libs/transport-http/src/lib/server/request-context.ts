@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+
 import type { HangUpSignal } from './hang-up';
 
 /**

@@ -1,6 +1,7 @@
 import { LineSplitter } from './line-splitter';
 
-const lines = (events: ReturnType<LineSplitter['push']>) => events.map((e) => (e.kind === 'line' ? e.line.toString() : `<${e.bytes} dropped>`));
+const lines = (events: ReturnType<LineSplitter['push']>) =>
+  events.map((e) => (e.kind === 'line' ? e.line.toString() : `<${e.bytes} dropped>`));
 
 describe('LineSplitter', () => {
   it('joins lines split across chunks and splits chunks holding several lines', () => {

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+
 import { signalGroup } from './child-process-registry';
 
 export interface TerminateOptions {

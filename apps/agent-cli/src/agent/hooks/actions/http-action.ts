@@ -1,7 +1,8 @@
-import { request, type Dispatcher } from 'undici';
-import { parseJsonReply, type ActionOutcome } from '../hook-reply';
-import { renderTemplate, type HookEventContext } from '../hook-template';
+import { type Dispatcher, request } from 'undici';
+
 import type { HttpAction } from '../../../config/skill';
+import { type ActionOutcome, parseJsonReply } from '../hook-reply';
+import { type HookEventContext, renderTemplate } from '../hook-template';
 import { safeDescription } from './safe-description';
 
 /** A hook endpoint answers a decision, not a document. */
@@ -33,7 +34,9 @@ export class HttpActionRunner {
       return { failure: `the endpoint answered HTTP ${response.statusCode}` };
     }
     const text = await readLimited(response.body);
-    return text === undefined ? { failure: `the reply was larger than ${MAX_REPLY_BYTES} bytes or broke off` } : parseJsonReply(text, 'a body');
+    return text === undefined
+      ? { failure: `the reply was larger than ${MAX_REPLY_BYTES} bytes or broke off` }
+      : parseJsonReply(text, 'a body');
   }
 }
 

@@ -1,7 +1,8 @@
 import type { CallToolResult, McpClient } from '@toolmesh/mcp-client';
-import { parseJsonReply, type ActionOutcome } from '../hook-reply';
-import { renderTemplate, type HookEventContext } from '../hook-template';
+
 import type { McpToolAction } from '../../../config/skill';
+import { type ActionOutcome, parseJsonReply } from '../hook-reply';
+import { type HookEventContext, renderTemplate } from '../hook-template';
 import { safeDescription } from './safe-description';
 
 /** Where the action finds a server's client at call time: the runtime's client manager. */

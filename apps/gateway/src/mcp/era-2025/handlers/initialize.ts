@@ -1,4 +1,5 @@
 import { invalidParams, LATEST_PROTOCOL_VERSION } from '@toolmesh/protocol';
+
 import type { RequestHandler } from '../../handlers/method-handler';
 
 export interface InitializeSettings {
@@ -15,7 +16,10 @@ export interface InitializeSettings {
  * era serves (N7). `_meta.toolServers` carries the
  * routing hints in memory, read without I/O.
  */
-export function initializeHandler(settings: InitializeSettings, routingHints: () => readonly unknown[] | undefined = () => undefined): RequestHandler {
+export function initializeHandler(
+  settings: InitializeSettings,
+  routingHints: () => readonly unknown[] | undefined = () => undefined,
+): RequestHandler {
   return async (params, _context, id) => {
     const requested = params.protocolVersion;
     if (typeof requested !== 'string' || requested.length === 0) {

@@ -1,4 +1,5 @@
 import { invalidParams, isLoggingLevel, LOGGING_LEVELS } from '@toolmesh/protocol';
+
 import type { RequestHandler } from '../../handlers/method-handler';
 
 /**

@@ -1,5 +1,5 @@
-import type { ModernRequestHandler } from '../era-2026';
 import { resultOutcome } from '../../outcomes';
+import type { ModernRequestHandler } from '../era-2026';
 
 export interface DiscoverSettings {
   readonly supportedVersions: readonly string[];

@@ -1,4 +1,5 @@
 import { callerText, invalidParams, jsonRpcError, JsonRpcErrorCode, McpMethod } from '@toolmesh/protocol';
+
 import { errorOutcome, resultOutcome } from '../../outcomes';
 import type { ModernRequestHandler } from '../era-2026';
 import type { ModernResults } from '../modern-results';
@@ -24,7 +25,12 @@ export function emptyPromptsAndResources(results: ModernResults): Array<[string,
   const resourcesRead: ModernRequestHandler = async (params, _context, id) =>
     errorOutcome(
       typeof params.uri === 'string'
-        ? jsonRpcError(id, JsonRpcErrorCode.InvalidParams, `Resource not found: ${callerText(params.uri)}: this gateway serves tools only`, { uri: params.uri })
+        ? jsonRpcError(
+            id,
+            JsonRpcErrorCode.InvalidParams,
+            `Resource not found: ${callerText(params.uri)}: this gateway serves tools only`,
+            { uri: params.uri },
+          )
         : invalidParams(id, '"uri" must be a string'),
     );
   return [

@@ -1,6 +1,16 @@
-import { invalidParams, JsonRpcErrorCode, jsonRpcError, McpMetaKey, McpNotification, serializeResultResponse, serializedText, type RequestId } from '@toolmesh/protocol';
+import {
+  invalidParams,
+  jsonRpcError,
+  JsonRpcErrorCode,
+  McpMetaKey,
+  McpNotification,
+  type RequestId,
+  serializedText,
+  serializeResultResponse,
+} from '@toolmesh/protocol';
 import type { EventStream } from '@toolmesh/transport-http/server';
-import { noRoomMessage, type ChangeListeners } from '../../change-notifications/change-listeners';
+
+import { type ChangeListeners, noRoomMessage } from '../../change-notifications/change-listeners';
 import { errorOutcome } from '../../outcomes';
 import { isObject } from '../envelope';
 import type { ModernRequestHandler } from '../era-2026';
@@ -15,15 +25,28 @@ import type { ModernRequestHandler } from '../era-2026';
 export function listenHandler(listeners: ChangeListeners, resultMeta: Record<string, unknown>): ModernRequestHandler {
   return async (params, context, id) => {
     const filter = params.notifications;
-    if (!isObject(filter)) return errorOutcome(invalidParams(id, '"notifications" is required: say which change notifications to send, e.g. {"toolsListChanged": true}'));
+    if (!isObject(filter))
+      return errorOutcome(
+        invalidParams(id, '"notifications" is required: say which change notifications to send, e.g. {"toolsListChanged": true}'),
+      );
     const client = context.clientAddress ?? '';
     const noRoom = listeners.noRoomFor(client);
-    if (noRoom) return errorOutcome(jsonRpcError(id, JsonRpcErrorCode.InternalError, noRoomMessage(noRoom, listeners.limits)), noRoom === 'replica' ? 503 : 429);
+    if (noRoom)
+      return errorOutcome(
+        jsonRpcError(id, JsonRpcErrorCode.InternalError, noRoomMessage(noRoom, listeners.limits)),
+        noRoom === 'replica' ? 503 : 429,
+      );
     const honoured = filter.toolsListChanged === true ? { toolsListChanged: true } : {};
     const tag = { [McpMetaKey.SubscriptionId]: id };
     return {
       open: (stream: EventStream) => {
-        stream.send(JSON.stringify({ jsonrpc: '2.0', method: McpNotification.SubscriptionsAcknowledged, params: { _meta: tag, notifications: honoured } }));
+        stream.send(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            method: McpNotification.SubscriptionsAcknowledged,
+            params: { _meta: tag, notifications: honoured },
+          }),
+        );
         const end = () => {
           stream.send(listenResult(id, { ...resultMeta, ...tag }));
           stream.end();
@@ -42,4 +65,3 @@ export function listenHandler(listeners: ChangeListeners, resultMeta: Record<str
 function listenResult(id: RequestId, meta: Record<string, unknown>): string {
   return serializedText(serializeResultResponse(id, { resultType: 'complete', _meta: meta }));
 }
-
