@@ -105,6 +105,18 @@ describe('the Helm chart deploy/helm/toolmesh-gateway', () => {
     expect(deployment.raw).toMatch(/\{\{- if \.Values\.redis\.existingSecret \}\}\s*- name: REDIS_URL/);
   });
 
+  it('takes the requestState sealing key from a Secret, so that every replica opens what another sealed', () => {
+    const key = envNamed('MCP_REQUEST_STATE_KEY') as Record<string, unknown>;
+    expect(key.value).toBeUndefined();
+    const secretKeyRef = at(key, 'valueFrom', 'secretKeyRef');
+    expect([deployment.actionOf(at(secretKeyRef, 'name')), deployment.actionOf(at(secretKeyRef, 'key'))]).toEqual([
+      '.Values.requestStateKey.existingSecret',
+      '.Values.requestStateKey.secretKey',
+    ]);
+    expect(deployment.raw).toMatch(/\{\{- if \.Values\.requestStateKey\.existingSecret \}\}\s*- name: MCP_REQUEST_STATE_KEY/);
+    expect(JSON.stringify(chart.values.gatewayConfig)).not.toMatch(/requestStateKey/);
+  });
+
   it('gives the gateway POD_IP and POD_NAME from the Downward API, as docs/configuration.md says it reads them', () => {
     expect(at(envNamed('POD_IP'), 'valueFrom', 'fieldRef', 'fieldPath')).toBe('status.podIP');
     expect(at(envNamed('POD_NAME'), 'valueFrom', 'fieldRef', 'fieldPath')).toBe('metadata.name');

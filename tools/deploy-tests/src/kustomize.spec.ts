@@ -102,6 +102,13 @@ describe.each(['deploy/kustomize/base', 'deploy/kustomize/overlays/example'])('k
     expect(redisUrl?.valueFrom?.secretKeyRef).toMatchObject({ name: expect.any(String), key: expect.any(String) });
   });
 
+  it('takes the requestState sealing key from a Secret, the same on every replica', () => {
+    const key = envNamed('MCP_REQUEST_STATE_KEY');
+    expect(key?.value).toBeUndefined();
+    expect(key?.valueFrom?.secretKeyRef).toMatchObject({ name: 'toolmesh-gateway-request-state', key: 'key', optional: true });
+    expect(configText).not.toMatch(/requestStateKey/);
+  });
+
   it('gives the gateway POD_IP and POD_NAME from the Downward API', () => {
     expect(envNamed('POD_IP')?.valueFrom?.fieldRef).toEqual({ fieldPath: 'status.podIP' });
     expect(envNamed('POD_NAME')?.valueFrom?.fieldRef).toEqual({ fieldPath: 'metadata.name' });
