@@ -12,12 +12,14 @@ const snippets = JSON.parse(
   }),
 );
 // A snippet exists only in memory, where no tsconfig can type it: the type-aware rule is off here (the
-// boundary rules are not type-aware), and so is the project service that would look for the file.
+// boundary rules are not type-aware), and so is the project service that would look for the file. The
+// import order is off too: a snippet's imports are in the order its case reads best, and the cases are
+// about which imports are allowed, not where they stand.
 const eslint = new ESLint({
   cwd: process.cwd(),
   overrideConfig: {
     languageOptions: { parserOptions: { projectService: false } },
-    rules: { '@typescript-eslint/no-floating-promises': 'off' },
+    rules: { '@typescript-eslint/no-floating-promises': 'off', 'simple-import-sort/imports': 'off' },
   },
 });
 const results = [];
