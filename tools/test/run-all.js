@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /**
- * `npm test`: lint, typecheck, build and test every project in one Nx run, then the smoke tests of the
- * README's own commands (tools/smoke, alone: they rebuild dist/), then print the closing line that CI
+ * `npm test`: lint, typecheck, build and test every project in one Nx run, then, each alone, the --smoke
+ * run of every benchmark (tools/bench: they load both cores for minutes, which would make the timing
+ * margins of the specs beside them flaky) and the smoke tests of the README's own commands (tools/smoke:
+ * they rebuild dist/), then print the closing line that CI
  * reads: "N passed, N failed". Failed lint / typecheck / build tasks and projects whose tests
  * left no summary count as failures too, so the line never reads better than the run was.
  */
@@ -13,7 +15,11 @@ const { stripVTControlCharacters } = require('node:util');
 const root = path.resolve(__dirname, '..', '..');
 const summaryDir = path.join(root, 'tmp', 'test-summary');
 
-const SMOKE = 'smoke';
+/** Jest runs after the Nx run, one at a time, each reporting under its project's name like any other. */
+const ALONE = [
+  { project: 'bench', config: 'tools/bench/jest.bench.config.js' },
+  { project: 'smoke', config: 'tools/smoke/jest.smoke.config.js' },
+];
 
 function projectsWithTests() {
   const projects = ['apps', 'libs', 'tools'].flatMap((group) => {
@@ -24,16 +30,15 @@ function projectsWithTests() {
       .filter((name) => fs.existsSync(path.join(dir, name, 'jest.config.js')))
       .map((name) => JSON.parse(fs.readFileSync(path.join(dir, name, 'project.json'), 'utf8')).name);
   });
-  return [...projects, SMOKE];
+  return [...projects, ...ALONE.map(({ project }) => project)];
 }
 
-/** tools/smoke after the Nx run; its summary is written under the name "smoke" like any project's. */
-function runSmoke() {
+function runAlone({ project, config }) {
   return new Promise((resolve) => {
-    const child = spawn('npx', ['jest', '-c', 'tools/smoke/jest.smoke.config.js'], {
+    const child = spawn('npx', ['jest', '-c', config], {
       cwd: root,
       stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, NX_TASK_TARGET_PROJECT: SMOKE },
+      env: { ...process.env, NX_TASK_TARGET_PROJECT: project },
     });
     child.on('close', (code) => resolve(code ?? 1));
   });
@@ -62,7 +67,8 @@ function failedNonTestTasks(output) {
 async function main() {
   fs.rmSync(summaryDir, { recursive: true, force: true });
   const { code, output } = await runNx();
-  const smokeCode = await runSmoke();
+  let aloneFailed = false;
+  for (const run of ALONE) if ((await runAlone(run)) !== 0) aloneFailed = true;
 
   let passed = 0;
   let failed = 0;
@@ -83,7 +89,7 @@ async function main() {
   if (failedTasks.length > 0) console.log(`failed checks: ${failedTasks.join(', ')}`);
   if (missing.length > 0) console.log(`projects whose tests did not report: ${missing.join(', ')}`);
   failed += failedTasks.length + missing.length;
-  if ((code !== 0 || smokeCode !== 0) && failed === 0) failed = 1; // a failure no summary reported; never print a clean line
+  if ((code !== 0 || aloneFailed) && failed === 0) failed = 1; // a failure no summary reported; never print a clean line
 
   console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(failed > 0 || passed === 0 ? 1 : 0);

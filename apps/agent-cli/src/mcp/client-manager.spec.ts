@@ -129,30 +129,30 @@ describe('McpClientManager', () => {
   it('ends startup at the deadline, not later: the hung server is reported by name, closed and left out; the others are used', async () => {
     const transports: Record<string, ScriptedTransport> = {};
     const manager = new McpClientManager(
-      scriptedFactory({ hung: { startAfterMs: 'never' }, late: { startAfterMs: 1500 } }, transports),
+      scriptedFactory({ hung: { startAfterMs: 'never' }, late: { startAfterMs: 2500 } }, transports),
       log,
-      300,
+      600,
     );
     const registry = new ToolRegistry();
     const configs = [
-      stdio('hung', [], { requestTimeoutMs: 200 }),
-      stdio('late', [], { requestTimeoutMs: 200 }),
-      stdio('fine', [], { requestTimeoutMs: 200 }),
+      stdio('hung', [], { requestTimeoutMs: 400 }),
+      stdio('late', [], { requestTimeoutMs: 400 }),
+      stdio('fine', [], { requestTimeoutMs: 400 }),
     ];
     try {
-      // The hung server never answers, so connectAll returns at the deadline (200 + 300 ms) and not before;
+      // The hung server never answers, so connectAll returns at the deadline (400 + 600 ms) and not before;
       // that it returns at all, with the others used, is the point (no upper bound: a busy machine is slow).
       const started = Date.now();
       const statuses = byName(await manager.connectAll(configs));
-      expect(Date.now() - started).toBeGreaterThanOrEqual(480);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(980);
       await manager.registerAllTools(registry);
-      expect(statuses.hung).toMatchObject({ state: 'failed', error: 'did not connect within the startup deadline of 500 ms' });
+      expect(statuses.hung).toMatchObject({ state: 'failed', error: 'did not connect within the startup deadline of 1000 ms' });
       expect(statuses.late.state).toBe('failed');
       expect(statuses.fine.state).toBe('connected');
       expect(transports.hung.closeCalls).toBe(1);
       expect(transports.late.closeCalls).toBe(1);
       // The late server's start finishes after the deadline: it must still never be used.
-      await new Promise((resolve) => setTimeout(resolve, 1300));
+      await new Promise((resolve) => setTimeout(resolve, 2000));
       expect(registry.list().map((t) => t.name)).toEqual(['mcp__fine__echo', 'mcp__fine__env', 'mcp__fine__fail', 'mcp__fine__slow']);
       expect(manager.client('late')).toBeUndefined();
     } finally {
@@ -162,13 +162,13 @@ describe('McpClientManager', () => {
 
   it('starts ten real servers, one hanging, one exiting at once and one answering too late: the seven others are registered, the three are reported by name, and startup ends by the deadline', async () => {
     // Generous times: ten Node processes start at once on two cores, next to other test suites.
-    const manager = new McpClientManager(new TransportClientFactory(clientInfo), log, 1500);
+    const manager = new McpClientManager(new TransportClientFactory(clientInfo), log, 3000);
     const healthy = Array.from({ length: 7 }, (_, i) => stdio(`s${i}`, [], { requestTimeoutMs: 2000 }));
     const configs = [
       ...healthy,
       stdio('hung', ['--hang-initialize'], { requestTimeoutMs: 2000 }),
       { ...stdio('quits', [], { requestTimeoutMs: 2000 }), args: ['-e', 'process.exit(2)'] },
-      stdio('late', ['--initialize-delay=6000'], { requestTimeoutMs: 2000 }), // answers after it was given up
+      stdio('late', ['--initialize-delay=7500'], { requestTimeoutMs: 2000 }), // answers after it was given up
     ];
     const started = Date.now();
     try {
@@ -177,14 +177,14 @@ describe('McpClientManager', () => {
       const registry = new ToolRegistry();
       await manager.registerAllTools(registry);
 
-      expect(manager.startupDeadlineMs(configs)).toBe(3500);
-      expect(elapsed).toBeLessThan(3500 + 1500); // by the deadline, with a margin for a loaded machine; never the 6 s of "late"
+      expect(manager.startupDeadlineMs(configs)).toBe(5000);
+      expect(elapsed).toBeLessThan(5000 + 2000); // by the deadline, with a margin for a loaded machine; never the 7.5 s of "late"
       expect(healthy.map((c) => statuses[c.name].state)).toEqual(Array(7).fill('connected'));
       expect(statuses.hung).toMatchObject({ state: 'failed', error: expect.stringContaining('"hung"') });
       expect(statuses.quits).toMatchObject({ state: 'failed', error: expect.stringContaining('"quits"') }); // its exit, or the write it broke
       expect(statuses.late.state).toBe('failed');
       // After "late" would have answered, it is gone and none of its tools ever appeared.
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 6500 - (Date.now() - started))));
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 8000 - (Date.now() - started))));
       expect(
         await eventually(() => pidsWithCommandLine('--name=late').length === 0 && pidsWithCommandLine('--name=hung').length === 0),
       ).toBe(true);
