@@ -13,8 +13,10 @@ command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
 sudo=()
 [ "$(id -u)" -eq 0 ] || sudo=(sudo)
 echo "installing ${missing[*]}"
-"${sudo[@]}" apt-get update -qq
-"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# A mirror that stops answering fails the install in minutes rather than holding CI for its whole limit.
+apt=(-o Acquire::Retries=3 -o Acquire::http::Timeout=30 -o Acquire::https::Timeout=30)
+"${sudo[@]}" apt-get "${apt[@]}" update -qq
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "${apt[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 
 # The packages start system services on a systemd machine (a GitHub runner); the tests start their own
 # on loopback ports, so stop those.

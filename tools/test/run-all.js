@@ -6,20 +6,40 @@
  * they rebuild dist/), then print the closing line that CI
  * reads: "N passed, N failed". Failed lint / typecheck / build tasks and projects whose tests
  * left no summary count as failures too, so the line never reads better than the run was.
+ *
+ * The run can never outlast CI. Each phase runs in a process group of its own whose output passes through
+ * this process, so a process a test leaked (or a daemon that left the group) cannot hold CI's output open
+ * after the run; what is left in the group when its leader ends is killed. A heartbeat says which projects'
+ * tests are running, and past the budget (TEST_BUDGET_MINUTES, 50 by default) the phase is killed, named,
+ * and counted as failed.
  */
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { stripVTControlCharacters } = require('node:util');
 
+const { processesInGroup } = require('./process-group');
+
 const root = path.resolve(__dirname, '..', '..');
 const summaryDir = path.join(root, 'tmp', 'test-summary');
+const BUDGET_MS = Number(process.env.TEST_BUDGET_MINUTES || 50) * 60_000;
+const HEARTBEAT_MS = 5 * 60_000;
+const started = Date.now();
+
+// CI may stop reading (its own time limit); the run still ends its groups and exits rather than dying on EPIPE.
+process.stdout.on('error', () => undefined);
+process.stderr.on('error', () => undefined);
 
 /** Jest runs after the Nx run, one at a time, each reporting under its project's name like any other. */
 const ALONE = [
   { project: 'bench', config: 'tools/bench/jest.bench.config.js' },
   { project: 'smoke', config: 'tools/smoke/jest.smoke.config.js' },
 ];
+
+function clock(ms = Date.now() - started) {
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`;
+}
 
 function projectsWithTests() {
   const projects = ['apps', 'libs', 'tools'].flatMap((group) => {
@@ -33,28 +53,77 @@ function projectsWithTests() {
   return [...projects, ...ALONE.map(({ project }) => project)];
 }
 
-function runAlone({ project, config }) {
-  return new Promise((resolve) => {
-    const child = spawn('npx', ['jest', '-c', config], {
-      cwd: root,
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, NX_TASK_TARGET_PROJECT: project },
-    });
-    child.on('close', (code) => resolve(code ?? 1));
-  });
+/** "apps/agent-cli (jest, 4m12s)" for each Jest process of the group: where the time goes. */
+function runningTests(group) {
+  return processesInGroup(group)
+    .filter(({ command }) => /[\\/]jest(\.js)?\b/.test(command) && !command.includes('jest-worker'))
+    .map(({ cwd, ageMs }) => `${path.relative(root, cwd) || '.'} (jest, ${clock(ageMs)})`);
 }
 
-function runNx() {
+/**
+ * Runs one phase in a process group of its own, its output passed through (and kept when `keep`), until it
+ * exits or the budget is spent. Resolves to its exit code (1 when killed) and the output kept.
+ */
+function runPhase(name, command, args, { env = process.env, keep = false } = {}) {
   return new Promise((resolve) => {
-    const args = ['nx', 'run-many', '-t', 'lint,typecheck,build,test', '--output-style=static'];
-    const child = spawn('npx', args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(command, args, { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk) => {
       process.stdout.write(chunk);
-      output += chunk;
+      if (keep) output += chunk;
     });
-    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+    child.stderr.on('data', (chunk) => process.stderr.write(chunk));
+
+    const heartbeat = setInterval(() => {
+      const running = runningTests(child.pid);
+      console.log(`[${clock()}] ${name} still running${running.length > 0 ? `: ${running.join(', ')}` : ''}`);
+    }, HEARTBEAT_MS);
+    let timedOut = false;
+    const budget = setTimeout(
+      () => {
+        timedOut = true;
+        const running = runningTests(child.pid);
+        console.log(
+          `[${clock()}] ${name} is over the test budget of ${clock(BUDGET_MS)}; killed while running: ${running.join(', ') || 'no test'}`,
+        );
+        killGroup(child.pid);
+      },
+      Math.max(0, BUDGET_MS - (Date.now() - started)),
+    );
+
+    child.on('exit', (code) => {
+      clearInterval(heartbeat);
+      clearTimeout(budget);
+      const leftovers = processesInGroup(child.pid);
+      if (leftovers.length > 0) {
+        console.log(
+          `[${clock()}] ${name}: ${leftovers.length} process(es) outlived it and are killed: ${leftovers.map((p) => p.command.slice(0, 120)).join(' | ')}`,
+        );
+        killGroup(child.pid);
+      }
+      // What is still buffered in the pipes arrives at once; a pipe a stray process still holds is not waited for.
+      const done = () => resolve({ code: timedOut ? 1 : (code ?? 1), output, timedOut });
+      let open = 2;
+      const closed = () => --open === 0 && done();
+      for (const stream of [child.stdout, child.stderr]) {
+        if (stream.readableEnded) closed();
+        else stream.once('end', closed);
+      }
+      setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        if (open > 0) done();
+      }, 2000).unref();
+    });
   });
+}
+
+function killGroup(group) {
+  try {
+    process.kill(-group, 'SIGKILL');
+  } catch {
+    // already gone
+  }
 }
 
 /** Nx lists failed tasks after "Failed tasks:" as "- project:target". */
@@ -66,9 +135,16 @@ function failedNonTestTasks(output) {
 
 async function main() {
   fs.rmSync(summaryDir, { recursive: true, force: true });
-  const { code, output } = await runNx();
+  const nx = await runPhase('nx run-many', 'npx', ['nx', 'run-many', '-t', 'lint,typecheck,build,test', '--output-style=static'], {
+    keep: true,
+  });
+  console.log(`[${clock()}] nx run-many ended`);
   let aloneFailed = false;
-  for (const run of ALONE) if ((await runAlone(run)) !== 0) aloneFailed = true;
+  for (const { project, config } of ALONE) {
+    const run = await runPhase(project, 'npx', ['jest', '-c', config], { env: { ...process.env, NX_TASK_TARGET_PROJECT: project } });
+    console.log(`[${clock()}] ${project} ended`);
+    if (run.code !== 0) aloneFailed = true;
+  }
 
   let passed = 0;
   let failed = 0;
@@ -85,14 +161,14 @@ async function main() {
     failed += summary.failed;
     skipped += summary.skipped;
   }
-  const failedTasks = failedNonTestTasks(output);
+  const failedTasks = failedNonTestTasks(nx.output);
   if (failedTasks.length > 0) console.log(`failed checks: ${failedTasks.join(', ')}`);
   if (missing.length > 0) console.log(`projects whose tests did not report: ${missing.join(', ')}`);
   failed += failedTasks.length + missing.length;
-  if ((code !== 0 || aloneFailed) && failed === 0) failed = 1; // a failure no summary reported; never print a clean line
+  if ((nx.code !== 0 || aloneFailed) && failed === 0) failed = 1; // a failure no summary reported; never print a clean line
 
   console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
-  process.exit(failed > 0 || passed === 0 ? 1 : 0);
+  process.exitCode = failed > 0 || passed === 0 ? 1 : 0;
 }
 
-main();
+void main();

@@ -6,6 +6,8 @@ const path = require('node:path');
  * test target's declared output, so Nx restores it on a cache hit and the summary stays complete.
  * tools/test/run-all.js adds the files up into the closing "N passed, N failed" line that CI reads.
  */
+const HANG_MS = 30_000;
+
 class SummaryReporter {
   constructor(globalConfig) {
     this.rootDir = globalConfig.rootDir;
@@ -23,6 +25,15 @@ class SummaryReporter {
     const dir = path.join(__dirname, '..', '..', 'tmp', 'test-summary');
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, `${project}.json`), `${JSON.stringify(summary)}\n`);
+
+    // On two cores Jest runs the tests in its own process (in band), where a handle a test leaked would keep
+    // it alive after the run, silently and for ever. Say so and end it; the counts above are recorded.
+    setTimeout(() => {
+      process.stderr.write(
+        `${project}: Jest has not exited ${HANG_MS / 1000} s after its run: a test left a handle open (find it with --detectOpenHandles)\n`,
+      );
+      process.exit(results.success ? 0 : 1);
+    }, HANG_MS).unref();
   }
 }
 

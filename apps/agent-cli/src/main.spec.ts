@@ -5,17 +5,19 @@ import path from 'node:path';
 
 const ROOT = path.join(__dirname, '../../..');
 const MAIN = path.join(ROOT, 'dist/apps/agent-cli/main.js');
+/** A synchronous child blocks Jest's own test timeout; this bounds it instead. */
+const SYNC_TIMEOUT_MS = 30_000;
 const RECORD_MODULE_LOADS = path.join(__dirname, 'test-support/record-module-loads.cjs');
 
 describe('agent-cli process (built dist/apps/agent-cli/main.js)', () => {
   it('prints help with node and nothing else on stdout', () => {
-    const stdout = execFileSync(process.execPath, [MAIN, '--help'], { encoding: 'utf8' });
+    const stdout = execFileSync(process.execPath, [MAIN, '--help'], { encoding: 'utf8', timeout: SYNC_TIMEOUT_MS });
     expect(stdout.startsWith('agent-cli - ')).toBe(true);
     expect(stdout).toContain('Exit codes:');
   });
 
   it('runs as "npx agent-cli" through the root package bin', () => {
-    const result = spawnSync('npx', ['--no-install', 'agent-cli', '--version'], { cwd: ROOT, encoding: 'utf8' });
+    const result = spawnSync('npx', ['--no-install', 'agent-cli', '--version'], { cwd: ROOT, encoding: 'utf8', timeout: SYNC_TIMEOUT_MS });
     expect(result.stderr).toBe('');
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
@@ -26,6 +28,7 @@ describe('agent-cli process (built dist/apps/agent-cli/main.js)', () => {
       const record = path.join(dir, 'loaded.json');
       const result = spawnSync(process.execPath, ['--require', RECORD_MODULE_LOADS, MAIN, '--version'], {
         encoding: 'utf8',
+        timeout: SYNC_TIMEOUT_MS,
         env: { ...process.env, MODULE_LOAD_RECORD: record },
       });
       expect(result.status).toBe(0);
@@ -38,7 +41,7 @@ describe('agent-cli process (built dist/apps/agent-cli/main.js)', () => {
   });
 
   it('exits with 2 on a usage error', () => {
-    const result = spawnSync(process.execPath, [MAIN, '--bogus'], { encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [MAIN, '--bogus'], { encoding: 'utf8', timeout: SYNC_TIMEOUT_MS });
     expect(result.status).toBe(2);
   });
 });
