@@ -21,6 +21,7 @@ import { userConfigDirectory } from '../mcp/oauth/credential-store';
 import { storedSecrets } from '../mcp/oauth/stored-secrets';
 import type { AgentRuntime } from '../runtime/agent-runtime';
 import { type AgentOptions, type CommandContext, withRuntime } from './command-context';
+import { PROGRAM } from '../program-name';
 
 /** What one user message came to: the loop's outcome, or why it ended otherwise (already reported). */
 export type SendResult = { readonly outcome: 'done'; readonly text: string } | { readonly outcome: 'max_turns' | 'error' | 'interrupted' };
@@ -116,7 +117,7 @@ export class AgentSession {
       this.endLine();
       if (outcome.kind === 'done') return { outcome: 'done', text: outcome.text };
       const message = `the model was still asking for tools after ${this.maxTurns} turns; stopped by the max-turns guard (raise llm.maxTurns or --max-turns)`;
-      this.context.io.stderr(`agent-cli: ${message}\n`);
+      this.context.io.stderr(`${PROGRAM}: ${message}\n`);
       this.transcript.record({ type: 'error', message });
       return { outcome: 'max_turns' };
     } catch (error) {
@@ -127,7 +128,7 @@ export class AgentSession {
       }
       const code = error instanceof AgentError ? error.code : undefined;
       const message = errorMessage(error);
-      this.context.io.stderr(`agent-cli: ${message}${code ? ` [${code}]` : ''}\n`);
+      this.context.io.stderr(`${PROGRAM}: ${message}${code ? ` [${code}]` : ''}\n`);
       this.transcript.record({ type: 'error', ...(code ? { code } : {}), message });
       return { outcome: 'error' };
     }

@@ -9,6 +9,7 @@ import type { SamplingGate, SamplingModel } from '../mcp/host/sampling';
 import { DEFAULT_SERVER_REQUEST_LIMITS } from '../mcp/host/server-request-limits';
 import { modelSettings } from './agent-session';
 import type { AgentOptions, CliIo } from './command-context';
+import { PROGRAM } from '../program-name';
 
 export interface ClientFeatureSettings {
   readonly config: AgentConfig;
@@ -67,7 +68,7 @@ function samplingGate({ io, cap, yes }: ClientFeatureSettings): SamplingGate {
       }
       if (!io.terminal) {
         io.stderr(`warning: MCP server "${server}" asked the model (sampling); refused: no terminal to ask on (--yes approves sampling)\n`);
-        return { allowed: false, reason: 'the user was not asked (no terminal); run agent-cli with --yes to allow sampling' };
+        return { allowed: false, reason: `the user was not asked (no terminal); run ${PROGRAM} with --yes to allow sampling` };
       }
       let answer: string;
       try {

@@ -5,6 +5,8 @@ import { AgentSession } from '../agent-session';
 import type { CliIo, Command } from '../command-context';
 import { ExitCode } from '../exit-codes';
 import { PROMPT_COMMAND_USAGE, promptMessage } from './prompt-slash-command';
+import { rootsCommand } from './roots-slash-command';
+import { PROGRAM } from '../../program-name';
 
 /** The user's lines: from the terminal (prompted), or from piped stdin. `undefined` at the end. */
 interface LineSource {
@@ -19,7 +21,7 @@ interface LineSource {
  */
 export const chatCommand: Command = async (context) => {
   if (context.args.length > 0) {
-    context.io.stderr('agent-cli chat: takes no arguments; type the messages at the "> " prompt\nRun "agent-cli chat --help" for usage.\n');
+    context.io.stderr(`${PROGRAM} chat: takes no arguments; type the messages at the "> " prompt\nRun "${PROGRAM} chat --help" for usage.\n`);
     return ExitCode.Usage;
   }
   return AgentSession.run(context, 'chat', async (session, runtime) => {
@@ -30,6 +32,11 @@ export const chatCommand: Command = async (context) => {
       for (let line = await lines.next(); line !== undefined && line.trim() !== '/exit'; line = await lines.next()) {
         if (line.trim() === '') continue;
         let message = line;
+        if (/^\/roots(\s|$)/.test(line.trim())) {
+          const servers = runtime.servers.map((server) => server.name);
+          context.io.stderr(`${rootsCommand(runtime.roots, servers, line.trim().slice('/roots'.length), context.agent.workingDirectory)}\n`);
+          continue;
+        }
         if (/^\/prompt(\s|$)/.test(line.trim())) {
           const prompt = await promptMessage(prompts, line.trim().slice('/prompt'.length), context.agent.signal);
           if ('problem' in prompt) {

@@ -7,12 +7,13 @@ import { type Command, withRuntime } from '../command-context';
 import { ExitCode } from '../exit-codes';
 import { formatTable } from '../format-table';
 import { reportFeatureFailure, reportListingFailures } from './server-feature-failure';
+import { PROGRAM } from '../../program-name';
 
 /** `prompts [list [server]]`, `prompts get <server> <name> [key=value ...]`: the connected servers' prompts (SPEC A13). */
 export const promptsCommand: Command = async (context) => {
   const [action = 'list', ...rest] = context.args;
   const usage = (problem: string) => {
-    context.io.stderr(`agent-cli prompts: ${problem}\nRun "agent-cli prompts --help" for usage.\n`);
+    context.io.stderr(`${PROGRAM} prompts: ${problem}\nRun "${PROGRAM} prompts --help" for usage.\n`);
     return ExitCode.Usage;
   };
   if (action === 'list') {
@@ -39,7 +40,7 @@ export const promptsCommand: Command = async (context) => {
     const [server, name, ...words] = rest;
     if (name === undefined)
       return usage(
-        '"get" takes a server name, a prompt name and its arguments as key=value, e.g. agent-cli prompts get everything args-prompt city=Paris',
+        `"get" takes a server name, a prompt name and its arguments as key=value, e.g. ${PROGRAM} prompts get everything args-prompt city=Paris`,
       );
     return withRuntime(context, async (runtime) => {
       try {

@@ -5,6 +5,7 @@ import { parseMcpToolName } from '../../mcp/mcp-tool';
 import type { Tool } from '../../tools/tool';
 import { type Command, withRuntime } from '../command-context';
 import { ExitCode } from '../exit-codes';
+import { PROGRAM } from '../../program-name';
 
 /** The built-ins that reach the configured servers (their events, their resources): not the agent's own tools to serve. */
 const SERVER_FACING: ReadonlySet<string> = new Set(['WaitForEvent', 'ListMcpResources', 'ReadMcpResource']);
@@ -19,7 +20,7 @@ const SERVER_FACING: ReadonlySet<string> = new Set(['WaitForEvent', 'ListMcpReso
  */
 export const serveCommand: Command = async (context) => {
   if (context.args.length > 0) {
-    context.io.stderr(`agent-cli serve: takes no arguments\nRun "agent-cli serve --help" for usage.\n`);
+    context.io.stderr(`${PROGRAM} serve: takes no arguments\nRun "${PROGRAM} serve --help" for usage.\n`);
     return ExitCode.Usage;
   }
   // Loaded here, not at start-up: only this command runs a server.

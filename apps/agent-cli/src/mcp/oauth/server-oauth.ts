@@ -17,6 +17,7 @@ import { LoopbackCallback } from './loopback-callback';
 import type { OAuthSettings } from './oauth-settings';
 import { ServerOAuthProvider } from './server-oauth-provider';
 import type { AuthorizationUserAgent } from './user-agent';
+import { PROGRAM } from '../../program-name';
 
 /** What every server's OAuth shares in one command: where credentials live, who opens the browser, whether anyone may be asked. */
 export interface OAuthHost {
@@ -175,7 +176,7 @@ export class ServerOAuth implements HttpAuthorization {
     const scopes = this.scope ? ` with the scopes "${this.scope}"` : '';
     return new AgentError(
       AgentErrorCode.OAuthLoginRequired,
-      `MCP server "${this.serverName}" needs a sign-in${scopes}: run agent-cli mcp login ${this.serverName}`,
+      `MCP server "${this.serverName}" needs a sign-in${scopes}: run ${PROGRAM} mcp login ${this.serverName}`,
     );
   }
 
