@@ -73,9 +73,11 @@ const AGENT_OPTIONS = `Agent options (run, chat):
                         Write the JSONL transcript here (default: .agent-cli/transcripts/<time>-<pid>.jsonl)
 `;
 
-const LLM_NOTE = `The LLM is any OpenAI-compatible chat-completions server (Ollama, vLLM, llama.cpp server, OpenAI),
-set in the configuration's llm section: baseUrl (default http://127.0.0.1:11434/v1, a local Ollama),
-model, apiKeyEnv (the NAME of the environment variable holding the key), maxTurns, requestTimeoutMs,
+const LLM_NOTE = `The model is set in the configuration's llm section: provider (openai-chat, the default: any
+OpenAI-compatible chat-completions server such as Ollama, vLLM, llama.cpp server, OpenAI; anthropic;
+openai-responses; gemini), baseUrl (default: the provider's; for openai-chat http://127.0.0.1:11434/v1, a
+local Ollama), model, apiKeyEnv (the NAME of the environment variable holding the key; default
+ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY or GOOGLE_API_KEY), maxTurns, requestTimeoutMs,
 systemPrompt. Every tool call goes through the approval gate (see ${PROGRAM} --help). The transcript
 records every step: the task, the model's answers, each tool call, its approval and its result.`;
 

@@ -117,6 +117,7 @@ export class McpClient implements NotificationSource {
     this.sdk.onclose = () => {
       const lost = this.state === 'connected';
       this.state = 'closed';
+      this.stopRootsWatch?.();
       if (lost) options.onClosed?.();
     };
   }
@@ -204,7 +205,7 @@ export class McpClient implements NotificationSource {
     // The transport may have ended during the handshake's last step.
     if (this.state === 'connecting') this.state = 'connected';
     if (this.state === 'connected' && this.sdk.getProtocolEra() === 'modern') await this.listenForChanges();
-    else if (this.state === 'connected') this.watchRoots();
+    if (this.state === 'connected') this.watchRoots();
   }
 
   /**
@@ -282,12 +283,15 @@ export class McpClient implements NotificationSource {
     this.notifications.publish({ server: this.options.serverName, notification, receivedAt: new Date() });
   }
 
-  /** Tells an initialize-era server each change of the roots it was offered, while connected. */
+  /**
+   * Tells an initialize-era server each change of the roots it was offered, while connected. A 2026-07-28
+   * server has no session to tell: it gets the current roots in each `input_required` round.
+   */
   private watchRoots(): void {
     const { roots, onRootsChange } = this.options.serverRequests ?? {};
     if (!roots || !onRootsChange) return;
     this.stopRootsWatch = onRootsChange(() => {
-      if (this.state !== 'connected') return;
+      if (this.state !== 'connected' || this.sdk.getProtocolEra() === 'modern') return;
       this.sdk.sendRootsListChanged().catch((error: unknown) => {
         if (!this.closing) this.options.onError?.(asError(error));
       });

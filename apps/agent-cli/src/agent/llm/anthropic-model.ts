@@ -1,6 +1,6 @@
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 
-import { argumentsObject, type AssistantReply, type ChatMessage, type ToolDefinition } from './chat-messages';
+import { argumentsObject, type AssistantReply, type ChatMessage, type RequestedToolCall, type ToolDefinition } from './chat-messages';
 import type { ChatModel, CompletionOptions, CompletionRequest } from './chat-model';
 import { sdkFailure } from './llm-failure';
 import type { ModelSettings } from './model-settings';
@@ -47,7 +47,7 @@ export class AnthropicModel implements ChatModel {
       if (options.onText) stream.on('text', options.onText);
       const message = await stream.finalMessage();
       let text = '';
-      const toolCalls = [];
+      const toolCalls: RequestedToolCall[] = [];
       for (const block of message.content) {
         if (block.type === 'text') text += block.text;
         else if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) });

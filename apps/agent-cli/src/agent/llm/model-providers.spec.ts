@@ -4,6 +4,7 @@ import path from 'node:path';
 
 import { ExitCode } from '../../cli/exit-codes';
 import { runCli } from '../../cli/run-cli';
+import { loadConfig } from '../../config/load-config';
 import {
   type RecordedRequest,
   type Script,
@@ -284,5 +285,12 @@ describe('model providers (llm.provider)', () => {
     expect(code).not.toBe(ExitCode.Ok);
     expect(stderr).toContain(`llm.provider ${testCase.provider} needs a key: export ${testCase.keyVariable}`);
     expect(llm?.requests).toHaveLength(0);
+  });
+
+  it('config/examples/agent-anthropic.yaml takes where the API is and the model from the environment', () => {
+    const example = path.join(__dirname, '../../../../../config/examples/agent-anthropic.yaml');
+    expect(loadConfig(example, {}).llm).toMatchObject({ provider: 'anthropic', baseUrl: 'https://api.anthropic.com', model: 'claude-sonnet-4-5' });
+    const env = { ANTHROPIC_BASE_URL: 'http://127.0.0.1:8999', ANTHROPIC_MODEL: 'claude-haiku-4-5' };
+    expect(loadConfig(example, env).llm).toMatchObject({ provider: 'anthropic', baseUrl: env.ANTHROPIC_BASE_URL, model: env.ANTHROPIC_MODEL });
   });
 });
