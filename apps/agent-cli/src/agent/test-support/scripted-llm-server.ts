@@ -70,14 +70,16 @@ const CHAT_COMPLETIONS: ScriptedDialect = {
 
 /**
  * A scripted model server on 127.0.0.1, port 0: the only mock the tests use (no real LLM can run here).
- * It answers each request the dialect accepts (default: OpenAI-compatible `POST /v1/chat/completions`)
+ * It answers each request the dialect accepts (here OpenAI-compatible `POST /v1/chat/completions`)
  * with the next scripted reply, streamed the way that API does, and records every request. A request past
  * the end of the script gets HTTP 500, so a test sees an unexpected extra turn.
  */
-export async function startScriptedLlmServer<Body = ChatCompletionsBody>(
-  script: Script,
-  dialect: ScriptedDialect = CHAT_COMPLETIONS,
-): Promise<ScriptedLlmServer<Body>> {
+export function startScriptedLlmServer(script: Script): Promise<ScriptedLlmServer> {
+  return startScriptedServer<ChatCompletionsBody>(script, CHAT_COMPLETIONS);
+}
+
+/** The scripted server speaking another API (scripted-provider-dialects.ts); `Body` is that API's request body. */
+export async function startScriptedServer<Body>(script: Script, dialect: ScriptedDialect): Promise<ScriptedLlmServer<Body>> {
   const requests: RecordedRequest<Body>[] = [];
   let inFlight = 0;
   let peakInFlight = 0;

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 
-import { pieces, type ScriptedCompletion, type ScriptedDialect } from './scripted-llm-server';
+import { pieces, type ScriptedDialect } from './scripted-llm-server';
 
 /**
  * The native model APIs as the scripted server speaks them, each streamed the way its documentation shows,
