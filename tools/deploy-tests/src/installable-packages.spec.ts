@@ -90,7 +90,10 @@ describe('installable packages', () => {
     const mcpHelp = run(path.join(bin, 'toolmesh-agent'), ['mcp', '--help'], elsewhere);
     expect(mcpHelp.stdout).toContain('Usage: toolmesh-agent mcp add');
     const unknown = run(path.join(bin, 'toolmesh-agent'), ['frobnicate'], elsewhere);
-    expect(unknown).toMatchObject({ status: 2, stderr: 'toolmesh-agent: unknown command "frobnicate"\nRun "toolmesh-agent --help" for usage.\n' });
+    expect(unknown).toMatchObject({
+      status: 2,
+      stderr: 'toolmesh-agent: unknown command "frobnicate"\nRun "toolmesh-agent --help" for usage.\n',
+    });
     // `node <the bundle>` does not say which bin: the package's bin name stands in.
     const bundle = realpathSync(path.join(bin, 'toolmesh-agent'));
     expect(run(process.execPath, [bundle, 'frobnicate'], elsewhere).stderr).toMatch(/^toolmesh-agent: unknown command/);

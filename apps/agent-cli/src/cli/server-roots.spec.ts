@@ -64,11 +64,15 @@ describe('roots the user chooses', () => {
     expect(await allowedDirectories('default.yaml', yamlEntry(''))).toEqual([workingDirectory]);
   });
 
-  it('chat\'s /roots gives a server the directories the user names, tells it, and refuses what is not a directory', async () => {
+  it("chat's /roots gives a server the directories the user names, tells it, and refuses what is not a directory", async () => {
     writeFileSync(path.join(base, 'chat.yaml'), yamlEntry('      roots: [chosen]\n'));
     let stderr = '';
     const lines = [`/roots files`, `/roots files ../configured`, `/roots files`, `/roots files nowhere`, `/roots nope ${base}`, '/exit'];
-    const io = { stdout: () => undefined, stderr: (t: string) => void (stderr += t), stdin: Readable.from(lines.map((line) => `${line}\n`)) };
+    const io = {
+      stdout: () => undefined,
+      stderr: (t: string) => void (stderr += t),
+      stdin: Readable.from(lines.map((line) => `${line}\n`)),
+    };
     const code = await runCli(['chat', '--model', 'never-asked', '--config', path.join(base, 'chat.yaml')], io, {
       version: '0.0.0-test',
       cwd: workingDirectory,

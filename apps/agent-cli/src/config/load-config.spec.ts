@@ -355,10 +355,7 @@ llm:
       'llm:\n  baseURL: http://x\n',
       'agent-cli.yaml: llm.baseURL is not a known setting (known: provider, baseUrl, model, apiKeyEnv, maxTurns, requestTimeoutMs, systemPrompt, maxToolResultChars, audioInput, maxOutputTokens)',
     ],
-    [
-      'llm:\n  provider: claude\n',
-      'agent-cli.yaml: llm.provider must be one of "openai-chat", "anthropic", "openai-responses", "gemini"',
-    ],
+    ['llm:\n  provider: claude\n', 'agent-cli.yaml: llm.provider must be one of "openai-chat", "anthropic", "openai-responses", "gemini"'],
     [
       'llm:\n  provider: anthropic\n  audioInput: true\n',
       'agent-cli.yaml: llm.audioInput is for the providers that take audio (openai-chat, gemini), not anthropic',

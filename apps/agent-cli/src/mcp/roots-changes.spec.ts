@@ -26,7 +26,10 @@ async function allowedDirectories(client: McpClient): Promise<string[]> {
 }
 
 /** server-filesystem started for `configured`, offered `roots` (none: no roots capability), with the features that offer them. */
-async function withFilesystem(roots: readonly string[], use: (client: McpClient, features: ClientFeatures) => Promise<void>): Promise<void> {
+async function withFilesystem(
+  roots: readonly string[],
+  use: (client: McpClient, features: ClientFeatures) => Promise<void>,
+): Promise<void> {
   const features = new ClientFeatures({
     rootsFor: () => roots,
     model: { unavailable: 'no model in this test' },

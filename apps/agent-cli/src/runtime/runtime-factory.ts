@@ -61,7 +61,16 @@ export async function createAgentRuntime(config: AgentConfig, deps: RuntimeDepen
     await manager.registerAllTools(registry);
     registerResourceTools(registry, manager, deps.workingDirectory);
     const hooks = createHooks(config, manager, owned, deps);
-    return new AgentRuntime(registry, manager, manager.status, owned, (message) => deps.log.warn(message), hooks, rewake.events, deps.roots);
+    return new AgentRuntime(
+      registry,
+      manager,
+      manager.status,
+      owned,
+      (message) => deps.log.warn(message),
+      hooks,
+      rewake.events,
+      deps.roots,
+    );
   } catch (error) {
     await closeInOrder(owned, (message) => deps.log.warn(message));
     throw error;

@@ -50,7 +50,8 @@ export class AnthropicModel implements ChatModel {
       const toolCalls: RequestedToolCall[] = [];
       for (const block of message.content) {
         if (block.type === 'text') text += block.text;
-        else if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) });
+        else if (block.type === 'tool_use')
+          toolCalls.push({ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) });
       }
       return { text, toolCalls, finishReason: message.stop_reason ?? undefined };
     } catch (error) {
@@ -106,7 +107,11 @@ function anthropicMessages(conversation: readonly ChatMessage[]): { system: stri
           ? [
               {
                 type: 'image' as const,
-                source: { type: 'base64' as const, media_type: media.mimeType as Anthropic.Base64ImageSource['media_type'], data: media.data },
+                source: {
+                  type: 'base64' as const,
+                  media_type: media.mimeType as Anthropic.Base64ImageSource['media_type'],
+                  data: media.data,
+                },
               },
             ]
           : [],

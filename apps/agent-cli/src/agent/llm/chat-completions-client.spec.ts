@@ -17,7 +17,13 @@ afterEach(() => server?.close());
 
 async function clientFor(script: Script, settings: Partial<ModelSettings> = {}): Promise<ChatCompletionsClient> {
   server = await startScriptedLlmServer(script);
-  return new ChatCompletionsClient({ provider: 'openai-chat', baseUrl: server.baseUrl, model: 'test-model', requestTimeoutMs: 10_000, ...settings });
+  return new ChatCompletionsClient({
+    provider: 'openai-chat',
+    baseUrl: server.baseUrl,
+    model: 'test-model',
+    requestTimeoutMs: 10_000,
+    ...settings,
+  });
 }
 
 async function complete(client: ChatCompletionsClient, signal?: AbortSignal) {

@@ -25,7 +25,9 @@ export function chatCompletionsMessages(messages: readonly ChatMessage[]): WireM
   for (const message of messages) {
     if (message.role !== 'tool') {
       flushMedia();
-      wire.push(message.role === 'assistant' && message.tool_calls ? { ...message, tool_calls: message.tool_calls.map(wireCall) } : message);
+      wire.push(
+        message.role === 'assistant' && message.tool_calls ? { ...message, tool_calls: message.tool_calls.map(wireCall) } : message,
+      );
       continue;
     }
     wire.push({ role: 'tool', tool_call_id: message.tool_call_id, content: message.content });

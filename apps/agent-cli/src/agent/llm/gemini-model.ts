@@ -16,7 +16,10 @@ export class GeminiModel implements ChatModel {
   private unnamedCalls = 0;
 
   constructor(private readonly settings: ModelSettings) {
-    this.client = new GoogleGenAI({ apiKey: settings.apiKey, httpOptions: { baseUrl: settings.baseUrl, timeout: settings.requestTimeoutMs } });
+    this.client = new GoogleGenAI({
+      apiKey: settings.apiKey,
+      httpOptions: { baseUrl: settings.baseUrl, timeout: settings.requestTimeoutMs },
+    });
   }
 
   async complete(request: CompletionRequest, options: CompletionOptions = {}): Promise<AssistantReply> {

@@ -20,7 +20,9 @@ export function statusFailure(settings: ModelSettings, status: number, message: 
   }
   if (status === 404) {
     const path =
-      settings.provider === 'openai-chat' ? 'llm.baseUrl ends in its API path (often /v1)' : `llm.baseUrl is the ${settings.provider} API's root`;
+      settings.provider === 'openai-chat'
+        ? 'llm.baseUrl ends in its API path (often /v1)'
+        : `llm.baseUrl is the ${settings.provider} API's root`;
     return new AgentError(
       AgentErrorCode.LlmModelNotFound,
       `${where} answered HTTP 404${detail}: check that it serves model "${settings.model}" (llm.model or --model) and that ${path}`,
@@ -44,7 +46,10 @@ export function timedOut(settings: ModelSettings): AgentError {
 }
 
 export function brokenOff(settings: ModelSettings, error: unknown): AgentError {
-  return new AgentError(AgentErrorCode.LlmRequestFailed, `the LLM server at ${settings.baseUrl} broke off its reply (${errorReason(error)})`);
+  return new AgentError(
+    AgentErrorCode.LlmRequestFailed,
+    `the LLM server at ${settings.baseUrl} broke off its reply (${errorReason(error)})`,
+  );
 }
 
 /** An error the server reported inside a successful reply or stream. */

@@ -57,7 +57,11 @@ const CASES: readonly ProviderCase[] = [
     checkRequests(first, second) {
       expect(first.url).toBe('/v1/chat/completions');
       expect(first.headers.authorization).toBeUndefined(); // no key unless llm.apiKeyEnv names one
-      expect(first.body).toMatchObject({ model: 'scripted-model', stream: true, messages: [{ role: 'system' }, { role: 'user', content: TASK }] });
+      expect(first.body).toMatchObject({
+        model: 'scripted-model',
+        stream: true,
+        messages: [{ role: 'system' }, { role: 'user', content: TASK }],
+      });
       expect(first.body.tools.map((t: Body) => t.function.name)).toEqual(expect.arrayContaining(['mcp__everything__echo']));
       expect(second.body.messages.slice(2)).toEqual([
         {
@@ -168,7 +172,9 @@ const CASES: readonly ProviderCase[] = [
     provider: 'gemini',
     dialect: GEMINI_GENERATE_CONTENT,
     keyVariable: 'GEMINI_API_KEY',
-    unauthorizedBody: JSON.stringify({ error: { code: 403, message: 'API key not valid. Please pass a valid API key.', status: 'PERMISSION_DENIED' } }),
+    unauthorizedBody: JSON.stringify({
+      error: { code: 403, message: 'API key not valid. Please pass a valid API key.', status: 'PERMISSION_DENIED' },
+    }),
     checkRequests(first, second) {
       expect(first.url).toBe('/v1beta/models/scripted-model:streamGenerateContent?alt=sse');
       expect(first.headers['x-goog-api-key']).toBe(KEY);
@@ -188,14 +194,25 @@ const CASES: readonly ProviderCase[] = [
               functionCall: { id: 'call_echo', name: 'mcp__everything__echo', args: { message: 'hello' } },
               thoughtSignature: 'signature-of-call_echo',
             },
-            { functionCall: { id: 'call_img', name: 'mcp__everything__get-tiny-image', args: {} }, thoughtSignature: 'signature-of-call_img' },
+            {
+              functionCall: { id: 'call_img', name: 'mcp__everything__get-tiny-image', args: {} },
+              thoughtSignature: 'signature-of-call_img',
+            },
           ],
         },
         {
           role: 'user',
           parts: [
-            { functionResponse: { id: 'call_echo', name: 'mcp__everything__echo', response: { output: expect.stringContaining('hello') } } },
-            { functionResponse: { id: 'call_img', name: 'mcp__everything__get-tiny-image', response: { output: expect.stringContaining('(attached)') } } },
+            {
+              functionResponse: { id: 'call_echo', name: 'mcp__everything__echo', response: { output: expect.stringContaining('hello') } },
+            },
+            {
+              functionResponse: {
+                id: 'call_img',
+                name: 'mcp__everything__get-tiny-image',
+                response: { output: expect.stringContaining('(attached)') },
+              },
+            },
             { inlineData: { mimeType: 'image/png', data: expect.stringMatching(PNG) } },
           ],
         },
@@ -276,26 +293,40 @@ describe('model providers (llm.provider)', () => {
     for (const transcript of others) expect(transcript).toEqual(reference);
   });
 
-  it.each(CASES.filter((c) => c.keyVariable))('$provider: a refused key is llm.unauthorized, naming the variable, never the key', async (testCase) => {
-    const { code, stderr } = await runWith(testCase, [{ status: 401, body: testCase.unauthorizedBody }], keyEnv(testCase));
+  it.each(CASES.filter((c) => c.keyVariable))(
+    '$provider: a refused key is llm.unauthorized, naming the variable, never the key',
+    async (testCase) => {
+      const { code, stderr } = await runWith(testCase, [{ status: 401, body: testCase.unauthorizedBody }], keyEnv(testCase));
 
-    expect(code).toBe(ExitCode.Failure);
-    expect(stderr).toContain(`check the key in the environment variable ${testCase.keyVariable} [llm.unauthorized]`);
-    expect(stderr).not.toContain(KEY);
-  });
+      expect(code).toBe(ExitCode.Failure);
+      expect(stderr).toContain(`check the key in the environment variable ${testCase.keyVariable} [llm.unauthorized]`);
+      expect(stderr).not.toContain(KEY);
+    },
+  );
 
-  it.each(CASES.filter((c) => c.keyVariable))('$provider: without its key variable, run stops before any server starts', async (testCase) => {
-    const { code, stderr } = await runWith(testCase, SCRIPT, {});
+  it.each(CASES.filter((c) => c.keyVariable))(
+    '$provider: without its key variable, run stops before any server starts',
+    async (testCase) => {
+      const { code, stderr } = await runWith(testCase, SCRIPT, {});
 
-    expect(code).not.toBe(ExitCode.Ok);
-    expect(stderr).toContain(`llm.provider ${testCase.provider} needs a key: export ${testCase.keyVariable}`);
-    expect(llm?.requests).toHaveLength(0);
-  });
+      expect(code).not.toBe(ExitCode.Ok);
+      expect(stderr).toContain(`llm.provider ${testCase.provider} needs a key: export ${testCase.keyVariable}`);
+      expect(llm?.requests).toHaveLength(0);
+    },
+  );
 
   it('config/examples/agent-anthropic.yaml takes where the API is and the model from the environment', () => {
     const example = path.join(__dirname, '../../../../../config/examples/agent-anthropic.yaml');
-    expect(loadConfig(example, {}).llm).toMatchObject({ provider: 'anthropic', baseUrl: 'https://api.anthropic.com', model: 'claude-sonnet-4-5' });
+    expect(loadConfig(example, {}).llm).toMatchObject({
+      provider: 'anthropic',
+      baseUrl: 'https://api.anthropic.com',
+      model: 'claude-sonnet-4-5',
+    });
     const env = { ANTHROPIC_BASE_URL: 'http://127.0.0.1:8999', ANTHROPIC_MODEL: 'claude-haiku-4-5' };
-    expect(loadConfig(example, env).llm).toMatchObject({ provider: 'anthropic', baseUrl: env.ANTHROPIC_BASE_URL, model: env.ANTHROPIC_MODEL });
+    expect(loadConfig(example, env).llm).toMatchObject({
+      provider: 'anthropic',
+      baseUrl: env.ANTHROPIC_BASE_URL,
+      model: env.ANTHROPIC_MODEL,
+    });
   });
 });

@@ -115,11 +115,7 @@ export class AgentLoop {
   }
 
   /** Runs one requested call and returns what the model gets back; an error result says it is one. */
-  private async runToolCall(
-    call: RequestedToolCall,
-    names: ProviderToolNames,
-    signal: AbortSignal | undefined,
-  ): Promise<ToolAnswer> {
+  private async runToolCall(call: RequestedToolCall, names: ProviderToolNames, signal: AbortSignal | undefined): Promise<ToolAnswer> {
     const name = names.registryName(call.name);
     if (name === undefined)
       return this.refuse(call, call.name, `there is no tool named "${call.name}"; call one of the tools offered in this request`);

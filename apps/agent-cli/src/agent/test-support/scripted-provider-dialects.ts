@@ -52,7 +52,10 @@ export const ANTHROPIC_MESSAGES: ScriptedDialect = {
         event('content_block_delta', { index: block, delta: { type: 'input_json_delta', partial_json: piece } });
       event('content_block_stop', { index: block++ });
     }
-    event('message_delta', { delta: { stop_reason: toolCalls.length > 0 ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: 15 } });
+    event('message_delta', {
+      delta: { stop_reason: toolCalls.length > 0 ? 'tool_use' : 'end_turn', stop_sequence: null },
+      usage: { output_tokens: 15 },
+    });
     event('message_stop', {});
     res.end();
   },
@@ -70,14 +73,28 @@ export const OPENAI_RESPONSES: ScriptedDialect = {
     openStream(res);
     let sequence = 0;
     const event = (type: string, data: Record<string, unknown>) => sse(res, { type, sequence_number: sequence++, ...data }, type);
-    const response = (status: string, output: unknown[]) => ({ id: `resp_${index}`, object: 'response', status, model: 'scripted', output });
+    const response = (status: string, output: unknown[]) => ({
+      id: `resp_${index}`,
+      object: 'response',
+      status,
+      model: 'scripted',
+      output,
+    });
     event('response.created', { response: response('in_progress', []) });
     const output: unknown[] = [];
     if (text) {
       const id = `msg_${index}`;
       const output_index = output.length;
-      event('response.output_item.added', { output_index, item: { id, type: 'message', status: 'in_progress', role: 'assistant', content: [] } });
-      event('response.content_part.added', { item_id: id, output_index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+      event('response.output_item.added', {
+        output_index,
+        item: { id, type: 'message', status: 'in_progress', role: 'assistant', content: [] },
+      });
+      event('response.content_part.added', {
+        item_id: id,
+        output_index,
+        content_index: 0,
+        part: { type: 'output_text', text: '', annotations: [] },
+      });
       for (const delta of pieces(text)) event('response.output_text.delta', { item_id: id, output_index, content_index: 0, delta });
       event('response.output_text.done', { item_id: id, output_index, content_index: 0, text });
       const part = { type: 'output_text', text, annotations: [] };

@@ -21,7 +21,9 @@ interface LineSource {
  */
 export const chatCommand: Command = async (context) => {
   if (context.args.length > 0) {
-    context.io.stderr(`${PROGRAM} chat: takes no arguments; type the messages at the "> " prompt\nRun "${PROGRAM} chat --help" for usage.\n`);
+    context.io.stderr(
+      `${PROGRAM} chat: takes no arguments; type the messages at the "> " prompt\nRun "${PROGRAM} chat --help" for usage.\n`,
+    );
     return ExitCode.Usage;
   }
   return AgentSession.run(context, 'chat', async (session, runtime) => {
@@ -34,7 +36,9 @@ export const chatCommand: Command = async (context) => {
         let message = line;
         if (/^\/roots(\s|$)/.test(line.trim())) {
           const servers = runtime.servers.map((server) => server.name);
-          context.io.stderr(`${rootsCommand(runtime.roots, servers, line.trim().slice('/roots'.length), context.agent.workingDirectory)}\n`);
+          context.io.stderr(
+            `${rootsCommand(runtime.roots, servers, line.trim().slice('/roots'.length), context.agent.workingDirectory)}\n`,
+          );
           continue;
         }
         if (/^\/prompt(\s|$)/.test(line.trim())) {

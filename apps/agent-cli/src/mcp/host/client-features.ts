@@ -88,7 +88,10 @@ export class ClientFeatures {
       ...(offersRoots
         ? {
             roots: async () =>
-              this.rootsOf(server).map((directory) => ({ uri: pathToFileURL(directory).href, name: path.basename(directory) || directory })),
+              this.rootsOf(server).map((directory) => ({
+                uri: pathToFileURL(directory).href,
+                name: path.basename(directory) || directory,
+              })),
             onRootsChange: (listener: () => void) => this.onRootsChange(server, listener),
           }
         : {}),
