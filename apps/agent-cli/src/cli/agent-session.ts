@@ -9,19 +9,19 @@ import { errorMessage } from '@toolmesh/protocol';
 
 import { type Approver, FLAG_APPROVER, NON_INTERACTIVE_APPROVER } from '../agent/approval/approver';
 import { createChatModel } from '../agent/llm/create-chat-model';
-import { type ModelSettings, PROVIDER_DEFAULTS } from '../agent/llm/model-settings';
+import type { ModelSettings } from '../agent/llm/model-settings';
 import { AgentLoop, type AgentLoopOptions } from '../agent/loop/agent-loop';
 import { ResultOverflow } from '../agent/loop/result-overflow';
 import { defaultTranscriptFile, Transcript } from '../agent/transcript/transcript';
 import { type SessionOutcome, toolEventEntry } from '../agent/transcript/transcript-entry';
-import { DEFAULT_LLM_CONFIG } from '../config/llm-config';
+import { DEFAULT_LLM_CONFIG, PROVIDER_DEFAULTS } from '../config/llm-config';
 import type { AgentConfig } from '../config/load-config';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import { userConfigDirectory } from '../mcp/oauth/credential-store';
 import { storedSecrets } from '../mcp/oauth/stored-secrets';
+import { PROGRAM } from '../program-name';
 import type { AgentRuntime } from '../runtime/agent-runtime';
 import { type AgentOptions, type CommandContext, withRuntime } from './command-context';
-import { PROGRAM } from '../program-name';
 
 /** What one user message came to: the loop's outcome, or why it ended otherwise (already reported). */
 export type SendResult = { readonly outcome: 'done'; readonly text: string } | { readonly outcome: 'max_turns' | 'error' | 'interrupted' };

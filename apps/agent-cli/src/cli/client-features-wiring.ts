@@ -7,9 +7,9 @@ import type { AgentConfig } from '../config/load-config';
 import { ClientFeatures } from '../mcp/host/client-features';
 import type { SamplingGate, SamplingModel } from '../mcp/host/sampling';
 import { DEFAULT_SERVER_REQUEST_LIMITS } from '../mcp/host/server-request-limits';
+import { PROGRAM } from '../program-name';
 import { modelSettings } from './agent-session';
 import type { AgentOptions, CliIo } from './command-context';
-import { PROGRAM } from '../program-name';
 
 export interface ClientFeatureSettings {
   readonly config: AgentConfig;

@@ -1,6 +1,6 @@
 import { DEFAULT_CONFIG_FILE } from '../config/load-config';
-import { EXIT_CODES_HELP } from './exit-codes';
 import { PROGRAM } from '../program-name';
+import { EXIT_CODES_HELP } from './exit-codes';
 
 const CONFIG_OPTION = `  -c, --config <file>   Configuration file (default: ./${DEFAULT_CONFIG_FILE}). YAML with mcp.servers, or a
                         JSON file with "mcpServers" as Claude Desktop / Claude Code keep it;

@@ -18,6 +18,7 @@ import { TransportClientFactory } from '../mcp/client-factory';
 import { cliOAuthHost } from '../mcp/oauth/cli-oauth-host';
 import { userConfigDirectory } from '../mcp/oauth/credential-store';
 import { serverOAuth } from '../mcp/oauth/server-oauth';
+import { PROGRAM } from '../program-name';
 import type { AgentRuntime } from '../runtime/agent-runtime';
 import { createAgentRuntime } from '../runtime/runtime-factory';
 import { Workspace } from '../tools/builtin/workspace';
@@ -37,7 +38,6 @@ import { ExitCode } from './exit-codes';
 import { COMMAND_HELP, HELP } from './help';
 import { progressReporter } from './progress-reporter';
 import { terminalSafeIo } from './terminal';
-import { PROGRAM } from '../program-name';
 
 export type { CliIo };
 export { ExitCode, HELP };

@@ -1,8 +1,8 @@
 import type { ChildProcessRegistry } from '@toolmesh/transport-stdio';
 
 import { ExitCode } from '../cli/exit-codes';
-import { killMarkedProcesses } from '../tools/descendant-processes';
 import { PROGRAM } from '../program-name';
+import { killMarkedProcesses } from '../tools/descendant-processes';
 
 /** How long a graceful close may take after Ctrl-C / SIGTERM before every server group gets SIGKILL. */
 const SIGNAL_CLOSE_BUDGET_MS = 5000;

@@ -1,6 +1,7 @@
+import type { LlmProvider } from '../../config/llm-config';
 import type { AssistantReply } from './chat-messages';
 import type { ChatModel, CompletionOptions, CompletionRequest } from './chat-model';
-import type { LlmProvider, ModelSettings } from './model-settings';
+import type { ModelSettings } from './model-settings';
 
 type ModelClass = new (settings: ModelSettings) => ChatModel;
 

@@ -60,7 +60,7 @@ export function reportedError(message: string): AgentError {
 const PROVIDER_MESSAGE_SHOWN = 300;
 
 /** A provider's own error message, shortened: enough to act on, never a whole body. */
-export function providerMessage(text: string): string {
+function providerMessage(text: string): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
   return oneLine.length > PROVIDER_MESSAGE_SHOWN ? `${oneLine.slice(0, PROVIDER_MESSAGE_SHOWN)}…` : oneLine;
 }

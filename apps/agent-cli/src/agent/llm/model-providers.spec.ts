@@ -4,6 +4,7 @@ import path from 'node:path';
 
 import { ExitCode } from '../../cli/exit-codes';
 import { runCli } from '../../cli/run-cli';
+import type { LlmProvider } from '../../config/llm-config';
 import { loadConfig } from '../../config/load-config';
 import {
   type RecordedRequest,
@@ -14,7 +15,6 @@ import {
   startScriptedServer,
 } from '../test-support/scripted-llm-server';
 import { ANTHROPIC_MESSAGES, GEMINI_GENERATE_CONTENT, OPENAI_RESPONSES } from '../test-support/scripted-provider-dialects';
-import type { LlmProvider } from './model-settings';
 
 /**
  * Every provider (`llm.provider`) in one parameterised spec: `run` with a real MCP server (server-everything

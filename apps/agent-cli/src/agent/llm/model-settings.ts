@@ -1,24 +1,4 @@
-/** The model APIs the agent speaks natively (`llm.provider`). */
-export const LLM_PROVIDERS = ['openai-chat', 'anthropic', 'openai-responses', 'gemini'] as const;
-export type LlmProvider = (typeof LLM_PROVIDERS)[number];
-
-interface ProviderDefaults {
-  /** Where the provider's API is when `llm.baseUrl` is not given. */
-  readonly baseUrl: string;
-  /** The environment variables its key is read from when `llm.apiKeyEnv` is not given, the first one set; none: no key. */
-  readonly keyVariables: readonly string[];
-}
-
-/**
- * Each provider's usual place and key variables. Chat completions default to Ollama on its default port and
- * to no key: a key is sent to an OpenAI-compatible server only when the configuration names its variable.
- */
-export const PROVIDER_DEFAULTS: Readonly<Record<LlmProvider, ProviderDefaults>> = {
-  'openai-chat': { baseUrl: 'http://127.0.0.1:11434/v1', keyVariables: [] },
-  anthropic: { baseUrl: 'https://api.anthropic.com', keyVariables: ['ANTHROPIC_API_KEY'] },
-  'openai-responses': { baseUrl: 'https://api.openai.com/v1', keyVariables: ['OPENAI_API_KEY'] },
-  gemini: { baseUrl: 'https://generativelanguage.googleapis.com', keyVariables: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'] },
-};
+import type { LlmProvider } from '../../config/llm-config';
 
 /** Everything a model adapter needs: where, which model, the key, and the limits. */
 export interface ModelSettings {

@@ -4,10 +4,10 @@ import type { Approver } from '../../agent/approval/approver';
 import type { AgentConfig } from '../../config/load-config';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import { parseMcpToolName } from '../../mcp/mcp-tool';
+import { PROGRAM } from '../../program-name';
 import { resultText } from '../../tools/tool';
 import { type CliIo, type Command, type CommandContext, withRuntime } from '../command-context';
 import { ExitCode } from '../exit-codes';
-import { PROGRAM } from '../../program-name';
 
 /** `call <tool> [json]`: one tool call through the approval gate, the arguments checked before any server is started. */
 export const callCommand: Command = async (context) => {

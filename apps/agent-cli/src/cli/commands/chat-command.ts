@@ -1,12 +1,12 @@
 import { createInterface } from 'node:readline';
 
 import { McpPromptClient } from '../../mcp/host/prompt-client';
+import { PROGRAM } from '../../program-name';
 import { AgentSession } from '../agent-session';
 import type { CliIo, Command } from '../command-context';
 import { ExitCode } from '../exit-codes';
 import { PROMPT_COMMAND_USAGE, promptMessage } from './prompt-slash-command';
-import { rootsCommand } from './roots-slash-command';
-import { PROGRAM } from '../../program-name';
+import { ROOTS_COMMAND_USAGE, rootsCommand } from './roots-slash-command';
 
 /** The user's lines: from the terminal (prompted), or from piped stdin. `undefined` at the end. */
 interface LineSource {
@@ -30,7 +30,10 @@ export const chatCommand: Command = async (context) => {
     const lines = lineSource(context.io, context.agent.signal);
     const prompts = new McpPromptClient(runtime.mcp);
     try {
-      if (context.io.terminal) context.io.stderr(`Type a message, ${PROMPT_COMMAND_USAGE} to send a server's prompt, /exit to leave.\n`);
+      if (context.io.terminal)
+        context.io.stderr(
+          `Type a message, ${PROMPT_COMMAND_USAGE} to send a server's prompt, ${ROOTS_COMMAND_USAGE} to change a server's roots, /exit to leave.\n`,
+        );
       for (let line = await lines.next(); line !== undefined && line.trim() !== '/exit'; line = await lines.next()) {
         if (line.trim() === '') continue;
         let message = line;

@@ -9,13 +9,13 @@ import { withFileLock } from '../../config/config-file-lock';
 import { DEFAULT_CONFIG_FILE, parseConfig } from '../../config/load-config';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import { ANNOTATION_TRUST, type AnnotationTrust } from '../../mcp/annotation-trust';
+import { PROGRAM } from '../../program-name';
 import type { CliIo } from '../command-context';
 import { ExitCode } from '../exit-codes';
 import { formatTable } from '../format-table';
 import { COMMAND_HELP } from '../help';
 import { terminalSafeIo } from '../terminal';
 import { mcpLogin, mcpLogout } from './mcp-login-command';
-import { PROGRAM } from '../../program-name';
 
 /** A name typed wrong (absent, taken, not allowed) is a usage error; a file or an entry that cannot be read is a configuration error. */
 const USAGE_CODES: ReadonlySet<string> = new Set([

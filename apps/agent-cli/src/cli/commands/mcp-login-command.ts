@@ -5,9 +5,9 @@ import { cliOAuthHost } from '../../mcp/oauth/cli-oauth-host';
 import { CredentialStore, userConfigDirectory } from '../../mcp/oauth/credential-store';
 import { ServerOAuth } from '../../mcp/oauth/server-oauth';
 import type { HttpServerConfig } from '../../mcp/server-config';
+import { PROGRAM } from '../../program-name';
 import type { CliIo } from '../command-context';
 import { ExitCode } from '../exit-codes';
-import { PROGRAM } from '../../program-name';
 
 /** What `mcp login` and `mcp logout` need besides the server's name. */
 export interface LoginContext {

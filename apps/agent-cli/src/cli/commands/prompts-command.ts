@@ -3,11 +3,11 @@ import { printable, printableName } from '@toolmesh/protocol';
 
 import { McpPromptClient } from '../../mcp/host/prompt-client';
 import { promptText } from '../../mcp/host/prompt-text';
+import { PROGRAM } from '../../program-name';
 import { type Command, withRuntime } from '../command-context';
 import { ExitCode } from '../exit-codes';
 import { formatTable } from '../format-table';
 import { reportFeatureFailure, reportListingFailures } from './server-feature-failure';
-import { PROGRAM } from '../../program-name';
 
 /** `prompts [list [server]]`, `prompts get <server> <name> [key=value ...]`: the connected servers' prompts (SPEC A13). */
 export const promptsCommand: Command = async (context) => {

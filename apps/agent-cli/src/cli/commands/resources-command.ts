@@ -2,11 +2,11 @@ import { printable, printableName } from '@toolmesh/protocol';
 
 import { McpResourceClient } from '../../mcp/host/resource-client';
 import { resourceContentsText } from '../../mcp/host/resource-contents';
+import { PROGRAM } from '../../program-name';
 import { type Command, type CommandContext, withRuntime } from '../command-context';
 import { ExitCode } from '../exit-codes';
 import { formatTable } from '../format-table';
 import { reportFeatureFailure, reportListingFailures } from './server-feature-failure';
-import { PROGRAM } from '../../program-name';
 
 /**
  * `resources [list [server]]`, `resources templates [server]`, `resources read <server> <uri>`: the

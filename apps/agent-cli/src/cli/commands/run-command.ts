@@ -1,7 +1,7 @@
+import { PROGRAM } from '../../program-name';
 import { AgentSession } from '../agent-session';
 import type { Command } from '../command-context';
 import { ExitCode } from '../exit-codes';
-import { PROGRAM } from '../../program-name';
 
 const EXIT_CODES = { done: ExitCode.Ok, max_turns: ExitCode.MaxTurns, error: ExitCode.Failure, interrupted: ExitCode.Interrupted } as const;
 

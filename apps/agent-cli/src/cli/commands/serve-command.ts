@@ -2,10 +2,10 @@ import type { CallToolResult } from '@toolmesh/mcp-client';
 
 import { version } from '../../../../../package.json';
 import { parseMcpToolName } from '../../mcp/mcp-tool';
+import { PROGRAM } from '../../program-name';
 import type { Tool } from '../../tools/tool';
 import { type Command, withRuntime } from '../command-context';
 import { ExitCode } from '../exit-codes';
-import { PROGRAM } from '../../program-name';
 
 /** The built-ins that reach the configured servers (their events, their resources): not the agent's own tools to serve. */
 const SERVER_FACING: ReadonlySet<string> = new Set(['WaitForEvent', 'ListMcpResources', 'ReadMcpResource']);

@@ -1,9 +1,9 @@
 import { errorMessage } from '@toolmesh/protocol';
 
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
+import { PROGRAM } from '../../program-name';
 import type { CliIo } from '../command-context';
 import { ExitCode } from '../exit-codes';
-import { PROGRAM } from '../../program-name';
 
 const EXIT_CODES: Partial<Record<AgentErrorCode, number>> = {
   [AgentErrorCode.ServerNotFound]: ExitCode.Usage,

@@ -1,8 +1,8 @@
 import { MAX_WAIT_MS } from '@toolmesh/rewake-bridge';
 
+import { PROGRAM } from '../../program-name';
 import { type Command, withRuntime } from '../command-context';
 import { ExitCode } from '../exit-codes';
-import { PROGRAM } from '../../program-name';
 
 /**
  * `watch`: connects the configured servers and prints every event their notifications become (the same

@@ -10,6 +10,7 @@ import { errorMessage } from '@toolmesh/protocol';
 import type { AuthorizationChallenge, HttpAuthorization } from '@toolmesh/transport-http/client';
 
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
+import { PROGRAM } from '../../program-name';
 import type { HttpServerConfig } from '../server-config';
 import { assertOAuthTransport, oauthFetch } from './auth-fetch';
 import type { CredentialStore } from './credential-store';
@@ -17,7 +18,6 @@ import { LoopbackCallback } from './loopback-callback';
 import type { OAuthSettings } from './oauth-settings';
 import { ServerOAuthProvider } from './server-oauth-provider';
 import type { AuthorizationUserAgent } from './user-agent';
-import { PROGRAM } from '../../program-name';
 
 /** What every server's OAuth shares in one command: where credentials live, who opens the browser, whether anyone may be asked. */
 export interface OAuthHost {
