@@ -18,7 +18,9 @@ export class GeminiModel implements ChatModel {
   constructor(private readonly settings: ModelSettings) {
     this.client = new GoogleGenAI({
       apiKey: settings.apiKey,
-      httpOptions: { baseUrl: settings.baseUrl, timeout: settings.requestTimeoutMs },
+      // The SDK uses the process's fetch, whose idle keep-alive socket would hold a finished command open
+      // for seconds: one connection per request instead (a turn takes far longer than a handshake).
+      httpOptions: { baseUrl: settings.baseUrl, timeout: settings.requestTimeoutMs, headers: { connection: 'close' } },
     });
   }
 
@@ -75,7 +77,7 @@ export class GeminiModel implements ChatModel {
   }
 
   async close(): Promise<void> {
-    // The SDK keeps no connections of its own: it uses the process's fetch.
+    // Nothing is left open: each request's connection closed with it.
   }
 
   private failure(error: unknown, signal: AbortSignal | undefined): unknown {

@@ -2,7 +2,6 @@ import { errorMessage } from '@toolmesh/protocol';
 
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import type { ModelSettings } from './model-settings';
-import { isRequestTimeout } from './sdk-fetch';
 
 /**
  * The errors of a model request, the same for every provider: each says where, what went wrong, and what
@@ -65,10 +64,28 @@ function providerMessage(text: string): string {
   return oneLine.length > PROVIDER_MESSAGE_SHOWN ? `${oneLine.slice(0, PROVIDER_MESSAGE_SHOWN)}…` : oneLine;
 }
 
-/** A system error's code (ECONNREFUSED), also when fetch wraps it as the cause; else the message. */
+/** An error and its causes, outermost first (fetch and the SDKs wrap system errors as causes). */
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let cause = error; cause && chain.length < 5; cause = (cause as { cause?: unknown }).cause) chain.push(cause);
+  return chain;
+}
+
+function errorCodes(error: unknown): string[] {
+  return causes(error).flatMap((cause) => {
+    const code = (cause as { code?: unknown }).code;
+    return typeof code === 'string' ? [code] : [];
+  });
+}
+
+/** The innermost code, a system error's (ECONNREFUSED), else the innermost message ("fetch failed" says nothing). */
 function errorReason(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code ?? ((error as { cause?: NodeJS.ErrnoException }).cause?.code as string | undefined);
-  return code ?? errorMessage(error);
+  return errorCodes(error).at(-1) ?? errorMessage(causes(error).at(-1) ?? error);
+}
+
+/** Whether the error is the request timeout of our pool (sdk-fetch.ts), the wait for the reply or a pause of its stream. */
+function isRequestTimeout(error: unknown): boolean {
+  return errorCodes(error).some((code) => code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT');
 }
 
 /** The error classes an official Stainless-made SDK (Anthropic's, OpenAI's) throws, passed in by its adapter. */

@@ -19,12 +19,3 @@ export class SdkFetch {
     return this.dispatcher.close();
   }
 }
-
-/** Whether an error (or one of its causes, as fetch and the SDKs wrap them) is our pool's timeout. */
-export function isRequestTimeout(error: unknown): boolean {
-  for (let cause = error, depth = 0; cause && depth < 5; cause = (cause as { cause?: unknown }).cause, depth++) {
-    const code = (cause as { code?: unknown }).code;
-    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return true;
-  }
-  return false;
-}
