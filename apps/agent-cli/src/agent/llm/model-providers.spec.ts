@@ -230,6 +230,8 @@ afterEach(async () => {
 interface Run {
   readonly code: number;
   readonly stdout: string;
+  /** Each piece of stdout as it was written: the streamed text arrives in pieces. */
+  readonly writes: readonly string[];
   readonly stderr: string;
   readonly dir: string;
 }
@@ -247,13 +249,14 @@ async function runWith(testCase: ProviderCase, script: Script, env: NodeJS.Proce
   );
   let stdout = '';
   let stderr = '';
-  const io = { stdout: (t: string) => void (stdout += t), stderr: (t: string) => void (stderr += t) };
+  const writes: string[] = [];
+  const io = { stdout: (t: string) => void ((stdout += t), writes.push(t)), stderr: (t: string) => void (stderr += t) };
   const code = await runCli(['run', TASK, '--yes', '--transcript', 'transcript.jsonl'], io, {
     version: '0.0.0-test',
     cwd: dir,
     env: { PATH: process.env.PATH, ...env },
   });
-  return { code, stdout, stderr, dir };
+  return { code, stdout, stderr, dir, writes };
 }
 
 /** The transcript without what differs by nature between runs and providers: times, and where the model was. */
@@ -274,10 +277,12 @@ describe('model providers (llm.provider)', () => {
   const transcripts = new Map<LlmProvider, unknown[]>();
 
   it.each(CASES)('$provider: calls an MCP tool through its own API, streamed, and answers', async (testCase) => {
-    const { code, stdout, stderr, dir } = await runWith(testCase, SCRIPT, keyEnv(testCase));
+    const { code, stdout, stderr, dir, writes } = await runWith(testCase, SCRIPT, keyEnv(testCase));
 
     expect({ code, stderr }).toEqual({ code: ExitCode.Ok, stderr: expect.stringContaining('[mcp__everything__echo: ok]') });
     expect(stdout).toBe('Let me ask.\nThe server echoed hello and sent a tiny image.\n');
+    // The fakes stream each answer's text in three pieces, and each reaches stdout as it comes.
+    expect(writes.slice(0, 3)).toEqual(['Let ', 'me a', 'sk.']);
     expect(llm?.requests).toHaveLength(2);
     const [first, second] = llm?.requests ?? [];
     testCase.checkRequests(first, second);
