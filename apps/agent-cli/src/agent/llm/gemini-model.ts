@@ -2,6 +2,7 @@ import { ApiError, type Content, GoogleGenAI, type Part } from '@google/genai';
 
 import { argumentsObject, type AssistantReply, type ChatMessage, type RequestedToolCall } from './chat-messages';
 import type { ChatModel, CompletionOptions, CompletionRequest } from './chat-model';
+import { malformed } from './completion-assembler';
 import { brokenOff, statusFailure, timedOut, unreachable } from './llm-failure';
 import type { ModelSettings } from './model-settings';
 
@@ -73,6 +74,8 @@ export class GeminiModel implements ChatModel {
     } catch (error) {
       throw this.failure(error, options.signal);
     }
+    // A stream cut short (a server that died mid-reply) must not pass for a complete answer.
+    if (finishReason === undefined) throw malformed('the stream ended without a finish reason');
     return { text, toolCalls, finishReason };
   }
 

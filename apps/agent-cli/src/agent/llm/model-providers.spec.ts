@@ -35,6 +35,8 @@ interface ProviderCase {
   checkRequests(first: RecordedRequest<Body>, second: RecordedRequest<Body>): void;
   /** An error body of this API for a refused key. */
   readonly unauthorizedBody: string;
+  /** The start of a streamed answer of this API, cut before it ends (a server that died mid-reply). */
+  readonly cutStream: string;
 }
 
 const TASK = 'Ask the server to echo hello and show its image';
@@ -53,6 +55,7 @@ const PNG = /^[A-Za-z0-9+/]+=*$/;
 const CASES: readonly ProviderCase[] = [
   {
     provider: 'openai-chat',
+    cutStream: `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'Let me' }, finish_reason: null }] })}\n\n`,
     unauthorizedBody: JSON.stringify({ error: { message: 'Incorrect API key provided' } }),
     checkRequests(first, second) {
       expect(first.url).toBe('/v1/chat/completions');
@@ -86,6 +89,7 @@ const CASES: readonly ProviderCase[] = [
   },
   {
     provider: 'anthropic',
+    cutStream: `event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { id: 'msg', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } })}\n\n`,
     dialect: ANTHROPIC_MESSAGES,
     keyVariable: 'ANTHROPIC_API_KEY',
     unauthorizedBody: JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } }),
@@ -134,6 +138,7 @@ const CASES: readonly ProviderCase[] = [
   },
   {
     provider: 'openai-responses',
+    cutStream: `event: response.created\ndata: ${JSON.stringify({ type: 'response.created', sequence_number: 0, response: { id: 'resp', object: 'response', status: 'in_progress', output: [] } })}\n\n`,
     dialect: OPENAI_RESPONSES,
     keyVariable: 'OPENAI_API_KEY',
     unauthorizedBody: JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } }),
@@ -170,6 +175,7 @@ const CASES: readonly ProviderCase[] = [
   },
   {
     provider: 'gemini',
+    cutStream: `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text: 'Let me' }] }, index: 0 }] })}\n\n`,
     dialect: GEMINI_GENERATE_CONTENT,
     keyVariable: 'GEMINI_API_KEY',
     unauthorizedBody: JSON.stringify({
@@ -333,5 +339,12 @@ describe('model providers (llm.provider)', () => {
       baseUrl: env.ANTHROPIC_BASE_URL,
       model: env.ANTHROPIC_MODEL,
     });
+  });
+
+  it.each(CASES)('$provider: a stream cut short is an llm error, never an answer', async (testCase) => {
+    const { code, stderr } = await runWith(testCase, [{ raw: testCase.cutStream, contentType: 'text/event-stream' }], keyEnv(testCase));
+
+    expect(code).toBe(ExitCode.Failure);
+    expect(stderr).toMatch(/\[llm\.(malformed_response|request_failed)\]/);
   });
 });
