@@ -58,6 +58,8 @@ await build({
   banner: { js: '#!/usr/bin/env node' },
   // Third-party license texts go to main.js.LEGAL.txt beside the bundle rather than being lost.
   legalComments: 'linked',
+  // The name help and errors call the program when it is not started through its bin (apps/agent-cli/src/program-name.ts).
+  define: { TOOLMESH_PACKAGE_BIN: JSON.stringify(spec.bin) },
   logLevel: 'warning',
 });
 

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -20,6 +20,23 @@ describe('agent-cli process (built dist/apps/agent-cli/main.js)', () => {
     const result = spawnSync('npx', ['--no-install', 'agent-cli', '--version'], { cwd: ROOT, encoding: 'utf8', timeout: SYNC_TIMEOUT_MS });
     expect(result.stderr).toBe('');
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('calls itself by the bin it was started as: "npx agent-cli" says agent-cli, the installed toolmesh-agent says toolmesh-agent', () => {
+    const viaNpx = spawnSync('npx', ['--no-install', 'agent-cli', 'frobnicate'], { cwd: ROOT, encoding: 'utf8', timeout: SYNC_TIMEOUT_MS });
+    expect(viaNpx.stderr).toBe('agent-cli: unknown command "frobnicate"\nRun "agent-cli --help" for usage.\n');
+    const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-bin-'));
+    try {
+      // npm installs a package's bin as a symlink to its script, so the name survives in argv[1].
+      const bin = path.join(dir, 'toolmesh-agent');
+      symlinkSync(MAIN, bin);
+      const help = spawnSync(process.execPath, [bin, 'run', '--help'], { encoding: 'utf8', timeout: SYNC_TIMEOUT_MS });
+      expect(help.stdout).toMatch(/^Usage: toolmesh-agent run "<task>"/);
+      const usage = spawnSync(process.execPath, [bin, 'run'], { encoding: 'utf8', timeout: SYNC_TIMEOUT_MS, cwd: dir });
+      expect(usage.stderr).toContain('toolmesh-agent run: expected the task, e.g. toolmesh-agent run "list the TODOs in src"');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('loads neither express nor winston for --version (the CLI takes only the client face of transport-http)', () => {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -81,6 +81,22 @@ describe('installable packages', () => {
     expect(run(path.join(bin, 'toolmesh-gateway'), ['--version'], elsewhere)).toMatchObject({ status: 0, stdout: `${rootVersion}\n` });
     const help = run(path.join(bin, 'toolmesh-gateway'), ['--help'], elsewhere);
     expect(help).toMatchObject({ status: 0, stdout: expect.stringContaining('toolmesh-gateway [--config gateway.yaml]') });
+  });
+
+  it('toolmesh-agent calls itself toolmesh-agent in help, usage and errors, also when its bundle is run by path', () => {
+    const help = run(path.join(bin, 'toolmesh-agent'), ['--help'], elsewhere);
+    expect(help).toMatchObject({ status: 0, stdout: expect.stringContaining('Usage:\n  toolmesh-agent <command> [options]') });
+    expect(help.stdout).not.toMatch(/\bagent-cli (<command>|mcp|run|call)/);
+    const mcpHelp = run(path.join(bin, 'toolmesh-agent'), ['mcp', '--help'], elsewhere);
+    expect(mcpHelp.stdout).toContain('Usage: toolmesh-agent mcp add');
+    const unknown = run(path.join(bin, 'toolmesh-agent'), ['frobnicate'], elsewhere);
+    expect(unknown).toMatchObject({
+      status: 2,
+      stderr: 'toolmesh-agent: unknown command "frobnicate"\nRun "toolmesh-agent --help" for usage.\n',
+    });
+    // `node <the bundle>` does not say which bin: the package's bin name stands in.
+    const bundle = realpathSync(path.join(bin, 'toolmesh-agent'));
+    expect(run(process.execPath, [bundle, 'frobnicate'], elsewhere).stderr).toMatch(/^toolmesh-agent: unknown command/);
   });
 
   it('toolmesh-agent tools lists the tools of a stdio server configured in that folder', () => {

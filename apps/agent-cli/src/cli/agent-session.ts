@@ -8,16 +8,18 @@ import path from 'node:path';
 import { errorMessage } from '@toolmesh/protocol';
 
 import { type Approver, FLAG_APPROVER, NON_INTERACTIVE_APPROVER } from '../agent/approval/approver';
-import { type ChatClientSettings, ChatCompletionsClient } from '../agent/llm/chat-completions-client';
+import { createChatModel } from '../agent/llm/create-chat-model';
+import type { ModelSettings } from '../agent/llm/model-settings';
 import { AgentLoop, type AgentLoopOptions } from '../agent/loop/agent-loop';
 import { ResultOverflow } from '../agent/loop/result-overflow';
 import { defaultTranscriptFile, Transcript } from '../agent/transcript/transcript';
 import { type SessionOutcome, toolEventEntry } from '../agent/transcript/transcript-entry';
-import { DEFAULT_LLM_CONFIG } from '../config/llm-config';
+import { DEFAULT_LLM_CONFIG, PROVIDER_DEFAULTS } from '../config/llm-config';
 import type { AgentConfig } from '../config/load-config';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import { userConfigDirectory } from '../mcp/oauth/credential-store';
 import { storedSecrets } from '../mcp/oauth/stored-secrets';
+import { PROGRAM } from '../program-name';
 import type { AgentRuntime } from '../runtime/agent-runtime';
 import { type AgentOptions, type CommandContext, withRuntime } from './command-context';
 
@@ -59,7 +61,7 @@ export class AgentSession {
     body: (session: AgentSession, runtime: AgentRuntime) => Promise<number>,
   ): Promise<number> {
     const llm = context.config.llm ?? DEFAULT_LLM_CONFIG;
-    const settings = clientSettings(context.config, context.agent); // before any server starts: a missing model is a config error
+    const settings = modelSettings(context.config, context.agent); // before any server starts: a missing model or key is a config error
     const maxTurns = context.agent.maxTurns ?? llm.maxTurns;
     return withRuntime(context, async (runtime) => {
       const file = context.agent.transcript
@@ -70,7 +72,7 @@ export class AgentSession {
         (message) => context.io.stderr(`warning: ${message}\n`),
         storedSecrets(userConfigDirectory(context.agent.env)),
       );
-      const client = new ChatCompletionsClient(settings);
+      const client = createChatModel(settings);
       const decisions = { made: 0, refused: 0 };
       const executor = runtime.executor(context.gate, (event) => {
         transcript.record(toolEventEntry(event));
@@ -93,6 +95,7 @@ export class AgentSession {
       transcript.record({
         type: 'session_start',
         command,
+        provider: settings.provider,
         model: settings.model,
         baseUrl: settings.baseUrl,
         maxTurns,
@@ -114,7 +117,7 @@ export class AgentSession {
       this.endLine();
       if (outcome.kind === 'done') return { outcome: 'done', text: outcome.text };
       const message = `the model was still asking for tools after ${this.maxTurns} turns; stopped by the max-turns guard (raise llm.maxTurns or --max-turns)`;
-      this.context.io.stderr(`agent-cli: ${message}\n`);
+      this.context.io.stderr(`${PROGRAM}: ${message}\n`);
       this.transcript.record({ type: 'error', message });
       return { outcome: 'max_turns' };
     } catch (error) {
@@ -125,7 +128,7 @@ export class AgentSession {
       }
       const code = error instanceof AgentError ? error.code : undefined;
       const message = errorMessage(error);
-      this.context.io.stderr(`agent-cli: ${message}${code ? ` [${code}]` : ''}\n`);
+      this.context.io.stderr(`${PROGRAM}: ${message}${code ? ` [${code}]` : ''}\n`);
       this.transcript.record({ type: 'error', ...(code ? { code } : {}), message });
       return { outcome: 'error' };
     }
@@ -154,10 +157,11 @@ export class AgentSession {
 }
 
 /**
- * The client's settings from the configuration and the command line; the key comes from the environment.
- * Also what sampling for MCP servers uses (cli/client-features-wiring.ts).
+ * The model's settings from the configuration and the command line; the key comes from the environment:
+ * the variable llm.apiKeyEnv names, else the provider's usual one. Also what sampling for MCP servers uses
+ * (cli/client-features-wiring.ts).
  */
-export function clientSettings(config: AgentConfig, agent: Pick<AgentOptions, 'model' | 'env'>): ChatClientSettings {
+export function modelSettings(config: AgentConfig, agent: Pick<AgentOptions, 'model' | 'env'>): ModelSettings {
   const llm = config.llm ?? DEFAULT_LLM_CONFIG;
   const model = agent.model ?? llm.model;
   if (!model) {
@@ -166,16 +170,26 @@ export function clientSettings(config: AgentConfig, agent: Pick<AgentOptions, 'm
       `no model to plan with: set llm.model in ${config.file} or pass --model <name> (e.g. --model llama3.1 for Ollama)`,
     );
   }
-  let apiKey: string | undefined;
+  const { provider } = llm;
+  const settings = { provider, baseUrl: llm.baseUrl, model, requestTimeoutMs: llm.requestTimeoutMs, maxOutputTokens: llm.maxOutputTokens };
   if (llm.apiKeyEnv) {
-    apiKey = agent.env[llm.apiKeyEnv];
+    const apiKey = agent.env[llm.apiKeyEnv];
     if (!apiKey)
       throw new AgentError(
         AgentErrorCode.ConfigMissingVariable,
         `llm.apiKeyEnv names the environment variable ${llm.apiKeyEnv}, which is not set; export it, or remove llm.apiKeyEnv for a server without keys`,
       );
+    return { ...settings, apiKey, apiKeyEnv: llm.apiKeyEnv, apiKeyEnvConfigured: true };
   }
-  return { baseUrl: llm.baseUrl, model, apiKey, apiKeyEnv: llm.apiKeyEnv, requestTimeoutMs: llm.requestTimeoutMs };
+  const usual = PROVIDER_DEFAULTS[provider].keyVariables;
+  if (usual.length === 0) return settings;
+  const apiKeyEnv = usual.find((name) => agent.env[name]);
+  if (!apiKeyEnv)
+    throw new AgentError(
+      AgentErrorCode.ConfigMissingVariable,
+      `llm.provider ${provider} needs a key: export ${usual.join(' or ')}, or set llm.apiKeyEnv to the variable that holds it`,
+    );
+  return { ...settings, apiKey: agent.env[apiKeyEnv], apiKeyEnv };
 }
 
 function approverKind(approver: Approver): string {

@@ -1,12 +1,14 @@
 import { errorMessage } from '@toolmesh/protocol';
 
 import type { SideEffectCap } from '../agent/approval/side-effect-cap';
-import { ChatCompletionsClient } from '../agent/llm/chat-completions-client';
+import type { ChatModel } from '../agent/llm/chat-model';
+import { createChatModel } from '../agent/llm/create-chat-model';
 import type { AgentConfig } from '../config/load-config';
 import { ClientFeatures } from '../mcp/host/client-features';
 import type { SamplingGate, SamplingModel } from '../mcp/host/sampling';
 import { DEFAULT_SERVER_REQUEST_LIMITS } from '../mcp/host/server-request-limits';
-import { clientSettings } from './agent-session';
+import { PROGRAM } from '../program-name';
+import { modelSettings } from './agent-session';
 import type { AgentOptions, CliIo } from './command-context';
 
 export interface ClientFeatureSettings {
@@ -39,15 +41,14 @@ export function createClientFeatures(settings: ClientFeatureSettings): ClientFea
 function samplingModel({ config, agent }: ClientFeatureSettings): (SamplingModel & { close(): Promise<void> }) | { unavailable: string } {
   let settings;
   try {
-    settings = clientSettings(config, agent);
+    settings = modelSettings(config, agent);
   } catch (error) {
     return { unavailable: errorMessage(error) };
   }
-  let client: ChatCompletionsClient | undefined;
+  let client: ChatModel | undefined;
   return {
     model: settings.model,
-    complete: async (messages, signal) =>
-      (await (client ??= new ChatCompletionsClient(settings)).complete({ messages, tools: [] }, { signal })).text,
+    complete: async (messages, signal) => (await (client ??= createChatModel(settings)).complete({ messages, tools: [] }, { signal })).text,
     close: async () => client?.close(),
   };
 }
@@ -67,7 +68,7 @@ function samplingGate({ io, cap, yes }: ClientFeatureSettings): SamplingGate {
       }
       if (!io.terminal) {
         io.stderr(`warning: MCP server "${server}" asked the model (sampling); refused: no terminal to ask on (--yes approves sampling)\n`);
-        return { allowed: false, reason: 'the user was not asked (no terminal); run agent-cli with --yes to allow sampling' };
+        return { allowed: false, reason: `the user was not asked (no terminal); run ${PROGRAM} with --yes to allow sampling` };
       }
       let answer: string;
       try {

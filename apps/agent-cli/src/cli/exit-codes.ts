@@ -1,3 +1,5 @@
+import { PROGRAM } from '../program-name';
+
 /** Exit codes, documented in `--help` and docs/agent-cli.md. */
 export const ExitCode = {
   Ok: 0,
@@ -29,6 +31,6 @@ export const EXIT_CODES_HELP = `Exit codes:
   5    a tool call was refused: above --max-side-effect, denied by a hook or the user, or no terminal
        to ask on and no --yes (run: every tool call the model asked for was refused)
   6    run: the max-turns guard stopped the agent (llm.maxTurns / --max-turns) before the model finished
-  70   internal error in agent-cli (please report it)
+  70   internal error in ${PROGRAM} (please report it)
   130  interrupted (Ctrl-C); 143 terminated (SIGTERM)
 `;

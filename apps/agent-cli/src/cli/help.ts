@@ -1,4 +1,5 @@
 import { DEFAULT_CONFIG_FILE } from '../config/load-config';
+import { PROGRAM } from '../program-name';
 import { EXIT_CODES_HELP } from './exit-codes';
 
 const CONFIG_OPTION = `  -c, --config <file>   Configuration file (default: ./${DEFAULT_CONFIG_FILE}). YAML with mcp.servers, or a
@@ -13,7 +14,7 @@ const APPROVAL_OPTIONS = `  -y, --yes             Approve every tool call that n
                         Refuse, without asking, any tool call whose side effects are above this level
                         (default: destructive, i.e. nothing is refused for its side effects alone)
 `;
-const HELP_OPTION = `  -h, --help            Show help (also: agent-cli <command> --help)
+const HELP_OPTION = `  -h, --help            Show help (also: ${PROGRAM} <command> --help)
 `;
 
 /** The options a command's help lists: only those that do something there. */
@@ -26,10 +27,10 @@ ${CONFIG_OPTION}${JSON_OPTION}${APPROVAL_OPTIONS}${HELP_OPTION}  -V, --version  
 `;
 const LISTING_OPTIONS = commandOptions({ json: true, approval: false });
 
-export const HELP = `agent-cli - an agent runtime whose MCP client makes any MCP server's tools feel built in
+export const HELP = `${PROGRAM} - an agent runtime whose MCP client makes any MCP server's tools feel built in
 
 Usage:
-  agent-cli <command> [options]
+  ${PROGRAM} <command> [options]
 
 Commands:
   servers               Connect to every configured MCP server; show status, tool count and timing
@@ -72,14 +73,16 @@ const AGENT_OPTIONS = `Agent options (run, chat):
                         Write the JSONL transcript here (default: .agent-cli/transcripts/<time>-<pid>.jsonl)
 `;
 
-const LLM_NOTE = `The LLM is any OpenAI-compatible chat-completions server (Ollama, vLLM, llama.cpp server, OpenAI),
-set in the configuration's llm section: baseUrl (default http://127.0.0.1:11434/v1, a local Ollama),
-model, apiKeyEnv (the NAME of the environment variable holding the key), maxTurns, requestTimeoutMs,
-systemPrompt. Every tool call goes through the approval gate (see agent-cli --help). The transcript
+const LLM_NOTE = `The model is set in the configuration's llm section: provider (openai-chat, the default: any
+OpenAI-compatible chat-completions server such as Ollama, vLLM, llama.cpp server, OpenAI; anthropic;
+openai-responses; gemini), baseUrl (default: the provider's; for openai-chat http://127.0.0.1:11434/v1, a
+local Ollama), model, apiKeyEnv (the NAME of the environment variable holding the key; default
+ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY or GOOGLE_API_KEY), maxTurns, requestTimeoutMs,
+systemPrompt. Every tool call goes through the approval gate (see ${PROGRAM} --help). The transcript
 records every step: the task, the model's answers, each tool call, its approval and its result.`;
 
 export const COMMAND_HELP: Readonly<Record<string, string>> = {
-  servers: `Usage: agent-cli servers [--config <file>] [--json]
+  servers: `Usage: ${PROGRAM} servers [--config <file>] [--json]
 
 Connects to every configured MCP server at once (one startup deadline for all) and shows, per server,
 whether it connected, the protocol version it speaks (2026-07-28, or the 2025 one initialize agreed; the
@@ -89,7 +92,7 @@ Exits with 4 when any server failed.
 
 ${LISTING_OPTIONS}
 ${EXIT_CODES_HELP}`,
-  tools: `Usage: agent-cli tools [--config <file>] [--json]
+  tools: `Usage: ${PROGRAM} tools [--config <file>] [--json]
 
 Lists the agent's built-in tools (Read, Write, Edit, Glob, Grep, Bash, WaitForEvent) and the tools of every connected
 server as the agent sees them (mcp__<server>__<tool>), with the side effects the agent assumes (read-only
@@ -98,9 +101,9 @@ or mutating, destructive or not; see annotationTrust for server tools) and the d
 
 ${LISTING_OPTIONS}
 ${EXIT_CODES_HELP}`,
-  call: `Usage: agent-cli call <tool> [json] [--config <file>] [--json]
+  call: `Usage: ${PROGRAM} call <tool> [json] [--config <file>] [--json]
 
-Calls one tool. <tool> is the name "agent-cli tools" shows (Read, ..., mcp__<server>__<tool>); [json] is a JSON object
+Calls one tool. <tool> is the name "${PROGRAM} tools" shows (Read, ..., mcp__<server>__<tool>); [json] is a JSON object
 of arguments, checked against the tool's input schema first (default: {}). Prints the result's text, or
 with --json the whole result ({"isError", "content", "structuredContent"}).
 The call is your own explicit action: it runs without asking and needs no --yes, whatever its side
@@ -109,11 +112,11 @@ Only the servers the call needs are started: the tool's own and those the skills
 Exits with 1 when the tool returned an error result.
 
 Example:
-  agent-cli call mcp__everything__echo '{"message":"hello"}'
+  ${PROGRAM} call mcp__everything__echo '{"message":"hello"}'
 
 ${commandOptions({ json: true, approval: true })}
 ${EXIT_CODES_HELP}`,
-  run: `Usage: agent-cli run "<task>" [--model <name>] [--max-turns <n>] [--transcript <file>] [--yes] [--json]
+  run: `Usage: ${PROGRAM} run "<task>" [--model <name>] [--max-turns <n>] [--transcript <file>] [--yes] [--json]
 
 Gives the task to the agent: the model plans, calls built-in and MCP tools through the approval gate,
 and answers when done. The model's text streams to stdout; tool progress and questions go to stderr.
@@ -125,12 +128,12 @@ fix), 3 without a model.
 ${LLM_NOTE}
 
 Example:
-  agent-cli run --model llama3.1 "Read package.json and tell me the project's name"
+  ${PROGRAM} run --model llama3.1 "Read package.json and tell me the project's name"
 
 ${AGENT_OPTIONS}
 ${commandOptions({ json: true, approval: true })}
 ${EXIT_CODES_HELP}`,
-  chat: `Usage: agent-cli chat [--model <name>] [--max-turns <n>] [--transcript <file>] [--yes]
+  chat: `Usage: ${PROGRAM} chat [--model <name>] [--max-turns <n>] [--transcript <file>] [--yes]
 
 An interactive conversation: type a message at the "> " prompt; the agent answers, calling tools as
 it needs them, and the conversation goes on until /exit or the end of input (Ctrl-D). Approval
@@ -139,7 +142,10 @@ from stdin, one per line, and refuses calls that need approval unless --yes is g
 
 Slash commands:
   /prompt <server> <name> [key=value ...]
-                        Send a server's prompt (see agent-cli prompts) as your message
+                        Send a server's prompt (see ${PROGRAM} prompts) as your message
+  /roots <server> [<directory> ...]
+                        Offer the server these directories as its roots from now on (it is told at
+                        once); without directories, show its roots
   /exit                 Leave the chat
 
 ${LLM_NOTE}
@@ -147,9 +153,9 @@ ${LLM_NOTE}
 ${AGENT_OPTIONS}
 ${commandOptions({ json: false, approval: true })}
 ${EXIT_CODES_HELP}`,
-  resources: `Usage: agent-cli resources [list [<server>]] [--json]
-       agent-cli resources templates [<server>] [--json]
-       agent-cli resources read <server> <uri> [--json]
+  resources: `Usage: ${PROGRAM} resources [list [<server>]] [--json]
+       ${PROGRAM} resources templates [<server>] [--json]
+       ${PROGRAM} resources read <server> <uri> [--json]
 
 Connects to the configured MCP servers and works with the resources of those that offer them:
   list        one row per resource (all servers, or <server> only): server, URI, name, MIME type, description
@@ -162,12 +168,12 @@ Exits with 4 when a server could not be connected or listed, 2 for an unknown se
 server refused the read (an unknown URI).
 
 Example:
-  agent-cli resources read everything demo://resource/static/document/architecture.md
+  ${PROGRAM} resources read everything demo://resource/static/document/architecture.md
 
 ${LISTING_OPTIONS}
 ${EXIT_CODES_HELP}`,
-  prompts: `Usage: agent-cli prompts [list [<server>]] [--json]
-       agent-cli prompts get <server> <name> [key=value ...] [--json]
+  prompts: `Usage: ${PROGRAM} prompts [list [<server>]] [--json]
+       ${PROGRAM} prompts get <server> <name> [key=value ...] [--json]
 
 Connects to the configured MCP servers and works with the prompts of those that offer them:
   list        one row per prompt: server, name, arguments (required ones marked *), description
@@ -177,17 +183,17 @@ In chat, /prompt <server> <name> [key=value ...] sends the prompt as your messag
 Exits with 2 for an unknown server or prompt or wrong arguments, 4 when a server could not be connected.
 
 Example:
-  agent-cli prompts get everything args-prompt city=Paris state=France
+  ${PROGRAM} prompts get everything args-prompt city=Paris state=France
 
 ${LISTING_OPTIONS}
 ${EXIT_CODES_HELP}`,
-  mcp: `Usage: agent-cli mcp add [options] <name> <command> [args...]     a stdio server
-       agent-cli mcp add [options] <name> <url>                      an http server (or --transport sse)
-       agent-cli mcp remove <name>
-       agent-cli mcp list
-       agent-cli mcp get <name>
-       agent-cli mcp login <name>                                    sign in to an http server (OAuth)
-       agent-cli mcp logout <name>                                   delete its stored credentials
+  mcp: `Usage: ${PROGRAM} mcp add [options] <name> <command> [args...]     a stdio server
+       ${PROGRAM} mcp add [options] <name> <url>                      an http server (or --transport sse)
+       ${PROGRAM} mcp remove <name>
+       ${PROGRAM} mcp list
+       ${PROGRAM} mcp get <name>
+       ${PROGRAM} mcp login <name>                                    sign in to an http server (OAuth)
+       ${PROGRAM} mcp logout <name>                                   delete its stored credentials
 
 Edits the server list of the configuration file (--config, default ./${DEFAULT_CONFIG_FILE}) as claude mcp
 does, without starting any server: YAML keeps its comments and other settings, an mcpServers JSON file
@@ -195,7 +201,7 @@ keeps its other keys. "add" creates the file when there is none, refuses a name 
 checks the entry as the CLI will read it before writing. Put -- before a command whose arguments start
 with "-". Values are written as given: "\${TOKEN}" stays a reference, expanded when the CLI reads the file.
 "list" and "get" show the entries as written, with the protocol era each is spoken to with (auto unless
-set); "agent-cli servers" connects them and shows the version each speaks.
+set); "${PROGRAM} servers" connects them and shows the version each speaks.
 
 "login" signs in to an http server that uses OAuth (any http server without an Authorization header
 or "oauth: false"): it connects the server, and when the server asks (HTTP 401) opens the
@@ -216,16 +222,16 @@ Options:
       --json                        Print the result as JSON
 
 Examples:
-  agent-cli mcp add memory -e MEMORY_FILE_PATH=/tmp/memory.jsonl -- npx -y @modelcontextprotocol/server-memory
-  agent-cli mcp add docs https://docs.example.com/mcp -H "Authorization: Bearer \${DOCS_TOKEN}"
-  agent-cli mcp add gateway --annotation-trust read-only http://127.0.0.1:8080/mcp   (a toolmesh gateway)
-  agent-cli mcp remove docs
-  agent-cli mcp login linear
+  ${PROGRAM} mcp add memory -e MEMORY_FILE_PATH=/tmp/memory.jsonl -- npx -y @modelcontextprotocol/server-memory
+  ${PROGRAM} mcp add docs https://docs.example.com/mcp -H "Authorization: Bearer \${DOCS_TOKEN}"
+  ${PROGRAM} mcp add gateway --annotation-trust read-only http://127.0.0.1:8080/mcp   (a toolmesh gateway)
+  ${PROGRAM} mcp remove docs
+  ${PROGRAM} mcp login linear
 
 Exit codes: 0 done; 1 the sign-in failed; 2 usage error, an unknown or taken name, a server without
 OAuth; 3 the file or the entry is invalid.
 `,
-  serve: `Usage: agent-cli serve [--yes] [--max-side-effect <level>] [--config <file>]
+  serve: `Usage: ${PROGRAM} serve [--yes] [--max-side-effect <level>] [--config <file>]
 
 Serves the agent's built-in tools (Read, Write, Edit, Glob, Grep, Bash) as an MCP server on stdin and
 stdout, for another MCP host to start as a stdio server, e.g. in its mcpServers:
@@ -239,7 +245,7 @@ Progress and warnings go to stderr. Ends when the host closes stdin, or at Ctrl-
 
 ${commandOptions({ json: false, approval: true })}
 ${EXIT_CODES_HELP}`,
-  watch: `Usage: agent-cli watch [--timeout <ms>] [--count <n>] [--config <file>]
+  watch: `Usage: ${PROGRAM} watch [--timeout <ms>] [--count <n>] [--config <file>]
 
 Connects to every configured MCP server and prints each event its notifications become (the events the
 WaitForEvent tool wakes on: resource updates, log messages, and the custom notifications mapped under
@@ -251,7 +257,7 @@ Runs until Ctrl-C or SIGTERM (every server is stopped first), or until:
 Exits with 4 when a server could not be connected (the others are watched), at once when none could.
 
 Example:
-  agent-cli watch --count 1 | jq .summary
+  ${PROGRAM} watch --count 1 | jq .summary
 
 ${commandOptions({ json: false, approval: true })}
 ${EXIT_CODES_HELP}`,

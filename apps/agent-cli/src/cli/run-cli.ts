@@ -18,6 +18,7 @@ import { TransportClientFactory } from '../mcp/client-factory';
 import { cliOAuthHost } from '../mcp/oauth/cli-oauth-host';
 import { userConfigDirectory } from '../mcp/oauth/credential-store';
 import { serverOAuth } from '../mcp/oauth/server-oauth';
+import { PROGRAM } from '../program-name';
 import type { AgentRuntime } from '../runtime/agent-runtime';
 import { createAgentRuntime } from '../runtime/runtime-factory';
 import { Workspace } from '../tools/builtin/workspace';
@@ -94,7 +95,7 @@ export async function runCli(args: readonly string[], rawIo: CliIo, environment:
   try {
     parsed = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true });
   } catch (error) {
-    terminalSafeIo(rawIo, false).stderr(`agent-cli: ${errorMessage(error)}\nRun "agent-cli --help" for usage.\n`);
+    terminalSafeIo(rawIo, false).stderr(`${PROGRAM}: ${errorMessage(error)}\nRun "${PROGRAM} --help" for usage.\n`);
     return ExitCode.Usage;
   }
   const { values, positionals } = parsed;
@@ -107,22 +108,22 @@ export async function runCli(args: readonly string[], rawIo: CliIo, environment:
   if (name === undefined || name === 'help') return help(io, rest[0]);
   const command = COMMANDS[name];
   if (!command) {
-    io.stderr(`agent-cli: unknown command "${name}"\nRun "agent-cli --help" for usage.\n`);
+    io.stderr(`${PROGRAM}: unknown command "${name}"\nRun "${PROGRAM} --help" for usage.\n`);
     return ExitCode.Usage;
   }
   if (values.help) return help(io, name);
   if (name !== 'watch' && (values.timeout !== undefined || values.count !== undefined)) {
-    io.stderr(`agent-cli: --timeout and --count are options of "watch" only\nRun "agent-cli ${name} --help" for usage.\n`);
+    io.stderr(`${PROGRAM}: --timeout and --count are options of "watch" only\nRun "${PROGRAM} ${name} --help" for usage.\n`);
     return ExitCode.Usage;
   }
   const cap = values['max-side-effect'] ?? 'destructive';
   if (!isSideEffectCap(cap)) {
-    io.stderr(`agent-cli: --max-side-effect must be one of ${SIDE_EFFECT_CAPS.join(', ')}, not "${cap}"\n`);
+    io.stderr(`${PROGRAM}: --max-side-effect must be one of ${SIDE_EFFECT_CAPS.join(', ')}, not "${cap}"\n`);
     return ExitCode.Usage;
   }
   const maxTurns = values['max-turns'] === undefined ? undefined : Number(values['max-turns']);
   if (maxTurns !== undefined && (!Number.isSafeInteger(maxTurns) || maxTurns <= 0)) {
-    io.stderr(`agent-cli: --max-turns must be a positive whole number, not "${values['max-turns']}"\n`);
+    io.stderr(`${PROGRAM}: --max-turns must be a positive whole number, not "${values['max-turns']}"\n`);
     return ExitCode.Usage;
   }
   const approver = values.yes ? FLAG_APPROVER : io.terminal ? new TerminalApprover(io.terminal.ask) : NON_INTERACTIVE_APPROVER;
@@ -141,22 +142,21 @@ export async function runCli(args: readonly string[], rawIo: CliIo, environment:
   // What servers report while nobody asked (warnings, reconnects) never lands on an open question (the chat's "> ").
   const notice = (text: string) => (io.terminal?.print ? io.terminal.print(text) : io.stderr(text));
   const openRuntime = async (servers?: readonly string[]) => {
+    const features = createClientFeatures({
+      config,
+      io,
+      cap,
+      yes: values.yes === true,
+      agent: { model: values.model, env, workingDirectory: cwd },
+    });
     const runtime = await createAgentRuntime(
       servers ? { ...config, servers: config.servers.filter((s) => servers.includes(s.name)) } : config,
       {
         clientFactory: new TransportClientFactory(
           { name: 'agent-cli', version: environment.version },
-          {
-            features: createClientFeatures({
-              config,
-              io,
-              cap,
-              yes: values.yes === true,
-              agent: { model: values.model, env, workingDirectory: cwd },
-            }),
-            authorization: serverOAuth(cliOAuthHost(env, io.terminal !== undefined, notice)),
-          },
+          { features, authorization: serverOAuth(cliOAuthHost(env, io.terminal !== undefined, notice)) },
         ),
+        roots: features,
         log: { warn: (message) => notice(`warning: ${message}\n`), progress: (line) => notice(`  [${line}]\n`) },
         onProgress: progressReporter(io.stderr),
         workingDirectory: cwd,
@@ -186,7 +186,7 @@ function commandPosition(args: readonly string[]): number {
 
 function help(io: CliIo, command: string | undefined): number {
   if (command !== undefined && !COMMAND_HELP[command]) {
-    io.stderr(`agent-cli: unknown command "${command}"\nRun "agent-cli --help" for usage.\n`);
+    io.stderr(`${PROGRAM}: unknown command "${command}"\nRun "${PROGRAM} --help" for usage.\n`);
     return ExitCode.Usage;
   }
   io.stdout(command === undefined ? HELP : COMMAND_HELP[command]);
@@ -206,9 +206,9 @@ const CONFIG_CODES: ReadonlySet<string> = new Set([
 
 function report(io: CliIo, error: unknown): number {
   if (error instanceof AgentError) {
-    io.stderr(`agent-cli: ${error.message} [${error.code}]\n`);
+    io.stderr(`${PROGRAM}: ${error.message} [${error.code}]\n`);
     return CONFIG_CODES.has(error.code) ? ExitCode.Config : ExitCode.Failure;
   }
-  io.stderr(`agent-cli: ${errorMessage(error)}\n`);
+  io.stderr(`${PROGRAM}: ${errorMessage(error)}\n`);
   return ExitCode.Failure;
 }

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 
 import { ExitCode } from './exit-codes';
 import { runCli } from './run-cli';
@@ -61,5 +62,31 @@ describe('roots the user chooses', () => {
 
   it('without roots the agent format offers the working directory, the documented default', async () => {
     expect(await allowedDirectories('default.yaml', yamlEntry(''))).toEqual([workingDirectory]);
+  });
+
+  it("chat's /roots gives a server the directories the user names, tells it, and refuses what is not a directory", async () => {
+    writeFileSync(path.join(base, 'chat.yaml'), yamlEntry('      roots: [chosen]\n'));
+    let stderr = '';
+    const lines = [`/roots files`, `/roots files ../configured`, `/roots files`, `/roots files nowhere`, `/roots nope ${base}`, '/exit'];
+    const io = {
+      stdout: () => undefined,
+      stderr: (t: string) => void (stderr += t),
+      stdin: Readable.from(lines.map((line) => `${line}\n`)),
+    };
+    const code = await runCli(['chat', '--model', 'never-asked', '--config', path.join(base, 'chat.yaml')], io, {
+      version: '0.0.0-test',
+      cwd: workingDirectory,
+      env: { PATH: process.env.PATH },
+    });
+
+    expect(code).toBe(ExitCode.Ok);
+    const shown = stderr.split('\n').filter((line) => /^(roots of|no MCP server|\/.* is not a directory)/.test(line));
+    expect(shown).toEqual([
+      `roots of files: ${chosen}`,
+      `roots of files: ${configured} (the server was told)`,
+      `roots of files: ${configured}`,
+      `${path.join(workingDirectory, 'nowhere')} is not a directory; the roots of files are unchanged`,
+      'no MCP server named "nope"; the configured ones: files',
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import { type Document, isMap, isSeq, parseDocument } from 'yaml';
 
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import type { AnnotationTrust } from '../mcp/annotation-trust';
+import { PROGRAM } from '../program-name';
 
 /**
  * A server entry as `mcp add` writes it: the fields a user gives on the command line, in the spelling of
@@ -61,7 +62,7 @@ export class ConfigEditor {
     if (this.list().some((s) => s.name === server.name)) {
       throw new AgentError(
         AgentErrorCode.ConfigDuplicateServer,
-        `${this.file} already has a server named "${server.name}"; remove it first (agent-cli mcp remove ${server.name}) or choose another name`,
+        `${this.file} already has a server named "${server.name}"; remove it first (${PROGRAM} mcp remove ${server.name}) or choose another name`,
       );
     }
     if (this.format === 'mcpServers') {

@@ -2,6 +2,7 @@ import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from '
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
+import { PROGRAM } from '../program-name';
 
 /** How long an editor waits for another to finish; an edit holds the lock for milliseconds. */
 const WAIT_MS = 10_000;
@@ -24,7 +25,7 @@ export async function withFileLock<T>(file: string, edit: () => T): Promise<T> {
     else if (Date.now() > deadline) {
       throw new AgentError(
         AgentErrorCode.ConfigLocked,
-        `${file} is being edited by another agent-cli (the lock ${lock} is held by process ${holderOf(lock) ?? 'unknown'}); try again, or delete ${lock} if no agent-cli is running`,
+        `${file} is being edited by another ${PROGRAM} (the lock ${lock} is held by process ${holderOf(lock) ?? 'unknown'}); try again, or delete ${lock} if no ${PROGRAM} is running`,
       );
     }
     await sleep(RETRY_MS);

@@ -300,6 +300,7 @@ describe('agent configuration: the llm section', () => {
   it('defaults to a local Ollama without a model, 20 turns and a 2-minute timeout', () => {
     expect(llm('mcp:\n  servers: []\n')).toEqual(DEFAULT_LLM_CONFIG);
     expect(DEFAULT_LLM_CONFIG).toEqual({
+      provider: 'openai-chat',
       baseUrl: 'http://127.0.0.1:11434/v1',
       maxTurns: 20,
       requestTimeoutMs: 120_000,
@@ -312,6 +313,7 @@ describe('agent configuration: the llm section', () => {
     expect(
       llm(`
 llm:
+  provider: openai-chat
   baseUrl: https://api.openai.com/v1
   model: gpt-4o-mini
   apiKeyEnv: OPENAI_API_KEY
@@ -320,8 +322,10 @@ llm:
   systemPrompt: Be brief.
   maxToolResultChars: 5000
   audioInput: true
+  maxOutputTokens: 4096
 `),
     ).toEqual({
+      provider: 'openai-chat',
       baseUrl: 'https://api.openai.com/v1',
       model: 'gpt-4o-mini',
       apiKeyEnv: 'OPENAI_API_KEY',
@@ -330,7 +334,16 @@ llm:
       systemPrompt: 'Be brief.',
       maxToolResultChars: 5000,
       audioInput: true,
+      maxOutputTokens: 4096,
     });
+  });
+
+  it.each([
+    ['anthropic', 'https://api.anthropic.com'],
+    ['openai-responses', 'https://api.openai.com/v1'],
+    ['gemini', 'https://generativelanguage.googleapis.com'],
+  ])('llm.provider %s defaults llm.baseUrl to its API', (provider, baseUrl) => {
+    expect(llm(`llm:\n  provider: ${provider}\n  model: m\n`)).toMatchObject({ provider, baseUrl, model: 'm' });
   });
 
   it('uses the defaults for the mcpServers JSON of other MCP hosts, which has no llm section', () => {
@@ -340,7 +353,12 @@ llm:
   it.each([
     [
       'llm:\n  baseURL: http://x\n',
-      'agent-cli.yaml: llm.baseURL is not a known setting (known: baseUrl, model, apiKeyEnv, maxTurns, requestTimeoutMs, systemPrompt, maxToolResultChars, audioInput)',
+      'agent-cli.yaml: llm.baseURL is not a known setting (known: provider, baseUrl, model, apiKeyEnv, maxTurns, requestTimeoutMs, systemPrompt, maxToolResultChars, audioInput, maxOutputTokens)',
+    ],
+    ['llm:\n  provider: claude\n', 'agent-cli.yaml: llm.provider must be one of "openai-chat", "anthropic", "openai-responses", "gemini"'],
+    [
+      'llm:\n  provider: anthropic\n  audioInput: true\n',
+      'agent-cli.yaml: llm.audioInput is for the providers that take audio (openai-chat, gemini), not anthropic',
     ],
     [
       'llm:\n  baseUrl: localhost:11434\n',

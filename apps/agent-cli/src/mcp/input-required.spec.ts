@@ -134,7 +134,7 @@ describe("input_required rounds (2026-07-28) through the agent's client features
     });
     // The capabilities the handlers answer are declared on every request.
     expect(first.params._meta?.['io.modelcontextprotocol/clientCapabilities']).toEqual(
-      expect.objectContaining({ roots: {}, elicitation: { form: {} }, sampling: {} }),
+      expect.objectContaining({ roots: { listChanged: true }, elicitation: { form: {} }, sampling: {} }),
     );
     expect(warnings).toEqual([expect.stringContaining('asked for information (elicitation); declined: there is no terminal')]);
   });

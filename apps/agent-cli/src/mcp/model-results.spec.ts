@@ -29,7 +29,7 @@ describe('results the model can use (SPEC A17), from server-everything', () => {
     await session.loop.send('show me the image');
 
     const messages = session.llm.requests[1].body.messages;
-    expect(toolMessage(session.llm, 'img')).toMatch(/\[image image\/png, \d+ bytes\] \(attached in the next message\)/);
+    expect(toolMessage(session.llm, 'img')).toMatch(/\[image image\/png, \d+ bytes\] \(attached\)/);
     const media = messages.at(-1) as { role: string; content: Array<{ type: string; text?: string; image_url?: { url: string } }> };
     expect(media.role).toBe('user');
     expect(media.content[0]).toEqual({ type: 'text', text: 'Returned by tool call img:' });

@@ -1,6 +1,7 @@
 import type { ChildProcessRegistry } from '@toolmesh/transport-stdio';
 
 import { ExitCode } from '../cli/exit-codes';
+import { PROGRAM } from '../program-name';
 import { killMarkedProcesses } from '../tools/descendant-processes';
 
 /** How long a graceful close may take after Ctrl-C / SIGTERM before every server group gets SIGKILL. */
@@ -42,7 +43,7 @@ export class ExitGuard {
   private async onSignal(signal: NodeJS.Signals, code: number): Promise<void> {
     if (this.stopping) return this.exit(code);
     this.stopping = true;
-    this.stderr(`agent-cli: ${signal} received, closing MCP servers (again to force)\n`);
+    this.stderr(`${PROGRAM}: ${signal} received, closing MCP servers (again to force)\n`);
     const budget = new Promise<void>((resolve) => setTimeout(resolve, SIGNAL_CLOSE_BUDGET_MS).unref());
     await Promise.race([this.cleanup?.().catch(() => undefined), budget]);
     this.exit(code);
@@ -50,7 +51,7 @@ export class ExitGuard {
 
   private crash(error: unknown): void {
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    this.stderr(`agent-cli: internal error, please report it:\n${detail}\n`);
+    this.stderr(`${PROGRAM}: internal error, please report it:\n${detail}\n`);
     this.exit(ExitCode.Internal);
   }
 

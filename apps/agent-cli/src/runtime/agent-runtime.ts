@@ -6,6 +6,13 @@ import { ToolExecutor, type ToolExecutorOptions } from '../agent/tool-executor';
 import type { McpClientManager, ServerStatus } from '../mcp/client-manager';
 import type { ToolRegistry } from '../tools/tool-registry';
 
+/** The roots each server is offered, and the user's changes to them during the session (mcp/host/client-features.ts). */
+export interface ServerRoots {
+  rootsOf(server: string): readonly string[];
+  /** Whether a live connection was told; false: the server connected without the roots capability. */
+  setRoots(server: string, directories: readonly string[]): boolean;
+}
+
 /** Something the runtime owns and must close. */
 export interface Closeable {
   readonly name: string;
@@ -31,6 +38,8 @@ export class AgentRuntime {
     readonly hooks: ToolUseHooks = NO_HOOKS,
     /** The events the runtime's servers' notifications became (rewake): what WaitForEvent and `watch` wait on. */
     readonly events: ExternalEventResolver = new ExternalEventResolver(),
+    /** The servers' roots, where the command offers client features. */
+    readonly roots?: ServerRoots,
   ) {}
 
   /**

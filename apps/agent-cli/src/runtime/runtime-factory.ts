@@ -20,7 +20,7 @@ import { createResourceTools } from '../mcp/host/resource-tools';
 import { createBuiltinTools } from '../tools/builtin/builtin-tools';
 import type { Workspace } from '../tools/builtin/workspace';
 import { ToolRegistry } from '../tools/tool-registry';
-import { AgentRuntime, type Closeable, closeInOrder } from './agent-runtime';
+import { AgentRuntime, type Closeable, closeInOrder, type ServerRoots } from './agent-runtime';
 import { createRewake } from './rewake';
 
 export interface RuntimeDependencies {
@@ -33,6 +33,8 @@ export interface RuntimeDependencies {
   readonly workingDirectory: string;
   /** Where the built-in file tools go without asking, and where never; default: the working directory, nothing sealed. */
   readonly workspace?: Workspace;
+  /** The servers' roots, when the client factory offers them (the features it was given). */
+  readonly roots?: ServerRoots;
 }
 
 /**
@@ -59,7 +61,16 @@ export async function createAgentRuntime(config: AgentConfig, deps: RuntimeDepen
     await manager.registerAllTools(registry);
     registerResourceTools(registry, manager, deps.workingDirectory);
     const hooks = createHooks(config, manager, owned, deps);
-    return new AgentRuntime(registry, manager, manager.status, owned, (message) => deps.log.warn(message), hooks, rewake.events);
+    return new AgentRuntime(
+      registry,
+      manager,
+      manager.status,
+      owned,
+      (message) => deps.log.warn(message),
+      hooks,
+      rewake.events,
+      deps.roots,
+    );
   } catch (error) {
     await closeInOrder(owned, (message) => deps.log.warn(message));
     throw error;

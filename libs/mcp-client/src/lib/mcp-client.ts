@@ -93,6 +93,8 @@ export class McpClient implements NotificationSource {
   private changes: ChangeSubscription | undefined;
   /** Set when changes may have gone untold (a listen stream was reopened): the next list is fetched anew. */
   private listsStale = false;
+  /** Ends the subscription to the host's root changes. */
+  private stopRootsWatch: (() => void) | undefined;
 
   constructor(
     private readonly transport: McpTransport,
@@ -115,6 +117,7 @@ export class McpClient implements NotificationSource {
     this.sdk.onclose = () => {
       const lost = this.state === 'connected';
       this.state = 'closed';
+      this.stopRootsWatch?.();
       if (lost) options.onClosed?.();
     };
   }
@@ -202,6 +205,7 @@ export class McpClient implements NotificationSource {
     // The transport may have ended during the handshake's last step.
     if (this.state === 'connecting') this.state = 'connected';
     if (this.state === 'connected' && this.sdk.getProtocolEra() === 'modern') await this.listenForChanges();
+    if (this.state === 'connected') this.watchRoots();
   }
 
   /**
@@ -271,11 +275,27 @@ export class McpClient implements NotificationSource {
     this.state = 'closed';
     // Closing the transport ends the listen stream; nothing more needs saying to the server.
     this.changes?.stop();
+    this.stopRootsWatch?.();
     await this.sdk.close();
   }
 
   private publish(notification: Parameters<NotificationFanout['publish']>[0]['notification']): void {
     this.notifications.publish({ server: this.options.serverName, notification, receivedAt: new Date() });
+  }
+
+  /**
+   * Tells an initialize-era server each change of the roots it was offered, while connected. A 2026-07-28
+   * server has no session to tell: it gets the current roots in each `input_required` round.
+   */
+  private watchRoots(): void {
+    const { roots, onRootsChange } = this.options.serverRequests ?? {};
+    if (!roots || !onRootsChange) return;
+    this.stopRootsWatch = onRootsChange(() => {
+      if (this.state !== 'connected' || this.sdk.getProtocolEra() === 'modern') return;
+      this.sdk.sendRootsListChanged().catch((error: unknown) => {
+        if (!this.closing) this.options.onError?.(asError(error));
+      });
+    });
   }
 
   private async listenForChanges(): Promise<void> {

@@ -26,6 +26,12 @@ export interface ServerRequestHandlers {
   /** Form mode only. The handler fills in the schema's defaults (SEP-1034); the SDK is not asked to. */
   readonly elicitation?: (params: ElicitRequestParams, signal: AbortSignal) => Promise<ElicitResult>;
   readonly roots?: () => Promise<readonly Root[]>;
+  /**
+   * Subscribes to changes of the roots; given with `roots`, `roots.listChanged` is declared and each change
+   * is told to a connected initialize-era server as `notifications/roots/list_changed` (a 2026-07-28 server
+   * asks for the roots in each `input_required` round, so it needs no telling). Returns the unsubscribe.
+   */
+  readonly onRootsChange?: (listener: () => void) => () => void;
 }
 
 /** The capabilities the handlers make true: nothing is declared that is not answered. */
@@ -33,7 +39,7 @@ export function clientCapabilities(handlers: ServerRequestHandlers): ClientCapab
   return {
     ...(handlers.sampling ? { sampling: {} } : {}),
     ...(handlers.elicitation ? { elicitation: { form: {} } } : {}),
-    ...(handlers.roots ? { roots: {} } : {}),
+    ...(handlers.roots ? { roots: handlers.onRootsChange ? { listChanged: true } : {} } : {}),
   };
 }
 

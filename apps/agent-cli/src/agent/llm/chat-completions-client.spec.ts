@@ -1,7 +1,8 @@
 import { AgentErrorCode } from '../../errors/agent-errors';
 import { type Script, type ScriptedLlmServer, startScriptedLlmServer, unreachableBaseUrl } from '../test-support/scripted-llm-server';
-import { type ChatClientSettings, ChatCompletionsClient } from './chat-completions-client';
+import { ChatCompletionsClient } from './chat-completions-client';
 import type { ToolDefinition } from './chat-messages';
+import type { ModelSettings } from './model-settings';
 
 const TOOLS: ToolDefinition[] = [
   {
@@ -14,9 +15,15 @@ const MESSAGES = [{ role: 'user' as const, content: 'hello' }];
 let server: ScriptedLlmServer | undefined;
 afterEach(() => server?.close());
 
-async function clientFor(script: Script, settings: Partial<ChatClientSettings> = {}): Promise<ChatCompletionsClient> {
+async function clientFor(script: Script, settings: Partial<ModelSettings> = {}): Promise<ChatCompletionsClient> {
   server = await startScriptedLlmServer(script);
-  return new ChatCompletionsClient({ baseUrl: server.baseUrl, model: 'test-model', requestTimeoutMs: 10_000, ...settings });
+  return new ChatCompletionsClient({
+    provider: 'openai-chat',
+    baseUrl: server.baseUrl,
+    model: 'test-model',
+    requestTimeoutMs: 10_000,
+    ...settings,
+  });
 }
 
 async function complete(client: ChatCompletionsClient, signal?: AbortSignal) {
@@ -57,7 +64,7 @@ describe('ChatCompletionsClient', () => {
 
   it('says a refused connection is one, naming the URL and the llm.baseUrl setting', async () => {
     const baseUrl = await unreachableBaseUrl();
-    const client = new ChatCompletionsClient({ baseUrl, model: 'm', requestTimeoutMs: 10_000 });
+    const client = new ChatCompletionsClient({ provider: 'openai-chat', baseUrl, model: 'm', requestTimeoutMs: 10_000 });
     await expect(complete(client)).rejects.toMatchObject({
       code: AgentErrorCode.LlmUnreachable,
       message: `cannot reach the LLM server at ${baseUrl} (ECONNREFUSED); start it, or set llm.baseUrl in the configuration to where it runs`,

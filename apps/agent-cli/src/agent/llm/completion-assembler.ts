@@ -1,5 +1,6 @@
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import type { AssistantReply, RequestedToolCall } from './chat-messages';
+import { reportedError } from './llm-failure';
 
 interface PartialToolCall {
   id?: string;
@@ -101,15 +102,7 @@ function throwProviderError(value: Json): void {
   const error = value.error;
   const message =
     typeof error === 'string' ? error : typeof (error as Json).message === 'string' ? ((error as Json).message as string) : 'no message';
-  throw new AgentError(AgentErrorCode.LlmRequestFailed, `the LLM server reported an error: ${providerMessage(message)}`);
-}
-
-const PROVIDER_MESSAGE_SHOWN = 300;
-
-/** A provider's own error message, shortened: enough to act on, never a whole body. */
-export function providerMessage(text: string): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > PROVIDER_MESSAGE_SHOWN ? `${oneLine.slice(0, PROVIDER_MESSAGE_SHOWN)}…` : oneLine;
+  throw reportedError(message);
 }
 
 function object(value: unknown, what: string): Json {

@@ -39,7 +39,7 @@ afterEach(async () => {
 /** The loop over a real client, the scripted server, a registry and the executor, writing a transcript. */
 async function loopWith(registry: ToolRegistry, script: Script) {
   server = await startScriptedLlmServer(script);
-  client = new ChatCompletionsClient({ baseUrl: server.baseUrl, model: 'm', requestTimeoutMs: 10_000 });
+  client = new ChatCompletionsClient({ provider: 'openai-chat', baseUrl: server.baseUrl, model: 'm', requestTimeoutMs: 10_000 });
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'loop-unit-')), 't.jsonl');
   const transcript = new Transcript(file, () => undefined);
   const executor = new ToolExecutor(registry, { approver: FLAG_APPROVER, onEvent: (event) => transcript.record(toolEventEntry(event)) });

@@ -1,19 +1,22 @@
 import type { Tool } from '../../tools/tool';
 import type { ToolRegistry } from '../../tools/tool-registry';
-import type { CompletionOptions, CompletionRequest } from '../llm/chat-completions-client';
-import type { AssistantReply, ChatMessage, ContentPart, RequestedToolCall, ToolDefinition } from '../llm/chat-messages';
+import {
+  type AssistantReply,
+  type ChatMessage,
+  parseToolArguments,
+  type RequestedToolCall,
+  type ToolDefinition,
+  type ToolMedia,
+} from '../llm/chat-messages';
+import type { ChatModel } from '../llm/chat-model';
 import { ProviderToolNames } from '../llm/provider-tool-names';
 import type { ToolExecutor } from '../tool-executor';
 import type { Transcript } from '../transcript/transcript';
 import { DEFAULT_RESULT_LIMITS, modelToolResult, type ResultLimits } from './tool-result-message';
 
-/** What the loop needs of a model: one completion per turn (the chat-completions client, or a test's). */
-export interface ChatModel {
-  complete(request: CompletionRequest, options?: CompletionOptions): Promise<AssistantReply>;
-}
-
 export interface AgentLoopOptions {
-  readonly model: ChatModel;
+  /** One completion per turn, from whichever provider (llm/chat-model.ts). */
+  readonly model: Pick<ChatModel, 'complete'>;
   readonly tools: ToolRegistry;
   /** Every tool call goes through it; its events are the transcript's tool_call / approval / tool_result. */
   readonly executor: ToolExecutor;
@@ -27,6 +30,13 @@ export interface AgentLoopOptions {
   readonly onToolResult?: (name: string, isError: boolean) => void;
   /** How much of a tool result the model gets; default DEFAULT_RESULT_LIMITS. */
   readonly resultLimits?: ResultLimits;
+}
+
+/** What the model gets back for one call. */
+interface ToolAnswer {
+  readonly text: string;
+  readonly isError: boolean;
+  readonly media: readonly ToolMedia[];
 }
 
 export type LoopOutcome = { readonly kind: 'done'; readonly text: string } | { readonly kind: 'max_turns'; readonly maxTurns: number };
@@ -63,15 +73,17 @@ export class AgentLoop {
       );
       this.recordReply(reply, names);
       if (reply.toolCalls.length === 0) return { kind: 'done', text: reply.text };
-      const media: ContentPart[] = [];
       for (const call of reply.toolCalls) {
-        const { text, attachments } = await this.runToolCall(call, names, signal);
-        this.messages.push({ role: 'tool', tool_call_id: call.id, content: text });
-        if (attachments.length > 0) media.push({ type: 'text', text: `Returned by tool call ${call.id}:` }, ...attachments);
+        const { text, isError, media } = await this.runToolCall(call, names, signal);
+        this.messages.push({
+          role: 'tool',
+          tool_call_id: call.id,
+          content: text,
+          ...(isError ? { isError } : {}),
+          ...(media.length > 0 ? { media } : {}),
+        });
         signal?.throwIfAborted();
       }
-      // A tool message takes only text: the media of this turn's results follow them as one user message.
-      if (media.length > 0) this.messages.push({ role: 'user', content: media });
     }
     return { kind: 'max_turns', maxTurns: this.options.maxTurns };
   }
@@ -95,6 +107,7 @@ export class AgentLoop {
               id: call.id,
               type: 'function' as const,
               function: { name: call.name, arguments: call.arguments },
+              ...(call.replay === undefined ? {} : { replay: call.replay }),
             })),
           }
         : {}),
@@ -102,15 +115,11 @@ export class AgentLoop {
   }
 
   /** Runs one requested call and returns what the model gets back; an error result says it is one. */
-  private async runToolCall(
-    call: RequestedToolCall,
-    names: ProviderToolNames,
-    signal: AbortSignal | undefined,
-  ): Promise<{ text: string; attachments: readonly ContentPart[] }> {
+  private async runToolCall(call: RequestedToolCall, names: ProviderToolNames, signal: AbortSignal | undefined): Promise<ToolAnswer> {
     const name = names.registryName(call.name);
     if (name === undefined)
       return this.refuse(call, call.name, `there is no tool named "${call.name}"; call one of the tools offered in this request`);
-    const args = parseArguments(call.arguments);
+    const args = parseToolArguments(call.arguments);
     if (typeof args === 'string')
       return this.refuse(call, name, `the arguments for ${call.name} are ${args}; send a JSON object that matches the tool's parameters`);
     const result = await this.options.executor.execute({ id: call.id, name, args }, signal);
@@ -127,15 +136,15 @@ export class AgentLoop {
         ...where,
       });
     }
-    return { text: modelText(result.isError, text), attachments };
+    return { text: modelText(result.isError, text), isError: result.isError, media: attachments };
   }
 
   /** A call that never reaches the executor still leaves its trace: the call and its error result. */
-  private refuse(call: RequestedToolCall, name: string, message: string): { text: string; attachments: readonly ContentPart[] } {
+  private refuse(call: RequestedToolCall, name: string, message: string): ToolAnswer {
     this.options.transcript.record({ type: 'tool_call', id: call.id, name, args: call.arguments });
     this.options.transcript.record({ type: 'tool_result', id: call.id, name, isError: true, text: message });
     this.options.onToolResult?.(name, true);
-    return { text: modelText(true, message), attachments: [] };
+    return { text: modelText(true, message), isError: true, media: [] };
   }
 }
 
@@ -144,19 +153,6 @@ function toolDefinitions(tools: readonly Tool[], names: ProviderToolNames): Tool
     type: 'function',
     function: { name: names.providerName(tool.name) as string, description: tool.description, parameters: tool.inputSchema },
   }));
-}
-
-/** The arguments as an object, or what is wrong with them. Models send '' for a tool without parameters. */
-function parseArguments(text: string): Record<string, unknown> | string {
-  if (text.trim() === '') return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return 'not valid JSON';
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
-  return value as Record<string, unknown>;
 }
 
 function modelText(isError: boolean, text: string): string {

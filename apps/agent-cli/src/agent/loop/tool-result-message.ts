@@ -1,6 +1,6 @@
 import { resultPiece } from '../../tools/result-content';
 import type { ToolResult } from '../../tools/tool';
-import type { ContentPart } from '../llm/chat-messages';
+import type { ToolMedia } from '../llm/chat-messages';
 import type { ResultOverflow, SavedResult } from './result-overflow';
 import { headAndTail, jsonSummary } from './result-preview';
 
@@ -16,10 +16,10 @@ export interface ResultLimits {
 
 export const DEFAULT_RESULT_LIMITS: ResultLimits = { maxChars: 100_000, audio: false };
 
-/** A tool result as the model gets it: the `tool` message's text, and media for a user message after it. */
+/** A tool result as the model gets it: the `tool` message's text, and its media. */
 export interface ModelToolResult {
   readonly text: string;
-  readonly attachments: readonly ContentPart[];
+  readonly attachments: readonly ToolMedia[];
   /** Set when the text was over `maxChars` and the session saves such results: where it went, or why it could not. */
   readonly overflow?: ResultOverflowOutcome;
 }
@@ -28,9 +28,9 @@ export interface ModelToolResult {
 export type ResultOverflowOutcome = SavedResult & { readonly resultChars: number };
 
 /**
- * Chat Completions takes only text in a `tool` message, so media travel in a user message after the
- * turn's tool messages (images as `image_url` data URLs, audio as `input_audio` where the model takes
- * it), and the tool message says where they are. Resource links keep their URIs, embedded resources
+ * The text of a tool result and its media, which each provider's adapter places where its API takes them
+ * (chat completions in a user message after the turn's tool messages); audio only where the model takes
+ * it, and the text says which media are attached. Resource links keep their URIs, embedded resources
  * their text (SPEC A17). Text over the limit is saved whole to the session's folder, the model getting a
  * preview and the path (or, with nowhere to save it, cut with a note); media are bounded by the
  * transport's message limit instead.
@@ -39,19 +39,19 @@ export function modelToolResult(result: ToolResult, limits: ResultLimits): Model
   if (result.content.length === 0 && result.structuredContent !== undefined)
     return { ...fit(JSON.stringify(result.structuredContent), limits), attachments: [] };
   const lines: string[] = [];
-  const attachments: ContentPart[] = [];
+  const attachments: ToolMedia[] = [];
   for (const block of result.content) {
     const piece = resultPiece(block);
     if (piece.kind === 'text') {
       lines.push(piece.text);
     } else if (piece.media === 'image') {
-      attachments.push({ type: 'image_url', image_url: { url: `data:${piece.mimeType};base64,${piece.data}` } });
-      lines.push(`${piece.text} (attached in the next message)`);
+      attachments.push({ type: 'image', mimeType: piece.mimeType, data: piece.data });
+      lines.push(`${piece.text} (attached)`);
     } else {
       const format = audioFormat(piece.mimeType);
       if (limits.audio && format) {
-        attachments.push({ type: 'input_audio', input_audio: { data: piece.data, format } });
-        lines.push(`${piece.text} (attached in the next message)`);
+        attachments.push({ type: 'audio', format, data: piece.data });
+        lines.push(`${piece.text} (attached)`);
       } else {
         lines.push(`${piece.text} (not passed on: ${format ? 'llm.audioInput is off' : 'the model takes wav and mp3 only'})`);
       }

@@ -14,6 +14,7 @@ export type TranscriptEntry =
   | {
       readonly type: 'session_start';
       readonly command: 'run' | 'chat';
+      readonly provider: string;
       readonly model: string;
       readonly baseUrl: string;
       readonly maxTurns: number;

@@ -4,6 +4,7 @@ import type { Approver } from '../../agent/approval/approver';
 import type { AgentConfig } from '../../config/load-config';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import { parseMcpToolName } from '../../mcp/mcp-tool';
+import { PROGRAM } from '../../program-name';
 import { resultText } from '../../tools/tool';
 import { type CliIo, type Command, type CommandContext, withRuntime } from '../command-context';
 import { ExitCode } from '../exit-codes';
@@ -12,7 +13,7 @@ import { ExitCode } from '../exit-codes';
 export const callCommand: Command = async (context) => {
   const [toolName, json = '{}', ...extra] = context.args;
   if (toolName === undefined || extra.length > 0) {
-    context.io.stderr('agent-cli call: expected <tool> and at most one JSON argument\nRun "agent-cli call --help" for usage.\n');
+    context.io.stderr(`${PROGRAM} call: expected <tool> and at most one JSON argument\nRun "${PROGRAM} call --help" for usage.\n`);
     return ExitCode.Usage;
   }
   const args = parseArguments(json, toolName);
@@ -32,7 +33,7 @@ export const callCommand: Command = async (context) => {
             ExitCode.ServerUnavailable,
           );
         const meant = server === undefined ? await qualifiedNames(context, toolName) : [];
-        const hint = meant.length > 0 ? `did you mean ${meant.join(' or ')}?` : 'run "agent-cli tools" to list the tools';
+        const hint = meant.length > 0 ? `did you mean ${meant.join(' or ')}?` : `run "${PROGRAM} tools" to list the tools`;
         return fail(context.io, new AgentError(AgentErrorCode.ToolNotFound, `no tool named "${toolName}"; ${hint}`), ExitCode.Usage);
       }
       let refused = false;
@@ -91,7 +92,7 @@ function explicitCall(approver: Approver): Approver {
 
 function parseArguments(json: string, toolName: string): Record<string, unknown> | AgentError {
   const invalid = (problem: string) =>
-    new AgentError(AgentErrorCode.InvalidArguments, `${problem}; example: agent-cli call ${toolName} '{"key":"value"}'`);
+    new AgentError(AgentErrorCode.InvalidArguments, `${problem}; example: ${PROGRAM} call ${toolName} '{"key":"value"}'`);
   let value: unknown;
   try {
     value = JSON.parse(json);
@@ -103,6 +104,6 @@ function parseArguments(json: string, toolName: string): Record<string, unknown>
 }
 
 function fail(io: CliIo, error: AgentError, code: number): number {
-  io.stderr(`agent-cli call: ${error.message} [${error.code}]\n`);
+  io.stderr(`${PROGRAM} call: ${error.message} [${error.code}]\n`);
   return code;
 }

@@ -1,10 +1,12 @@
 import { createInterface } from 'node:readline';
 
 import { McpPromptClient } from '../../mcp/host/prompt-client';
+import { PROGRAM } from '../../program-name';
 import { AgentSession } from '../agent-session';
 import type { CliIo, Command } from '../command-context';
 import { ExitCode } from '../exit-codes';
 import { PROMPT_COMMAND_USAGE, promptMessage } from './prompt-slash-command';
+import { ROOTS_COMMAND_USAGE, rootsCommand } from './roots-slash-command';
 
 /** The user's lines: from the terminal (prompted), or from piped stdin. `undefined` at the end. */
 interface LineSource {
@@ -19,17 +21,29 @@ interface LineSource {
  */
 export const chatCommand: Command = async (context) => {
   if (context.args.length > 0) {
-    context.io.stderr('agent-cli chat: takes no arguments; type the messages at the "> " prompt\nRun "agent-cli chat --help" for usage.\n');
+    context.io.stderr(
+      `${PROGRAM} chat: takes no arguments; type the messages at the "> " prompt\nRun "${PROGRAM} chat --help" for usage.\n`,
+    );
     return ExitCode.Usage;
   }
   return AgentSession.run(context, 'chat', async (session, runtime) => {
     const lines = lineSource(context.io, context.agent.signal);
     const prompts = new McpPromptClient(runtime.mcp);
     try {
-      if (context.io.terminal) context.io.stderr(`Type a message, ${PROMPT_COMMAND_USAGE} to send a server's prompt, /exit to leave.\n`);
+      if (context.io.terminal)
+        context.io.stderr(
+          `Type a message, ${PROMPT_COMMAND_USAGE} to send a server's prompt, ${ROOTS_COMMAND_USAGE} to change a server's roots, /exit to leave.\n`,
+        );
       for (let line = await lines.next(); line !== undefined && line.trim() !== '/exit'; line = await lines.next()) {
         if (line.trim() === '') continue;
         let message = line;
+        if (/^\/roots(\s|$)/.test(line.trim())) {
+          const servers = runtime.servers.map((server) => server.name);
+          context.io.stderr(
+            `${rootsCommand(runtime.roots, servers, line.trim().slice('/roots'.length), context.agent.workingDirectory)}\n`,
+          );
+          continue;
+        }
         if (/^\/prompt(\s|$)/.test(line.trim())) {
           const prompt = await promptMessage(prompts, line.trim().slice('/prompt'.length), context.agent.signal);
           if ('problem' in prompt) {

@@ -9,6 +9,7 @@ import { withFileLock } from '../../config/config-file-lock';
 import { DEFAULT_CONFIG_FILE, parseConfig } from '../../config/load-config';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import { ANNOTATION_TRUST, type AnnotationTrust } from '../../mcp/annotation-trust';
+import { PROGRAM } from '../../program-name';
 import type { CliIo } from '../command-context';
 import { ExitCode } from '../exit-codes';
 import { formatTable } from '../format-table';
@@ -101,10 +102,10 @@ export async function mcpCommand(
     // A sign-in that fails (the server, the browser, the authorization server) is a failure, not a usage error.
     if (!(error instanceof AgentError)) {
       if (action !== 'login') throw error;
-      io.stderr(`agent-cli mcp login: ${errorMessage(error)}\n`);
+      io.stderr(`${PROGRAM} mcp login: ${errorMessage(error)}\n`);
       return ExitCode.Failure;
     }
-    io.stderr(`agent-cli mcp ${action}: ${error.message} [${error.code}]\n`);
+    io.stderr(`${PROGRAM} mcp ${action}: ${error.message} [${error.code}]\n`);
     return USAGE_CODES.has(error.code)
       ? ExitCode.Usage
       : error.code.startsWith('oauth.') || error.code === AgentErrorCode.ConfigLocked
@@ -218,7 +219,7 @@ function list(io: CliIo, file: string, json: boolean): number {
   if (json) {
     io.stdout(`${JSON.stringify({ file, servers }, null, 2)}\n`);
   } else if (servers.length === 0) {
-    io.stdout(`no MCP servers configured in ${file}; add one with agent-cli mcp add\n`);
+    io.stdout(`no MCP servers configured in ${file}; add one with ${PROGRAM} mcp add\n`);
   } else {
     const rows = servers.map(({ name, entry }) => [
       name,
@@ -236,7 +237,7 @@ function get(io: CliIo, file: string, name: string, json: boolean): number {
   if (!server)
     throw new AgentError(
       AgentErrorCode.ServerNotFound,
-      `${file} has no server named "${name}"; agent-cli mcp list shows the configured ones`,
+      `${file} has no server named "${name}"; ${PROGRAM} mcp list shows the configured ones`,
     );
   if (json) io.stdout(`${JSON.stringify(server.entry, null, 2)}\n`);
   else {
@@ -270,6 +271,6 @@ function readText(file: string): string {
 }
 
 function usage(io: CliIo, problem: string): number {
-  io.stderr(`agent-cli mcp: ${problem}\nRun "agent-cli mcp --help" for usage.\n`);
+  io.stderr(`${PROGRAM} mcp: ${problem}\nRun "${PROGRAM} mcp --help" for usage.\n`);
   return ExitCode.Usage;
 }

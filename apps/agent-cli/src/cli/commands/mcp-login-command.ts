@@ -5,6 +5,7 @@ import { cliOAuthHost } from '../../mcp/oauth/cli-oauth-host';
 import { CredentialStore, userConfigDirectory } from '../../mcp/oauth/credential-store';
 import { ServerOAuth } from '../../mcp/oauth/server-oauth';
 import type { HttpServerConfig } from '../../mcp/server-config';
+import { PROGRAM } from '../../program-name';
 import type { CliIo } from '../command-context';
 import { ExitCode } from '../exit-codes';
 
@@ -94,7 +95,7 @@ function httpServer(name: string, context: LoginContext): HttpServerConfig {
   if (!server)
     throw new AgentError(
       AgentErrorCode.ServerNotFound,
-      `${context.file} has no server named "${name}"; agent-cli mcp list shows the configured ones`,
+      `${context.file} has no server named "${name}"; ${PROGRAM} mcp list shows the configured ones`,
     );
   if (server.transport === 'stdio')
     throw new AgentError(AgentErrorCode.OAuthNotConfigured, `MCP server "${name}" is a stdio server; OAuth is for http servers`);

@@ -3,6 +3,7 @@ import { printable, printableName } from '@toolmesh/protocol';
 
 import { McpPromptClient } from '../../mcp/host/prompt-client';
 import { promptText } from '../../mcp/host/prompt-text';
+import { PROGRAM } from '../../program-name';
 import { type Command, withRuntime } from '../command-context';
 import { ExitCode } from '../exit-codes';
 import { formatTable } from '../format-table';
@@ -12,7 +13,7 @@ import { reportFeatureFailure, reportListingFailures } from './server-feature-fa
 export const promptsCommand: Command = async (context) => {
   const [action = 'list', ...rest] = context.args;
   const usage = (problem: string) => {
-    context.io.stderr(`agent-cli prompts: ${problem}\nRun "agent-cli prompts --help" for usage.\n`);
+    context.io.stderr(`${PROGRAM} prompts: ${problem}\nRun "${PROGRAM} prompts --help" for usage.\n`);
     return ExitCode.Usage;
   };
   if (action === 'list') {
@@ -39,7 +40,7 @@ export const promptsCommand: Command = async (context) => {
     const [server, name, ...words] = rest;
     if (name === undefined)
       return usage(
-        '"get" takes a server name, a prompt name and its arguments as key=value, e.g. agent-cli prompts get everything args-prompt city=Paris',
+        `"get" takes a server name, a prompt name and its arguments as key=value, e.g. ${PROGRAM} prompts get everything args-prompt city=Paris`,
       );
     return withRuntime(context, async (runtime) => {
       try {

@@ -2,6 +2,7 @@ import { printable, printableName } from '@toolmesh/protocol';
 
 import { McpResourceClient } from '../../mcp/host/resource-client';
 import { resourceContentsText } from '../../mcp/host/resource-contents';
+import { PROGRAM } from '../../program-name';
 import { type Command, type CommandContext, withRuntime } from '../command-context';
 import { ExitCode } from '../exit-codes';
 import { formatTable } from '../format-table';
@@ -14,7 +15,7 @@ import { reportFeatureFailure, reportListingFailures } from './server-feature-fa
 export const resourcesCommand: Command = async (context) => {
   const [action = 'list', ...rest] = context.args;
   const usage = (problem: string) => {
-    context.io.stderr(`agent-cli resources: ${problem}\nRun "agent-cli resources --help" for usage.\n`);
+    context.io.stderr(`${PROGRAM} resources: ${problem}\nRun "${PROGRAM} resources --help" for usage.\n`);
     return ExitCode.Usage;
   };
   if (action === 'list' || action === 'templates') {
@@ -32,7 +33,7 @@ export const resourcesCommand: Command = async (context) => {
   if (action === 'read') {
     if (rest.length !== 2)
       return usage(
-        '"read" takes a server name and a URI, e.g. agent-cli resources read everything demo://resource/static/document/architecture.md',
+        `"read" takes a server name and a URI, e.g. ${PROGRAM} resources read everything demo://resource/static/document/architecture.md`,
       );
     const [server, uri] = rest;
     return withRuntime(context, async (runtime) => {

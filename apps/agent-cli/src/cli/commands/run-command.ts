@@ -1,3 +1,4 @@
+import { PROGRAM } from '../../program-name';
 import { AgentSession } from '../agent-session';
 import type { Command } from '../command-context';
 import { ExitCode } from '../exit-codes';
@@ -9,7 +10,7 @@ export const runCommand: Command = async (context) => {
   const task = context.args.join(' ').trim();
   if (task === '') {
     context.io.stderr(
-      'agent-cli run: expected the task, e.g. agent-cli run "list the TODOs in src"\nRun "agent-cli run --help" for usage.\n',
+      `${PROGRAM} run: expected the task, e.g. ${PROGRAM} run "list the TODOs in src"\nRun "${PROGRAM} run --help" for usage.\n`,
     );
     return ExitCode.Usage;
   }
@@ -23,7 +24,7 @@ export const runCommand: Command = async (context) => {
     // The model finished, but nothing it asked for ran: the task was not done as asked (SPEC A20).
     const { made, refused } = session.decisions;
     if (result.outcome === 'done' && made > 0 && refused === made) {
-      context.io.stderr(`agent-cli run: every tool call (${made}) was refused; see --yes, --max-side-effect and the hooks\n`);
+      context.io.stderr(`${PROGRAM} run: every tool call (${made}) was refused; see --yes, --max-side-effect and the hooks\n`);
       return ExitCode.Denied;
     }
     return EXIT_CODES[result.outcome];

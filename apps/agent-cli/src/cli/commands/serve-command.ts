@@ -2,6 +2,7 @@ import type { CallToolResult } from '@toolmesh/mcp-client';
 
 import { version } from '../../../../../package.json';
 import { parseMcpToolName } from '../../mcp/mcp-tool';
+import { PROGRAM } from '../../program-name';
 import type { Tool } from '../../tools/tool';
 import { type Command, withRuntime } from '../command-context';
 import { ExitCode } from '../exit-codes';
@@ -19,7 +20,7 @@ const SERVER_FACING: ReadonlySet<string> = new Set(['WaitForEvent', 'ListMcpReso
  */
 export const serveCommand: Command = async (context) => {
   if (context.args.length > 0) {
-    context.io.stderr(`agent-cli serve: takes no arguments\nRun "agent-cli serve --help" for usage.\n`);
+    context.io.stderr(`${PROGRAM} serve: takes no arguments\nRun "${PROGRAM} serve --help" for usage.\n`);
     return ExitCode.Usage;
   }
   // Loaded here, not at start-up: only this command runs a server.

@@ -1,6 +1,7 @@
 import { errorMessage } from '@toolmesh/protocol';
 
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
+import { PROGRAM } from '../../program-name';
 import type { CliIo } from '../command-context';
 import { ExitCode } from '../exit-codes';
 
@@ -17,10 +18,10 @@ const EXIT_CODES: Partial<Record<AgentErrorCode, number>> = {
  */
 export function reportFeatureFailure(io: CliIo, command: string, error: unknown): number {
   if (error instanceof AgentError) {
-    io.stderr(`agent-cli ${command}: ${error.message} [${error.code}]\n`);
+    io.stderr(`${PROGRAM} ${command}: ${error.message} [${error.code}]\n`);
     return EXIT_CODES[error.code] ?? ExitCode.Failure;
   }
-  io.stderr(`agent-cli ${command}: the server answered with an error: ${errorMessage(error)}\n`);
+  io.stderr(`${PROGRAM} ${command}: the server answered with an error: ${errorMessage(error)}\n`);
   return ExitCode.Failure;
 }
 

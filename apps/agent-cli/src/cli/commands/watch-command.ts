@@ -1,5 +1,6 @@
 import { MAX_WAIT_MS } from '@toolmesh/rewake-bridge';
 
+import { PROGRAM } from '../../program-name';
 import { type Command, withRuntime } from '../command-context';
 import { ExitCode } from '../exit-codes';
 
@@ -11,7 +12,7 @@ import { ExitCode } from '../exit-codes';
 export const watchCommand: Command = async (context) => {
   const { io } = context;
   const usage = (problem: string) => {
-    io.stderr(`agent-cli watch: ${problem}\nRun "agent-cli watch --help" for usage.\n`);
+    io.stderr(`${PROGRAM} watch: ${problem}\nRun "${PROGRAM} watch --help" for usage.\n`);
     return ExitCode.Usage;
   };
   if (context.args.length > 0) return usage(`unexpected argument "${context.args[0]}"`);
@@ -30,7 +31,7 @@ export const watchCommand: Command = async (context) => {
   return withRuntime(context, async (runtime) => {
     const connected = runtime.servers.filter((s) => s.state === 'connected').map((s) => s.name);
     if (connected.length === 0) {
-      io.stderr('agent-cli watch: no MCP server could be connected, so there is nothing to watch\n');
+      io.stderr(`${PROGRAM} watch: no MCP server could be connected, so there is nothing to watch\n`);
       return ExitCode.ServerUnavailable;
     }
     const until = [count === undefined ? '' : `${count} event(s)`, timeoutMs === undefined ? '' : `${timeoutMs} ms`]

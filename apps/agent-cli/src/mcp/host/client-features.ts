@@ -37,14 +37,33 @@ export interface ClientFeatureOptions {
  */
 export class ClientFeatures {
   private turn: Promise<unknown> = Promise.resolve();
+  /** The roots the user chose during the session (chat's /roots), in place of the configured ones. */
+  private readonly chosenRoots = new Map<string, readonly string[]>();
+  private readonly rootsListeners = new Map<string, Set<() => void>>();
 
   constructor(private readonly options: ClientFeatureOptions) {}
 
+  /** The directories a server is offered now. */
+  rootsOf(server: string): readonly string[] {
+    return this.chosenRoots.get(server) ?? this.options.rootsFor(server);
+  }
+
+  /**
+   * Offers a server these directories from now on (the user chose them) and tells its live connections,
+   * which send `notifications/roots/list_changed`. A server connected without the roots capability (it was
+   * offered none) cannot be told: `false`, and the choice applies from its next connection.
+   */
+  setRoots(server: string, directories: readonly string[]): boolean {
+    this.chosenRoots.set(server, [...directories]);
+    const listeners = this.rootsListeners.get(server) ?? new Set();
+    for (const listener of listeners) listener();
+    return listeners.size > 0;
+  }
+
   handlersFor(server: string): ServerRequestHandlers {
     const { model, samplingGate } = this.options;
-    const roots = this.options
-      .rootsFor(server)
-      .map((directory) => ({ uri: pathToFileURL(directory).href, name: path.basename(directory) || directory }));
+    // The capability is declared at connect time, so a server first offered none gets none on this connection.
+    const offersRoots = this.rootsOf(server).length > 0;
     const gate: SamplingGate = { decide: (name, summary, signal) => this.oneAtATime(() => samplingGate.decide(name, summary, signal)) };
     const limits = this.options.limitsFor(server);
     const sampling = new ServerRequestLimiter('sampling requests', limits);
@@ -66,8 +85,24 @@ export class ClientFeatures {
           () => this.elicit(server, params, signal),
           (reason) => (refused(reason), { action: 'decline' as const }),
         ),
-      ...(roots.length > 0 ? { roots: async () => roots } : {}),
+      ...(offersRoots
+        ? {
+            roots: async () =>
+              this.rootsOf(server).map((directory) => ({
+                uri: pathToFileURL(directory).href,
+                name: path.basename(directory) || directory,
+              })),
+            onRootsChange: (listener: () => void) => this.onRootsChange(server, listener),
+          }
+        : {}),
     };
+  }
+
+  private onRootsChange(server: string, listener: () => void): () => void {
+    const listeners = this.rootsListeners.get(server) ?? new Set();
+    this.rootsListeners.set(server, listeners);
+    listeners.add(listener);
+    return () => listeners.delete(listener);
   }
 
   close(): Promise<void> {

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
+import { PROGRAM } from '../../program-name';
 
 /** What the authorization server sent back to the redirect URI (RFC 6749 §4.1.2, RFC 9207). */
 export interface AuthorizationResponse {
@@ -55,7 +56,7 @@ export class LoopbackCallback {
       } else {
         reply
           .writeHead(400, { 'content-type': 'text/html; charset=utf-8' })
-          .end(page('Sign-in did not complete. Return to agent-cli for details.'));
+          .end(page(`Sign-in did not complete. Return to ${PROGRAM} for details.`));
         const reason = error && /^[a-z_]{1,64}$/.test(error) ? `: ${error}` : '';
         settle.reject(new AgentError(AgentErrorCode.OAuthFailed, `the authorization server refused the sign-in${reason}`));
       }

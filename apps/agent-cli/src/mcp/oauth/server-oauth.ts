@@ -10,6 +10,7 @@ import { errorMessage } from '@toolmesh/protocol';
 import type { AuthorizationChallenge, HttpAuthorization } from '@toolmesh/transport-http/client';
 
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
+import { PROGRAM } from '../../program-name';
 import type { HttpServerConfig } from '../server-config';
 import { assertOAuthTransport, oauthFetch } from './auth-fetch';
 import type { CredentialStore } from './credential-store';
@@ -175,7 +176,7 @@ export class ServerOAuth implements HttpAuthorization {
     const scopes = this.scope ? ` with the scopes "${this.scope}"` : '';
     return new AgentError(
       AgentErrorCode.OAuthLoginRequired,
-      `MCP server "${this.serverName}" needs a sign-in${scopes}: run agent-cli mcp login ${this.serverName}`,
+      `MCP server "${this.serverName}" needs a sign-in${scopes}: run ${PROGRAM} mcp login ${this.serverName}`,
     );
   }
 

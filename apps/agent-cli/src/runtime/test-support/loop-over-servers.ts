@@ -42,7 +42,7 @@ export async function loopOverServers(
       workingDirectory: process.cwd(),
     },
   );
-  const model = new ChatCompletionsClient({ baseUrl: llm.baseUrl, model: 'scripted', requestTimeoutMs: 20_000 });
+  const model = new ChatCompletionsClient({ provider: 'openai-chat', baseUrl: llm.baseUrl, model: 'scripted', requestTimeoutMs: 20_000 });
   const transcript = new Transcript(path.join(mkdtempSync(path.join(tmpdir(), 'loop-servers-')), 't.jsonl'), () => undefined);
   const executor = runtime.executor({ cap: 'destructive', approver: FLAG_APPROVER }, (event) => transcript.record(toolEventEntry(event)));
   const loop = new AgentLoop({ model, tools: runtime.tools, executor, transcript, systemPrompt: 'sys', maxTurns: 5, ...options });
