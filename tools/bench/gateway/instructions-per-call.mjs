@@ -21,7 +21,7 @@ const { values: options } = parseArgs({
   options: {
     calls: { type: 'string', default: SMOKE ? '5' : '2000' },
     warmup: { type: 'string', default: SMOKE ? '5' : '2000' },
-    concurrency: { type: 'string', default: '4' },
+    concurrency: { type: 'string', default: '1' },
     'node-options': { type: 'string', default: '--single-threaded' },
     compare: { type: 'string', multiple: true, default: [] },
     smoke: { type: 'boolean', default: false },
