@@ -46,10 +46,18 @@ export class RecordingRestService {
         const target = req.url ?? '';
         if (req.method === 'GET' && this.documents.has(target)) {
           const document = this.documents.get(target);
-          res.writeHead(200, { 'content-type': 'application/json' }).end(typeof document === 'string' ? document : JSON.stringify(document));
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(typeof document === 'string' ? document : JSON.stringify(document));
           return;
         }
-        const request = { method: req.method ?? '', target, host: req.headers.host, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+        const request = {
+          method: req.method ?? '',
+          target,
+          host: req.headers.host,
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        };
         this.requests.push(request);
         const reply = this.answer(request);
         res.writeHead(reply.status, reply.json === undefined ? {} : { 'content-type': reply.contentType ?? 'application/json' });

@@ -18,11 +18,21 @@ const secretFile = (value: string): string => {
 };
 
 interface Status {
-  bundles: Array<{ bundle: string; toolCount: number; refusedTools: Array<{ name: string; code: string; message: string }>; lastError: { code: string; message: string } | null }>;
+  bundles: Array<{
+    bundle: string;
+    toolCount: number;
+    refusedTools: Array<{ name: string; code: string; message: string }>;
+    lastError: { code: string; message: string } | null;
+  }>;
 }
 
 /** One gateway in front of one OpenAPI bundle served by `service` (documents at /openapi/, API under /api). */
-async function gatewayFor(service: RecordingRestService, bundle: Omit<BundleSettings, 'serviceDomain'>, adjust?: (config: GatewayConfig) => void, env?: Record<string, string>): Promise<TestGateway> {
+async function gatewayFor(
+  service: RecordingRestService,
+  bundle: Omit<BundleSettings, 'serviceDomain'>,
+  adjust?: (config: GatewayConfig) => void,
+  env?: Record<string, string>,
+): Promise<TestGateway> {
   return startTestGateway(
     service.url,
     (config) => {
@@ -45,9 +55,18 @@ describe('OpenAPI documents as a tool source (issue 27)', () => {
     service = await new RecordingRestService().start();
   });
   afterAll(() => service?.stop());
+  // Whatever a test sent, the service saw only its own host and paths under the service domain's.
+  afterEach(() => {
+    for (const { host, target } of service.requests)
+      expect({ host, underApi: target.startsWith('/api/') }).toEqual({ host: new URL(service.url).host, underApi: true });
+  });
   beforeEach(() => {
     service.requests.length = 0;
-    service.answer = () => ({ status: 404, contentType: 'application/problem+json', json: { type: 'about:blank', title: 'Not Found', status: 404, detail: 'no such resource' } });
+    service.answer = () => ({
+      status: 404,
+      contentType: 'application/problem+json',
+      json: { type: 'about:blank', title: 'Not Found', status: 404, detail: 'no such resource' },
+    });
   });
 
   describe('the Petstore 3.0 document, an allowlist of operationIds and an apiKey from a mounted secret', () => {
@@ -108,7 +127,10 @@ describe('OpenAPI documents as a tool source (issue 27)', () => {
         isError: true,
         content: [{ text: 'Tool getUserByName failed: the tool service answered HTTP 404: Not Found: no such resource' }],
       });
-      expect((await call(gateway, 'getUserByName', { username: '..' })).result).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('arguments.username') }] });
+      expect((await call(gateway, 'getUserByName', { username: '..' })).result).toMatchObject({
+        isError: true,
+        content: [{ text: expect.stringContaining('arguments.username') }],
+      });
       expect(service.requests).toHaveLength(1);
     });
 
@@ -139,12 +161,21 @@ describe('OpenAPI documents as a tool source (issue 27)', () => {
 
     it('serves the operations named in a comma-separated list, validated by their 3.1 schemas', async () => {
       expect(await toolNames(gateway)).toEqual(['deleteOrder', 'getOrderById']);
-      expect((await call(gateway, 'getOrderById', { orderId: 99 })).result).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('arguments.orderId') }] });
+      expect((await call(gateway, 'getOrderById', { orderId: 99 })).result).toMatchObject({
+        isError: true,
+        content: [{ text: expect.stringContaining('arguments.orderId') }],
+      });
       service.answer = () => ({ status: 200, json: { id: 3, status: 'approved' } });
       expect((await call(gateway, 'getOrderById', { orderId: 3 })).result).toMatchObject({ isError: false, structuredContent: { id: 3 } });
       service.answer = () => ({ status: 204 });
-      expect((await call(gateway, 'deleteOrder', { orderId: 3 })).result).toMatchObject({ isError: false, content: [{ text: 'Tool deleteOrder succeeded with no content.' }] });
-      expect(service.requests.map(({ method, target }) => `${method} ${target}`)).toEqual(['GET /api/store/order/3', 'DELETE /api/store/order/3']);
+      expect((await call(gateway, 'deleteOrder', { orderId: 3 })).result).toMatchObject({
+        isError: false,
+        content: [{ text: 'Tool deleteOrder succeeded with no content.' }],
+      });
+      expect(service.requests.map(({ method, target }) => `${method} ${target}`)).toEqual([
+        'GET /api/store/order/3',
+        'DELETE /api/store/order/3',
+      ]);
     });
   });
 
@@ -155,18 +186,34 @@ describe('OpenAPI documents as a tool source (issue 27)', () => {
       service.serve('/openapi/readme.json', published('3.1/json/readme.json'));
       gateway = await gatewayFor(
         service,
-        { name: 'readme', openapi: { documentUrl: `${service.url}/openapi/readme.json`, tags: ['API Keys'], credentials: { bearer: { env: 'README_TOKEN' } } } },
+        {
+          name: 'readme',
+          openapi: {
+            documentUrl: `${service.url}/openapi/readme.json`,
+            tags: ['API Keys'],
+            credentials: { bearer: { env: 'README_TOKEN' } },
+          },
+        },
         undefined,
         { README_TOKEN: token },
       );
     });
     afterAll(() => gateway?.stop());
 
-    it('lists the tagged operations and calls one with two path values and the token', async () => {
+    it('lists the tagged operations, validates by their patterns, and calls one with its query values and the token', async () => {
       expect(await toolNames(gateway)).toEqual(['createAPIKey', 'deleteAPIKey', 'getAPIKey', 'getAPIKeys', 'updateAPIKey']);
-      service.answer = () => ({ status: 200, json: { label: 'k' } });
-      await call(gateway, 'getAPIKey', { subdomain: 'docs', api_key_id: 'k/1 2' });
-      expect(service.requests.map(({ method, target }) => `${method} ${target}`)).toEqual(['GET /api/projects/docs/apikeys/k%2F1%202']);
+      // The document's own pattern for an API key id: 24 hex digits.
+      expect((await call(gateway, 'getAPIKey', { subdomain: 'docs', api_key_id: 'k/1' })).result).toMatchObject({
+        isError: true,
+        content: [{ text: expect.stringContaining('arguments.api_key_id must match pattern') }],
+      });
+      const page = { total: 0, page: 2, per_page: 5, paging: { next: '', previous: '', first: '', last: '' }, data: [] };
+      service.answer = () => ({ status: 200, json: page });
+      const reply = await call(gateway, 'getAPIKeys', { subdomain: 'docs', page: 2, per_page: 5 });
+      expect(reply.result).toMatchObject({ isError: false, structuredContent: page });
+      expect(service.requests.map(({ method, target }) => `${method} ${target}`)).toEqual([
+        'GET /api/projects/docs/apikeys?page=2&per_page=5',
+      ]);
       expect(service.requests[0].headers.authorization).toBe(`Bearer ${token}`);
       expect(gateway.logs()).not.toContain(token);
     });
@@ -183,7 +230,10 @@ describe('OpenAPI documents as a tool source (issue 27)', () => {
       service.serve('/openapi/store.json', without('/store/inventory'));
       gateway = await gatewayFor(
         service,
-        { name: 'store', openapi: { documentUrl: `${service.url}/openapi/store.json`, tags: ['store'], credentials: { api_key: { env: 'STORE_KEY' } } } },
+        {
+          name: 'store',
+          openapi: { documentUrl: `${service.url}/openapi/store.json`, tags: ['store'], credentials: { api_key: { env: 'STORE_KEY' } } },
+        },
         (config) => (config.mcp.catalogue.requestedRefreshIntervalMillis = 0),
         { STORE_KEY: 'k' },
       );
@@ -199,17 +249,26 @@ describe('OpenAPI documents as a tool source (issue 27)', () => {
       service.serve('/openapi/store.json', without('/store/order/{orderId}'));
       expect((await refresh()).status).toBe(200);
       expect(await legacy.next(isListChanged)).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
-      expect(await modern.next(isListChanged)).toMatchObject({ params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'openapi' } } });
+      expect(await modern.next(isListChanged)).toMatchObject({
+        params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'openapi' } },
+      });
       expect(await toolNames(gateway)).toEqual(['getInventory', 'placeOrder']);
       legacy.close();
       modern.close();
     }, 60_000);
 
     it('keeps the last good tools when the document breaks, and shows why in toolBundles', async () => {
-      service.serve('/openapi/store.json', { openapi: '3.0.3', info: { title: 'broken', version: '2' }, paths: { '/x': { get: { responses: 'none' } } } });
-      expect((await refresh()).status).toBe(200);
+      service.serve('/openapi/store.json', {
+        openapi: '3.0.3',
+        info: { title: 'broken', version: '2' },
+        paths: { '/x': { get: { responses: 'none' } } },
+      });
+      expect((await refresh()).status).toBe(502); // the refresh failed; the bundle's row says why
       const row = (await status(gateway)).bundles[0];
-      expect(row).toMatchObject({ toolCount: 2, lastError: { code: 'registry.openapi_invalid', message: expect.stringContaining('invalid OpenAPI document') } });
+      expect(row).toMatchObject({
+        toolCount: 2,
+        lastError: { code: 'registry.openapi_invalid', message: expect.stringContaining('invalid OpenAPI document') },
+      });
       expect(await toolNames(gateway)).toEqual(['getInventory', 'placeOrder']);
       service.answer = () => ({ status: 200, json: { available: 3 } });
       expect((await call(gateway, 'getInventory', {})).result).toMatchObject({ isError: false, structuredContent: { available: 3 } });

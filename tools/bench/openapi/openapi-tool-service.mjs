@@ -4,10 +4,17 @@
 // gateway's CPU is all that differs.
 import { createServer } from 'node:http';
 
-const inputSchema = { type: 'object', properties: { text: { type: 'string', maxLength: 1000 } }, required: ['text'], additionalProperties: false };
+const inputSchema = {
+  type: 'object',
+  properties: { text: { type: 'string', maxLength: 1000 } },
+  required: ['text'],
+  additionalProperties: false,
+};
 const manifest = JSON.stringify({
   manifestVersion: '1',
-  tools: [{ name: 'echo_manifest', description: 'Echoes its text.', inputSchema, annotations: { readOnlyHint: true }, endpoint: '/tools/echo' }],
+  tools: [
+    { name: 'echo_manifest', description: 'Echoes its text.', inputSchema, annotations: { readOnlyHint: true }, endpoint: '/tools/echo' },
+  ],
 });
 const document = JSON.stringify({
   openapi: '3.1.0',

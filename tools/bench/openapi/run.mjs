@@ -53,7 +53,15 @@ const targets = [
 ];
 
 async function drive(url, call, seconds) {
-  const r = await autocannon({ url, method: 'POST', headers: call.headers, body: call.body, connections, overallRate: rate, duration: seconds });
+  const r = await autocannon({
+    url,
+    method: 'POST',
+    headers: call.headers,
+    body: call.body,
+    connections,
+    overallRate: rate,
+    duration: seconds,
+  });
   if (r.errors > 0 || r.non2xx > 0) throw new Error(`${r.errors} errors, ${r.non2xx} non-2xx replies`);
   return r.requests.total;
 }
@@ -62,7 +70,9 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.
 
 try {
   const service = await start('openapi tool service', [path.join(here, 'openapi-tool-service.mjs')], {}, /listening on (\S+)/);
-  console.log(`${rate} calls/s, ${connections} connections, ${warmupRuns} warm-up runs of 2 s, ${duration} s per measurement, ${rounds} rounds, node ${process.version}\n`);
+  console.log(
+    `${rate} calls/s, ${connections} connections, ${warmupRuns} warm-up runs of 2 s, ${duration} s per measurement, ${rounds} rounds, node ${process.version}\n`,
+  );
   for (let round = 1; round <= rounds; round += 1) {
     const order = round % 2 === 1 ? targets : [...targets].reverse();
     const running = [];
@@ -82,7 +92,9 @@ try {
   }
   const [manifestTool, openApiTool] = targets;
   const paired = median(openApiTool.micros.map((micros, round) => micros / manifestTool.micros[round]));
-  console.log(`\nmedian us/call: manifest tool ${median(manifestTool.micros).toFixed(1)}, OpenAPI tool ${median(openApiTool.micros).toFixed(1)}`);
+  console.log(
+    `\nmedian us/call: manifest tool ${median(manifestTool.micros).toFixed(1)}, OpenAPI tool ${median(openApiTool.micros).toFixed(1)}`,
+  );
   console.log(`OpenAPI / manifest, paired per round: ${paired.toFixed(3)}x (goal: at most 1.05x)`);
 } finally {
   stopAll();

@@ -6,8 +6,8 @@ import { createLogger, createMcpHttpApp, type DispatchOutcome, listenHttp, type 
 
 import type { GatewayConfig } from '../config/gateway-config';
 import { RequestStateSeal } from '../execution/request-state-seal';
-import { ToolConcurrencyLimit } from '../execution/tool-concurrency-limit';
 import { ServiceCredentials } from '../execution/service-credentials';
+import { ToolConcurrencyLimit } from '../execution/tool-concurrency-limit';
 import { ToolExecutionService } from '../execution/tool-execution-service';
 import { GatewayMetrics, type RequestOutcome } from '../management/gateway-metrics';
 import { startManagementServer } from '../management/health-server';

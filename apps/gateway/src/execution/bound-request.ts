@@ -26,7 +26,11 @@ const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
  * needs from the configuration, never from the caller. A problem is the caller's (or the operator's) to fix,
  * named in an `isError` result; the service is not called.
  */
-export function boundRequest(binding: HttpBinding, args: Readonly<Record<string, unknown>>, secretOf: SecretOf): BoundRequest | { problem: string } {
+export function boundRequest(
+  binding: HttpBinding,
+  args: Readonly<Record<string, unknown>>,
+  secretOf: SecretOf,
+): BoundRequest | { problem: string } {
   const credentialHeaders: Record<string, string> = {};
   const credentialQuery: Array<readonly [string, string]> = [];
   for (const { scheme, kind, name } of binding.credentials) {

@@ -119,7 +119,9 @@ export class ToolExecutionService {
       limit.release(name, origin);
     }
     const durationMs = Math.round(performance.now() - started);
-    if (reply.kind === 'reply' && (reply.status === 404 || reply.status === 410)) this.options.catalogue.reportStaleTool(tool, context);
+    // A manifest tool's endpoint answering 404 or 410 is gone; an OpenAPI operation's 404 is about the resource asked for.
+    if (tool.http === undefined && reply.kind === 'reply' && (reply.status === 404 || reply.status === 410))
+      this.options.catalogue.reportStaleTool(tool, context);
     const status = reply.kind === 'reply' ? reply.status : reply.reason;
     this.options.observe?.(
       name,

@@ -6,7 +6,7 @@ import { FileJsonSource, HttpJsonSource, lintToolSource, type SourceLint, TOOL_S
 import { openApiSelection } from '../app/build-catalogue';
 import { DEFAULT_MANIFEST_TIMEOUT_MILLIS, DEFAULT_MAX_MANIFEST_BYTES } from '../config/defaults';
 
-export const LINT_SOURCE_HELP = `toolmesh-gateway lint-source - what the gateway would make of a tool service's document
+const LINT_SOURCE_HELP = `toolmesh-gateway lint-source - what the gateway would make of a tool service's document
 
 Usage:
   toolmesh-gateway lint-source <file-or-url> [--operations id,id] [--tags tag,tag] [--json]
@@ -59,7 +59,11 @@ export async function lintSourceCommand(argv: readonly string[], stdout: Output,
   }
   const location = positionals[0];
   const source = /^https?:\/\//i.test(location)
-    ? new HttpJsonSource(new URL(location), { timeoutMillis: DEFAULT_MANIFEST_TIMEOUT_MILLIS, maxBytes: DEFAULT_MAX_MANIFEST_BYTES }, TOOL_SOURCE_DOCUMENT)
+    ? new HttpJsonSource(
+        new URL(location),
+        { timeoutMillis: DEFAULT_MANIFEST_TIMEOUT_MILLIS, maxBytes: DEFAULT_MAX_MANIFEST_BYTES },
+        TOOL_SOURCE_DOCUMENT,
+      )
     : new FileJsonSource(location, TOOL_SOURCE_DOCUMENT);
   let lint: SourceLint;
   try {
@@ -82,7 +86,10 @@ function report(location: string, lint: SourceLint): string {
   }
   const width = Math.max(0, ...lint.tools.map((tool) => tool.name.length), ...lint.refused.map((tool) => tool.name.length));
   lines.push(`tools (${lint.tools.length}):`, ...lint.tools.map((tool) => `  ${tool.name.padEnd(width)}  ${tool.call}`));
-  lines.push(`refused (${lint.refused.length}):`, ...lint.refused.map((tool) => `  ${tool.name.padEnd(width)}  ${tool.code}: ${tool.message}`));
+  lines.push(
+    `refused (${lint.refused.length}):`,
+    ...lint.refused.map((tool) => `  ${tool.name.padEnd(width)}  ${tool.code}: ${tool.message}`),
+  );
   if (lint.kind === 'openapi') lines.push(`not selected (${lint.ignored.length}):`, ...lint.ignored.map((operation) => `  ${operation}`));
   return `${lines.join('\n')}\n`;
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 import { SchemaCompiler } from '@toolmesh/protocol';
 
-import { RegistryErrorCode, toRegistryError } from '../errors';
+import { RegistryError, RegistryErrorCode, toRegistryError } from '../errors';
 import { offeredToolCount, setAsideDeepTools } from '../manifest/manifest-bounds';
 import { validateManifest } from '../manifest/validate-manifest';
 import type { RouteSnapshot, ServiceManifest, SnapshotBuild, SnapshotSource } from '../model/route-snapshot';
@@ -116,13 +116,10 @@ async function toolsOf(service: ServiceManifest, route: { token: string; namePre
     const validation = validateManifest(service.manifest, target);
     return validation.ok ? { ok: true, ...validation.manifest, tools: [...validation.manifest.tools], refused: [] } : validation;
   }
-  let converted;
-  try {
-    converted = await convertOpenApi(service.manifest, service.openapi, service.serviceDomain);
-  } catch (error) {
-    const { code, message } = toRegistryError(error, RegistryErrorCode.OpenApiInvalid);
-    return { ok: false, problems: [message], code };
-  }
+  const converted = await convertOpenApi(service.manifest, service.openapi, service.serviceDomain).catch((error: unknown) =>
+    toRegistryError(error, RegistryErrorCode.OpenApiInvalid),
+  );
+  if (converted instanceof RegistryError) return { ok: false, problems: [converted.message], code: converted.code };
   const { kept, refused } = setAsideDeepTools([{ ...service, manifest: converted.manifest }]);
   const validation = validateManifest(kept[0]?.manifest, target);
   if (!validation.ok) return { ...validation, code: RegistryErrorCode.OpenApiInvalid };

@@ -19,7 +19,11 @@ const idParameter = { name: 'id', in: 'path', required: true, schema: { type: 's
 
 describe('convertOpenApi', () => {
   it('turns the Petstore 3.0 operations the allowlist names into tools with their bindings, and refuses what it cannot call', async () => {
-    const converted = await convertOpenApi(published('3.0/json/petstore.json'), select(['getPetById', 'loginUser', 'findPetsByStatus']), SERVICE);
+    const converted = await convertOpenApi(
+      published('3.0/json/petstore.json'),
+      select(['getPetById', 'loginUser', 'findPetsByStatus']),
+      SERVICE,
+    );
     expect(converted.manifest.revision).toBe('1.0.0');
     expect(converted.manifest.tools.map((tool) => tool['name'])).toEqual(['getPetById', 'loginUser']);
     expect(converted.manifest.tools[0]).toMatchObject({ endpoint: '/pet/', annotations: { readOnlyHint: true } });
@@ -55,7 +59,10 @@ describe('convertOpenApi', () => {
   it('reads OpenAPI 3.0 schemas as JSON Schema: nullable and boolean exclusive bounds', async () => {
     const converted = await convertOpenApi(
       documentWith({
-        parameters: [idParameter, { name: 'n', in: 'query', schema: { type: 'integer', nullable: true, minimum: 0, exclusiveMinimum: true } }],
+        parameters: [
+          idParameter,
+          { name: 'n', in: 'query', schema: { type: 'integer', nullable: true, minimum: 0, exclusiveMinimum: true } },
+        ],
       }),
       select(['getThing']),
       SERVICE,
@@ -67,13 +74,29 @@ describe('convertOpenApi', () => {
   });
 
   it.each([
-    ['a required cookie', { parameters: [idParameter, { name: 'c', in: 'cookie', required: true, schema: { type: 'string' } }] }, 'cookie parameter c'],
-    ['an object in the query', { parameters: [idParameter, { name: 'o', in: 'query', schema: { type: 'object' } }] }, 'parameter o: an object'],
+    [
+      'a required cookie',
+      { parameters: [idParameter, { name: 'c', in: 'cookie', required: true, schema: { type: 'string' } }] },
+      'cookie parameter c',
+    ],
+    [
+      'an object in the query',
+      { parameters: [idParameter, { name: 'o', in: 'query', schema: { type: 'object' } }] },
+      'parameter o: an object',
+    ],
     ['an array in the path', { parameters: [{ ...idParameter, schema: { type: 'array' } }] }, 'an array is not placed in the path'],
     ['a matrix style', { parameters: [{ ...idParameter, style: 'matrix' }] }, 'style matrix'],
-    ['a parameter named body', { parameters: [idParameter, { name: 'body', in: 'query', schema: { type: 'string' } }] }, 'two arguments would be named body'],
+    [
+      'a parameter named body',
+      { parameters: [idParameter, { name: 'body', in: 'query', schema: { type: 'string' } }] },
+      'two arguments would be named body',
+    ],
     ['an undeclared path parameter', {}, 'not a declared path parameter'],
-    ['a required form body', { parameters: [idParameter], requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: {} } } } }, 'not JSON'],
+    [
+      'a required form body',
+      { parameters: [idParameter], requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: {} } } } },
+      'not JSON',
+    ],
   ])('refuses an operation with %s, saying why', async (_, operation, reason) => {
     const converted = await convertOpenApi(documentWith(operation), select(['getThing', 'missingOne']), SERVICE);
     expect(converted.manifest.tools).toEqual([]);

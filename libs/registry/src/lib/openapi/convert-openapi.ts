@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
+
 import manifestSchema from '../../../../../docs/schemas/tool-manifest.schema.json';
-import { RegistryErrorCode } from '../errors';
+import { RegistryError, RegistryErrorCode, toRegistryError } from '../errors';
 import type { HttpBinding, OpenApiSelection } from '../model/http-binding';
 import type { RefusedTool } from '../model/tool-definition';
 import { operationTool } from './operation-tool';
@@ -16,8 +18,36 @@ export interface ConvertedOpenApi {
   readonly ignored: readonly string[];
 }
 
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+/** The methods an operation becomes a tool for (HEAD, OPTIONS and TRACE are not tools). */
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch']);
 const TOOL_NAME = new RegExp(manifestSchema.$defs.tool.properties.name.pattern);
+
+/**
+ * The last conversions, by content (document, selection, service domain), failures included. Validating a
+ * document takes 200-450 ms of CPU on the event loop (docs/benchmarks.md, "OpenAPI tools"), mostly the
+ * library compiling the OpenAPI schema again; a document is refetched every TTL and seldom changes, so an
+ * unchanged one costs a hash. Bounded: a few per route, oldest dropped first.
+ */
+const recent = new Map<string, ConvertedOpenApi | RegistryError>();
+const MAX_REMEMBERED = 64;
+
+/** convertUncached, remembered by content (above). */
+export async function convertOpenApi(document: unknown, selection: OpenApiSelection, serviceDomain: string): Promise<ConvertedOpenApi> {
+  const key = createHash('sha256')
+    .update(JSON.stringify([document, selection, serviceDomain]))
+    .digest('base64url');
+  let converted = recent.get(key);
+  if (converted === undefined) {
+    converted = await convertUncached(document, selection, serviceDomain).catch((error: unknown) =>
+      toRegistryError(error, RegistryErrorCode.OpenApiInvalid),
+    );
+    recent.delete(key);
+    recent.set(key, converted);
+    if (recent.size > MAX_REMEMBERED) recent.delete(recent.keys().next().value as string);
+  }
+  if (converted instanceof RegistryError) throw converted;
+  return converted;
+}
 
 /**
  * Converts an OpenAPI 3.0 or 3.1 document into tools (issue 27): only the operations the bundle's
@@ -25,7 +55,7 @@ const TOOL_NAME = new RegExp(manifestSchema.$defs.tool.properties.name.pattern);
  * `x-toolmesh-tool: false` keeps an operation out whatever the allowlist says. Rejects with a RegistryError
  * (`registry.openapi_invalid`) when the document is not a valid OpenAPI document.
  */
-export async function convertOpenApi(document: unknown, selection: OpenApiSelection, serviceDomain: string): Promise<ConvertedOpenApi> {
+async function convertUncached(document: unknown, selection: OpenApiSelection, serviceDomain: string): Promise<ConvertedOpenApi> {
   const api = await readOpenApiDocument(document);
   const basePath = new URL(serviceDomain).pathname.replace(/\/+$/, '');
   const tools: Array<Record<string, unknown>> = [];
@@ -34,9 +64,9 @@ export async function convertOpenApi(document: unknown, selection: OpenApiSelect
   const ignored: string[] = [];
   const found = new Set<string>();
   for (const [pathTemplate, pathItem] of Object.entries(api.paths ?? {})) {
-    for (const method of METHODS) {
-      const operation = pathItem?.[method] as Record<string, unknown> | undefined;
-      if (operation === undefined) continue;
+    // In the document's order, so that the lint command lists operations as their owner wrote them.
+    for (const method of Object.keys(pathItem ?? {}).filter((key) => METHODS.has(key))) {
+      const operation = pathItem?.[method] as Record<string, unknown>;
       const operationId = typeof operation['operationId'] === 'string' ? operation['operationId'] : undefined;
       const label = `${method.toUpperCase()} ${pathTemplate}${operationId === undefined ? '' : ` (${operationId})`}`;
       if (operationId !== undefined) found.add(operationId);
@@ -72,7 +102,8 @@ export async function convertOpenApi(document: unknown, selection: OpenApiSelect
     }
   }
   for (const operationId of selection.operations) {
-    if (!found.has(operationId)) refused.push(refusal(operationId, "the bundle's allowlist names it, but the document has no such operation"));
+    if (!found.has(operationId))
+      refused.push(refusal(operationId, "the bundle's allowlist names it, but the document has no such operation"));
   }
   const revision = api.info.version;
   return { manifest: { ...(typeof revision === 'string' && { revision: revision.slice(0, 128) }), tools }, bindings, refused, ignored };

@@ -17,13 +17,14 @@ export interface OperationContext {
 
 /** What an operation becomes: a manifest tool entry (for the manifest's own rules) and how its call is made. */
 export type OperationTool =
-  | { ok: true; tool: Record<string, unknown>; binding: HttpBinding }
-  | { ok: false; remoteRef?: true; reason: string };
+  { ok: true; tool: Record<string, unknown>; binding: HttpBinding } | { ok: false; remoteRef?: true; reason: string };
 
 /** The body's argument; a parameter of this name would collide with it. */
 const BODY_ARGUMENT = 'body';
 /** Headers OpenAPI says a parameter does not set (the gateway sets them). */
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+/** An HTTP header name (RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Text a path template may hold between its parameters: path characters only, and never `?`, `#` or a raw `%`. */
 const PATH_LITERAL = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
 
@@ -50,30 +51,14 @@ export function operationTool(context: OperationContext, name: string, timeoutMi
   const bad = literals.find((literal) => !PATH_LITERAL.test(literal) || literal.split('/').some((s) => s === '.' || s === '..'));
   if (bad !== undefined) return { ok: false, reason: `path ${context.pathTemplate} has text the gateway does not send as a path` };
 
+  // Checked first: an unresolved parameter or body is only its `$ref`.
+  const remoteRef = remoteRefIn([context.pathParameters, operation]);
+  if (remoteRef !== undefined) return { ok: false, remoteRef: true, reason: `$ref ${remoteRef} is outside the document and never fetched` };
+
   const parameters = mergedParameters(context.pathParameters, (operation['parameters'] as unknown[] | undefined) ?? []);
-  const properties: Record<string, unknown> = {};
-  const required: string[] = [];
-  const query: string[] = [];
-  const headers: Array<{ argument: string; header: string }> = [];
-  const pathArguments = new Set<string>();
-  for (const parameter of parameters) {
-    if (parameter.in === 'cookie' || (parameter.in === 'header' && IGNORED_HEADERS.has(parameter.name.toLowerCase()))) {
-      if (parameter.required) return { ok: false, reason: `${parameter.in} parameter ${parameter.name} is not one the gateway sends` };
-      continue;
-    }
-    const problem = placementProblem(parameter);
-    if (problem !== undefined) return { ok: false, reason: `parameter ${parameter.name}: ${problem}` };
-    if (parameter.name === BODY_ARGUMENT || properties[parameter.name] !== undefined) {
-      return { ok: false, reason: `two arguments would be named ${parameter.name}` };
-    }
-    const schema = toJsonSchema(parameter.schema, openapiVersion) as Record<string, unknown>;
-    properties[parameter.name] =
-      parameter.description !== undefined && schema['description'] === undefined ? { ...schema, description: parameter.description } : schema;
-    if (parameter.required || parameter.in === 'path') required.push(parameter.name);
-    if (parameter.in === 'query') query.push(parameter.name);
-    else if (parameter.in === 'header') headers.push({ argument: parameter.name, header: parameter.name.toLowerCase() });
-    else pathArguments.add(parameter.name);
-  }
+  const placed = placedArguments(parameters, openapiVersion);
+  if (typeof placed === 'string') return { ok: false, reason: placed };
+  const { properties, required, query, headers, pathArguments } = placed;
 
   const path = pathParts(context.basePath, context.pathTemplate, pathArguments);
   if (typeof path === 'string') return { ok: false, reason: path };
@@ -84,20 +69,24 @@ export function operationTool(context: OperationContext, name: string, timeoutMi
     return { ok: false, reason: 'its request body is not JSON' };
   }
   if (bodySchema !== undefined) {
-    properties[BODY_ARGUMENT] = toJsonSchema(bodySchema, openapiVersion);
+    properties.set(BODY_ARGUMENT, toJsonSchema(bodySchema, openapiVersion));
     if (requestBody?.required) required.push(BODY_ARGUMENT);
   }
-  const inputSchema = { type: 'object', properties, ...(required.length > 0 && { required }), additionalProperties: false };
+  const inputSchema = {
+    type: 'object',
+    properties: Object.fromEntries(properties),
+    ...(required.length > 0 && { required }),
+    additionalProperties: false,
+  };
   const outputSchema = successSchema(operation['responses'], openapiVersion);
-
-  const remoteRef = remoteRefIn(inputSchema) ?? remoteRefIn(outputSchema);
-  if (remoteRef !== undefined) return { ok: false, remoteRef: true, reason: `$ref ${remoteRef} is outside the document and never fetched` };
 
   const credentials = credentialPlacements(context);
   if (typeof credentials === 'string') return { ok: false, reason: credentials };
 
   const extension = toolExtension(operation);
-  const description = [operation['summary'], operation['description']].filter((text) => typeof text === 'string' && text !== '').join('\n\n');
+  const description = [operation['summary'], operation['description']]
+    .filter((text) => typeof text === 'string' && text !== '')
+    .join('\n\n');
   const timeout = extension.timeoutMillis ?? timeoutMillis;
   return {
     ok: true,
@@ -121,6 +110,37 @@ export function operationTool(context: OperationContext, name: string, timeoutMi
   };
 }
 
+interface PlacedArguments {
+  /** A Map, made an object at the end: a parameter named `__proto__` or `constructor` is just a name. */
+  readonly properties: Map<string, unknown>;
+  readonly required: string[];
+  readonly query: string[];
+  readonly headers: Array<{ argument: string; header: string }>;
+  readonly pathArguments: Set<string>;
+}
+
+/** The parameters as arguments (schema, where each goes), or why one cannot be placed. */
+function placedArguments(parameters: readonly Parameter[], openapiVersion: string): PlacedArguments | string {
+  const placed: PlacedArguments = { properties: new Map(), required: [], query: [], headers: [], pathArguments: new Set() };
+  for (const parameter of parameters) {
+    if (parameter.in === 'cookie' || (parameter.in === 'header' && IGNORED_HEADERS.has(parameter.name.toLowerCase()))) {
+      if (parameter.required) return `${parameter.in} parameter ${parameter.name} is not one the gateway sends`;
+      continue;
+    }
+    const problem = placementProblem(parameter);
+    if (problem !== undefined) return `parameter ${parameter.name}: ${problem}`;
+    if (parameter.name === BODY_ARGUMENT || placed.properties.has(parameter.name)) return `two arguments would be named ${parameter.name}`;
+    const schema = toJsonSchema(parameter.schema, openapiVersion) as Record<string, unknown>;
+    const described = parameter.description !== undefined && schema['description'] === undefined;
+    placed.properties.set(parameter.name, described ? { ...schema, description: parameter.description } : schema);
+    if (parameter.required || parameter.in === 'path') placed.required.push(parameter.name);
+    if (parameter.in === 'query') placed.query.push(parameter.name);
+    else if (parameter.in === 'header') placed.headers.push({ argument: parameter.name, header: parameter.name.toLowerCase() });
+    else placed.pathArguments.add(parameter.name);
+  }
+  return placed;
+}
+
 /** The path item's parameters, overridden by the operation's of the same name and location. */
 function mergedParameters(pathLevel: readonly unknown[], operationLevel: readonly unknown[]): Parameter[] {
   const byKey = new Map<string, Parameter>();
@@ -130,6 +150,7 @@ function mergedParameters(pathLevel: readonly unknown[], operationLevel: readonl
 
 /** Only what can be placed as one encoded value: primitives (and, in the query, arrays of them) in the default style. */
 function placementProblem(parameter: Parameter): string | undefined {
+  if (parameter.in === 'header' && !HEADER_NAME.test(parameter.name)) return 'not a valid header name';
   if (parameter.schema === undefined) return 'a parameter described by "content" is not supported';
   const defaultStyle = parameter.in === 'query' ? 'form' : 'simple';
   if (parameter.style !== undefined && parameter.style !== defaultStyle) return `style ${parameter.style} is not supported`;
@@ -231,7 +252,12 @@ function credentialPlacements(context: OperationContext): CredentialPlacement[] 
 
 function placementOf(scheme: string, definition: unknown): CredentialPlacement | undefined {
   const { type, in: location, name, scheme: httpScheme } = (definition ?? {}) as Record<string, unknown>;
-  if (type === 'apiKey' && (location === 'header' || location === 'query') && typeof name === 'string') {
+  if (
+    type === 'apiKey' &&
+    (location === 'query' || location === 'header') &&
+    typeof name === 'string' &&
+    (location === 'query' || HEADER_NAME.test(name))
+  ) {
     return { scheme, kind: location, name: location === 'header' ? name.toLowerCase() : name };
   }
   if (type === 'http' && typeof httpScheme === 'string' && /^(bearer|basic)$/i.test(httpScheme)) {
