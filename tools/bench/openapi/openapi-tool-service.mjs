@@ -1,7 +1,7 @@
 // The tool service of the OpenAPI benchmark: one echo, offered twice. As a manifest tool (`echo_manifest`,
 // POST /tools/echo with the arguments as the body, replying `{"data": {...}}`) and as an OpenAPI operation
 // (`echoOpenApi`, GET /echo?text=..., replying the object itself). The same work either way, so that the
-// gateway's CPU is all that differs.
+// gateway's CPU is all that differs: the same input and output schemas, so both reply with structuredContent.
 import { createServer } from 'node:http';
 
 const inputSchema = {
@@ -13,7 +13,14 @@ const inputSchema = {
 const manifest = JSON.stringify({
   manifestVersion: '1',
   tools: [
-    { name: 'echo_manifest', description: 'Echoes its text.', inputSchema, annotations: { readOnlyHint: true }, endpoint: '/tools/echo' },
+    {
+      name: 'echo_manifest',
+      description: 'Echoes its text.',
+      inputSchema,
+      outputSchema: { type: 'object' },
+      annotations: { readOnlyHint: true },
+      endpoint: '/tools/echo',
+    },
   ],
 });
 const document = JSON.stringify({

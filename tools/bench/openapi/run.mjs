@@ -3,8 +3,8 @@
 // 1.05x), measured as tools/bench/gateway/cpu-per-call.mjs measures the gateway: utime+stime of the gateway
 // process from /proc around a load run at a fixed rate, after warm-up runs. Each round starts two fresh
 // gateways with the same two bundles (the manifest and the OpenAPI document of one echo service) and
-// drives one with the manifest tool's call and the other with the OpenAPI tool's, in an order that
-// rotates; the ratio is paired per round and its median reported.
+// drives one with the manifest tool's call and the other with the OpenAPI tool's, measured A B B A, in an
+// order that alternates between rounds; the ratio is paired per round and its median reported.
 //
 // Usage (after `npx nx build gateway`):
 //   node tools/bench/openapi/run.mjs [--rate 2000 --duration 5 --rounds 9 --warmup 10]
@@ -81,11 +81,18 @@ try {
       await check(url, target.call, 'hello');
       for (let run = 0; run < warmupRuns; run += 1) await drive(url, target.call, 2);
     }
-    for (const { target, url, pid } of running) {
+    // A B B A: the first measured of a round cost up to 1.5x more, whichever it was; both orders cancel that.
+    const measured = new Map(running.map(({ target }) => [target, { micros: 0, calls: 0 }]));
+    for (const { target, url, pid } of [...running, ...[...running].reverse()]) {
       await settle();
       const before = cpuMicros(pid);
       const calls = await drive(url, target.call, duration);
-      target.micros.push((cpuMicros(pid) - before) / calls);
+      const sum = measured.get(target);
+      sum.micros += cpuMicros(pid) - before;
+      sum.calls += calls;
+    }
+    for (const [target, { micros, calls }] of measured) {
+      target.micros.push(micros / calls);
       console.log(`round ${round}  ${target.name.padEnd(14)} ${target.micros.at(-1).toFixed(1).padStart(6)} us/call (${calls} calls)`);
     }
     await Promise.all(running.map(({ pid }) => stopProcess(pid)));

@@ -138,8 +138,7 @@ export class ToolExecutionService {
 
   /**
    * A manifest tool's call is one POST of the arguments to its fixed endpoint; an OpenAPI tool's places them
-   * by its binding (bound-request.ts). The gateway's own headers win over header parameters, and the
-   * configured credentials over everything.
+   * by its binding (bound-request.ts).
    */
   private request(
     tool: ToolDefinition,
@@ -151,18 +150,9 @@ export class ToolExecutionService {
     const { endpoint, http } = tool;
     const headers = this.outboundHeaders(context, extras);
     if (http === undefined) return { endpoint, body: JSON.stringify(args), headers, timeoutMillis, hangUp: context.hangUp };
-    const { credentials } = this.options;
-    const bound = boundRequest(http, args, (scheme) => credentials?.secret(tool.routeToken, scheme));
+    const bound = boundRequest(http, args, headers, { store: this.options.credentials, routeToken: tool.routeToken });
     if ('problem' in bound) return bound;
-    return {
-      endpoint,
-      timeoutMillis,
-      hangUp: context.hangUp,
-      method: bound.method,
-      path: bound.path,
-      ...(bound.body !== undefined && { body: bound.body }),
-      headers: { ...bound.headers, ...headers, ...bound.credentialHeaders },
-    };
+    return { endpoint, timeoutMillis, hangUp: context.hangUp, headers, ...bound };
   }
 
   private refusedAtLimit(name: string, admission: Exclude<ToolAdmission, 'admitted'>, context: RequestContext): GatewayCallToolResult {
