@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { spawnGateway } from '../../../tools/test/gateway-process';
 import { RecordingRestService } from '../../../tools/test/recording-rest-service';
+import { REPO_ROOT } from '../../../tools/test/server-process';
 import type { BundleSettings, GatewayConfig } from './config/gateway-config';
 import { isListChanged, openListen, openStream } from './test-support/notification-streams';
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';
@@ -273,5 +275,37 @@ describe('OpenAPI documents as a tool source (issue 27)', () => {
       service.answer = () => ({ status: 200, json: { available: 3 } });
       expect((await call(gateway, 'getInventory', {})).result).toMatchObject({ isError: false, structuredContent: { available: 3 } });
     }, 60_000);
+  });
+
+  describe('config/examples/openapi.yaml, run as documented (the built gateway)', () => {
+    it('serves the operations OPENAPI_OPERATIONS names from the document at OPENAPI_URL, calling OPENAPI_SERVICE_URL', async () => {
+      service.serve('/openapi/example.json', published('3.0/json/petstore.json'));
+      const gateway = await spawnGateway(path.join(REPO_ROOT, 'config/examples/openapi.yaml'), {
+        OPENAPI_URL: `${service.url}/openapi/example.json`,
+        OPENAPI_SERVICE_URL: `${service.url}/api`,
+        OPENAPI_OPERATIONS: 'getOrderById,deleteOrder',
+        PORT: '0',
+        MANAGEMENT_PORT: '0',
+      });
+      try {
+        const rpc = async (method: string, params?: object) =>
+          (await (
+            await fetch(gateway.match[1], {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' },
+              body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(params && { params }) }),
+            })
+          ).json()) as { result: { tools?: Array<{ name: string }>; structuredContent?: unknown } };
+        expect((await rpc('tools/list')).result.tools?.map((tool) => tool.name)).toEqual(['getOrderById', 'deleteOrder']);
+        service.answer = () => ({ status: 200, json: { id: 5, status: 'placed' } });
+        expect((await rpc('tools/call', { name: 'getOrderById', arguments: { orderId: 5 } })).result.structuredContent).toEqual({
+          id: 5,
+          status: 'placed',
+        });
+        expect(service.requests.map(({ method, target }) => `${method} ${target}`)).toEqual(['GET /api/store/order/5']);
+      } finally {
+        await gateway.stop();
+      }
+    }, 90_000);
   });
 });
