@@ -1,4 +1,3 @@
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { DEFAULT_MAX_DEPTH, errorMessage, exceedsDepth, printable } from '@toolmesh/protocol';
 
 import { RegistryError, RegistryErrorCode } from '../errors';
@@ -18,6 +17,7 @@ export interface OpenApiDocument {
  * whose schemas hold it is refused on its own (convert-openapi.ts). A circular reference stays a `$ref`
  * too, so the schemas stay plain trees that the tool's schema compiler refuses rather than loops.
  * The document given is not changed: the snapshot keeps it as fetched, for its hash and the cache.
+ * The library (and its own Ajv) is loaded on the first document: a gateway serving only manifests never loads it.
  */
 export async function readOpenApiDocument(document: unknown): Promise<OpenApiDocument> {
   const version = (document as { openapi?: unknown } | null)?.openapi;
@@ -28,6 +28,7 @@ export async function readOpenApiDocument(document: unknown): Promise<OpenApiDoc
   if (exceedsDepth(document, DEFAULT_MAX_DEPTH)) {
     throw new RegistryError(RegistryErrorCode.OpenApiInvalid, `the document is nested deeper than ${DEFAULT_MAX_DEPTH} levels`);
   }
+  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
   try {
     return (await SwaggerParser.validate(structuredClone(document) as never, {
       resolve: { external: false },
