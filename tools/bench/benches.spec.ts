@@ -20,6 +20,7 @@ const BENCHES: Array<[name: string, script: string]> = [
   ['instructions-per-call', 'tools/bench/gateway/instructions-per-call.mjs'],
   ['hostile-schema', 'tools/bench/hostile-schema/run.mjs'],
   ['hostile-tool-services', 'tools/bench/hostile-tool-services/run.mjs'],
+  ['openapi', 'tools/bench/openapi/run.mjs'],
   ['reconnect', 'tools/bench/reconnect/run.mjs'],
   ['regexp-engines', 'tools/bench/regexp-engines/compare.mjs'],
   ['slow-clients', 'tools/bench/slow-clients/run.mjs'],

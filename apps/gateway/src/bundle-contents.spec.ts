@@ -40,6 +40,13 @@ describe('the built gateway bundle (dist/apps/gateway/meta.json)', () => {
     }
   });
 
+  it('loads the OpenAPI parser only when a document is read (ADR 0019): a gateway of manifests never does', () => {
+    expect(meta.inputs['libs/registry/src/lib/openapi/read-openapi-document.ts']?.imports).toContainEqual(
+      expect.objectContaining({ path: '@apidevtools/swagger-parser', kind: 'dynamic-import' }),
+    );
+    expect(loaded.has('external:@apidevtools/swagger-parser')).toBe(false);
+  });
+
   it('does not load the MCP client library, neither bundled nor left to require', () => {
     expect([...loaded].filter((input) => input.startsWith(CLIENT_LIBRARY) || input === 'external:@toolmesh/mcp-client')).toEqual([]);
   });

@@ -6,11 +6,13 @@ import { version } from '../../../package.json';
 import { startGateway } from './app/start-gateway';
 import { loadConfig } from './config/load-config';
 import { GatewayError } from './errors/gateway-errors';
+import { lintSourceCommand } from './lint/lint-source-command';
 
 const HELP = `toolmesh gateway - an MCP Streamable HTTP server in front of REST tool services
 
 Usage:
   toolmesh-gateway [--config gateway.yaml]                (installed package @toolmesh/gateway)
+  toolmesh-gateway lint-source <file-or-url> [--json]     (what a document would become: lint-source --help)
   node dist/apps/gateway/main.js [--config gateway.yaml]  (in the repository, after npx nx build gateway)
   npx nx serve gateway                 (local profile: also starts the sample tool service)
 
@@ -28,6 +30,7 @@ Exit codes: 0 stopped cleanly, 1 could not start (the message says why), 2 usage
 `;
 
 async function main(): Promise<number> {
+  if (process.argv[2] === 'lint-source') return lintSourceCommand(process.argv.slice(3), process.stdout, process.stderr);
   let args;
   try {
     args = parseArgs({

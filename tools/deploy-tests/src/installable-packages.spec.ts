@@ -99,6 +99,19 @@ describe('installable packages', () => {
     expect(run(process.execPath, [bundle, 'frobnicate'], elsewhere).stderr).toMatch(/^toolmesh-agent: unknown command/);
   });
 
+  it('toolmesh-gateway lint-source reads an OpenAPI document in that folder with the bundled parser, and exits 1 for a refused operation', () => {
+    writeFileSync(path.join(elsewhere, 'petstore.json'), readFileSync(require.resolve('@readme/oas-examples/3.0/json/petstore.json')));
+    const lint = run(
+      path.join(bin, 'toolmesh-gateway'),
+      ['lint-source', 'petstore.json', '--operations', 'getPetById,findPetsByStatus'],
+      elsewhere,
+    );
+    expect(lint).toMatchObject({
+      status: 1,
+      stdout: expect.stringContaining('tools (1):\n  getPetById        GET /pet/{petId}\nrefused (1):'),
+    });
+  });
+
   it('toolmesh-agent tools lists the tools of a stdio server configured in that folder', () => {
     writeFileSync(
       path.join(elsewhere, 'agent-cli.yaml'),

@@ -5,6 +5,8 @@ import {
   HttpJsonSource,
   jsonSourceAt,
   LiveCatalogue,
+  OPENAPI_DOCUMENT,
+  type OpenApiSelection,
   PORTAL_DOCUMENT,
   PortalRouteDirectory,
   RedisChangeChannel,
@@ -18,7 +20,7 @@ import {
   StaticRouteDirectory,
 } from '@toolmesh/registry';
 
-import type { BundleSettings, GatewayConfig } from '../config/gateway-config';
+import type { BundleSettings, GatewayConfig, OpenApiBundleSettings } from '../config/gateway-config';
 
 export interface CatalogueParts {
   readonly catalogue: LiveCatalogue;
@@ -61,6 +63,7 @@ export function buildCatalogue(mcp: GatewayConfig['mcp'], log: CatalogueLog, now
 /** An `mcp.bundles` entry as a route of one tool service; the bundle's name is the route token. */
 function bundleRoute(bundle: BundleSettings, fetchLimits: { timeoutMillis: number; maxBytes: number }): RouteConfig {
   const domain = bundle.serviceDomain.replace(/\/+$/, '');
+  if (bundle.openapi !== undefined) return openApiRoute(bundle, bundle.openapi, domain, fetchLimits);
   const manifest =
     bundle.manifestFile !== undefined
       ? new FileJsonSource(bundle.manifestFile)
@@ -78,5 +81,33 @@ function bundleRoute(bundle: BundleSettings, fetchLimits: { timeoutMillis: numbe
     ],
     ...(bundle.namePrefix !== undefined && { namePrefix: bundle.namePrefix }),
     ...(bundle.fallbackManifestFile !== undefined && { fallback: new FileJsonSource(bundle.fallbackManifestFile) }),
+  };
+}
+
+/** An OpenAPI bundle (issue 27): its document instead of a manifest; no routing hint, which is our manifest format's. */
+function openApiRoute(
+  bundle: BundleSettings,
+  openapi: OpenApiBundleSettings,
+  domain: string,
+  fetchLimits: { timeoutMillis: number; maxBytes: number },
+): RouteConfig {
+  const document =
+    openapi.documentFile !== undefined
+      ? new FileJsonSource(openapi.documentFile, OPENAPI_DOCUMENT)
+      : new HttpJsonSource(new URL(openapi.documentUrl ?? domain), fetchLimits, OPENAPI_DOCUMENT);
+  return {
+    token: bundle.name,
+    services: [{ serviceDomain: domain, manifest: document, openapi: openApiSelection(openapi) }],
+    ...(bundle.namePrefix !== undefined && { namePrefix: bundle.namePrefix }),
+  };
+}
+
+/** `operations` may be one comma-separated string, as an environment variable gives it. */
+export function openApiSelection(openapi: Pick<OpenApiBundleSettings, 'operations' | 'tags' | 'timeoutMillis'>): OpenApiSelection {
+  const operations = typeof openapi.operations === 'string' ? openapi.operations.split(',') : (openapi.operations ?? []);
+  return {
+    operations: operations.map((operation) => operation.trim()).filter((operation) => operation !== ''),
+    tags: openapi.tags ?? [],
+    ...(openapi.timeoutMillis !== undefined && { timeoutMillis: openapi.timeoutMillis }),
   };
 }

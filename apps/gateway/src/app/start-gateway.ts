@@ -6,6 +6,7 @@ import { createLogger, createMcpHttpApp, type DispatchOutcome, listenHttp, type 
 
 import type { GatewayConfig } from '../config/gateway-config';
 import { RequestStateSeal } from '../execution/request-state-seal';
+import { ServiceCredentials } from '../execution/service-credentials';
 import { ToolConcurrencyLimit } from '../execution/tool-concurrency-limit';
 import { ToolExecutionService } from '../execution/tool-execution-service';
 import { GatewayMetrics, type RequestOutcome } from '../management/gateway-metrics';
@@ -78,6 +79,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       forwardAuthorization: mcp.forwardAuthorization,
       requestStates: RequestStateSeal.fromSecret(mcp.requestStateKey),
     },
+    credentials: new ServiceCredentials(mcp.bundles, options.env),
     limit: new ToolConcurrencyLimit(mcp.toolClient),
     logger,
     ...(metrics && { observe: (tool, durationMs, failure) => metrics.toolCall(tool, durationMs, failure) }),

@@ -98,8 +98,29 @@ export const configSchema = {
               manifestFile: { type: 'string', minLength: 1 },
               fallbackManifestFile: { type: 'string', minLength: 1 },
               namePrefix: { type: 'string', minLength: 1 },
+              openapi: {
+                type: 'object',
+                additionalProperties: false,
+                properties: {
+                  documentUrl: { type: 'string', pattern: '^https?://' },
+                  documentFile: { type: 'string', minLength: 1 },
+                  operations: { oneOf: [stringList, { type: 'string' }] },
+                  tags: stringList,
+                  timeoutMillis: positiveInt,
+                  credentials: {
+                    type: 'object',
+                    additionalProperties: {
+                      type: 'object',
+                      additionalProperties: false,
+                      properties: { env: { type: 'string', minLength: 1 }, file: { type: 'string', minLength: 1 } },
+                      oneOf: [{ required: ['env'] }, { required: ['file'] }],
+                    },
+                  },
+                },
+                oneOf: [{ required: ['documentUrl'] }, { required: ['documentFile'] }],
+              },
             },
-            oneOf: [{ required: ['manifestPath'] }, { required: ['manifestFile'] }],
+            oneOf: [{ required: ['manifestPath'] }, { required: ['manifestFile'] }, { required: ['openapi'] }],
           },
         },
         portal: {

@@ -4,6 +4,10 @@ import { version } from '../../../../package.json';
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
 import type { GatewayConfig } from './gateway-config';
 
+/** Also the lint command's, which reads a document as the catalogue would. */
+export const DEFAULT_MANIFEST_TIMEOUT_MILLIS = 5_000;
+export const DEFAULT_MAX_MANIFEST_BYTES = 8 * 1_048_576;
+
 /**
  * Where the local profile's bundle finds the sample tool service: where `nx serve gateway` started it,
  * from the variables the sample reads (TOOL_SERVICE_HOST, TOOL_SERVICE_PORT; 127.0.0.1:8081 unset), so
@@ -75,8 +79,8 @@ export function defaultConfig(env: NodeJS.ProcessEnv = {}): GatewayConfig {
         toolsListPageSize: 1_000,
         forcedRefreshCooldownMillis: 5_000,
         requestedRefreshIntervalMillis: 1_000,
-        manifestTimeoutMillis: 5_000,
-        maxManifestBytes: 8 * 1_048_576,
+        manifestTimeoutMillis: DEFAULT_MANIFEST_TIMEOUT_MILLIS,
+        maxManifestBytes: DEFAULT_MAX_MANIFEST_BYTES,
       },
       routingHints: { refreshTtlMillis: 300_000 },
       notifications: { maxOpenStreams: 1_024, maxStreamsPerClient: 64, maxStreamLifetimeMillis: 3_600_000, keepAliveMillis: 15_000 },

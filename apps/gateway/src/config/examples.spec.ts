@@ -5,7 +5,7 @@ import { REPO_ROOT } from '../../../../tools/test/server-process';
 import { loadConfig } from './load-config';
 
 const EXAMPLES = path.join(REPO_ROOT, 'config/examples');
-const gatewayExamples = readdirSync(EXAMPLES).filter((name) => name.startsWith('gateway') && /\.ya?ml$/.test(name));
+const gatewayExamples = readdirSync(EXAMPLES).filter((name) => /^(gateway|openapi)/.test(name) && /\.ya?ml$/.test(name));
 
 /** The variables an example documents in its header, `#   NAME=example-value  what it is`. */
 function documentedVariables(text: string): Record<string, string> {

@@ -12,7 +12,26 @@ export interface BundleSettings {
   /** Local profile: served after the first failed remote fetch, until one succeeds (SPEC G16). */
   fallbackManifestFile?: string;
   namePrefix?: string;
+  /** The tool service's OpenAPI document instead of a manifest (issue 27). One of this, `manifestPath` and `manifestFile`. */
+  openapi?: OpenApiBundleSettings;
 }
+
+/** An OpenAPI bundle: where its document is, which operations are tools, and the secrets its security schemes need. */
+export interface OpenApiBundleSettings {
+  /** Absolute URL on the service domain's origin. One of this and `documentFile`. */
+  documentUrl?: string;
+  documentFile?: string;
+  /** operationIds that become tools; a comma-separated string (from one environment variable) is read as a list. */
+  operations?: string[] | string;
+  /** Tags whose operations become tools. */
+  tags?: string[];
+  /** Timeout of an operation whose `x-toolmesh-tool` names none. */
+  timeoutMillis?: number;
+  /** By security scheme name: the environment variable or mounted file holding its secret (a `user:password` for basic). */
+  credentials?: Record<string, CredentialSource>;
+}
+
+export type CredentialSource = { env: string } | { file: string };
 
 /** Everything the gateway can be told; docs/configuration.md describes each field. */
 export interface GatewayConfig {

@@ -13,7 +13,7 @@ import { parse as parseYaml } from 'yaml';
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
 import { configSchema } from './config-schema';
 import { defaultConfig } from './defaults';
-import type { GatewayConfig } from './gateway-config';
+import type { BundleSettings, GatewayConfig } from './gateway-config';
 
 /** The gateway refuses to start on a configuration it cannot use, and says what to fix. */
 function configInvalid(message: string): GatewayError {
@@ -71,6 +71,7 @@ export function loadConfig(options: { file?: string; env: NodeJS.ProcessEnv }): 
   const valid = config as GatewayConfig;
   checkVersions(valid.mcp.protocol);
   checkBundleNames(valid.mcp.bundles.map((b) => b.name));
+  for (const bundle of valid.mcp.bundles) checkOpenApiDocumentUrl(bundle);
   checkToolClient(valid.mcp.toolClient);
   checkServerTimeouts(valid.server);
   return valid;
@@ -145,6 +146,15 @@ function checkVersions(protocol: GatewayConfig['mcp']['protocol']): void {
   }
   if (protocol.assumeVersionWhenMissing !== undefined && !legacy.includes(protocol.assumeVersionWhenMissing)) {
     throw configInvalid('mcp.protocol.assumeVersionWhenMissing must be one of the 2025 versions in mcp.protocol.supportedVersions');
+  }
+}
+
+/** An OpenAPI document is read from the tool service itself (issue 27): its URL must be on the service domain's origin. */
+function checkOpenApiDocumentUrl({ name, serviceDomain, openapi }: BundleSettings): void {
+  const url = openapi?.documentUrl;
+  if (url === undefined) return;
+  if (!URL.canParse(url) || !URL.canParse(serviceDomain) || new URL(url).origin !== new URL(serviceDomain).origin) {
+    throw configInvalid(`mcp.bundles ${name}: openapi.documentUrl must be a URL on the origin of serviceDomain (${serviceDomain})`);
   }
 }
 

@@ -15,6 +15,9 @@ export interface GatewayCallToolResult {
 
 const MAX_ERROR_DETAIL = 500;
 
+/** A manifest tool's reply wraps its result in `{"data": ...}` (docs/manifest-format.md); an OpenAPI operation's is the result itself. */
+export type ReplyForm = 'envelope' | 'plain';
+
 export function toolResult(text: string, isError: boolean, durationMs: number): GatewayCallToolResult {
   return { content: [{ type: 'text', text, _meta: { searchTime: durationMs } }], isError };
 }
@@ -32,6 +35,7 @@ export function mapToolReply(
   reply: ToolHttpResponse,
   durationMs: number,
   output?: ToolOutput,
+  form: ReplyForm = 'envelope',
 ): GatewayCallToolResult | { inputRequired: InputRequired } {
   if (reply.kind === 'failure') return toolResult(`Tool ${toolName} failed: ${reply.detail}.`, true, durationMs);
   if (reply.status < 200 || reply.status > 299) {
@@ -42,6 +46,7 @@ export function mapToolReply(
       durationMs,
     );
   }
+  if (form === 'plain') return plainReply(toolName, reply.body, durationMs, output);
   let parsed: unknown;
   try {
     parsed = JSON.parse(reply.body);
@@ -59,7 +64,25 @@ export function mapToolReply(
   if (typeof parsed !== 'object' || parsed === null || !('data' in parsed)) {
     return toolResult(`Tool ${toolName} failed: the tool service's reply has no "data" member.`, true, durationMs);
   }
-  const { data } = parsed as { data: unknown };
+  return dataResult(toolName, (parsed as { data: unknown }).data, durationMs, output);
+}
+
+/**
+ * An OpenAPI operation's 2xx reply is its result as it is, with no `data` envelope: JSON as for a manifest
+ * tool's `data`, anything else as text, an empty body (204) as a line saying so.
+ */
+function plainReply(toolName: string, body: string, durationMs: number, output: ToolOutput | undefined): GatewayCallToolResult {
+  if (body.trim() === '') return toolResult(`Tool ${toolName} succeeded with no content.`, false, durationMs);
+  let data: unknown;
+  try {
+    data = JSON.parse(body);
+  } catch {
+    return toolResult(body, false, durationMs);
+  }
+  return dataResult(toolName, data, durationMs, output);
+}
+
+function dataResult(toolName: string, data: unknown, durationMs: number, output: ToolOutput | undefined): GatewayCallToolResult {
   if (output === undefined) return toolResult(typeof data === 'string' ? data : JSON.stringify(data), false, durationMs);
   const check = output.validator.check(data, 'structuredContent');
   if (!check.ok)
@@ -68,11 +91,23 @@ export function mapToolReply(
   return { ...toolResult(JSON.stringify(data), false, durationMs), structuredContent: data };
 }
 
-/** A short, human-readable reason from an error reply (`{"error": "..."}` or `{"message": "..."}`), if any. */
+/**
+ * A short, human-readable reason from an error reply, if any: an RFC 9457 problem's `title` and `detail`
+ * (`type` too when it is not `about:blank`), else `{"error": "..."}` or `{"message": "..."}`.
+ */
 function errorDetail(body: string): string | undefined {
   try {
-    const parsed = JSON.parse(body) as { error?: unknown; message?: unknown };
-    const detail = typeof parsed.error === 'string' ? parsed.error : typeof parsed.message === 'string' ? parsed.message : undefined;
+    const parsed = JSON.parse(body) as { error?: unknown; message?: unknown; title?: unknown; detail?: unknown; type?: unknown };
+    const problem = [parsed.title, parsed.detail].filter((text) => typeof text === 'string' && text !== '').join(': ');
+    const type = typeof parsed.type === 'string' && parsed.type !== 'about:blank' && problem !== '' ? ` (${parsed.type})` : '';
+    const detail =
+      problem !== ''
+        ? `${problem}${type}`
+        : typeof parsed.error === 'string'
+          ? parsed.error
+          : typeof parsed.message === 'string'
+            ? parsed.message
+            : undefined;
     return detail?.slice(0, MAX_ERROR_DETAIL);
   } catch {
     return undefined;

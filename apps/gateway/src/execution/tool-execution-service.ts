@@ -2,10 +2,12 @@ import type { ToolCatalogue, ToolDefinition } from '@toolmesh/registry';
 import { CallerHeader, type Logger, remainingMillis, type RequestContext } from '@toolmesh/transport-http/server';
 
 import type { CallerIdentity } from '../tool-client/caller-identity';
-import type { ToolClient, ToolHttpResponse } from '../tool-client/tool-client';
+import type { ToolClient, ToolHttpRequest, ToolHttpResponse } from '../tool-client/tool-client';
+import { boundRequest } from './bound-request';
 import { inputAnswerHeaders, type InputAnswers, type InputRequired } from './input-required';
 import type { RequestStateSeal } from './request-state-seal';
 import { type GatewayCallToolResult, mapToolReply, toolResult } from './result-mapper';
+import type { ServiceCredentials } from './service-credentials';
 import type { ToolAdmission, ToolConcurrencyLimit } from './tool-concurrency-limit';
 import type { TraceHeaders } from './trace-context';
 
@@ -38,6 +40,8 @@ export interface ToolExecutionOptions {
   /** This gateway's own address, sent to tool services with every call. */
   readonly caller: CallerIdentity;
   readonly settings: ExecutionSettings;
+  /** The secrets OpenAPI tools' security schemes need; without it such a tool is not called. */
+  readonly credentials?: ServiceCredentials;
   readonly limit: ToolConcurrencyLimit;
   readonly logger: Logger;
   readonly observe?: ToolCallObserver;
@@ -103,23 +107,21 @@ export class ToolExecutionService {
       return { kind: 'result', result: toolResult(`Tool ${name} was not called: the request's deadline has passed.`, true, 0) };
     }
 
+    const request = this.request(tool, args, context, extras, Math.ceil(timeoutMillis));
+    if ('problem' in request) return { kind: 'result', result: toolResult(`Tool ${name} was not called: ${request.problem}.`, true, 0) };
     const origin = this.originOf(tool.endpoint);
     const admission = limit.tryAcquire(name, origin);
     if (admission !== 'admitted') return { kind: 'result', result: this.refusedAtLimit(name, admission, context) };
     let reply: ToolHttpResponse;
     try {
-      reply = await this.options.client.post({
-        endpoint: tool.endpoint,
-        body: JSON.stringify(args),
-        headers: this.outboundHeaders(context, extras),
-        timeoutMillis: Math.ceil(timeoutMillis),
-        hangUp: context.hangUp,
-      });
+      reply = await this.options.client.post(request);
     } finally {
       limit.release(name, origin);
     }
     const durationMs = Math.round(performance.now() - started);
-    if (reply.kind === 'reply' && (reply.status === 404 || reply.status === 410)) this.options.catalogue.reportStaleTool(tool, context);
+    // A manifest tool's endpoint answering 404 or 410 is gone; an OpenAPI operation's 404 is about the resource asked for.
+    if (tool.http === undefined && reply.kind === 'reply' && (reply.status === 404 || reply.status === 410))
+      this.options.catalogue.reportStaleTool(tool, context);
     const status = reply.kind === 'reply' ? reply.status : reply.reason;
     this.options.observe?.(
       name,
@@ -128,10 +130,29 @@ export class ToolExecutionService {
     );
     // A cancelled call is logged once, as such; its result goes nowhere, since nobody is left to read it.
     logger.info(status === 'cancelled' ? 'tool_call_cancelled' : 'tool_call_completed', { tool: name, status, durationMs }, context);
-    const mapped = mapToolReply(name, reply, durationMs, tool.output);
+    const mapped = mapToolReply(name, reply, durationMs, tool.output, tool.http === undefined ? 'envelope' : 'plain');
     return 'inputRequired' in mapped
       ? { kind: 'input_required', input: this.sealState(name, mapped.inputRequired) }
       : { kind: 'result', result: mapped };
+  }
+
+  /**
+   * A manifest tool's call is one POST of the arguments to its fixed endpoint; an OpenAPI tool's places them
+   * by its binding (bound-request.ts).
+   */
+  private request(
+    tool: ToolDefinition,
+    args: Record<string, unknown>,
+    context: RequestContext,
+    extras: CallExtras,
+    timeoutMillis: number,
+  ): ToolHttpRequest | { problem: string } {
+    const { endpoint, http } = tool;
+    const headers = this.outboundHeaders(context, extras);
+    if (http === undefined) return { endpoint, body: JSON.stringify(args), headers, timeoutMillis, hangUp: context.hangUp };
+    const bound = boundRequest(http, args, headers, { store: this.options.credentials, routeToken: tool.routeToken });
+    if ('problem' in bound) return bound;
+    return { endpoint, timeoutMillis, hangUp: context.hangUp, headers, ...bound };
   }
 
   private refusedAtLimit(name: string, admission: Exclude<ToolAdmission, 'admitted'>, context: RequestContext): GatewayCallToolResult {

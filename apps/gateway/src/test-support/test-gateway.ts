@@ -29,7 +29,7 @@ export interface JsonRpcReply {
 export async function startTestGateway(
   toolServiceUrl: string,
   adjust: (config: GatewayConfig) => void = () => undefined,
-  options: { now?: () => number } = {},
+  options: { now?: () => number; env?: Record<string, string> } = {},
 ): Promise<TestGateway> {
   const config = defaultConfig();
   config.server = { ...config.server, host: '127.0.0.1', port: 0, managementPort: 0 };
@@ -45,7 +45,7 @@ export async function startTestGateway(
     },
   });
   const gateway = await startGateway(config, {
-    env: { POD_IP: '10.1.2.3', POD_NAME: 'gateway-pod-0' },
+    env: { POD_IP: '10.1.2.3', POD_NAME: 'gateway-pod-0', ...options.env },
     logStream,
     ...(options.now && { now: options.now }),
   });

@@ -1,10 +1,14 @@
 import type { HangUpSignal } from '@toolmesh/transport-http/server';
 
-/** One outbound tool call: a single POST, never retried (SPEC G12: idempotency belongs to the tool service). */
+/** One outbound tool call: a single request, never retried (SPEC G12: idempotency belongs to the tool service). */
 export interface ToolHttpRequest {
   readonly endpoint: URL;
-  /** The call's arguments as raw JSON. */
-  readonly body: string;
+  /** An OpenAPI operation's method; a manifest tool's call is a POST. */
+  readonly method?: string;
+  /** An OpenAPI operation's path and query (outbound-path.ts), on the endpoint's origin; else the endpoint's own. */
+  readonly path?: string;
+  /** The call's arguments as raw JSON (an OpenAPI operation's body argument); none for an operation without a body. */
+  readonly body?: string;
   readonly headers: Readonly<Record<string, string>>;
   /** Total time allowed, already cut to the request's remaining budget. */
   readonly timeoutMillis: number;

@@ -35,8 +35,8 @@ export class UndiciToolClient implements ToolClient {
       this.agent.dispatch(
         {
           origin: target.origin,
-          path: target.path,
-          method: 'POST',
+          path: request.path ?? target.path,
+          method: (request.method ?? 'POST') as Dispatcher.HttpMethod,
           headers: request.headers,
           body: request.body,
           // The collector's one timer bounds the whole call; undici's own timers would only add work per call.

@@ -14,6 +14,10 @@ export const RegistryErrorCode = {
   SnapshotCacheInvalid: 'registry.snapshot_cache_invalid',
   RoutingHintUnavailable: 'registry.routing_hint_unavailable',
   McpHeaderInvalid: 'registry.mcp_header_invalid',
+  OpenApiUnreachable: 'registry.openapi_unreachable',
+  OpenApiInvalid: 'registry.openapi_invalid',
+  OperationRefused: 'registry.operation_refused',
+  RemoteRefRefused: 'registry.openapi_remote_ref',
 } as const;
 
 export type RegistryErrorCode = (typeof RegistryErrorCode)[keyof typeof RegistryErrorCode];

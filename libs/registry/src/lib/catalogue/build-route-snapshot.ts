@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 
 import { SchemaCompiler } from '@toolmesh/protocol';
 
-import { RegistryErrorCode } from '../errors';
+import { RegistryError, RegistryErrorCode, toRegistryError } from '../errors';
 import { offeredToolCount, setAsideDeepTools } from '../manifest/manifest-bounds';
 import { validateManifest } from '../manifest/validate-manifest';
 import type { RouteSnapshot, ServiceManifest, SnapshotBuild, SnapshotSource } from '../model/route-snapshot';
-import type { UncompiledTool } from '../model/tool-definition';
+import type { RefusedTool, UncompiledTool } from '../model/tool-definition';
+import { convertOpenApi } from '../openapi/convert-openapi';
 import { compileToolSchemas } from './compile-tool-schemas';
 
 /**
@@ -26,7 +27,7 @@ function compilerFor(previous: RouteSnapshot | undefined): SchemaCompiler {
 
 /**
  * Checks what is cheap first: a route offering more than `maxTools` tools is refused before any of its
- * tools is validated or compiled (the whole catalogue could not hold it anyway), and a tool nested too
+ * tools is validated or compiled (an OpenAPI document's, once converted) (the whole catalogue could not hold it anyway), and a tool nested too
  * deep is set aside on its own (manifest-bounds.ts). Then validates the route's manifests (each on its
  * own, then duplicates across its services) into a snapshot, and compiles the tools' schemas with the
  * previous snapshot's compiler where it can, in slices that leave the event loop to requests
@@ -48,30 +49,42 @@ export async function buildRouteSnapshot(
       problems: [`the route's manifests offer ${offered} tools, over the limit of ${maxTools}`],
     };
   }
+  // An OpenAPI document has no `tools` member: it is counted and bounded once converted (toolsOf).
   const { kept: manifests, refused: tooDeep } = setAsideDeepTools(fetched);
   const validated: UncompiledTool[] = [];
   const revisions: string[] = [];
   const problems: string[] = [];
-  for (const { serviceDomain, manifest } of manifests) {
-    const validation = validateManifest(manifest, { name: route.token, serviceDomain, namePrefix: route.namePrefix });
-    if (!validation.ok) {
-      problems.push(...validation.problems.map((problem) => `${serviceDomain}: ${problem}`));
+  const refusedAtLoad: RefusedTool[] = [...tooDeep];
+  let code: RegistryErrorCode | undefined;
+  for (const service of manifests) {
+    const read = await toolsOf(service, route);
+    if (!read.ok) {
+      problems.push(...read.problems.map((problem) => `${service.serviceDomain}: ${problem}`));
+      code ??= read.code;
       continue;
     }
-    validated.push(...validation.manifest.tools);
-    if (validation.manifest.revision !== undefined) revisions.push(validation.manifest.revision);
+    validated.push(...read.tools);
+    refusedAtLoad.push(...read.refused);
+    if (read.revision !== undefined) revisions.push(read.revision);
+  }
+  if (validated.length > maxTools) {
+    return {
+      ok: false,
+      code: RegistryErrorCode.ManifestTooLarge,
+      problems: [`the route's documents offer ${validated.length} tools, over the limit of ${maxTools}`],
+    };
   }
   const seen = new Set<string>();
   for (const tool of validated) {
     if (seen.has(tool.name)) problems.push(`tool ${tool.name}: offered by two tool services of route ${route.token}`);
     seen.add(tool.name);
   }
-  if (problems.length > 0) return { ok: false, problems };
+  if (problems.length > 0) return { ok: false, problems, ...(code !== undefined && { code }) };
   const schemas = compilerFor(previous);
   const { tools, refused } = await compileToolSchemas(validated, schemas);
-  const refusedTools = [...tooDeep, ...refused];
+  const refusedTools = [...refusedAtLoad, ...refused];
   const hash = createHash('sha256')
-    .update(JSON.stringify(manifests.map((m) => m.manifest)))
+    .update(JSON.stringify(manifests.map((m) => (m.openapi === undefined ? m.manifest : [m.manifest, m.openapi]))))
     .digest('hex')
     .slice(0, 16);
   return {
@@ -87,6 +100,31 @@ export async function buildRouteSnapshot(
       ...(revisions.length > 0 && { revision: revisions.join(',') }),
     },
   };
+}
+
+type ServiceTools =
+  | { ok: true; tools: UncompiledTool[]; refused: RefusedTool[]; revision?: string }
+  | { ok: false; problems: string[]; code?: RegistryErrorCode };
+
+/**
+ * One tool service's tools: its manifest's, or its OpenAPI document's selected operations converted to a
+ * manifest (issue 27), which then meets the manifest's own rules, each tool with its call's binding.
+ */
+async function toolsOf(service: ServiceManifest, route: { token: string; namePrefix?: string }): Promise<ServiceTools> {
+  const target = { name: route.token, serviceDomain: service.serviceDomain, namePrefix: route.namePrefix };
+  if (service.openapi === undefined) {
+    const validation = validateManifest(service.manifest, target);
+    return validation.ok ? { ok: true, ...validation.manifest, tools: [...validation.manifest.tools], refused: [] } : validation;
+  }
+  const converted = await convertOpenApi(service.manifest, service.openapi, service.serviceDomain).catch((error: unknown) =>
+    toRegistryError(error, RegistryErrorCode.OpenApiInvalid),
+  );
+  if (converted instanceof RegistryError) return { ok: false, problems: [converted.message], code: converted.code };
+  const { kept, refused } = setAsideDeepTools([{ ...service, manifest: converted.manifest }]);
+  const validation = validateManifest(kept[0]?.manifest, target);
+  if (!validation.ok) return { ...validation, code: RegistryErrorCode.OpenApiInvalid };
+  const tools = validation.manifest.tools.map((tool) => ({ ...tool, http: converted.bindings.get(tool.name) }));
+  return { ok: true, tools, refused: [...converted.refused, ...refused], revision: validation.manifest.revision };
 }
 
 /** A route that serves no tools: all its services disabled, or (never fetched) its endpoints unusable. */

@@ -55,7 +55,8 @@ export function sameCatalogue(a: CatalogueGeneration, b: CatalogueGeneration): b
       other.endpoint.href !== tool.endpoint.href ||
       other.timeoutMillis !== tool.timeoutMillis ||
       other.maxResultChars !== tool.maxResultChars ||
-      other.routeToken !== tool.routeToken
+      other.routeToken !== tool.routeToken ||
+      JSON.stringify(other.http) !== JSON.stringify(tool.http)
     )
       return false;
   }

@@ -48,9 +48,9 @@ export class RouteLoader {
     }
     try {
       const manifests = await Promise.all(
-        route.services.map(async ({ serviceDomain, manifest: source }) => {
+        route.services.map(async ({ serviceDomain, manifest: source, openapi }) => {
           const manifest = await source.fetch();
-          return { serviceDomain, manifest, servedFrom: source.servedFrom ?? source.location };
+          return { serviceDomain, manifest, servedFrom: source.servedFrom ?? source.location, ...(openapi && { openapi }) };
         }),
       );
       const build = await buildRouteSnapshot(route, manifests, 'remote', now, this.options.maxTools, previous?.snapshot);

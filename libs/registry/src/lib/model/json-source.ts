@@ -23,6 +23,19 @@ export const MANIFEST_DOCUMENT: DocumentKind = {
   invalid: RegistryErrorCode.ManifestInvalid,
 };
 
+/** A document that may be either (the lint command's): what it is shows once it is read. */
+export const TOOL_SOURCE_DOCUMENT: DocumentKind = {
+  label: 'document',
+  unreachable: RegistryErrorCode.ManifestUnreachable,
+  invalid: RegistryErrorCode.ManifestInvalid,
+};
+
+export const OPENAPI_DOCUMENT: DocumentKind = {
+  label: 'OpenAPI document',
+  unreachable: RegistryErrorCode.OpenApiUnreachable,
+  invalid: RegistryErrorCode.OpenApiInvalid,
+};
+
 export const PORTAL_DOCUMENT: DocumentKind = {
   label: 'portal registry',
   unreachable: RegistryErrorCode.PortalUnreachable,

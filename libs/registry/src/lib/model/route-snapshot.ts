@@ -1,6 +1,7 @@
 import type { SchemaCompiler } from '@toolmesh/protocol';
 
 import type { RegistryErrorCode } from '../errors';
+import type { OpenApiSelection } from './http-binding';
 import type { RefusedTool, ToolDefinition } from './tool-definition';
 
 /** Where a route's tools came from, as the status endpoint shows it. */
@@ -12,6 +13,8 @@ export interface ServiceManifest {
   readonly manifest: unknown;
   /** The URL (or file) the manifest was read from: after a same-origin redirect, where it led. */
   readonly servedFrom?: string;
+  /** Set when the document is an OpenAPI document rather than a manifest: which of its operations are tools. */
+  readonly openapi?: OpenApiSelection;
 }
 
 /** A route's last good tools: every enabled tool service's manifest, validated together. */

@@ -1,3 +1,4 @@
+import type { OpenApiSelection } from './http-binding';
 import type { JsonSource } from './json-source';
 
 /** One enabled tool service of a route: where its manifest is, and where its routing hint is. */
@@ -5,6 +6,8 @@ export interface ToolServiceTarget {
   /** Base URL relative tool endpoints are appended to (SPEC G10). */
   readonly serviceDomain: string;
   readonly manifest: JsonSource;
+  /** The source is an OpenAPI document, of which these operations are tools (issue 27). */
+  readonly openapi?: OpenApiSelection;
   /** `GET {serviceDomain}/tool-service-manifest` (SPEC G18); absent for file-based manifests. */
   readonly routingHint?: JsonSource;
 }
@@ -30,6 +33,6 @@ export function routeSignature(route: RouteConfig): string {
   return JSON.stringify([
     route.revision ?? null,
     route.endpointProblem ?? null,
-    route.services.map((service) => [service.serviceDomain, service.manifest.location]),
+    route.services.map((service) => [service.serviceDomain, service.manifest.location, service.openapi ?? null]),
   ]);
 }

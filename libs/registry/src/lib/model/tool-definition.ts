@@ -1,5 +1,7 @@
 import type { CompiledSchema, McpHeaderBinding } from '@toolmesh/protocol';
 
+import type { HttpBinding } from './http-binding';
+
 /** The MCP `Tool` as agents see it: the manifest's public fields, untouched. */
 export interface PublicTool {
   readonly name: string;
@@ -11,8 +13,13 @@ export interface PublicTool {
 export interface ToolDefinition {
   readonly name: string;
   readonly publicTool: PublicTool;
-  /** Absolute URL the call is POSTed to; fixed by the manifest, never by arguments (SPEC G10). */
+  /**
+   * Absolute URL the call is POSTed to; fixed by the manifest, never by arguments (SPEC G10). For an
+   * OpenAPI operation, its origin and fixed path prefix: `http` says where the arguments go.
+   */
   readonly endpoint: URL;
+  /** An OpenAPI operation's method, path and parameters; absent for manifest tools, whose call is one POST of the arguments. */
+  readonly http?: HttpBinding;
   /** The `inputSchema`, compiled when the manifest loaded: a tool whose schema cannot be used is refused then. */
   readonly inputValidator: CompiledSchema;
   /** The manifest's `outputSchema`, compiled at load (SPEC G22); results are checked against it. */

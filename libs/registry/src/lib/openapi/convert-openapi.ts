@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto';
+
+import manifestSchema from '../../../../../docs/schemas/tool-manifest.schema.json';
+import { RegistryError, RegistryErrorCode, toRegistryError } from '../errors';
+import type { HttpBinding, OpenApiSelection } from '../model/http-binding';
+import type { RefusedTool } from '../model/tool-definition';
+import { operationTool } from './operation-tool';
+import { readOpenApiDocument } from './read-openapi-document';
+
+/** What an OpenAPI document's selected operations become: a manifest the manifest's own rules then check, and each tool's binding. */
+export interface ConvertedOpenApi {
+  /** `{revision, tools}` in the manifest format, so names, prefixes, duplicates and endpoints are checked as for any manifest. */
+  readonly manifest: { revision?: string; tools: Array<Record<string, unknown>> };
+  readonly bindings: ReadonlyMap<string, HttpBinding>;
+  /** Selected operations that are not tools, each with why. */
+  readonly refused: readonly RefusedTool[];
+  /** Operations no allowlist or extension selected, as `METHOD /path (operationId)`: for the lint command. */
+  readonly ignored: readonly string[];
+}
+
+/** The methods an operation becomes a tool for (HEAD, OPTIONS and TRACE are not tools). */
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch']);
+const TOOL_NAME = new RegExp(manifestSchema.$defs.tool.properties.name.pattern);
+
+/**
+ * The last conversions, by content (document, selection, service domain), failures included. Validating a
+ * document takes 200-450 ms of CPU on the event loop (docs/benchmarks.md, "OpenAPI tools"), mostly the
+ * library compiling the OpenAPI schema again; a document is refetched every TTL and seldom changes, so an
+ * unchanged one costs a hash. Bounded: a few per route, oldest dropped first.
+ */
+const recent = new Map<string, ConvertedOpenApi | RegistryError>();
+const MAX_REMEMBERED = 64;
+
+/** convertUncached, remembered by content (above). */
+export async function convertOpenApi(document: unknown, selection: OpenApiSelection, serviceDomain: string): Promise<ConvertedOpenApi> {
+  const key = createHash('sha256')
+    .update(JSON.stringify([document, selection, serviceDomain]))
+    .digest('base64url');
+  let converted = recent.get(key);
+  if (converted === undefined) {
+    converted = await convertUncached(document, selection, serviceDomain).catch((error: unknown) =>
+      toRegistryError(error, RegistryErrorCode.OpenApiInvalid),
+    );
+    recent.delete(key);
+    recent.set(key, converted);
+    if (recent.size > MAX_REMEMBERED) recent.delete(recent.keys().next().value as string);
+  }
+  if (converted instanceof RegistryError) throw converted;
+  return converted;
+}
+
+/**
+ * Converts an OpenAPI 3.0 or 3.1 document into tools (issue 27): only the operations the bundle's
+ * allowlist names (by operationId or tag) or the document marks with `x-toolmesh-tool`, never all of them;
+ * `x-toolmesh-tool: false` keeps an operation out whatever the allowlist says. Rejects with a RegistryError
+ * (`registry.openapi_invalid`) when the document is not a valid OpenAPI document.
+ */
+async function convertUncached(document: unknown, selection: OpenApiSelection, serviceDomain: string): Promise<ConvertedOpenApi> {
+  const api = await readOpenApiDocument(document);
+  const basePath = new URL(serviceDomain).pathname.replace(/\/+$/, '');
+  const tools: Array<Record<string, unknown>> = [];
+  const bindings = new Map<string, HttpBinding>();
+  const refused: RefusedTool[] = [];
+  const ignored: string[] = [];
+  const found = new Set<string>();
+  for (const [pathTemplate, pathItem] of Object.entries(api.paths ?? {})) {
+    // In the document's order, so that the lint command lists operations as their owner wrote them.
+    for (const method of Object.keys(pathItem ?? {}).filter((key) => METHODS.has(key))) {
+      const operation = pathItem?.[method] as Record<string, unknown>;
+      const operationId = typeof operation['operationId'] === 'string' ? operation['operationId'] : undefined;
+      const label = `${method.toUpperCase()} ${pathTemplate}${operationId === undefined ? '' : ` (${operationId})`}`;
+      if (operationId !== undefined) found.add(operationId);
+      if (!isSelected(operation, operationId, selection)) {
+        ignored.push(label);
+        continue;
+      }
+      const name = operationId ?? label;
+      if (operationId === undefined || !TOOL_NAME.test(operationId)) {
+        refused.push(refusal(name, operationId === undefined ? 'the operation has no operationId' : 'its operationId is not a tool name'));
+        continue;
+      }
+      const converted = operationTool(
+        {
+          method,
+          pathTemplate,
+          operation,
+          pathParameters: (pathItem?.['parameters'] as unknown[] | undefined) ?? [],
+          openapiVersion: api.openapi,
+          securitySchemes: api.components?.securitySchemes ?? {},
+          defaultSecurity: api.security ?? [],
+          basePath,
+        },
+        operationId,
+        selection.timeoutMillis,
+      );
+      if (!converted.ok) {
+        refused.push(refusal(operationId, converted.reason, converted.remoteRef ? RegistryErrorCode.RemoteRefRefused : undefined));
+        continue;
+      }
+      tools.push(converted.tool);
+      bindings.set(operationId, converted.binding);
+    }
+  }
+  for (const operationId of selection.operations) {
+    if (!found.has(operationId))
+      refused.push(refusal(operationId, "the bundle's allowlist names it, but the document has no such operation"));
+  }
+  const revision = api.info.version;
+  return { manifest: { ...(typeof revision === 'string' && { revision: revision.slice(0, 128) }), tools }, bindings, refused, ignored };
+}
+
+function isSelected(operation: Readonly<Record<string, unknown>>, operationId: string | undefined, selection: OpenApiSelection): boolean {
+  const marked = operation['x-toolmesh-tool'];
+  if (marked === false) return false;
+  if (marked === true || (typeof marked === 'object' && marked !== null)) return true;
+  if (operationId !== undefined && selection.operations.includes(operationId)) return true;
+  const tags = Array.isArray(operation['tags']) ? operation['tags'] : [];
+  return tags.some((tag) => selection.tags.includes(tag));
+}
+
+function refusal(name: string, message: string, code: string = RegistryErrorCode.OperationRefused): RefusedTool {
+  return { name, code, message };
+}

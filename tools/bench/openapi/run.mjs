@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+// CPU per call of an OpenAPI tool against the same call through a manifest tool (issue 27: goal at most
+// 1.05x), measured as tools/bench/gateway/cpu-per-call.mjs measures the gateway: utime+stime of the gateway
+// process from /proc around a load run at a fixed rate, after warm-up runs. Each round starts two fresh
+// gateways with the same two bundles (the manifest and the OpenAPI document of one echo service) and
+// drives one with the manifest tool's call and the other with the OpenAPI tool's, measured A B B A, in an
+// order that alternates between rounds; the ratio is paired per round and its median reported.
+//
+// Usage (after `npx nx build gateway`):
+//   node tools/bench/openapi/run.mjs [--rate 2000 --duration 5 --rounds 9 --warmup 10]
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import autocannon from 'autocannon';
+
+import { check, cpuMicros, mcpRequest, root, settle, start, stopAll, stopProcess } from '../gateway/processes.mjs';
+import { SMOKE, smokeRan } from '../smoke.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const { values: options } = parseArgs({
+  options: {
+    rate: { type: 'string', default: SMOKE ? '200' : '2000' },
+    duration: { type: 'string', default: SMOKE ? '1' : '5' },
+    connections: { type: 'string', default: '32' },
+    rounds: { type: 'string', default: SMOKE ? '1' : '9' },
+    warmup: { type: 'string', default: SMOKE ? '2' : '10' },
+    smoke: { type: 'boolean', default: false },
+  },
+});
+const [rate, duration, connections, rounds] = ['rate', 'duration', 'connections', 'rounds'].map((key) => Number(options[key]));
+const warmupRuns = Math.max(1, Math.round(Number(options.warmup) / 2));
+
+function startGateway(service) {
+  const config = path.join(mkdtempSync(path.join(tmpdir(), 'gw-openapi-bench-')), 'gateway.yaml');
+  writeFileSync(
+    config,
+    `server: { port: 0, managementPort: 0 }
+mcp:
+  bundles:
+    - { name: manifest, serviceDomain: "${service}", manifestPath: /tool-manifest }
+    - { name: openapi, serviceDomain: "${service}", openapi: { documentUrl: "${service}/openapi.json", operations: [echoOpenApi] } }
+`,
+  );
+  return start('gateway', [path.join(root, 'dist/apps/gateway/main.js'), '--config', config], {}, /event=gateway_started mcpUrl=(\S+)/);
+}
+
+const targets = [
+  { name: 'manifest tool', call: mcpRequest('legacy', 'tools/call', { name: 'echo_manifest', arguments: { text: 'hello' } }), micros: [] },
+  { name: 'OpenAPI tool', call: mcpRequest('legacy', 'tools/call', { name: 'echoOpenApi', arguments: { text: 'hello' } }), micros: [] },
+];
+
+async function drive(url, call, seconds) {
+  const r = await autocannon({
+    url,
+    method: 'POST',
+    headers: call.headers,
+    body: call.body,
+    connections,
+    overallRate: rate,
+    duration: seconds,
+  });
+  if (r.errors > 0 || r.non2xx > 0) throw new Error(`${r.errors} errors, ${r.non2xx} non-2xx replies`);
+  return r.requests.total;
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+
+try {
+  const service = await start('openapi tool service', [path.join(here, 'openapi-tool-service.mjs')], {}, /listening on (\S+)/);
+  console.log(
+    `${rate} calls/s, ${connections} connections, ${warmupRuns} warm-up runs of 2 s, ${duration} s per measurement, ${rounds} rounds, node ${process.version}\n`,
+  );
+  for (let round = 1; round <= rounds; round += 1) {
+    const order = round % 2 === 1 ? targets : [...targets].reverse();
+    const running = [];
+    for (const target of order) running.push({ target, ...(await startGateway(service.url)) });
+    for (const { target, url } of running) {
+      await check(url, target.call, 'hello');
+      for (let run = 0; run < warmupRuns; run += 1) await drive(url, target.call, 2);
+    }
+    // A B B A: the first measured of a round cost up to 1.5x more, whichever it was; both orders cancel that.
+    const measured = new Map(running.map(({ target }) => [target, { micros: 0, calls: 0 }]));
+    for (const { target, url, pid } of [...running, ...[...running].reverse()]) {
+      await settle();
+      const before = cpuMicros(pid);
+      const calls = await drive(url, target.call, duration);
+      const sum = measured.get(target);
+      sum.micros += cpuMicros(pid) - before;
+      sum.calls += calls;
+    }
+    for (const [target, { micros, calls }] of measured) {
+      target.micros.push(micros / calls);
+      console.log(`round ${round}  ${target.name.padEnd(14)} ${target.micros.at(-1).toFixed(1).padStart(6)} us/call (${calls} calls)`);
+    }
+    await Promise.all(running.map(({ pid }) => stopProcess(pid)));
+  }
+  const [manifestTool, openApiTool] = targets;
+  const paired = median(openApiTool.micros.map((micros, round) => micros / manifestTool.micros[round]));
+  console.log(
+    `\nmedian us/call: manifest tool ${median(manifestTool.micros).toFixed(1)}, OpenAPI tool ${median(openApiTool.micros).toFixed(1)}`,
+  );
+  console.log(`OpenAPI / manifest, paired per round: ${paired.toFixed(3)}x (goal: at most 1.05x)`);
+} finally {
+  stopAll();
+}
+smokeRan('openapi');
