@@ -17,7 +17,6 @@ const BENCHES: Array<[name: string, script: string]> = [
   ['catalogue', 'tools/bench/catalogue/run.mjs'],
   ['gateway', 'tools/bench/gateway/run.mjs'],
   ['cpu-per-call', 'tools/bench/gateway/cpu-per-call.mjs'],
-  ['instructions-per-call', 'tools/bench/gateway/instructions-per-call.mjs'],
   ['hostile-schema', 'tools/bench/hostile-schema/run.mjs'],
   ['hostile-tool-services', 'tools/bench/hostile-tool-services/run.mjs'],
   ['openapi', 'tools/bench/openapi/run.mjs'],

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # The programs the tests start themselves and npm cannot install: redis-server (the catalogue's shared
-# cache), nginx (the multi-replica test's round-robin balancer) and valgrind (the instruction-counting
-# benchmark, whose --smoke run is part of npm test). Used by .ci/run and
+# cache) and nginx (the multi-replica test's round-robin balancer). Used by .ci/run and
 # .github/workflows/ci.yml, so a fork's stock runner and CI install the same. Idempotent and quiet:
 # installs only what is missing (Debian / Ubuntu, apt-get; sudo when not root).
 set -euo pipefail
@@ -9,7 +8,6 @@ set -euo pipefail
 missing=()
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
-command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 sudo=()

@@ -12,12 +12,10 @@ const children = [];
 
 /**
  * Starts `node ...args` and resolves with the first capture group of `ready` in its output, then keeps
- * draining its output, as a log collector would. Resolves `{ url, pid }`. `launcher` is a command that
- * runs node (e.g. valgrind and its options); then `pid` is the launcher's.
+ * draining its output, as a log collector would. Resolves `{ url, pid }`.
  */
-export function start(label, args, env, ready, nodeOptions = [], launcher = []) {
-  const [command, ...prefix] = [...launcher, process.execPath];
-  const child = spawn(command, [...prefix, ...nodeOptions, ...args], {
+export function start(label, args, env, ready, nodeOptions = []) {
+  const child = spawn(process.execPath, [...nodeOptions, ...args], {
     cwd: root,
     env: { PATH: process.env.PATH, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -52,27 +50,17 @@ export function startToolService(tools) {
  * The built gateway with one bundle, the bench tool service. `main` defaults to this checkout's build
  * (dist/apps/gateway/main.js); cpu-per-call.mjs --compare passes another build.
  */
-export function startGateway(
-  toolService,
-  { main = path.join(root, 'dist/apps/gateway/main.js'), nodeOptions = [], env = {}, launcher = [] } = {},
-) {
+export function startGateway(toolService, { main = path.join(root, 'dist/apps/gateway/main.js'), nodeOptions = [], env = {} } = {}) {
   const config = path.join(mkdtempSync(path.join(tmpdir(), 'gw-bench-')), 'gateway.yaml');
   writeFileSync(
     config,
     `server: { port: 0, managementPort: 0 }\nmcp:\n  bundles: [{ name: bench, serviceDomain: "${toolService}", manifestPath: /tool-manifest }]\n`,
   );
-  return start('gateway', [main, '--config', config], env, /event=gateway_started mcpUrl=(\S+)/, nodeOptions, launcher);
+  return start('gateway', [main, '--config', config], env, /event=gateway_started mcpUrl=(\S+)/, nodeOptions);
 }
 
-export function startMinimalProxy(toolService, { launcher = [], nodeOptions = [] } = {}) {
-  return start(
-    'minimal proxy',
-    [path.join(here, 'minimal-proxy.mjs')],
-    { TOOL_SERVICE_URL: toolService },
-    /listening on (\S+)/,
-    nodeOptions,
-    launcher,
-  );
+export function startMinimalProxy(toolService) {
+  return start('minimal proxy', [path.join(here, 'minimal-proxy.mjs')], { TOOL_SERVICE_URL: toolService }, /listening on (\S+)/);
 }
 
 export function startSdkRecipe(toolService) {
