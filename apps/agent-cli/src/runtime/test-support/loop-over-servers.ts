@@ -8,6 +8,7 @@ import { AgentLoop, type AgentLoopOptions } from '../../agent/loop/agent-loop';
 import { type Script, type ScriptedLlmServer, startScriptedLlmServer } from '../../agent/test-support/scripted-llm-server';
 import { Transcript } from '../../agent/transcript/transcript';
 import { toolEventEntry } from '../../agent/transcript/transcript-entry';
+import { DEFAULT_LLM_CONFIG } from '../../config/llm-config';
 import { TransportClientFactory } from '../../mcp/client-factory';
 import type { McpServerConfig } from '../../mcp/server-config';
 import type { AgentRuntime } from '../agent-runtime';
@@ -30,12 +31,12 @@ export interface LoopOverServers {
 export async function loopOverServers(
   servers: readonly McpServerConfig[],
   script: Script,
-  options: Pick<AgentLoopOptions, 'resultLimits'> = {},
+  { toolDefinitionBudget, ...options }: Pick<AgentLoopOptions, 'resultLimits'> & { toolDefinitionBudget?: number } = {},
 ): Promise<LoopOverServers> {
   const warnings: string[] = [];
   const llm = await startScriptedLlmServer(script);
   const runtime = await createAgentRuntime(
-    { file: 'test', servers },
+    { file: 'test', servers, llm: { ...DEFAULT_LLM_CONFIG, toolDefinitionBudget: toolDefinitionBudget ?? DEFAULT_LLM_CONFIG.toolDefinitionBudget } },
     {
       clientFactory: new TransportClientFactory({ name: 'loop-test', version: '0' }),
       log: { warn: (message) => warnings.push(message) },
@@ -45,7 +46,16 @@ export async function loopOverServers(
   const model = new ChatCompletionsClient({ baseUrl: llm.baseUrl, model: 'scripted', requestTimeoutMs: 20_000 });
   const transcript = new Transcript(path.join(mkdtempSync(path.join(tmpdir(), 'loop-servers-')), 't.jsonl'), () => undefined);
   const executor = runtime.executor({ cap: 'destructive', approver: FLAG_APPROVER }, (event) => transcript.record(toolEventEntry(event)));
-  const loop = new AgentLoop({ model, tools: runtime.tools, executor, transcript, systemPrompt: 'sys', maxTurns: 5, ...options });
+  const loop = new AgentLoop({
+    model,
+    tools: runtime.tools,
+    deferral: runtime.deferral,
+    executor,
+    transcript,
+    systemPrompt: 'sys',
+    maxTurns: 5,
+    ...options,
+  });
   return {
     loop,
     runtime,

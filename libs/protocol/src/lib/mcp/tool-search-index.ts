@@ -1,0 +1,97 @@
+import MiniSearch from 'minisearch';
+
+/** What the index reads of an MCP tool: its name, its description and the names of its parameters. */
+export interface SearchableTool {
+  readonly name: string;
+  /** Indexed when it is a string (a manifest's tool is untyped beyond its name and schema). */
+  readonly description?: unknown;
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+}
+
+interface ToolDocument {
+  readonly name: string;
+  readonly words: string;
+  readonly description: string;
+  readonly parameters: string;
+}
+
+/** Words too common in tool descriptions to tell tools apart; left out of the index and of queries. */
+const STOP_WORDS = new Set(['a', 'an', 'and', 'as', 'at', 'by', 'for', 'from', 'in', 'into', 'is', 'it', 'of', 'on', 'or', 'the', 'to', 'with']);
+
+/**
+ * A ranked full-text search over MCP tool definitions (BM25 with prefix matching, by minisearch;
+ * docs/adr/0021-tool-search.md), shared by the gateway's `search_tools` and the agent CLI's `ToolSearch`
+ * so both rank alike. A tool's name is split into words (`billing_export_invoice`, `mcp__crm__getLead`)
+ * and weighs most, then its parameter names, then its description.
+ *
+ * `sync` brings the index to a new list of tools by identity: a tool object seen before costs nothing,
+ * one that is new or replaced is (re-)added and one that is gone is discarded. So a list that changed in
+ * one place is re-indexed in that place only, and searching never indexes.
+ */
+export class ToolSearchIndex<T extends SearchableTool> {
+  private readonly index = new MiniSearch<ToolDocument>({
+    idField: 'name',
+    fields: ['words', 'description', 'parameters'],
+    processTerm: (term) => {
+      const lower = term.toLowerCase();
+      return STOP_WORDS.has(lower) ? null : lower;
+    },
+    searchOptions: {
+      boost: { words: 3, parameters: 1.5 },
+      prefix: (term) => term.length >= 3,
+      fuzzy: (term) => (term.length >= 6 ? 0.15 : false),
+      combineWith: 'OR',
+    },
+  });
+  private readonly tools = new Map<string, T>();
+
+  /** Makes the index hold exactly `tools` (unique names); only what changed since the last sync is touched. */
+  sync(tools: Iterable<T>): void {
+    const next = new Map<string, T>();
+    for (const tool of tools) next.set(tool.name, tool);
+    const gone = [...this.tools.entries()].filter(([name, tool]) => next.get(name) !== tool).map(([name]) => name);
+    if (gone.length > 0) this.index.discardAll(gone);
+    for (const name of gone) this.tools.delete(name);
+    const added = [...next.values()].filter((tool) => !this.tools.has(tool.name));
+    this.index.addAll(added.map(toolDocument));
+    for (const tool of added) this.tools.set(tool.name, tool);
+  }
+
+  get size(): number {
+    return this.tools.size;
+  }
+
+  /**
+   * The tools that best match `query`, best first, at most `limit` of them. `accept` leaves tools out
+   * before the limit is applied (what a caller may not see never takes a place in the results).
+   */
+  search(query: string, limit: number, accept: (tool: T) => boolean = () => true): T[] {
+    const found: T[] = [];
+    for (const result of this.index.search(query)) {
+      const tool = this.tools.get(result.id as string);
+      if (tool === undefined || !accept(tool)) continue;
+      found.push(tool);
+      if (found.length === limit) break;
+    }
+    return found;
+  }
+}
+
+function toolDocument(tool: SearchableTool): ToolDocument {
+  const properties = tool.inputSchema.properties;
+  const parameterNames = typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
+  return {
+    name: tool.name,
+    words: nameWords(tool.name),
+    description: typeof tool.description === 'string' ? tool.description : '',
+    parameters: parameterNames.map(nameWords).join(' '),
+  };
+}
+
+/** `mcp__crm__getLead-v2` → `mcp crm get lead v2`: identifiers as the words a query would use. */
+function nameWords(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_\-.:/]+/g, ' ')
+    .trim();
+}
