@@ -47,8 +47,8 @@ class ScriptedModel implements ChatModel {
   constructor(private readonly steps: readonly Step[]) {}
 
   complete(request: CompletionRequest): Promise<AssistantReply> {
-    this.definitionChars.push(JSON.stringify(request.tools ?? []).length);
-    this.toolCounts.push(request.tools?.length ?? 0);
+    this.definitionChars.push(JSON.stringify(request.tools).length);
+    this.toolCounts.push(request.tools.length);
     const step = this.steps[this.definitionChars.length - 1];
     if (step === undefined) throw new Error('the script has ended');
     if ('text' in step) return Promise.resolve({ text: step.text, toolCalls: [], finishReason: 'stop' });

@@ -55,12 +55,12 @@ export class ToolSearchTool extends BuiltinTool<ToolSearchArgs> {
     );
   }
 
-  protected async run({ query, limit = DEFAULT_LIMIT }: ToolSearchArgs): Promise<ToolResult> {
+  protected run({ query, limit = DEFAULT_LIMIT }: ToolSearchArgs): Promise<ToolResult> {
     const found = this.finder.find(query, limit);
-    if (found.length === 0) return textResult(`no tool matches "${query}"; try other words`, { tools: [] });
+    if (found.length === 0) return Promise.resolve(textResult(`no tool matches "${query}"; try other words`, { tools: [] }));
     const lines = found.map((tool) => `- ${tool.name}: ${firstLine(tool.description)}`);
     const text = `${found.length} tool(s) found; their definitions are in your tool list from your next turn on:\n${lines.join('\n')}`;
-    return textResult(text, { tools: found.map((tool) => tool.name) });
+    return Promise.resolve(textResult(text, { tools: found.map((tool) => tool.name) }));
   }
 }
 
