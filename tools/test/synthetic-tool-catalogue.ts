@@ -5,7 +5,7 @@
  * schema of the size real tools have. The same index gives the same tool on every run, so the fixed query
  * set (tool-search-queries.json) can name the tools it expects.
  */
-export interface SyntheticTool {
+interface SyntheticTool {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: Record<string, unknown>;
@@ -90,7 +90,7 @@ const ACTIONS: ReadonlyArray<readonly [string, string, boolean, string]> = [
 ];
 
 /** Most tools this catalogue can make: every system, action and record once. */
-export const MAX_SYNTHETIC_TOOLS = SYSTEMS.length * ACTIONS.length * RECORDS.length;
+const MAX_SYNTHETIC_TOOLS = SYSTEMS.length * ACTIONS.length * RECORDS.length;
 
 /** The first `count` tools, system by system, then action by action, then record by record. */
 export function syntheticTools(count: number): SyntheticTool[] {

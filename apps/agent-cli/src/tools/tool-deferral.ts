@@ -3,7 +3,7 @@ import { ToolSearchIndex } from '@toolmesh/protocol';
 import type { Tool } from './tool';
 import type { ToolRegistry } from './tool-registry';
 
-export interface ToolDeferralOptions {
+interface ToolDeferralOptions {
   /** `llm.toolDefinitionBudget`: estimated tokens the deferrable tools' definitions may take before they are deferred. */
   readonly budgetTokens: number;
   /** Whether a tool may be left out: an MCP server's tool, unless its server is marked `alwaysLoad`. */
@@ -13,7 +13,7 @@ export interface ToolDeferralOptions {
 }
 
 /** Which of a turn's tools go to the model and which are left out, to be found with the search tool. */
-export interface ToolPlan {
+interface ToolPlan {
   readonly sent: readonly Tool[];
   readonly deferred: readonly Tool[];
 }

@@ -7,7 +7,7 @@ interface ToolSearchArgs {
 }
 
 /** What ToolSearch needs of the deferral (tools/tool-deferral.ts): the search, and how much is left out. */
-export interface DeferredToolFinder {
+interface DeferredToolFinder {
   find(query: string, limit: number): readonly Tool[];
   readonly deferredCount: number;
 }

@@ -8,7 +8,7 @@ import type { RequestContext } from '@toolmesh/transport-http/server';
  */
 export type ToolVisibility = (tool: ToolDefinition, context: RequestContext) => boolean;
 
-export const EVERY_TOOL_VISIBLE: ToolVisibility = () => true;
+const EVERY_TOOL_VISIBLE: ToolVisibility = () => true;
 
 /**
  * The ranked search behind `search_tools` (G30), over the catalogue in memory: no tool service is asked.

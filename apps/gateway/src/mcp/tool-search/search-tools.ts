@@ -5,7 +5,7 @@ import type { EraErrors } from '../era-errors';
 import type { RequestHandler } from '../handlers/method-handler';
 import type { CatalogueSearch } from './catalogue-search';
 
-export const SEARCH_TOOLS_NAME = 'search_tools';
+const SEARCH_TOOLS_NAME = 'search_tools';
 const DEFAULT_LIMIT = 10;
 const MAX_LIMIT = 50;
 const MAX_QUERY_CHARS = 1_000;
@@ -66,8 +66,7 @@ export function listingSearchTools(toolsList: RequestHandler, search: CatalogueS
  * can read, as for any tool.
  */
 export function callingSearchTools(toolsCall: RequestHandler, search: CatalogueSearch, form: ToolsListForm, errors: EraErrors): RequestHandler {
-  return async (params, context, id) => {
-    if (params.name !== SEARCH_TOOLS_NAME) return toolsCall(params, context, id);
+  const searchTools: RequestHandler = async (params, context, id) => {
     const generation = await search.generation();
     if (!generation) return errors.registryUnavailable(id);
     if (shadowed(generation)) return toolsCall(params, context, id);
@@ -76,6 +75,8 @@ export function callingSearchTools(toolsCall: RequestHandler, search: CatalogueS
     const tools = search.search(generation, args.query, args.limit, context).map((tool) => publicToolIn(form, tool));
     return { result: { content: [{ type: 'text', text: JSON.stringify({ tools }) }], structuredContent: { tools }, isError: false } };
   };
+  // Not async: every other call goes on with no promise of this layer's own (docs/adr/0005-gateway-hot-path.md).
+  return (params, context, id) => (params.name === SEARCH_TOOLS_NAME ? searchTools : toolsCall)(params, context, id);
 }
 
 function shadowed(generation: { readonly tools: ReadonlyMap<string, unknown> } | undefined): boolean {
