@@ -33,6 +33,7 @@ mcp:
       headers: { Authorization: "Bearer \${API_TOKEN}" }
       requestTimeoutMs: 5000
       annotationTrust: trust
+      alwaysLoad: true
 `,
       { API_TOKEN: 't0k3n' },
     );
@@ -54,6 +55,7 @@ mcp:
         headers: { Authorization: 'Bearer t0k3n' },
         requestTimeoutMs: 5000,
         annotationTrust: 'trust',
+        alwaysLoad: true,
       },
     ]);
   });
@@ -305,6 +307,7 @@ describe('agent configuration: the llm section', () => {
       requestTimeoutMs: 120_000,
       maxToolResultChars: 100_000,
       audioInput: false,
+      toolDefinitionBudget: 10_000,
     });
   });
 
@@ -320,6 +323,7 @@ llm:
   systemPrompt: Be brief.
   maxToolResultChars: 5000
   audioInput: true
+  toolDefinitionBudget: 2500
 `),
     ).toEqual({
       baseUrl: 'https://api.openai.com/v1',
@@ -330,6 +334,7 @@ llm:
       systemPrompt: 'Be brief.',
       maxToolResultChars: 5000,
       audioInput: true,
+      toolDefinitionBudget: 2500,
     });
   });
 
@@ -340,7 +345,7 @@ llm:
   it.each([
     [
       'llm:\n  baseURL: http://x\n',
-      'agent-cli.yaml: llm.baseURL is not a known setting (known: baseUrl, model, apiKeyEnv, maxTurns, requestTimeoutMs, systemPrompt, maxToolResultChars, audioInput)',
+      'agent-cli.yaml: llm.baseURL is not a known setting (known: baseUrl, model, apiKeyEnv, maxTurns, requestTimeoutMs, systemPrompt, maxToolResultChars, audioInput, toolDefinitionBudget)',
     ],
     [
       'llm:\n  baseUrl: localhost:11434\n',

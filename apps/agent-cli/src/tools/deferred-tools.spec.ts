@@ -48,6 +48,11 @@ describe('deferred tools behind ToolSearch', () => {
     const definition = session.llm.requests[1].body.tools?.find((tool) => tool.function.name === EXPORT_INVOICES);
     expect(definition?.function.description).toMatch(/^Exports the invoices of the billing ledger as a CSV/);
     expect(toolMessage(session.llm, 'export')).toBe('billing_export_invoice ran with {"invoiceId":"inv-7","format":"csv"}');
+    // ToolSearch goes through the gate like any tool, and being read-only needs no question.
+    expect(session.transcript().filter((entry) => entry.type === 'approval').map((entry) => [entry.name, entry.by])).toEqual([
+      ['ToolSearch', 'not-needed'],
+      [EXPORT_INVOICES, 'not-needed'],
+    ]);
     // The definitions the model got in each request: a few kilobytes, where all 1,000 take hundreds.
     expect(Math.max(...definitionChars(session.llm))).toBeLessThan(20_000);
   }, 120_000);
@@ -71,15 +76,20 @@ describe('deferred tools behind ToolSearch', () => {
   }, 120_000);
 
   it('a deferred tool the model names without searching still runs, through the same gate, and is sent from then on', async () => {
+    // Mutating (the server claims no read-only, and its claims are trusted): the gate asks, --yes answers.
+    const createInvoice = 'mcp__catalogue-0__billing_create_invoice';
     session = await loopOverServers(syntheticServers(10, 100), [
-      { toolCalls: [{ id: 'direct', name: EXPORT_INVOICES, arguments: { format: 'csv' } }] },
+      { toolCalls: [{ id: 'direct', name: createInvoice, arguments: { fields: 'amount=7' } }] },
       { text: 'done' },
     ]);
-    await session.loop.send('export');
-    expect(toolMessage(session.llm, 'direct')).toBe('billing_export_invoice ran with {"format":"csv"}');
+    await session.loop.send('create an invoice');
+    expect(toolMessage(session.llm, 'direct')).toBe('billing_create_invoice ran with {"fields":"amount=7"}');
+    expect(session.transcript().filter((entry) => entry.id === 'direct' && entry.type === 'approval')).toEqual([
+      expect.objectContaining({ name: createInvoice, allowed: true, by: 'flag' }),
+    ]);
     const [first, second] = session.offered();
-    expect(first).not.toContain(EXPORT_INVOICES);
-    expect(second.filter((name) => name.startsWith('mcp__'))).toEqual([EXPORT_INVOICES]);
+    expect(first).not.toContain(createInvoice);
+    expect(second.filter((name) => name.startsWith('mcp__'))).toEqual([createInvoice]);
   }, 120_000);
 
   it('a list_changed re-indexes: a tool a server adds while the agent runs is found by ToolSearch', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -19,6 +19,8 @@ export interface LoopOverServers {
   readonly runtime: AgentRuntime;
   readonly llm: ScriptedLlmServer;
   readonly warnings: string[];
+  /** The transcript's entries so far (tool calls, the gate's verdicts, results). */
+  transcript(): Array<Record<string, unknown>>;
   /** The tool names offered in each model request, in order. */
   offered(): string[][];
   close(): Promise<void>;
@@ -44,7 +46,8 @@ export async function loopOverServers(
     },
   );
   const model = new ChatCompletionsClient({ baseUrl: llm.baseUrl, model: 'scripted', requestTimeoutMs: 20_000 });
-  const transcript = new Transcript(path.join(mkdtempSync(path.join(tmpdir(), 'loop-servers-')), 't.jsonl'), () => undefined);
+  const transcriptFile = path.join(mkdtempSync(path.join(tmpdir(), 'loop-servers-')), 't.jsonl');
+  const transcript = new Transcript(transcriptFile, () => undefined);
   const executor = runtime.executor({ cap: 'destructive', approver: FLAG_APPROVER }, (event) => transcript.record(toolEventEntry(event)));
   const loop = new AgentLoop({
     model,
@@ -61,6 +64,11 @@ export async function loopOverServers(
     runtime,
     llm,
     warnings,
+    transcript: () =>
+      readFileSync(transcriptFile, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
     offered: () => llm.requests.map((request) => (request.body.tools ?? []).map((tool) => tool.function.name)),
     close: async () => {
       transcript.close();
