@@ -18,7 +18,7 @@ it('tools --json marks the deferred tools: the MCP tools over the budget, never 
     cwd: dir,
     env: { PATH: process.env.PATH, HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'config') },
   });
-  expect({ code: run.code, stderr: run.stderr }).toEqual({ code: ExitCode.Ok, stderr: '' });
+  expect({ code: run.code, stderr: run.stderr }).toEqual({ code: ExitCode.Ok, stderr: expect.not.stringContaining('failed') });
   const tools = JSON.parse(run.stdout).tools as Array<{ name: string; deferred: boolean }>;
   const deferredOf = (prefix: string) => [...new Set(tools.filter((t) => t.name.startsWith(prefix)).map((t) => t.deferred))];
   expect(tools).toHaveLength(1_000 + 8);
