@@ -1,3 +1,7 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
 /**
  * A large tool catalogue made up deterministically, for the tool-search tests and benchmarks (issue 29):
  * up to 10,000 distinct tools, each a system, an action and a kind of record, with a description written
@@ -88,6 +92,20 @@ const ACTIONS: ReadonlyArray<readonly [string, string, boolean, string]> = [
   ['audit', 'Shows who changed the {records} of {system} and when, from the change log', true, 'since'],
   ['restore', 'Restores archived {records} of {system} back into the active views', false, 'archiveId'],
 ];
+
+/**
+ * The first `servers * toolsEach` tools as one JSON file per server (for tools/test/peers/stdio-peer.mjs's
+ * `--tools-file`), in a new temporary folder: server i gets tools i*toolsEach onwards. Returns the files.
+ */
+export function writeSyntheticToolFiles(servers: number, toolsEach: number): string[] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'synthetic-tools-'));
+  const tools = syntheticTools(servers * toolsEach);
+  return Array.from({ length: servers }, (_, i) => {
+    const file = path.join(dir, `tools-${i}.json`);
+    writeFileSync(file, JSON.stringify(tools.slice(i * toolsEach, (i + 1) * toolsEach)));
+    return file;
+  });
+}
 
 /** Most tools this catalogue can make: every system, action and record once. */
 const MAX_SYNTHETIC_TOOLS = SYSTEMS.length * ACTIONS.length * RECORDS.length;

@@ -13,6 +13,4 @@ export { TransportClientFactory } from './mcp/client-factory';
 export { McpClientManager } from './mcp/client-manager';
 export type { StdioServerConfig } from './mcp/server-config';
 export { createAgentRuntime } from './runtime/runtime-factory';
-// The specs' servers of synthetic tools (test-support), so the tool-search bench measures the same catalogue.
-export { syntheticServers } from './test-support/synthetic-servers';
 export { ToolRegistry } from './tools/tool-registry';

@@ -88,7 +88,10 @@ describe('search_tools over a catalogue of 10,000 tools', () => {
   it('refuses bad arguments with an isError result, as any tool does', async () => {
     for (const args of [{}, { query: '' }, { query: 'x', limit: 0 }, { query: 'x', limit: 51 }, { query: 'x'.repeat(1_001) }]) {
       const result = await search(args);
-      expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/^invalid arguments for search_tools: /) }] });
+      expect(result).toMatchObject({
+        isError: true,
+        content: [{ type: 'text', text: expect.stringMatching(/^invalid arguments for search_tools: /) }],
+      });
     }
   });
 
@@ -106,7 +109,11 @@ describe('search_tools over a catalogue of 10,000 tools', () => {
         jsonrpc: '2.0',
         id: 1,
         method: 'tools/call',
-        params: { _meta: META_2026, name: 'search_tools', arguments: { query: 'restore archived contracts of the contract repository', limit: 3 } },
+        params: {
+          _meta: META_2026,
+          name: 'search_tools',
+          arguments: { query: 'restore archived contracts of the contract repository', limit: 3 },
+        },
       }),
     });
     const body = (await res.json()) as { result: SearchResult };
@@ -123,7 +130,9 @@ describe('search_tools off (the default)', () => {
 
   beforeAll(async () => {
     service = await new DocumentServer().start();
-    service.serve('/tool-manifest', { json: { revision: 'five', tools: few.map((tool) => ({ ...tool, endpoint: `/tools/${tool.name}` })) } });
+    service.serve('/tool-manifest', {
+      json: { revision: 'five', tools: few.map((tool) => ({ ...tool, endpoint: `/tools/${tool.name}` })) },
+    });
     gateway = await startTestGateway(service.url);
   }, 60_000);
   afterAll(async () => {

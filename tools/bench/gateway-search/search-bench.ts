@@ -93,7 +93,10 @@ async function main(): Promise<void> {
   console.log(`\n${TOOLS} tools, ${QUERIES.length} queries, node ${process.version}`);
   console.log(`index alone: built in ${index.buildMs} ms; one search p50 ${index.p50Ms} ms, p99 ${index.p99Ms} ms (goal p99 < 5 ms)`);
 
-  const service = await serveManifest({ revision: 'bench', tools: catalogue.map((tool) => ({ ...tool, endpoint: `/tools/${tool.name}` })) });
+  const service = await serveManifest({
+    revision: 'bench',
+    tools: catalogue.map((tool) => ({ ...tool, endpoint: `/tools/${tool.name}` })),
+  });
   const config = path.join(mkdtempSync(path.join(tmpdir(), 'gw-bench-search-')), 'gateway.yaml');
   writeFileSync(
     config,
@@ -119,8 +122,12 @@ mcp:
     const searched = await measure(gateway.url, gateway.pid, ROUNDS * QUERIES.length, search);
     const listed = await measure(gateway.url, gateway.pid, LIST_REQUESTS, () => list);
     const ratio = (a = 0, b = 1) => (a / b).toFixed(3);
-    console.log(`search_tools over HTTP: p50 ${searched.p50Ms} ms, p99 ${searched.p99Ms} ms, gateway CPU ${searched.cpuMsPerRequest} ms per request`);
-    console.log(`tools/list (baseline):  p50 ${listed.p50Ms} ms, p99 ${listed.p99Ms} ms, gateway CPU ${listed.cpuMsPerRequest} ms per request`);
+    console.log(
+      `search_tools over HTTP: p50 ${searched.p50Ms} ms, p99 ${searched.p99Ms} ms, gateway CPU ${searched.cpuMsPerRequest} ms per request`,
+    );
+    console.log(
+      `tools/list (baseline):  p50 ${listed.p50Ms} ms, p99 ${listed.p99Ms} ms, gateway CPU ${listed.cpuMsPerRequest} ms per request`,
+    );
     console.log(
       `search / tools/list: p99 latency ${ratio(searched.p99Ms, listed.p99Ms)}x, CPU per request ${ratio(searched.cpuMsPerRequest, listed.cpuMsPerRequest)}x`,
     );

@@ -25,10 +25,11 @@ import {
   createAgentRuntime,
   DEFAULT_LLM_CONFIG,
   FLAG_APPROVER,
-  syntheticServers,
+  type StdioServerConfig,
   Transcript,
   TransportClientFactory,
 } from '../../../apps/agent-cli/src/bench-seam';
+import { writeSyntheticToolFiles } from '../../test/synthetic-tool-catalogue';
 import { SMOKE, smokeRan } from '../smoke.mjs';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -36,6 +37,21 @@ const SERVERS = SMOKE ? 2 : 10;
 const TOOLS_EACH = 100;
 const WANTED = 'mcp__catalogue-1__billing_export_invoice';
 const QUERY = 'export the invoices of the billing ledger as a csv file';
+
+const STDIO_PEER = path.join(ROOT, 'tools/test/peers/stdio-peer.mjs');
+
+/** The servers of the tool-search specs (apps/agent-cli/src/test-support/synthetic-servers.ts): the same catalogue. */
+function servers(): StdioServerConfig[] {
+  return writeSyntheticToolFiles(SERVERS, TOOLS_EACH).map((file, i) => ({
+    name: `catalogue-${i}`,
+    transport: 'stdio',
+    command: process.execPath,
+    args: [STDIO_PEER, `--tools-file=${file}`],
+    env: {},
+    requestTimeoutMs: 30_000,
+    annotationTrust: 'trust',
+  }));
+}
 
 type Step = { readonly tool: string; readonly args: Record<string, unknown> } | { readonly text: string };
 
@@ -60,7 +76,7 @@ class ScriptedModel implements ChatModel {
 async function run(label: string, budget: number, steps: readonly Step[]) {
   const workingDirectory = mkdtempSync(path.join(tmpdir(), 'bench-tool-search-'));
   const runtime = await createAgentRuntime(
-    { file: 'bench', servers: syntheticServers(SERVERS, TOOLS_EACH), llm: { ...DEFAULT_LLM_CONFIG, toolDefinitionBudget: budget } },
+    { file: 'bench', servers: servers(), llm: { ...DEFAULT_LLM_CONFIG, toolDefinitionBudget: budget } },
     { clientFactory: new TransportClientFactory({ name: 'bench', version: '0' }), log: { warn: () => undefined }, workingDirectory },
   );
   const transcript = new Transcript(path.join(workingDirectory, 'transcript.jsonl'), () => undefined);
@@ -83,7 +99,14 @@ async function run(label: string, budget: number, steps: readonly Step[]) {
   }
   const tokens = model.definitionChars.map((chars) => Math.ceil(chars / 4));
   const total = tokens.reduce((sum, t) => sum + t, 0);
-  const row = { label, turns: tokens.length, toolsPerTurn: model.toolCounts, tokensPerTurn: tokens, total, perTurn: Math.round(total / tokens.length) };
+  const row = {
+    label,
+    turns: tokens.length,
+    toolsPerTurn: model.toolCounts,
+    tokensPerTurn: tokens,
+    total,
+    perTurn: Math.round(total / tokens.length),
+  };
   console.log(
     `${label.padEnd(16)} ${row.turns} turns, tools sent per turn ${row.toolsPerTurn.join(' / ')}, definition tokens per turn ${tokens.join(' / ')} (mean ${row.perTurn}, task ${total})`,
   );
@@ -100,7 +123,9 @@ async function main(): Promise<void> {
   ]);
   const whole = await run('without', Number.MAX_SAFE_INTEGER, [exportCall, { text: 'exported' }]);
   const perTurn = deferred.perTurn / whole.perTurn;
-  console.log(`\ntool-definition tokens per turn, deferral / none: ${perTurn.toFixed(3)}x (goal <= 0.1x); per task: ${(deferred.total / whole.total).toFixed(3)}x`);
+  console.log(
+    `\ntool-definition tokens per turn, deferral / none: ${perTurn.toFixed(3)}x (goal <= 0.1x); per task: ${(deferred.total / whole.total).toFixed(3)}x`,
+  );
   if (!SMOKE) {
     mkdirSync(path.join(ROOT, 'tmp/bench'), { recursive: true });
     writeFileSync(path.join(ROOT, 'tmp/bench/tool-search.json'), `${JSON.stringify({ deferred, whole, perTurn }, null, 2)}\n`);

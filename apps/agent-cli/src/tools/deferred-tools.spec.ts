@@ -26,7 +26,9 @@ function definitionChars(llm: ScriptedLlmServer): number[] {
 describe('deferred tools behind ToolSearch', () => {
   it('1,000 MCP tools on 10 servers: the model is sent none of them, finds one with ToolSearch and calls it the next turn', async () => {
     session = await loopOverServers(syntheticServers(10, 100), [
-      { toolCalls: [{ id: 'search', name: 'ToolSearch', arguments: { query: 'export the invoices of the billing ledger as a csv file' } }] },
+      {
+        toolCalls: [{ id: 'search', name: 'ToolSearch', arguments: { query: 'export the invoices of the billing ledger as a csv file' } }],
+      },
       { toolCalls: [{ id: 'export', name: EXPORT_INVOICES, arguments: { invoiceId: 'inv-7', format: 'csv' } }] },
       { text: 'exported' },
     ]);
@@ -49,7 +51,12 @@ describe('deferred tools behind ToolSearch', () => {
     expect(definition?.function.description).toMatch(/^Exports the invoices of the billing ledger as a CSV/);
     expect(toolMessage(session.llm, 'export')).toBe('billing_export_invoice ran with {"invoiceId":"inv-7","format":"csv"}');
     // ToolSearch goes through the gate like any tool, and being read-only needs no question.
-    expect(session.transcript().filter((entry) => entry.type === 'approval').map((entry) => [entry.name, entry.by])).toEqual([
+    expect(
+      session
+        .transcript()
+        .filter((entry) => entry.type === 'approval')
+        .map((entry) => [entry.name, entry.by]),
+    ).toEqual([
       ['ToolSearch', 'not-needed'],
       [EXPORT_INVOICES, 'not-needed'],
     ]);

@@ -38,7 +38,11 @@ export async function loopOverServers(
   const warnings: string[] = [];
   const llm = await startScriptedLlmServer(script);
   const runtime = await createAgentRuntime(
-    { file: 'test', servers, llm: { ...DEFAULT_LLM_CONFIG, toolDefinitionBudget: toolDefinitionBudget ?? DEFAULT_LLM_CONFIG.toolDefinitionBudget } },
+    {
+      file: 'test',
+      servers,
+      llm: { ...DEFAULT_LLM_CONFIG, toolDefinitionBudget: toolDefinitionBudget ?? DEFAULT_LLM_CONFIG.toolDefinitionBudget },
+    },
     {
       clientFactory: new TransportClientFactory({ name: 'loop-test', version: '0' }),
       log: { warn: (message) => warnings.push(message) },

@@ -40,7 +40,7 @@ describe('CatalogueSearch', () => {
     expect(names(search.search(second, 'billing ledger', 5, context)).sort()).toEqual(['billing_export_invoice', 'billing_export_refund']);
   });
 
-  it("leaves out what the caller may not see before the limit counts (the authorization seam)", async () => {
+  it('leaves out what the caller may not see before the limit counts (the authorization seam)', async () => {
     const generation = new CatalogueGeneration(1, [invoices, refunds, tickets]);
     const search = new CatalogueSearch(
       catalogueOf(() => generation),

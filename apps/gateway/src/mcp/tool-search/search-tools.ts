@@ -15,7 +15,7 @@ const SEARCH_TOOLS_TOOL = {
   name: SEARCH_TOOLS_NAME,
   title: 'Search tools',
   description:
-    "Finds this gateway's tools by what they do. Give a few words of the task (e.g. \"export invoices as csv\"); the best " +
+    'Finds this gateway\'s tools by what they do. Give a few words of the task (e.g. "export invoices as csv"); the best ' +
     'matches come back best first, each as its full tool definition (name, description, inputSchema, annotations), ' +
     'ready to call with tools/call.',
   inputSchema: {
@@ -65,13 +65,19 @@ export function listingSearchTools(toolsList: RequestHandler, search: CatalogueS
  * (G30); every other call goes to `toolsCall` untouched. Bad arguments are an `isError` result the model
  * can read, as for any tool.
  */
-export function callingSearchTools(toolsCall: RequestHandler, search: CatalogueSearch, form: ToolsListForm, errors: EraErrors): RequestHandler {
+export function callingSearchTools(
+  toolsCall: RequestHandler,
+  search: CatalogueSearch,
+  form: ToolsListForm,
+  errors: EraErrors,
+): RequestHandler {
   const searchTools: RequestHandler = async (params, context, id) => {
     const generation = await search.generation();
     if (!generation) return errors.registryUnavailable(id);
     if (shadowed(generation)) return toolsCall(params, context, id);
     const args = readArguments(params.arguments);
-    if (typeof args === 'string') return { result: { content: [{ type: 'text', text: `invalid arguments for search_tools: ${args}` }], isError: true } };
+    if (typeof args === 'string')
+      return { result: { content: [{ type: 'text', text: `invalid arguments for search_tools: ${args}` }], isError: true } };
     const tools = search.search(generation, args.query, args.limit, context).map((tool) => publicToolIn(form, tool));
     return { result: { content: [{ type: 'text', text: JSON.stringify({ tools }) }], structuredContent: { tools }, isError: false } };
   };

@@ -16,7 +16,26 @@ interface ToolDocument {
 }
 
 /** Words too common in tool descriptions to tell tools apart; left out of the index and of queries. */
-const STOP_WORDS = new Set(['a', 'an', 'and', 'as', 'at', 'by', 'for', 'from', 'in', 'into', 'is', 'it', 'of', 'on', 'or', 'the', 'to', 'with']);
+const STOP_WORDS = new Set([
+  'a',
+  'an',
+  'and',
+  'as',
+  'at',
+  'by',
+  'for',
+  'from',
+  'in',
+  'into',
+  'is',
+  'it',
+  'of',
+  'on',
+  'or',
+  'the',
+  'to',
+  'with',
+]);
 
 /**
  * A ranked full-text search over MCP tool definitions (BM25 with prefix matching, by minisearch;
