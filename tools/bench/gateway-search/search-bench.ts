@@ -11,7 +11,8 @@
  *
  * Run: `node tools/bench/gateway-search/run.mjs` after `npx nx build gateway` (ROUNDS to vary).
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -21,9 +22,9 @@ import { ToolSearchIndex } from '@toolmesh/protocol';
 
 import { syntheticTools } from '../../test/synthetic-tool-catalogue';
 import queries from '../../test/tool-search-queries.json';
-import { cpuMicros, mcpRequest, root, settle, start, stopAll } from '../gateway/processes.mjs';
 import { SMOKE, smokeRan } from '../smoke.mjs';
 
+const root = path.resolve(__dirname, '../../..');
 const TOOLS = SMOKE ? 500 : 10_000;
 const ROUNDS = SMOKE ? 1 : Number(process.env.ROUNDS ?? 20);
 const LIST_REQUESTS = SMOKE ? 2 : 50;
@@ -33,6 +34,43 @@ interface Figures {
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly cpuMsPerRequest?: number;
+}
+
+// The gateway benches' helpers (../gateway/processes.mjs) read import.meta, which this CommonJS bundle has
+// not: what this bench needs of them, the gateway as a process and its CPU time, is here.
+const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** User plus system CPU time of a process so far, all its threads, in microseconds (from /proc: Linux only). */
+function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / TICKS_PER_SECOND;
+}
+
+/** The built gateway with `config`; resolves with its MCP URL once it serves. */
+function startGateway(config: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [path.join(root, 'dist/apps/gateway/main.js'), '--config', config], {
+    cwd: root,
+    env: { PATH: process.env.PATH },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+      const match = /event=gateway_started mcpUrl=(\S+)/.exec(output);
+      if (match) resolve({ url: match[1], child });
+    });
+    child.once('exit', (code) => reject(new Error(`the gateway exited with ${code}: ${output.slice(-500)}`)));
+  });
+}
+
+/** A 2025 request (the era tools/list is most often measured in, docs/benchmarks.md). */
+function mcpRequest(method: string, params?: Record<string, unknown>): { headers: Record<string, string>; body: string } {
+  return {
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(params && { params }) }),
+  };
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -73,7 +111,7 @@ async function serveManifest(manifest: unknown): Promise<{ url: string; close: (
 
 /** `count` requests one after another; latency per request and the gateway's CPU time over all of them. */
 async function measure(url: string, pid: number, count: number, next: (i: number) => { headers: Record<string, string>; body: string }) {
-  await settle();
+  await new Promise((resolve) => setTimeout(resolve, 500)); // the previous phase's garbage collected, mostly
   const samples: number[] = [];
   const cpuBefore = cpuMicros(pid);
   for (let i = 0; i < count; i++) {
@@ -107,20 +145,17 @@ mcp:
   catalogue: { maxTools: 20000, toolsListPageSize: 20000, maxSerializedBytes: 67108864, maxManifestBytes: 67108864, manifestTimeoutMillis: 30000 }
 `,
   );
+  let gatewayProcess: ChildProcess | undefined;
   try {
-    const gateway = (await start(
-      'gateway',
-      [path.join(root, 'dist/apps/gateway/main.js'), '--config', config],
-      {},
-      /event=gateway_started mcpUrl=(\S+)/,
-    )) as { url: string; pid: number };
-    const list = mcpRequest('legacy', 'tools/list');
-    const search = (i: number) =>
-      mcpRequest('legacy', 'tools/call', { name: 'search_tools', arguments: { query: QUERIES[i % QUERIES.length], limit: 10 } });
+    const gateway = await startGateway(config);
+    gatewayProcess = gateway.child;
+    const pid = gateway.child.pid as number;
+    const list = mcpRequest('tools/list');
+    const search = (i: number) => mcpRequest('tools/call', { name: 'search_tools', arguments: { query: QUERIES[i % QUERIES.length], limit: 10 } });
     for (let i = 0; i < QUERIES.length; i++) await fetch(gateway.url, { method: 'POST', ...search(i) }); // load, index, warm up
     await fetch(gateway.url, { method: 'POST', ...list });
-    const searched = await measure(gateway.url, gateway.pid, ROUNDS * QUERIES.length, search);
-    const listed = await measure(gateway.url, gateway.pid, LIST_REQUESTS, () => list);
+    const searched = await measure(gateway.url, pid, ROUNDS * QUERIES.length, search);
+    const listed = await measure(gateway.url, pid, LIST_REQUESTS, () => list);
     const ratio = (a = 0, b = 1) => (a / b).toFixed(3);
     console.log(
       `search_tools over HTTP: p50 ${searched.p50Ms} ms, p99 ${searched.p99Ms} ms, gateway CPU ${searched.cpuMsPerRequest} ms per request`,
@@ -139,7 +174,7 @@ mcp:
       );
     }
   } finally {
-    stopAll();
+    gatewayProcess?.kill('SIGTERM');
     service.close();
   }
 }
@@ -147,7 +182,6 @@ mcp:
 main().then(
   () => smokeRan('gateway-search'),
   (error: unknown) => {
-    stopAll();
     process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = 1;
   },
