@@ -10,9 +10,9 @@ export interface SearchableTool {
 
 interface ToolDocument {
   readonly name: string;
+  /** The words of its name and of its parameters' names. */
   readonly words: string;
   readonly description: string;
-  readonly parameters: string;
 }
 
 /** Words too common in tool descriptions to tell tools apart; left out of the index and of queries. */
@@ -40,8 +40,11 @@ const STOP_WORDS = new Set([
 /**
  * A ranked full-text search over MCP tool definitions (BM25 with prefix matching, by minisearch;
  * docs/adr/0021-tool-search.md), shared by the gateway's `search_tools` and the agent CLI's `ToolSearch`
- * so both rank alike. A tool's name is split into words (`billing_export_invoice`, `mcp__crm__getLead`)
- * and weighs most, then its parameter names, then its description.
+ * so both rank alike. A tool's name and its parameters' names are split into words
+ * (`billing_export_invoice`, `mcp__crm__getLead`, `invoiceId`) and weigh twice its description. A query
+ * word of 4 characters or more also matches the words it starts (`invoice` finds `invoices`). There is no
+ * fuzzy matching: it cost a third more per search (docs/benchmarks.md, "Gateway search") and a model's
+ * query has few typos. Each field is one more pass over its postings, so names and parameters share one.
  *
  * `sync` brings the index to a new list of tools by identity: a tool object seen before costs nothing,
  * one that is new or replaced is (re-)added and one that is gone is discarded. So a list that changed in
@@ -50,17 +53,12 @@ const STOP_WORDS = new Set([
 export class ToolSearchIndex<T extends SearchableTool> {
   private readonly index = new MiniSearch<ToolDocument>({
     idField: 'name',
-    fields: ['words', 'description', 'parameters'],
+    fields: ['words', 'description'],
     processTerm: (term) => {
       const lower = term.toLowerCase();
       return STOP_WORDS.has(lower) ? null : lower;
     },
-    searchOptions: {
-      boost: { words: 3, parameters: 1.5 },
-      prefix: (term) => term.length >= 3,
-      fuzzy: (term) => (term.length >= 6 ? 0.15 : false),
-      combineWith: 'OR',
-    },
+    searchOptions: { boost: { words: 2 }, prefix: (term) => term.length >= 4, combineWith: 'OR' },
   });
   private readonly tools = new Map<string, T>();
 
@@ -101,9 +99,8 @@ function toolDocument(tool: SearchableTool): ToolDocument {
   const parameterNames = typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
   return {
     name: tool.name,
-    words: nameWords(tool.name),
+    words: [tool.name, ...parameterNames].map(nameWords).join(' '),
     description: typeof tool.description === 'string' ? tool.description : '',
-    parameters: parameterNames.map(nameWords).join(' '),
   };
 }
 
