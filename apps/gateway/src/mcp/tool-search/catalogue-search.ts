@@ -12,10 +12,10 @@ const EVERY_TOOL_VISIBLE: ToolVisibility = () => true;
 
 /**
  * The ranked search behind `search_tools` (G30), over the catalogue in memory: no tool service is asked.
- * The index follows the catalogue's generations by identity (ToolSearchIndex.sync): a route whose tools
- * did not change keeps its tool objects, so a new generation re-indexes only the routes that changed,
- * once, when it is installed (`reindex`, from the catalogue's change listener) or, at the latest, by the
- * first search that sees it. A search itself never indexes.
+ * The index follows the catalogue's generations (ToolSearchIndex.sync): a route whose manifests did not
+ * change keeps its tool objects, and a reloaded tool whose text did not change is not indexed again, so a
+ * new generation re-indexes only the tools that changed, once, when it is installed (`reindex`, from the
+ * catalogue's change listener) or, at the latest, by the first search that sees it.
  */
 export class CatalogueSearch {
   private readonly index = new ToolSearchIndex<SearchableTool>();

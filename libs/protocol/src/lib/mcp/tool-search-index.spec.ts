@@ -42,4 +42,13 @@ describe('ToolSearchIndex', () => {
     expect(index.search('invoices', 5)).toEqual([]);
     expect(names(index.search('weather', 5))).toEqual(['getForecast']);
   });
+
+  it('a new object with the same text replaces its predecessor in the results', () => {
+    const index = new ToolSearchIndex<SearchableTool>();
+    index.sync([invoices, tickets]);
+    const reloaded = { ...invoices, annotations: { readOnlyHint: true } };
+    index.sync([reloaded, tickets]);
+    expect(index.search('invoices', 5)).toEqual([reloaded]);
+    expect(index.size).toBe(2);
+  });
 });

@@ -46,9 +46,11 @@ const STOP_WORDS = new Set([
  * fuzzy matching: it cost a third more per search (docs/benchmarks.md, "Gateway search") and a model's
  * query has few typos. Each field is one more pass over its postings, so names and parameters share one.
  *
- * `sync` brings the index to a new list of tools by identity: a tool object seen before costs nothing,
- * one that is new or replaced is (re-)added and one that is gone is discarded. So a list that changed in
- * one place is re-indexed in that place only, and searching never indexes.
+ * `sync` brings the index to a new list of tools: a tool object seen before costs nothing, a new object
+ * whose indexed text (name, parameter names, description) is the same as its predecessor's only replaces
+ * it, one whose text changed or that is new is (re-)indexed, one that is gone is discarded. So a list
+ * (or a route's manifest, reloaded as new objects) that changed in one place is re-indexed in that place
+ * only, and searching never indexes.
  */
 export class ToolSearchIndex<T extends SearchableTool> {
   private readonly index = new MiniSearch<ToolDocument>({
@@ -60,18 +62,30 @@ export class ToolSearchIndex<T extends SearchableTool> {
     },
     searchOptions: { boost: { words: 2 }, prefix: (term) => term.length >= 4, combineWith: 'OR' },
   });
-  private readonly tools = new Map<string, T>();
+  private readonly tools = new Map<string, { tool: T; document: ToolDocument }>();
 
   /** Makes the index hold exactly `tools` (unique names); only what changed since the last sync is touched. */
   sync(tools: Iterable<T>): void {
     const next = new Map<string, T>();
     for (const tool of tools) next.set(tool.name, tool);
-    const gone = [...this.tools.entries()].filter(([name, tool]) => next.get(name) !== tool).map(([name]) => name);
-    if (gone.length > 0) this.index.discardAll(gone);
-    for (const name of gone) this.tools.delete(name);
-    const added = [...next.values()].filter((tool) => !this.tools.has(tool.name));
-    this.index.addAll(added.map(toolDocument));
-    for (const tool of added) this.tools.set(tool.name, tool);
+    const stale: string[] = [];
+    const fresh: ToolDocument[] = [];
+    for (const name of this.tools.keys()) if (!next.has(name)) stale.push(name);
+    for (const [name, tool] of next) {
+      const held = this.tools.get(name);
+      if (held?.tool === tool) continue;
+      const document = toolDocument(tool);
+      if (held && sameText(held.document, document)) {
+        held.tool = tool;
+        continue;
+      }
+      if (held) stale.push(name);
+      fresh.push(document);
+      this.tools.set(name, { tool, document });
+    }
+    if (stale.length > 0) this.index.discardAll(stale);
+    for (const name of stale) if (!next.has(name)) this.tools.delete(name);
+    this.index.addAll(fresh);
   }
 
   get size(): number {
@@ -85,7 +99,7 @@ export class ToolSearchIndex<T extends SearchableTool> {
   search(query: string, limit: number, accept: (tool: T) => boolean = () => true): T[] {
     const found: T[] = [];
     for (const result of this.index.search(query)) {
-      const tool = this.tools.get(result.id as string);
+      const tool = this.tools.get(result.id as string)?.tool;
       if (tool === undefined || !accept(tool)) continue;
       found.push(tool);
       if (found.length === limit) break;
@@ -102,6 +116,10 @@ function toolDocument(tool: SearchableTool): ToolDocument {
     words: [tool.name, ...parameterNames].map(nameWords).join(' '),
     description: typeof tool.description === 'string' ? tool.description : '',
   };
+}
+
+function sameText(a: ToolDocument, b: ToolDocument): boolean {
+  return a.words === b.words && a.description === b.description;
 }
 
 /** `mcp__crm__getLead-v2` → `mcp crm get lead v2`: identifiers as the words a query would use. */
