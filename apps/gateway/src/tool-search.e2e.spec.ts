@@ -147,3 +147,38 @@ describe('search_tools off (the default)', () => {
     expect(call.error).toMatchObject({ message: 'Unknown tool: search_tools' });
   });
 });
+
+describe('search_tools follows the catalogue', () => {
+  const first = CATALOGUE.slice(0, 5);
+  const manifestOf = (revision: string, tools: typeof CATALOGUE) => ({
+    revision,
+    tools: tools.map((tool) => ({ ...tool, endpoint: `/tools/${tool.name}` })),
+  });
+  let service: DocumentServer;
+  let gateway: TestGateway;
+
+  beforeAll(async () => {
+    service = await new DocumentServer().start();
+    service.serve('/tool-manifest', { json: manifestOf('first', first) });
+    gateway = await startTestGateway(service.url, (config) => (config.mcp.toolSearch = true));
+  }, 60_000);
+  afterAll(async () => {
+    await gateway?.stop();
+    await service?.stop();
+  });
+
+  const found = async (query: string) =>
+    (
+      (await gateway.rpc('tools/call', { name: 'search_tools', arguments: { query } })).result as unknown as SearchResult
+    ).structuredContent?.tools.map((t) => t.name);
+
+  it("finds a route's new tools and no more its removed ones once the new manifest is installed", async () => {
+    expect(await found('invoices billing ledger')).toContain('billing_list_invoice');
+    const restore = CATALOGUE.find((tool) => tool.name === 'legal_restore_contract');
+    service.serve('/tool-manifest', { json: manifestOf('second', [...first.slice(1), restore as (typeof CATALOGUE)[number]]) });
+    const refresh = await fetch(`${gateway.gateway.managementUrl}/actuator/toolBundles/sample/refresh`, { method: 'POST' });
+    expect(((await refresh.json()) as { manifestRevision?: string }).manifestRevision).toBe('second');
+    expect(await found('restore archived contracts')).toEqual(['legal_restore_contract']);
+    expect(await found('invoices billing ledger')).not.toContain('billing_list_invoice');
+  });
+});
