@@ -24,7 +24,7 @@ interface ToolPlan {
  * one the model called by name anyway) is sent from the next turn on, for the rest of the runtime's life.
  * Only what is sent changes: the registry, the executor, the approval gate and the hooks see every tool
  * as before, so a deferred tool the model names still runs, through the same gate. The index follows the
- * registry's tools by identity, so a `list_changed` re-indexes exactly what changed.
+ * registry's tools (ToolSearchIndex.sync), so a `list_changed` re-indexes only what changed.
  */
 export class ToolDeferral {
   private readonly index = new ToolSearchIndex<Tool>();
