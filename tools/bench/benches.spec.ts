@@ -16,6 +16,7 @@ const BENCHES: Array<[name: string, script: string]> = [
   ['agent-cli-startup', 'tools/bench/agent-cli-startup/run.mjs'],
   ['catalogue', 'tools/bench/catalogue/run.mjs'],
   ['gateway', 'tools/bench/gateway/run.mjs'],
+  ['gateway-search', 'tools/bench/gateway-search/run.mjs'],
   ['cpu-per-call', 'tools/bench/gateway/cpu-per-call.mjs'],
   ['hostile-schema', 'tools/bench/hostile-schema/run.mjs'],
   ['hostile-tool-services', 'tools/bench/hostile-tool-services/run.mjs'],
@@ -24,6 +25,7 @@ const BENCHES: Array<[name: string, script: string]> = [
   ['regexp-engines', 'tools/bench/regexp-engines/compare.mjs'],
   ['slow-clients', 'tools/bench/slow-clients/run.mjs'],
   ['tool-client', 'tools/bench/tool-client/run.mjs'],
+  ['tool-search', 'tools/bench/tool-search/run.mjs'],
 ];
 
 describe('benchmarks, --smoke', () => {

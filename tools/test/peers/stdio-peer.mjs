@@ -5,6 +5,7 @@
  *
  *   --name=<n>                 serverInfo.name (default "peer")
  *   --tools=<json>             the tools/list result's tools (default: one "echo" tool)
+ *   --tools-file=<path>        the same, read from a JSON file (lists too long for a command line)
  *   --initialize-delay=<ms>    answer initialize only after this long
  *   --hang-initialize          never answer initialize
  *   --noise                    before answering tools/list, write a non-JSON line, a JSON line that is
@@ -19,10 +20,11 @@
  *                              that end on a request they cannot take yet do with server/discover)
  *
  * Tools: "echo" returns its arguments as text; "env" returns the environment as JSON; "fail" returns
- * an isError result; "slow" answers after arguments.ms milliseconds.
+ * an isError result; "slow" answers after arguments.ms milliseconds; any other listed tool answers
+ * "<name> ran with <arguments as JSON>".
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 const flags = Object.fromEntries(
@@ -43,7 +45,8 @@ const DEFAULT_TOOLS = [
   { name: 'fail', description: 'Always fails', inputSchema: { type: 'object' } },
   { name: 'slow', description: 'Answers after arguments.ms', inputSchema: { type: 'object', properties: { ms: { type: 'number' } } } },
 ];
-const tools = flags.tools ? JSON.parse(flags.tools) : DEFAULT_TOOLS;
+const toolsJson = flags['tools-file'] ? readFileSync(flags['tools-file'], 'utf8') : flags.tools;
+const tools = toolsJson ? JSON.parse(toolsJson) : DEFAULT_TOOLS;
 
 const write = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
 const reply = (id, result) => write({ jsonrpc: '2.0', id, result });
@@ -88,6 +91,7 @@ const handlers = {
     if (name === 'env') return reply(request.id, text(JSON.stringify(process.env)));
     if (name === 'fail') return reply(request.id, text('the tool failed on purpose', true));
     if (name === 'slow') return setTimeout(() => reply(request.id, text('done')), Number(args.ms ?? 0));
+    if (tools.some((tool) => tool.name === name)) return reply(request.id, text(`${name} ran with ${JSON.stringify(args)}`));
     write({ jsonrpc: '2.0', id: request.id, error: { code: -32602, message: `Unknown tool: ${name}` } });
   },
 };

@@ -43,7 +43,7 @@ export class AgentSession {
     private readonly maxTurns: number,
     /** The gate's decisions on this session's tool calls so far, and how many of them refused the call. */
     readonly decisions: { readonly made: number; readonly refused: number },
-    loop: Pick<AgentLoopOptions, 'model' | 'tools' | 'executor' | 'systemPrompt' | 'resultLimits'>,
+    loop: Pick<AgentLoopOptions, 'model' | 'tools' | 'executor' | 'systemPrompt' | 'resultLimits' | 'deferral'>,
   ) {
     this.loop = new AgentLoop({
       ...loop,
@@ -84,6 +84,7 @@ export class AgentSession {
       const session = new AgentSession(context, transcript, maxTurns, decisions, {
         model: client,
         tools: runtime.tools,
+        deferral: runtime.deferral,
         executor,
         systemPrompt,
         resultLimits: {

@@ -155,7 +155,7 @@ describe('agent-cli call', () => {
 });
 
 describe('agent-cli built-in tools', () => {
-  it('tools --json lists Read, Write, Edit, Glob, Grep, Bash and WaitForEvent with their side effects, next to the MCP tools', async () => {
+  it('tools --json lists Read, Write, Edit, Glob, Grep, Bash, WaitForEvent and ToolSearch with their side effects, next to the MCP tools', async () => {
     const { code, stdout } = await cli('tools', '--json', '--config', 'good.yaml');
     expect(code).toBe(0);
     const tools = JSON.parse(stdout).tools as Array<{
@@ -172,6 +172,7 @@ describe('agent-cli built-in tools', () => {
       Read: { level: 'read-only', destructive: false, basis: 'declared' },
       Write: { level: 'mutating', destructive: true, basis: 'declared' },
       WaitForEvent: { level: 'read-only', destructive: false, basis: 'declared' },
+      ToolSearch: { level: 'read-only', destructive: false, basis: 'declared' },
     });
     expect(tools.find((t) => t.name === 'Read')?.inputSchema.additionalProperties).toBe(false);
     expect(tools.map((t) => t.name)).toContain('mcp__web__add');

@@ -46,6 +46,11 @@ export interface LlmConfig {
   readonly maxToolResultChars: number;
   /** Whether audio results are passed to the model (`input_audio`, wav and mp3); most models refuse them. */
   readonly audioInput: boolean;
+  /**
+   * Estimated tokens (characters / 4) the MCP tools' definitions may take in each request; over it they are
+   * deferred and found with `ToolSearch` (SPEC A21).
+   */
+  readonly toolDefinitionBudget: number;
 }
 
 /** Ollama's OpenAI-compatible endpoint on its default port: a local model works with no `llm:` section at all. */
@@ -56,6 +61,8 @@ export const DEFAULT_LLM_CONFIG: LlmConfig = {
   requestTimeoutMs: 120_000,
   maxToolResultChars: 100_000,
   audioInput: false,
+  // About a tenth of a 100k-token context: 60 to 100 typical MCP tools are sent whole, more are deferred.
+  toolDefinitionBudget: 10_000,
 };
 
 /** Audio goes only to the APIs that take it in a request. */
@@ -72,6 +79,7 @@ export const LLM_KEYS = [
   'maxToolResultChars',
   'audioInput',
   'maxOutputTokens',
+  'toolDefinitionBudget',
 ];
 
 export function readLlmConfig(llm: ConfigReader): LlmConfig {
@@ -98,6 +106,7 @@ export function readLlmConfig(llm: ConfigReader): LlmConfig {
     systemPrompt: llm.at('systemPrompt').optionalString(),
     maxToolResultChars: llm.at('maxToolResultChars').positiveInteger(DEFAULT_LLM_CONFIG.maxToolResultChars),
     audioInput,
+    toolDefinitionBudget: llm.at('toolDefinitionBudget').positiveInteger(DEFAULT_LLM_CONFIG.toolDefinitionBudget),
   };
 }
 

@@ -33,6 +33,7 @@ mcp:
       headers: { Authorization: "Bearer \${API_TOKEN}" }
       requestTimeoutMs: 5000
       annotationTrust: trust
+      alwaysLoad: true
 `,
       { API_TOKEN: 't0k3n' },
     );
@@ -54,6 +55,7 @@ mcp:
         headers: { Authorization: 'Bearer t0k3n' },
         requestTimeoutMs: 5000,
         annotationTrust: 'trust',
+        alwaysLoad: true,
       },
     ]);
   });
@@ -306,6 +308,7 @@ describe('agent configuration: the llm section', () => {
       requestTimeoutMs: 120_000,
       maxToolResultChars: 100_000,
       audioInput: false,
+      toolDefinitionBudget: 10_000,
     });
   });
 
@@ -323,6 +326,7 @@ llm:
   maxToolResultChars: 5000
   audioInput: true
   maxOutputTokens: 4096
+  toolDefinitionBudget: 2500
 `),
     ).toEqual({
       provider: 'openai-chat',
@@ -335,6 +339,7 @@ llm:
       maxToolResultChars: 5000,
       audioInput: true,
       maxOutputTokens: 4096,
+      toolDefinitionBudget: 2500,
     });
   });
 
@@ -353,7 +358,7 @@ llm:
   it.each([
     [
       'llm:\n  baseURL: http://x\n',
-      'agent-cli.yaml: llm.baseURL is not a known setting (known: provider, baseUrl, model, apiKeyEnv, maxTurns, requestTimeoutMs, systemPrompt, maxToolResultChars, audioInput, maxOutputTokens)',
+      'agent-cli.yaml: llm.baseURL is not a known setting (known: provider, baseUrl, model, apiKeyEnv, maxTurns, requestTimeoutMs, systemPrompt, maxToolResultChars, audioInput, maxOutputTokens, toolDefinitionBudget)',
     ],
     ['llm:\n  provider: claude\n', 'agent-cli.yaml: llm.provider must be one of "openai-chat", "anthropic", "openai-responses", "gemini"'],
     [

@@ -44,6 +44,7 @@ export const SERVER_KEYS = [
   'maxCallTimeoutMs',
   'maxMessageBytes',
   'annotationTrust',
+  'alwaysLoad',
   'era',
   'oauth',
   'serverRequests',

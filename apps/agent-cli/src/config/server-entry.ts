@@ -38,6 +38,7 @@ export function readServerEntry(name: string, entry: ConfigReader, context: Serv
     ...(entry.at('maxCallTimeoutMs').present ? { maxCallTimeoutMs: entry.at('maxCallTimeoutMs').positiveInteger(0) } : {}),
     ...(entry.at('maxMessageBytes').present ? { maxMessageBytes: entry.at('maxMessageBytes').positiveInteger(0) } : {}),
     annotationTrust: entry.at('annotationTrust').oneOf(ANNOTATION_TRUST, 'ignore'),
+    ...(entry.at('alwaysLoad').present ? { alwaysLoad: entry.at('alwaysLoad').boolean(false) } : {}),
     ...(entry.at('era').present ? { era: entry.at('era').oneOf(ERA_SETTINGS, 'auto') } : {}),
     ...(entry.at('serverRequests').present ? { serverRequests: readServerRequestLimits(entry.at('serverRequests')) } : {}),
     ...readRoots(entry.at('roots'), context),

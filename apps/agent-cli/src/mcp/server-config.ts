@@ -26,6 +26,8 @@ interface CommonServerConfig {
   /** The largest message this server may send (a tool result, a tool list); absent: the transport's 4 MiB. */
   readonly maxMessageBytes?: number;
   readonly annotationTrust: AnnotationTrust;
+  /** Its tools are always sent to the model, never deferred behind ToolSearch (SPEC A21); absent: false. */
+  readonly alwaysLoad?: boolean;
   /** Limits on the sampling and elicitation requests this server may send; absent: the defaults. */
   readonly serverRequests?: ServerRequestLimits;
   /**

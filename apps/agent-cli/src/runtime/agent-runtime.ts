@@ -4,6 +4,7 @@ import { ExternalEventResolver } from '@toolmesh/rewake-bridge';
 import { NO_HOOKS, type ToolUseHooks } from '../agent/hooks/tool-use-hooks';
 import { ToolExecutor, type ToolExecutorOptions } from '../agent/tool-executor';
 import type { McpClientManager, ServerStatus } from '../mcp/client-manager';
+import type { ToolDeferral } from '../tools/tool-deferral';
 import type { ToolRegistry } from '../tools/tool-registry';
 
 /** The roots each server is offered, and the user's changes to them during the session (mcp/host/client-features.ts). */
@@ -21,8 +22,8 @@ export interface Closeable {
 
 /**
  * One agent runtime: its tool registry, the MCP client manager behind the registry's MCP tools, the
- * hooks every tool call of this runtime runs through (the executor takes them from here), and the
- * resolver of its external events.
+ * hooks every tool call of this runtime runs through (the executor takes them from here), the
+ * resolver of its external events, and the deferral that decides which tools the model is sent.
  * `close()` closes what it owns in a fixed order, the client manager first (seed §5.1: a hard-coded
  * list, not a scan for markers), and logs a failure and goes on rather than leaving the rest open.
  */
@@ -40,6 +41,8 @@ export class AgentRuntime {
     readonly events: ExternalEventResolver = new ExternalEventResolver(),
     /** The servers' roots, where the command offers client features. */
     readonly roots?: ServerRoots,
+    /** Which tools are sent to the model and which are deferred behind ToolSearch (SPEC A21); absent: all are sent. */
+    readonly deferral?: ToolDeferral,
   ) {}
 
   /**

@@ -11,14 +11,18 @@ import { HttpActionRunner } from '../agent/hooks/actions/http-action';
 import { McpToolActionRunner } from '../agent/hooks/actions/mcp-tool-action';
 import { SkillHooks } from '../agent/hooks/skill-hooks';
 import { NO_HOOKS, type ToolUseHooks } from '../agent/hooks/tool-use-hooks';
+import { DEFAULT_LLM_CONFIG } from '../config/llm-config';
 import type { AgentConfig } from '../config/load-config';
 import type { McpClientFactory } from '../mcp/client-factory';
 import { type Logger, McpClientManager, type StartupProgress } from '../mcp/client-manager';
 import { serversOffering } from '../mcp/host/connected-servers';
 import { McpResourceClient } from '../mcp/host/resource-client';
 import { createResourceTools } from '../mcp/host/resource-tools';
+import { McpTool } from '../mcp/mcp-tool';
 import { createBuiltinTools } from '../tools/builtin/builtin-tools';
+import { TOOL_SEARCH_NAME, ToolSearchTool } from '../tools/builtin/tool-search-tool';
 import type { Workspace } from '../tools/builtin/workspace';
+import { ToolDeferral } from '../tools/tool-deferral';
 import { ToolRegistry } from '../tools/tool-registry';
 import { AgentRuntime, type Closeable, closeInOrder, type ServerRoots } from './agent-runtime';
 import { createRewake } from './rewake';
@@ -55,8 +59,10 @@ export async function createAgentRuntime(config: AgentConfig, deps: RuntimeDepen
   ];
   try {
     const registry = new ToolRegistry();
-    for (const tool of createBuiltinTools({ workingDirectory: deps.workingDirectory, workspace: deps.workspace }, rewake.events))
-      registry.register(tool);
+    const builtinContext = { workingDirectory: deps.workingDirectory, workspace: deps.workspace };
+    for (const tool of createBuiltinTools(builtinContext, rewake.events)) registry.register(tool);
+    const deferral = createDeferral(config, registry);
+    registry.register(new ToolSearchTool(builtinContext, deferral));
     await manager.connectAll(config.servers, deps.onProgress);
     await manager.registerAllTools(registry);
     registerResourceTools(registry, manager, deps.workingDirectory);
@@ -70,11 +76,22 @@ export async function createAgentRuntime(config: AgentConfig, deps: RuntimeDepen
       hooks,
       rewake.events,
       deps.roots,
+      deferral,
     );
   } catch (error) {
     await closeInOrder(owned, (message) => deps.log.warn(message));
     throw error;
   }
+}
+
+/** The MCP servers' tools may be deferred behind ToolSearch, but those of servers marked `alwaysLoad`. */
+function createDeferral(config: AgentConfig, registry: ToolRegistry): ToolDeferral {
+  const alwaysLoad = new Set(config.servers.filter((server) => server.alwaysLoad).map((server) => server.name));
+  return new ToolDeferral(registry, {
+    budgetTokens: (config.llm ?? DEFAULT_LLM_CONFIG).toolDefinitionBudget,
+    deferrable: (tool) => tool instanceof McpTool && !alwaysLoad.has(tool.serverName),
+    searchToolName: TOOL_SEARCH_NAME,
+  });
 }
 
 /** ListMcpResources and ReadMcpResource, when a connected server offers resources: without one they could only fail. */

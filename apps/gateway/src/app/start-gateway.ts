@@ -94,6 +94,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     }),
   });
   openStreams = () => eras.listeners.size;
+  // search_tools's index is brought up to date as each new tool list is installed, not by a request.
+  const stopIndexing = eras.search && catalogue.onToolsListChanged((generation) => eras.search?.reindex(generation));
   const notifications = connectCatalogueChanges({
     catalogue,
     listeners: eras.listeners,
@@ -151,6 +153,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       });
       // Notification streams never end on their own: each is ended now (a listen with its result).
       notifications.stop();
+      stopIndexing?.();
       eras.listeners.closeAll();
       // Set before the server's own drain timer of the same length, so it fires first and counts what the
       // server is about to cut. Cutting a request fires its context's hang-up signal, which cancels its tool call.

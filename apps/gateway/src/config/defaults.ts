@@ -58,6 +58,7 @@ export function defaultConfig(env: NodeJS.ProcessEnv = {}): GatewayConfig {
       maxBodyBytes: 1_048_576,
       requestDeadlineMillis: 270_000,
       maxToolTimeoutMillis: 30_000,
+      toolSearch: false,
       shutdownDrainMillis: 40_000,
       forwardAuthorization: false,
       allowedHosts: ['localhost', '127.0.0.1', '[::1]'],

@@ -65,6 +65,8 @@ export interface GatewayConfig {
     maxToolTimeoutMillis: number;
     /** The output budget of tools whose manifest names none; unset: their results pass whole. */
     defaultMaxResultChars?: number;
+    /** Offer `search_tools`, a ranked search over the catalogue in memory (G30); `tools/list` stays complete. */
+    toolSearch: boolean;
     shutdownDrainMillis: number;
     forwardAuthorization: boolean;
     /**

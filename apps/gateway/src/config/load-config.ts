@@ -34,6 +34,7 @@ export const ENV_OVERRIDES: ReadonlyArray<[string, string, EnvKind]> = [
   ['MCP_REQUEST_DEADLINE_MILLIS', 'mcp.requestDeadlineMillis', 'int'],
   ['MCP_MAX_TOOL_TIMEOUT_MILLIS', 'mcp.maxToolTimeoutMillis', 'int'],
   ['MCP_DEFAULT_MAX_RESULT_CHARS', 'mcp.defaultMaxResultChars', 'int'],
+  ['MCP_TOOL_SEARCH', 'mcp.toolSearch', 'bool'],
   ['MCP_SHUTDOWN_DRAIN_MILLIS', 'mcp.shutdownDrainMillis', 'int'],
   ['MCP_FORWARD_AUTHORIZATION', 'mcp.forwardAuthorization', 'bool'],
   ['MCP_REQUEST_STATE_KEY', 'mcp.requestStateKey', 'string'],

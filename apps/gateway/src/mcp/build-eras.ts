@@ -1,5 +1,5 @@
 import { isModernProtocolVersion, McpMethod } from '@toolmesh/protocol';
-import type { RoutingHints, ToolCatalogue } from '@toolmesh/registry';
+import type { RoutingHints, ToolCatalogue, ToolsListForm } from '@toolmesh/registry';
 import type { RequestContext } from '@toolmesh/transport-http/server';
 
 import type { GatewayConfig } from '../config/gateway-config';
@@ -17,22 +17,29 @@ import { emptyPromptsAndResources } from './era-2026/handlers/empty-prompts-and-
 import { listenHandler } from './era-2026/handlers/listen';
 import { paramHeaderRefusal } from './era-2026/handlers/tools-call';
 import { ModernResults } from './era-2026/modern-results';
-import { legacyErrors, modernErrors } from './era-errors';
+import { type EraErrors, legacyErrors, modernErrors } from './era-errors';
+import type { RequestHandler } from './handlers/method-handler';
 import { toolsCallHandler } from './handlers/tools-call';
 import { toolsListHandler } from './handlers/tools-list';
 import { toolResultShaper } from './tool-result-shaping';
+import { CatalogueSearch, type ToolVisibility } from './tool-search/catalogue-search';
+import { callingSearchTools, listingSearchTools } from './tool-search/search-tools';
 
 export interface GatewayEras extends Dispatcher {
   /** The open notification streams of both eras. */
   readonly listeners: ChangeListeners;
   /** Whether a POST may be a JSON-RPC batch (2025-03-26 only). */
   readonly acceptsBatch: (context: RequestContext) => boolean;
+  /** `search_tools`'s index, when `mcp.toolSearch` is on: re-indexed as each new tool list is installed. */
+  readonly search?: CatalogueSearch;
 }
 
 /** What the eras are told of besides the catalogue and the calls. */
 export interface EraObservers {
   readonly tracing?: GatewayTracing;
   readonly onAnswered?: AnsweredObserver;
+  /** Which tools `search_tools` may show a request's caller; default: all (no authorization yet). */
+  readonly searchVisibility?: ToolVisibility;
 }
 
 /** Both protocol eras on the one endpoint, sharing the catalogue and the execution service (SPEC G25). */
@@ -41,20 +48,31 @@ export function buildEras(
   catalogue: ToolCatalogue,
   execution: ToolExecutionService,
   routingHints: RoutingHints,
-  { tracing, onAnswered }: EraObservers = {},
+  { tracing, onAnswered, searchVisibility }: EraObservers = {},
 ): GatewayEras {
   const served = mcp.protocol.supportedVersions;
   const modernVersions = served.filter(isModernProtocolVersion);
   const legacyVersions = served.filter((version) => !isModernProtocolVersion(version));
   const allSupported = [...modernVersions, ...legacyVersions];
   const listeners = new ChangeListeners(mcp.notifications);
+  // search_tools (G30) wraps an era's tools/list and tools/call only when it is on: off, they are untouched.
+  const search = mcp.toolSearch ? new CatalogueSearch(catalogue, searchVisibility) : undefined;
+  const withSearch = {
+    list: (handler: RequestHandler) => (search ? listingSearchTools(handler, search) : handler),
+    call: (handler: RequestHandler, form: ToolsListForm, errors: EraErrors) =>
+      search ? callingSearchTools(handler, search, form, errors) : handler,
+  };
 
   const legacyMethods = era2025Methods({
-    toolsList: toolsListHandler(catalogue, 'legacy', legacyErrors),
-    toolsCall: toolsCallHandler(
-      execution,
-      { errors: legacyErrors, identify: legacyCallIdentity, shapeResult: toolResultShaper('legacy', mcp.defaultMaxResultChars) },
-      tracing,
+    toolsList: withSearch.list(toolsListHandler(catalogue, 'legacy', legacyErrors)),
+    toolsCall: withSearch.call(
+      toolsCallHandler(
+        execution,
+        { errors: legacyErrors, identify: legacyCallIdentity, shapeResult: toolResultShaper('legacy', mcp.defaultMaxResultChars) },
+        tracing,
+      ),
+      'legacy',
+      legacyErrors,
     ),
   });
   const initialize = initializeHandler(
@@ -74,19 +92,23 @@ export function buildEras(
 
   const results = new ModernResults(mcp.serverInfo, mcp.catalogue.refreshTtlMillis);
   const modernMethods = new Map<string, ModernRequestHandler>([
-    [McpMethod.ToolsList, results.adapt(toolsListHandler(catalogue, 'modern', modernErrors), () => results.cacheable())],
+    [McpMethod.ToolsList, results.adapt(withSearch.list(toolsListHandler(catalogue, 'modern', modernErrors)), () => results.cacheable())],
     [
       McpMethod.ToolsCall,
       results.adapt(
-        toolsCallHandler(
-          execution,
-          {
-            errors: modernErrors,
-            identify: modernCallIdentity,
-            refuse: paramHeaderRefusal,
-            shapeResult: toolResultShaper('modern', mcp.defaultMaxResultChars),
-          },
-          tracing,
+        withSearch.call(
+          toolsCallHandler(
+            execution,
+            {
+              errors: modernErrors,
+              identify: modernCallIdentity,
+              refuse: paramHeaderRefusal,
+              shapeResult: toolResultShaper('modern', mcp.defaultMaxResultChars),
+            },
+            tracing,
+          ),
+          'modern',
+          modernErrors,
         ),
         () => results.complete(),
       ),
@@ -102,5 +124,5 @@ export function buildEras(
     servedVersions: modernVersions,
     allSupported,
   });
-  return { ...createDispatcher({ modern, legacy }, onAnswered), listeners, acceptsBatch: legacy.acceptsBatch };
+  return { ...createDispatcher({ modern, legacy }, onAnswered), listeners, acceptsBatch: legacy.acceptsBatch, ...(search && { search }) };
 }

@@ -1,4 +1,5 @@
 import type { Tool } from '../../tools/tool';
+import type { ToolDeferral } from '../../tools/tool-deferral';
 import type { ToolRegistry } from '../../tools/tool-registry';
 import {
   type AssistantReply,
@@ -30,6 +31,8 @@ export interface AgentLoopOptions {
   readonly onToolResult?: (name: string, isError: boolean) => void;
   /** How much of a tool result the model gets; default DEFAULT_RESULT_LIMITS. */
   readonly resultLimits?: ResultLimits;
+  /** Which of the offered tools each request carries (SPEC A21); absent: all of them. */
+  readonly deferral?: ToolDeferral;
 }
 
 /** What the model gets back for one call. */
@@ -44,7 +47,8 @@ export type LoopOutcome = { readonly kind: 'done'; readonly text: string } | { r
 /**
  * The agent loop: the conversation starts with the system prompt; each user message is followed by
  * model turns until the model answers without asking for a tool (done) or the max-turns guard stops
- * it. A turn sends the registry's tools as `beginTurn()` gives them (under provider-safe names) with the
+ * it. A turn sends the registry's tools as `beginTurn()` gives them (under provider-safe names; the
+ * deferral may leave MCP tools out of the request, yet a call naming one still runs) with the
  * whole conversation, streams the text, runs the requested calls in order through the executor, and
  * adds the assistant message and one `tool` message per call. The conversation is kept between user
  * messages, so `chat` is this loop fed line by line. Errors of the model (and the abort's reason on
@@ -66,9 +70,11 @@ export class AgentLoop {
       // The turn boundary: changed tool lists are applied here and nowhere else, and a server that is
       // down has its tools left out, so what the model is offered is what it can call in this turn.
       const tools = await this.options.tools.beginTurn();
+      // Names over every offered tool, sent or deferred, so a tool keeps its name when it is loaded.
       const names = new ProviderToolNames(tools.map((tool) => tool.name));
+      const sent = this.options.deferral?.plan(tools).sent ?? tools;
       const reply = await this.options.model.complete(
-        { messages: this.messages, tools: toolDefinitions(tools, names) },
+        { messages: this.messages, tools: toolDefinitions(sent, names) },
         { onText: this.options.onText, signal },
       );
       this.recordReply(reply, names);
@@ -123,6 +129,7 @@ export class AgentLoop {
     if (typeof args === 'string')
       return this.refuse(call, name, `the arguments for ${call.name} are ${args}; send a JSON object that matches the tool's parameters`);
     const result = await this.options.executor.execute({ id: call.id, name, args }, signal);
+    this.options.deferral?.markCalled(name);
     this.options.onToolResult?.(name, result.isError);
     const { text, attachments, overflow } = modelToolResult(result, this.options.resultLimits ?? DEFAULT_RESULT_LIMITS);
     if (overflow) {

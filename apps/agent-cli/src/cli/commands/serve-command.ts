@@ -3,12 +3,13 @@ import type { CallToolResult } from '@toolmesh/mcp-client';
 import { version } from '../../../../../package.json';
 import { parseMcpToolName } from '../../mcp/mcp-tool';
 import { PROGRAM } from '../../program-name';
+import { TOOL_SEARCH_NAME } from '../../tools/builtin/tool-search-tool';
 import type { Tool } from '../../tools/tool';
 import { type Command, withRuntime } from '../command-context';
 import { ExitCode } from '../exit-codes';
 
-/** The built-ins that reach the configured servers (their events, their resources): not the agent's own tools to serve. */
-const SERVER_FACING: ReadonlySet<string> = new Set(['WaitForEvent', 'ListMcpResources', 'ReadMcpResource']);
+/** The built-ins that reach the configured servers (their events, their resources, their tools): not the agent's own tools to serve. */
+const SERVER_FACING: ReadonlySet<string> = new Set(['WaitForEvent', 'ListMcpResources', 'ReadMcpResource', TOOL_SEARCH_NAME]);
 
 /**
  * `serve`: the agent's built-in tools as an MCP server on stdin / stdout (SPEC A20), for another MCP

@@ -5,15 +5,20 @@ import { type Command, withRuntime } from '../command-context';
 import { ExitCode } from '../exit-codes';
 import { formatTable } from '../format-table';
 
-/** `tools`: every registered tool with the side effects the agent assumes for it. */
+/**
+ * `tools`: every registered tool with the side effects the agent assumes for it; `--json` also says which
+ * are deferred (left out of the model's requests until ToolSearch finds them, SPEC A21).
+ */
 export const toolsCommand: Command = (context) =>
   withRuntime(context, async (runtime) => {
     const tools = runtime.tools.list();
     if (context.json) {
+      const deferred = new Set(runtime.deferral?.plan(runtime.tools.offered()).deferred.map((t) => t.name));
       const listing = tools.map((t) => ({
         name: t.name,
         description: t.description,
         sideEffects: t.sideEffects,
+        deferred: deferred.has(t.name),
         inputSchema: t.inputSchema,
       }));
       context.io.stdout(`${JSON.stringify({ tools: listing }, null, 2)}\n`);

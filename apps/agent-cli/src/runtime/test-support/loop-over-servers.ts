@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -8,6 +8,7 @@ import { AgentLoop, type AgentLoopOptions } from '../../agent/loop/agent-loop';
 import { type Script, type ScriptedLlmServer, startScriptedLlmServer } from '../../agent/test-support/scripted-llm-server';
 import { Transcript } from '../../agent/transcript/transcript';
 import { toolEventEntry } from '../../agent/transcript/transcript-entry';
+import { DEFAULT_LLM_CONFIG } from '../../config/llm-config';
 import { TransportClientFactory } from '../../mcp/client-factory';
 import type { McpServerConfig } from '../../mcp/server-config';
 import type { AgentRuntime } from '../agent-runtime';
@@ -18,6 +19,8 @@ export interface LoopOverServers {
   readonly runtime: AgentRuntime;
   readonly llm: ScriptedLlmServer;
   readonly warnings: string[];
+  /** The transcript's entries so far (tool calls, the gate's verdicts, results). */
+  transcript(): Array<Record<string, unknown>>;
   /** The tool names offered in each model request, in order. */
   offered(): string[][];
   close(): Promise<void>;
@@ -30,12 +33,16 @@ export interface LoopOverServers {
 export async function loopOverServers(
   servers: readonly McpServerConfig[],
   script: Script,
-  options: Pick<AgentLoopOptions, 'resultLimits'> = {},
+  { toolDefinitionBudget, ...options }: Pick<AgentLoopOptions, 'resultLimits'> & { toolDefinitionBudget?: number } = {},
 ): Promise<LoopOverServers> {
   const warnings: string[] = [];
   const llm = await startScriptedLlmServer(script);
   const runtime = await createAgentRuntime(
-    { file: 'test', servers },
+    {
+      file: 'test',
+      servers,
+      llm: { ...DEFAULT_LLM_CONFIG, toolDefinitionBudget: toolDefinitionBudget ?? DEFAULT_LLM_CONFIG.toolDefinitionBudget },
+    },
     {
       clientFactory: new TransportClientFactory({ name: 'loop-test', version: '0' }),
       log: { warn: (message) => warnings.push(message) },
@@ -43,14 +50,29 @@ export async function loopOverServers(
     },
   );
   const model = new ChatCompletionsClient({ provider: 'openai-chat', baseUrl: llm.baseUrl, model: 'scripted', requestTimeoutMs: 20_000 });
-  const transcript = new Transcript(path.join(mkdtempSync(path.join(tmpdir(), 'loop-servers-')), 't.jsonl'), () => undefined);
+  const transcriptFile = path.join(mkdtempSync(path.join(tmpdir(), 'loop-servers-')), 't.jsonl');
+  const transcript = new Transcript(transcriptFile, () => undefined);
   const executor = runtime.executor({ cap: 'destructive', approver: FLAG_APPROVER }, (event) => transcript.record(toolEventEntry(event)));
-  const loop = new AgentLoop({ model, tools: runtime.tools, executor, transcript, systemPrompt: 'sys', maxTurns: 5, ...options });
+  const loop = new AgentLoop({
+    model,
+    tools: runtime.tools,
+    deferral: runtime.deferral,
+    executor,
+    transcript,
+    systemPrompt: 'sys',
+    maxTurns: 5,
+    ...options,
+  });
   return {
     loop,
     runtime,
     llm,
     warnings,
+    transcript: () =>
+      readFileSync(transcriptFile, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
     offered: () => llm.requests.map((request) => (request.body.tools ?? []).map((tool) => tool.function.name)),
     close: async () => {
       transcript.close();

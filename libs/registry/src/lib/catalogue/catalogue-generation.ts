@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 import { RawJson } from '@toolmesh/protocol';
 
-import { legacyOutputSchema, type ToolDefinition } from '../model/tool-definition';
+import { publicToolIn, type ToolDefinition } from '../model/tool-definition';
 import { buildToolsListPages, pageAt } from './tools-list-pages';
 
 /** Which form of the tool list: as the manifests say (2026), or with wrapped output schemas (2025). */
@@ -36,13 +36,7 @@ export class CatalogueGeneration {
     const modern = tools.map((tool) => tool.publicTool);
     this.toolsListResult = new RawJson(JSON.stringify({ tools: modern }));
     const wraps = tools.some((tool) => tool.output?.wrapsForLegacy);
-    const legacy = wraps
-      ? tools.map((tool) =>
-          tool.output?.wrapsForLegacy
-            ? { ...tool.publicTool, outputSchema: legacyOutputSchema(tool.publicTool.outputSchema) }
-            : tool.publicTool,
-        )
-      : modern;
+    const legacy = wraps ? tools.map((tool) => publicToolIn('legacy', tool)) : modern;
     this.legacyToolsListResult = wraps ? new RawJson(JSON.stringify({ tools: legacy })) : this.toolsListResult;
     const modernPages = buildToolsListPages(this.toolsListResult, modern, pageSize);
     this.pages = { modern: modernPages, legacy: wraps ? buildToolsListPages(this.legacyToolsListResult, legacy, pageSize) : modernPages };

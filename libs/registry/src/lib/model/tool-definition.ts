@@ -48,8 +48,17 @@ export interface ToolOutput {
 }
 
 /** The 2025 form of an `outputSchema` whose root is not an object: the SDK's wrapping. */
-export function legacyOutputSchema(outputSchema: unknown): Record<string, unknown> {
+function legacyOutputSchema(outputSchema: unknown): Record<string, unknown> {
   return { type: 'object', properties: { result: outputSchema }, required: ['result'] };
+}
+
+/**
+ * A tool as an era's `tools/list` shows it: the manifest's public fields (2026), or for 2025 clients with
+ * an `outputSchema` that is not an object's wrapped, as its results are (ToolOutput).
+ */
+export function publicToolIn(form: 'modern' | 'legacy', tool: ToolDefinition): PublicTool {
+  if (form === 'modern' || !tool.output?.wrapsForLegacy) return tool.publicTool;
+  return { ...tool.publicTool, outputSchema: legacyOutputSchema(tool.publicTool.outputSchema) };
 }
 
 /** A tool the manifest offers that the gateway does not serve, and why; the status endpoint lists it. */
