@@ -17,6 +17,7 @@ const BENCHES: Array<[name: string, script: string]> = [
   ['catalogue', 'tools/bench/catalogue/run.mjs'],
   ['gateway', 'tools/bench/gateway/run.mjs'],
   ['cpu-per-call', 'tools/bench/gateway/cpu-per-call.mjs'],
+  ['gateway-auth', 'tools/bench/gateway-auth/run.mjs'],
   ['hostile-schema', 'tools/bench/hostile-schema/run.mjs'],
   ['hostile-tool-services', 'tools/bench/hostile-tool-services/run.mjs'],
   ['reconnect', 'tools/bench/reconnect/run.mjs'],

@@ -3,6 +3,7 @@ import type { RoutingHints, ToolCatalogue } from '@toolmesh/registry';
 import type { RequestContext } from '@toolmesh/transport-http/server';
 
 import type { GatewayConfig } from '../config/gateway-config';
+import type { CallAdmission } from '../execution/call-admission';
 import { legacyCallIdentity, modernCallIdentity } from '../execution/idempotency-key';
 import type { ToolExecutionService } from '../execution/tool-execution-service';
 import type { GatewayTracing } from '../tracing/tracing';
@@ -19,7 +20,7 @@ import { paramHeaderRefusal } from './era-2026/handlers/tools-call';
 import { ModernResults } from './era-2026/modern-results';
 import { legacyErrors, modernErrors } from './era-errors';
 import { toolsCallHandler } from './handlers/tools-call';
-import { toolsListHandler } from './handlers/tools-list';
+import { type CatalogueView, toolsListHandler } from './handlers/tools-list';
 import { toolResultShaper } from './tool-result-shaping';
 
 export interface GatewayEras extends Dispatcher {
@@ -35,6 +36,13 @@ export interface EraObservers {
   readonly onAnswered?: AnsweredObserver;
 }
 
+/** Who may see and call what (SPEC G27): both absent when nobody is authenticated nor limited. */
+export interface CallerAccess {
+  /** Per-caller tool lists; with it, 2026 lists are `cacheScope: "private"`. */
+  readonly view?: CatalogueView;
+  readonly admit?: CallAdmission;
+}
+
 /** Both protocol eras on the one endpoint, sharing the catalogue and the execution service (SPEC G25). */
 export function buildEras(
   mcp: GatewayConfig['mcp'],
@@ -42,6 +50,7 @@ export function buildEras(
   execution: ToolExecutionService,
   routingHints: RoutingHints,
   { tracing, onAnswered }: EraObservers = {},
+  { view, admit }: CallerAccess = {},
 ): GatewayEras {
   const served = mcp.protocol.supportedVersions;
   const modernVersions = served.filter(isModernProtocolVersion);
@@ -50,11 +59,12 @@ export function buildEras(
   const listeners = new ChangeListeners(mcp.notifications);
 
   const legacyMethods = era2025Methods({
-    toolsList: toolsListHandler(catalogue, 'legacy', legacyErrors),
+    toolsList: toolsListHandler(catalogue, 'legacy', legacyErrors, view),
     toolsCall: toolsCallHandler(
       execution,
       { errors: legacyErrors, identify: legacyCallIdentity, shapeResult: toolResultShaper('legacy', mcp.defaultMaxResultChars) },
       tracing,
+      admit,
     ),
   });
   const initialize = initializeHandler(
@@ -74,7 +84,11 @@ export function buildEras(
 
   const results = new ModernResults(mcp.serverInfo, mcp.catalogue.refreshTtlMillis);
   const modernMethods = new Map<string, ModernRequestHandler>([
-    [McpMethod.ToolsList, results.adapt(toolsListHandler(catalogue, 'modern', modernErrors), () => results.cacheable())],
+    [
+      McpMethod.ToolsList,
+      // A list shown per caller is for that caller alone: no shared cache may serve it to another.
+      results.adapt(toolsListHandler(catalogue, 'modern', modernErrors, view), () => results.cacheable(view ? 'private' : 'public')),
+    ],
     [
       McpMethod.ToolsCall,
       results.adapt(
@@ -87,6 +101,7 @@ export function buildEras(
             shapeResult: toolResultShaper('modern', mcp.defaultMaxResultChars),
           },
           tracing,
+          admit,
         ),
         () => results.complete(),
       ),

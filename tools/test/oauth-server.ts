@@ -1,0 +1,20 @@
+import path from 'node:path';
+
+import { REPO_ROOT, type ServerProcess, spawnNodeScript } from './server-process';
+
+/** The oidc-provider peer (tools/test/peers/oauth-server.mjs) as its own process on a free port. */
+export interface TestOAuthServer extends ServerProcess {
+  /** Its issuer, `http://127.0.0.1:<port>`; its keys are at `${issuer}/jwks`. */
+  readonly issuer: string;
+}
+
+/** Starts an authorization server that issues JWT access tokens for `audience` with `scopes`. */
+export async function startOAuthServer(audience: string, scopes: readonly string[]): Promise<TestOAuthServer> {
+  const server = await spawnNodeScript(
+    path.join(REPO_ROOT, 'tools/test/peers/oauth-server.mjs'),
+    {},
+    /authorization server listening on (http:\/\/\S+)/,
+    [`--audience=${audience}`, `--scopes=${scopes.join(',')}`],
+  );
+  return { ...server, issuer: server.match[1] };
+}
