@@ -8,13 +8,20 @@ export interface TestOAuthServer extends ServerProcess {
   readonly issuer: string;
 }
 
-/** Starts an authorization server that issues JWT access tokens for `audience` with `scopes`. */
-export async function startOAuthServer(audience: string, scopes: readonly string[]): Promise<TestOAuthServer> {
+/**
+ * Starts an authorization server that issues JWT access tokens for `audience` with `scopes`; with
+ * `client`, it also knows that confidential client, for the client credentials grant.
+ */
+export async function startOAuthServer(
+  audience: string,
+  scopes: readonly string[],
+  client?: { readonly id: string; readonly secret: string },
+): Promise<TestOAuthServer> {
   const server = await spawnNodeScript(
     path.join(REPO_ROOT, 'tools/test/peers/oauth-server.mjs'),
     {},
     /authorization server listening on (http:\/\/\S+)/,
-    [`--audience=${audience}`, `--scopes=${scopes.join(',')}`],
+    [`--audience=${audience}`, `--scopes=${scopes.join(',')}`, ...(client ? [`--client=${client.id}:${client.secret}`] : [])],
   );
   return { ...server, issuer: server.match[1] };
 }

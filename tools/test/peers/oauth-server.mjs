@@ -10,6 +10,8 @@
  *   --audience=<uri>    the one resource it issues tokens for (the gateway's auth.audience); required
  *   --scopes=<a,b>      the scopes it grants for that resource (default tools,customers:read)
  *   --subject=<id>      the user every authorization is for (default user-1)
+ *   --client=<id>:<secret>  also a registered confidential client for the client credentials grant
+ *                       (client_secret_basic), as machine-to-machine callers use
  *
  * Prints `authorization server listening on <issuer>` once it accepts requests; its keys are at <issuer>/jwks.
  */
@@ -31,6 +33,7 @@ if (!flags.audience) {
 const audience = flags.audience;
 const scopes = (flags.scopes || 'tools,customers:read').split(',').filter(Boolean);
 const subject = flags.subject || 'user-1';
+const [machineId, machineSecret] = (flags.client || '').split(':');
 
 const server = createServer();
 await new Promise((resolve) => server.listen(Number(flags.port || 0), '127.0.0.1', resolve));
@@ -41,9 +44,23 @@ const signingKey = { ...(await exportJWK(privateKey)), kid: 'oauth-server-1', us
 
 const provider = new Provider(issuer, {
   jwks: { keys: [signingKey] },
+  clients: machineId
+    ? [
+        {
+          client_id: machineId,
+          client_secret: machineSecret,
+          grant_types: ['client_credentials'],
+          redirect_uris: [],
+          response_types: [],
+          token_endpoint_auth_method: 'client_secret_basic',
+          scope: scopes.join(' '),
+        },
+      ]
+    : [],
   scopes: ['openid', 'offline_access', ...scopes],
   features: {
     devInteractions: { enabled: false },
+    clientCredentials: { enabled: true },
     registration: { enabled: true },
     resourceIndicators: {
       enabled: true,
