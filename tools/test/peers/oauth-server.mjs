@@ -11,7 +11,9 @@
  *   --scopes=<a,b>      the scopes it grants for that resource (default tools,customers:read)
  *   --subject=<id>      the user every authorization is for (default user-1)
  *   --client=<id>:<secret>  also a registered confidential client for the client credentials grant
- *                       (client_secret_basic), as machine-to-machine callers use
+ *                       (client_secret_basic), as machine-to-machine callers use, and for introspection
+ *   --opaque            access tokens are opaque (for RFC 7662 introspection, at <issuer>/token/introspection;
+ *                       revocation at <issuer>/token/revocation) instead of JWTs
  *
  * Prints `authorization server listening on <issuer>` once it accepts requests; its keys are at <issuer>/jwks.
  */
@@ -61,6 +63,8 @@ const provider = new Provider(issuer, {
   features: {
     devInteractions: { enabled: false },
     clientCredentials: { enabled: true },
+    introspection: { enabled: true },
+    revocation: { enabled: true },
     registration: { enabled: true },
     resourceIndicators: {
       enabled: true,
@@ -68,7 +72,9 @@ const provider = new Provider(issuer, {
       useGrantedResource: () => true,
       getResourceServerInfo: (_ctx, resourceIndicator) => {
         if (resourceIndicator !== audience) throw new errors.InvalidTarget();
-        return { scope: scopes.join(' '), audience, accessTokenTTL: 3600, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } };
+        const format =
+          flags.opaque === undefined ? { accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } } : { accessTokenFormat: 'opaque' };
+        return { scope: scopes.join(' '), audience, accessTokenTTL: 3600, ...format };
       },
     },
   },

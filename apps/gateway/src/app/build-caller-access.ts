@@ -2,11 +2,12 @@ import { type CatalogueGeneration, type CatalogueStatus, connectCounterStore } f
 import type { Authenticator, Logger } from '@toolmesh/transport-http/server';
 
 import { bearerAuthenticator } from '../auth/bearer-authenticator';
-import { JwtVerifier } from '../auth/jwt-verifier';
+import { JwtVerifier, type TokenVerifier } from '../auth/jwt-verifier';
 import { ProtectedResource } from '../auth/protected-resource';
+import { looksLikeJwt, TokenIntrospection } from '../auth/token-introspection';
 import { ToolAuthorization } from '../auth/tool-authorization';
 import { VerifiedTokens } from '../auth/verified-tokens';
-import type { GatewayConfig } from '../config/gateway-config';
+import type { AuthSettings, GatewayConfig } from '../config/gateway-config';
 import { callAdmission } from '../execution/call-admission';
 import { CallRateLimits } from '../limits/call-rate-limits';
 import type { GatewayMetrics } from '../management/gateway-metrics';
@@ -46,7 +47,7 @@ export function buildCallerAccess(config: GatewayConfig, logger: Logger, metrics
   const resource = new ProtectedResource(auth, mcp.endpointPath);
   const tools = new ToolAuthorization(auth.toolPolicies, mcp.catalogue.toolsListPageSize);
   const authenticate = bearerAuthenticator({
-    verifier: new JwtVerifier(auth),
+    verify: tokenVerifier(auth),
     tokens: new VerifiedTokens(auth.maxCachedTokens),
     resource,
     onRefused: (reason) => metrics?.authRefused(reason),
@@ -65,4 +66,12 @@ export function buildCallerAccess(config: GatewayConfig, logger: Logger, metrics
     describeBundles: (status, generation) => tools.describeBundles(status, generation),
     close,
   };
+}
+
+/** JWTs checked here; with `auth.introspection`, any other token asked about at the authorization server. */
+function tokenVerifier(auth: AuthSettings): TokenVerifier {
+  const jwt = new JwtVerifier(auth);
+  const introspection = auth.introspection && new TokenIntrospection(auth, auth.introspection);
+  if (introspection === undefined) return (token) => jwt.verify(token);
+  return (token) => (looksLikeJwt(token) ? jwt.verify(token) : introspection.verify(token));
 }

@@ -1,7 +1,7 @@
 import type { AuthenticatedCaller, Authentication, Authenticator } from '@toolmesh/transport-http/server';
 import type { JWTPayload } from 'jose';
 
-import type { JwtVerifier, TokenRefusalReason } from './jwt-verifier';
+import type { TokenRefusalReason, TokenVerifier } from './jwt-verifier';
 import type { ProtectedResource } from './protected-resource';
 import type { VerifiedTokens } from './verified-tokens';
 
@@ -9,7 +9,7 @@ import type { VerifiedTokens } from './verified-tokens';
 export type AuthRefusalReason = TokenRefusalReason | 'no_token' | 'not_bearer';
 
 export interface BearerAuthenticatorParts {
-  readonly verifier: JwtVerifier;
+  readonly verify: TokenVerifier;
   readonly tokens: VerifiedTokens;
   readonly resource: ProtectedResource;
   /** Told of each refusal (the auth metrics). */
@@ -24,7 +24,7 @@ const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
  * taken from the verified tokens when it was seen before (synchronously: the hot path), else verified.
  * Only the verified token decides who the caller is, never another header of the request.
  */
-export function bearerAuthenticator({ verifier, tokens, resource, onRefused }: BearerAuthenticatorParts): Authenticator {
+export function bearerAuthenticator({ verify, tokens, resource, onRefused }: BearerAuthenticatorParts): Authenticator {
   const refuse = (reason: AuthRefusalReason, challenge: string, message: string): Authentication => {
     onRefused?.(reason);
     return { refusal: { status: 401, challenge, reason, message } };
@@ -37,7 +37,7 @@ export function bearerAuthenticator({ verifier, tokens, resource, onRefused }: B
     if (token === undefined) return invalid('not_bearer');
     const known = tokens.get(token);
     if (known !== undefined) return { caller: known };
-    return verifier.verify(token).then((verification): Authentication => {
+    return verify(token).then((verification): Authentication => {
       if ('refused' in verification) return invalid(verification.refused);
       const caller = callerOf(verification.payload);
       tokens.set(token, caller, (verification.payload.exp as number) * 1000);

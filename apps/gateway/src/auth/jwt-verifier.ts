@@ -14,9 +14,14 @@ export type TokenRefusalReason =
   | 'algorithm_refused'
   | 'bad_signature'
   | 'unknown_key'
-  | 'keys_unavailable';
+  | 'keys_unavailable'
+  | 'inactive'
+  | 'introspection_unavailable';
 
 export type TokenVerification = { readonly payload: JWTPayload } | { readonly refused: TokenRefusalReason };
+
+/** Checks one access token: a JWT here, an opaque one by introspection (token-introspection.ts). */
+export type TokenVerifier = (token: string) => Promise<TokenVerification>;
 
 /** How long one fetch of an issuer's keys may take. */
 const JWKS_TIMEOUT_MILLIS = 5_000;

@@ -235,6 +235,12 @@ export const configSchema = {
           additionalProperties: { type: 'string', minLength: 1, maxLength: 64 },
         },
         maxCachedTokens: positiveInt,
+        introspection: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['endpoint', 'clientId', 'clientSecret'],
+          properties: { endpoint: httpUrl, clientId: { type: 'string', minLength: 1 }, clientSecret: { type: 'string', minLength: 1 } },
+        },
       },
     },
     rateLimits: {

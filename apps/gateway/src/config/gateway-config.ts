@@ -42,6 +42,8 @@ export interface AuthSettings {
   identityHeaders: Record<string, string>;
   /** Verified tokens kept in memory until they expire; beyond, the oldest is dropped. */
   maxCachedTokens: number;
+  /** RFC 7662 introspection of opaque (non-JWT) tokens, as the gateway's own confidential client; unset: only JWTs. */
+  introspection?: { endpoint: string; clientId: string; clientSecret: string };
 }
 
 /** One rate limit: `points` calls per `durationSeconds`. */
