@@ -16,13 +16,24 @@ export interface ServerProcess {
  * Starts a built app (`dist/apps/<app>/main.js`) as its own process and waits until its stdout matches
  * `ready`. The environment is minimal: PATH plus what the test passes.
  */
-export async function spawnServerProcess(
+export function spawnServerProcess(
   app: string,
   env: Record<string, string>,
   ready: RegExp,
   args: string[] = [],
 ): Promise<ServerProcess & { match: RegExpExecArray }> {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'dist/apps', app, 'main.js'), ...args], {
+  return spawnNodeScript(path.join(REPO_ROOT, 'dist/apps', app, 'main.js'), env, ready, args);
+}
+
+/** `spawnServerProcess` for any Node script (a peer under tools/test/peers), named by its path. */
+export async function spawnNodeScript(
+  script: string,
+  env: Record<string, string>,
+  ready: RegExp,
+  args: string[] = [],
+): Promise<ServerProcess & { match: RegExpExecArray }> {
+  const app = path.basename(script) === 'main.js' ? path.basename(path.dirname(script)) : path.basename(script);
+  const child = spawn(process.execPath, [script, ...args], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

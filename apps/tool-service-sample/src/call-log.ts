@@ -16,6 +16,9 @@ const RECORDED_HEADERS = [
   'baggage',
   'idempotency-key',
   'mcp-request-state',
+  // The verified identity, under the names config/examples/oauth.yaml gives auth.identityHeaders.
+  'x-user-subject',
+  'x-client-id',
 ] as const;
 
 export interface RecordedCall {

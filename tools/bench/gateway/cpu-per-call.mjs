@@ -19,6 +19,9 @@
 //     --compare-flags "<node options>"  also measures this build run with these Node options (e.g. GC settings)
 //     --compare-env "NAME=value ..."    also measures this build with these environment variables (e.g.
 //                          METRICS_ENABLED=false: what the metrics cost)
+//     --compare-auth       also measures this build with `auth` and `rateLimits` on (bench-issuer.mjs), every
+//                          target sent the same bearer token (a gateway without `auth` ignores it): what
+//                          authentication, authorization and rate limits cost per call (tools/bench/gateway-auth)
 //     --client autocannon|undici  what sends a fixed rate (above); autocannon by default
 //     --pin                the measured servers on CPU 1, this process and the tool service on CPU 0
 //     --warmup <s>         load each fresh process gets before it is measured, in runs of 2 s (default 10; below)
@@ -31,6 +34,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 
 import { SMOKE, smokeRan } from '../smoke.mjs';
+import { startBenchIssuer } from './bench-issuer.mjs';
 import { chooseLoadGenerator, runLoad } from './load.mjs';
 import { PacedLoad } from './paced-load.mjs';
 import {
@@ -56,6 +60,7 @@ const { values: options } = parseArgs({
     compare: { type: 'string', multiple: true, default: [] },
     'compare-flags': { type: 'string', multiple: true, default: [] },
     'compare-env': { type: 'string', multiple: true, default: [] },
+    'compare-auth': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     pin: { type: 'boolean', default: false },
     load: { type: 'string' },
@@ -82,7 +87,9 @@ const rounds = Number(options.rounds);
 // 2 s, each with its own connections as the measured one has, and every row shows the CPU of the other
 // threads: more than a few us per call says the process was still being compiled.
 const warmupRuns = Math.max(1, Math.round(Number(options.warmup) / 2));
-const call = callRequest('legacy');
+const issuer = options['compare-auth'] ? await startBenchIssuer() : undefined;
+const legacyCall = callRequest('legacy');
+const call = issuer ? { ...legacyCall, headers: { ...legacyCall.headers, authorization: issuer.authorization } } : legacyCall;
 async function perCall(server, toolService) {
   await settle();
   const sample = () => [cpuMicros(server.pid), mainThreadCpuMicros(server.pid), cpuMicros(toolService.pid)];
@@ -158,6 +165,7 @@ try {
       start: () => startGateway(toolService.url, { nodeOptions: flags.split(' ').filter(Boolean) }),
     });
   }
+  if (issuer) targets.push({ name: 'gateway auth+limits', start: () => startGateway(toolService.url, { extraYaml: issuer.yaml }) });
   targets.push({ name: 'minimal proxy', start: () => startMinimalProxy(toolService.url) });
   for (const target of targets) target.micros = [];
 
@@ -204,4 +212,4 @@ try {
 } finally {
   stopAll();
 }
-smokeRan('cpu-per-call');
+smokeRan(issuer ? 'gateway-auth' : 'cpu-per-call');

@@ -50,11 +50,14 @@ export function startToolService(tools) {
  * The built gateway with one bundle, the bench tool service. `main` defaults to this checkout's build
  * (dist/apps/gateway/main.js); cpu-per-call.mjs --compare passes another build.
  */
-export function startGateway(toolService, { main = path.join(root, 'dist/apps/gateway/main.js'), nodeOptions = [], env = {} } = {}) {
+export function startGateway(
+  toolService,
+  { main = path.join(root, 'dist/apps/gateway/main.js'), nodeOptions = [], env = {}, extraYaml = '' } = {},
+) {
   const config = path.join(mkdtempSync(path.join(tmpdir(), 'gw-bench-')), 'gateway.yaml');
   writeFileSync(
     config,
-    `server: { port: 0, managementPort: 0 }\nmcp:\n  bundles: [{ name: bench, serviceDomain: "${toolService}", manifestPath: /tool-manifest }]\n`,
+    `server: { port: 0, managementPort: 0 }\nmcp:\n  bundles: [{ name: bench, serviceDomain: "${toolService}", manifestPath: /tool-manifest }]\n${extraYaml}`,
   );
   return start('gateway', [main, '--config', config], env, /event=gateway_started mcpUrl=(\S+)/, nodeOptions);
 }

@@ -16,6 +16,7 @@ import { connectCatalogueChanges } from '../mcp/change-notifications/catalogue-c
 import { resolveCallerIdentity } from '../tool-client/caller-identity';
 import { UndiciToolClient } from '../tool-client/undici-tool-client';
 import { GatewayTracing } from '../tracing/tracing';
+import { buildCallerAccess } from './build-caller-access';
 import { buildCatalogue } from './build-catalogue';
 
 export interface RunningGateway {
@@ -70,6 +71,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
         ...(cache && { redisAvailable: () => cache.isAvailable() }),
       })
     : undefined;
+  const access = buildCallerAccess(config, logger, metrics);
   const execution = new ToolExecutionService({
     catalogue,
     client: toolClient,
@@ -78,6 +80,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       maxToolTimeoutMillis: mcp.maxToolTimeoutMillis,
       forwardAuthorization: mcp.forwardAuthorization,
       requestStates: RequestStateSeal.fromSecret(mcp.requestStateKey),
+      ...(access.identityHeaders && { identityHeaders: access.identityHeaders }),
     },
     credentials: new ServiceCredentials(mcp.bundles, options.env),
     limit: new ToolConcurrencyLimit(mcp.toolClient),
@@ -85,14 +88,21 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     ...(metrics && { observe: (tool, durationMs, failure) => metrics.toolCall(tool, durationMs, failure) }),
   });
   const tracing = GatewayTracing.fromEnvironment(options.env, mcp.serverInfo.version);
-  const eras = buildEras(mcp, catalogue, execution, routingHints, {
-    tracing,
-    ...(metrics && {
-      onAnswered: (message, era, outcome, context) => {
-        if (message.kind !== 'response') metrics.request(message.message.method, era, requestOutcome(outcome), context.receivedAt);
-      },
-    }),
-  });
+  const eras = buildEras(
+    mcp,
+    catalogue,
+    execution,
+    routingHints,
+    {
+      tracing,
+      ...(metrics && {
+        onAnswered: (message, era, outcome, context) => {
+          if (message.kind !== 'response') metrics.request(message.message.method, era, requestOutcome(outcome), context.receivedAt);
+        },
+      }),
+    },
+    access.eras,
+  );
   openStreams = () => eras.listeners.size;
   // search_tools's index is brought up to date as each new tool list is installed, not by a request.
   const stopIndexing = eras.search && catalogue.onToolsListChanged((generation) => eras.search?.reindex(generation));
@@ -119,6 +129,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     ...(eras.onAnswered && { onAnswered: eras.onAnswered }),
     streamKeepAliveMillis: mcp.notifications.keepAliveMillis,
     isDraining: () => draining,
+    ...access.front,
   });
   const { port, host, headersTimeoutMillis, requestTimeoutMillis, keepAliveTimeoutMillis, maxConnections } = config.server;
   const server = await listenHttp(app, {
@@ -131,7 +142,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   });
   const management = await startManagementServer(config.server.managementPort, config.server.host, {
     ready: () => !draining && catalogue.isReady(), // DOWN from the signal on, so the balancer stops first
-    toolBundles: () => catalogue.status(),
+    toolBundles: () => access.describeBundles(catalogue.status(), catalogue.current()),
     refreshBundle: (bundle) => catalogue.requestRefresh(bundle),
     ...(metrics && { metrics }),
   });
@@ -162,7 +173,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       }, mcp.shutdownDrainMillis);
       await server.close(mcp.shutdownDrainMillis);
       clearTimeout(cut);
-      await Promise.all([toolClient.close(), management.close(), cache?.close(), changes?.close(), tracing?.shutdown()]);
+      await Promise.all([toolClient.close(), management.close(), cache?.close(), changes?.close(), tracing?.shutdown(), access.close()]);
       logger.info('gateway_stopped', {});
     },
   };

@@ -4,6 +4,19 @@ import { MIN_REQUEST_STATE_KEY_LENGTH } from '../execution/request-state-seal';
 const port = { type: 'integer', minimum: 0, maximum: 65535 };
 const positiveInt = { type: 'integer', minimum: 1 };
 const stringList = { type: 'array', items: { type: 'string', minLength: 1 } };
+/** An OAuth scope token (RFC 6749 §3.3): what a `WWW-Authenticate` scope parameter can carry unquoted. */
+const scopeList = { type: 'array', items: { type: 'string', pattern: '^[\\x21\\x23-\\x5B\\x5D-\\x7E]{1,128}$' } };
+const httpUrl = { type: 'string', pattern: '^https?://[^#]+$' };
+/** A tool-name pattern: the characters of tool names, and `*`. */
+const toolPattern = { type: 'string', pattern: '^[A-Za-z0-9_.*-]{1,128}$' };
+const rateLimit = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['points', 'durationSeconds'],
+  properties: { points: positiveInt, durationSeconds: positiveInt },
+};
+/** Asymmetric signature algorithms only: never `none`, never an HMAC one (whose "key" could be a public key). */
+const ACCEPTED_TOKEN_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
 export const configSchema = {
   type: 'object',
@@ -197,6 +210,71 @@ export const configSchema = {
             reservedConnectionsPerOrigin: positiveInt,
             maxReservedCallsPerTool: positiveInt,
           },
+        },
+      },
+    },
+    auth: {
+      type: 'object',
+      additionalProperties: false,
+      required: [
+        'audience',
+        'authorizationServers',
+        'algorithms',
+        'clockSkewSeconds',
+        'jwksRefetchCooldownMillis',
+        'scopesSupported',
+        'toolPolicies',
+        'identityHeaders',
+        'maxCachedTokens',
+      ],
+      properties: {
+        audience: httpUrl,
+        authorizationServers: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['issuer', 'jwksUri'],
+            properties: { issuer: httpUrl, jwksUri: httpUrl },
+          },
+        },
+        algorithms: { type: 'array', minItems: 1, items: { enum: ACCEPTED_TOKEN_ALGORITHMS } },
+        clockSkewSeconds: { type: 'integer', minimum: 0, maximum: 300 },
+        jwksRefetchCooldownMillis: { type: 'integer', minimum: 1_000 },
+        scopesSupported: scopeList,
+        toolPolicies: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['tools', 'scopes'],
+            properties: { tools: toolPattern, scopes: { ...scopeList, minItems: 1 } },
+          },
+        },
+        identityHeaders: {
+          type: 'object',
+          propertyNames: { pattern: '^x-[a-z0-9-]{1,62}$' },
+          additionalProperties: { type: 'string', minLength: 1, maxLength: 64 },
+        },
+        maxCachedTokens: positiveInt,
+        introspection: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['endpoint', 'clientId', 'clientSecret'],
+          properties: { endpoint: httpUrl, clientId: { type: 'string', minLength: 1 }, clientSecret: { type: 'string', minLength: 1 } },
+        },
+      },
+    },
+    rateLimits: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['perTool'],
+      properties: {
+        perCaller: rateLimit,
+        perTool: {
+          type: 'array',
+          items: { ...rateLimit, required: ['tools', ...rateLimit.required], properties: { ...rateLimit.properties, tools: toolPattern } },
         },
       },
     },

@@ -2,7 +2,7 @@ import { isIP, isIPv6 } from 'node:net';
 
 import { version } from '../../../../package.json';
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
-import type { GatewayConfig } from './gateway-config';
+import type { AuthSettings, GatewayConfig } from './gateway-config';
 
 /** Also the lint command's, which reads a document as the catalogue would. */
 export const DEFAULT_MANIFEST_TIMEOUT_MILLIS = 5_000;
@@ -96,3 +96,18 @@ export function defaultConfig(env: NodeJS.ProcessEnv = {}): GatewayConfig {
     logging: { level: 'info', format: 'kv' },
   };
 }
+
+/**
+ * What an `auth:` section given without them takes (the section itself is off by default): the asymmetric
+ * algorithms authorization servers sign with, half a minute of clock skew, a JWKS refetched for an unknown
+ * key at most every 30 s.
+ */
+export const AUTH_DEFAULTS: Omit<AuthSettings, 'audience' | 'authorizationServers'> = {
+  algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+  clockSkewSeconds: 30,
+  jwksRefetchCooldownMillis: 30_000,
+  scopesSupported: [],
+  toolPolicies: [],
+  identityHeaders: {},
+  maxCachedTokens: 10_000,
+};

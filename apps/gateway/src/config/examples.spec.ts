@@ -5,7 +5,11 @@ import { REPO_ROOT } from '../../../../tools/test/server-process';
 import { loadConfig } from './load-config';
 
 const EXAMPLES = path.join(REPO_ROOT, 'config/examples');
-const gatewayExamples = readdirSync(EXAMPLES).filter((name) => /^(gateway|openapi)/.test(name) && /\.ya?ml$/.test(name));
+/** The gateway's examples: `gateway*.yaml`, `openapi*.yaml`, and those named for another feature of the gateway. */
+const GATEWAY_FEATURE_EXAMPLES = ['oauth.yaml'];
+const gatewayExamples = readdirSync(EXAMPLES).filter(
+  (name) => (/^(gateway|openapi)/.test(name) && /\.ya?ml$/.test(name)) || GATEWAY_FEATURE_EXAMPLES.includes(name),
+);
 
 /** The variables an example documents in its header, `#   NAME=example-value  what it is`. */
 function documentedVariables(text: string): Record<string, string> {

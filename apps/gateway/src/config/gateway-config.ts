@@ -33,6 +33,52 @@ export interface OpenApiBundleSettings {
 
 export type CredentialSource = { env: string } | { file: string };
 
+/** An authorization server whose access tokens the gateway accepts (`auth.authorizationServers`). */
+export interface AuthorizationServerSettings {
+  /** The issuer, exactly as its tokens' `iss` and its metadata name it. */
+  issuer: string;
+  /** Where its signing keys are published (its metadata's `jwks_uri`). */
+  jwksUri: string;
+}
+
+/** The gateway as an OAuth 2.1 protected resource (SPEC G27); docs/gateway.md tells how it fits together. */
+export interface AuthSettings {
+  /** The endpoint's canonical URI (RFC 8707), as clients reach it: every token must name it as its audience. */
+  audience: string;
+  /** The issuer allowlist, with each issuer's keys. */
+  authorizationServers: AuthorizationServerSettings[];
+  /** Signature algorithms accepted; asymmetric ones only. */
+  algorithms: string[];
+  /** Tolerance on `exp` and `nbf`, at most 300 s. */
+  clockSkewSeconds: number;
+  /** Least time between two fetches of an issuer's keys for a token naming a key not seen (`kid`). */
+  jwksRefetchCooldownMillis: number;
+  /** Scopes announced in the metadata and in the challenge to a caller without a token. */
+  scopesSupported: string[];
+  /** Operator policy: tools whose name matches `tools` (`*` any characters) need `scopes` too, beside what manifests declare. */
+  toolPolicies: Array<{ tools: string; scopes: string[] }>;
+  /** Headers sent to tool services, each from one verified claim (`x-user-subject: sub`). */
+  identityHeaders: Record<string, string>;
+  /** Verified tokens kept in memory until they expire; beyond, the oldest is dropped. */
+  maxCachedTokens: number;
+  /** RFC 7662 introspection of opaque (non-JWT) tokens, as the gateway's own confidential client; unset: only JWTs. */
+  introspection?: { endpoint: string; clientId: string; clientSecret: string };
+}
+
+/** One rate limit: `points` calls per `durationSeconds`. */
+export interface RateLimitSettings {
+  points: number;
+  durationSeconds: number;
+}
+
+/** Limits on tool calls (SPEC G27); held across replicas in Redis when `mcp.redis.url` is set. */
+export interface RateLimitsSettings {
+  /** The calls of one caller: its token's subject, or its address when `auth` is off. */
+  perCaller?: RateLimitSettings;
+  /** The calls of each tool matching `tools` (`*` any characters), from all callers together. */
+  perTool: Array<RateLimitSettings & { tools: string }>;
+}
+
 /** Everything the gateway can be told; docs/configuration.md describes each field. */
 export interface GatewayConfig {
   server: {
@@ -127,4 +173,8 @@ export interface GatewayConfig {
     };
   };
   logging: { level: string; format: LogFormat };
+  /** Absent (the default): no authentication, the gateway trusts its network as before. */
+  auth?: AuthSettings;
+  /** Absent (the default): no rate limits. */
+  rateLimits?: RateLimitsSettings;
 }

@@ -201,4 +201,46 @@ mcp:
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(config.mcp.endpointPath).toBe('/mcp');
   });
+  describe('auth and rateLimits (SPEC G27)', () => {
+    const auth = `
+auth:
+  audience: https://gateway.example/mcp
+  authorizationServers:
+    - { issuer: https://login.example/, jwksUri: https://login.example/jwks }
+`;
+
+    it('are off unless configured; a section given takes its defaults for what it leaves out', () => {
+      expect(loadConfig({ env: {} }).auth).toBeUndefined();
+      const config = loadConfig({ file: yamlFile(`${auth}rateLimits: { perCaller: { points: 10, durationSeconds: 1 } }\n`), env: {} });
+      expect(config.auth).toMatchObject({
+        audience: 'https://gateway.example/mcp',
+        algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+        clockSkewSeconds: 30,
+      });
+      expect(config.rateLimits).toEqual({ perCaller: { points: 10, durationSeconds: 1 }, perTool: [] });
+    });
+
+    it.each([
+      ['forwardAuthorization with auth', `${auth}mcp: { forwardAuthorization: true }`, 'mcp.forwardAuthorization cannot be used with auth'],
+      ['an HMAC algorithm', `${auth}  algorithms: [HS256]`, 'config.auth.algorithms.0 must be equal to one of the allowed values'],
+      ['alg none', `${auth}  algorithms: [none]`, 'config.auth.algorithms.0 must be equal to one of the allowed values'],
+      ['a clock skew over five minutes', `${auth}  clockSkewSeconds: 3600`, 'config.auth.clockSkewSeconds must be <= 300'],
+      [
+        'an issuer listed twice',
+        `${auth}    - { issuer: https://login.example/, jwksUri: https://login.example/other }`,
+        'the issuer https://login.example/ is listed twice',
+      ],
+      ['an identity header that is not x-', `${auth}  identityHeaders: { authorization: sub }`, 'config.auth.identityHeaders'],
+      [
+        'an identity header the gateway sends itself',
+        `${auth}  identityHeaders: { x-request-id: sub }`,
+        'auth.identityHeaders: x-request-id is a header the gateway sets itself',
+      ],
+      ['a scope that cannot go in a challenge', `${auth}  scopesSupported: ['a"b']`, 'config.auth.scopesSupported.0 must match pattern'],
+    ])('refuses %s', (_, text, message) => {
+      expect(() => loadConfig({ file: yamlFile(text), env: {} })).toThrow(
+        expect.objectContaining({ code: 'gateway.config_invalid', message: expect.stringContaining(message) }),
+      );
+    });
+  });
 });

@@ -12,7 +12,7 @@ import { parse as parseYaml } from 'yaml';
 
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
 import { configSchema } from './config-schema';
-import { defaultConfig } from './defaults';
+import { AUTH_DEFAULTS, defaultConfig } from './defaults';
 import type { BundleSettings, GatewayConfig } from './gateway-config';
 
 /** The gateway refuses to start on a configuration it cannot use, and says what to fix. */
@@ -60,6 +60,7 @@ export function loadConfig(options: { file?: string; env: NodeJS.ProcessEnv }): 
   let config: unknown = defaultConfig(options.env);
   const file = options.file ?? options.env.GATEWAY_CONFIG;
   if (file) config = mergeDeep(config, readYaml(file, options.env));
+  config = withSectionDefaults(config as Record<string, unknown>);
   for (const [variable, path, kind] of ENV_OVERRIDES) {
     const raw = options.env[variable];
     if (raw !== undefined && raw !== '') setPath(config as Record<string, unknown>, path, convert(variable, raw, kind));
@@ -75,8 +76,34 @@ export function loadConfig(options: { file?: string; env: NodeJS.ProcessEnv }): 
   for (const bundle of valid.mcp.bundles) checkOpenApiDocumentUrl(bundle);
   checkToolClient(valid.mcp.toolClient);
   checkServerTimeouts(valid.server);
+  checkAuth(valid);
   return valid;
 }
+
+/** The opt-in sections are off when absent; one that is given takes its defaults for what it leaves out. */
+function withSectionDefaults(config: Record<string, unknown>): Record<string, unknown> {
+  if (isObject(config.auth)) config.auth = mergeDeep(AUTH_DEFAULTS, config.auth);
+  if (isObject(config.rateLimits)) config.rateLimits = mergeDeep({ perTool: [] }, config.rateLimits);
+  return config;
+}
+
+/** The MCP authorization spec forbids passing a client's token upstream: with `auth`, identity goes as verified claims. */
+function checkAuth({ auth, mcp }: GatewayConfig): void {
+  if (auth === undefined) return;
+  if (mcp.forwardAuthorization) {
+    throw configInvalid(
+      "mcp.forwardAuthorization cannot be used with auth: the caller's token is for the gateway, never for tool services; send verified claims with auth.identityHeaders instead",
+    );
+  }
+  const issuers = auth.authorizationServers.map((server) => server.issuer);
+  const duplicate = issuers.find((issuer, i) => issuers.indexOf(issuer) !== i);
+  if (duplicate !== undefined) throw configInvalid(`auth.authorizationServers: the issuer ${duplicate} is listed twice`);
+  const taken = Object.keys(auth.identityHeaders).find((header) => GATEWAY_SET_HEADERS.includes(header));
+  if (taken !== undefined) throw configInvalid(`auth.identityHeaders: ${taken} is a header the gateway sets itself; choose another name`);
+}
+
+/** What the gateway sends tool services of its own (SPEC G11): an identity header must not replace one. */
+const GATEWAY_SET_HEADERS = ['x-request-id', 'x-caller-ip', 'x-caller-host'];
 
 /** Node refuses a headers timeout above the request timeout; say so at start, naming both settings. */
 function checkServerTimeouts({ headersTimeoutMillis, requestTimeoutMillis }: GatewayConfig['server']): void {

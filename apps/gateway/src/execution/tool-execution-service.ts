@@ -29,7 +29,12 @@ export interface ExecutionSettings {
   readonly forwardAuthorization: boolean;
   /** Seals the MRTR state tool services hand clients, and opens it when it comes back (SPEC N7). */
   readonly requestStates: RequestStateSeal;
+  /** Headers each from one claim of the caller's verified token (`auth.identityHeaders`, SPEC G27): header name, claim. */
+  readonly identityHeaders?: ReadonlyArray<readonly [string, string]>;
 }
+
+/** A claim goes out as a header only when it is printable ASCII of a sane length: anything else is left out, never sent mangled. */
+const HEADER_SAFE_CLAIM = /^[\x20-\x7E]{1,256}$/;
 
 /** Told of every POST to a tool service: for the tool-call metrics (SPEC G23). `failure`: its kind, when not 2xx. */
 export type ToolCallObserver = (tool: string, durationMs: number, failure: string | undefined) => void;
@@ -208,6 +213,13 @@ export class ToolExecutionService {
     if (context.employeeNo !== undefined) headers[CallerHeader.EmployeeNo] = context.employeeNo;
     if (context.virtualEmployeeNo !== undefined) headers[CallerHeader.VirtualEmployeeNo] = context.virtualEmployeeNo;
     if (settings.forwardAuthorization && context.authorization !== undefined) headers.authorization = context.authorization;
+    if (context.caller !== undefined && settings.identityHeaders !== undefined) {
+      for (const [header, claim] of settings.identityHeaders) {
+        const value = context.caller.claims[claim];
+        const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+        if (text !== undefined && HEADER_SAFE_CLAIM.test(text)) headers[header] = text;
+      }
+    }
     if (trace?.traceparent !== undefined) Object.assign(headers, trace);
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
     if (inputCapabilities !== undefined) headers['mcp-client-capabilities'] = inputCapabilities;

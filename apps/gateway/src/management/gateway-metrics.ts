@@ -52,6 +52,18 @@ export class GatewayMetrics {
    */
   private readonly requestSeries = new Map<string, Map<string, Map<RequestOutcome, RequestSeries>>>();
   private readonly toolServiceErrorCounts = new Map<string, number>();
+  private readonly authRefusals = new Counter({
+    name: 'toolmesh_auth_refusals_total',
+    help: 'Requests refused for want of a valid access token (by reason) or of scope (insufficient_scope)',
+    labelNames: ['reason'],
+    registers: [],
+  });
+  private readonly rateLimitedCalls = new Counter({
+    name: 'toolmesh_rate_limited_calls_total',
+    help: 'Tool calls refused with 429, by the limit that was spent (caller or tool)',
+    labelNames: ['limit'],
+    registers: [],
+  });
 
   constructor(sources: MetricsSources) {
     const { registry, requestSeries, toolServiceErrorCounts } = this;
@@ -67,6 +79,8 @@ export class GatewayMetrics {
       },
     });
     registry.registerMetric(this.requestSeconds.asRegistered());
+    registry.registerMetric(this.authRefusals);
+    registry.registerMetric(this.rateLimitedCalls);
     registry.registerMetric(this.toolCallSeconds.asRegistered());
     new Counter({
       name: 'toolmesh_tool_service_errors_total',
@@ -165,6 +179,16 @@ export class GatewayMetrics {
   toolCall(tool: string, durationMs: number, failure: string | undefined): void {
     this.toolCallSeconds.seriesOf(tool).observe(durationMs / 1000);
     if (failure !== undefined) this.toolServiceErrorCounts.set(failure, (this.toolServiceErrorCounts.get(failure) ?? 0) + 1);
+  }
+
+  /** A request refused by authentication (`reason`: a short code, never anything of the token) or authorization. */
+  authRefused(reason: string): void {
+    this.authRefusals.inc({ reason });
+  }
+
+  /** A tool call refused by a rate limit. */
+  rateLimited(limit: string): void {
+    this.rateLimitedCalls.inc({ limit });
   }
 
   text(): Promise<string> {

@@ -3,6 +3,7 @@ import type { RoutingHints, ToolCatalogue, ToolsListForm } from '@toolmesh/regis
 import type { RequestContext } from '@toolmesh/transport-http/server';
 
 import type { GatewayConfig } from '../config/gateway-config';
+import type { CallAdmission } from '../execution/call-admission';
 import { legacyCallIdentity, modernCallIdentity } from '../execution/idempotency-key';
 import type { ToolExecutionService } from '../execution/tool-execution-service';
 import type { GatewayTracing } from '../tracing/tracing';
@@ -20,7 +21,7 @@ import { ModernResults } from './era-2026/modern-results';
 import { type EraErrors, legacyErrors, modernErrors } from './era-errors';
 import type { RequestHandler } from './handlers/method-handler';
 import { toolsCallHandler } from './handlers/tools-call';
-import { toolsListHandler } from './handlers/tools-list';
+import { type CatalogueView, toolsListHandler } from './handlers/tools-list';
 import { toolResultShaper } from './tool-result-shaping';
 import { CatalogueSearch, type ToolVisibility } from './tool-search/catalogue-search';
 import { callingSearchTools, listingSearchTools } from './tool-search/search-tools';
@@ -38,8 +39,13 @@ export interface GatewayEras extends Dispatcher {
 export interface EraObservers {
   readonly tracing?: GatewayTracing;
   readonly onAnswered?: AnsweredObserver;
-  /** Which tools `search_tools` may show a request's caller; default: all (no authorization yet). */
-  readonly searchVisibility?: ToolVisibility;
+}
+
+/** Who may see and call what (SPEC G27): both absent when nobody is authenticated nor limited. */
+export interface CallerAccess {
+  /** Per-caller tool lists; with it, 2026 lists are `cacheScope: "private"`. */
+  readonly view?: CatalogueView;
+  readonly admit?: CallAdmission;
 }
 
 /** Both protocol eras on the one endpoint, sharing the catalogue and the execution service (SPEC G25). */
@@ -48,7 +54,8 @@ export function buildEras(
   catalogue: ToolCatalogue,
   execution: ToolExecutionService,
   routingHints: RoutingHints,
-  { tracing, onAnswered, searchVisibility }: EraObservers = {},
+  { tracing, onAnswered }: EraObservers = {},
+  { view, admit }: CallerAccess = {},
 ): GatewayEras {
   const served = mcp.protocol.supportedVersions;
   const modernVersions = served.filter(isModernProtocolVersion);
@@ -56,7 +63,7 @@ export function buildEras(
   const allSupported = [...modernVersions, ...legacyVersions];
   const listeners = new ChangeListeners(mcp.notifications);
   // search_tools (G30) wraps an era's tools/list and tools/call only when it is on: off, they are untouched.
-  const search = mcp.toolSearch ? new CatalogueSearch(catalogue, searchVisibility) : undefined;
+  const search = mcp.toolSearch ? new CatalogueSearch(catalogue, view && visibleThrough(view, catalogue)) : undefined;
   const withSearch = {
     list: (handler: RequestHandler) => (search ? listingSearchTools(handler, search) : handler),
     call: (handler: RequestHandler, form: ToolsListForm, errors: EraErrors) =>
@@ -64,12 +71,13 @@ export function buildEras(
   };
 
   const legacyMethods = era2025Methods({
-    toolsList: withSearch.list(toolsListHandler(catalogue, 'legacy', legacyErrors)),
+    toolsList: withSearch.list(toolsListHandler(catalogue, 'legacy', legacyErrors, view)),
     toolsCall: withSearch.call(
       toolsCallHandler(
         execution,
         { errors: legacyErrors, identify: legacyCallIdentity, shapeResult: toolResultShaper('legacy', mcp.defaultMaxResultChars) },
         tracing,
+        admit,
       ),
       'legacy',
       legacyErrors,
@@ -92,7 +100,13 @@ export function buildEras(
 
   const results = new ModernResults(mcp.serverInfo, mcp.catalogue.refreshTtlMillis);
   const modernMethods = new Map<string, ModernRequestHandler>([
-    [McpMethod.ToolsList, results.adapt(withSearch.list(toolsListHandler(catalogue, 'modern', modernErrors)), () => results.cacheable())],
+    [
+      McpMethod.ToolsList,
+      // A list shown per caller is for that caller alone: no shared cache may serve it to another.
+      results.adapt(withSearch.list(toolsListHandler(catalogue, 'modern', modernErrors, view)), () =>
+        results.cacheable(view ? 'private' : 'public'),
+      ),
+    ],
     [
       McpMethod.ToolsCall,
       results.adapt(
@@ -106,6 +120,7 @@ export function buildEras(
               shapeResult: toolResultShaper('modern', mcp.defaultMaxResultChars),
             },
             tracing,
+            admit,
           ),
           'modern',
           modernErrors,
@@ -125,4 +140,12 @@ export function buildEras(
     allSupported,
   });
   return { ...createDispatcher({ modern, legacy }, onAnswered), listeners, acceptsBatch: legacy.acceptsBatch, ...(search && { search }) };
+}
+
+/** `search_tools` shows a caller only what its `tools/list` shows it: the one per-caller filter (SPEC G27). */
+function visibleThrough(view: CatalogueView, catalogue: ToolCatalogue): ToolVisibility {
+  return (tool, context) => {
+    const generation = catalogue.current();
+    return generation !== undefined && view(generation, context.caller).tools.has(tool.name);
+  };
 }

@@ -23,9 +23,9 @@ export class ModernResults {
     return { resultType: 'complete', _meta: this.meta };
   }
 
-  /** Plus the cache hints: the catalogue is the same for every caller, so `public`. */
-  cacheable(): Record<string, unknown> {
-    return { resultType: 'complete', ttlMs: this.cacheTtlMillis, cacheScope: 'public', _meta: this.meta };
+  /** Plus the cache hints: `public` for what is the same for every caller (the catalogue, unless it is shown per caller). */
+  cacheable(cacheScope: 'public' | 'private' = 'public'): Record<string, unknown> {
+    return { resultType: 'complete', ttlMs: this.cacheTtlMillis, cacheScope, _meta: this.meta };
   }
 
   /**

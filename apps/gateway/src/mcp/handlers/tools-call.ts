@@ -1,7 +1,8 @@
-import { invalidParams, McpMetaKey, type RequestId } from '@toolmesh/protocol';
+import { invalidParams, invalidRequest, McpMetaKey, type RequestId } from '@toolmesh/protocol';
 import type { ToolDefinition } from '@toolmesh/registry';
 import type { JsonOutcome, RequestContext } from '@toolmesh/transport-http/server';
 
+import type { AdmissionRefusal, CallAdmission } from '../../execution/call-admission';
 import { type CallIdentity, idempotencyKey } from '../../execution/idempotency-key';
 import { declaredInputCapabilities, inputAnswersProblem, readInputAnswers } from '../../execution/input-required';
 import type { GatewayCallToolResult } from '../../execution/result-mapper';
@@ -9,6 +10,7 @@ import type { ToolExecutionService } from '../../execution/tool-execution-servic
 import { traceHeaders } from '../../execution/trace-context';
 import type { GatewayTracing } from '../../tracing/tracing';
 import type { EraErrors } from '../era-errors';
+import { errorOutcome } from '../outcomes';
 import type { RequestHandler } from './method-handler';
 
 /** An era's own refusal of a call before it runs, already answered (the 2026 era's `Mcp-Param-*` headers). */
@@ -37,7 +39,12 @@ export interface ToolsCallEra {
  * rather than by wrapping handlers: each async layer costs a promise and a turn of the microtask queue on
  * every call (docs/adr/0005-gateway-hot-path.md).
  */
-export function toolsCallHandler(execution: ToolExecutionService, era: ToolsCallEra, tracing?: GatewayTracing): RequestHandler {
+export function toolsCallHandler(
+  execution: ToolExecutionService,
+  era: ToolsCallEra,
+  tracing?: GatewayTracing,
+  admit?: CallAdmission,
+): RequestHandler {
   return async (params, context, id) => {
     const { name, arguments: args = {} } = params;
     if (typeof name !== 'string' || name.length === 0) return invalidParams(id, '"name" must be a non-empty string');
@@ -46,6 +53,12 @@ export function toolsCallHandler(execution: ToolExecutionService, era: ToolsCall
 
     const found = execution.toolInMemory(name) ?? (await execution.lookUp(name, context));
     if (typeof found === 'string') return era.errors.lookupFailed(id, found, name);
+    if (admit) {
+      // Awaited only when the check could not answer at once (a rate limit): a promise per call costs (ADR 0005).
+      const admission = admit(found, context);
+      const refusal = admission instanceof Promise ? await admission : admission;
+      if (refusal) return { answered: refusedCall(id, name, refusal, era.errors) };
+    }
     const refused = era.refuse?.(found, args as Record<string, unknown>, context, id);
     if (refused) return { answered: refused };
     const answersProblem = inputAnswersProblem(params);
@@ -73,6 +86,15 @@ export function toolsCallHandler(execution: ToolExecutionService, era: ToolsCall
         );
     }
   };
+}
+
+/** 403 with the challenge that names the scopes to step up to, or 429 with when to retry (SPEC G27). */
+function refusedCall(id: RequestId, tool: string, refusal: AdmissionRefusal, errors: EraErrors): JsonOutcome {
+  if (refusal.kind === 'insufficient_scope') {
+    const forbidden = invalidRequest(id, `forbidden: insufficient_scope: tool ${tool} needs the scopes "${refusal.scopes.join(' ')}"`);
+    return { ...errorOutcome(forbidden, 403), headers: { 'WWW-Authenticate': refusal.challenge } };
+  }
+  return { ...errorOutcome(errors.rateLimited(id, refusal), 429), headers: { 'Retry-After': String(refusal.retryAfterSeconds) } };
 }
 
 /** A 2026 request's declared input capabilities (its `_meta`); a 2025 request has none to tell. */

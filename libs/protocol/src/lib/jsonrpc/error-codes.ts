@@ -21,6 +21,8 @@ export const JsonRpcErrorCode = {
   ToolNotFound: -32001,
   /** The tool catalogue could not be read at all (SPEC G13). */
   RegistryUnavailable: -32003,
+  /** A `tools/call` over a rate limit of the gateway (SPEC G27), answered with HTTP 429 and `Retry-After`. */
+  RateLimited: -32004,
 } as const;
 
 export type JsonRpcErrorCode = (typeof JsonRpcErrorCode)[keyof typeof JsonRpcErrorCode];

@@ -74,6 +74,17 @@ describe('validateManifest', () => {
     expect(problemsOf({ tools: [tool({ maxResultChars })] })).toEqual([expect.stringContaining('maxResultChars')]);
   });
 
+  it('keeps the scopes a tool requires (SPEC G27), out of its public fields', () => {
+    const result = validateManifest({ tools: [tool({ requiredScopes: ['orders:read', 'orders:write'] })] }, target);
+    if (!result.ok) throw new Error(result.problems.join());
+    expect(result.manifest.tools[0].requiredScopes).toEqual(['orders:read', 'orders:write']);
+    expect(result.manifest.tools[0].publicTool).not.toHaveProperty('requiredScopes');
+  });
+
+  it.each([[['a b']], [['quote"d']], ['orders:read'], [[42]]])('refuses requiredScopes of %p', (requiredScopes) => {
+    expect(problemsOf({ tools: [tool({ requiredScopes })] })).toEqual([expect.stringContaining('requiredScopes')]);
+  });
+
   it('refuses duplicate names, wrong prefixes and schema violations, all reported together', () => {
     const problems = problemsOf(
       { tools: [tool({ name: 'a_x' }), tool({ name: 'a_x' }), tool({ name: 'b_y' })] },

@@ -29,6 +29,7 @@ interface ManifestTool {
   endpoint?: string;
   timeoutMillis?: number;
   maxResultChars?: number;
+  requiredScopes?: string[];
   _meta?: { endpoint?: string; timeoutMillis?: number };
   [field: string]: unknown;
 }
@@ -64,6 +65,7 @@ export function validateManifest(document: unknown, target: BundleTarget): Manif
       routeToken: target.name,
       ...(timeoutMillis !== undefined && { timeoutMillis }),
       ...(tool.maxResultChars !== undefined && { maxResultChars: tool.maxResultChars }),
+      ...(tool.requiredScopes !== undefined && tool.requiredScopes.length > 0 && { requiredScopes: tool.requiredScopes }),
     });
   }
   if (problems.length > 0) return { ok: false, problems: problems.slice(0, MAX_PROBLEMS) };

@@ -30,6 +30,8 @@ export interface ToolDefinition {
   readonly timeoutMillis?: number;
   /** The manifest's output budget: the most characters of a result's text the gateway passes on (longer is cut, with a notice). */
   readonly maxResultChars?: number;
+  /** OAuth scopes a caller's token must grant to see and call the tool, when the gateway authenticates (SPEC G27). */
+  readonly requiredScopes?: readonly string[];
   /** The token of the route the tool came from (`RouteConfig.token`): refreshes, Redis keys and status rows are per route. */
   readonly routeToken: string;
 }

@@ -22,8 +22,11 @@ const ALLOWED_HEADERS: ReadonlySet<string> = new Set([
   'mcp-name',
 ]);
 const ALLOWED_HEADER_PREFIX = 'mcp-param-';
-/** What a browser client may read of an answer: the session and version it continues with, and the correlation ids. */
-const EXPOSED_HEADERS = 'mcp-session-id, mcp-protocol-version, x-request-id, guid';
+/**
+ * What a browser client may read of an answer: the session and version it continues with, the correlation
+ * ids, an authentication challenge (the MCP authorization spec's discovery starts from it) and when to retry.
+ */
+const EXPOSED_HEADERS = 'mcp-session-id, mcp-protocol-version, x-request-id, guid, www-authenticate, retry-after';
 /** How long a browser may reuse a preflight's answer, in seconds. */
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
 

@@ -80,7 +80,9 @@ describe('MCP HTTP front CORS', () => {
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe(ALLOWED);
-    expect(res.headers.get('access-control-expose-headers')).toBe('mcp-session-id, mcp-protocol-version, x-request-id, guid');
+    expect(res.headers.get('access-control-expose-headers')).toBe(
+      'mcp-session-id, mcp-protocol-version, x-request-id, guid, www-authenticate, retry-after',
+    );
   });
 
   it.each(['GET', 'DELETE', 'OPTIONS'])('gives %s correlation ids and boundary logs', async (method) => {

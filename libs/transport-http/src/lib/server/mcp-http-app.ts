@@ -14,6 +14,7 @@ import {
 import express, { type NextFunction, type Request, type Response } from 'express';
 
 import type { Logger } from '../logging/logger';
+import type { Authentication, AuthenticationRefusal, Authenticator } from './authenticator';
 import { readBoundedBody } from './bounded-body';
 import { correlatedHeaders, correlatedRequest, echoCorrelation, readCorrelation } from './correlated-request';
 import type { CorrelationValues } from './correlation-headers';
@@ -55,6 +56,13 @@ export interface McpHttpAppOptions {
   readonly streamKeepAliveMillis?: number;
   /** Consulted per request; while true, new work is refused with 503 (graceful shutdown). */
   readonly isDraining?: () => boolean;
+  /**
+   * Checks each request's credentials on the endpoint (POST and GET) once its origin is checked and before
+   * its body is read; a refusal is answered with its status and `WWW-Authenticate`. Without it, none.
+   */
+  readonly authenticate?: Authenticator;
+  /** Public JSON documents served on GET at their exact paths, outside the endpoint (an RFC 9728 metadata document). */
+  readonly documents?: ReadonlyMap<string, object>;
 }
 
 const DEFAULT_STREAM_KEEP_ALIVE_MILLIS = 15_000;
@@ -81,6 +89,12 @@ export function createMcpHttpApp(options: McpHttpAppOptions): RequestListener {
   const { dispatchGet } = options;
   if (dispatchGet)
     app.get(options.endpointPath, (req, res) => answerGet(req, res, res.locals.correlation as CorrelationValues, dispatchGet, options));
+  for (const [path, document] of options.documents ?? []) {
+    const json = JSON.stringify(document);
+    app.get(path, (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(json) }).end(json);
+    });
+  }
   app.all(options.endpointPath, (req, res) => {
     res.setHeader('Allow', 'POST');
     sendJsonRpcError(res, 405, invalidRequest(null, `${req.method} is not served here; POST one JSON-RPC message`));
@@ -145,6 +159,7 @@ function requestContext(
     employeeNo: values.employeeNo,
     virtualEmployeeNo: values.virtualEmployeeNo,
     authorization: options.keepAuthorization ? req.headers.authorization : undefined,
+    caller: undefined,
     headers: req.headers,
     clientAddress: req.socket.remoteAddress,
     deadline: receivedAt + options.requestDeadlineMillis,
@@ -168,6 +183,32 @@ function refusedAtTheDoor(req: IncomingMessage, res: ServerResponse, options: Mc
   return false;
 }
 
+/**
+ * The context with the caller the authenticator verified, or `undefined` once the request is refused with
+ * its challenge. A copy: only authenticated requests pay for it.
+ */
+function authenticated(
+  res: ServerResponse,
+  authentication: Authentication,
+  context: RequestContext,
+  logger: Logger,
+): RequestContext | undefined {
+  if ('caller' in authentication) return { ...context, caller: authentication.caller };
+  refuseUnauthenticated(res, authentication.refusal, context, logger);
+  return undefined;
+}
+
+function refuseUnauthenticated(res: ServerResponse, refusal: AuthenticationRefusal, context: RequestContext, logger: Logger): void {
+  logger.info('mcp_http_request_unauthenticated', { reason: refusal.reason, status: refusal.status }, context);
+  res.setHeader('WWW-Authenticate', refusal.challenge);
+  refuse(
+    res,
+    refusal.status,
+    invalidRequest(null, `${refusal.status === 401 ? 'unauthorized' : 'forbidden'}: ${refusal.message}`),
+    context,
+  );
+}
+
 /** A JSON-RPC error answer of an exchange, with its correlation ids (none when it failed before they were read). */
 function refuse(res: ServerResponse, status: number, error: JsonRpcErrorResponse, context: RequestContext | undefined): void {
   if (context && !res.headersSent) echoCorrelation(res, context);
@@ -177,11 +218,12 @@ function refuse(res: ServerResponse, status: number, error: JsonRpcErrorResponse
 async function exchange(
   req: IncomingMessage,
   res: ServerResponse,
-  context: RequestContext,
+  unauthenticated: RequestContext,
   hangUp: HangUp,
   options: McpHttpAppOptions,
 ): Promise<void> {
   const { logger } = options;
+  let context = unauthenticated;
   let method: string | undefined;
   let logged: LoggedMethod = NO_METHOD;
   res.on('close', () => {
@@ -209,6 +251,12 @@ async function exchange(
   });
   try {
     if (refusedAtTheDoor(req, res, options, context)) return;
+    if (options.authenticate) {
+      const pending = options.authenticate(req);
+      const verified = authenticated(res, pending instanceof Promise ? await pending : pending, context, logger);
+      if (!verified) return;
+      context = verified;
+    }
     if (!isJsonContentType(req.headers['content-type'])) {
       refuse(res, 415, invalidRequest(null, 'Content-Type must be application/json'), context);
       return;
@@ -315,18 +363,22 @@ function answer(res: ServerResponse, outcome: DispatchOutcome, options: McpHttpA
   sendJson(res, outcome, context);
 }
 
-/** GET on the endpoint, after correlation: origin checked as for POST, then the application answers. */
-function answerGet(
+/** GET on the endpoint, after correlation: origin and credentials checked as for POST, then the application answers. */
+async function answerGet(
   req: IncomingMessage,
   res: ServerResponse,
   correlation: CorrelationValues,
   dispatchGet: McpGetHandler,
   options: McpHttpAppOptions,
-): void {
+): Promise<void> {
   const hangUp = new HangUp();
   res.once('close', () => hangUp.fire());
-  const context = requestContext(req, correlation, performance.now(), hangUp, options);
+  let context: RequestContext | undefined = requestContext(req, correlation, performance.now(), hangUp, options);
   if (refusedAtTheDoor(req, res, options, context)) return;
+  if (options.authenticate) {
+    context = authenticated(res, await options.authenticate(req), context, options.logger);
+    if (!context) return;
+  }
   answer(res, dispatchGet(context), options, context);
 }
 

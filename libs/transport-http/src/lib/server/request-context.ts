@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
+import type { AuthenticatedCaller } from './authenticator';
 import type { HangUpSignal } from './hang-up';
 
 /**
@@ -21,6 +22,8 @@ export interface RequestContext {
   readonly virtualEmployeeNo?: string;
   /** The caller's Authorization header, forwarded only where configuration says so. Never logged. */
   readonly authorization?: string;
+  /** Who the application's authenticator verified the caller to be; none when the endpoint authenticates nobody. Never logged. */
+  readonly caller?: AuthenticatedCaller;
   /**
    * The request's headers as Node parsed them, for the protocol era to check (`MCP-Protocol-Version`,
    * `Mcp-Method`, ...) and to read trace context from. Never logged.

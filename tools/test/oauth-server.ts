@@ -1,0 +1,34 @@
+import path from 'node:path';
+
+import { REPO_ROOT, type ServerProcess, spawnNodeScript } from './server-process';
+
+/** The oidc-provider peer (tools/test/peers/oauth-server.mjs) as its own process on a free port. */
+export interface TestOAuthServer extends ServerProcess {
+  /** Its issuer, `http://127.0.0.1:<port>`; its keys are at `${issuer}/jwks`. */
+  readonly issuer: string;
+}
+
+/**
+ * Starts an authorization server that issues JWT access tokens for `audience` with `scopes`; with
+ * `client`, it also knows that confidential client, for the client credentials grant and introspection;
+ * `opaque`: its access tokens are opaque, for introspection.
+ */
+export async function startOAuthServer(
+  audience: string,
+  scopes: readonly string[],
+  client?: { readonly id: string; readonly secret: string },
+  { opaque = false }: { readonly opaque?: boolean } = {},
+): Promise<TestOAuthServer> {
+  const server = await spawnNodeScript(
+    path.join(REPO_ROOT, 'tools/test/peers/oauth-server.mjs'),
+    {},
+    /authorization server listening on (http:\/\/\S+)/,
+    [
+      `--audience=${audience}`,
+      `--scopes=${scopes.join(',')}`,
+      ...(client ? [`--client=${client.id}:${client.secret}`] : []),
+      ...(opaque ? ['--opaque'] : []),
+    ],
+  );
+  return { ...server, issuer: server.match[1] };
+}

@@ -1,0 +1,115 @@
+#!/usr/bin/env node
+/**
+ * A real OAuth 2.1 authorization server on loopback, for the gateway's tests and for trying
+ * config/examples/oauth.yaml: oidc-provider (ADR 0023) with dynamic client registration, PKCE (S256,
+ * required), resource indicators (RFC 8707: access tokens are JWTs whose audience is the resource asked
+ * for) and refresh tokens. Nobody types a password: every authorization is granted at once, as user
+ * `--subject`, with the scopes asked for. For trying and tests only, never for production.
+ *
+ *   --port=<n>          port on 127.0.0.1 (default 0: any free one)
+ *   --audience=<uri>    the one resource it issues tokens for (the gateway's auth.audience); required
+ *   --scopes=<a,b>      the scopes it grants for that resource (default tools,customers:read)
+ *   --subject=<id>      the user every authorization is for (default user-1)
+ *   --client=<id>:<secret>  also a registered confidential client for the client credentials grant
+ *                       (client_secret_basic), as machine-to-machine callers use, and for introspection
+ *   --opaque            access tokens are opaque (for RFC 7662 introspection, at <issuer>/token/introspection;
+ *                       revocation at <issuer>/token/revocation) instead of JWTs
+ *
+ * Prints `authorization server listening on <issuer>` once it accepts requests; its keys are at <issuer>/jwks.
+ */
+import { createServer } from 'node:http';
+
+import { exportJWK, generateKeyPair } from 'jose';
+import Provider, { errors } from 'oidc-provider';
+
+const flags = Object.fromEntries(
+  process.argv.slice(2).map((arg) => {
+    const [key, ...value] = arg.replace(/^--/, '').split('=');
+    return [key, value.join('=')];
+  }),
+);
+if (!flags.audience) {
+  process.stderr.write('oauth-server: --audience=<the resource URI tokens are for> is required\n');
+  process.exit(2);
+}
+const audience = flags.audience;
+const scopes = (flags.scopes || 'tools,customers:read').split(',').filter(Boolean);
+const subject = flags.subject || 'user-1';
+const [machineId, machineSecret] = (flags.client || '').split(':');
+
+const server = createServer();
+await new Promise((resolve) => server.listen(Number(flags.port || 0), '127.0.0.1', resolve));
+const issuer = `http://127.0.0.1:${server.address().port}`;
+
+const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+const signingKey = { ...(await exportJWK(privateKey)), kid: 'oauth-server-1', use: 'sig', alg: 'RS256' };
+
+const provider = new Provider(issuer, {
+  jwks: { keys: [signingKey] },
+  clients: machineId
+    ? [
+        {
+          client_id: machineId,
+          client_secret: machineSecret,
+          grant_types: ['client_credentials'],
+          redirect_uris: [],
+          response_types: [],
+          token_endpoint_auth_method: 'client_secret_basic',
+          scope: scopes.join(' '),
+        },
+      ]
+    : [],
+  scopes: ['openid', 'offline_access', ...scopes],
+  features: {
+    devInteractions: { enabled: false },
+    clientCredentials: { enabled: true },
+    introspection: { enabled: true },
+    revocation: { enabled: true },
+    registration: { enabled: true },
+    resourceIndicators: {
+      enabled: true,
+      defaultResource: () => audience,
+      useGrantedResource: () => true,
+      getResourceServerInfo: (_ctx, resourceIndicator) => {
+        if (resourceIndicator !== audience) throw new errors.InvalidTarget();
+        const format =
+          flags.opaque === undefined ? { accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } } : { accessTokenFormat: 'opaque' };
+        return { scope: scopes.join(' '), audience, accessTokenTTL: 3600, ...format };
+      },
+    },
+  },
+  pkce: { required: () => true },
+  issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+  clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'none' },
+  findAccount: (_ctx, accountId) => ({ accountId, claims: () => ({ sub: accountId }) }),
+  cookies: { keys: [signingKey.kid] },
+});
+
+/** The user agrees at once: logged in as `subject`, every scope and resource asked for granted. */
+async function grantAtOnce(req, res) {
+  const { prompt, params, session, grantId } = await provider.interactionDetails(req, res);
+  if (prompt.name === 'login') {
+    await provider.interactionFinished(req, res, { login: { accountId: subject } }, { mergeWithLastSubmission: false });
+    return;
+  }
+  const grant = grantId
+    ? await provider.Grant.find(grantId)
+    : new provider.Grant({ accountId: session.accountId, clientId: params.client_id });
+  const { missingOIDCScope, missingOIDCClaims, missingResourceScopes } = prompt.details;
+  if (missingOIDCScope) grant.addOIDCScope(missingOIDCScope.join(' '));
+  if (missingOIDCClaims) grant.addOIDCClaims(missingOIDCClaims);
+  for (const [indicator, granted] of Object.entries(missingResourceScopes ?? {})) grant.addResourceScope(indicator, granted.join(' '));
+  await provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
+}
+
+const callback = provider.callback();
+server.on('request', (req, res) => {
+  if (!req.url.startsWith('/interaction/')) {
+    callback(req, res);
+    return;
+  }
+  grantAtOnce(req, res).catch((error) => {
+    res.writeHead(500, { 'content-type': 'text/plain' }).end(`interaction failed: ${error.message}`);
+  });
+});
+process.stdout.write(`authorization server listening on ${issuer}\n`);
