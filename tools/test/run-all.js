@@ -18,7 +18,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { stripVTControlCharacters } = require('node:util');
 
-const { processesInGroup } = require('./process-group');
+const { descendantsOf, groupOf, processesInGroup } = require('./process-group');
 
 const root = path.resolve(__dirname, '..', '..');
 const summaryDir = path.join(root, 'tmp', 'test-summary');
@@ -53,9 +53,9 @@ function projectsWithTests() {
   return [...projects, ...ALONE.map(({ project }) => project)];
 }
 
-/** "apps/agent-cli (jest, 4m12s)" for each Jest process of the group: where the time goes. */
-function runningTests(group) {
-  return processesInGroup(group)
+/** "apps/agent-cli (jest, 4m12s)" for each Jest process the phase started: where the time goes. */
+function runningTests(leader) {
+  return descendantsOf(leader)
     .filter(({ command }) => /[\\/]jest(\.js)?\b/.test(command) && !command.includes('jest-worker'))
     .map(({ cwd, ageMs }) => `${path.relative(root, cwd) || '.'} (jest, ${clock(ageMs)})`);
 }
@@ -86,7 +86,7 @@ function runPhase(name, command, args, { env = process.env, keep = false } = {})
         console.log(
           `[${clock()}] ${name} is over the test budget of ${clock(BUDGET_MS)}; killed while running: ${running.join(', ') || 'no test'}`,
         );
-        killGroup(child.pid);
+        killTree(child.pid);
       },
       Math.max(0, BUDGET_MS - (Date.now() - started)),
     );
@@ -124,6 +124,13 @@ function killGroup(group) {
   } catch {
     // already gone
   }
+}
+
+/** The phase and everything it started, in whatever process group (Nx gives each task its own). */
+function killTree(leader) {
+  const groups = new Set([leader, ...descendantsOf(leader).map((entry) => entry.pgrp)]);
+  groups.delete(groupOf(process.pid)); // never this runner's own
+  for (const group of groups) killGroup(group);
 }
 
 /** Nx lists failed tasks after "Failed tasks:" as "- project:target". */
