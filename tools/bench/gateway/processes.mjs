@@ -9,6 +9,13 @@ import { fileURLToPath } from 'node:url';
 export const here = path.dirname(fileURLToPath(import.meta.url));
 export const root = path.join(here, '../../..');
 const children = [];
+// A benchmark stopped by Ctrl-C or a signal takes its servers with it: none outlives its owner.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    stopAll();
+    process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+  });
+}
 
 /**
  * Starts `node ...args` and resolves with the first capture group of `ready` in its output, then keeps
