@@ -206,7 +206,11 @@ describe('McpClientManager', () => {
     );
     expect(statuses.ok.state).toBe('connected');
     expect(statuses.missing).toMatchObject({ state: 'failed', error: expect.stringContaining('could not start "/nonexistent/server"') });
-    expect(statuses.mute).toMatchObject({ state: 'failed', error: 'MCP server "mute" did not finish initialize within 300 ms' });
+    // On a loaded machine the late answer to the era probe may be named after it.
+    expect(statuses.mute).toMatchObject({
+      state: 'failed',
+      error: expect.stringMatching(/^MCP server "mute" did not finish initialize within 300 ms/),
+    });
     expect(await eventually(() => pidsWithCommandLine('--name=mute').length === 0)).toBe(true);
     await manager.close();
   });
