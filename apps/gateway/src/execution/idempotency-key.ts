@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 import type { RequestId } from '@toolmesh/protocol';
 import type { RequestContext } from '@toolmesh/transport-http/server';
@@ -40,8 +40,9 @@ export const modernCallIdentity: CallIdentity = (name, params, context) => [
  * logged as such. Unkeyed, so every replica derives the same key for the same call.
  */
 export function idempotencyKey(identity: readonly string[]): string {
-  const hash = createHash('sha256');
-  // Each part's length first: no two different identities hash the same bytes.
-  for (const part of identity) hash.update(`${part.length}:`).update(part);
-  return `"${hash.digest('base64url')}"`;
+  // Each part's length first: no two different identities hash the same bytes. One-shot `hash` rather
+  // than a Hash object: a third of the CPU, on every call (docs/benchmarks.md, twelfth round).
+  let bytes = '';
+  for (const part of identity) bytes += `${part.length}:${part}`;
+  return `"${hash('sha256', bytes, 'base64url')}"`;
 }
