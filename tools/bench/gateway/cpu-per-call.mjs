@@ -25,7 +25,7 @@
 //     --client autocannon|undici  what sends a fixed rate (above); autocannon by default
 //     --pin                the measured servers on CPU 1, this process and the tool service on CPU 0
 //     --warmup <s>         load each fresh process gets before it is measured, in runs of 2 s (default 10; below)
-//     --profile            writes the gateway's .cpuprofile (node --cpu-prof) to tmp/bench/profiles
+//     --profile            writes each gateway's .cpuprofile (node --cpu-prof) to tmp/bench/profiles/<target>
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -135,19 +135,25 @@ const pinServer = (server) => {
 
 try {
   const toolService = await startToolService(10);
-  const profileDir = path.join(root, 'tmp/bench/profiles');
-  if (options.profile) mkdirSync(profileDir, { recursive: true });
+  // One folder per target, so that the profiles of two builds can be compared.
+  const profiling = (name) => {
+    if (!options.profile) return [];
+    const dir = path.join(root, 'tmp/bench/profiles', name.replace(/[^A-Za-z0-9.-]+/g, '_'));
+    mkdirSync(dir, { recursive: true });
+    return ['--cpu-prof', '--cpu-prof-dir', dir];
+  };
   // What each target is and how it starts; every round starts its own processes (see below).
   const targets = [
     {
       name: 'gateway',
-      start: () => startGateway(toolService.url, { nodeOptions: options.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [] }),
+      start: () => startGateway(toolService.url, { nodeOptions: profiling('gateway') }),
     },
   ];
   for (const main of options.compare) {
     targets.push({
       name: path.relative(root, path.resolve(main)),
-      start: () => startGateway(toolService.url, { main: path.resolve(main) }),
+      start: () =>
+        startGateway(toolService.url, { main: path.resolve(main), nodeOptions: profiling(path.relative(root, path.resolve(main))) }),
     });
   }
   for (const assignments of options['compare-env']) {
@@ -181,12 +187,13 @@ try {
     // start order), so two identical builds in one run differed by up to 15% in every round.
     const running = [];
     for (const target of order) running.push({ target, name: target.name, ...(await target.start()) });
+    for (const server of running) pinServer(server);
     for (const server of running) {
-      pinServer(server);
+      // Warmed just before it is measured: a process left idle for a minute while the others were warmed
+      // had V8 compile much of its hot path again in the measured run (20-30 us per call on the other
+      // threads, against 2-10 us when measured at once), and more for the target with more code.
       await check(server.url, call, 'hello');
       for (let run = 0; run < warmupRuns; run += 1) await drive(server, 2);
-    }
-    for (const server of running) {
       const row = await perCall(server, toolService);
       server.target.micros.push(row.micros);
       console.log(
