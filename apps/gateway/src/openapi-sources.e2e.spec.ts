@@ -179,6 +179,19 @@ describe('OpenAPI documents as a tool source (issue 27)', () => {
         'DELETE /api/store/order/3',
       ]);
     });
+
+    it('reads the same document published in YAML into the same tools', async () => {
+      const fromYaml = await gatewayFor(service, {
+        name: 'petstore31yaml',
+        openapi: { documentFile: require.resolve('@readme/oas-examples/3.1/yaml/petstore.yaml'), operations: 'getOrderById, deleteOrder' },
+      });
+      try {
+        const tools = async (from: TestGateway) => (await from.rpc('tools/list')).result?.tools as unknown[];
+        expect(await tools(fromYaml)).toEqual(await tools(gateway));
+      } finally {
+        await fromYaml.stop();
+      }
+    });
   });
 
   describe('a larger published document (ReadMe API, OpenAPI 3.1, 560 KB) selected by tag, with a bearer token from the environment', () => {

@@ -13,6 +13,8 @@ export interface JsonSource {
 /** What a source reads, for its messages and the codes of its two failures. */
 export interface DocumentKind {
   readonly label: string;
+  /** Whether the document may be written in YAML (OpenAPI's other published form) as well as JSON. */
+  readonly yaml?: boolean;
   readonly unreachable: RegistryErrorCode;
   readonly invalid: RegistryErrorCode;
 }
@@ -26,12 +28,14 @@ export const MANIFEST_DOCUMENT: DocumentKind = {
 /** A document that may be either (the lint command's): what it is shows once it is read. */
 export const TOOL_SOURCE_DOCUMENT: DocumentKind = {
   label: 'document',
+  yaml: true,
   unreachable: RegistryErrorCode.ManifestUnreachable,
   invalid: RegistryErrorCode.ManifestInvalid,
 };
 
 export const OPENAPI_DOCUMENT: DocumentKind = {
   label: 'OpenAPI document',
+  yaml: true,
   unreachable: RegistryErrorCode.OpenApiUnreachable,
   invalid: RegistryErrorCode.OpenApiInvalid,
 };

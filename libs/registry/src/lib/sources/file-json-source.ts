@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 
 import { RegistryError } from '../errors';
 import { type DocumentKind, type JsonSource, MANIFEST_DOCUMENT } from '../model/json-source';
+import { parseDocument } from './parse-document';
 
 /** A document kept in a file: the local profile's portal registry and fallback manifest, and tests. */
 export class FileJsonSource implements JsonSource {
@@ -17,10 +18,6 @@ export class FileJsonSource implements JsonSource {
     } catch (error) {
       throw new RegistryError(this.kind.unreachable, `${this.kind.label} file ${this.location} cannot be read`, { cause: error });
     }
-    try {
-      return JSON.parse(text);
-    } catch (error) {
-      throw new RegistryError(this.kind.invalid, `${this.kind.label} file ${this.location} is not JSON`, { cause: error });
-    }
+    return parseDocument(text, this.kind, `${this.kind.label} file ${this.location}`);
   }
 }

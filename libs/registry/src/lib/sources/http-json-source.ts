@@ -7,6 +7,7 @@ import got, { type Got, RequestError, type Response } from 'got';
 import { RegistryError } from '../errors';
 import { type DocumentKind, type JsonSource, MANIFEST_DOCUMENT } from '../model/json-source';
 import { FileJsonSource } from './file-json-source';
+import { parseDocument } from './parse-document';
 
 export interface HttpJsonSourceOptions {
   timeoutMillis: number;
@@ -65,18 +66,16 @@ export class HttpJsonSource implements JsonSource {
     } catch (error) {
       throw new RegistryError(this.kind.unreachable, `${this.kind.label} ${this.location}: ${errorMessage(error)}`, { cause: error });
     }
-    let document: unknown;
-    try {
-      document = JSON.parse(body);
-    } catch (error) {
-      throw new RegistryError(this.kind.invalid, `${this.kind.label} ${this.location} is not JSON`, { cause: error });
-    }
+    const document = parseDocument(body, this.kind, `${this.kind.label} ${this.location}`);
     this.answeredAt = answeredAt.href === this.url.href ? undefined : answeredAt;
     return document;
   }
 
   private download(): Promise<Response<string>> {
-    const request = catalogueClient(this.url, { timeout: { request: this.options.timeoutMillis } });
+    const request = catalogueClient(this.url, {
+      timeout: { request: this.options.timeoutMillis },
+      ...(this.kind.yaml && { headers: { accept: 'application/json, application/yaml;q=0.9, */*;q=0.1' } }),
+    });
     // on() returns the request itself (a promise), which request.text() below awaits
     void request.on('downloadProgress', (progress) => {
       if (progress.transferred > this.options.maxBytes) request.cancel(`${this.kind.label} larger than ${this.options.maxBytes} bytes`);
