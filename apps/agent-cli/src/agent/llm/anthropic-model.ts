@@ -4,7 +4,7 @@ import { argumentsObject, type AssistantReply, type ChatMessage, type RequestedT
 import type { ChatModel, CompletionOptions, CompletionRequest } from './chat-model';
 import { sdkFailure } from './llm-failure';
 import type { ModelSettings } from './model-settings';
-import { SdkFetch } from './sdk-fetch';
+import { sdkClientOptions, SdkFetch } from './sdk-fetch';
 
 /** Anthropic requires a limit on the answer's length; this one fits every current Claude model. */
 const DEFAULT_MAX_TOKENS = 8192;
@@ -22,13 +22,7 @@ export class AnthropicModel implements ChatModel {
 
   constructor(private readonly settings: ModelSettings) {
     this.http = new SdkFetch(settings.requestTimeoutMs);
-    this.client = new Anthropic({
-      apiKey: settings.apiKey ?? null,
-      baseURL: settings.baseUrl,
-      maxRetries: 0,
-      timeout: settings.requestTimeoutMs,
-      fetch: this.http.fetch,
-    });
+    this.client = new Anthropic({ apiKey: settings.apiKey ?? null, ...sdkClientOptions(settings, this.http) });
   }
 
   async complete(request: CompletionRequest, options: CompletionOptions = {}): Promise<AssistantReply> {

@@ -6,7 +6,7 @@ import type { ChatModel, CompletionOptions, CompletionRequest } from './chat-mod
 import { malformed } from './completion-assembler';
 import { reportedError, sdkFailure } from './llm-failure';
 import type { ModelSettings } from './model-settings';
-import { SdkFetch } from './sdk-fetch';
+import { sdkClientOptions, SdkFetch } from './sdk-fetch';
 
 const ERRORS = { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError };
 
@@ -21,13 +21,7 @@ export class OpenAiResponsesModel implements ChatModel {
 
   constructor(private readonly settings: ModelSettings) {
     this.http = new SdkFetch(settings.requestTimeoutMs);
-    this.client = new OpenAI({
-      apiKey: settings.apiKey ?? '',
-      baseURL: settings.baseUrl,
-      maxRetries: 0,
-      timeout: settings.requestTimeoutMs,
-      fetch: this.http.fetch,
-    });
+    this.client = new OpenAI({ apiKey: settings.apiKey ?? '', ...sdkClientOptions(settings, this.http) });
   }
 
   async complete(request: CompletionRequest, options: CompletionOptions = {}): Promise<AssistantReply> {
