@@ -46,4 +46,10 @@ describe('benchmarks, --smoke', () => {
     },
     300_000,
   );
+
+  it.each(BENCHES)('%s --help says how to run it, and starts nothing', async (_name, script) => {
+    const { stdout } = await run(process.execPath, [script, '--help'], { cwd: ROOT, timeout: 30_000 });
+    expect(stdout).toMatch(new RegExp(`Usage|node ${script}`));
+    expect(stdout).not.toMatch(/smoke: |us\/call|listening on/);
+  });
 });

@@ -2,6 +2,8 @@
 // smallest settings, for seconds. A figure measured so, on a test machine under load, would be noise, so
 // under --smoke a benchmark's console.log prints nothing and writes no tmp/bench/*.json; the run ends with
 // the one line the spec looks for. Imported before a benchmark's own code runs, as every import is.
+import './usage.mjs';
+
 export const SMOKE = process.argv.includes('--smoke');
 
 if (SMOKE) console.log = () => undefined;

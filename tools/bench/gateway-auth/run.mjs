@@ -4,6 +4,8 @@
 // them, at most 1.25x the minimal proxy). It is cpu-per-call.mjs --compare-auth; every option of that
 // script applies. Usage (after `npx nx run gateway:build`):
 //   node tools/bench/gateway-auth/run.mjs [--rate 2000 --duration 5 --rounds 15]
+import '../usage.mjs';
+
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
