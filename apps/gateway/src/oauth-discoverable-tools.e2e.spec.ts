@@ -59,7 +59,7 @@ const callCustomerLookup = async (scope: string) =>
     await bearer(scope),
   );
 
-it("lists a discoverable tool to a caller without its scope, and keeps a non-discoverable one hidden", async () => {
+it('lists a discoverable tool to a caller without its scope, and keeps a non-discoverable one hidden', async () => {
   const names = await listed('tools');
   expect(names).toContain('echo_text');
   expect(names).toContain('customer_lookup');
@@ -73,7 +73,7 @@ it('shows search_tools what tools/list shows', async () => {
   expect(await found('tools orders:read', 'order')).toContain('order_search');
 });
 
-it("refuses the call of a discoverable tool without its scope, with the challenge naming it, before the tool service", async () => {
+it('refuses the call of a discoverable tool without its scope, with the challenge naming it, before the tool service', async () => {
   await tools.clearCalls();
   const res = await callCustomerLookup('tools');
   expect(res.status).toBe(403);

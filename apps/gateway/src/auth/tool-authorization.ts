@@ -7,6 +7,13 @@ import { toolPattern } from './tool-pattern';
 /** Distinct scope sets whose filtered tool lists one catalogue generation keeps; callers beyond share no list. */
 const MAX_CACHED_VIEWS = 256;
 
+/** An operator policy of `auth.toolPolicies`, its pattern compiled. */
+interface ToolPolicy {
+  readonly matches: RegExp;
+  readonly scopes: readonly string[];
+  readonly discoverable: boolean;
+}
+
 /** What one tool needs: every scope to call it, and those of them a caller needs to be shown it. */
 interface ToolScopes {
   readonly toCall: readonly string[];
@@ -27,7 +34,7 @@ interface ToolScopes {
  * else shows tools to a caller (a search) must go through it too.
  */
 export class ToolAuthorization {
-  private readonly policies: ReadonlyArray<{ readonly matches: RegExp; readonly scopes: readonly string[]; readonly discoverable: boolean }>;
+  private readonly policies: readonly ToolPolicy[];
   private readonly scopesOfTool = new WeakMap<ToolDefinition, ToolScopes>();
   private readonly views = new WeakMap<CatalogueGeneration, Map<string, CatalogueGeneration>>();
   private readonly viewKeys = new WeakMap<AuthenticatedCaller, string>();
