@@ -18,8 +18,9 @@ import { type CliRun, runBuiltCli, runBuiltCliOnTerminal } from './test-support/
  * what that covers: `echo_text`, and the customer tools, which the operator's policy makes discoverable
  * (listed, but called only with `customers:read`), not the order tools, whose policy is not. Calling a
  * customer tool meets the 403 `insufficient_scope`; without a terminal the CLI names `mcp login`, on one
- * it steps up through the browser (a headless stand-in, which consents again) and the call goes through.
- * The tool service gets the verified identity and never a token.
+ * it steps up through the browser (a headless stand-in, which consents again; the client registers anew,
+ * since its first registration named only the first scope) and the call goes through. The tool service
+ * gets the verified identity and never a token.
  */
 const HEADLESS_BROWSER = path.join(__dirname, 'test-support/headless-browser.cjs');
 
@@ -69,14 +70,28 @@ afterAll(async () => {
 
 const cli = (...args: string[]): Promise<CliRun> => runBuiltCli(args, { cwd: dir, env });
 
-/** The CLI's stored sign-in: the scopes it last asked for, and its access token and the scopes the token grants. */
-function storedSignIn(): { requested?: string; accessToken: string; granted: string[] } {
+interface StoredSignIn {
+  /** The scopes the CLI last asked for. */
+  readonly requested?: string;
+  /** The scopes its dynamic client registration was made for. */
+  readonly registered: string[];
+  readonly accessToken: string;
+  /** The scopes its access token grants. */
+  readonly granted: string[];
+}
+
+/** The CLI's stored sign-in, read from its credentials file. */
+function storedSignIn(): StoredSignIn {
   const directory = path.join(dir, 'config', 'toolmesh-agent', 'oauth');
   const [file] = readdirSync(directory).filter((name) => name.endsWith('.json'));
-  const stored = JSON.parse(readFileSync(path.join(directory, file), 'utf8')) as { scope?: string; tokens: { access_token: string } };
+  const stored = JSON.parse(readFileSync(path.join(directory, file), 'utf8')) as {
+    scope?: string;
+    clientInformation: { scope: string };
+    tokens: { access_token: string };
+  };
   const accessToken = stored.tokens.access_token;
   const claims = JSON.parse(Buffer.from(accessToken.split('.')[1], 'base64url').toString('utf8')) as { scope: string };
-  return { requested: stored.scope, accessToken, granted: claims.scope.split(' ') };
+  return { requested: stored.scope, registered: stored.clientInformation.scope.split(' '), accessToken, granted: claims.scope.split(' ') };
 }
 
 async function listedTools(): Promise<string[]> {
@@ -122,6 +137,9 @@ it('steps up on insufficient_scope: without a terminal it names mcp login, on on
   expect(after.accessToken).not.toBe(before.accessToken);
   expect(after.granted).toEqual(expect.arrayContaining(['tools', 'customers:read'])); // a second token, for the added scope
   expect(after.granted).not.toContain('orders:read'); // only what the challenge asked for
+  // The first registration was for `tools` only, and oidc-provider refuses such a client any other scope.
+  expect(before.registered).not.toContain('customers:read');
+  expect(after.registered).toContain('customers:read');
 
   const calls = await tools.calls();
   expect(calls.map((received) => received.tool)).toEqual(['customer_lookup']); // the refused call never reached it
