@@ -27,3 +27,28 @@ export function runBuiltCli(args: readonly string[], options: { readonly cwd: st
     child.once('exit', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/** One argument for `sh -c`, whatever it holds. */
+const shellQuoted = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * Runs the built CLI on a pseudo-terminal (util-linux `script`): stdin and stderr are TTYs, so the CLI
+ * has someone at the terminal and may take them to a browser. Nothing is typed; stdin stays open until
+ * the CLI exits. Resolves with its exit code and its screen (stdout and stderr together).
+ */
+export function runBuiltCliOnTerminal(
+  args: readonly string[],
+  options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv },
+): Promise<{ readonly code: number | null; readonly screen: string }> {
+  return new Promise((resolve) => {
+    const command = [process.execPath, AGENT_CLI_MAIN, ...args].map(shellQuoted).join(' ');
+    const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: options.cwd, env: { TERM: 'dumb', ...options.env } });
+    let screen = '';
+    child.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (screen += chunk.toString()));
+    child.once('exit', (code) => {
+      child.stdin.end();
+      resolve({ code, screen });
+    });
+  });
+}

@@ -56,3 +56,27 @@ describe('ToolAuthorization (SPEC G27)', () => {
     );
   });
 });
+
+describe('a discoverable policy (SPEC G27, scope minimization)', () => {
+  const generation = new CatalogueGeneration(1, [tool('echo'), tool('orders_list', ['orders:read']), tool('billing.refund', ['billing'])]);
+  const authorization = new ToolAuthorization(
+    [
+      { tools: 'billing.*', scopes: ['billing:admin'], discoverable: true },
+      { tools: 'orders_*', scopes: ['orders:write'] },
+    ],
+    100,
+  );
+  const refund = generation.tools.get('billing.refund') as ToolDefinition;
+
+  it('lists a tool to a caller without its scopes, who still lacks them to call it', () => {
+    expect(names(authorization.visibleCatalogue(generation, caller('billing')))).toEqual(['echo', 'billing.refund']);
+    expect(authorization.missingScopes(caller('billing'), refund)).toEqual(['billing:admin']);
+    expect(authorization.requiredScopes(refund)).toEqual(['billing', 'billing:admin']);
+  });
+
+  it("still needs the manifest's scopes and those of the other policies to show a tool", () => {
+    expect(names(authorization.visibleCatalogue(generation, caller()))).toEqual(['echo']);
+    expect(names(authorization.visibleCatalogue(generation, caller('orders:read')))).toEqual(['echo']);
+    expect(names(authorization.visibleCatalogue(generation, caller('orders:read', 'orders:write')))).toEqual(['echo', 'orders_list']);
+  });
+});

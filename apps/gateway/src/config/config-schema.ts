@@ -249,7 +249,7 @@ export const configSchema = {
             type: 'object',
             additionalProperties: false,
             required: ['tools', 'scopes'],
-            properties: { tools: toolPattern, scopes: { ...scopeList, minItems: 1 } },
+            properties: { tools: toolPattern, scopes: { ...scopeList, minItems: 1 }, discoverable: { type: 'boolean' } },
           },
         },
         identityHeaders: {

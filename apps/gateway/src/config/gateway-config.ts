@@ -55,8 +55,12 @@ export interface AuthSettings {
   jwksRefetchCooldownMillis: number;
   /** Scopes announced in the metadata and in the challenge to a caller without a token. */
   scopesSupported: string[];
-  /** Operator policy: tools whose name matches `tools` (`*` any characters) need `scopes` too, beside what manifests declare. */
-  toolPolicies: Array<{ tools: string; scopes: string[] }>;
+  /**
+   * Operator policy: tools whose name matches `tools` (`*` any characters) need `scopes` too, beside what
+   * manifests declare. `discoverable`: they are listed to callers without these scopes, whose call then
+   * asks for them (a step-up); unset, false.
+   */
+  toolPolicies: Array<{ tools: string; scopes: string[]; discoverable?: boolean }>;
   /** Headers sent to tool services, each from one verified claim (`x-user-subject: sub`). */
   identityHeaders: Record<string, string>;
   /** Verified tokens kept in memory until they expire; beyond, the oldest is dropped. */

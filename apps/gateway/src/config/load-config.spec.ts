@@ -237,6 +237,11 @@ auth:
         'auth.identityHeaders: x-request-id is a header the gateway sets itself',
       ],
       ['a scope that cannot go in a challenge', `${auth}  scopesSupported: ['a"b']`, 'config.auth.scopesSupported.0 must match pattern'],
+      [
+        'a discoverable flag that is not a boolean',
+        `${auth}  toolPolicies: [{ tools: 'customer_*', scopes: [customers:read], discoverable: 'yes' }]`,
+        'config.auth.toolPolicies.0.discoverable must be boolean',
+      ],
     ])('refuses %s', (_, text, message) => {
       expect(() => loadConfig({ file: yamlFile(text), env: {} })).toThrow(
         expect.objectContaining({ code: 'gateway.config_invalid', message: expect.stringContaining(message) }),

@@ -94,6 +94,21 @@ export class ServerOAuthProvider implements OAuthClientProvider {
     this.write({ ...this.read(), clientInformation });
   }
 
+  /**
+   * Forgets a registration this flow made whose `scope` (RFC 7591 §2) does not cover `scope`: the
+   * authorization server may refuse that client any other scope (oidc-provider answers `invalid_scope`),
+   * so a sign-in for more, a step-up, registers anew. The tokens are kept; a configured client and a
+   * client ID metadata document, which name no scope, are never forgotten.
+   */
+  forgetRegistrationNarrowerThan(scope: string | undefined): void {
+    if (scope === undefined || this.settings.clientId !== undefined) return;
+    const registered = this.read().clientInformation;
+    const registeredScope = registered !== undefined && 'scope' in registered ? registered.scope : undefined;
+    if (registeredScope === undefined) return;
+    const allowed = new Set(registeredScope.split(' '));
+    if (scope.split(' ').some((wanted) => wanted !== '' && !allowed.has(wanted))) this.invalidateCredentials('client');
+  }
+
   tokens(): StoredOAuthTokens | undefined {
     return this.read().tokens;
   }

@@ -150,6 +150,8 @@ export class ServerOAuth implements HttpAuthorization {
     };
     try {
       this.provider.saveRequestedScope(this.scope);
+      // Only when the browser is next: a refresh must be asked for by the client its tokens were issued to.
+      if (extra.forceReauthorization || !this.provider.tokens()?.refresh_token) this.provider.forgetRegistrationNarrowerThan(this.scope);
       if ((await auth(this.provider, { ...options, ...extra })) !== 'AUTHORIZED') {
         const { code, iss } = await this.waitFor(callback);
         if ((await auth(this.provider, { ...options, authorizationCode: code, iss })) !== 'AUTHORIZED') {
