@@ -3,12 +3,22 @@ import path from 'node:path';
 
 const SCRIPT = path.join(__dirname, 'sdk-http-server.mjs');
 
+/** One HTTP request the peer received: its method and MCP headers, and the JSON-RPC message's method and `_meta`. */
+export interface PeerRequest {
+  readonly method: string;
+  readonly sessionId: string | null;
+  readonly protocolVersion: string | null;
+  readonly authorization: string | null;
+  readonly rpcMethod: string | null;
+  readonly meta: Record<string, unknown> | null;
+}
+
 export interface HttpPeer {
   /** The MCP endpoint, e.g. http://127.0.0.1:40123/mcp */
   readonly url: string;
   readonly pid: number;
   /** What the peer recorded about each request it received (see sdk-http-server.mjs). */
-  requests(): Promise<Array<{ method: string; sessionId: string | null; protocolVersion: string | null; authorization: string | null }>>;
+  requests(): Promise<PeerRequest[]>;
   stop(): Promise<void>;
 }
 
