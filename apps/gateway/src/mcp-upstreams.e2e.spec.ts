@@ -107,7 +107,8 @@ describe('MCP servers as a tool source (issue 28)', () => {
       file,
       `server: { port: 0, managementPort: 0 }
 mcp:
-  catalogue: { manifestTimeoutMillis: 3000 }
+  shutdownDrainMillis: 1000
+  catalogue: { manifestTimeoutMillis: 8000 }
   bundles:
     - { name: everything, namePrefix: ev_, mcpServer: { url: "\${EVERYTHING_URL}" } }
     - { name: sdk, namePrefix: sdk_, mcpServer: { url: "\${SDK_URL}", era: "2025", headers: { Authorization: { env: SDK_TOKEN } } } }
@@ -208,7 +209,10 @@ mcp:
     let received: PeerRequest[] = [];
     const poll = async (rpcMethod: string) => {
       await until(() => {
-        void sdkPeer.requests().then((requests) => (received = requests));
+        void sdkPeer.requests().then(
+          (requests) => (received = requests),
+          () => undefined,
+        );
         return received.some((peerRequest) => peerRequest.rpcMethod === rpcMethod);
       }, `the server received ${rpcMethod}`);
     };
@@ -222,7 +226,10 @@ mcp:
     const running = call('dm_slow', { ms: 60_000 });
     let seen = false;
     await until(() => {
-      void doomed.requests().then((requests) => (seen = requests.some((request) => request.rpcMethod === 'tools/call')));
+      void doomed.requests().then(
+        (requests) => (seen = requests.some((request) => request.rpcMethod === 'tools/call')),
+        () => undefined,
+      );
       return seen;
     }, 'the doomed server received the call');
     process.kill(doomed.pid, 'SIGKILL');

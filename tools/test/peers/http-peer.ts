@@ -40,7 +40,8 @@ export function startHttpPeer(flags: string[] = []): Promise<HttpPeer> {
         requests: async () => (await fetch(new URL('/__requests', url))).json() as never,
         stop: () =>
           new Promise<void>((done) => {
-            if (child.exitCode !== null) return done();
+            // Killed by a signal (a test's SIGKILL), it has no exit code but is gone all the same.
+            if (child.exitCode !== null || child.signalCode !== null) return done();
             child.removeAllListeners('exit');
             child.once('exit', () => done());
             child.kill('SIGTERM');
