@@ -12,8 +12,10 @@ import { freePort } from '../../../tools/test/free-port';
 import { spawnGateway } from '../../../tools/test/gateway-process';
 import { type HttpPeer, type PeerRequest, startHttpPeer } from '../../../tools/test/peers/http-peer';
 import { until } from '../../../tools/test/process-table';
+import { startRedis, type TestRedis } from '../../../tools/test/redis-server';
 import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
 import { REPO_ROOT, type ServerProcess } from '../../../tools/test/server-process';
+import type { GatewayConfig } from './config/gateway-config';
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';
 
 /**
@@ -245,4 +247,54 @@ mcp:
     }
     expect(texts[texts.length - 1]).toMatch(/is not being called: its last connections failed/);
   }, 60_000);
+});
+
+describe("an MCP server bundle's warm start from Redis (issue 28)", () => {
+  let redis: TestRedis;
+  let peer: HttpPeer;
+  const withUpstream = (config: GatewayConfig) => {
+    config.mcp.bundles = [{ name: 'sdk', namePrefix: 'sdk_', mcpServer: { url: peer.url, era: '2025' } }];
+    config.mcp.redis = { ...config.mcp.redis, url: redis.url, keyPrefix: 'federation-test' };
+  };
+
+  beforeAll(async () => {
+    [redis, peer] = await Promise.all([startRedis(), startHttpPeer()]);
+  }, 60_000);
+  afterAll(async () => {
+    await peer?.stop();
+    await redis?.kill();
+  });
+
+  it("a replica that starts while the server is down serves another replica's listing from Redis, ready, its calls still forwarded", async () => {
+    const a = await startTestGateway(peer.url, withUpstream);
+    try {
+      expect(((await a.rpc('tools/list')).result?.tools as Array<{ name: string }>).map((tool) => tool.name)).toContain('sdk_echo');
+      let stored = false;
+      await until(() => {
+        void redis.keys().then((keys) => (stored = keys.length > 0));
+        return stored;
+      }, 'the listing written to Redis');
+    } finally {
+      await a.stop();
+    }
+    await peer.stop();
+
+    const b = await startTestGateway(peer.url, withUpstream);
+    try {
+      const listed = (await b.rpc('tools/list')).result?.tools as Array<{ name: string; annotations?: unknown }>;
+      expect(listed.find((tool) => tool.name === 'sdk_echo')).toMatchObject({ annotations: { readOnlyHint: true } });
+      const status = (await (await fetch(`${b.gateway.managementUrl}/actuator/toolBundles`)).json()) as {
+        bundles: Array<{ source: string; lastError: { code: string } | null }>;
+      };
+      expect(status.bundles[0]).toMatchObject({ source: 'redis', lastError: { code: 'registry.mcp_server_unreachable' } });
+      expect((await fetch(`${b.gateway.managementUrl}/actuator/health/readiness`)).status).toBe(200);
+      // The tool is still the server's: its call goes there, and fails as the server is down.
+      expect((await b.rpc('tools/call', { name: 'sdk_echo', arguments: { text: 'x' } })).result).toMatchObject({
+        isError: true,
+        content: [{ type: 'text', text: expect.stringMatching(/^Tool sdk_echo failed: /) }],
+      });
+    } finally {
+      await b.stop();
+    }
+  }, 90_000);
 });
