@@ -79,7 +79,13 @@ const SPECS = ['**/*.spec.ts', '**/*.test.ts'];
 // The registry's floors, lowest first (docs/architecture.md, "Rules"): the base types in model/, the rooms that
 // each do one thing with them (side by side on one floor: they do not import each other), the portal's
 // route directory over sources and cache, its status, and catalogue/ on top, orchestrating them all.
-const REGISTRY_FLOORS = ['model', ['sources', 'manifest', 'openapi', 'cache', 'changes', 'hints'], 'portal', 'status', 'catalogue'];
+const REGISTRY_FLOORS = [
+  'model',
+  ['sources', 'manifest', 'openapi', 'mcp-server', 'cache', 'changes', 'hints'],
+  'portal',
+  'status',
+  'catalogue',
+];
 
 /**
  * One lint block per folder of `root`: its product code and test support import no folder on a floor above

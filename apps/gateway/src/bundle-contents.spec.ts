@@ -5,7 +5,7 @@ import { REPO_ROOT } from '../../../tools/test/server-process';
 
 /**
  * The gateway serves REST tool services and needs no MCP client to do it (ADR 0018): the bundle must not
- * load libs/mcp-client. esbuild's metafile of the built bundle (`metafile: true` in project.json) lists
+ * load libs/mcp-client until an MCP server bundle (ADR 0024) needs it. esbuild's metafile of the built bundle (`metafile: true` in project.json) lists
  * every module it took in and each one's imports; a module reached from the entry only through a dynamic
  * `import()` is evaluated when that import runs, so only static imports count as loading.
  */
@@ -45,6 +45,12 @@ describe('the built gateway bundle (dist/apps/gateway/meta.json)', () => {
       expect.objectContaining({ path: '@apidevtools/swagger-parser', kind: 'dynamic-import' }),
     );
     expect(loaded.has('external:@apidevtools/swagger-parser')).toBe(false);
+  });
+
+  it('loads the MCP server connections, and the client with them, only when an MCP server bundle is used (ADR 0024)', () => {
+    expect(meta.inputs['apps/gateway/src/upstreams/mcp-upstreams.ts']?.imports).toContainEqual(
+      expect.objectContaining({ path: 'apps/gateway/src/upstreams/upstream-connection.ts', kind: 'dynamic-import' }),
+    );
   });
 
   it('does not load the MCP client library, neither bundled nor left to require', () => {

@@ -10,6 +10,7 @@ export { LiveCatalogue, type RequestedRefresh } from './lib/catalogue/live-catal
 export { OPENAPI_DOCUMENT, PORTAL_DOCUMENT, ROUTING_HINT_DOCUMENT, TOOL_SOURCE_DOCUMENT } from './lib/model/json-source';
 export { HttpJsonSource, jsonSourceAt } from './lib/sources/http-json-source';
 export { FileJsonSource } from './lib/sources/file-json-source';
+export { McpServerToolsSource, type ToolLister } from './lib/sources/mcp-server-source';
 export { type RouteDirectory, StaticRouteDirectory } from './lib/portal/route-directory';
 export { PortalRouteDirectory } from './lib/portal/portal-route-directory';
 export { ROUTING_HINT_PATH } from './lib/portal/portal-registry';

@@ -187,22 +187,27 @@ const forbidden: Array<[string, Snippet, RegExp]> = [
   [
     'registry model imports manifest',
     importingAt('libs/registry/src/lib/model/boundary-fixture.ts', '../manifest/validate-manifest'),
-    /libs\/registry\/src\/lib\/model lies below sources, manifest, openapi, cache, changes, hints, portal, status, catalogue/,
+    /libs\/registry\/src\/lib\/model lies below sources, manifest, openapi, mcp-server, cache, changes, hints, portal, status, catalogue/,
   ],
   [
     'registry cache imports catalogue (the old stored-route)',
     importingAt('libs/registry/src/lib/cache/boundary-fixture.ts', '../catalogue/build-route-snapshot'),
-    /libs\/registry\/src\/lib\/cache lies below portal, status, catalogue and beside sources, manifest, openapi, changes, hints/,
+    /libs\/registry\/src\/lib\/cache lies below portal, status, catalogue and beside sources, manifest, openapi, mcp-server, changes, hints/,
   ],
   [
     'registry manifest imports its neighbour cache',
     importingAt('libs/registry/src/lib/manifest/boundary-fixture.ts', '../cache/snapshot-cache'),
-    /libs\/registry\/src\/lib\/manifest lies below portal, status, catalogue and beside sources, openapi, cache, changes, hints/,
+    /libs\/registry\/src\/lib\/manifest lies below portal, status, catalogue and beside sources, openapi, mcp-server, cache, changes, hints/,
   ],
   [
     'registry openapi imports its neighbour manifest (the catalogue joins them)',
     importingAt('libs/registry/src/lib/openapi/boundary-fixture.ts', '../manifest/validate-manifest'),
-    /libs\/registry\/src\/lib\/openapi lies below portal, status, catalogue and beside sources, manifest, cache, changes, hints/,
+    /libs\/registry\/src\/lib\/openapi lies below portal, status, catalogue and beside sources, manifest, mcp-server, cache, changes, hints/,
+  ],
+  [
+    'registry mcp-server imports its neighbour manifest (the catalogue joins them)',
+    importingAt('libs/registry/src/lib/mcp-server/boundary-fixture.ts', '../manifest/validate-manifest'),
+    /libs\/registry\/src\/lib\/mcp-server lies below portal, status, catalogue and beside sources, manifest, openapi, cache, changes, hints/,
   ],
   [
     'registry status imports catalogue',

@@ -3,12 +3,22 @@ import path from 'node:path';
 
 const SCRIPT = path.join(__dirname, 'sdk-http-server.mjs');
 
+/** One HTTP request the peer received: its method and MCP headers, and the JSON-RPC message's method and `_meta`. */
+export interface PeerRequest {
+  readonly method: string;
+  readonly sessionId: string | null;
+  readonly protocolVersion: string | null;
+  readonly authorization: string | null;
+  readonly rpcMethod: string | null;
+  readonly meta: Record<string, unknown> | null;
+}
+
 export interface HttpPeer {
   /** The MCP endpoint, e.g. http://127.0.0.1:40123/mcp */
   readonly url: string;
   readonly pid: number;
   /** What the peer recorded about each request it received (see sdk-http-server.mjs). */
-  requests(): Promise<Array<{ method: string; sessionId: string | null; protocolVersion: string | null; authorization: string | null }>>;
+  requests(): Promise<PeerRequest[]>;
   stop(): Promise<void>;
 }
 
@@ -30,7 +40,8 @@ export function startHttpPeer(flags: string[] = []): Promise<HttpPeer> {
         requests: async () => (await fetch(new URL('/__requests', url))).json() as never,
         stop: () =>
           new Promise<void>((done) => {
-            if (child.exitCode !== null) return done();
+            // Killed by a signal (a test's SIGKILL), it has no exit code but is gone all the same.
+            if (child.exitCode !== null || child.signalCode !== null) return done();
             child.removeAllListeners('exit');
             child.once('exit', () => done());
             child.kill('SIGTERM');

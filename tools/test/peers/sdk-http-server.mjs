@@ -8,8 +8,9 @@
  *   --port=<n>        listen on this port instead of one the OS picks (to restart a server in place)
  *
  * Tools: "add" {a, b}; "echo" {text}; "notify-later" sends a logging notification 50 ms after answering
- * (so it travels on the GET notification stream). GET /__requests returns the method and MCP headers of
- * every request received so far, for tests that check what the client sent.
+ * (so it travels on the GET notification stream); "slow" {ms} answers after ms milliseconds, or never once
+ * cancelled. GET /__requests returns the method, MCP headers, JSON-RPC method and `_meta` of every request
+ * received so far, for tests that check what the client sent.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -35,6 +36,17 @@ function mcpServer() {
     async ({ text }) => ({
       content: [{ type: 'text', text }],
     }),
+  );
+  server.registerTool(
+    'slow',
+    { description: 'Answers after a while', inputSchema: z.object({ ms: z.number() }) },
+    async ({ ms }, extra) => {
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        extra.signal?.addEventListener('abort', () => clearTimeout(timer));
+      });
+      return { content: [{ type: 'text', text: `slept ${ms} ms` }] };
+    },
   );
   server.registerTool('notify-later', { description: 'Sends a notification after answering' }, async () => {
     setTimeout(() => void server.sendLoggingMessage({ level: 'info', data: 'later' }).catch(() => undefined), 50);
@@ -71,12 +83,23 @@ async function transportFor(request) {
   return pendingInitialize;
 }
 
-async function toWebRequest(req) {
+async function readBody(req) {
   const chunks = [];
   for await (const chunk of req) chunks.push(chunk);
+  return chunks.length && req.method !== 'GET' ? Buffer.concat(chunks) : undefined;
+}
+
+function jsonRpcOf(body) {
+  try {
+    return body ? JSON.parse(body.toString('utf8')) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function toWebRequest(req, body) {
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(key, value);
-  const body = chunks.length && req.method !== 'GET' ? Buffer.concat(chunks) : undefined;
   return new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body });
 }
 
@@ -85,13 +108,17 @@ const http = createServer(async (req, res) => {
     res.setHeader('content-type', 'application/json');
     return res.end(JSON.stringify(seen));
   }
+  const body = await readBody(req);
+  const message = jsonRpcOf(body);
   seen.push({
     method: req.method,
     sessionId: req.headers['mcp-session-id'] ?? null,
     protocolVersion: req.headers['mcp-protocol-version'] ?? null,
     authorization: req.headers.authorization ?? null,
+    rpcMethod: message?.method ?? null,
+    meta: message?.params?._meta ?? null,
   });
-  const request = await toWebRequest(req);
+  const request = toWebRequest(req, body);
   const transport = await transportFor(request);
   if (!transport) {
     res.statusCode = 404;

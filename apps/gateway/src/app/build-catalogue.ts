@@ -5,6 +5,7 @@ import {
   HttpJsonSource,
   jsonSourceAt,
   LiveCatalogue,
+  McpServerToolsSource,
   OPENAPI_DOCUMENT,
   type OpenApiSelection,
   PORTAL_DOCUMENT,
@@ -21,6 +22,7 @@ import {
 } from '@toolmesh/registry';
 
 import type { BundleSettings, GatewayConfig, OpenApiBundleSettings } from '../config/gateway-config';
+import type { McpUpstreams } from '../upstreams/mcp-upstreams';
 
 export interface CatalogueParts {
   readonly catalogue: LiveCatalogue;
@@ -30,13 +32,16 @@ export interface CatalogueParts {
   readonly changes?: CatalogueChangeChannel;
 }
 
-/** The live catalogue, its route directory (portal or `mcp.bundles`), the Redis cache and change channel, and routing hints. */
-export function buildCatalogue(mcp: GatewayConfig['mcp'], log: CatalogueLog, now: () => number): CatalogueParts {
+/**
+ * The live catalogue, its route directory (portal or `mcp.bundles`), the Redis cache and change channel, and
+ * routing hints. `upstreams` lists the tools of the MCP server bundles.
+ */
+export function buildCatalogue(mcp: GatewayConfig['mcp'], log: CatalogueLog, now: () => number, upstreams: McpUpstreams): CatalogueParts {
   const fetchLimits = { timeoutMillis: mcp.catalogue.manifestTimeoutMillis, maxBytes: mcp.catalogue.maxManifestBytes };
   const cache = mcp.redis.url === undefined ? undefined : new RedisSnapshotCache({ ...mcp.redis, url: mcp.redis.url, log });
   const directory: RouteDirectory =
     mcp.portal.registryUrl === undefined
-      ? new StaticRouteDirectory(mcp.bundles.map((bundle) => bundleRoute(bundle, fetchLimits)))
+      ? new StaticRouteDirectory(mcp.bundles.map((bundle) => bundleRoute(bundle, fetchLimits, upstreams)))
       : new PortalRouteDirectory({
           source: jsonSourceAt(mcp.portal.registryUrl, PORTAL_DOCUMENT, fetchLimits),
           routes: { fetch: fetchLimits, ...(mcp.portal.namePrefix !== undefined && { namePrefix: mcp.portal.namePrefix }) },
@@ -61,8 +66,14 @@ export function buildCatalogue(mcp: GatewayConfig['mcp'], log: CatalogueLog, now
 }
 
 /** An `mcp.bundles` entry as a route of one tool service; the bundle's name is the route token. */
-function bundleRoute(bundle: BundleSettings, fetchLimits: { timeoutMillis: number; maxBytes: number }): RouteConfig {
-  const domain = bundle.serviceDomain.replace(/\/+$/, '');
+function bundleRoute(
+  bundle: BundleSettings,
+  fetchLimits: { timeoutMillis: number; maxBytes: number },
+  upstreams: McpUpstreams,
+): RouteConfig {
+  if (bundle.mcpServer !== undefined) return mcpServerRoute(bundle, upstreams);
+  // Every other bundle has its serviceDomain (load-config.ts checks it).
+  const domain = (bundle.serviceDomain ?? '').replace(/\/+$/, '');
   if (bundle.openapi !== undefined) return openApiRoute(bundle, bundle.openapi, domain, fetchLimits);
   const manifest =
     bundle.manifestFile !== undefined
@@ -98,6 +109,19 @@ function openApiRoute(
   return {
     token: bundle.name,
     services: [{ serviceDomain: domain, manifest: document, openapi: openApiSelection(openapi) }],
+    ...(bundle.namePrefix !== undefined && { namePrefix: bundle.namePrefix }),
+  };
+}
+
+/**
+ * An MCP server bundle (issue 28): its tools/list instead of a manifest, its URL as its tools' endpoint; no
+ * routing hint and no fallback manifest, which are our manifest format's.
+ */
+function mcpServerRoute(bundle: BundleSettings, upstreams: McpUpstreams): RouteConfig {
+  const lister = upstreams.lister(bundle.name);
+  return {
+    token: bundle.name,
+    services: [{ serviceDomain: lister.location, manifest: new McpServerToolsSource(lister), mcpServer: true }],
     ...(bundle.namePrefix !== undefined && { namePrefix: bundle.namePrefix }),
   };
 }

@@ -16,6 +16,7 @@ import { connectCatalogueChanges } from '../mcp/change-notifications/catalogue-c
 import { resolveCallerIdentity } from '../tool-client/caller-identity';
 import { UndiciToolClient } from '../tool-client/undici-tool-client';
 import { GatewayTracing } from '../tracing/tracing';
+import { McpUpstreams } from '../upstreams/mcp-upstreams';
 import { buildCallerAccess } from './build-caller-access';
 import { buildCatalogue } from './build-catalogue';
 
@@ -55,7 +56,14 @@ const MAX_REPLY_DEPTH = DEFAULT_MAX_DEPTH - 2;
 export async function startGateway(config: GatewayConfig, options: StartOptions): Promise<RunningGateway> {
   const { mcp } = config;
   const logger = createLogger({ ...config.logging, stream: options.logStream });
-  const { catalogue, routingHints, cache, changes } = buildCatalogue(mcp, logger, options.now ?? Date.now);
+  const credentials = new ServiceCredentials(mcp.bundles, options.env);
+  const upstreams = new McpUpstreams(mcp.bundles, {
+    clientInfo: { name: mcp.serverInfo.name, version: mcp.serverInfo.version },
+    credentials,
+    listTimeoutMillis: mcp.catalogue.manifestTimeoutMillis,
+    logger,
+  });
+  const { catalogue, routingHints, cache, changes } = buildCatalogue(mcp, logger, options.now ?? Date.now, upstreams);
   // Said once at start: an MRTR retry that reaches another replica fails until the replicas share a key.
   if (mcp.requestStateKey === undefined) logger.warn('request_state_key_generated', { setting: 'mcp.requestStateKey' });
   const toolClient = new UndiciToolClient({
@@ -82,7 +90,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       requestStates: RequestStateSeal.fromSecret(mcp.requestStateKey),
       ...(access.identityHeaders && { identityHeaders: access.identityHeaders }),
     },
-    credentials: new ServiceCredentials(mcp.bundles, options.env),
+    credentials,
+    upstreams,
     limit: new ToolConcurrencyLimit(mcp.toolClient),
     logger,
     ...(metrics && { observe: (tool, durationMs, failure) => metrics.toolCall(tool, durationMs, failure) }),
@@ -173,7 +182,15 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       }, mcp.shutdownDrainMillis);
       await server.close(mcp.shutdownDrainMillis);
       clearTimeout(cut);
-      await Promise.all([toolClient.close(), management.close(), cache?.close(), changes?.close(), tracing?.shutdown(), access.close()]);
+      await Promise.all([
+        toolClient.close(),
+        upstreams.close(),
+        management.close(),
+        cache?.close(),
+        changes?.close(),
+        tracing?.shutdown(),
+        access.close(),
+      ]);
       logger.info('gateway_stopped', {});
     },
   };

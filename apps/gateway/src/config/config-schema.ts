@@ -7,6 +7,13 @@ const stringList = { type: 'array', items: { type: 'string', minLength: 1 } };
 /** An OAuth scope token (RFC 6749 §3.3): what a `WWW-Authenticate` scope parameter can carry unquoted. */
 const scopeList = { type: 'array', items: { type: 'string', pattern: '^[\\x21\\x23-\\x5B\\x5D-\\x7E]{1,128}$' } };
 const httpUrl = { type: 'string', pattern: '^https?://[^#]+$' };
+/** Where a secret is: an environment variable or a mounted file (OpenAPI credentials, an MCP server's headers). */
+const credentialSource = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { env: { type: 'string', minLength: 1 }, file: { type: 'string', minLength: 1 } },
+  oneOf: [{ required: ['env'] }, { required: ['file'] }],
+};
 /** A tool-name pattern: the characters of tool names, and `*`. */
 const toolPattern = { type: 'string', pattern: '^[A-Za-z0-9_.*-]{1,128}$' };
 const rateLimit = {
@@ -105,7 +112,7 @@ export const configSchema = {
           items: {
             type: 'object',
             additionalProperties: false,
-            required: ['name', 'serviceDomain'],
+            required: ['name'],
             properties: {
               name: { type: 'string', pattern: '^[a-z0-9]([a-z0-9-]*[a-z0-9])?$' },
               serviceDomain: { type: 'string', pattern: '^https?://' },
@@ -122,20 +129,26 @@ export const configSchema = {
                   operations: { oneOf: [stringList, { type: 'string' }] },
                   tags: stringList,
                   timeoutMillis: positiveInt,
-                  credentials: {
-                    type: 'object',
-                    additionalProperties: {
-                      type: 'object',
-                      additionalProperties: false,
-                      properties: { env: { type: 'string', minLength: 1 }, file: { type: 'string', minLength: 1 } },
-                      oneOf: [{ required: ['env'] }, { required: ['file'] }],
-                    },
-                  },
+                  credentials: { type: 'object', additionalProperties: credentialSource },
                 },
                 oneOf: [{ required: ['documentUrl'] }, { required: ['documentFile'] }],
               },
+              mcpServer: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['url'],
+                properties: {
+                  url: httpUrl,
+                  era: { enum: ['auto', '2025', '2026-07-28'] },
+                  headers: {
+                    type: 'object',
+                    propertyNames: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$" },
+                    additionalProperties: credentialSource,
+                  },
+                },
+              },
             },
-            oneOf: [{ required: ['manifestPath'] }, { required: ['manifestFile'] }, { required: ['openapi'] }],
+            oneOf: [{ required: ['manifestPath'] }, { required: ['manifestFile'] }, { required: ['openapi'] }, { required: ['mcpServer'] }],
           },
         },
         portal: {

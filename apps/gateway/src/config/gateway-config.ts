@@ -3,8 +3,8 @@ import type { LogFormat } from '@toolmesh/transport-http/server';
 /** A tool service whose manifest the gateway reads (`mcp.bundles`, SPEC G14). */
 export interface BundleSettings {
   name: string;
-  /** Base URL of the tool service; relative tool endpoints are appended to it. */
-  serviceDomain: string;
+  /** Base URL of the tool service; relative tool endpoints are appended to it. Required except with `mcpServer`. */
+  serviceDomain?: string;
   /** Path of the manifest under `serviceDomain` (e.g. `/tool-manifest`). One of this and `manifestFile`. */
   manifestPath?: string;
   /** A manifest read from a file instead (local work, tests). */
@@ -14,6 +14,18 @@ export interface BundleSettings {
   namePrefix?: string;
   /** The tool service's OpenAPI document instead of a manifest (issue 27). One of this, `manifestPath` and `manifestFile`. */
   openapi?: OpenApiBundleSettings;
+  /** An MCP server whose tools the bundle serves (issue 28). One of this, `manifestPath`, `manifestFile` and `openapi`. */
+  mcpServer?: McpServerBundleSettings;
+}
+
+/** An MCP server as a bundle's source: where it is, which protocol era it speaks, and the headers it needs. */
+export interface McpServerBundleSettings {
+  /** Its Streamable HTTP endpoint, without credentials. */
+  url: string;
+  /** `auto` (the default) probes with `server/discover` and falls back to `initialize`; the others are pinned. */
+  era?: 'auto' | '2025' | '2026-07-28';
+  /** By header name: the environment variable or mounted file holding its value. Never the caller's. */
+  headers?: Record<string, CredentialSource>;
 }
 
 /** An OpenAPI bundle: where its document is, which operations are tools, and the secrets its security schemes need. */

@@ -73,6 +73,31 @@ mcp:
       'mcp: { bundles: [{ name: a, serviceDomain: "http://a", manifestPath: /m }, { name: a, serviceDomain: "http://b", manifestPath: /m }] }',
       'the name a is used twice',
     ],
+    [
+      'a tool service bundle without its serviceDomain',
+      'mcp: { bundles: [{ name: a, manifestPath: /m }] }',
+      'mcp.bundles a: serviceDomain is required',
+    ],
+    [
+      'an MCP server bundle with a serviceDomain',
+      'mcp: { bundles: [{ name: a, serviceDomain: "http://a", mcpServer: { url: "http://a/mcp" } }] }',
+      'serviceDomain and fallbackManifestFile are not used with mcpServer',
+    ],
+    [
+      'an MCP server URL carrying credentials',
+      'mcp: { bundles: [{ name: a, mcpServer: { url: "http://user:secret@a/mcp" } }] }',
+      'mcpServer.url must not carry credentials; name them in mcpServer.headers',
+    ],
+    [
+      'an unknown MCP server era',
+      'mcp: { bundles: [{ name: a, mcpServer: { url: "http://a/mcp", era: "2024" } }] }',
+      'era must be equal to one of',
+    ],
+    [
+      'an MCP server header given as a literal value',
+      'mcp: { bundles: [{ name: a, mcpServer: { url: "http://a/mcp", headers: { Authorization: "Bearer x" } } }] }',
+      'config.mcp.bundles.0.mcpServer.headers.Authorization must be object',
+    ],
     ['broken YAML', 'mcp: [unclosed', 'is not valid YAML'],
     [
       'a headers timeout above the request timeout',
@@ -99,6 +124,19 @@ mcp:
     expect(() => loadConfig({ file: yamlFile(text), env: {} })).toThrow(
       expect.objectContaining({ code: 'gateway.config_invalid', message: expect.stringContaining(message) }),
     );
+  });
+
+  it('reads an MCP server bundle (issue 28), its URL from the environment', () => {
+    const file = yamlFile(
+      'mcp: { bundles: [{ name: up, namePrefix: up_, mcpServer: { url: "${UPSTREAM_URL}", era: "2025", headers: { Authorization: { env: UP_TOKEN } } } }] }',
+    );
+    expect(loadConfig({ file, env: { UPSTREAM_URL: 'http://mcp.internal:3001/mcp' } }).mcp.bundles).toEqual([
+      {
+        name: 'up',
+        namePrefix: 'up_',
+        mcpServer: { url: 'http://mcp.internal:3001/mcp', era: '2025', headers: { Authorization: { env: 'UP_TOKEN' } } },
+      },
+    ]);
   });
 
   it('refuses bad environment values and missing files', () => {

@@ -73,7 +73,10 @@ export function loadConfig(options: { file?: string; env: NodeJS.ProcessEnv }): 
   const valid = config as GatewayConfig;
   checkVersions(valid.mcp.protocol);
   checkBundleNames(valid.mcp.bundles.map((b) => b.name));
-  for (const bundle of valid.mcp.bundles) checkOpenApiDocumentUrl(bundle);
+  for (const bundle of valid.mcp.bundles) {
+    checkBundleSource(bundle);
+    checkOpenApiDocumentUrl(bundle);
+  }
   checkToolClient(valid.mcp.toolClient);
   checkServerTimeouts(valid.server);
   checkAuth(valid);
@@ -177,8 +180,27 @@ function checkVersions(protocol: GatewayConfig['mcp']['protocol']): void {
   }
 }
 
+/**
+ * A tool service's bundle needs its `serviceDomain`; an MCP server's (issue 28) is called at its own URL,
+ * which carries no credentials (they go in `headers`), and has no manifest to fall back on.
+ */
+function checkBundleSource({ name, serviceDomain, mcpServer, fallbackManifestFile }: BundleSettings): void {
+  if (mcpServer === undefined) {
+    if (serviceDomain === undefined) throw configInvalid(`mcp.bundles ${name}: serviceDomain is required`);
+    return;
+  }
+  if (serviceDomain !== undefined || fallbackManifestFile !== undefined) {
+    throw configInvalid(`mcp.bundles ${name}: serviceDomain and fallbackManifestFile are not used with mcpServer; remove them`);
+  }
+  const url = URL.canParse(mcpServer.url) ? new URL(mcpServer.url) : undefined;
+  if (url === undefined) throw configInvalid(`mcp.bundles ${name}: mcpServer.url is not a valid URL`);
+  if (url.username !== '' || url.password !== '') {
+    throw configInvalid(`mcp.bundles ${name}: mcpServer.url must not carry credentials; name them in mcpServer.headers`);
+  }
+}
+
 /** An OpenAPI document is read from the tool service itself (issue 27): its URL must be on the service domain's origin. */
-function checkOpenApiDocumentUrl({ name, serviceDomain, openapi }: BundleSettings): void {
+function checkOpenApiDocumentUrl({ name, serviceDomain = '', openapi }: BundleSettings): void {
   const url = openapi?.documentUrl;
   if (url === undefined) return;
   if (!URL.canParse(url) || !URL.canParse(serviceDomain) || new URL(url).origin !== new URL(serviceDomain).origin) {

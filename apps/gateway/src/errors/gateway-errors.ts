@@ -1,12 +1,17 @@
 import { CodedError } from '@toolmesh/protocol';
 /**
  * Local errors of the gateway itself (the catalogue's are the registry's). Stable string codes, listed in
- * docs/errors.md ("gateway"); a test keeps the two in agreement. None of them reaches an MCP client: the
- * gateway refuses to start and prints the message, which names the setting to fix.
+ * docs/errors.md ("gateway"); a test keeps the two in agreement. None of them is a JSON-RPC error to an MCP
+ * client: on a bad configuration the gateway refuses to start and prints the message, which names the
+ * setting to fix; an MCP server's failure (issue 28) reaches the caller as the text of an `isError` result.
  */
 export const GatewayErrorCode = {
   /** The configuration file cannot be read or is invalid, or an environment variable is. */
   ConfigInvalid: 'gateway.config_invalid',
+  /** An MCP server bundle's server is not called while its circuit breaker is open (its last connections failed). */
+  UpstreamUnavailable: 'gateway.upstream_unavailable',
+  /** An MCP server did not answer a request (its handshake included) within the deadline. */
+  UpstreamTimeout: 'gateway.upstream_timeout',
 } as const;
 
 export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];

@@ -6,9 +6,10 @@ import type { BundleSettings, CredentialSource } from '../config/gateway-config'
 const FILE_REREAD_MILLIS = 30_000;
 
 /**
- * The secrets OpenAPI bundles' security schemes need (issue 27), by bundle and scheme: from environment
- * variables or mounted files the configuration names, never from the caller. Values are never logged,
- * and a secret that cannot be read is simply absent: the call is then refused naming the scheme only.
+ * The secrets bundles send their tool services, by bundle and name: an OpenAPI bundle's security schemes
+ * (issue 27), an MCP server bundle's headers (issue 28). From environment variables or mounted files the
+ * configuration names, never from the caller. Values are never logged, and a secret that cannot be read
+ * is simply absent: an OpenAPI call is then refused naming the scheme only, an MCP server gets no such header.
  */
 export class ServiceCredentials {
   private readonly sources = new Map<string, ReadonlyMap<string, CredentialSource>>();
@@ -20,17 +21,27 @@ export class ServiceCredentials {
     private readonly now: () => number = Date.now,
   ) {
     for (const bundle of bundles) {
-      const credentials = bundle.openapi?.credentials;
+      const credentials = bundle.openapi?.credentials ?? bundle.mcpServer?.headers;
       if (credentials !== undefined) this.sources.set(bundle.name, new Map(Object.entries(credentials)));
     }
   }
 
-  /** The secret of `scheme` for the bundle (route) `routeToken`. */
+  /** The secret named `scheme` (a security scheme, a header) for the bundle (route) `routeToken`. */
   secret(routeToken: string, scheme: string): string | undefined {
     const source = this.sources.get(routeToken)?.get(scheme);
     if (source === undefined) return undefined;
     if ('env' in source) return this.env[source.env] || undefined;
     return this.fileSecret(source.file);
+  }
+
+  /** Every secret of the bundle that can be read now, by name: an MCP server bundle's headers. */
+  secrets(routeToken: string): Record<string, string> {
+    const named: Record<string, string> = {};
+    for (const name of this.sources.get(routeToken)?.keys() ?? []) {
+      const value = this.secret(routeToken, name);
+      if (value !== undefined) named[name] = value;
+    }
+    return named;
   }
 
   private fileSecret(path: string): string | undefined {

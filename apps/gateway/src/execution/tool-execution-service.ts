@@ -3,6 +3,8 @@ import { CallerHeader, type Logger, remainingMillis, type RequestContext } from 
 
 import type { CallerIdentity } from '../tool-client/caller-identity';
 import type { ToolClient, ToolHttpRequest, ToolHttpResponse } from '../tool-client/tool-client';
+import { type ForwardedCall, type ForwardedToolResult, forwardToolCall } from '../upstreams/forward-tool-call';
+import type { McpUpstreams } from '../upstreams/mcp-upstreams';
 import { boundRequest } from './bound-request';
 import { inputAnswerHeaders, type InputAnswers, type InputRequired } from './input-required';
 import type { RequestStateSeal } from './request-state-seal';
@@ -47,6 +49,8 @@ export interface ToolExecutionOptions {
   readonly settings: ExecutionSettings;
   /** The secrets OpenAPI tools' security schemes need; without it such a tool is not called. */
   readonly credentials?: ServiceCredentials;
+  /** The MCP servers of `mcpServer` bundles, which their tools' calls are forwarded to (issue 28). */
+  readonly upstreams?: McpUpstreams;
   readonly limit: ToolConcurrencyLimit;
   readonly logger: Logger;
   readonly observe?: ToolCallObserver;
@@ -56,7 +60,10 @@ export interface ToolExecutionOptions {
 export type ToolLookupFailure = 'unknown_tool' | 'registry_unavailable';
 
 export type ToolCallOutcome =
-  { kind: 'result'; result: GatewayCallToolResult } | { kind: 'input_required'; input: InputRequired } | { kind: 'invalid_request_state' };
+  | { kind: 'result'; result: GatewayCallToolResult }
+  | { kind: 'forwarded'; result: ForwardedToolResult }
+  | { kind: 'input_required'; input: InputRequired }
+  | { kind: 'invalid_request_state' };
 
 /**
  * Executes one `tools/call`: find the tool by exact name, then validate the arguments, POST them once to
@@ -111,6 +118,7 @@ export class ToolExecutionService {
     if (timeoutMillis <= 0) {
       return { kind: 'result', result: toolResult(`Tool ${name} was not called: the request's deadline has passed.`, true, 0) };
     }
+    if (tool.upstreamTool !== undefined) return this.forward(tool, tool.upstreamTool, args, context, extras, Math.ceil(timeoutMillis));
 
     const request = this.request(tool, args, context, extras, Math.ceil(timeoutMillis));
     if ('problem' in request) return { kind: 'result', result: toolResult(`Tool ${name} was not called: ${request.problem}.`, true, 0) };
@@ -139,6 +147,38 @@ export class ToolExecutionService {
     return 'inputRequired' in mapped
       ? { kind: 'input_required', input: this.sealState(name, mapped.inputRequired) }
       : { kind: 'result', result: mapped };
+  }
+
+  /** A tool of an MCP server bundle (issue 28): its call forwarded as MCP, within the same per-tool and per-server limits. */
+  private async forward(
+    tool: ToolDefinition,
+    upstreamTool: string,
+    args: Record<string, unknown>,
+    context: RequestContext,
+    extras: CallExtras,
+    timeoutMillis: number,
+  ): Promise<ToolCallOutcome> {
+    const { name } = tool;
+    const { limit, logger } = this.options;
+    const connection = this.options.upstreams?.connection(tool.routeToken);
+    if (connection === undefined) {
+      return { kind: 'result', result: toolResult(`Tool ${name} was not called: its MCP server is not configured.`, true, 0) };
+    }
+    const origin = this.originOf(tool.endpoint);
+    const admission = limit.tryAcquire(name, origin);
+    if (admission !== 'admitted') return { kind: 'result', result: this.refusedAtLimit(name, admission, context) };
+    const started = performance.now();
+    let forwarded: ForwardedCall;
+    try {
+      forwarded = await forwardToolCall(connection, { tool: name, upstreamTool, args }, context, extras.trace, timeoutMillis);
+    } finally {
+      limit.release(name, origin);
+    }
+    const durationMs = Math.round(performance.now() - started);
+    this.options.observe?.(name, durationMs, forwarded.failure);
+    const status = context.hangUp?.happened ? 'cancelled' : (forwarded.failure ?? (forwarded.result.isError ? 'is_error' : 'ok'));
+    logger.info(status === 'cancelled' ? 'tool_call_cancelled' : 'tool_call_completed', { tool: name, status, durationMs }, context);
+    return { kind: 'forwarded', result: forwarded.result };
   }
 
   /**

@@ -59,4 +59,36 @@ describe('toolResultShaper', () => {
       _meta: { [OUTPUT_BUDGET_META_KEY]: { structuredContentDropped: true } },
     });
   });
+
+  describe("an MCP server's forwarded result (issue 28)", () => {
+    const image = { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' };
+    const forwarded = {
+      content: [{ type: 'text', text: '0123' }, image, { type: 'text', text: '456789' }],
+      structuredContent: { n: 1 },
+      _meta: { 'example.com/upstream': true },
+    };
+    const upstreamTool = (maxResultChars?: number) =>
+      toolOf({ name: 'ev_echo', upstreamTool: 'echo', ...(maxResultChars && { maxResultChars }) });
+
+    it('passes on as the very same object while its text blocks together fit the budget', () => {
+      expect(toolResultShaper('modern', 10)(upstreamTool(), forwarded)).toBe(forwarded);
+    });
+
+    it('cuts the text blocks in order, keeps every other block, and says so in a block of its own', () => {
+      const cut = toolResultShaper('modern', 6)(upstreamTool(), forwarded);
+      expect(cut).toEqual({
+        content: [
+          { type: 'text', text: '0123' },
+          image,
+          { type: 'text', text: '45' },
+          { type: 'text', text: expect.stringMatching(/^\[toolmesh: cut 4 of 10 characters.*structuredContent was dropped/) },
+        ],
+        isError: true,
+        _meta: {
+          'example.com/upstream': true,
+          [OUTPUT_BUDGET_META_KEY]: { budgetChars: 6, originalChars: 10, cutChars: 4, structuredContentDropped: true },
+        },
+      });
+    });
+  });
 });

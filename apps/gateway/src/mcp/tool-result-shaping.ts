@@ -1,4 +1,5 @@
 import type { GatewayCallToolResult } from '../execution/result-mapper';
+import type { ForwardedToolResult } from '../upstreams/forward-tool-call';
 import type { ToolResultShaper } from './handlers/tools-call';
 
 /** The result `_meta` key under which a cut result carries its figures (docs/manifest-format.md, "Output budgets"). */
@@ -23,7 +24,13 @@ export interface OutputBudgetFigures {
 export function toolResultShaper(era: 'legacy' | 'modern', defaultMaxResultChars: number | undefined): ToolResultShaper {
   return (tool, result) => {
     const budget = tool.maxResultChars ?? defaultMaxResultChars;
-    const fitted = budget !== undefined && result.content[0].text.length > budget ? cutToBudget(result, budget) : result;
+    let fitted = result;
+    if (budget !== undefined) {
+      // A tool service's result is one text block; an MCP server's (`upstreamTool`) may hold any blocks.
+      if (tool.upstreamTool !== undefined) fitted = fitForwarded(result as ForwardedToolResult, budget);
+      else if ((result as GatewayCallToolResult).content[0].text.length > budget)
+        fitted = cutToBudget(result as GatewayCallToolResult, budget);
+    }
     if (era === 'legacy' && fitted.structuredContent !== undefined && tool.output?.wrapsForLegacy) {
       // 2025 clients take only an object as `structuredContent`: wrapped as the schema they were shown (SPEC G22).
       return { ...fitted, structuredContent: { result: fitted.structuredContent } };
@@ -44,23 +51,63 @@ function cutToBudget(
 ): GatewayCallToolResult & { _meta: Record<string, OutputBudgetFigures> } {
   const [block] = result.content;
   const { text } = block;
-  // Never split a surrogate pair: a lone half is not valid text for the client's JSON decoder to keep.
-  const kept = isHighSurrogate(text.charCodeAt(budget - 1)) ? budget - 1 : budget;
+  const kept = keptChars(text, budget);
   const figures: OutputBudgetFigures = {
     budgetChars: budget,
     originalChars: text.length,
     cutChars: text.length - kept,
     structuredContentDropped: result.structuredContent !== undefined,
   };
-  const dropped = figures.structuredContentDropped
-    ? '; its structuredContent was dropped, since a cut value would not match its outputSchema'
-    : '';
-  const notice = `\n\n[toolmesh: cut ${figures.cutChars} of ${figures.originalChars} characters: the result is over this tool's output budget of ${budget} characters${dropped}]`;
   return {
-    content: [{ ...block, text: text.slice(0, kept) + notice }],
+    content: [{ ...block, text: text.slice(0, kept) + budgetNotice(figures) }],
     isError: result.isError || figures.structuredContentDropped,
     _meta: { [OUTPUT_BUDGET_META_KEY]: figures },
   };
+}
+
+/**
+ * The budget over an MCP server's result (issue 28): its text blocks' characters together, cut in order,
+ * the notice in a text block of its own; images, audio and resources pass untouched.
+ */
+function fitForwarded(result: ForwardedToolResult, budget: number): ForwardedToolResult {
+  let total = 0;
+  for (const block of result.content) if (isText(block)) total += block.text.length;
+  if (total <= budget) return result;
+  let left = budget;
+  const content = result.content.map((block) => {
+    if (!isText(block)) return block;
+    const kept = keptChars(block.text, left);
+    left -= kept;
+    return { ...block, text: block.text.slice(0, kept) };
+  });
+  const figures: OutputBudgetFigures = {
+    budgetChars: budget,
+    originalChars: total,
+    cutChars: total - (budget - left),
+    structuredContentDropped: result.structuredContent !== undefined,
+  };
+  return {
+    content: [...content, { type: 'text', text: budgetNotice(figures).trimStart() }],
+    isError: result.isError === true || figures.structuredContentDropped,
+    _meta: { ...result._meta, [OUTPUT_BUDGET_META_KEY]: figures },
+  };
+}
+
+function isText(block: Readonly<Record<string, unknown>>): block is { type: 'text'; text: string } {
+  return block.type === 'text' && typeof block.text === 'string';
+}
+
+/** How much of `text` fits `budget` characters: never splitting a surrogate pair, whose lone half is not valid text for the client's JSON decoder. */
+function keptChars(text: string, budget: number): number {
+  if (text.length <= budget) return text.length;
+  return isHighSurrogate(text.charCodeAt(budget - 1)) ? budget - 1 : budget;
+}
+
+function budgetNotice(figures: OutputBudgetFigures): string {
+  const dropped = figures.structuredContentDropped
+    ? '; its structuredContent was dropped, since a cut value would not match its outputSchema'
+    : '';
+  return `\n\n[toolmesh: cut ${figures.cutChars} of ${figures.originalChars} characters: the result is over this tool's output budget of ${figures.budgetChars} characters${dropped}]`;
 }
 
 function isHighSurrogate(code: number): boolean {

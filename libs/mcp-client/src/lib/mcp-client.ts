@@ -239,9 +239,9 @@ export class McpClient implements NotificationSource {
     const progress = options.onProgress;
     try {
       return (await this.sdk.callTool(
-        { name, arguments: args },
+        { name, arguments: args, ...(options.meta && { _meta: options.meta }) },
         {
-          timeout: this.options.requestTimeoutMs,
+          timeout: options.timeoutMs ?? this.options.requestTimeoutMs,
           signal: abort,
           ...(progress
             ? { onprogress: (p: Progress) => progress(p), resetTimeoutOnProgress: true, maxTotalTimeout: options.maxTotalTimeoutMs }
@@ -345,6 +345,10 @@ export interface CallToolOptions {
   readonly onProgress?: (progress: Progress) => void;
   /** With `onProgress`: the hard cap on the whole call, however often progress restarts its timeout. */
   readonly maxTotalTimeoutMs?: number;
+  /** This call's timeout instead of the client's `requestTimeoutMs` (a gateway's remaining deadline). */
+  readonly timeoutMs?: number;
+  /** The request's `_meta` (a gateway's correlation ids). */
+  readonly meta?: Readonly<Record<string, unknown>>;
 }
 
 function asError(error: unknown): Error {

@@ -18,6 +18,9 @@ export const RegistryErrorCode = {
   OpenApiInvalid: 'registry.openapi_invalid',
   OperationRefused: 'registry.operation_refused',
   RemoteRefRefused: 'registry.openapi_remote_ref',
+  McpServerUnreachable: 'registry.mcp_server_unreachable',
+  McpServerInvalid: 'registry.mcp_server_invalid',
+  UpstreamToolRefused: 'registry.upstream_tool_refused',
 } as const;
 
 export type RegistryErrorCode = (typeof RegistryErrorCode)[keyof typeof RegistryErrorCode];

@@ -9,6 +9,7 @@ import type { GatewayCallToolResult } from '../../execution/result-mapper';
 import type { ToolExecutionService } from '../../execution/tool-execution-service';
 import { traceHeaders } from '../../execution/trace-context';
 import type { GatewayTracing } from '../../tracing/tracing';
+import type { ForwardedToolResult } from '../../upstreams/forward-tool-call';
 import type { EraErrors } from '../era-errors';
 import { errorOutcome } from '../outcomes';
 import type { RequestHandler } from './method-handler';
@@ -21,8 +22,11 @@ export type CallRefusal = (
   id: RequestId,
 ) => JsonOutcome | undefined;
 
-/** What an era changes in a tool's result before it goes out (tool-result-shaping.ts: output budgets, the 2025 wrapping). */
-export type ToolResultShaper = (tool: ToolDefinition, result: GatewayCallToolResult) => object;
+/**
+ * What an era changes in a tool's result before it goes out (tool-result-shaping.ts: output budgets, the 2025
+ * wrapping): a tool service's result, or an MCP server's forwarded one for a tool with `upstreamTool`.
+ */
+export type ToolResultShaper = (tool: ToolDefinition, result: GatewayCallToolResult | ForwardedToolResult) => object;
 
 /** What an era adds to the `tools/call` both share. */
 export interface ToolsCallEra {
@@ -73,9 +77,10 @@ export function toolsCallHandler(
       answers: readInputAnswers(params),
     };
     const outcome = await execution.call(found, args as Record<string, unknown>, context, extras);
-    traced?.end(outcome.kind !== 'result' || outcome.result.isError);
+    traced?.end(outcome.kind === 'result' || outcome.kind === 'forwarded' ? outcome.result.isError === true : true);
     switch (outcome.kind) {
       case 'result':
+      case 'forwarded':
         return { result: era.shapeResult ? era.shapeResult(found, outcome.result) : outcome.result };
       case 'input_required':
         return { inputRequired: outcome.input };

@@ -4,7 +4,8 @@ import { SchemaCompiler } from '@toolmesh/protocol';
 
 import { RegistryError, RegistryErrorCode, toRegistryError } from '../errors';
 import { offeredToolCount, setAsideDeepTools } from '../manifest/manifest-bounds';
-import { validateManifest } from '../manifest/validate-manifest';
+import { type BundleTarget, validateManifest } from '../manifest/validate-manifest';
+import { convertMcpTools } from '../mcp-server/convert-mcp-tools';
 import type { RouteSnapshot, ServiceManifest, SnapshotBuild, SnapshotSource } from '../model/route-snapshot';
 import type { RefusedTool, UncompiledTool } from '../model/tool-definition';
 import { convertOpenApi } from '../openapi/convert-openapi';
@@ -112,6 +113,7 @@ type ServiceTools =
  */
 async function toolsOf(service: ServiceManifest, route: { token: string; namePrefix?: string }): Promise<ServiceTools> {
   const target = { name: route.token, serviceDomain: service.serviceDomain, namePrefix: route.namePrefix };
+  if (service.mcpServer) return mcpServerTools(service, target);
   if (service.openapi === undefined) {
     const validation = validateManifest(service.manifest, target);
     return validation.ok ? { ok: true, ...validation.manifest, tools: [...validation.manifest.tools], refused: [] } : validation;
@@ -125,6 +127,16 @@ async function toolsOf(service: ServiceManifest, route: { token: string; namePre
   if (!validation.ok) return { ...validation, code: RegistryErrorCode.OpenApiInvalid };
   const tools = validation.manifest.tools.map((tool) => ({ ...tool, http: converted.bindings.get(tool.name) }));
   return { ok: true, tools, refused: [...converted.refused, ...refused], revision: validation.manifest.revision };
+}
+
+/** An MCP server's tools (issue 28), converted to a manifest that meets the manifest's own rules, each tool with its name on the server. */
+function mcpServerTools(service: ServiceManifest, target: BundleTarget): ServiceTools {
+  const converted = convertMcpTools(service.manifest, service.serviceDomain, target.namePrefix);
+  if ('problem' in converted) return { ok: false, problems: [converted.problem], code: RegistryErrorCode.McpServerInvalid };
+  const validation = validateManifest(converted.manifest, target);
+  if (!validation.ok) return { ...validation, code: RegistryErrorCode.McpServerInvalid };
+  const tools = validation.manifest.tools.map((tool) => ({ ...tool, upstreamTool: converted.upstreamNames.get(tool.name) }));
+  return { ok: true, tools, refused: [...converted.refused] };
 }
 
 /** A route that serves no tools: all its services disabled, or (never fetched) its endpoints unusable. */

@@ -48,9 +48,10 @@ export class RouteLoader {
     }
     try {
       const manifests = await Promise.all(
-        route.services.map(async ({ serviceDomain, manifest: source, openapi }) => {
+        route.services.map(async ({ serviceDomain, manifest: source, openapi, mcpServer }) => {
           const manifest = await source.fetch();
-          return { serviceDomain, manifest, servedFrom: source.servedFrom ?? source.location, ...(openapi && { openapi }) };
+          const servedFrom = source.servedFrom ?? source.location;
+          return { serviceDomain, manifest, servedFrom, ...(openapi && { openapi }), ...(mcpServer && { mcpServer }) };
         }),
       );
       const build = await buildRouteSnapshot(route, manifests, 'remote', now, this.options.maxTools, previous?.snapshot);

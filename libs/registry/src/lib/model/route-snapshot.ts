@@ -15,6 +15,8 @@ export interface ServiceManifest {
   readonly servedFrom?: string;
   /** Set when the document is an OpenAPI document rather than a manifest: which of its operations are tools. */
   readonly openapi?: OpenApiSelection;
+  /** Set when the document is an MCP server's `tools/list` (`{ tools }`, issue 28): its tools are forwarded as MCP calls. */
+  readonly mcpServer?: boolean;
 }
 
 /** A route's last good tools: every enabled tool service's manifest, validated together. */

@@ -8,6 +8,8 @@ export interface ToolServiceTarget {
   readonly manifest: JsonSource;
   /** The source is an OpenAPI document, of which these operations are tools (issue 27). */
   readonly openapi?: OpenApiSelection;
+  /** The source is an MCP server (issue 28): `manifest` reads its `tools/list`, every page, as `{ tools }`. */
+  readonly mcpServer?: boolean;
   /** `GET {serviceDomain}/tool-service-manifest` (SPEC G18); absent for file-based manifests. */
   readonly routingHint?: JsonSource;
 }
@@ -33,6 +35,11 @@ export function routeSignature(route: RouteConfig): string {
   return JSON.stringify([
     route.revision ?? null,
     route.endpointProblem ?? null,
-    route.services.map((service) => [service.serviceDomain, service.manifest.location, service.openapi ?? null]),
+    route.services.map((service) => [
+      service.serviceDomain,
+      service.manifest.location,
+      service.openapi ?? null,
+      service.mcpServer ?? false,
+    ]),
   ]);
 }

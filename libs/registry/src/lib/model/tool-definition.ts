@@ -20,6 +20,11 @@ export interface ToolDefinition {
   readonly endpoint: URL;
   /** An OpenAPI operation's method, path and parameters; absent for manifest tools, whose call is one POST of the arguments. */
   readonly http?: HttpBinding;
+  /**
+   * The tool's name on its MCP server, for a tool of an MCP server bundle (issue 28): its call is forwarded
+   * there as an MCP `tools/call` to `endpoint`, the server's URL, rather than POSTed.
+   */
+  readonly upstreamTool?: string;
   /** The `inputSchema`, compiled when the manifest loaded: a tool whose schema cannot be used is refused then. */
   readonly inputValidator: CompiledSchema;
   /** The manifest's `outputSchema`, compiled at load (SPEC G22); results are checked against it. */

@@ -67,7 +67,7 @@ describe('StreamableHttpClientTransport against the SDK server', () => {
     try {
       const { transport, mcp } = client(peer.url, { listen: false });
       await mcp.connect(transport);
-      expect((await mcp.listTools()).tools.map((t) => t.name)).toEqual(['add', 'echo', 'notify-later']);
+      expect((await mcp.listTools()).tools.map((t) => t.name)).toEqual(['add', 'echo', 'slow', 'notify-later']);
       expect((await mcp.callTool({ name: 'echo', arguments: { text: 'json' } })).content).toEqual([{ type: 'text', text: 'json' }]);
       await mcp.close();
     } finally {

@@ -1,0 +1,300 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+
+import { freePort } from '../../../tools/test/free-port';
+import { spawnGateway } from '../../../tools/test/gateway-process';
+import { type HttpPeer, type PeerRequest, startHttpPeer } from '../../../tools/test/peers/http-peer';
+import { until } from '../../../tools/test/process-table';
+import { startRedis, type TestRedis } from '../../../tools/test/redis-server';
+import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
+import { REPO_ROOT, type ServerProcess } from '../../../tools/test/server-process';
+import type { GatewayConfig } from './config/gateway-config';
+import { startTestGateway, type TestGateway } from './test-support/test-gateway';
+
+/**
+ * MCP servers as bundles' sources (issue 28), the built gateway in front of real servers on loopback:
+ * server-everything from npm in its Streamable HTTP mode (2025), the SDK's server peer (pinned to 2025,
+ * with sessions), our own gateway as a 2026-07-28 server, one that never answers, and one killed while a
+ * call runs. Clients are the SDK v2 client and raw HTTP.
+ */
+const EVERYTHING_BIN = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const PEER_TOKEN = 'Bearer peer-secret';
+
+interface Everything {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** server-everything's Streamable HTTP mode on a port the OS said was free; it names its port only on stderr, so its endpoint is polled. */
+async function startEverything(): Promise<Everything> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [EVERYTHING_BIN, 'streamableHttp'], {
+    env: { PATH: process.env.PATH ?? '', PORT: String(port) },
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}/mcp`;
+  let listening = false;
+  await until(() => {
+    void fetch(url).then(
+      () => (listening = true),
+      () => undefined,
+    );
+    return listening;
+  }, 'server-everything listening');
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+/** An MCP server that accepts every request and never answers any. */
+async function startStalledServer(): Promise<{ url: string; server: Server }> {
+  const server = createServer(() => undefined);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, server };
+}
+
+async function connectedClient(url: string, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: 'federation-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return client;
+}
+
+interface BundleRow {
+  bundle: string;
+  source: string;
+  toolCount: number;
+  lastError: { code: string; message: string } | null;
+}
+
+describe('MCP servers as a tool source (issue 28)', () => {
+  let everything: Everything;
+  let sdkPeer: HttpPeer;
+  let sdkPort: number;
+  let doomed: HttpPeer;
+  let stalled: { url: string; server: Server };
+  let sampleService: SampleToolService;
+  let upstreamGateway: TestGateway;
+  let front: ServerProcess & { match: RegExpExecArray };
+  let client: Client;
+
+  const frontUrl = () => front.match[1];
+  const bundles = async () => ((await (await fetch(`${front.match[2]}/actuator/toolBundles`)).json()) as { bundles: BundleRow[] }).bundles;
+  const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+  const textOf = (result: CallToolResult) => (result.content as Array<{ text?: string }>).map((block) => block.text ?? '').join('');
+
+  beforeAll(async () => {
+    sdkPort = await freePort();
+    [everything, sdkPeer, doomed, stalled, sampleService] = await Promise.all([
+      startEverything(),
+      startHttpPeer([`--port=${sdkPort}`]),
+      startHttpPeer(),
+      startStalledServer(),
+      startSampleToolService(),
+    ]);
+    upstreamGateway = await startTestGateway(sampleService.url);
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'mcp-upstreams-')), 'gateway.yaml');
+    writeFileSync(
+      file,
+      `server: { port: 0, managementPort: 0 }
+mcp:
+  shutdownDrainMillis: 1000
+  catalogue: { manifestTimeoutMillis: 8000 }
+  bundles:
+    - { name: everything, namePrefix: ev_, mcpServer: { url: "\${EVERYTHING_URL}" } }
+    - { name: sdk, namePrefix: sdk_, mcpServer: { url: "\${SDK_URL}", era: "2025", headers: { Authorization: { env: SDK_TOKEN } } } }
+    - { name: gateway, namePrefix: gw_, mcpServer: { url: "\${GATEWAY_URL}" } }
+    - { name: stalled, namePrefix: st_, mcpServer: { url: "\${STALLED_URL}" } }
+    - { name: doomed, namePrefix: dm_, mcpServer: { url: "\${DOOMED_URL}", era: "2025" } }
+`,
+    );
+    front = await spawnGateway(file, {
+      EVERYTHING_URL: everything.url,
+      SDK_URL: sdkPeer.url,
+      SDK_TOKEN: PEER_TOKEN,
+      GATEWAY_URL: upstreamGateway.url,
+      STALLED_URL: stalled.url,
+      DOOMED_URL: doomed.url,
+    });
+    client = await connectedClient(frontUrl(), { authorization: 'Bearer caller-token', guid: 'federation-guid-1' });
+  }, 120_000);
+
+  afterAll(async () => {
+    await client?.close();
+    await front?.stop();
+    stalled?.server.closeAllConnections();
+    stalled?.server.close();
+    await Promise.all([everything?.stop(), sdkPeer?.stop(), doomed?.stop(), upstreamGateway?.stop()]);
+    await sampleService?.stop();
+  });
+
+  it("lists every server's tools under its prefix, the server's annotations kept, while the stalled one holds up none", async () => {
+    const { tools } = await client.listTools();
+    const names = tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['ev_echo', 'ev_get-tiny-image', 'sdk_echo', 'sdk_add', 'dm_slow', 'gw_echo_text']));
+    expect(names.filter((name) => name.startsWith('st_'))).toEqual([]);
+    expect(tools.find((tool) => tool.name === 'sdk_echo')?.annotations).toEqual({ readOnlyHint: true });
+
+    const rows = await bundles();
+    const stalledRow = rows.find((row) => row.bundle === 'stalled');
+    expect(stalledRow).toMatchObject({ toolCount: 0, lastError: { code: 'registry.mcp_server_unreachable' } });
+    expect(rows.find((row) => row.bundle === 'everything')).toMatchObject({ source: 'remote', lastError: null });
+    // Each server's era found on its own: server-everything speaks 2025, our gateway 2026-07-28.
+    expect(front.output()).toMatch(/event=mcp_upstream_connected bundle=everything era=legacy/);
+    expect(front.output()).toMatch(/event=mcp_upstream_connected bundle=gateway era=modern/);
+  }, 60_000);
+
+  it('forwards calls and passes their results on whole: text, an image, resource links, structured content', async () => {
+    const direct = await connectedClient(everything.url);
+    try {
+      expect((await call('ev_echo', { message: 'federated' })).content).toEqual([{ type: 'text', text: 'Echo: federated' }]);
+      for (const [tool, args] of [
+        ['get-tiny-image', {}],
+        ['get-resource-links', { count: 2 }],
+        ['get-structured-content', { location: 'Chicago' }],
+      ] as const) {
+        const through = await call(`ev_${tool}`, args);
+        const { content, structuredContent } = (await direct.callTool({ name: tool, arguments: args })) as CallToolResult;
+        expect({ content: through.content, structuredContent: through.structuredContent }).toEqual({ content, structuredContent });
+      }
+      expect((await call('ev_get-tiny-image')).content).toContainEqual(expect.objectContaining({ type: 'image', mimeType: 'image/png' }));
+      expect((await call('ev_get-resource-links', { count: 2 })).content).toContainEqual(
+        expect.objectContaining({ type: 'resource_link' }),
+      );
+    } finally {
+      await direct.close();
+    }
+    // The 2026-07-28 server: our own gateway in front of the sample tool service.
+    expect(textOf(await call('gw_echo_text', { text: 'twice federated' }))).toContain('twice federated');
+  }, 60_000);
+
+  it("sends the bundle's own credential and the correlation ids, never the caller's token", async () => {
+    expect(textOf(await call('sdk_echo', { text: 'hello' }))).toBe('hello');
+    const received = await sdkPeer.requests();
+    const calls = received.filter((request) => request.rpcMethod === 'tools/call');
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls[calls.length - 1]).toMatchObject({
+      authorization: PEER_TOKEN,
+      meta: expect.objectContaining({ 'io.toolmesh/guid': 'federation-guid-1', 'io.toolmesh/requestId': expect.any(String) }),
+    });
+    expect(received.filter((request) => request.authorization !== PEER_TOKEN)).toEqual([]);
+  }, 60_000);
+
+  it("re-creates a 2025 server's session after it restarted, and the call that found it gone succeeds", async () => {
+    expect(textOf(await call('sdk_add', { a: 1, b: 2 }))).toBe('3');
+    await sdkPeer.stop();
+    sdkPeer = await startHttpPeer([`--port=${sdkPort}`]);
+    expect(await call('sdk_add', { a: 2, b: 3 })).toMatchObject({ content: [{ type: 'text', text: '5' }] });
+    expect((await call('sdk_add', { a: 2, b: 3 })).isError).toBeFalsy();
+    expect(front.output()).toMatch(/event=mcp_upstream_session_renewed bundle=sdk/);
+  }, 60_000);
+
+  it("cancels the server's call when the client hangs up", async () => {
+    const hangUp = new AbortController();
+    const request = fetch(frontUrl(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'sdk_slow', arguments: { ms: 60_000 } } }),
+      signal: hangUp.signal,
+    }).catch(() => undefined);
+    let received: PeerRequest[] = [];
+    const poll = async (rpcMethod: string) => {
+      await until(() => {
+        void sdkPeer.requests().then(
+          (requests) => (received = requests),
+          () => undefined,
+        );
+        return received.some((peerRequest) => peerRequest.rpcMethod === rpcMethod);
+      }, `the server received ${rpcMethod}`);
+    };
+    await poll('tools/call');
+    hangUp.abort();
+    await request;
+    await poll('notifications/cancelled');
+  }, 60_000);
+
+  it('gives an isError result for a call whose server is killed, and the next calls fail fast once its circuit opens', async () => {
+    const running = call('dm_slow', { ms: 60_000 });
+    let seen = false;
+    await until(() => {
+      void doomed.requests().then(
+        (requests) => (seen = requests.some((request) => request.rpcMethod === 'tools/call')),
+        () => undefined,
+      );
+      return seen;
+    }, 'the doomed server received the call');
+    process.kill(doomed.pid, 'SIGKILL');
+    const result = await running;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^Tool dm_slow failed: /);
+    // No connection: each call fails at once; after three the circuit opens and the server is not even tried.
+    const texts: string[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const next = await call('dm_echo', { text: 'anyone?' });
+      expect(next.isError).toBe(true);
+      texts.push(textOf(next));
+    }
+    expect(texts[texts.length - 1]).toMatch(/is not being called: its last connections failed/);
+  }, 60_000);
+});
+
+describe("an MCP server bundle's warm start from Redis (issue 28)", () => {
+  let redis: TestRedis;
+  let peer: HttpPeer;
+  const withUpstream = (config: GatewayConfig) => {
+    config.mcp.bundles = [{ name: 'sdk', namePrefix: 'sdk_', mcpServer: { url: peer.url, era: '2025' } }];
+    config.mcp.redis = { ...config.mcp.redis, url: redis.url, keyPrefix: 'federation-test' };
+  };
+
+  beforeAll(async () => {
+    [redis, peer] = await Promise.all([startRedis(), startHttpPeer()]);
+  }, 60_000);
+  afterAll(async () => {
+    await peer?.stop();
+    await redis?.kill();
+  });
+
+  it("a replica that starts while the server is down serves another replica's listing from Redis, ready, its calls still forwarded", async () => {
+    const a = await startTestGateway(peer.url, withUpstream);
+    try {
+      expect(((await a.rpc('tools/list')).result?.tools as Array<{ name: string }>).map((tool) => tool.name)).toContain('sdk_echo');
+      let stored = false;
+      await until(() => {
+        void redis.keys().then((keys) => (stored = keys.length > 0));
+        return stored;
+      }, 'the listing written to Redis');
+    } finally {
+      await a.stop();
+    }
+    await peer.stop();
+
+    const b = await startTestGateway(peer.url, withUpstream);
+    try {
+      const listed = (await b.rpc('tools/list')).result?.tools as Array<{ name: string; annotations?: unknown }>;
+      expect(listed.find((tool) => tool.name === 'sdk_echo')).toMatchObject({ annotations: { readOnlyHint: true } });
+      const status = (await (await fetch(`${b.gateway.managementUrl}/actuator/toolBundles`)).json()) as {
+        bundles: Array<{ source: string; lastError: { code: string } | null }>;
+      };
+      expect(status.bundles[0]).toMatchObject({ source: 'redis', lastError: { code: 'registry.mcp_server_unreachable' } });
+      expect((await fetch(`${b.gateway.managementUrl}/actuator/health/readiness`)).status).toBe(200);
+      // The tool is still the server's: its call goes there, and fails as the server is down.
+      expect((await b.rpc('tools/call', { name: 'sdk_echo', arguments: { text: 'x' } })).result).toMatchObject({
+        isError: true,
+        content: [{ type: 'text', text: expect.stringMatching(/^Tool sdk_echo failed: /) }],
+      });
+    } finally {
+      await b.stop();
+    }
+  }, 90_000);
+});

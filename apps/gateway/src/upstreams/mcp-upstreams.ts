@@ -1,0 +1,91 @@
+import type { EraSetting, Implementation } from '@toolmesh/mcp-client';
+import type { ToolLister } from '@toolmesh/registry';
+import type { Logger } from '@toolmesh/transport-http/server';
+import { Agent } from 'undici';
+
+import type { BundleSettings, McpServerBundleSettings } from '../config/gateway-config';
+import type { ServiceCredentials } from '../execution/service-credentials';
+import { CircuitBreaker } from './circuit-breaker';
+import type { UpstreamConnection, UpstreamDeps, UpstreamSettings } from './upstream-connection';
+
+/** Failed requests in a row that open an MCP server's circuit, and how long it then stays open (docs/errors.md). */
+const BREAKER = { failureThreshold: 3, coolDownMillis: 5_000 };
+
+/** The configuration's era names, as the MCP client's settings name them. */
+const ERA: Record<NonNullable<McpServerBundleSettings['era']>, EraSetting> = { auto: 'auto', '2025': 'legacy', '2026-07-28': '2026-07-28' };
+
+export interface McpUpstreamsOptions {
+  readonly clientInfo: Implementation;
+  /** The headers' secrets, by bundle. */
+  readonly credentials: ServiceCredentials;
+  /** The deadline of a connection's handshake and of one whole listing. */
+  readonly listTimeoutMillis: number;
+  readonly logger: Logger;
+}
+
+/**
+ * The MCP servers of this replica's `mcpServer` bundles (issue 28), one connection each, sharing one
+ * keep-alive pool: the catalogue lists their tools through them, and their tools' calls are forwarded
+ * through them. The connections' module, and with it the MCP client, is loaded when a listing or a call
+ * first needs one: a gateway without such bundles never loads the client (ADR 0018).
+ */
+export class McpUpstreams {
+  private readonly settings = new Map<string, UpstreamSettings>();
+  private readonly connections = new Map<string, Promise<UpstreamConnection>>();
+  private pool: Agent | undefined;
+
+  constructor(
+    bundles: readonly BundleSettings[],
+    private readonly options: McpUpstreamsOptions,
+  ) {
+    for (const { name, mcpServer } of bundles) {
+      if (mcpServer === undefined) continue;
+      const url = new URL(mcpServer.url);
+      this.settings.set(name, {
+        bundle: name,
+        url,
+        location: `${url.origin}${url.pathname}`,
+        era: ERA[mcpServer.era ?? 'auto'],
+        headers: () => options.credentials.secrets(name),
+        listTimeoutMillis: options.listTimeoutMillis,
+      });
+    }
+  }
+
+  /** The connection of the bundle (route) `routeToken`, opened on first use; undefined for any other bundle. */
+  connection(routeToken: string): Promise<UpstreamConnection> | undefined {
+    const existing = this.connections.get(routeToken);
+    if (existing !== undefined) return existing;
+    const settings = this.settings.get(routeToken);
+    if (settings === undefined) return undefined;
+    this.pool ??= new Agent({ keepAliveTimeout: 30_000 });
+    const deps: UpstreamDeps = {
+      dispatcher: this.pool,
+      clientInfo: this.options.clientInfo,
+      breaker: new CircuitBreaker(BREAKER),
+      logger: this.options.logger,
+    };
+    const connection = import('./upstream-connection').then((loaded) => new loaded.UpstreamConnection(settings, deps));
+    this.connections.set(routeToken, connection);
+    return connection;
+  }
+
+  /** What the catalogue lists a configured `mcpServer` bundle's tools through. */
+  lister(bundle: string): ToolLister {
+    const settings = this.settings.get(bundle);
+    if (settings === undefined) throw new Error(`bundle ${bundle} has no MCP server`);
+    return {
+      location: settings.location,
+      listTools: async () => {
+        const connection = await this.connection(bundle);
+        return connection === undefined ? [] : connection.listTools();
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    const connections = await Promise.all(this.connections.values());
+    await Promise.all(connections.map((connection) => connection.close()));
+    await this.pool?.close();
+  }
+}

@@ -1,0 +1,168 @@
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { Logger } from '@toolmesh/transport-http/server';
+import { Agent } from 'undici';
+
+import { freePort } from '../../../../tools/test/free-port';
+import { CircuitBreaker } from './circuit-breaker';
+import { UpstreamConnection } from './upstream-connection';
+
+/**
+ * One MCP server's connection against a hand-written 2025 server on loopback (JSON answers, a session id):
+ * every page of tools/list, a session the server forgot renewed without failing the call, the deadline on
+ * a server that never answers, and the circuit that opens on a server that is gone.
+ */
+interface Received {
+  readonly headers: IncomingHttpHeaders;
+  readonly method: string;
+  readonly params?: Record<string, unknown>;
+}
+
+const PAGES: Record<string, { tools: unknown[]; nextCursor?: string }> = {
+  '': { tools: [{ name: 'a', inputSchema: { type: 'object' } }], nextCursor: 'page-2' },
+  'page-2': { tools: [{ name: 'b', inputSchema: { type: 'object' } }], nextCursor: 'page-3' },
+  'page-3': { tools: [{ name: 'c', inputSchema: { type: 'object' } }] },
+};
+
+const logger: Logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  flush: () => undefined,
+};
+
+describe('UpstreamConnection', () => {
+  let server: Server;
+  let url: URL;
+  let dispatcher: Agent;
+  let received: Received[];
+  let session: string;
+  /** Set: every request is left unanswered. */
+  let stalled: boolean;
+
+  const json = (res: ServerResponse, body: unknown, headers: Record<string, string> = {}) =>
+    res.writeHead(200, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+
+  beforeAll(async () => {
+    dispatcher = new Agent();
+    server = createServer(async (req, res) => {
+      let text = '';
+      for await (const chunk of req) text += chunk;
+      if (stalled) return;
+      if (req.method !== 'POST') return void res.writeHead(405).end();
+      const { id, method, params } = JSON.parse(text) as { id?: number; method: string; params?: Record<string, unknown> };
+      received.push({ headers: req.headers, method, ...(params && { params }) });
+      if (method === 'initialize') {
+        session = `session-${received.length}`;
+        const result = { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'paged', version: '1' } };
+        return json(res, { jsonrpc: '2.0', id, result }, { 'mcp-session-id': session });
+      }
+      if (req.headers['mcp-session-id'] !== session) return void res.writeHead(404).end();
+      if (id === undefined) return void res.writeHead(202).end();
+      if (method === 'tools/list') return json(res, { jsonrpc: '2.0', id, result: PAGES[String(params?.cursor ?? '')] });
+      if (method === 'tools/call') return json(res, { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'called' }] } });
+      return void json(res, { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await dispatcher.close();
+  });
+
+  beforeEach(() => {
+    received = [];
+    session = '';
+    stalled = false;
+  });
+
+  const connectionTo = (target: URL, listTimeoutMillis = 5_000) =>
+    new UpstreamConnection(
+      {
+        bundle: 'paged',
+        url: target,
+        location: target.href,
+        era: 'legacy',
+        headers: () => ({ 'x-upstream-key': 'k1' }),
+        listTimeoutMillis,
+      },
+      {
+        dispatcher,
+        clientInfo: { name: 'gateway-test', version: '1' },
+        breaker: new CircuitBreaker({ failureThreshold: 3, coolDownMillis: 60_000 }),
+        logger,
+      },
+    );
+
+  it("reads every page of the server's tools/list, with the bundle's headers", async () => {
+    const connection = connectionTo(url);
+    try {
+      expect((await connection.listTools()).map((tool) => tool.name)).toEqual(['a', 'b', 'c']);
+      expect(received.filter((request) => request.method === 'tools/list').map((request) => request.params?.cursor)).toEqual([
+        undefined,
+        'page-2',
+        'page-3',
+      ]);
+      expect(received.every((request) => request.headers['x-upstream-key'] === 'k1')).toBe(true);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('opens a new session when the server forgot ours, and the call that found out goes through once', async () => {
+    const connection = connectionTo(url);
+    try {
+      const meta = { 'io.toolmesh/guid': 'g-1' };
+      expect(await connection.callTool('a', {}, { timeoutMillis: 5_000, meta })).toMatchObject({ content: [{ text: 'called' }] });
+      session = 'restarted'; // what a restarted server does: it knows none of the sessions it gave out
+      expect(await connection.callTool('a', {}, { timeoutMillis: 5_000, meta })).toMatchObject({ content: [{ text: 'called' }] });
+      expect(received.map((request) => request.method)).toEqual([
+        'initialize',
+        'notifications/initialized',
+        'tools/call',
+        'tools/call', // refused with 404: it never ran
+        'initialize',
+        'notifications/initialized',
+        'tools/call',
+      ]);
+      expect(received[received.length - 1].params?._meta).toMatchObject(meta);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('fails a server that never answers with gateway.upstream_timeout within the deadline', async () => {
+    stalled = true;
+    const connection = connectionTo(url, 300);
+    try {
+      await expect(connection.listTools()).rejects.toMatchObject({
+        code: expect.stringMatching(/^(gateway\.upstream_timeout|client\.connect_timeout)$/),
+      });
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('stops calling a server that is gone after three failures: the fourth fails at once, naming the open circuit', async () => {
+    const gone = new URL(`http://127.0.0.1:${await freePort()}/mcp`);
+    const connection = connectionTo(gone);
+    try {
+      for (let i = 0; i < 3; i += 1) {
+        await expect(connection.callTool('a', {}, { timeoutMillis: 5_000, meta: {} })).rejects.toMatchObject({
+          code: 'client.connect_failed',
+        });
+      }
+      await expect(connection.callTool('a', {}, { timeoutMillis: 5_000, meta: {} })).rejects.toMatchObject({
+        code: 'gateway.upstream_unavailable',
+        message: expect.stringContaining('is not being called'),
+      });
+    } finally {
+      await connection.close();
+    }
+  });
+});

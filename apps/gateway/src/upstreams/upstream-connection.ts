@@ -1,0 +1,206 @@
+import {
+  type CallToolResult,
+  type EraSetting,
+  type EraVerdict,
+  type Implementation,
+  McpClient,
+  McpClientError,
+  McpClientErrorCode,
+  type Tool,
+} from '@toolmesh/mcp-client';
+import { isSessionExpired, StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
+import type { Logger } from '@toolmesh/transport-http/server';
+import type { Dispatcher } from 'undici';
+
+import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
+import type { CircuitBreaker } from './circuit-breaker';
+
+export interface UpstreamSettings {
+  /** The bundle's name: in logs, and the name the client gives the server. */
+  readonly bundle: string;
+  readonly url: URL;
+  /** The server as logs, messages and status show it: origin and path, never credentials or query. */
+  readonly location: string;
+  readonly era: EraSetting;
+  /** The headers a new connection sends, read then: a rotated secret is used from the next connection on. */
+  readonly headers: () => Record<string, string>;
+  /** The deadline of a connection's handshake and of one whole listing, every page. */
+  readonly listTimeoutMillis: number;
+}
+
+export interface UpstreamDeps {
+  /** The keep-alive pool every MCP server's requests go through. */
+  readonly dispatcher: Dispatcher;
+  readonly clientInfo: Implementation;
+  readonly breaker: CircuitBreaker;
+  readonly logger: Logger;
+}
+
+/** What a forwarded call carries besides its arguments. */
+export interface UpstreamCall {
+  /** What is left of the request's deadline, capped by the tool's timeout. */
+  readonly timeoutMillis: number;
+  /** Aborted when the caller hangs up: the server is told the call is cancelled. */
+  readonly signal?: AbortSignal;
+  /** The request's `_meta`: the correlation ids. */
+  readonly meta: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * One MCP server of one bundle, on this replica (issue 28): its client, opened on first use and again when
+ * it is lost, and its circuit breaker. A 2025 server's session is this replica's own; a 404 to it (the
+ * server restarted, or expired it) never reached the tool, so the request goes once more on a new session.
+ * The era found by the first connection (`auto`) is reused by the next ones without probing again.
+ * Nothing of a call is ever repeated once it may have reached the tool.
+ */
+export class UpstreamConnection {
+  private client: McpClient | undefined;
+  private opening: Promise<McpClient> | undefined;
+  private verdict: EraVerdict | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly settings: UpstreamSettings,
+    private readonly deps: UpstreamDeps,
+  ) {}
+
+  /** Every page of the server's `tools/list` (the SDK follows `nextCursor`, at most 64 pages), within the listing deadline. */
+  listTools(): Promise<Tool[]> {
+    return this.guarded(this.settings.listTimeoutMillis, 'tools/list', (client) => client.listTools());
+  }
+
+  callTool(name: string, args: Record<string, unknown>, call: UpstreamCall): Promise<CallToolResult> {
+    return this.guarded(
+      call.timeoutMillis,
+      `tools/call of ${name}`,
+      (client) => client.callTool(name, args, call.signal, { timeoutMs: call.timeoutMillis, meta: call.meta }),
+      call.signal,
+    );
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const client = this.client ?? (await this.opening?.catch(() => undefined));
+    this.client = undefined;
+    await client?.close().catch(() => undefined);
+  }
+
+  /**
+   * Through the breaker, within `timeoutMillis` (the connection's handshake included). Every failure counts
+   * against the server (no connection, a lost one, no answer in time) except its own JSON-RPC errors and
+   * the caller's cancellation, which say it is alive.
+   */
+  private async guarded<T>(timeoutMillis: number, what: string, run: (client: McpClient) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const { breaker } = this.deps;
+    if (!breaker.admit()) {
+      throw new GatewayError(
+        GatewayErrorCode.UpstreamUnavailable,
+        `MCP server ${this.settings.location} is not being called: its last connections failed; the next try is in ${Math.ceil(breaker.retryInMillis / 1000)} s`,
+      );
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new GatewayError(
+              GatewayErrorCode.UpstreamTimeout,
+              `MCP server ${this.settings.location} did not answer ${what} within ${timeoutMillis} ms`,
+            ),
+          ),
+        timeoutMillis,
+      );
+    });
+    try {
+      const result = await Promise.race([this.withSession(run), deadline]);
+      breaker.succeeded();
+      return result;
+    } catch (error) {
+      if (signal?.aborted || isServerAnswer(error)) breaker.succeeded();
+      else breaker.failed();
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async withSession<T>(run: (client: McpClient) => Promise<T>): Promise<T> {
+    const client = await this.connected();
+    try {
+      return await run(client);
+    } catch (error) {
+      if (!isSessionExpired(error)) throw error;
+      // 404 to our session: the request never ran, so it goes once more, on a new session.
+      this.deps.logger.info('mcp_upstream_session_renewed', { bundle: this.settings.bundle });
+      this.forget(client);
+      return run(await this.connected());
+    }
+  }
+
+  private connected(): Promise<McpClient> {
+    if (this.client?.isConnected) return Promise.resolve(this.client);
+    this.opening ??= this.open().finally(() => {
+      this.opening = undefined;
+    });
+    return this.opening;
+  }
+
+  private async open(): Promise<McpClient> {
+    try {
+      return await this.openWith(this.verdict);
+    } catch (error) {
+      this.verdict = undefined;
+      // A 2025 server that ends the connection when asked server/discover: met with initialize straight away.
+      if (!(error instanceof McpClientError && error.code === McpClientErrorCode.ProbeClosed)) throw error;
+      return this.openWith({ kind: 'legacy' });
+    }
+  }
+
+  private async openWith(prior: EraVerdict | undefined): Promise<McpClient> {
+    const { bundle, url, era, headers, listTimeoutMillis } = this.settings;
+    const transport = new StreamableHttpClientTransport(url, { dispatcher: this.deps.dispatcher, headers: headers(), listen: false });
+    const client: McpClient = new McpClient(transport, {
+      serverName: bundle,
+      clientInfo: this.deps.clientInfo,
+      requestTimeoutMs: listTimeoutMillis,
+      era,
+      ...(prior && { prior }),
+      // Codes only: a report's message may quote what the server said.
+      onError: (error) => this.deps.logger.warn('mcp_upstream_report', { bundle, code: codeOf(error) }),
+      onClosed: () => this.forget(client),
+    });
+    await client.connect();
+    if (this.closed) {
+      await client.close();
+      throw new Error(`the gateway is stopping`);
+    }
+    this.verdict = client.eraVerdict;
+    this.client = client;
+    this.deps.logger.info('mcp_upstream_connected', { bundle, era: client.era ?? 'unknown' });
+    return client;
+  }
+
+  /** A client that is no longer ours (lost, or its session expired): closed, and the next request opens another. */
+  private forget(client: McpClient): void {
+    if (this.client === client) this.client = undefined;
+    void client
+      .close()
+      .catch((error: unknown) =>
+        this.deps.logger.warn('mcp_upstream_close_failed', { bundle: this.settings.bundle, code: codeOf(asError(error)) }),
+      );
+  }
+}
+
+/** A JSON-RPC error the server answered (the only errors with a numeric code): the server is alive. */
+function isServerAnswer(error: unknown): boolean {
+  return typeof (error as { code?: unknown } | null)?.code === 'number';
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+function codeOf(error: Error): string {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' || typeof code === 'number' ? String(code) : error.name;
+}

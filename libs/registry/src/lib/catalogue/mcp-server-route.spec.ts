@@ -1,0 +1,56 @@
+import { buildRouteSnapshot } from './build-route-snapshot';
+import { decodeRouteSnapshot, encodeRouteSnapshot } from './stored-route';
+
+const SERVER = 'http://127.0.0.1:9/mcp';
+const listed = {
+  tools: [
+    {
+      name: 'echo',
+      description: 'Echoes',
+      inputSchema: { type: 'object', properties: { message: { type: 'string' } } },
+      annotations: { readOnlyHint: true },
+    },
+    { name: 'get/image', inputSchema: { type: 'object' } },
+    { name: 'no-schema', inputSchema: { type: 'string' } },
+    { name: 'structured', inputSchema: { type: 'object' }, outputSchema: { type: 'object' }, _meta: { private: 1 } },
+  ],
+};
+const service = { serviceDomain: SERVER, manifest: listed, servedFrom: SERVER, mcpServer: true };
+
+describe('an MCP server route in the catalogue model (issue 28)', () => {
+  it('serves the server tools under the prefix, each with its name on the server, the rest refused one by one', async () => {
+    const build = await buildRouteSnapshot({ token: 'everything', namePrefix: 'ev_' }, [service], 'remote', 0, 100);
+    if (!build.ok) throw new Error(build.problems.join('; '));
+    expect(build.snapshot.tools.map(({ name, upstreamTool, endpoint }) => ({ name, upstreamTool, endpoint: endpoint.href }))).toEqual([
+      { name: 'ev_echo', upstreamTool: 'echo', endpoint: SERVER },
+      { name: 'ev_structured', upstreamTool: 'structured', endpoint: SERVER },
+    ]);
+    // The server's claims pass as they are; its _meta stays behind.
+    expect(build.snapshot.tools[0].publicTool).toEqual({ ...listed.tools[0], name: 'ev_echo' });
+    expect(build.snapshot.tools[1].publicTool).not.toHaveProperty('_meta');
+    expect(build.snapshot.refusedTools).toEqual([
+      { name: 'ev_get/image', code: 'registry.upstream_tool_refused', message: expect.stringContaining('name') },
+      { name: 'ev_no-schema', code: 'registry.upstream_tool_refused', message: expect.stringContaining('inputSchema') },
+    ]);
+  });
+
+  it('goes through the shared cache as a listing does: rebuilt the same, still forwarded', async () => {
+    const build = await buildRouteSnapshot({ token: 'everything' }, [service], 'remote', 0, 100);
+    if (!build.ok) throw new Error(build.problems.join('; '));
+    const stored = JSON.parse(JSON.stringify(encodeRouteSnapshot('everything', build.snapshot))) as unknown;
+    const decoded = await decodeRouteSnapshot(stored, { token: 'everything' }, 100);
+    if (!decoded.ok) throw new Error(decoded.problems.join('; '));
+    expect(decoded.snapshot.source).toBe('redis');
+    expect(decoded.snapshot.tools.map(({ name, upstreamTool }) => ({ name, upstreamTool }))).toEqual([
+      { name: 'echo', upstreamTool: 'echo' },
+      { name: 'structured', upstreamTool: 'structured' },
+    ]);
+  });
+
+  it('refuses a listing without a tools array with registry.mcp_server_invalid', async () => {
+    expect(await buildRouteSnapshot({ token: 'everything' }, [{ ...service, manifest: { tool: [] } }], 'remote', 0, 100)).toMatchObject({
+      ok: false,
+      code: 'registry.mcp_server_invalid',
+    });
+  });
+});

@@ -1,0 +1,56 @@
+import { printableName } from '@toolmesh/protocol';
+
+import { RegistryErrorCode } from '../errors';
+import { PUBLIC_TOOL_FIELDS, type RefusedTool } from '../model/tool-definition';
+
+/** What the manifest schema allows as a tool name; an MCP server's names may be anything. */
+const MANIFEST_TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+export interface ConvertedMcpTools {
+  /** A manifest of the server's tools: names with the route's prefix, each with the server's URL as its endpoint. */
+  readonly manifest: { tools: Array<Record<string, unknown>> };
+  /** Each tool's name on the server, by its name in the catalogue. */
+  readonly upstreamNames: ReadonlyMap<string, string>;
+  /** Tools the gateway cannot serve, each on its own: the rest of the server's tools are served. */
+  readonly refused: readonly RefusedTool[];
+}
+
+/**
+ * An MCP server's `tools/list` (`{ tools }`, issue 28) as a manifest, for the manifest's own rules to
+ * check. Names get the route's `namePrefix` in front (an MCP server's names are its own, and two servers
+ * may both have an `echo`); the public fields (annotations included: the server's claims) pass as they
+ * are. A tool whose name, once prefixed, is not a manifest tool name, or whose `inputSchema` is not an
+ * object's, is refused alone.
+ */
+export function convertMcpTools(document: unknown, serverUrl: string, namePrefix = ''): ConvertedMcpTools | { problem: string } {
+  const tools = (document as { tools?: unknown } | null)?.tools;
+  if (!Array.isArray(tools)) return { problem: 'the tools/list result has no "tools" array' };
+  const converted: Array<Record<string, unknown>> = [];
+  const upstreamNames = new Map<string, string>();
+  const refused: RefusedTool[] = [];
+  for (const tool of tools as unknown[]) {
+    const upstream = typeof tool === 'object' && tool !== null ? (tool as Record<string, unknown>) : {};
+    const problem = toolProblem(upstream, namePrefix);
+    if (problem !== undefined) {
+      const name = typeof upstream.name === 'string' ? printableName(`${namePrefix}${upstream.name}`) : '(unnamed)';
+      refused.push({ name, code: RegistryErrorCode.UpstreamToolRefused, message: problem });
+      continue;
+    }
+    const name = `${namePrefix}${upstream.name as string}`;
+    const manifestTool: Record<string, unknown> = { endpoint: serverUrl };
+    for (const field of PUBLIC_TOOL_FIELDS) if (upstream[field] !== undefined) manifestTool[field] = upstream[field];
+    manifestTool.name = name;
+    converted.push(manifestTool);
+    upstreamNames.set(name, upstream.name as string);
+  }
+  return { manifest: { tools: converted }, upstreamNames, refused };
+}
+
+function toolProblem(tool: Record<string, unknown>, namePrefix: string): string | undefined {
+  if (typeof tool.name !== 'string') return 'the MCP server listed a tool without a name';
+  if (!MANIFEST_TOOL_NAME.test(`${namePrefix}${tool.name}`))
+    return "its name (with the bundle's namePrefix) is not 1-128 of the characters A-Z a-z 0-9 _ . -";
+  const schema = tool.inputSchema as { type?: unknown } | null | undefined;
+  if (typeof schema !== 'object' || schema === null || schema.type !== 'object') return 'its inputSchema is not an object schema';
+  return undefined;
+}
