@@ -34,6 +34,8 @@ export class RankedTermIndex<O> {
   private readonly totalLengths: number[];
   /** The postings each slot is in: what its removal marks. */
   private postingsOf: Postings[][] = [];
+  /** Scratch of `add`: how often each term occurs in the field being added. */
+  private readonly termCounts = new Map<string, number>();
   // Scratch of one search, indexed by slot; cleared for the slots it touched before it returns.
   private scores = new Float64Array(0);
   private lastQueryTerm = new Int32Array(0);
@@ -58,7 +60,8 @@ export class RankedTermIndex<O> {
     fields.forEach((terms, field) => {
       this.lengths[field][slot] = terms.length;
       this.totalLengths[field] += terms.length;
-      const counts = new Map<string, number>();
+      const counts = this.termCounts;
+      counts.clear();
       for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
       for (const [term, count] of counts) {
         const byField = this.terms.fetch(term, () => []);
@@ -80,7 +83,9 @@ export class RankedTermIndex<O> {
     this.owners[slot] = undefined;
     for (const postings of this.postingsOf[slot]) postings.removed += 1;
     this.postingsOf[slot] = [];
-    this.lengths.forEach((lengths, field) => (this.totalLengths[field] -= lengths[slot]));
+    this.lengths.forEach((lengths, field) => {
+      this.totalLengths[field] -= lengths[slot];
+    });
     if (this.owners.length > 2 * this.slotOf.size + 1_024) this.compact();
   }
 
@@ -169,7 +174,9 @@ export class RankedTermIndex<O> {
       owners.push(owner);
       this.slotOf.set(owner, next);
       postingsOf.push(this.postingsOf[slot]);
-      this.lengths.forEach((fieldLengths, field) => (lengths[field][next] = fieldLengths[slot]));
+      this.lengths.forEach((fieldLengths, field) => {
+        lengths[field][next] = fieldLengths[slot];
+      });
     });
     const emptied: string[] = [];
     for (const [term, byField] of this.terms) {
