@@ -108,7 +108,9 @@ describe('ToolSearchIndex.syncInSlices', () => {
 
   it('answers from the list before until the new one is in, and a list asked for meanwhile follows', async () => {
     const index = new ToolSearchIndex<SearchableTool>();
-    index.sync(catalogue.slice(0, 5));
+    await index.syncInSlices(catalogue.slice(0, 3)); // small syncs end at once, one after the other
+    await index.syncInSlices(catalogue.slice(0, 5));
+    expect(index.size).toBe(5);
     const renamed = catalogue.map((t) => (t.name === 'billing_list_invoice' ? { ...t, description: 'Lists the bills of the ledger' } : t));
     const indexing = index.syncInSlices(catalogue);
     expect(index.size).toBe(5); // a slice is done, far from all

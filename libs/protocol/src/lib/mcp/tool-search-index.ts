@@ -72,11 +72,12 @@ export class ToolSearchIndex<T extends SearchableTool> {
   /** The list searched: what the last completed sync installed. */
   private readonly installed = new Map<string, Entry<T>>();
   private wanted: Iterable<T> | undefined;
-  private slicing: Promise<void> | undefined;
+  private draining = false;
+  private drained = Promise.resolve();
 
   /** Makes the index hold exactly `tools` (unique names) at once. Not while a sliced sync runs. */
   sync(tools: Iterable<T>): void {
-    if (this.slicing) throw new Error('ToolSearchIndex.sync while a sliced sync runs');
+    if (this.draining) throw new Error('ToolSearchIndex.sync while a sliced sync runs');
     const steps = this.steps(tools);
     while (!steps.next().done);
   }
@@ -87,8 +88,9 @@ export class ToolSearchIndex<T extends SearchableTool> {
    */
   syncInSlices(tools: Iterable<T>): Promise<void> {
     this.wanted = tools;
-    this.slicing ??= this.drain();
-    return this.slicing;
+    // A drain with little to do ends before it returns its promise: `draining` tells, not the promise.
+    if (!this.draining) this.drained = this.drain();
+    return this.drained;
   }
 
   /** The tools searched now. */
@@ -110,6 +112,7 @@ export class ToolSearchIndex<T extends SearchableTool> {
   }
 
   private async drain(): Promise<void> {
+    this.draining = true;
     try {
       while (this.wanted !== undefined) {
         const steps = this.steps(this.wanted);
@@ -124,7 +127,7 @@ export class ToolSearchIndex<T extends SearchableTool> {
         }
       }
     } finally {
-      this.slicing = undefined;
+      this.draining = false;
     }
   }
 
