@@ -152,9 +152,7 @@ async function main(): Promise<void> {
       `in slices: ${index.inSlices.ms} ms, longest stall ${index.inSlices.longestStallMs} ms ` +
       `(${(index.inSlices.longestStallMs / index.atOnce.longestStallMs).toFixed(3)}x)`,
   );
-  console.log(
-    `index alone: one search p50 ${index.p50Ms} ms, p99 ${index.p99Ms} ms (goal p99 < 5 ms), CPU ${index.cpuMsPerSearch} ms`,
-  );
+  console.log(`index alone: one search p50 ${index.p50Ms} ms, p99 ${index.p99Ms} ms (goal p99 < 5 ms), CPU ${index.cpuMsPerSearch} ms`);
 
   const service = await serveManifest({
     revision: 'bench',

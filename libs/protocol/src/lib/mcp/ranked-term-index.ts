@@ -237,8 +237,7 @@ class Ranking {
     for (;;) {
       let child = 2 * i + 1;
       if (child >= size) break;
-      if (child + 1 < size && ranksBefore(this.slots[child + 1], this.scores[child + 1], this.slots[child], this.scores[child]))
-        child += 1;
+      if (child + 1 < size && ranksBefore(this.slots[child + 1], this.scores[child + 1], this.slots[child], this.scores[child])) child += 1;
       if (!ranksBefore(this.slots[child], this.scores[child], slot, score)) break;
       this.slots[i] = this.slots[child];
       this.scores[i] = this.scores[child];

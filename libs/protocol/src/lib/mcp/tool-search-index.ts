@@ -103,11 +103,7 @@ export class ToolSearchIndex<T extends SearchableTool> {
    * before the limit is applied (what a caller may not see never takes a place in the results).
    */
   search(query: string, limit: number, accept: (tool: T) => boolean = () => true): T[] {
-    const found = this.terms.search(
-      terms(query),
-      limit,
-      (entry) => this.installed.get(entry.tool.name) === entry && accept(entry.tool),
-    );
+    const found = this.terms.search(terms(query), limit, (entry) => this.installed.get(entry.tool.name) === entry && accept(entry.tool));
     return found.map((entry) => entry.tool);
   }
 
