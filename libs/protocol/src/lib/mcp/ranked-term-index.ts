@@ -22,8 +22,8 @@ interface Postings {
  * (minisearch's scoring: docs/adr/0021-tool-search.md). Terms live in minisearch's radix tree
  * (`SearchableMap`), which finds a prefix's terms; each term's postings are plain arrays, and a search
  * adds scores into typed arrays and takes the best from a heap, so it costs a few array reads per posting
- * and allocates nothing per matching document. A removed document's postings are skipped until there are
- * as many removed documents as live ones, then every list is compacted at once.
+ * and allocates nothing per matching document. A removed document's postings are skipped until removed
+ * documents outnumber live ones by a thousand, then every list is compacted at once.
  */
 export class RankedTermIndex<O> {
   private readonly terms = new SearchableMap<Array<Postings | undefined>>();
@@ -45,10 +45,6 @@ export class RankedTermIndex<O> {
   constructor(private readonly boosts: readonly number[]) {
     this.lengths = boosts.map(() => []);
     this.totalLengths = boosts.map(() => 0);
-  }
-
-  get size(): number {
-    return this.slotOf.size;
   }
 
   /** Indexes `owner` (not already in the index) with its terms, one array per field. */
