@@ -1,6 +1,7 @@
 import { CatalogueGeneration, type ToolCatalogue, type ToolDefinition } from '@toolmesh/registry';
 import type { RequestContext } from '@toolmesh/transport-http/server';
 
+import { syntheticTools } from '../../../../../tools/test/synthetic-tool-catalogue';
 import { CatalogueSearch } from './catalogue-search';
 
 /** A catalogue tool with only what search and tools/list read. */
@@ -49,4 +50,24 @@ describe('CatalogueSearch', () => {
     await search.generation();
     expect(names(search.search(generation, 'export invoices billing', 1, context))).toEqual(['billing_export_refund']);
   });
+
+  it('waits for the first index only: while a big new generation is indexed, searches answer from the one before', async () => {
+    let generation = new CatalogueGeneration(1, [invoices, refunds, tickets]);
+    const search = new CatalogueSearch(catalogueOf(() => generation));
+    await search.generation();
+    // Generation 2: 10,000 tools, the invoices tool the same object, the refunds tool gone.
+    const big = syntheticTools(10_000)
+      .filter((t) => t.name !== invoices.name && t.name !== refunds.name)
+      .map((t) => tool(t.name, t.description));
+    generation = new CatalogueGeneration(2, [invoices, ...big]);
+    const indexed = search.reindex(generation);
+    expect(await search.generation()).toBe(generation); // not held until generation 2 is indexed
+    const restore = 'restore archived contracts of the contract repository';
+    // Ranked in generation 1's index, answered from generation 2: the refunds tool, gone from it, is left out.
+    expect(names(search.search(generation, 'export billing ledger', 5, context))).toEqual(['billing_export_invoice']);
+    expect(search.search(generation, restore, 5, context)).toEqual([]);
+    await indexed;
+    expect(names(search.search(generation, restore, 1, context))).toEqual(['legal_restore_contract']);
+    expect(search.search(generation, 'export billing ledger', 5, context)).toHaveLength(5);
+  }, 60_000);
 });

@@ -12,25 +12,34 @@ const EVERY_TOOL_VISIBLE: ToolVisibility = () => true;
 
 /**
  * The ranked search behind `search_tools` (G30), over the catalogue in memory: no tool service is asked.
- * The index follows the catalogue's generations (ToolSearchIndex.sync): a route whose manifests did not
- * change keeps its tool objects, and a reloaded tool whose text did not change is not indexed again, so a
- * new generation re-indexes only the tools that changed, once, when it is installed (`reindex`, from the
- * catalogue's change listener) or, at the latest, by the first search that sees it.
+ * The index follows the catalogue's generations (ToolSearchIndex.syncInSlices): a route whose manifests did
+ * not change keeps its tool objects, and a reloaded tool whose text did not change is not indexed again, so
+ * a new generation re-indexes only the tools that changed, once, when it is installed (`reindex`, from the
+ * catalogue's change listener) or, at the latest, when the first search sees it. Indexing runs a few
+ * milliseconds at a time, so the gateway keeps answering; meanwhile searches answer from the index of the
+ * generation before (their results taken from the current one), and only the very first index is waited for.
  */
 export class CatalogueSearch {
   private readonly index = new ToolSearchIndex<SearchableTool>();
-  private indexed: CatalogueGeneration | undefined;
+  private indexing: CatalogueGeneration | undefined;
+  private indexed = Promise.resolve();
+  private firstIndex: Promise<void> | undefined;
 
   constructor(
     private readonly catalogue: ToolCatalogue,
     private readonly visible: ToolVisibility = EVERY_TOOL_VISIBLE,
   ) {}
 
-  /** Brings the index to the catalogue's current generation; nothing to do when it already is. */
-  reindex(generation: CatalogueGeneration | undefined = this.catalogue.current()): void {
-    if (generation === undefined || generation === this.indexed) return;
-    this.index.sync([...generation.tools.values()].map((tool) => tool.publicTool));
-    this.indexed = generation;
+  /**
+   * Starts bringing the index to `generation` (the catalogue's current one), unless it is already on its
+   * way; resolves when the index holds it, or a later one asked for meanwhile.
+   */
+  reindex(generation: CatalogueGeneration | undefined = this.catalogue.current()): Promise<void> {
+    if (generation === undefined || generation === this.indexing) return this.indexed;
+    this.indexing = generation;
+    this.indexed = this.index.syncInSlices([...generation.tools.values()].map((tool) => tool.publicTool));
+    this.firstIndex ??= this.indexed;
+    return this.indexed;
   }
 
   /** The catalogue's generation in memory, as `tools/list` answers from it. */
@@ -38,10 +47,11 @@ export class CatalogueSearch {
     return this.catalogue.current();
   }
 
-  /** The generation searched now (a cold catalogue is loaded once first), or undefined when there is none. */
+  /** The generation searched now (a cold catalogue is loaded, and indexed, once first), or undefined when there is none. */
   async generation(): Promise<CatalogueGeneration | undefined> {
     const generation = this.catalogue.current() ?? (await this.catalogue.ensureLoaded());
-    this.reindex(generation);
+    void this.reindex(generation);
+    await this.firstIndex;
     return generation;
   }
 

@@ -1,3 +1,6 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+import { syntheticTools } from '../../../../../tools/test/synthetic-tool-catalogue';
 import { type SearchableTool, ToolSearchIndex } from './tool-search-index';
 
 const tool = (name: string, description: string, parameters: string[] = []): SearchableTool => ({
@@ -51,4 +54,73 @@ describe('ToolSearchIndex', () => {
     expect(index.search('invoices', 5)).toEqual([reloaded]);
     expect(index.size).toBe(2);
   });
+
+  it('ranks a tool that matches more of the query words above one that matches one of them often', () => {
+    const index = new ToolSearchIndex<SearchableTool>();
+    const often = tool('refund_refund', 'Refunds a refund; refunds refunds.');
+    const both = tool('export_refund', 'Exports one refund');
+    index.sync([often, both]);
+    expect(names(index.search('export refund', 5))).toEqual(['export_refund', 'refund_refund']);
+  });
+
+  it('keeps ranking as tools come and go (removed tools leave the index entirely, eight rounds over)', () => {
+    const index = new ToolSearchIndex<SearchableTool>();
+    const catalogue = syntheticTools(1_000);
+    for (let round = 0; round < 8; round++) {
+      // Each round replaces half the catalogue with new objects of new text, so removals pile up and are compacted.
+      const changed = catalogue.map((t, i) => (i % 2 === round % 2 ? { ...t, description: `${t.description} Round ${round}.` } : t));
+      index.sync(changed);
+      expect(index.size).toBe(1_000);
+      expect(names(index.search('export invoices billing ledger csv', 1))).toEqual(['billing_export_invoice']);
+    }
+    index.sync(catalogue.slice(0, 10));
+    expect(index.size).toBe(10);
+    expect(names(index.search('export invoices billing ledger', 20)).every((name) => name.startsWith('billing_'))).toBe(true);
+    expect(index.search('crm customers', 20).filter((t) => t.name.startsWith('crm_'))).toEqual([]);
+  });
+});
+
+describe('ToolSearchIndex.syncInSlices', () => {
+  const catalogue = syntheticTools(10_000);
+  const query = 'export the invoices of the billing ledger as a csv spreadsheet';
+
+  /** The event loop's longest stall, in milliseconds, while `indexing` runs. */
+  async function longestStall(indexing: () => unknown): Promise<number> {
+    const delay = monitorEventLoopDelay({ resolution: 1 });
+    delay.enable();
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the monitor records from its second tick on
+    await indexing();
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the loop turns, and the last stall is sampled
+    delay.disable();
+    return delay.max / 1e6;
+  }
+
+  it('indexes 10,000 tools without holding the event loop: the longest stall is a fraction of a sync at once', async () => {
+    const index = new ToolSearchIndex<SearchableTool>();
+    const inSlices = await longestStall(() => index.syncInSlices(catalogue));
+    const atOnce = await longestStall(() => new ToolSearchIndex<SearchableTool>().sync(catalogue));
+    // At once, the loop is held for the whole indexing (0.25 s quiet, over 1 s with the machine shared); in
+    // slices, for a slice of a few milliseconds or a garbage collection. Compared in one run, as the load varies.
+    expect(inSlices).toBeLessThan(atOnce / 2);
+    expect(index.size).toBe(10_000);
+    expect(names(index.search(query, 1))).toEqual(['billing_export_invoice']);
+  }, 60_000);
+
+  it('answers from the list before until the new one is in, and a list asked for meanwhile follows', async () => {
+    const index = new ToolSearchIndex<SearchableTool>();
+    await index.syncInSlices(catalogue.slice(0, 3)); // small syncs end at once, one after the other
+    await index.syncInSlices(catalogue.slice(0, 5));
+    expect(index.size).toBe(5);
+    const renamed = catalogue.map((t) => (t.name === 'billing_list_invoice' ? { ...t, description: 'Lists the bills of the ledger' } : t));
+    const indexing = index.syncInSlices(catalogue);
+    expect(index.size).toBe(5); // a slice is done, far from all
+    // The tool that ranks first in the new list is not found yet: the old list's best is.
+    expect(names(index.search(query, 1))).toEqual(['billing_list_invoice']);
+    const following = index.syncInSlices(renamed);
+    await indexing;
+    await following;
+    expect(index.size).toBe(10_000);
+    expect(names(index.search('bills', 5))).toEqual(['billing_list_invoice']);
+    expect(names(index.search(query, 1))).toEqual(['billing_export_invoice']);
+  }, 60_000);
 });

@@ -1,4 +1,6 @@
-import MiniSearch from 'minisearch';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
+import { RankedTermIndex } from './ranked-term-index';
 
 /** What the index reads of an MCP tool: its name, its description and the names of its parameters. */
 export interface SearchableTool {
@@ -8,12 +10,19 @@ export interface SearchableTool {
   readonly inputSchema: Readonly<Record<string, unknown>>;
 }
 
-interface ToolDocument {
-  readonly name: string;
-  /** The words of its name and of its parameters' names. */
+/** A tool's indexed text: the words of its name and of its parameters' names, and its description. */
+interface ToolText {
   readonly words: string;
   readonly description: string;
 }
+
+interface Entry<T> {
+  tool: T;
+  readonly text: ToolText;
+}
+
+/** The fields' boosts, in the order `terms` gives them: name and parameter words weigh twice the description. */
+const FIELD_BOOSTS = [2, 1];
 
 /** Words too common in tool descriptions to tell tools apart; left out of the index and of queries. */
 const STOP_WORDS = new Set([
@@ -38,58 +47,55 @@ const STOP_WORDS = new Set([
 ]);
 
 /**
- * A ranked full-text search over MCP tool definitions (BM25 with prefix matching, by minisearch;
- * docs/adr/0021-tool-search.md), shared by the gateway's `search_tools` and the agent CLI's `ToolSearch`
- * so both rank alike. A tool's name and its parameters' names are split into words
+ * A sliced sync lets the event loop run after this long, once it has gone through at least so many new tool
+ * objects in the slice: a change of fewer (a route's manifest, often) is installed before `syncInSlices` returns.
+ */
+const SLICE_MILLIS = 4;
+const SLICE_MIN_TOOLS = 64;
+
+/**
+ * A ranked full-text search over MCP tool definitions (BM25+ with prefix matching, as minisearch scores
+ * it; docs/adr/0021-tool-search.md), shared by the gateway's `search_tools` and the agent CLI's
+ * `ToolSearch` so both rank alike. A tool's name and its parameters' names are split into words
  * (`billing_export_invoice`, `mcp__crm__getLead`, `invoiceId`) and weigh twice its description. A query
- * word of 4 characters or more also matches the words it starts (`invoice` finds `invoices`). There is no
- * fuzzy matching: it cost a third more per search (docs/benchmarks.md, "Gateway search") and a model's
- * query has few typos. Each field is one more pass over its postings, so names and parameters share one.
+ * word of 4 characters or more also matches the words it starts (`invoice` finds `invoices`).
  *
  * `sync` brings the index to a new list of tools: a tool object seen before costs nothing, a new object
  * whose indexed text (name, parameter names, description) is the same as its predecessor's only replaces
  * it, one whose text changed or that is new is (re-)indexed, one that is gone is discarded. So a list
  * (or a route's manifest, reloaded as new objects) that changed in one place is re-indexed in that place
- * only, and searching never indexes.
+ * only, and searching never indexes. `syncInSlices` does the same work a few milliseconds at a time, and
+ * until it is done searches answer from the list before it; the new list replaces it in one step.
  */
 export class ToolSearchIndex<T extends SearchableTool> {
-  private readonly index = new MiniSearch<ToolDocument>({
-    idField: 'name',
-    fields: ['words', 'description'],
-    processTerm: (term) => {
-      const lower = term.toLowerCase();
-      return STOP_WORDS.has(lower) ? null : lower;
-    },
-    searchOptions: { boost: { words: 2 }, prefix: (term) => term.length >= 4, combineWith: 'OR' },
-  });
-  private readonly tools = new Map<string, { tool: T; document: ToolDocument }>();
+  private readonly terms = new RankedTermIndex<Entry<T>>(FIELD_BOOSTS);
+  /** The list searched: what the last completed sync installed. */
+  private readonly installed = new Map<string, Entry<T>>();
+  private wanted: Iterable<T> | undefined;
+  private draining = false;
+  private drained = Promise.resolve();
 
-  /** Makes the index hold exactly `tools` (unique names); only what changed since the last sync is touched. */
+  /** Makes the index hold exactly `tools` (unique names) at once. Not while a sliced sync runs. */
   sync(tools: Iterable<T>): void {
-    const next = new Map<string, T>();
-    for (const tool of tools) next.set(tool.name, tool);
-    const stale: string[] = [];
-    const fresh: ToolDocument[] = [];
-    for (const name of this.tools.keys()) if (!next.has(name)) stale.push(name);
-    for (const [name, tool] of next) {
-      const held = this.tools.get(name);
-      if (held?.tool === tool) continue;
-      const document = toolDocument(tool);
-      if (held && sameText(held.document, document)) {
-        held.tool = tool;
-        continue;
-      }
-      if (held) stale.push(name);
-      fresh.push(document);
-      this.tools.set(name, { tool, document });
-    }
-    if (stale.length > 0) this.index.discardAll(stale);
-    for (const name of stale) if (!next.has(name)) this.tools.delete(name);
-    this.index.addAll(fresh);
+    if (this.draining) throw new Error('ToolSearchIndex.sync while a sliced sync runs');
+    const steps = this.steps(tools);
+    while (!steps.next().done);
   }
 
+  /**
+   * `sync` a few milliseconds at a time, the event loop running between slices; searches meanwhile answer
+   * from the list before. Called again before it is done, the latest list follows once this one is in.
+   */
+  syncInSlices(tools: Iterable<T>): Promise<void> {
+    this.wanted = tools;
+    // A drain with little to do ends before it returns its promise: `draining` tells, not the promise.
+    if (!this.draining) this.drained = this.drain();
+    return this.drained;
+  }
+
+  /** The tools searched now. */
   get size(): number {
-    return this.tools.size;
+    return this.installed.size;
   }
 
   /**
@@ -97,28 +103,73 @@ export class ToolSearchIndex<T extends SearchableTool> {
    * before the limit is applied (what a caller may not see never takes a place in the results).
    */
   search(query: string, limit: number, accept: (tool: T) => boolean = () => true): T[] {
-    const found: T[] = [];
-    for (const result of this.index.search(query)) {
-      const tool = this.tools.get(result.id as string)?.tool;
-      if (tool === undefined || !accept(tool)) continue;
-      found.push(tool);
-      if (found.length === limit) break;
+    const found = this.terms.search(terms(query), limit, (entry) => this.installed.get(entry.tool.name) === entry && accept(entry.tool));
+    return found.map((entry) => entry.tool);
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.wanted !== undefined) {
+        const steps = this.steps(this.wanted);
+        this.wanted = undefined;
+        let sliceStart = performance.now();
+        let inSlice = 0;
+        while (!steps.next().done) {
+          if (++inSlice < SLICE_MIN_TOOLS || performance.now() - sliceStart < SLICE_MILLIS) continue;
+          await nextTurn();
+          sliceStart = performance.now();
+          inSlice = 0;
+        }
+      }
+    } finally {
+      this.draining = false;
     }
-    return found;
+  }
+
+  /**
+   * The work of one sync, a step per new tool object: new and changed tools are indexed beside the installed
+   * list (found by no search yet), then the last step installs the new list and discards what it replaced.
+   */
+  private *steps(tools: Iterable<T>): Generator<void, void> {
+    const next = new Map<string, T>();
+    for (const tool of tools) next.set(tool.name, tool);
+    const replaced: Array<Entry<T>> = [];
+    const indexed: Array<Entry<T>> = [];
+    const retargeted: Array<[Entry<T>, T]> = [];
+    for (const [name, tool] of next) {
+      const held = this.installed.get(name);
+      if (held?.tool === tool) continue;
+      const text = toolText(tool);
+      if (held && sameText(held.text, text)) retargeted.push([held, tool]);
+      else {
+        if (held) replaced.push(held);
+        const entry = { tool, text };
+        this.terms.add(entry, [terms(text.words), terms(text.description)]);
+        indexed.push(entry);
+      }
+      yield;
+    }
+    for (const [entry, tool] of retargeted) entry.tool = tool;
+    for (const [name, entry] of this.installed) if (!next.has(name)) replaced.push(entry);
+    for (const entry of replaced) {
+      this.terms.remove(entry);
+      this.installed.delete(entry.tool.name);
+    }
+    for (const entry of indexed) this.installed.set(entry.tool.name, entry);
   }
 }
 
-function toolDocument(tool: SearchableTool): ToolDocument {
+function toolText(tool: SearchableTool): ToolText {
   const properties = tool.inputSchema.properties;
   const parameterNames = typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
   return {
-    name: tool.name,
     words: [tool.name, ...parameterNames].map(nameWords).join(' '),
     description: typeof tool.description === 'string' ? tool.description : '',
   };
 }
 
-function sameText(a: ToolDocument, b: ToolDocument): boolean {
+function sameText(a: ToolText, b: ToolText): boolean {
   return a.words === b.words && a.description === b.description;
 }
 
@@ -128,4 +179,12 @@ function nameWords(name: string): string {
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/[_\-.:/]+/g, ' ')
     .trim();
+}
+
+/** A text's words as the index holds them: split at anything but letters and digits, lower case, no stop words. */
+function terms(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '' && !STOP_WORDS.has(word));
 }
