@@ -67,7 +67,7 @@ describe('agent-cli servers', () => {
       ['web', 'connected'],
       ['broken', 'failed'],
     ]);
-    expect(servers.find((s) => s.name === 'web')?.toolCount).toBe(3);
+    expect(servers.find((s) => s.name === 'web')?.toolCount).toBe(4); // add, echo, slow, notify-later
     expect(servers.find((s) => s.name === 'broken')?.error).toContain('could not start "/nonexistent/mcp-server"');
     expect(stderr).toContain('connecting to 4 MCP server(s): everything, memory, web, broken');
     expect(stderr).toMatch(/FAILED broken \(\d+ ms\)/);
@@ -78,7 +78,7 @@ describe('agent-cli servers', () => {
     const { code, stdout } = await cli('servers', '--config', 'good.yaml');
     expect(code).toBe(0);
     expect(stdout).toMatch(
-      /^SERVER\s+TRANSPORT\s+STATE\s+PROTOCOL\s+TOOLS\s+TIME\s+DETAIL\nweb\s+streamable-http\s+connected\s+2025-11-25\s+3\s+\d+ ms\s+sdk-http-peer 1\.0\.0\n$/,
+      /^SERVER\s+TRANSPORT\s+STATE\s+PROTOCOL\s+TOOLS\s+TIME\s+DETAIL\nweb\s+streamable-http\s+connected\s+2025-11-25\s+4\s+\d+ ms\s+sdk-http-peer 1\.0\.0\n$/,
     );
   });
 
