@@ -149,8 +149,8 @@ describe('McpClientManager', () => {
       expect(statuses.hung).toMatchObject({ state: 'failed', error: 'did not connect within the startup deadline of 1000 ms' });
       expect(statuses.late.state).toBe('failed');
       expect(statuses.fine.state).toBe('connected');
-      expect(transports.hung.closeCalls).toBe(1);
-      expect(transports.late.closeCalls).toBe(1);
+      // Closed, at once or when the connection's own start limit (the same deadline) fires a moment later.
+      expect(await eventually(() => transports.hung.closeCalls === 1 && transports.late.closeCalls === 1)).toBe(true);
       // The late server's start finishes after the deadline: it must still never be used.
       await new Promise((resolve) => setTimeout(resolve, 2000));
       expect(registry.list().map((t) => t.name)).toEqual(['mcp__fine__echo', 'mcp__fine__env', 'mcp__fine__fail', 'mcp__fine__slow']);
