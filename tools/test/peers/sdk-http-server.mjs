@@ -10,7 +10,9 @@
  * Tools: "add" {a, b}; "echo" {text}; "notify-later" sends a logging notification 50 ms after answering
  * (so it travels on the GET notification stream); "slow" {ms} answers after ms milliseconds, or never once
  * cancelled. GET /__requests returns the method, MCP headers, JSON-RPC method and `_meta` of every request
- * received so far, for tests that check what the client sent.
+ * received so far, for tests that check what the client sent. POST /__tools?name=<n> adds a tool <n>
+ * (it answers "<n> called") to every session's server and every later one: each open session hears
+ * notifications/tools/list_changed on its GET stream.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -20,6 +22,15 @@ import * as z from 'zod';
 
 const flags = new Set(process.argv.slice(2));
 const seen = [];
+/** The tools added through POST /__tools, and every session's server (stateful mode), to add them to. */
+const addedTools = [];
+const servers = new Set();
+
+function addTool(server, name) {
+  server.registerTool(name, { description: `Added while running: ${name}` }, async () => ({
+    content: [{ type: 'text', text: `${name} called` }],
+  }));
+}
 
 function mcpServer() {
   const server = new McpServer({ name: 'sdk-http-peer', version: '1.0.0' }, { capabilities: { logging: {} } });
@@ -52,6 +63,7 @@ function mcpServer() {
     setTimeout(() => void server.sendLoggingMessage({ level: 'info', data: 'later' }).catch(() => undefined), 50);
     return { content: [{ type: 'text', text: 'scheduled' }] };
   });
+  for (const name of addedTools) addTool(server, name);
   return server;
 }
 
@@ -60,7 +72,9 @@ async function statefulTransport() {
     sessionIdGenerator: () => randomUUID(),
     enableJsonResponse: flags.has('--json'),
   });
-  await mcpServer().connect(transport);
+  const server = mcpServer();
+  servers.add(server);
+  await server.connect(transport);
   return transport;
 }
 
@@ -107,6 +121,12 @@ const http = createServer(async (req, res) => {
   if (req.url === '/__requests') {
     res.setHeader('content-type', 'application/json');
     return res.end(JSON.stringify(seen));
+  }
+  if (req.url?.startsWith('/__tools?') && req.method === 'POST') {
+    const name = new URL(req.url, 'http://peer').searchParams.get('name') ?? '';
+    addedTools.push(name);
+    for (const server of servers) addTool(server, name);
+    return res.writeHead(204).end();
   }
   const body = await readBody(req);
   const message = jsonRpcOf(body);

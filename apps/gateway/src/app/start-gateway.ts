@@ -17,6 +17,7 @@ import { resolveCallerIdentity } from '../tool-client/caller-identity';
 import { UndiciToolClient } from '../tool-client/undici-tool-client';
 import { GatewayTracing } from '../tracing/tracing';
 import { McpUpstreams } from '../upstreams/mcp-upstreams';
+import { refreshOnUpstreamChanges } from '../upstreams/upstream-tool-changes';
 import { buildCallerAccess } from './build-caller-access';
 import { buildCatalogue } from './build-catalogue';
 
@@ -122,6 +123,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     refreshTtlMillis: mcp.catalogue.refreshTtlMillis,
     logger,
   });
+  const upstreamChanges = refreshOnUpstreamChanges(upstreams, catalogue);
 
   let draining = false;
   const app = createMcpHttpApp({
@@ -173,6 +175,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       });
       // Notification streams never end on their own: each is ended now (a listen with its result).
       notifications.stop();
+      upstreamChanges.stop();
       stopIndexing?.();
       eras.listeners.closeAll();
       // Set before the server's own drain timer of the same length, so it fires first and counts what the

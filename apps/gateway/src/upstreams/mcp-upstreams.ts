@@ -70,6 +70,16 @@ export class McpUpstreams {
     return connection;
   }
 
+  /**
+   * Listens to every MCP server for changes of its tools, one connection per server kept open on this
+   * replica (`UpstreamConnection.watch`); `onChanged` is told the bundle whose server's tools changed.
+   */
+  watchChanges(onChanged: (bundle: string) => void): void {
+    for (const bundle of this.settings.keys()) {
+      void this.connection(bundle)?.then((connection) => connection.watch(() => onChanged(bundle)));
+    }
+  }
+
   /** What the catalogue lists a configured `mcpServer` bundle's tools through. */
   lister(bundle: string): ToolLister {
     const settings = this.settings.get(bundle);

@@ -8,6 +8,7 @@ import {
   McpClientErrorCode,
   type Tool,
 } from '@toolmesh/mcp-client';
+import { McpNotification } from '@toolmesh/protocol';
 import { isSessionExpired, StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import type { Logger } from '@toolmesh/transport-http/server';
 import type { Dispatcher } from 'undici';
@@ -46,6 +47,9 @@ export interface UpstreamCall {
   readonly meta: Readonly<Record<string, unknown>>;
 }
 
+/** Waits before each new connection of a watched server whose connection was lost; the last repeats. */
+const REOPEN_DELAYS_MS: readonly number[] = [250, 1000, 2000, 5000, 10_000, 30_000];
+
 /**
  * One MCP server of one bundle, on this replica (issue 28): its client, opened on first use and again when
  * it is lost, and its circuit breaker. A 2025 server's session is this replica's own; a 404 to it (the
@@ -58,6 +62,10 @@ export class UpstreamConnection {
   private opening: Promise<McpClient> | undefined;
   private verdict: EraVerdict | undefined;
   private closed = false;
+  /** Set by `watch`: told of each change of the server's tools, and the connection is kept open. */
+  private onToolsChanged: (() => void) | undefined;
+  private reopenTimer: NodeJS.Timeout | undefined;
+  private reopenAttempt = 0;
 
   constructor(
     private readonly settings: UpstreamSettings,
@@ -78,8 +86,21 @@ export class UpstreamConnection {
     );
   }
 
+  /**
+   * Keeps a connection open to hear the server's `notifications/tools/list_changed` (a 2025 server's GET
+   * stream, a 2026-07-28 server's `subscriptions/listen`, which the client keeps open itself) and tells
+   * `onToolsChanged` of each. A lost connection is opened again after REOPEN_DELAYS_MS, in the background
+   * and outside the circuit breaker, so no request ever waits for it; what changed while it was down was
+   * never told, so its reopening is told as a change.
+   */
+  watch(onToolsChanged: () => void): void {
+    this.onToolsChanged = onToolsChanged;
+    this.keepOpen(false);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.reopenTimer);
     const client = this.client ?? (await this.opening?.catch(() => undefined));
     this.client = undefined;
     await client?.close().catch(() => undefined);
@@ -156,9 +177,40 @@ export class UpstreamConnection {
     }
   }
 
+  private keepOpen(lost: boolean): void {
+    if (this.closed) return;
+    this.connected().then(
+      () => {
+        this.reopenAttempt = 0;
+        if (lost) this.onToolsChanged?.();
+      },
+      (error: unknown) => {
+        this.deps.logger.warn('mcp_upstream_connect_failed', { bundle: this.settings.bundle, code: codeOf(asError(error)) });
+        this.scheduleReopen();
+      },
+    );
+  }
+
+  private scheduleReopen(): void {
+    if (this.closed || this.onToolsChanged === undefined || this.reopenTimer !== undefined) return;
+    const delay = REOPEN_DELAYS_MS[Math.min(this.reopenAttempt, REOPEN_DELAYS_MS.length - 1)];
+    this.reopenAttempt += 1;
+    this.reopenTimer = setTimeout(() => {
+      this.reopenTimer = undefined;
+      this.keepOpen(true);
+    }, delay);
+    this.reopenTimer.unref();
+  }
+
   private async openWith(prior: EraVerdict | undefined): Promise<McpClient> {
     const { bundle, url, era, headers, listTimeoutMillis } = this.settings;
-    const transport = new StreamableHttpClientTransport(url, { dispatcher: this.deps.dispatcher, headers: headers(), listen: false });
+    // A 2025 server's list changes come on its GET stream; when that ends for good, the connection is given
+    // up, and opened again (by `watch`, or by the next request).
+    const transport = new StreamableHttpClientTransport(url, {
+      dispatcher: this.deps.dispatcher,
+      headers: headers(),
+      onListenEnded: () => this.forget(client),
+    });
     const client: McpClient = new McpClient(transport, {
       serverName: bundle,
       clientInfo: this.deps.clientInfo,
@@ -168,6 +220,9 @@ export class UpstreamConnection {
       // Codes only: a report's message may quote what the server said.
       onError: (error) => this.deps.logger.warn('mcp_upstream_report', { bundle, code: codeOf(error) }),
       onClosed: () => this.forget(client),
+    });
+    client.addNotificationListener(({ notification }) => {
+      if (notification.method === McpNotification.ToolsListChanged) this.onToolsChanged?.();
     });
     await client.connect();
     if (this.closed) {
@@ -182,7 +237,10 @@ export class UpstreamConnection {
 
   /** A client that is no longer ours (lost, or its session expired): closed, and the next request opens another. */
   private forget(client: McpClient): void {
-    if (this.client === client) this.client = undefined;
+    if (this.client === client) {
+      this.client = undefined;
+      this.scheduleReopen();
+    }
     void client
       .close()
       .catch((error: unknown) =>

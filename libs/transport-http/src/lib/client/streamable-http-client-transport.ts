@@ -77,6 +77,12 @@ export interface StreamableHttpClientTransportOptions {
    */
   readonly listen?: boolean;
   /**
+   * Told when that notification stream is over for good while the transport is still open (it broke and
+   * could not be resumed): notifications sent outside a request no longer arrive, so an owner that must
+   * hear them (a gateway listening for an upstream's `list_changed`) opens a new connection.
+   */
+  readonly onListenEnded?: () => void;
+  /**
    * The server's credentials holder (OAuth): its header goes on every request, and a 401, or a 403 asking
    * for more scope, is handed to it and the request retried (once for a 401, up to
    * MAX_STEP_UPS_PER_REQUEST step-ups). Without it a 401 or 403 fails the request.
@@ -209,9 +215,12 @@ export class StreamableHttpClientTransport implements McpTransport {
       .then(async (response) => {
         // 405: the server offers no stream of its own; notifications then only arrive on POST replies.
         if (!isEventStream(response)) return void (await this.refused(response));
-        this.follow(response.body, undefined, {});
+        this.follow(response.body, undefined, { onEnd: this.options.onListenEnded });
       })
-      .catch((error: unknown) => this.reportUnlessClosed(error));
+      .catch((error: unknown) => {
+        this.reportUnlessClosed(error);
+        if (!this.aborter.signal.aborted) this.options.onListenEnded?.();
+      });
   }
 
   /**
@@ -230,7 +239,8 @@ export class StreamableHttpClientTransport implements McpTransport {
           );
         }
         const attempts = events > 0 ? 0 : fruitless + 1;
-        if (attempts > MAX_FRUITLESS_RECONNECTS) return;
+        // A reply stream's owner is the SDK's, which times the request out; the notification stream's is told.
+        if (attempts > MAX_FRUITLESS_RECONNECTS) return void (awaiting === undefined && owner.onEnd?.());
         await sleep(position.retryMs ?? DEFAULT_RETRY_MS, undefined, { signal: this.aborter.signal, ref: false });
         const headers: Record<string, string> = { accept: 'text/event-stream' };
         if (position.lastEventId !== undefined) headers['last-event-id'] = position.lastEventId;
@@ -242,6 +252,7 @@ export class StreamableHttpClientTransport implements McpTransport {
               HttpClientErrorCode.StreamEnded,
               `${this.endpoint} answered HTTP ${response.statusCode} when asked to resume a reply stream`,
             );
+          else if (this.state === 'open') owner.onEnd?.();
           return;
         }
         this.follow(response.body, awaiting, owner, position, attempts);

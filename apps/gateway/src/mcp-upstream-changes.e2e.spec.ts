@@ -1,0 +1,129 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+
+import { freePort } from '../../../tools/test/free-port';
+import { spawnGateway } from '../../../tools/test/gateway-process';
+import { type HttpPeer, startHttpPeer } from '../../../tools/test/peers/http-peer';
+import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
+import type { ServerProcess } from '../../../tools/test/server-process';
+import { changeManifest, isListChanged, openListen, type OpenStream } from './test-support/notification-streams';
+import { startTestGateway, type TestGateway } from './test-support/test-gateway';
+
+/**
+ * An MCP server's tool changes flow through the front gateway (issue 28): the built gateway listens to a
+ * 2025 server (the SDK peer, its GET stream) and a 2026-07-28 one (our own gateway, its
+ * `subscriptions/listen`), and a tool added on either is in the front's `tools/list` and reaches the front's
+ * clients of both eras as `notifications/tools/list_changed`. The front's catalogue TTL is an hour and no
+ * call is made: only the upstream's notification can explain the change in time. The time from the change
+ * to the client's notification is written to the test's output (the issue's goal is 1 s); it is never asserted.
+ */
+const HOUR = 3_600_000;
+
+describe("an MCP server's tools/list_changed reaches the front gateway's clients (issue 28)", () => {
+  let tools: SampleToolService;
+  let upstreamGateway: TestGateway;
+  let peer: HttpPeer;
+  let peerPort: number;
+  let front: ServerProcess & { match: RegExpExecArray };
+  let client: Client;
+  let modern: OpenStream;
+  /** Resolved by the 2025 SDK client's next list_changed. */
+  let legacyChanged: Promise<void>;
+  let heardLegacy: () => void = () => undefined;
+
+  const frontUrl = () => front.match[1];
+  const nextLegacyChange = () => {
+    legacyChanged = new Promise<void>((resolve) => (heardLegacy = resolve));
+  };
+  const frontTools = async () => (await client.listTools()).tools.map((tool) => tool.name);
+  /** The front's tool names once they include all of `wanted` (polled; the test's timeout bounds it). */
+  const frontToolsWith = async (...wanted: string[]) => {
+    for (;;) {
+      const names = await frontTools();
+      if (wanted.every((name) => names.includes(name))) return names;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
+  /** Waits for the next list_changed on both of the front's streams and reports how long it took. */
+  const bothEras = async (what: string, startedAt: number, modernSeen: number) => {
+    await legacyChanged;
+    const legacyMillis = Date.now() - startedAt;
+    await modern.next((message) => isListChanged(message) && modern.messages.filter(isListChanged).length > modernSeen);
+    process.stdout.write(`${what}: list_changed at the front's 2025 client ${legacyMillis} ms after the change\n`);
+  };
+
+  beforeAll(async () => {
+    peerPort = await freePort();
+    peer = await startHttpPeer([`--port=${peerPort}`]);
+    tools = await startSampleToolService();
+    upstreamGateway = await startTestGateway(tools.url, (config) => {
+      config.mcp.catalogue = { ...config.mcp.catalogue, refreshTtlMillis: HOUR, requestedRefreshIntervalMillis: 0 };
+    });
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'mcp-upstream-changes-')), 'gateway.yaml');
+    writeFileSync(
+      file,
+      `server: { port: 0, managementPort: 0 }
+mcp:
+  shutdownDrainMillis: 1000
+  catalogue: { refreshTtlMillis: ${HOUR}, forcedRefreshCooldownMillis: ${HOUR} }
+  bundles:
+    - { name: sdk, namePrefix: sdk_, mcpServer: { url: "\${SDK_URL}", era: "2025" } }
+    - { name: gateway, namePrefix: gw_, mcpServer: { url: "\${GATEWAY_URL}" } }
+`,
+    );
+    front = await spawnGateway(file, { SDK_URL: peer.url, GATEWAY_URL: upstreamGateway.url });
+    client = new Client({ name: 'changes-test', version: '1.0.0' });
+    client.setNotificationHandler('notifications/tools/list_changed', () => heardLegacy());
+    await client.connect(new StreamableHTTPClientTransport(new URL(frontUrl())));
+    await frontToolsWith('sdk_echo', 'gw_echo_text'); // both servers listed before any change is made
+    modern = await openListen(frontUrl(), 'changes');
+    await modern.next((message) => message.method === 'notifications/subscriptions/acknowledged');
+  }, 120_000);
+
+  afterAll(async () => {
+    modern?.close();
+    await client?.close();
+    await front?.stop();
+    await Promise.all([peer?.stop(), upstreamGateway?.stop()]);
+    await tools?.stop();
+  });
+
+  it('a tool added on a 2025 server (its GET stream)', async () => {
+    nextLegacyChange();
+    const modernSeen = modern.messages.filter(isListChanged).length;
+    const startedAt = Date.now();
+    expect((await fetch(new URL('/__tools?name=added_later', peer.url), { method: 'POST' })).status).toBe(204);
+    await bothEras('2025 server', startedAt, modernSeen);
+    expect(await frontTools()).toContain('sdk_added_later');
+    expect(await client.callTool({ name: 'sdk_added_later', arguments: {} })).toMatchObject({
+      content: [{ type: 'text', text: 'added_later called' }],
+    });
+  }, 60_000);
+
+  it('a tool added on a 2025 server after it restarted: the lost connection is opened again on its own', async () => {
+    await peer.stop();
+    peer = await startHttpPeer([`--port=${peerPort}`]);
+    nextLegacyChange();
+    expect((await fetch(new URL('/__tools?name=after_restart', peer.url), { method: 'POST' })).status).toBe(204);
+    // With the front's TTL at an hour, only its listening connection, opened again, can bring the new tool.
+    await legacyChanged;
+    const names = await frontToolsWith('sdk_after_restart');
+    expect(names).not.toContain('sdk_added_later');
+    expect(front.output()).toMatch(/event=catalogue_refresh_requested route=sdk/);
+  }, 60_000);
+
+  it('a tool added on a 2026-07-28 server (its subscriptions/listen stream)', async () => {
+    nextLegacyChange();
+    const modernSeen = modern.messages.filter(isListChanged).length;
+    const startedAt = Date.now();
+    // The sample service's manifest gains test_added_tool, and the upstream gateway is asked to refresh it.
+    await changeManifest(tools.url);
+    const refreshed = await fetch(`${upstreamGateway.gateway.managementUrl}/actuator/toolBundles/sample/refresh`, { method: 'POST' });
+    expect(refreshed.status).toBe(200);
+    await bothEras('2026-07-28 server', startedAt, modernSeen);
+    expect(await frontTools()).toContain('gw_test_added_tool');
+  }, 60_000);
+});
