@@ -26,6 +26,22 @@ import { startTestGateway, type TestGateway } from './test-support/test-gateway'
  */
 const EVERYTHING_BIN = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const PEER_TOKEN = 'Bearer peer-secret';
+/** Every header the gateway may send an MCP server: HTTP's and MCP's own, the bundle's credential, the correlation ids. */
+const UPSTREAM_HEADERS = new Set([
+  'host',
+  'connection',
+  'content-type',
+  'content-length',
+  'accept',
+  'last-event-id',
+  'authorization',
+  'mcp-session-id',
+  'mcp-protocol-version',
+  'guid',
+  'x-request-id',
+  'traceparent',
+  'tracestate',
+]);
 
 interface Everything {
   readonly url: string;
@@ -179,16 +195,23 @@ mcp:
     expect(textOf(await call('gw_echo_text', { text: 'twice federated' }))).toContain('twice federated');
   }, 60_000);
 
-  it("sends the bundle's own credential and the correlation ids, never the caller's token", async () => {
+  it("sends the bundle's own credential and the correlation ids in _meta and as headers, never the caller's token", async () => {
     expect(textOf(await call('sdk_echo', { text: 'hello' }))).toBe('hello');
     const received = await sdkPeer.requests();
     const calls = received.filter((request) => request.rpcMethod === 'tools/call');
     expect(calls.length).toBeGreaterThan(0);
-    expect(calls[calls.length - 1]).toMatchObject({
+    const last = calls[calls.length - 1];
+    expect(last).toMatchObject({
       authorization: PEER_TOKEN,
       meta: expect.objectContaining({ 'io.toolmesh/guid': 'federation-guid-1', 'io.toolmesh/requestId': expect.any(String) }),
+      headers: expect.objectContaining({ guid: 'federation-guid-1' }),
     });
+    // The same request id in both places, as a REST tool service gets it (x-request-id).
+    expect(last.headers['x-request-id']).toBe(last.meta?.['io.toolmesh/requestId']);
     expect(received.filter((request) => request.authorization !== PEER_TOKEN)).toEqual([]);
+    // Nothing else of the caller's request comes along: only the transport's own headers and the correlation ids.
+    const sent = new Set(received.flatMap((request) => Object.keys(request.headers)));
+    expect([...sent].filter((name) => !UPSTREAM_HEADERS.has(name))).toEqual([]);
   }, 60_000);
 
   it("re-creates a 2025 server's session after it restarted, and the call that found it gone succeeds", async () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 
 const SCRIPT = path.join(__dirname, 'sdk-http-server.mjs');
 
-/** One HTTP request the peer received: its method and MCP headers, and the JSON-RPC message's method and `_meta`. */
+/** One HTTP request the peer received: its method and headers, and the JSON-RPC message's method and `_meta`. */
 export interface PeerRequest {
   readonly method: string;
   readonly sessionId: string | null;
@@ -11,6 +11,8 @@ export interface PeerRequest {
   readonly authorization: string | null;
   readonly rpcMethod: string | null;
   readonly meta: Record<string, unknown> | null;
+  /** Every header of the request, by lower-case name. */
+  readonly headers: Record<string, string>;
 }
 
 export interface HttpPeer {

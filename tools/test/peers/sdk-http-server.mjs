@@ -9,8 +9,8 @@
  *
  * Tools: "add" {a, b}; "echo" {text}; "notify-later" sends a logging notification 50 ms after answering
  * (so it travels on the GET notification stream); "slow" {ms} answers after ms milliseconds, or never once
- * cancelled. GET /__requests returns the method, MCP headers, JSON-RPC method and `_meta` of every request
- * received so far, for tests that check what the client sent. POST /__tools?name=<n> adds a tool <n>
+ * cancelled. GET /__requests returns the method, MCP headers, JSON-RPC method, `_meta` and all headers of
+ * every request received so far, for tests that check what the client sent. POST /__tools?name=<n> adds a tool <n>
  * (it answers "<n> called") to every session's server and every later one: each open session hears
  * notifications/tools/list_changed on its GET stream.
  */
@@ -137,6 +137,7 @@ const http = createServer(async (req, res) => {
     authorization: req.headers.authorization ?? null,
     rpcMethod: message?.method ?? null,
     meta: message?.params?._meta ?? null,
+    headers: req.headers,
   });
   const request = toWebRequest(req, body);
   const transport = await transportFor(request);

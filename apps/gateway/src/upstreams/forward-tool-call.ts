@@ -1,8 +1,9 @@
 import type { CallToolResult } from '@toolmesh/mcp-client';
-import { errorMessage, McpMetaKey } from '@toolmesh/protocol';
+import { errorMessage } from '@toolmesh/protocol';
 import type { RequestContext } from '@toolmesh/transport-http/server';
 
 import type { TraceHeaders } from '../execution/trace-context';
+import { correlationMeta } from './correlation';
 import type { UpstreamConnection } from './upstream-connection';
 
 /** An MCP server's `CallToolResult`, passed on whole: every content block, `structuredContent`, `isError`, `_meta`. */
@@ -13,9 +14,6 @@ export interface ForwardedToolResult {
   readonly _meta?: Readonly<Record<string, unknown>>;
 }
 
-/** The `_meta` keys of the correlation ids an MCP server gets with each forwarded call (docs/gateway.md). */
-const CORRELATION_META_KEYS = { guid: 'io.toolmesh/guid', requestId: 'io.toolmesh/requestId' } as const;
-
 export interface ForwardedCall {
   readonly result: ForwardedToolResult;
   /** What went wrong, for metrics and the log line (an error's code): unset when the server answered. */
@@ -24,7 +22,7 @@ export interface ForwardedCall {
 
 /**
  * Forwards one `tools/call` to the tool's MCP server (issue 28) with what is left of the deadline, the
- * correlation ids and trace context in `_meta`, and the caller's hang-up as its cancellation. The server's
+ * correlation ids and trace context in `_meta` and as headers, and the caller's hang-up as its cancellation. The server's
  * result goes back whole; a failure to get one (no connection, no answer in time, a lost connection, the
  * server's JSON-RPC error, an open circuit) becomes an `isError` result the model can read.
  */
@@ -56,15 +54,6 @@ export async function forwardToolCall(
   } finally {
     hangUp?.offHangUp(onHangUp);
   }
-}
-
-function correlationMeta(context: RequestContext, trace: TraceHeaders | undefined): Record<string, unknown> {
-  return {
-    [CORRELATION_META_KEYS.guid]: context.guid,
-    [CORRELATION_META_KEYS.requestId]: context.requestId,
-    ...(trace?.traceparent !== undefined && { [McpMetaKey.Traceparent]: trace.traceparent }),
-    ...(trace?.tracestate !== undefined && { [McpMetaKey.Tracestate]: trace.tracestate }),
-  };
 }
 
 /** The result's own members only: what an SDK adds on its side (a 2026 `resultType`) is the era's to say again. */

@@ -15,6 +15,7 @@ import type { Dispatcher } from 'undici';
 
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
 import type { CircuitBreaker } from './circuit-breaker';
+import { correlationHeaders } from './correlation';
 
 export interface UpstreamSettings {
   /** The bundle's name: in logs, and the name the client gives the server. */
@@ -209,6 +210,7 @@ export class UpstreamConnection {
     const transport = new StreamableHttpClientTransport(url, {
       dispatcher: this.deps.dispatcher,
       headers: headers(),
+      messageHeaders: correlationHeaders,
       onListenEnded: () => this.forget(client),
     });
     const client: McpClient = new McpClient(transport, {

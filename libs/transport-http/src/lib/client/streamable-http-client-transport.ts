@@ -68,6 +68,11 @@ interface StreamPosition {
 export interface StreamableHttpClientTransportOptions {
   /** Sent with every request (e.g. Authorization). Never logged, never part of an error message. */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Headers of one message, from the owner (a gateway's correlation ids, read from the message's `_meta`).
+   * Like the SDK's per-message headers, they never replace the ones the transport owns.
+   */
+  readonly messageHeaders?: (message: JSONRPCMessage) => Readonly<Record<string, string>>;
   /** The keep-alive pool to send through; owned by the caller, who closes it. */
   readonly dispatcher: Dispatcher;
   readonly maxMessageBytes?: number;
@@ -145,6 +150,7 @@ export class StreamableHttpClientTransport implements McpTransport {
     if (this.state !== 'open') throw new HttpClientError(HttpClientErrorCode.NotConnected, `the connection to ${this.endpoint} is closed`);
     const modern = modernVersionOf(message);
     const headers = {
+      ...perMessageHeaders(this.options.messageHeaders?.(message)),
       ...perMessageHeaders(options?.headers),
       ...(modern ? standardHeaders(message, modern) : {}),
       accept: 'application/json, text/event-stream',
