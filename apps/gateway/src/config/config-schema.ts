@@ -145,6 +145,18 @@ export const configSchema = {
                     propertyNames: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$" },
                     additionalProperties: credentialSource,
                   },
+                  oauth: {
+                    type: 'object',
+                    additionalProperties: false,
+                    required: ['tokenUrl', 'clientId', 'clientSecret'],
+                    properties: {
+                      tokenUrl: httpUrl,
+                      clientId: { type: 'string', minLength: 1 },
+                      clientSecret: credentialSource,
+                      scope: { type: 'string', minLength: 1 },
+                      resource: { type: 'string', minLength: 1 },
+                    },
+                  },
                 },
               },
             },

@@ -26,6 +26,21 @@ export interface McpServerBundleSettings {
   era?: 'auto' | '2025' | '2026-07-28';
   /** By header name: the environment variable or mounted file holding its value. Never the caller's. */
   headers?: Record<string, CredentialSource>;
+  /** An access token from the OAuth client credentials grant, sent as `Authorization: Bearer` (issue 28). */
+  oauth?: McpServerOAuthSettings;
+}
+
+/** The gateway as an OAuth client of an MCP server's authorization server: its own identity, never the caller's. */
+export interface McpServerOAuthSettings {
+  /** The authorization server's token endpoint. */
+  tokenUrl: string;
+  clientId: string;
+  /** Where the client secret is (sent with HTTP Basic, client_secret_basic). */
+  clientSecret: CredentialSource;
+  /** Space-separated scopes to ask for; unset, the authorization server's default. */
+  scope?: string;
+  /** The resource indicator (RFC 8707) to ask the token for: usually the server's canonical URI. */
+  resource?: string;
 }
 
 /** An OpenAPI bundle: where its document is, which operations are tools, and the secrets its security schemes need. */

@@ -89,6 +89,16 @@ mcp:
       'mcpServer.url must not carry credentials; name them in mcpServer.headers',
     ],
     [
+      'an MCP server bundle with both OAuth and an Authorization header',
+      'mcp: { bundles: [{ name: a, mcpServer: { url: "http://a/mcp", headers: { authorization: { env: T } }, oauth: { tokenUrl: "http://as/token", clientId: c, clientSecret: { env: S } } } }] }',
+      'mcpServer.oauth and mcpServer.headers.Authorization would both set the token; keep one',
+    ],
+    [
+      'an MCP server OAuth client secret given as a literal value',
+      'mcp: { bundles: [{ name: a, mcpServer: { url: "http://a/mcp", oauth: { tokenUrl: "http://as/token", clientId: c, clientSecret: s3cret } } }] }',
+      'config.mcp.bundles.0.mcpServer.oauth.clientSecret must be object',
+    ],
+    [
       'an unknown MCP server era',
       'mcp: { bundles: [{ name: a, mcpServer: { url: "http://a/mcp", era: "2024" } }] }',
       'era must be equal to one of',

@@ -182,7 +182,8 @@ function checkVersions(protocol: GatewayConfig['mcp']['protocol']): void {
 
 /**
  * A tool service's bundle needs its `serviceDomain`; an MCP server's (issue 28) is called at its own URL,
- * which carries no credentials (they go in `headers`), and has no manifest to fall back on.
+ * which carries no credentials (they go in `headers`, or come from `oauth`, never both for one header),
+ * and has no manifest to fall back on.
  */
 function checkBundleSource({ name, serviceDomain, mcpServer, fallbackManifestFile }: BundleSettings): void {
   if (mcpServer === undefined) {
@@ -196,6 +197,9 @@ function checkBundleSource({ name, serviceDomain, mcpServer, fallbackManifestFil
   if (url === undefined) throw configInvalid(`mcp.bundles ${name}: mcpServer.url is not a valid URL`);
   if (url.username !== '' || url.password !== '') {
     throw configInvalid(`mcp.bundles ${name}: mcpServer.url must not carry credentials; name them in mcpServer.headers`);
+  }
+  if (mcpServer.oauth !== undefined && Object.keys(mcpServer.headers ?? {}).some((header) => header.toLowerCase() === 'authorization')) {
+    throw configInvalid(`mcp.bundles ${name}: mcpServer.oauth and mcpServer.headers.Authorization would both set the token; keep one`);
   }
 }
 

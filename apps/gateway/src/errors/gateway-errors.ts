@@ -12,6 +12,8 @@ export const GatewayErrorCode = {
   UpstreamUnavailable: 'gateway.upstream_unavailable',
   /** An MCP server did not answer a request (its handshake included) within the deadline. */
   UpstreamTimeout: 'gateway.upstream_timeout',
+  /** No access token for an MCP server bundle's `mcpServer.oauth` (the token endpoint refused or could not be reached). */
+  UpstreamTokenFailed: 'gateway.upstream_token_failed',
 } as const;
 
 export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];

@@ -7,7 +7,7 @@ const FILE_REREAD_MILLIS = 30_000;
 
 /**
  * The secrets bundles send their tool services, by bundle and name: an OpenAPI bundle's security schemes
- * (issue 27), an MCP server bundle's headers (issue 28). From environment variables or mounted files the
+ * (issue 27), an MCP server bundle's headers and OAuth client secret (issue 28). From environment variables or mounted files the
  * configuration names, never from the caller. Values are never logged, and a secret that cannot be read
  * is simply absent: an OpenAPI call is then refused naming the scheme only, an MCP server gets no such header.
  */
@@ -29,7 +29,11 @@ export class ServiceCredentials {
   /** The secret named `scheme` (a security scheme, a header) for the bundle (route) `routeToken`. */
   secret(routeToken: string, scheme: string): string | undefined {
     const source = this.sources.get(routeToken)?.get(scheme);
-    if (source === undefined) return undefined;
+    return source === undefined ? undefined : this.read(source);
+  }
+
+  /** The secret at `source` now (an MCP server bundle's OAuth client secret); undefined when it cannot be read. */
+  read(source: CredentialSource): string | undefined {
     if ('env' in source) return this.env[source.env] || undefined;
     return this.fileSecret(source.file);
   }

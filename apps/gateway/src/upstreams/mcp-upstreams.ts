@@ -3,9 +3,10 @@ import type { ToolLister } from '@toolmesh/registry';
 import type { Logger } from '@toolmesh/transport-http/server';
 import { Agent } from 'undici';
 
-import type { BundleSettings, McpServerBundleSettings } from '../config/gateway-config';
+import type { BundleSettings, McpServerBundleSettings, McpServerOAuthSettings } from '../config/gateway-config';
 import type { ServiceCredentials } from '../execution/service-credentials';
 import { CircuitBreaker } from './circuit-breaker';
+import type { ClientCredentialsSettings } from './client-credentials';
 import type { UpstreamConnection, UpstreamDeps, UpstreamSettings } from './upstream-connection';
 
 /** Failed requests in a row that open an MCP server's circuit, and how long it then stays open (docs/errors.md). */
@@ -16,7 +17,7 @@ const ERA: Record<NonNullable<McpServerBundleSettings['era']>, EraSetting> = { a
 
 export interface McpUpstreamsOptions {
   readonly clientInfo: Implementation;
-  /** The headers' secrets, by bundle. */
+  /** The headers' secrets by bundle, and the OAuth client secrets. */
   readonly credentials: ServiceCredentials;
   /** The deadline of a connection's handshake and of one whole listing. */
   readonly listTimeoutMillis: number;
@@ -48,6 +49,7 @@ export class McpUpstreams {
         era: ERA[mcpServer.era ?? 'auto'],
         headers: () => options.credentials.secrets(name),
         listTimeoutMillis: options.listTimeoutMillis,
+        ...(mcpServer.oauth && { oauth: clientCredentials(mcpServer.oauth, options) }),
       });
     }
   }
@@ -98,4 +100,16 @@ export class McpUpstreams {
     await Promise.all(connections.map((connection) => connection.close()));
     await this.pool?.close();
   }
+}
+
+/** A bundle's `mcpServer.oauth`, its secret read from where the configuration says each time a token is fetched. */
+function clientCredentials(oauth: McpServerOAuthSettings, options: McpUpstreamsOptions): ClientCredentialsSettings {
+  return {
+    tokenUrl: new URL(oauth.tokenUrl),
+    clientId: oauth.clientId,
+    clientSecret: () => options.credentials.read(oauth.clientSecret),
+    timeoutMillis: options.listTimeoutMillis,
+    ...(oauth.scope !== undefined && { scope: oauth.scope }),
+    ...(oauth.resource !== undefined && { resource: oauth.resource }),
+  };
 }

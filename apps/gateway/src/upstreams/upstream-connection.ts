@@ -15,6 +15,7 @@ import type { Dispatcher } from 'undici';
 
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
 import type { CircuitBreaker } from './circuit-breaker';
+import { type ClientCredentialsSettings, ClientCredentialsToken } from './client-credentials';
 import { correlationHeaders } from './correlation';
 
 export interface UpstreamSettings {
@@ -28,6 +29,8 @@ export interface UpstreamSettings {
   readonly headers: () => Record<string, string>;
   /** The deadline of a connection's handshake and of one whole listing, every page. */
   readonly listTimeoutMillis: number;
+  /** `mcpServer.oauth`: the bearer token comes from the client credentials grant. */
+  readonly oauth?: ClientCredentialsSettings;
 }
 
 export interface UpstreamDeps {
@@ -67,11 +70,15 @@ export class UpstreamConnection {
   private onToolsChanged: (() => void) | undefined;
   private reopenTimer: NodeJS.Timeout | undefined;
   private reopenAttempt = 0;
+  /** Kept across connections, so a new one reuses the token while it lasts. */
+  private readonly authorization: ClientCredentialsToken | undefined;
 
   constructor(
     private readonly settings: UpstreamSettings,
     private readonly deps: UpstreamDeps,
-  ) {}
+  ) {
+    this.authorization = settings.oauth && new ClientCredentialsToken(settings.oauth, deps.dispatcher);
+  }
 
   /** Every page of the server's `tools/list` (the SDK follows `nextCursor`, at most 64 pages), within the listing deadline. */
   listTools(): Promise<Tool[]> {
@@ -211,6 +218,7 @@ export class UpstreamConnection {
       dispatcher: this.deps.dispatcher,
       headers: headers(),
       messageHeaders: correlationHeaders,
+      ...(this.authorization && { authorization: this.authorization }),
       onListenEnded: () => this.forget(client),
     });
     const client: McpClient = new McpClient(transport, {
