@@ -283,3 +283,37 @@ describe('StreamableHttpClientTransport against a misbehaving server', () => {
     expectNoSecrets(error as Error);
   });
 });
+
+describe("StreamableHttpClientTransport's owner hooks", () => {
+  it("sends each message's own headers from messageHeaders, never over the ones the transport owns", async () => {
+    const peer = await startHttpPeer();
+    try {
+      const { transport, mcp } = client(peer.url, {
+        messageHeaders: (message) => ('method' in message ? { 'x-rpc-method': message.method, authorization: 'Bearer forged' } : {}),
+      });
+      await mcp.connect(transport);
+      await mcp.callTool({ name: 'add', arguments: { a: 1, b: 2 } });
+      await mcp.close();
+      const call = (await peer.requests()).find((request) => request.rpcMethod === 'tools/call');
+      expect(call?.headers).toMatchObject({ 'x-rpc-method': 'tools/call', authorization: TOKEN });
+    } finally {
+      await peer.stop();
+    }
+  });
+
+  it('tells its owner when the GET notification stream is over for good: the server went away', async () => {
+    const peer = await startHttpPeer();
+    let ended = 0;
+    const { transport, mcp } = client(peer.url, { onListenEnded: () => void (ended += 1) });
+    try {
+      await mcp.connect(transport);
+      let listening = false;
+      const poll = () => void peer.requests().then((requests) => (listening = requests.some((request) => request.method === 'GET')));
+      expect(await eventually(() => (poll(), listening))).toBe(true);
+      await peer.stop();
+      expect(await eventually(() => ended === 1, 15_000)).toBe(true);
+    } finally {
+      await mcp.close();
+    }
+  }, 30_000);
+});
