@@ -7,16 +7,18 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { freePort } from '../../../tools/test/free-port';
 import { spawnGateway } from '../../../tools/test/gateway-process';
 import { type HttpPeer, startHttpPeer } from '../../../tools/test/peers/http-peer';
+import { startRedis, type TestRedis } from '../../../tools/test/redis-server';
 import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
 import type { ServerProcess } from '../../../tools/test/server-process';
 import { changeManifest, isListChanged, openListen, type OpenStream } from './test-support/notification-streams';
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';
 
 /**
- * An MCP server's tool changes flow through the front gateway (issue 28): the built gateway listens to a
- * 2025 server (the SDK peer, its GET stream) and a 2026-07-28 one (our own gateway, its
- * `subscriptions/listen`), and a tool added on either is in the front's `tools/list` and reaches the front's
- * clients of both eras as `notifications/tools/list_changed`. The front's catalogue TTL is an hour and no
+ * An MCP server's tool changes flow through the front gateway (issue 28): two replicas of the built gateway,
+ * sharing Redis, listen to a 2025 server (the SDK peer, its GET stream) and a 2026-07-28 one (our own
+ * gateway, its `subscriptions/listen`), and a tool added on either is in the front's `tools/list` and
+ * reaches the front's clients as `notifications/tools/list_changed`: a 2025 SDK client of one replica and
+ * a 2026-07-28 listen on the other. The front's catalogue TTL is an hour and no
  * call is made: only the upstream's notification can explain the change in time. The time from the change
  * to the client's notification is written to the test's output (the issue's goal is 1 s); it is never asserted.
  */
@@ -27,8 +29,11 @@ describe("an MCP server's tools/list_changed reaches the front gateway's clients
   let upstreamGateway: TestGateway;
   let peer: HttpPeer;
   let peerPort: number;
+  let redis: TestRedis;
   let front: ServerProcess & { match: RegExpExecArray };
+  let replica: ServerProcess & { match: RegExpExecArray };
   let client: Client;
+  let replicaClient: Client;
   let modern: OpenStream;
   /** Resolved by the 2025 SDK client's next list_changed. */
   let legacyChanged: Promise<void>;
@@ -38,11 +43,11 @@ describe("an MCP server's tools/list_changed reaches the front gateway's clients
   const nextLegacyChange = () => {
     legacyChanged = new Promise<void>((resolve) => (heardLegacy = resolve));
   };
-  const frontTools = async () => (await client.listTools()).tools.map((tool) => tool.name);
+  const frontTools = async (of = client) => (await of.listTools()).tools.map((tool) => tool.name);
   /** The front's tool names once they include all of `wanted` (polled; the test's timeout bounds it). */
-  const frontToolsWith = async (...wanted: string[]) => {
+  const frontToolsWith = async (wanted: string[], of = client) => {
     for (;;) {
-      const names = await frontTools();
+      const names = await frontTools(of);
       if (wanted.every((name) => names.includes(name))) return names;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -52,13 +57,16 @@ describe("an MCP server's tools/list_changed reaches the front gateway's clients
     await legacyChanged;
     const legacyMillis = Date.now() - startedAt;
     await modern.next((message) => isListChanged(message) && modern.messages.filter(isListChanged).length > modernSeen);
-    process.stdout.write(`${what}: list_changed at the front's 2025 client ${legacyMillis} ms after the change\n`);
+    process.stdout.write(
+      `${what}: list_changed at one replica's 2025 client ${legacyMillis} ms, at the other's 2026 listen ${Date.now() - startedAt} ms after the change\n`,
+    );
   };
 
   beforeAll(async () => {
     peerPort = await freePort();
     peer = await startHttpPeer([`--port=${peerPort}`]);
     tools = await startSampleToolService();
+    redis = await startRedis();
     upstreamGateway = await startTestGateway(tools.url, (config) => {
       config.mcp.catalogue = { ...config.mcp.catalogue, refreshTtlMillis: HOUR, requestedRefreshIntervalMillis: 0 };
     });
@@ -69,24 +77,30 @@ describe("an MCP server's tools/list_changed reaches the front gateway's clients
 mcp:
   shutdownDrainMillis: 1000
   catalogue: { refreshTtlMillis: ${HOUR}, forcedRefreshCooldownMillis: ${HOUR} }
+  redis: { url: "\${REDIS_URL}" }
   bundles:
     - { name: sdk, namePrefix: sdk_, mcpServer: { url: "\${SDK_URL}", era: "2025" } }
     - { name: gateway, namePrefix: gw_, mcpServer: { url: "\${GATEWAY_URL}" } }
 `,
     );
-    front = await spawnGateway(file, { SDK_URL: peer.url, GATEWAY_URL: upstreamGateway.url });
+    const env = { SDK_URL: peer.url, GATEWAY_URL: upstreamGateway.url, REDIS_URL: redis.url };
+    [front, replica] = await Promise.all([spawnGateway(file, env), spawnGateway(file, env)]);
     client = new Client({ name: 'changes-test', version: '1.0.0' });
     client.setNotificationHandler('notifications/tools/list_changed', () => heardLegacy());
     await client.connect(new StreamableHTTPClientTransport(new URL(frontUrl())));
-    await frontToolsWith('sdk_echo', 'gw_echo_text'); // both servers listed before any change is made
-    modern = await openListen(frontUrl(), 'changes');
+    replicaClient = new Client({ name: 'changes-test', version: '1.0.0' });
+    await replicaClient.connect(new StreamableHTTPClientTransport(new URL(replica.match[1])));
+    // Both servers listed on both replicas before any change is made.
+    await Promise.all([frontToolsWith(['sdk_echo', 'gw_echo_text']), frontToolsWith(['sdk_echo', 'gw_echo_text'], replicaClient)]);
+    modern = await openListen(replica.match[1], 'changes');
     await modern.next((message) => message.method === 'notifications/subscriptions/acknowledged');
   }, 120_000);
 
   afterAll(async () => {
     modern?.close();
-    await client?.close();
-    await front?.stop();
+    await Promise.all([client?.close(), replicaClient?.close()]);
+    await Promise.all([front?.stop(), replica?.stop()]);
+    await redis?.kill();
     await Promise.all([peer?.stop(), upstreamGateway?.stop()]);
     await tools?.stop();
   });
@@ -98,6 +112,7 @@ mcp:
     expect((await fetch(new URL('/__tools?name=added_later', peer.url), { method: 'POST' })).status).toBe(204);
     await bothEras('2025 server', startedAt, modernSeen);
     expect(await frontTools()).toContain('sdk_added_later');
+    expect(await frontTools(replicaClient)).toContain('sdk_added_later');
     expect(await client.callTool({ name: 'sdk_added_later', arguments: {} })).toMatchObject({
       content: [{ type: 'text', text: 'added_later called' }],
     });
@@ -110,7 +125,7 @@ mcp:
     expect((await fetch(new URL('/__tools?name=after_restart', peer.url), { method: 'POST' })).status).toBe(204);
     // With the front's TTL at an hour, only its listening connection, opened again, can bring the new tool.
     await legacyChanged;
-    const names = await frontToolsWith('sdk_after_restart');
+    const names = await frontToolsWith(['sdk_after_restart']);
     expect(names).not.toContain('sdk_added_later');
     expect(front.output()).toMatch(/event=catalogue_refresh_requested route=sdk/);
   }, 60_000);
@@ -125,5 +140,6 @@ mcp:
     expect(refreshed.status).toBe(200);
     await bothEras('2026-07-28 server', startedAt, modernSeen);
     expect(await frontTools()).toContain('gw_test_added_tool');
+    expect(await frontTools(replicaClient)).toContain('gw_test_added_tool');
   }, 60_000);
 });
