@@ -12,7 +12,10 @@ const DEBOUNCE_MILLIS = 100;
  * refresh. A change told while a refresh runs is not lost: its own refresh follows, when the catalogue's
  * interval between requested refreshes of a route allows it.
  */
-export function refreshOnUpstreamChanges(upstreams: McpUpstreams, catalogue: Pick<LiveCatalogue, 'requestRefresh'>): { stop(): void } {
+export function refreshOnUpstreamChanges(
+  upstreams: Pick<McpUpstreams, 'watchChanges'>,
+  catalogue: Pick<LiveCatalogue, 'requestRefresh'>,
+): { stop(): void } {
   const pending = new Map<string, NodeJS.Timeout>();
   let stopped = false;
   const refreshSoon = (bundle: string, delayMillis: number) => {
