@@ -1,3 +1,4 @@
+import type { RelayedAnswers } from '@toolmesh/mcp-client';
 import type { ToolCatalogue, ToolDefinition } from '@toolmesh/registry';
 import { CallerHeader, type Logger, remainingMillis, type RequestContext } from '@toolmesh/transport-http/server';
 
@@ -21,6 +22,8 @@ export interface CallExtras {
   readonly trace?: TraceHeaders;
   readonly idempotencyKey?: string;
   readonly inputCapabilities?: string;
+  /** The same declaration as an object of the input capabilities only, as an MCP server is told it. */
+  readonly callerCapabilities?: Readonly<Record<string, unknown>>;
   readonly answers?: InputAnswers;
 }
 
@@ -33,6 +36,16 @@ export interface ExecutionSettings {
   readonly requestStates: RequestStateSeal;
   /** Headers each from one claim of the caller's verified token (`auth.identityHeaders`, SPEC G27): header name, claim. */
   readonly identityHeaders?: ReadonlyArray<readonly [string, string]>;
+}
+
+/** A retry's answers as an MCP server gets them back: the client's responses object and the server's own (opened) state. */
+function upstreamAnswers({ answers }: CallExtras): RelayedAnswers | undefined {
+  if (answers === undefined) return undefined;
+  const { inputResponses, requestState } = answers;
+  return {
+    ...(inputResponses !== undefined && { inputResponses: inputResponses as Record<string, unknown> }),
+    ...(requestState !== undefined && { requestState }),
+  };
 }
 
 /** A claim goes out as a header only when it is printable ASCII of a sane length: anything else is left out, never sent mangled. */
@@ -170,15 +183,29 @@ export class ToolExecutionService {
     const started = performance.now();
     let forwarded: ForwardedCall;
     try {
-      forwarded = await forwardToolCall(connection, { tool: name, upstreamTool, args }, context, extras.trace, timeoutMillis);
+      const request = {
+        tool: name,
+        upstreamTool,
+        args,
+        callerCapabilities: extras.callerCapabilities ?? {},
+        answers: upstreamAnswers(extras),
+      };
+      forwarded = await forwardToolCall(connection, request, context, extras.trace, timeoutMillis);
     } finally {
       limit.release(name, origin);
     }
     const durationMs = Math.round(performance.now() - started);
-    this.options.observe?.(name, durationMs, forwarded.failure);
-    const status = context.hangUp?.happened ? 'cancelled' : (forwarded.failure ?? (forwarded.result.isError ? 'is_error' : 'ok'));
+    const failure = 'input' in forwarded ? undefined : forwarded.failure;
+    this.options.observe?.(name, durationMs, failure);
+    const status = context.hangUp?.happened
+      ? 'cancelled'
+      : 'input' in forwarded
+        ? 'input_required'
+        : (failure ?? (forwarded.result.isError ? 'is_error' : 'ok'));
     logger.info(status === 'cancelled' ? 'tool_call_cancelled' : 'tool_call_completed', { tool: name, status, durationMs }, context);
-    return { kind: 'forwarded', result: forwarded.result };
+    return 'input' in forwarded
+      ? { kind: 'input_required', input: this.sealState(name, forwarded.input) }
+      : { kind: 'forwarded', result: forwarded.result };
   }
 
   /**

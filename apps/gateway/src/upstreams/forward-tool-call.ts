@@ -1,7 +1,8 @@
-import type { CallToolResult } from '@toolmesh/mcp-client';
+import type { CallToolResult, InputRequiredResult, RelayedAnswers } from '@toolmesh/mcp-client';
 import { errorMessage, McpMetaKey } from '@toolmesh/protocol';
 import type { RequestContext } from '@toolmesh/transport-http/server';
 
+import type { InputRequired } from '../execution/input-required';
 import type { TraceHeaders } from '../execution/trace-context';
 import type { UpstreamConnection } from './upstream-connection';
 
@@ -16,10 +17,23 @@ export interface ForwardedToolResult {
 /** The `_meta` keys of the correlation ids an MCP server gets with each forwarded call (docs/gateway.md). */
 const CORRELATION_META_KEYS = { guid: 'io.toolmesh/guid', requestId: 'io.toolmesh/requestId' } as const;
 
-export interface ForwardedCall {
-  readonly result: ForwardedToolResult;
-  /** What went wrong, for metrics and the log line (an error's code): unset when the server answered. */
-  readonly failure?: string;
+export type ForwardedCall =
+  | {
+      readonly result: ForwardedToolResult;
+      /** What went wrong, for metrics and the log line (an error's code): unset when the server answered. */
+      readonly failure?: string;
+    }
+  /** A 2026-07-28 server asks our caller for input (MRTR): its requests and its own, still unsealed, `requestState`. */
+  | { readonly input: InputRequired };
+
+/** What is forwarded of one call: the tool on both sides, its arguments, and from a 2026 caller its MRTR part. */
+export interface ForwardedCallRequest {
+  readonly tool: string;
+  readonly upstreamTool: string;
+  readonly args: Record<string, unknown>;
+  /** A retry's answers, the server's own `requestState` among them once the gateway's seal is opened. */
+  readonly answers?: RelayedAnswers;
+  readonly callerCapabilities: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -30,7 +44,7 @@ export interface ForwardedCall {
  */
 export async function forwardToolCall(
   connection: Promise<UpstreamConnection>,
-  call: { readonly tool: string; readonly upstreamTool: string; readonly args: Record<string, unknown> },
+  call: ForwardedCallRequest,
   context: RequestContext,
   trace: TraceHeaders | undefined,
   timeoutMillis: number,
@@ -45,9 +59,11 @@ export async function forwardToolCall(
     ).callTool(call.upstreamTool, call.args, {
       timeoutMillis,
       meta: correlationMeta(context, trace),
+      callerCapabilities: call.callerCapabilities,
+      ...(call.answers && { answers: call.answers }),
       ...(cancel && { signal: cancel.signal }),
     });
-    return { result: passedOn(result) };
+    return isInputRequired(result) ? { input: inputOf(result) } : { result: passedOn(result) };
   } catch (error) {
     return {
       result: { content: [{ type: 'text', text: `Tool ${call.tool} failed: ${errorMessage(error)}` }], isError: true },
@@ -75,6 +91,14 @@ function passedOn({ content, structuredContent, isError, _meta }: CallToolResult
     ...(isError !== undefined && { isError }),
     ...(_meta !== undefined && { _meta }),
   };
+}
+
+function isInputRequired(result: CallToolResult | InputRequiredResult): result is InputRequiredResult {
+  return (result as { resultType?: unknown }).resultType === 'input_required';
+}
+
+function inputOf({ inputRequests, requestState }: InputRequiredResult): InputRequired {
+  return { ...(inputRequests !== undefined && { inputRequests }), ...(requestState !== undefined && { requestState }) };
 }
 
 function failureOf(error: unknown): string {

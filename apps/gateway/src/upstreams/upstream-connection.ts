@@ -3,11 +3,14 @@ import {
   type EraSetting,
   type EraVerdict,
   type Implementation,
+  type InputRequiredResult,
   McpClient,
   McpClientError,
   McpClientErrorCode,
+  type RelayedAnswers,
   type Tool,
 } from '@toolmesh/mcp-client';
+import { McpMetaKey } from '@toolmesh/protocol';
 import { isSessionExpired, StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import type { Logger } from '@toolmesh/transport-http/server';
 import type { Dispatcher } from 'undici';
@@ -44,6 +47,14 @@ export interface UpstreamCall {
   readonly signal?: AbortSignal;
   /** The request's `_meta`: the correlation ids. */
   readonly meta: Readonly<Record<string, unknown>>;
+  /** A 2026-07-28 retry's answers to the server's `input_required` result, its own `requestState` among them. */
+  readonly answers?: RelayedAnswers;
+  /**
+   * The input capabilities our caller declared (elicitation, sampling, roots): a 2026-07-28 server is told
+   * these with the call, so it asks for nothing our caller cannot give. Empty for a 2025 caller, whose
+   * declaration this stateless gateway never sees.
+   */
+  readonly callerCapabilities?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -69,11 +80,16 @@ export class UpstreamConnection {
     return this.guarded(this.settings.listTimeoutMillis, 'tools/list', (client) => client.listTools());
   }
 
-  callTool(name: string, args: Record<string, unknown>, call: UpstreamCall): Promise<CallToolResult> {
+  /** A 2026-07-28 server's `input_required` result comes back as it is, for our caller to answer (MRTR relayed). */
+  callTool(name: string, args: Record<string, unknown>, call: UpstreamCall): Promise<CallToolResult | InputRequiredResult> {
     return this.guarded(
       call.timeoutMillis,
       `tools/call of ${name}`,
-      (client) => client.callTool(name, args, call.signal, { timeoutMs: call.timeoutMillis, meta: call.meta }),
+      (client) =>
+        client.callToolRelayingInput(name, args, call.answers ?? {}, call.signal, {
+          timeoutMs: call.timeoutMillis,
+          meta: client.era === 'modern' ? { ...call.meta, [McpMetaKey.ClientCapabilities]: call.callerCapabilities ?? {} } : call.meta,
+        }),
       call.signal,
     );
   }

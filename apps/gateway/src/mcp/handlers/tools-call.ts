@@ -4,7 +4,12 @@ import type { JsonOutcome, RequestContext } from '@toolmesh/transport-http/serve
 
 import type { AdmissionRefusal, CallAdmission } from '../../execution/call-admission';
 import { type CallIdentity, idempotencyKey } from '../../execution/idempotency-key';
-import { declaredInputCapabilities, inputAnswersProblem, readInputAnswers } from '../../execution/input-required';
+import {
+  declaredInputCapabilities,
+  inputAnswersProblem,
+  inputCapabilitiesDeclared,
+  readInputAnswers,
+} from '../../execution/input-required';
 import type { GatewayCallToolResult } from '../../execution/result-mapper';
 import type { ToolExecutionService } from '../../execution/tool-execution-service';
 import { traceHeaders } from '../../execution/trace-context';
@@ -70,10 +75,12 @@ export function toolsCallHandler(
 
     const caller = traceHeaders(params, context);
     const traced = tracing?.startCall(name, caller);
+    const declared = declaredCapabilitiesOf(params);
     const extras = {
       trace: traced?.outbound ?? caller,
       idempotencyKey: idempotencyKey(era.identify(name, params, context, id)),
-      inputCapabilities: inputCapabilitiesOf(params),
+      inputCapabilities: declared && declaredInputCapabilities(declared),
+      callerCapabilities: declared && inputCapabilitiesDeclared(declared),
       answers: readInputAnswers(params),
     };
     const outcome = await execution.call(found, args as Record<string, unknown>, context, extras);
@@ -102,8 +109,8 @@ function refusedCall(id: RequestId, tool: string, refusal: AdmissionRefusal, err
   return { ...errorOutcome(errors.rateLimited(id, refusal), 429), headers: { 'Retry-After': String(refusal.retryAfterSeconds) } };
 }
 
-/** A 2026 request's declared input capabilities (its `_meta`); a 2025 request has none to tell. */
-function inputCapabilitiesOf(params: Record<string, unknown>): string | undefined {
+/** A 2026 request's declared capabilities (its `_meta`); a 2025 request has none to tell. */
+function declaredCapabilitiesOf(params: Record<string, unknown>): Record<string, unknown> | undefined {
   const declared = (params._meta as Record<string, unknown> | undefined)?.[McpMetaKey.ClientCapabilities];
-  return typeof declared === 'object' && declared !== null ? declaredInputCapabilities(declared as Record<string, unknown>) : undefined;
+  return typeof declared === 'object' && declared !== null ? (declared as Record<string, unknown>) : undefined;
 }

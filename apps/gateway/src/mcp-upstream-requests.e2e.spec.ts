@@ -1,0 +1,159 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+import { spawnGateway } from '../../../tools/test/gateway-process';
+import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
+import type { ServerProcess } from '../../../tools/test/server-process';
+import { startTestGateway, type TestGateway } from './test-support/test-gateway';
+
+/**
+ * Server-to-client requests across the hop (issue 28), the built gateway in front of real servers on
+ * loopback: our own gateway with the sample tool service as a 2026-07-28 server whose tools answer
+ * `input_required` (MRTR). Clients: the SDK v2 client at 2026-07-28 with an elicitation handler, the v1
+ * SDK client at 2025, and raw HTTP for what no SDK would send (a forged state).
+ */
+const VERSION = '2026-07-28';
+const MODERN_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': VERSION,
+};
+
+const textOf = (result: CallToolResult) => (result.content as Array<{ text?: string }>).map((block) => block.text ?? '').join('');
+
+/** The SDK v2 client at 2026-07-28, answering each elicitation with the one field it asks for: `name`, or a colour. */
+async function modernClient(url: string, name: string): Promise<Client> {
+  const client = new Client(
+    { name: 'relay-test', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: VERSION } } },
+  );
+  client.setRequestHandler('elicitation/create', async (request) => {
+    const asked = Object.keys((request.params as { requestedSchema?: { properties?: object } }).requestedSchema?.properties ?? {});
+    const content: Record<string, string> = asked.includes('color') ? { color: 'green' } : { name };
+    return { action: 'accept' as const, content };
+  });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+/** One raw 2026-07-28 `tools/call`, for what no SDK client sends. */
+async function rawModernCall(url: string, params: Record<string, unknown>, capabilities: Record<string, unknown>) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { ...MODERN_HEADERS, 'mcp-method': 'tools/call', 'mcp-name': String(params.name) },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': VERSION,
+          'io.modelcontextprotocol/clientCapabilities': capabilities,
+          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+        },
+      },
+    }),
+  });
+  return {
+    status: response.status,
+    body: (await response.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } },
+  };
+}
+
+describe('server-to-client requests across the hop (issue 28)', () => {
+  let sampleService: SampleToolService;
+  let upstreamGateway: TestGateway;
+  let front: ServerProcess & { match: RegExpExecArray };
+  const frontUrl = () => front.match[1];
+
+  beforeAll(async () => {
+    sampleService = await startSampleToolService();
+    upstreamGateway = await startTestGateway(sampleService.url);
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'mcp-upstream-requests-')), 'gateway.yaml');
+    writeFileSync(
+      file,
+      `server: { port: 0, managementPort: 0 }
+mcp:
+  shutdownDrainMillis: 1000
+  catalogue: { manifestTimeoutMillis: 8000 }
+  bundles:
+    - { name: gateway, namePrefix: gw_, mcpServer: { url: "\${GATEWAY_URL}", era: "2026-07-28" } }
+`,
+    );
+    front = await spawnGateway(file, { GATEWAY_URL: upstreamGateway.url });
+  }, 120_000);
+
+  afterAll(async () => {
+    await front?.stop();
+    await upstreamGateway?.stop();
+    await sampleService?.stop();
+  });
+
+  describe('a 2026-07-28 server that answers input_required', () => {
+    it("relays its elicitation to a 2026-07-28 client and the client's answer back, over every round", async () => {
+      const client = await modernClient(frontUrl(), 'Ada');
+      try {
+        const once = (await client.callTool({ name: 'gw_test_input_required_result_elicitation', arguments: {} })) as CallToolResult;
+        expect(textOf(once)).toBe('Hello, Ada!');
+        // Two rounds, the server's state carried from the first to the third through both gateways' seals.
+        const twice = (await client.callTool({ name: 'gw_test_input_required_result_multi_round', arguments: {} })) as CallToolResult;
+        expect(textOf(twice)).toBe('Ada likes green');
+      } finally {
+        await client.close();
+      }
+    }, 60_000);
+
+    it("seals the server's requestState, and refuses one the client forged or altered with -32602", async () => {
+      const name = 'gw_test_input_required_result_tampered_state';
+      const first = await rawModernCall(frontUrl(), { name, arguments: {} }, { elicitation: {} });
+      expect(first.body.result).toMatchObject({
+        resultType: 'input_required',
+        inputRequests: { confirm: { method: 'elicitation/create' } },
+      });
+      const sealed = first.body.result?.requestState as string;
+      expect(sealed).toMatch(/^v1\./);
+      const inputResponses = { confirm: { action: 'accept', content: { ok: true } } };
+      for (const requestState of ['confirmation-asked', `${sealed.slice(0, -2)}AA`]) {
+        const forged = await rawModernCall(frontUrl(), { name, arguments: {}, inputResponses, requestState }, { elicitation: {} });
+        expect({ requestState, code: forged.body.error?.code }).toEqual({ requestState, code: -32602 });
+      }
+      const honest = await rawModernCall(frontUrl(), { name, arguments: {}, inputResponses, requestState: sealed }, { elicitation: {} });
+      expect(honest.body.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'state intact' }] });
+    }, 60_000);
+
+    it('tells the server only what the client declared: nothing is asked of a client that declared nothing', async () => {
+      const nothing = await rawModernCall(frontUrl(), { name: 'gw_test_input_required_result_capabilities', arguments: {} }, {});
+      expect(nothing.body.result).toMatchObject({ content: [{ text: 'nothing asked: the client declared no input capabilities' }] });
+      const some = await rawModernCall(
+        frontUrl(),
+        { name: 'gw_test_input_required_result_capabilities', arguments: {} },
+        { elicitation: {} },
+      );
+      expect(Object.keys(some.body.result?.inputRequests as object)).toEqual(['user_name']);
+      // A server that asks anyway answers -32021 for its own hop: never relayed as ours, an isError result.
+      const missing = await rawModernCall(
+        frontUrl(),
+        { name: 'gw_test_input_required_result_sampling', arguments: {} },
+        { elicitation: {} },
+      );
+      expect({ status: missing.status, result: missing.body.result }).toMatchObject({ status: 200, result: { isError: true } });
+    }, 60_000);
+
+    it('tells a 2025 client, which this gateway cannot ask, in an isError result', async () => {
+      const client = new V1Client({ name: 'relay-test-v1', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+      await client.connect(new V1Transport(new URL(frontUrl())));
+      try {
+        const result = (await client.callTool({ name: 'gw_test_input_required_result_elicitation', arguments: {} })) as CallToolResult;
+        expect(result.isError).toBe(true);
+      } finally {
+        await client.close();
+      }
+    }, 60_000);
+  });
+});
