@@ -8,14 +8,17 @@ import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextproto
 
 import { spawnGateway } from '../../../tools/test/gateway-process';
 import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
+import { type Everything, startEverything } from '../../../tools/test/server-everything';
 import type { ServerProcess } from '../../../tools/test/server-process';
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';
 
 /**
  * Server-to-client requests across the hop (issue 28), the built gateway in front of real servers on
  * loopback: our own gateway with the sample tool service as a 2026-07-28 server whose tools answer
- * `input_required` (MRTR). Clients: the SDK v2 client at 2026-07-28 with an elicitation handler, the v1
- * SDK client at 2025, and raw HTTP for what no SDK would send (a forged state).
+ * `input_required` (MRTR), and server-everything from npm (2025), whose tools send elicitation and sampling
+ * requests during the call. Two replicas of the front gateway share the key that seals states. Clients:
+ * the SDK v2 client at 2026-07-28 with request handlers, the v1 SDK client at 2025, and raw HTTP for what
+ * no SDK would send (a forged state, a retry to the other replica).
  */
 const VERSION = '2026-07-28';
 const MODERN_HEADERS = {
@@ -26,12 +29,20 @@ const MODERN_HEADERS = {
 
 const textOf = (result: CallToolResult) => (result.content as Array<{ text?: string }>).map((block) => block.text ?? '').join('');
 
-/** The SDK v2 client at 2026-07-28, answering each elicitation with the one field it asks for: `name`, or a colour. */
+/**
+ * The SDK v2 client at 2026-07-28, answering each elicitation with the one field it asks for (`name`, or
+ * a colour; server-everything's form needs only the name), and each sampling request with a line of verse.
+ */
 async function modernClient(url: string, name: string): Promise<Client> {
   const client = new Client(
     { name: 'relay-test', version: '1.0.0' },
-    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: VERSION } } },
+    { capabilities: { elicitation: { form: {} }, sampling: {} }, versionNegotiation: { mode: { pin: VERSION } } },
   );
+  client.setRequestHandler('sampling/createMessage', async () => ({
+    role: 'assistant' as const,
+    content: { type: 'text' as const, text: 'an old silent pond' },
+    model: 'test-model',
+  }));
   client.setRequestHandler('elicitation/create', async (request) => {
     const asked = Object.keys((request.params as { requestedSchema?: { properties?: object } }).requestedSchema?.properties ?? {});
     const content: Record<string, string> = asked.includes('color') ? { color: 'green' } : { name };
@@ -69,11 +80,13 @@ async function rawModernCall(url: string, params: Record<string, unknown>, capab
 describe('server-to-client requests across the hop (issue 28)', () => {
   let sampleService: SampleToolService;
   let upstreamGateway: TestGateway;
+  let everything: Everything;
   let front: ServerProcess & { match: RegExpExecArray };
+  let otherReplica: ServerProcess & { match: RegExpExecArray };
   const frontUrl = () => front.match[1];
 
   beforeAll(async () => {
-    sampleService = await startSampleToolService();
+    [sampleService, everything] = await Promise.all([startSampleToolService(), startEverything()]);
     upstreamGateway = await startTestGateway(sampleService.url);
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'mcp-upstream-requests-')), 'gateway.yaml');
     writeFileSync(
@@ -81,17 +94,20 @@ describe('server-to-client requests across the hop (issue 28)', () => {
       `server: { port: 0, managementPort: 0 }
 mcp:
   shutdownDrainMillis: 1000
+  requestStateKey: "\${STATE_KEY}"
   catalogue: { manifestTimeoutMillis: 8000 }
   bundles:
     - { name: gateway, namePrefix: gw_, mcpServer: { url: "\${GATEWAY_URL}", era: "2026-07-28" } }
+    - { name: everything, namePrefix: ev_, mcpServer: { url: "\${EVERYTHING_URL}" } }
 `,
     );
-    front = await spawnGateway(file, { GATEWAY_URL: upstreamGateway.url });
+    const env = { GATEWAY_URL: upstreamGateway.url, EVERYTHING_URL: everything.url, STATE_KEY: 'a-key-both-replicas-share-0123456789' };
+    [front, otherReplica] = await Promise.all([spawnGateway(file, env), spawnGateway(file, env)]);
   }, 120_000);
 
   afterAll(async () => {
-    await front?.stop();
-    await upstreamGateway?.stop();
+    await Promise.all([front?.stop(), otherReplica?.stop()]);
+    await Promise.all([upstreamGateway?.stop(), everything?.stop()]);
     await sampleService?.stop();
   });
 
@@ -154,6 +170,60 @@ mcp:
       } finally {
         await client.close();
       }
+    }, 60_000);
+  });
+
+  describe('a 2025 server that sends requests during a call', () => {
+    it('puts its elicitation and sampling requests to a 2026-07-28 client as input_required, and its answers back', async () => {
+      const client = await modernClient(frontUrl(), 'Ada');
+      try {
+        const elicited = (await client.callTool({ name: 'ev_trigger-elicitation-request', arguments: {} })) as CallToolResult;
+        expect(elicited.isError).toBeFalsy();
+        expect(textOf(elicited)).toContain('Ada');
+        const sampled = (await client.callTool({
+          name: 'ev_trigger-sampling-request',
+          arguments: { prompt: 'a haiku' },
+        })) as CallToolResult;
+        expect(textOf(sampled)).toContain('an old silent pond');
+      } finally {
+        await client.close();
+      }
+    }, 60_000);
+
+    it("seals the held call's key: a forged one is refused, and a retry that reaches another replica is told the call is not waiting there", async () => {
+      const name = 'ev_trigger-elicitation-request';
+      const first = await rawModernCall(frontUrl(), { name, arguments: {} }, { elicitation: {} });
+      expect(first.body.result).toMatchObject({ resultType: 'input_required', requestState: expect.stringMatching(/^v1\./) });
+      const [key] = Object.keys(first.body.result?.inputRequests as object);
+      const inputResponses = { [key]: { action: 'accept', content: { name: 'Ada' } } };
+      const forged = await rawModernCall(
+        frontUrl(),
+        { name, arguments: {}, inputResponses, requestState: `held:${key}` },
+        { elicitation: {} },
+      );
+      expect(forged.body.error?.code).toBe(-32602);
+      const sealed = first.body.result?.requestState;
+      const elsewhere = await rawModernCall(
+        otherReplica.match[1],
+        { name, arguments: {}, inputResponses, requestState: sealed },
+        { elicitation: {} },
+      );
+      expect(elsewhere.body.result).toMatchObject({
+        isError: true,
+        content: [{ text: expect.stringMatching(/is not waiting for these answers on this replica/) }],
+      });
+      // The replica that holds it still completes it.
+      const here = await rawModernCall(frontUrl(), { name, arguments: {}, inputResponses, requestState: sealed }, { elicitation: {} });
+      expect(here.body.result).toMatchObject({ resultType: 'complete' });
+      expect(textOf(here.body.result as unknown as CallToolResult)).toContain('Ada');
+    }, 60_000);
+
+    it('answers a 2026-07-28 client that did not declare elicitation with -32021 at once, not a hang', async () => {
+      const refused = await rawModernCall(frontUrl(), { name: 'ev_trigger-elicitation-request', arguments: {} }, { sampling: {} });
+      expect({ status: refused.status, error: refused.body.error }).toMatchObject({
+        status: 400,
+        error: { code: -32021, data: { requiredCapabilities: { elicitation: {} } } },
+      });
     }, 60_000);
   });
 });

@@ -1,10 +1,10 @@
-import type { RelayedAnswers } from '@toolmesh/mcp-client';
 import type { ToolCatalogue, ToolDefinition } from '@toolmesh/registry';
 import { CallerHeader, type Logger, remainingMillis, type RequestContext } from '@toolmesh/transport-http/server';
 
 import type { CallerIdentity } from '../tool-client/caller-identity';
 import type { ToolClient, ToolHttpRequest, ToolHttpResponse } from '../tool-client/tool-client';
-import { type ForwardedCall, type ForwardedToolResult, forwardToolCall } from '../upstreams/forward-tool-call';
+import { type ForwardedCall, type ForwardedCallRequest, type ForwardedToolResult, forwardToolCall } from '../upstreams/forward-tool-call';
+import { forwardedStateText, readForwardedState } from '../upstreams/forwarded-state';
 import type { McpUpstreams } from '../upstreams/mcp-upstreams';
 import { boundRequest } from './bound-request';
 import { inputAnswerHeaders, type InputAnswers, type InputRequired } from './input-required';
@@ -38,13 +38,14 @@ export interface ExecutionSettings {
   readonly identityHeaders?: ReadonlyArray<readonly [string, string]>;
 }
 
-/** A retry's answers as an MCP server gets them back: the client's responses object and the server's own (opened) state. */
-function upstreamAnswers({ answers }: CallExtras): RelayedAnswers | undefined {
+/** A retry's answers as forwarding reads them: the client's responses, and what the state sealed here holds. */
+function forwardedAnswers({ answers }: CallExtras): ForwardedCallRequest['answers'] | 'invalid' {
   if (answers === undefined) return undefined;
-  const { inputResponses, requestState } = answers;
+  const state = answers.requestState === undefined ? undefined : readForwardedState(answers.requestState);
+  if (answers.requestState !== undefined && state === undefined) return 'invalid';
   return {
-    ...(inputResponses !== undefined && { inputResponses: inputResponses as Record<string, unknown> }),
-    ...(requestState !== undefined && { requestState }),
+    ...(answers.inputResponses !== undefined && { inputResponses: answers.inputResponses as Record<string, unknown> }),
+    ...(state && { state }),
   };
 }
 
@@ -172,25 +173,26 @@ export class ToolExecutionService {
     timeoutMillis: number,
   ): Promise<ToolCallOutcome> {
     const { name } = tool;
-    const { limit, logger } = this.options;
-    const connection = this.options.upstreams?.connection(tool.routeToken);
-    if (connection === undefined) {
+    const { limit, logger, upstreams } = this.options;
+    const connection = upstreams?.connection(tool.routeToken);
+    if (upstreams === undefined || connection === undefined) {
       return { kind: 'result', result: toolResult(`Tool ${name} was not called: its MCP server is not configured.`, true, 0) };
     }
+    const answers = forwardedAnswers(extras);
+    if (answers === 'invalid') return { kind: 'invalid_request_state' };
     const origin = this.originOf(tool.endpoint);
     const admission = limit.tryAcquire(name, origin);
     if (admission !== 'admitted') return { kind: 'result', result: this.refusedAtLimit(name, admission, context) };
     const started = performance.now();
     let forwarded: ForwardedCall;
     try {
-      const request = {
-        tool: name,
-        upstreamTool,
-        args,
-        callerCapabilities: extras.callerCapabilities ?? {},
-        answers: upstreamAnswers(extras),
-      };
-      forwarded = await forwardToolCall(connection, request, context, extras.trace, timeoutMillis);
+      forwarded = await forwardToolCall(
+        { connection, held: upstreams.held },
+        { tool: name, upstreamTool, args, callerCapabilities: extras.callerCapabilities, answers },
+        context,
+        extras.trace,
+        timeoutMillis,
+      );
     } finally {
       limit.release(name, origin);
     }
@@ -203,9 +205,10 @@ export class ToolExecutionService {
         ? 'input_required'
         : (failure ?? (forwarded.result.isError ? 'is_error' : 'ok'));
     logger.info(status === 'cancelled' ? 'tool_call_cancelled' : 'tool_call_completed', { tool: name, status, durationMs }, context);
-    return 'input' in forwarded
-      ? { kind: 'input_required', input: this.sealState(name, forwarded.input) }
-      : { kind: 'forwarded', result: forwarded.result };
+    if (!('input' in forwarded)) return { kind: 'forwarded', result: forwarded.result };
+    const { input, held } = forwarded;
+    const state = held !== undefined ? { held } : input.requestState !== undefined ? { upstream: input.requestState } : undefined;
+    return { kind: 'input_required', input: this.sealState(name, { ...input, ...(state && { requestState: forwardedStateText(state) }) }) };
   }
 
   /**

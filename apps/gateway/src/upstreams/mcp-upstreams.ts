@@ -6,6 +6,8 @@ import { Agent } from 'undici';
 import type { BundleSettings, McpServerBundleSettings } from '../config/gateway-config';
 import type { ServiceCredentials } from '../execution/service-credentials';
 import { CircuitBreaker } from './circuit-breaker';
+import type { ForwardedCall } from './forward-tool-call';
+import { HeldCalls } from './held-calls';
 import type { UpstreamConnection, UpstreamDeps, UpstreamSettings } from './upstream-connection';
 
 /** Failed requests in a row that open an MCP server's circuit, and how long it then stays open (docs/errors.md). */
@@ -33,6 +35,8 @@ export class McpUpstreams {
   private readonly settings = new Map<string, UpstreamSettings>();
   private readonly connections = new Map<string, Promise<UpstreamConnection>>();
   private pool: Agent | undefined;
+  /** The calls waiting for a 2026 caller's retry with its answers (a 2025 server asked during them). */
+  readonly held = new HeldCalls<ForwardedCall>();
 
   constructor(
     bundles: readonly BundleSettings[],
@@ -84,6 +88,7 @@ export class McpUpstreams {
   }
 
   async close(): Promise<void> {
+    this.held.close();
     const connections = await Promise.all(this.connections.values());
     await Promise.all(connections.map((connection) => connection.close()));
     await this.pool?.close();
