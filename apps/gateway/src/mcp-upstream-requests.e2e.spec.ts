@@ -5,6 +5,7 @@ import path from 'node:path';
 import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 import { spawnGateway } from '../../../tools/test/gateway-process';
 import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
@@ -49,6 +50,24 @@ async function modernClient(url: string, name: string): Promise<Client> {
     return { action: 'accept' as const, content };
   });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+/** The v1 SDK client at 2025, with handlers for elicitation (a name) and sampling when `answering`, none otherwise. */
+async function legacyClient(url: string, answering: boolean): Promise<V1Client> {
+  const client = new V1Client(
+    { name: 'relay-test-v1', version: '1.0.0' },
+    { capabilities: answering ? { elicitation: {}, sampling: {} } : {} },
+  );
+  if (answering) {
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { name: 'Grace' } }));
+    client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+      role: 'assistant',
+      content: { type: 'text', text: 'a frog jumps in' },
+      model: 'test-model',
+    }));
+  }
+  await client.connect(new V1Transport(new URL(url)));
   return client;
 }
 
@@ -224,6 +243,35 @@ mcp:
         status: 400,
         error: { code: -32021, data: { requiredCapabilities: { elicitation: {} } } },
       });
+    }, 60_000);
+
+    it("puts its requests to a 2025 client on the call's event stream, and the client's answers back to the server", async () => {
+      const client = await legacyClient(frontUrl(), true);
+      try {
+        const elicited = (await client.callTool({ name: 'ev_trigger-elicitation-request', arguments: {} })) as CallToolResult;
+        expect(elicited.isError).toBeFalsy();
+        expect(textOf(elicited)).toContain('Grace');
+        const sampled = (await client.callTool({
+          name: 'ev_trigger-sampling-request',
+          arguments: { prompt: 'a haiku' },
+        })) as CallToolResult;
+        expect(textOf(sampled)).toContain('a frog jumps in');
+        // A call whose server asks nothing is still answered with plain JSON.
+        expect(textOf((await client.callTool({ name: 'ev_echo', arguments: { message: 'plain' } })) as CallToolResult)).toBe('Echo: plain');
+      } finally {
+        await client.close();
+      }
+    }, 60_000);
+
+    it("gives the server a 2025 client's refusal of a request it cannot answer, and the client the server's result, not a hang", async () => {
+      const client = await legacyClient(frontUrl(), false);
+      try {
+        const result = (await client.callTool({ name: 'ev_trigger-elicitation-request', arguments: {} })) as CallToolResult;
+        expect(result.isError).toBe(true);
+        expect(textOf(result)).toMatch(/Method not found/); // the client's own answer, as the server reports it
+      } finally {
+        await client.close();
+      }
     }, 60_000);
   });
 });

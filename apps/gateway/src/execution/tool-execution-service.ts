@@ -5,6 +5,7 @@ import type { CallerIdentity } from '../tool-client/caller-identity';
 import type { ToolClient, ToolHttpRequest, ToolHttpResponse } from '../tool-client/tool-client';
 import { type ForwardedCall, type ForwardedCallRequest, type ForwardedToolResult, forwardToolCall } from '../upstreams/forward-tool-call';
 import { forwardedStateText, readForwardedState } from '../upstreams/forwarded-state';
+import type { CallerRelay } from '../upstreams/server-request-relay';
 import type { McpUpstreams } from '../upstreams/mcp-upstreams';
 import { boundRequest } from './bound-request';
 import { inputAnswerHeaders, type InputAnswers, type InputRequired } from './input-required';
@@ -25,6 +26,8 @@ export interface CallExtras {
   /** The same declaration as an object of the input capabilities only, as an MCP server is told it. */
   readonly callerCapabilities?: Readonly<Record<string, unknown>>;
   readonly answers?: InputAnswers;
+  /** A 2025 caller that can be asked on the call's event stream, when it is an MCP server's tool. */
+  readonly callerRelay?: CallerRelay;
 }
 
 export interface ExecutionSettings {
@@ -188,7 +191,7 @@ export class ToolExecutionService {
     try {
       forwarded = await forwardToolCall(
         { connection, held: upstreams.held },
-        { tool: name, upstreamTool, args, callerCapabilities: extras.callerCapabilities, answers },
+        { tool: name, upstreamTool, args, callerCapabilities: extras.callerCapabilities, answers, callerRelay: extras.callerRelay },
         context,
         extras.trace,
         timeoutMillis,

@@ -7,7 +7,7 @@ import type { TraceHeaders } from '../execution/trace-context';
 import type { ForwardedState } from './forwarded-state';
 import { HELD_CALL_MILLIS, type HeldCalls } from './held-calls';
 import { RelayedCall } from './relayed-call';
-import { RelayRefusal } from './server-request-relay';
+import { type CallerRelay, RelayRefusal } from './server-request-relay';
 import type { UpstreamConnection } from './upstream-connection';
 
 /** An MCP server's `CallToolResult`, passed on whole: every content block, `structuredContent`, `isError`, `_meta`. */
@@ -42,6 +42,8 @@ export interface ForwardedCallRequest {
   readonly answers?: { readonly inputResponses?: Record<string, unknown>; readonly state?: ForwardedState };
   /** The input capabilities a 2026 caller declared; undefined for a 2025 caller, who cannot be asked. */
   readonly callerCapabilities?: Readonly<Record<string, unknown>>;
+  /** A 2025 caller that can be asked on its call's event stream. */
+  readonly callerRelay?: CallerRelay;
 }
 
 /** What forwarding needs of this replica: the tool's server, and the calls held for a retry. */
@@ -113,6 +115,7 @@ async function follow(
   relayed.deadline.start(timeoutMillis);
   const onHangUp = () => relayed.cancel('the caller hung up');
   hangUp?.onHangUp(onHangUp);
+  call.callerRelay?.onClose(onHangUp);
   try {
     for (;;) {
       const progress = await relayed.next();
@@ -120,8 +123,11 @@ async function follow(
       const input: InputRequired = { inputRequests: Object.fromEntries(progress.asks) };
       const declared = call.callerCapabilities;
       if (declared === undefined) {
-        // A 2025 caller's capabilities were declared at an initialize this stateless gateway never kept.
-        relayed.refuse(new RelayRefusal('the caller of this call cannot be asked: it speaks a 2025 revision'));
+        // A 2025 caller is asked on its call's event stream; which of them it can answer was declared at an
+        // initialize this stateless gateway never kept, so one that cannot answers with an error of its own.
+        const { callerRelay } = call;
+        if (callerRelay === undefined) relayed.refuse(new RelayRefusal('the caller of this call cannot take an event stream'));
+        else for (const [key, request] of progress.asks) relayed.settle(key, callerRelay.ask(request, relayed.signal));
         continue;
       }
       const missing = Object.keys(missingCapabilities(input, declared));

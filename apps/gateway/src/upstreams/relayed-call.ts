@@ -73,6 +73,16 @@ export class RelayedCall<T> implements ServerRequestRelay {
     this.waiting.clear();
   }
 
+  /** The request waiting under `key` gets what `answer` settles with: the caller's result or its error. */
+  settle(key: string, answer: Promise<Record<string, unknown>>): void {
+    const asked = this.waiting.get(key);
+    if (asked === undefined) return;
+    answer.then(
+      (result) => this.waiting.delete(key) && asked.resolve(result),
+      (error: Error) => this.waiting.delete(key) && asked.reject(error),
+    );
+  }
+
   /** Each request waiting or queued gets `error`, the caller's own or the gateway's. */
   refuse(error: Error): void {
     for (const asked of [...this.waiting.values(), ...this.queued.splice(0)]) asked.reject(error);

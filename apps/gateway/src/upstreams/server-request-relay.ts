@@ -14,6 +14,12 @@ export interface ServerRequestRelay {
   ask(request: ServerRequest, signal: AbortSignal): Promise<Record<string, unknown>>;
 }
 
+/** A caller that can be asked while its call runs: a 2025 caller, on the call's response stream (issue 28). */
+export interface CallerRelay extends ServerRequestRelay {
+  /** Called once if the caller goes away before its call ends (it closed the stream). */
+  onClose(listener: () => void): void;
+}
+
 /** The JSON-RPC error a server gets for a request we cannot put to anyone. */
 export class RelayRefusal extends Error {
   constructor(
