@@ -62,6 +62,14 @@ export function declaredInputCapabilities(declared: Readonly<Record<string, unkn
   return [...new Set(CAPABILITY_OF.values())].filter((capability) => declared[capability] !== undefined).join(', ');
 }
 
+/** The input capabilities a 2026 client declared, each as it declared it (`elicitation: { form: {} }`), and nothing else. */
+export function inputCapabilitiesDeclared(declared: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const capability of new Set(CAPABILITY_OF.values()))
+    if (declared[capability] !== undefined) input[capability] = declared[capability];
+  return input;
+}
+
 /** A 2026 client's retry after an `input_required` result: its answers, and the state to hand back byte for byte. */
 export interface InputAnswers {
   readonly inputResponses?: unknown;

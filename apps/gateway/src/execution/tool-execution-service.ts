@@ -3,8 +3,10 @@ import { CallerHeader, type Logger, remainingMillis, type RequestContext } from 
 
 import type { CallerIdentity } from '../tool-client/caller-identity';
 import type { ToolClient, ToolHttpRequest, ToolHttpResponse } from '../tool-client/tool-client';
-import { type ForwardedCall, type ForwardedToolResult, forwardToolCall } from '../upstreams/forward-tool-call';
+import { type ForwardedCall, type ForwardedCallRequest, type ForwardedToolResult, forwardToolCall } from '../upstreams/forward-tool-call';
+import { forwardedStateText, readForwardedState } from '../upstreams/forwarded-state';
 import type { McpUpstreams } from '../upstreams/mcp-upstreams';
+import type { CallerRelay } from '../upstreams/server-request-relay';
 import { boundRequest } from './bound-request';
 import { inputAnswerHeaders, type InputAnswers, type InputRequired } from './input-required';
 import type { RequestStateSeal } from './request-state-seal';
@@ -21,7 +23,11 @@ export interface CallExtras {
   readonly trace?: TraceHeaders;
   readonly idempotencyKey?: string;
   readonly inputCapabilities?: string;
+  /** The same declaration as an object of the input capabilities only, as an MCP server is told it. */
+  readonly callerCapabilities?: Readonly<Record<string, unknown>>;
   readonly answers?: InputAnswers;
+  /** A 2025 caller that can be asked on the call's event stream, when it is an MCP server's tool. */
+  readonly callerRelay?: CallerRelay;
 }
 
 export interface ExecutionSettings {
@@ -33,6 +39,17 @@ export interface ExecutionSettings {
   readonly requestStates: RequestStateSeal;
   /** Headers each from one claim of the caller's verified token (`auth.identityHeaders`, SPEC G27): header name, claim. */
   readonly identityHeaders?: ReadonlyArray<readonly [string, string]>;
+}
+
+/** A retry's answers as forwarding reads them: the client's responses, and what the state sealed here holds. */
+function forwardedAnswers({ answers }: CallExtras): ForwardedCallRequest['answers'] | 'invalid' {
+  if (answers === undefined) return undefined;
+  const state = answers.requestState === undefined ? undefined : readForwardedState(answers.requestState);
+  if (answers.requestState !== undefined && state === undefined) return 'invalid';
+  return {
+    ...(answers.inputResponses !== undefined && { inputResponses: answers.inputResponses as Record<string, unknown> }),
+    ...(state && { state }),
+  };
 }
 
 /** A claim goes out as a header only when it is printable ASCII of a sane length: anything else is left out, never sent mangled. */
@@ -159,26 +176,42 @@ export class ToolExecutionService {
     timeoutMillis: number,
   ): Promise<ToolCallOutcome> {
     const { name } = tool;
-    const { limit, logger } = this.options;
-    const connection = this.options.upstreams?.connection(tool.routeToken);
-    if (connection === undefined) {
+    const { limit, logger, upstreams } = this.options;
+    const connection = upstreams?.connection(tool.routeToken);
+    if (upstreams === undefined || connection === undefined) {
       return { kind: 'result', result: toolResult(`Tool ${name} was not called: its MCP server is not configured.`, true, 0) };
     }
+    const answers = forwardedAnswers(extras);
+    if (answers === 'invalid') return { kind: 'invalid_request_state' };
     const origin = this.originOf(tool.endpoint);
     const admission = limit.tryAcquire(name, origin);
     if (admission !== 'admitted') return { kind: 'result', result: this.refusedAtLimit(name, admission, context) };
     const started = performance.now();
     let forwarded: ForwardedCall;
     try {
-      forwarded = await forwardToolCall(connection, { tool: name, upstreamTool, args }, context, extras.trace, timeoutMillis);
+      forwarded = await forwardToolCall(
+        { connection, held: upstreams.held },
+        { tool: name, upstreamTool, args, callerCapabilities: extras.callerCapabilities, answers, callerRelay: extras.callerRelay },
+        context,
+        extras.trace,
+        timeoutMillis,
+      );
     } finally {
       limit.release(name, origin);
     }
     const durationMs = Math.round(performance.now() - started);
-    this.options.observe?.(name, durationMs, forwarded.failure);
-    const status = context.hangUp?.happened ? 'cancelled' : (forwarded.failure ?? (forwarded.result.isError ? 'is_error' : 'ok'));
+    const failure = 'input' in forwarded ? undefined : forwarded.failure;
+    this.options.observe?.(name, durationMs, failure);
+    const status = context.hangUp?.happened
+      ? 'cancelled'
+      : 'input' in forwarded
+        ? 'input_required'
+        : (failure ?? (forwarded.result.isError ? 'is_error' : 'ok'));
     logger.info(status === 'cancelled' ? 'tool_call_cancelled' : 'tool_call_completed', { tool: name, status, durationMs }, context);
-    return { kind: 'forwarded', result: forwarded.result };
+    if (!('input' in forwarded)) return { kind: 'forwarded', result: forwarded.result };
+    const { input, held } = forwarded;
+    const state = held !== undefined ? { held } : input.requestState !== undefined ? { upstream: input.requestState } : undefined;
+    return { kind: 'input_required', input: this.sealState(name, { ...input, ...(state && { requestState: forwardedStateText(state) }) }) };
   }
 
   /**

@@ -10,6 +10,7 @@ import type { GatewayTracing } from '../tracing/tracing';
 import { ChangeListeners } from './change-notifications/change-listeners';
 import { declaredCapabilities } from './declared-capabilities';
 import { type AnsweredObserver, createDispatcher, type Dispatcher } from './dispatcher';
+import { CallerRequests } from './era-2025/caller-requests';
 import { Era2025, era2025Methods } from './era-2025/era-2025';
 import { initializeHandler } from './era-2025/handlers/initialize';
 import { Era2026, type ModernRequestHandler } from './era-2026/era-2026';
@@ -70,12 +71,18 @@ export function buildEras(
       search ? callingSearchTools(handler, search, form, errors) : handler,
   };
 
+  const callerRequests = new CallerRequests();
   const legacyMethods = era2025Methods({
     toolsList: withSearch.list(toolsListHandler(catalogue, 'legacy', legacyErrors, view)),
     toolsCall: withSearch.call(
       toolsCallHandler(
         execution,
-        { errors: legacyErrors, identify: legacyCallIdentity, shapeResult: toolResultShaper('legacy', mcp.defaultMaxResultChars) },
+        {
+          errors: legacyErrors,
+          identify: legacyCallIdentity,
+          shapeResult: toolResultShaper('legacy', mcp.defaultMaxResultChars),
+          relayToCaller: (id, tool, context) => callerRequests.relayFor(id, tool, context),
+        },
         tracing,
         admit,
       ),
@@ -96,6 +103,7 @@ export function buildEras(
     new Map([[McpMethod.Initialize, initialize], ...legacyMethods]),
     { supportedVersions: legacyVersions, allSupported, assumeVersionWhenMissing: mcp.protocol.assumeVersionWhenMissing },
     listeners,
+    callerRequests,
   );
 
   const results = new ModernResults(mcp.serverInfo, mcp.catalogue.refreshTtlMillis);

@@ -5,3 +5,9 @@ export function headerValue(context: RequestContext, name: string): string | und
   const value = context.headers?.[name];
   return Array.isArray(value) ? value[0] : value;
 }
+
+/** Whether the request's `Accept` names `text/event-stream`: the client can take an event stream for an answer. */
+export function acceptsEventStream(context: RequestContext): boolean {
+  const accept = headerValue(context, 'accept');
+  return accept !== undefined && accept.split(',').some((entry) => entry.split(';', 1)[0].trim().toLowerCase() === 'text/event-stream');
+}

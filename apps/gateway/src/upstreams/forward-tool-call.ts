@@ -1,9 +1,14 @@
-import type { CallToolResult } from '@toolmesh/mcp-client';
+import type { CallToolResult, InputRequiredResult } from '@toolmesh/mcp-client';
 import { errorMessage } from '@toolmesh/protocol';
 import type { RequestContext } from '@toolmesh/transport-http/server';
 
+import { type InputRequired, missingCapabilities } from '../execution/input-required';
 import type { TraceHeaders } from '../execution/trace-context';
 import { correlationMeta } from './correlation';
+import type { ForwardedState } from './forwarded-state';
+import { HELD_CALL_MILLIS, type HeldCalls } from './held-calls';
+import { RelayedCall } from './relayed-call';
+import { type CallerRelay, RelayRefusal } from './server-request-relay';
 import type { UpstreamConnection } from './upstream-connection';
 
 /** An MCP server's `CallToolResult`, passed on whole: every content block, `structuredContent`, `isError`, `_meta`. */
@@ -14,46 +19,131 @@ export interface ForwardedToolResult {
   readonly _meta?: Readonly<Record<string, unknown>>;
 }
 
-export interface ForwardedCall {
-  readonly result: ForwardedToolResult;
-  /** What went wrong, for metrics and the log line (an error's code): unset when the server answered. */
-  readonly failure?: string;
+export type ForwardedCall =
+  | {
+      readonly result: ForwardedToolResult;
+      /** What went wrong, for metrics and the log line (an error's code): unset when the server answered. */
+      readonly failure?: string;
+    }
+  /**
+   * The server asks our caller for input: a 2026-07-28 server's `input_required` (its own `requestState`
+   * still unsealed), or a 2025 server's requests during a call now `held` here under that key for the retry.
+   */
+  | { readonly input: InputRequired; readonly held?: string };
+
+/** What is forwarded of one call: the tool on both sides, its arguments, and from a 2026 caller its MRTR part. */
+export interface ForwardedCallRequest {
+  readonly tool: string;
+  readonly upstreamTool: string;
+  readonly args: Record<string, unknown>;
+  /** A retry's answers, and the state the gateway sealed for it, opened. */
+  readonly answers?: { readonly inputResponses?: Record<string, unknown>; readonly state?: ForwardedState };
+  /** The input capabilities a 2026 caller declared; undefined for a 2025 caller, who cannot be asked. */
+  readonly callerCapabilities?: Readonly<Record<string, unknown>>;
+  /** A 2025 caller that can be asked on its call's event stream. */
+  readonly callerRelay?: CallerRelay;
+}
+
+/** What forwarding needs of this replica: the tool's server, and the calls held for a retry. */
+export interface ForwardingTo {
+  readonly connection: Promise<UpstreamConnection>;
+  readonly held: HeldCalls<ForwardedCall>;
 }
 
 /**
  * Forwards one `tools/call` to the tool's MCP server (issue 28) with what is left of the deadline, the
  * correlation ids and trace context in `_meta` and as headers, and the caller's hang-up as its cancellation. The server's
  * result goes back whole; a failure to get one (no connection, no answer in time, a lost connection, the
- * server's JSON-RPC error, an open circuit) becomes an `isError` result the model can read.
+ * server's JSON-RPC error, an open circuit) becomes an `isError` result the model can read. A request the
+ * server sends during the call is put to a 2026 caller as `input_required` while the call is held here
+ * for the retry; a caller that did not declare what it needs, or a 2025 caller, is not asked (the server
+ * gets an error answer).
  */
 export async function forwardToolCall(
-  connection: Promise<UpstreamConnection>,
-  call: { readonly tool: string; readonly upstreamTool: string; readonly args: Record<string, unknown> },
+  to: ForwardingTo,
+  call: ForwardedCallRequest,
   context: RequestContext,
   trace: TraceHeaders | undefined,
   timeoutMillis: number,
 ): Promise<ForwardedCall> {
+  const state = call.answers?.state;
+  if (state !== undefined && 'held' in state) {
+    const held = to.held.take(state.held);
+    if (held === undefined) return { result: errorResult(`Tool ${call.tool}: ${HELD_CALL_GONE}`), failure: 'held_call_gone' };
+    held.answer(call.answers?.inputResponses);
+    return follow(held, call, context, timeoutMillis, to.held);
+  }
+  const answers = {
+    ...(call.answers?.inputResponses && { inputResponses: call.answers.inputResponses }),
+    ...(state && { requestState: state.upstream }),
+  };
+  const relayed = new RelayedCall<ForwardedCall>(async (relay) => {
+    try {
+      const result = await (
+        await to.connection
+      ).callTool(call.upstreamTool, call.args, {
+        timeoutMillis,
+        meta: correlationMeta(context, trace),
+        callerCapabilities: call.callerCapabilities ?? {},
+        answers,
+        relay,
+        deadline: relay.deadline,
+        signal: relay.signal,
+      });
+      return isInputRequired(result) ? { input: inputOf(result) } : { result: passedOn(result) };
+    } catch (error) {
+      return { result: errorResult(`Tool ${call.tool} failed: ${errorMessage(error)}`), failure: failureOf(error) };
+    }
+  });
+  return follow(relayed, call, context, timeoutMillis, to.held);
+}
+
+/** A held call is gone: the retry reached another replica, or came too late. */
+const HELD_CALL_GONE = `its call is not waiting for these answers on this replica (held ${HELD_CALL_MILLIS / 1000} s at most, on the replica that asked); call the tool again without requestState`;
+
+/** Follows the call within this request's deadline and hang-up, until it ends or asks our caller for input. */
+async function follow(
+  relayed: RelayedCall<ForwardedCall>,
+  call: ForwardedCallRequest,
+  context: RequestContext,
+  timeoutMillis: number,
+  held: HeldCalls<ForwardedCall>,
+): Promise<ForwardedCall> {
   const { hangUp } = context;
-  const cancel = hangUp && new AbortController();
-  const onHangUp = () => cancel?.abort(new Error('the caller hung up'));
+  relayed.deadline.start(timeoutMillis);
+  const onHangUp = () => relayed.cancel('the caller hung up');
   hangUp?.onHangUp(onHangUp);
+  call.callerRelay?.onClose(onHangUp);
   try {
-    const result = await (
-      await connection
-    ).callTool(call.upstreamTool, call.args, {
-      timeoutMillis,
-      meta: correlationMeta(context, trace),
-      ...(cancel && { signal: cancel.signal }),
-    });
-    return { result: passedOn(result) };
-  } catch (error) {
-    return {
-      result: { content: [{ type: 'text', text: `Tool ${call.tool} failed: ${errorMessage(error)}` }], isError: true },
-      failure: failureOf(error),
-    };
+    for (;;) {
+      const progress = await relayed.next();
+      if ('ended' in progress) return progress.ended;
+      const input: InputRequired = { inputRequests: Object.fromEntries(progress.asks) };
+      const declared = call.callerCapabilities;
+      if (declared === undefined) {
+        // A 2025 caller is asked on its call's event stream; which of them it can answer was declared at an
+        // initialize this stateless gateway never kept, so one that cannot answers with an error of its own.
+        const { callerRelay } = call;
+        if (callerRelay === undefined) relayed.refuse(new RelayRefusal('the caller of this call cannot take an event stream'));
+        else for (const [key, request] of progress.asks) relayed.settle(key, callerRelay.ask(request, relayed.signal));
+        continue;
+      }
+      const missing = Object.keys(missingCapabilities(input, declared));
+      if (missing.length > 0) {
+        relayed.refuse(new RelayRefusal(`the caller of this call did not declare ${missing.join(', ')}`));
+        relayed.cancel('the caller cannot answer');
+        return { input }; // answered -32021 by the 2026 era, naming what is missing
+      }
+      relayed.deadline.stop();
+      return { input, held: held.hold(relayed) };
+    }
   } finally {
     hangUp?.offHangUp(onHangUp);
   }
+}
+
+function errorResult(text: string): ForwardedToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
 }
 
 /** The result's own members only: what an SDK adds on its side (a 2026 `resultType`) is the era's to say again. */
@@ -64,6 +154,14 @@ function passedOn({ content, structuredContent, isError, _meta }: CallToolResult
     ...(isError !== undefined && { isError }),
     ...(_meta !== undefined && { _meta }),
   };
+}
+
+function isInputRequired(result: CallToolResult | InputRequiredResult): result is InputRequiredResult {
+  return (result as { resultType?: unknown }).resultType === 'input_required';
+}
+
+function inputOf({ inputRequests, requestState }: InputRequiredResult): InputRequired {
+  return { ...(inputRequests !== undefined && { inputRequests }), ...(requestState !== undefined && { requestState }) };
 }
 
 function failureOf(error: unknown): string {

@@ -7,6 +7,8 @@ import type { BundleSettings, McpServerBundleSettings, McpServerOAuthSettings } 
 import type { ServiceCredentials } from '../execution/service-credentials';
 import { CircuitBreaker } from './circuit-breaker';
 import type { ClientCredentialsSettings } from './client-credentials';
+import type { ForwardedCall } from './forward-tool-call';
+import { HeldCalls } from './held-calls';
 import type { UpstreamConnection, UpstreamDeps, UpstreamSettings } from './upstream-connection';
 
 /** Failed requests in a row that open an MCP server's circuit, and how long it then stays open (docs/errors.md). */
@@ -34,6 +36,8 @@ export class McpUpstreams {
   private readonly settings = new Map<string, UpstreamSettings>();
   private readonly connections = new Map<string, Promise<UpstreamConnection>>();
   private pool: Agent | undefined;
+  /** The calls waiting for a 2026 caller's retry with its answers (a 2025 server asked during them). */
+  readonly held = new HeldCalls<ForwardedCall>();
 
   constructor(
     bundles: readonly BundleSettings[],
@@ -96,6 +100,7 @@ export class McpUpstreams {
   }
 
   async close(): Promise<void> {
+    this.held.close();
     const connections = await Promise.all(this.connections.values());
     await Promise.all(connections.map((connection) => connection.close()));
     await this.pool?.close();

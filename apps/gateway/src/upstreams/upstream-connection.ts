@@ -3,20 +3,24 @@ import {
   type EraSetting,
   type EraVerdict,
   type Implementation,
+  type InputRequiredResult,
   McpClient,
   McpClientError,
   McpClientErrorCode,
+  type RelayedAnswers,
   type Tool,
 } from '@toolmesh/mcp-client';
-import { McpNotification } from '@toolmesh/protocol';
+import { McpMetaKey, McpNotification } from '@toolmesh/protocol';
 import { isSessionExpired, StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import type { Logger } from '@toolmesh/transport-http/server';
 import type { Dispatcher } from 'undici';
 
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
+import { CallDeadline } from './call-deadline';
 import type { CircuitBreaker } from './circuit-breaker';
 import { type ClientCredentialsSettings, ClientCredentialsToken } from './client-credentials';
 import { correlationHeaders } from './correlation';
+import { relayedServerRequests, type ServerRequestRelay, withRelay } from './server-request-relay';
 
 export interface UpstreamSettings {
   /** The bundle's name: in logs, and the name the client gives the server. */
@@ -49,10 +53,25 @@ export interface UpstreamCall {
   readonly signal?: AbortSignal;
   /** The request's `_meta`: the correlation ids. */
   readonly meta: Readonly<Record<string, unknown>>;
+  /** A 2026-07-28 retry's answers to the server's `input_required` result, its own `requestState` among them. */
+  readonly answers?: RelayedAnswers;
+  /**
+   * The input capabilities our caller declared (elicitation, sampling, roots): a 2026-07-28 server is told
+   * these with the call, so it asks for nothing our caller cannot give. Empty for a 2025 caller, whose
+   * declaration this stateless gateway never sees.
+   */
+  readonly callerCapabilities?: Readonly<Record<string, unknown>>;
+  /** Where the server's requests during the call go (elicitation, sampling, roots); refused without one. */
+  readonly relay?: ServerRequestRelay;
+  /** Already started, and moved by the relay; without it the call has `timeoutMillis` from now. */
+  readonly deadline?: CallDeadline;
 }
 
 /** Waits before each new connection of a watched server whose connection was lost; the last repeats. */
 const REOPEN_DELAYS_MS: readonly number[] = [250, 1000, 2000, 5000, 10_000, 30_000];
+
+/** The SDK's own timer, which never fires first: a call's deadline is its `CallDeadline`, which cancels it. */
+const UNTIMED = 2 ** 31 - 1;
 
 /**
  * One MCP server of one bundle, on this replica (issue 28): its client, opened on first use and again when
@@ -82,14 +101,30 @@ export class UpstreamConnection {
 
   /** Every page of the server's `tools/list` (the SDK follows `nextCursor`, at most 64 pages), within the listing deadline. */
   listTools(): Promise<Tool[]> {
-    return this.guarded(this.settings.listTimeoutMillis, 'tools/list', (client) => client.listTools());
+    const deadline = new CallDeadline();
+    deadline.start(this.settings.listTimeoutMillis);
+    return this.guarded(deadline, 'tools/list', (client) => client.listTools());
   }
 
-  callTool(name: string, args: Record<string, unknown>, call: UpstreamCall): Promise<CallToolResult> {
+  /**
+   * A 2026-07-28 server's `input_required` result comes back as it is, for our caller to answer (MRTR
+   * relayed); a 2025 server's requests during the call go to `call.relay`. The call ends when its deadline
+   * does (`call.deadline`, moved by the relay while our caller is asked; else `timeoutMillis` from now).
+   */
+  callTool(name: string, args: Record<string, unknown>, call: UpstreamCall): Promise<CallToolResult | InputRequiredResult> {
+    const deadline = call.deadline ?? new CallDeadline();
+    if (call.deadline === undefined) deadline.start(call.timeoutMillis);
+    const signal = call.signal ? AbortSignal.any([call.signal, deadline.signal]) : deadline.signal;
     return this.guarded(
-      call.timeoutMillis,
+      deadline,
       `tools/call of ${name}`,
-      (client) => client.callTool(name, args, call.signal, { timeoutMs: call.timeoutMillis, meta: call.meta }),
+      (client) =>
+        withRelay(call.relay, () =>
+          client.callToolRelayingInput(name, args, call.answers ?? {}, signal, {
+            timeoutMs: UNTIMED,
+            meta: client.era === 'modern' ? { ...call.meta, [McpMetaKey.ClientCapabilities]: call.callerCapabilities ?? {} } : call.meta,
+          }),
+        ),
       call.signal,
     );
   }
@@ -115,41 +150,36 @@ export class UpstreamConnection {
   }
 
   /**
-   * Through the breaker, within `timeoutMillis` (the connection's handshake included). Every failure counts
+   * Through the breaker, within the deadline (the connection's handshake included). Every failure counts
    * against the server (no connection, a lost one, no answer in time) except its own JSON-RPC errors and
    * the caller's cancellation, which say it is alive.
    */
-  private async guarded<T>(timeoutMillis: number, what: string, run: (client: McpClient) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  private async guarded<T>(deadline: CallDeadline, what: string, run: (client: McpClient) => Promise<T>, signal?: AbortSignal): Promise<T> {
     const { breaker } = this.deps;
     if (!breaker.admit()) {
+      deadline.stop();
       throw new GatewayError(
         GatewayErrorCode.UpstreamUnavailable,
         `MCP server ${this.settings.location} is not being called: its last connections failed; the next try is in ${Math.ceil(breaker.retryInMillis / 1000)} s`,
       );
     }
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new GatewayError(
-              GatewayErrorCode.UpstreamTimeout,
-              `MCP server ${this.settings.location} did not answer ${what} within ${timeoutMillis} ms`,
-            ),
-          ),
-        timeoutMillis,
-      );
-    });
     try {
-      const result = await Promise.race([this.withSession(run), deadline]);
+      const result = await Promise.race([this.withSession(run), deadline.expired]);
       breaker.succeeded();
       return result;
     } catch (error) {
+      if (deadline.signal.aborted) {
+        breaker.failed();
+        throw new GatewayError(
+          GatewayErrorCode.UpstreamTimeout,
+          `MCP server ${this.settings.location} did not answer ${what} within ${deadline.lastWaitMillis} ms`,
+        );
+      }
       if (signal?.aborted || isServerAnswer(error)) breaker.succeeded();
       else breaker.failed();
       throw error;
     } finally {
-      clearTimeout(timer);
+      deadline.stop();
     }
   }
 
@@ -230,6 +260,9 @@ export class UpstreamConnection {
       // Codes only: a report's message may quote what the server said.
       onError: (error) => this.deps.logger.warn('mcp_upstream_report', { bundle, code: codeOf(error) }),
       onClosed: () => this.forget(client),
+      // Declared to a 2025 server at initialize, for every call: each request is then relayed to the
+      // caller of the call it came with, or refused (server-request-relay.ts).
+      serverRequests: relayedServerRequests(),
     });
     client.addNotificationListener(({ notification }) => {
       if (notification.method === McpNotification.ToolsListChanged) this.onToolsChanged?.();

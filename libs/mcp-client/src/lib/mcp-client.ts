@@ -5,6 +5,7 @@ import {
   Client,
   type GetPromptResult,
   type Implementation,
+  type InputRequiredResult,
   type Progress,
   type Prompt,
   type ReadResourceResult,
@@ -34,6 +35,7 @@ export type {
   CallToolResult,
   GetPromptResult,
   Implementation,
+  InputRequiredResult,
   Prompt,
   ReadResourceResult,
   Resource,
@@ -231,6 +233,31 @@ export class McpClient implements NotificationSource {
     signal?: AbortSignal,
     options: CallToolOptions = {},
   ): Promise<CallToolResult> {
+    return (await this.call({ name, arguments: args }, signal, options, false)) as CallToolResult;
+  }
+
+  /**
+   * A gateway's call, relaying MRTR (2026-07-28): an `input_required` result comes back as it is, for the
+   * gateway's own client to fulfil, instead of being fulfilled by this client's handlers; `answers` are
+   * that client's `inputResponses` and the server's `requestState`, for the retry. A 2025 server never
+   * answers `input_required`: its requests go to the handlers.
+   */
+  callToolRelayingInput(
+    name: string,
+    args: Record<string, unknown>,
+    answers: RelayedAnswers,
+    signal?: AbortSignal,
+    options: CallToolOptions = {},
+  ): Promise<CallToolResult | InputRequiredResult> {
+    return this.call({ name, arguments: args, ...answers }, signal, options, true);
+  }
+
+  private async call(
+    params: { name: string; arguments: Record<string, unknown> } & RelayedAnswers,
+    signal: AbortSignal | undefined,
+    options: CallToolOptions,
+    allowInputRequired: boolean,
+  ): Promise<CallToolResult | InputRequiredResult> {
     this.assertConnected();
     // Our own abort as well as the caller's, so close() can cancel the call before the transport goes;
     // without a caller's signal the shared one alone (no allocation on the hot path).
@@ -239,20 +266,21 @@ export class McpClient implements NotificationSource {
     const progress = options.onProgress;
     try {
       return (await this.sdk.callTool(
-        { name, arguments: args, ...(options.meta && { _meta: options.meta }) },
+        { ...params, ...(options.meta && { _meta: options.meta }) },
         {
           timeout: options.timeoutMs ?? this.options.requestTimeoutMs,
           signal: abort,
+          ...(allowInputRequired && { allowInputRequired }),
           ...(progress
             ? { onprogress: (p: Progress) => progress(p), resetTimeoutOnProgress: true, maxTotalTimeout: options.maxTotalTimeoutMs }
             : {}),
         },
-      )) as CallToolResult;
+      )) as CallToolResult | InputRequiredResult;
     } catch (error) {
       if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
         throw new McpClientError(
           McpClientErrorCode.ConnectionLost,
-          `the connection to MCP server "${this.options.serverName}" ended while "${name}" was running; it may have run, so it was not repeated`,
+          `the connection to MCP server "${this.options.serverName}" ended while "${params.name}" was running; it may have run, so it was not repeated`,
           { cause: error },
         );
       }
@@ -338,6 +366,12 @@ export class McpClient implements NotificationSource {
           { cause },
         );
   }
+}
+
+/** A retry's answers to a 2026-07-28 server's `input_required` result, passed on as the client gave them. */
+export interface RelayedAnswers {
+  readonly inputResponses?: Record<string, unknown>;
+  readonly requestState?: string;
 }
 
 export interface CallToolOptions {

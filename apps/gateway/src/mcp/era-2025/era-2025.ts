@@ -16,7 +16,8 @@ import { type ChangeListeners, noRoomMessage } from '../change-notifications/cha
 import type { RequestHandler } from '../handlers/method-handler';
 import { errorOutcome, resultOutcome } from '../outcomes';
 import type { ProtocolEra } from '../protocol-era';
-import { headerValue } from '../request-headers';
+import { acceptsEventStream, headerValue } from '../request-headers';
+import { type CallerRequests, inputNotRelayed } from './caller-requests';
 import { setLevelHandler } from './handlers/set-level';
 import { checkLegacyVersion, type LegacyVersionPolicy } from './version-check';
 
@@ -36,6 +37,7 @@ export class Era2025 implements ProtocolEra {
     private readonly requests: ReadonlyMap<string, RequestHandler>,
     private readonly versions: LegacyVersionPolicy,
     private readonly listeners: ChangeListeners,
+    private readonly callerRequests: CallerRequests,
   ) {}
 
   async dispatch(message: ParsedMessage, context: RequestContext): Promise<DispatchOutcome | undefined> {
@@ -54,14 +56,15 @@ export class Era2025 implements ProtocolEra {
       const refused = checkLegacyVersion(id, header, this.versions);
       if (refused) return errorOutcome(refused, 400);
     }
-    // Notifications (initialized, cancelled, ...) are acknowledged with 202 and nothing is kept. This
-    // server sends no requests, so client responses are acknowledged the same way.
+    // Notifications (initialized, cancelled, ...) are acknowledged with 202 and nothing is kept; so is a
+    // response, once it settled the relayed request it answers (caller-requests.ts).
+    if (message.kind === 'response') this.callerRequests.answered(message.message);
     if (message.kind !== 'request') return undefined;
     const params = (message.message.params ?? {}) as Record<string, unknown>;
     const handler = this.requests.get(message.message.method);
     if (!handler) return errorOutcome(methodNotFound(message.message.id, message.message.method));
     const outcome = await handler(params, context, message.message.id);
-    if ('inputRequired' in outcome) return resultOutcome(message.message.id, inputNotRelayed(params.name));
+    if ('inputRequired' in outcome) return resultOutcome(message.message.id, inputNotRelayed(String(params.name)));
     if ('answered' in outcome) return outcome.answered;
     if (!('result' in outcome)) return errorOutcome(outcome);
     const answer = resultOutcome(message.message.id, outcome.result);
@@ -89,7 +92,7 @@ export class Era2025 implements ProtocolEra {
     }
     const refused = checkLegacyVersion(null, header, this.versions);
     if (refused) return errorOutcome(refused, 400);
-    if (!accepts(headerValue(context, 'accept'), 'text/event-stream')) {
+    if (!acceptsEventStream(context)) {
       return errorOutcome(invalidRequest(null, 'a GET on this endpoint opens an event stream; send Accept: text/event-stream'), 406);
     }
     const client = context.clientAddress ?? '';
@@ -107,19 +110,6 @@ export class Era2025 implements ProtocolEra {
         ),
     };
   }
-}
-
-/**
- * A 2025 session has no way to answer a tool service's request for input: the server would have to send
- * the client a request on a session this stateless gateway does not keep. The model is told why.
- */
-function inputNotRelayed(name: unknown): object {
-  const text = `Tool ${String(name)} needs input from the user or the client (an elicitation, sampling or roots request), which this gateway relays to 2026-07-28 clients only.`;
-  return { content: [{ type: 'text', text }], isError: true };
-}
-
-function accepts(accept: string | undefined, type: string): boolean {
-  return accept !== undefined && accept.split(',').some((entry) => entry.split(';', 1)[0].trim().toLowerCase() === type);
 }
 
 /**

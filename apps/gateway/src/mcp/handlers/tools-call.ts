@@ -4,15 +4,21 @@ import type { JsonOutcome, RequestContext } from '@toolmesh/transport-http/serve
 
 import type { AdmissionRefusal, CallAdmission } from '../../execution/call-admission';
 import { type CallIdentity, idempotencyKey } from '../../execution/idempotency-key';
-import { declaredInputCapabilities, inputAnswersProblem, readInputAnswers } from '../../execution/input-required';
+import {
+  declaredInputCapabilities,
+  inputAnswersProblem,
+  inputCapabilitiesDeclared,
+  readInputAnswers,
+} from '../../execution/input-required';
 import type { GatewayCallToolResult } from '../../execution/result-mapper';
-import type { ToolExecutionService } from '../../execution/tool-execution-service';
+import type { ToolCallOutcome, ToolExecutionService } from '../../execution/tool-execution-service';
 import { traceHeaders } from '../../execution/trace-context';
-import type { GatewayTracing } from '../../tracing/tracing';
+import type { CallTrace, GatewayTracing } from '../../tracing/tracing';
 import type { ForwardedToolResult } from '../../upstreams/forward-tool-call';
+import type { StreamedCall } from '../era-2025/caller-requests';
 import type { EraErrors } from '../era-errors';
 import { errorOutcome } from '../outcomes';
-import type { RequestHandler } from './method-handler';
+import type { HandlerResult, RequestHandler } from './method-handler';
 
 /** An era's own refusal of a call before it runs, already answered (the 2026 era's `Mcp-Param-*` headers). */
 export type CallRefusal = (
@@ -34,6 +40,8 @@ export interface ToolsCallEra {
   readonly identify: CallIdentity;
   readonly refuse?: CallRefusal;
   readonly shapeResult?: ToolResultShaper;
+  /** The 2025 era: where an MCP server's requests during the call go (the caller, on the call's event stream). */
+  readonly relayToCaller?: (id: RequestId, tool: string, context: RequestContext) => StreamedCall | undefined;
 }
 
 /**
@@ -70,27 +78,47 @@ export function toolsCallHandler(
 
     const caller = traceHeaders(params, context);
     const traced = tracing?.startCall(name, caller);
+    const declared = declaredCapabilitiesOf(params);
+    // Only an MCP server's tool can ask its caller anything on the way (issue 28).
+    const relay = found.upstreamTool === undefined ? undefined : era.relayToCaller?.(id, name, context);
     const extras = {
       trace: traced?.outbound ?? caller,
       idempotencyKey: idempotencyKey(era.identify(name, params, context, id)),
-      inputCapabilities: inputCapabilitiesOf(params),
+      inputCapabilities: declared && declaredInputCapabilities(declared),
+      callerCapabilities: declared && inputCapabilitiesDeclared(declared),
       answers: readInputAnswers(params),
+      callerRelay: relay,
     };
-    const outcome = await execution.call(found, args as Record<string, unknown>, context, extras);
-    traced?.end(outcome.kind === 'result' || outcome.kind === 'forwarded' ? outcome.result.isError === true : true);
-    switch (outcome.kind) {
-      case 'result':
-      case 'forwarded':
-        return { result: era.shapeResult ? era.shapeResult(found, outcome.result) : outcome.result };
-      case 'input_required':
-        return { inputRequired: outcome.input };
-      case 'invalid_request_state':
-        return invalidParams(
-          id,
-          '"requestState" was not issued by this gateway for this tool, or was altered; call the tool again without it',
-        );
-    }
+    const running = execution.call(found, args as Record<string, unknown>, context, extras);
+    if (relay === undefined) return answer(await running, found, id, era, traced);
+    const answered = running.then((outcome) => answer(outcome, found, id, era, traced));
+    // The answer is JSON unless the server asks the caller something first: then an event stream carries both.
+    const first = await Promise.race([answered, relay.opened.then(() => undefined)]);
+    return first ?? { answered: relay.streamed(answered) };
   };
+}
+
+/** A call's outcome as its era answers it. */
+function answer(
+  outcome: ToolCallOutcome,
+  found: ToolDefinition,
+  id: RequestId,
+  era: ToolsCallEra,
+  traced: CallTrace | undefined,
+): HandlerResult {
+  traced?.end(outcome.kind === 'result' || outcome.kind === 'forwarded' ? outcome.result.isError === true : true);
+  switch (outcome.kind) {
+    case 'result':
+    case 'forwarded':
+      return { result: era.shapeResult ? era.shapeResult(found, outcome.result) : outcome.result };
+    case 'input_required':
+      return { inputRequired: outcome.input };
+    case 'invalid_request_state':
+      return invalidParams(
+        id,
+        '"requestState" was not issued by this gateway for this tool, or was altered; call the tool again without it',
+      );
+  }
 }
 
 /** 403 with the challenge that names the scopes to step up to, or 429 with when to retry (SPEC G27). */
@@ -102,8 +130,8 @@ function refusedCall(id: RequestId, tool: string, refusal: AdmissionRefusal, err
   return { ...errorOutcome(errors.rateLimited(id, refusal), 429), headers: { 'Retry-After': String(refusal.retryAfterSeconds) } };
 }
 
-/** A 2026 request's declared input capabilities (its `_meta`); a 2025 request has none to tell. */
-function inputCapabilitiesOf(params: Record<string, unknown>): string | undefined {
+/** A 2026 request's declared capabilities (its `_meta`); a 2025 request has none to tell. */
+function declaredCapabilitiesOf(params: Record<string, unknown>): Record<string, unknown> | undefined {
   const declared = (params._meta as Record<string, unknown> | undefined)?.[McpMetaKey.ClientCapabilities];
-  return typeof declared === 'object' && declared !== null ? declaredInputCapabilities(declared as Record<string, unknown>) : undefined;
+  return typeof declared === 'object' && declared !== null ? (declared as Record<string, unknown>) : undefined;
 }

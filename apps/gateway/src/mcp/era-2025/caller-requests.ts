@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+
+import { type ParsedMessage, type RequestId, serializedText, serializeErrorResponse, serializeResultResponse } from '@toolmesh/protocol';
+import type { DispatchOutcome, EventStream, RequestContext } from '@toolmesh/transport-http/server';
+
+import { type CallerRelay, RelayRefusal, type ServerRequest } from '../../upstreams/server-request-relay';
+import type { HandlerResult } from '../handlers/method-handler';
+import { acceptsEventStream } from '../request-headers';
+
+type JsonRpcResponse = Extract<ParsedMessage, { kind: 'response' }>['message'];
+
+interface Waiting {
+  readonly resolve: (result: Record<string, unknown>) => void;
+  readonly reject: (error: Error) => void;
+}
+
+/**
+ * The requests this replica sent 2025 callers on their calls' response streams (an MCP server's
+ * elicitation, sampling or roots request, relayed; issue 28), until each caller's response comes back in
+ * a POST of its own. The ids are ours and random, so a response can only settle the request it answers;
+ * a response that reaches another replica settles nothing there, and its call runs to its deadline.
+ */
+export class CallerRequests {
+  private readonly waiting = new Map<string, Waiting>();
+
+  /**
+   * The relay of one `tools/call` (request `id`, of `tool`), whose first request turns the answer into an
+   * event stream; none for a caller that cannot take an event stream, which is then never asked.
+   */
+  relayFor(id: RequestId, tool: string, context: RequestContext): StreamedCall | undefined {
+    return acceptsEventStream(context) ? new StreamedCall(id, tool, this) : undefined;
+  }
+
+  /** A caller's response: settles the request it answers, if this replica sent it. */
+  answered(response: JsonRpcResponse): void {
+    const waiting = typeof response.id === 'string' ? this.waiting.get(response.id) : undefined;
+    if (waiting === undefined) return;
+    this.waiting.delete(response.id as string);
+    if ('result' in response) waiting.resolve(response.result as Record<string, unknown>);
+    else waiting.reject(new RelayRefusal(response.error.message, response.error.code, response.error.data));
+  }
+
+  /** Sends `request` under a new id through `send` and waits for the caller's response. */
+  ask(request: ServerRequest, send: (id: string, json: string) => void, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const id = `toolmesh-${randomUUID()}`;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      signal.addEventListener('abort', () => this.forget(id, 'cancelled by the server'), { once: true });
+      send(id, JSON.stringify({ jsonrpc: '2.0', id, method: request.method, params: request.params }));
+    });
+  }
+
+  /** A request that will not be answered (its stream closed, or the server cancelled it) is refused. */
+  forget(id: string, reason: string): void {
+    const waiting = this.waiting.get(id);
+    this.waiting.delete(id);
+    waiting?.reject(new RelayRefusal(reason, -32603));
+  }
+}
+
+/**
+ * One 2025 `tools/call` whose server may ask its caller for input: the first request turns the call's
+ * answer into an event stream (`opened`), which carries the requests and, at the end, the call's response.
+ */
+export class StreamedCall implements CallerRelay {
+  readonly opened: Promise<void>;
+  private open!: () => void;
+  private stream: EventStream | undefined;
+  private readonly backlog: string[] = [];
+  private readonly closeListeners: Array<() => void> = [];
+  private readonly sent: string[] = [];
+
+  constructor(
+    private readonly id: RequestId,
+    private readonly tool: string,
+    private readonly requests: CallerRequests,
+  ) {
+    this.opened = new Promise((resolve) => (this.open = resolve));
+  }
+
+  ask(request: ServerRequest, signal: AbortSignal): Promise<Record<string, unknown>> {
+    this.open();
+    return this.requests.ask(request, (id, json) => this.send(id, json), signal);
+  }
+
+  onClose(listener: () => void): void {
+    this.closeListeners.push(listener);
+  }
+
+  /** The event stream answer, ended with the call's own response once `answer` settles. */
+  streamed(answer: Promise<HandlerResult>): DispatchOutcome {
+    return {
+      open: (stream) => {
+        this.stream = stream;
+        for (const json of this.backlog.splice(0)) stream.send(json);
+        stream.onClose(() => {
+          for (const id of this.sent) this.requests.forget(id, 'the caller closed the stream');
+          for (const listener of this.closeListeners.splice(0)) listener();
+        });
+        void answer.then((result) => {
+          this.closeListeners.length = 0; // the call is over: the close that follows is its end, not a hang-up
+          stream.send(responseText(this.id, this.tool, result));
+          stream.end();
+        });
+      },
+    };
+  }
+
+  private send(id: string, json: string): void {
+    this.sent.push(id);
+    if (this.stream === undefined) this.backlog.push(json);
+    else this.stream.send(json);
+  }
+}
+
+/** A call's response as the last event of its stream. */
+function responseText(id: RequestId, tool: string, answer: HandlerResult): string {
+  if ('answered' in answer) return 'json' in answer.answered ? serializedText(answer.answered.json) : '';
+  if ('inputRequired' in answer) return serializedText(serializeResultResponse(id, inputNotRelayed(tool)));
+  if ('result' in answer) return serializedText(serializeResultResponse(id, answer.result));
+  return serializeErrorResponse(answer);
+}
+
+/**
+ * A 2026-07-28 server's or a tool service's request for input (MRTR) has no way to a 2025 client: it
+ * would need the retry that 2025 clients do not make. The model is told why.
+ */
+export function inputNotRelayed(name: unknown): object {
+  const text = `Tool ${String(name)} needs input from the user or the client (an elicitation, sampling or roots request), which this gateway relays to 2026-07-28 clients only.`;
+  return { content: [{ type: 'text', text }], isError: true };
+}

@@ -1,0 +1,45 @@
+/**
+ * How long a call to an MCP server may still take. Most calls set it once; a call whose server asks our
+ * caller for input (issue 28) stops it while the caller is being asked and starts it again, from the
+ * retry's own deadline, when the answer comes. When it runs out, `expired` rejects and `signal` aborts,
+ * which cancels the server's call.
+ */
+export class CallDeadline {
+  readonly expired: Promise<never>;
+  private readonly aborter = new AbortController();
+  private fire!: () => void;
+  private timer: NodeJS.Timeout | undefined;
+  /** The length of the last wait started: what a timeout's message says. */
+  private millis = 0;
+
+  constructor() {
+    this.expired = new Promise<never>((_, reject) => {
+      this.fire = () => reject(new Error('deadline'));
+    });
+    // Nobody may be waiting on it when it runs out (a held call): that is not an unhandled rejection.
+    this.expired.catch(() => undefined);
+  }
+
+  get signal(): AbortSignal {
+    return this.aborter.signal;
+  }
+
+  get lastWaitMillis(): number {
+    return this.millis;
+  }
+
+  /** Runs out `millis` from now, whatever was set before. */
+  start(millis: number): void {
+    this.stop();
+    this.millis = millis;
+    this.timer = setTimeout(() => {
+      this.fire();
+      this.aborter.abort(new Error(`no answer within ${millis} ms`));
+    }, millis);
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
