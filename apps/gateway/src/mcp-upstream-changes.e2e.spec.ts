@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
 import { freePort } from '../../../tools/test/free-port';
 import { spawnGateway } from '../../../tools/test/gateway-process';
@@ -17,8 +20,8 @@ import { startTestGateway, type TestGateway } from './test-support/test-gateway'
  * An MCP server's tool changes flow through the front gateway (issue 28): two replicas of the built gateway,
  * sharing Redis, listen to a 2025 server (the SDK peer, its GET stream) and a 2026-07-28 one (our own
  * gateway, its `subscriptions/listen`), and a tool added on either is in the front's `tools/list` and
- * reaches the front's clients as `notifications/tools/list_changed`: a 2025 SDK client of one replica and
- * a 2026-07-28 listen on the other. The front's catalogue TTL is an hour and no
+ * reaches the front's clients as `notifications/tools/list_changed`: an SDK v2 client (2025) of one replica,
+ * an SDK v1 client and a 2026-07-28 listen on the other. The front's catalogue TTL is an hour and no
  * call is made: only the upstream's notification can explain the change in time. The time from the change
  * to the client's notification is written to the test's output (the issue's goal is 1 s); it is never asserted.
  */
@@ -34,14 +37,18 @@ describe("an MCP server's tools/list_changed reaches the front gateway's clients
   let replica: ServerProcess & { match: RegExpExecArray };
   let client: Client;
   let replicaClient: Client;
+  let v1: ClientV1;
   let modern: OpenStream;
-  /** Resolved by the 2025 SDK client's next list_changed. */
+  /** Resolved by the 2025 SDK v2 client's next list_changed, and the v1 client's. */
   let legacyChanged: Promise<void>;
   let heardLegacy: () => void = () => undefined;
+  let v1Changed: Promise<void>;
+  let heardV1: () => void = () => undefined;
 
   const frontUrl = () => front.match[1];
   const nextLegacyChange = () => {
     legacyChanged = new Promise<void>((resolve) => (heardLegacy = resolve));
+    v1Changed = new Promise<void>((resolve) => (heardV1 = resolve));
   };
   const frontTools = async (of = client) => (await of.listTools()).tools.map((tool) => tool.name);
   /** The front's tool names once they include all of `wanted` (polled; the test's timeout bounds it). */
@@ -57,6 +64,7 @@ describe("an MCP server's tools/list_changed reaches the front gateway's clients
     await legacyChanged;
     const legacyMillis = Date.now() - startedAt;
     await modern.next((message) => isListChanged(message) && modern.messages.filter(isListChanged).length > modernSeen);
+    await v1Changed;
     process.stdout.write(
       `${what}: list_changed at one replica's 2025 client ${legacyMillis} ms, at the other's 2026 listen ${Date.now() - startedAt} ms after the change\n`,
     );
@@ -90,6 +98,9 @@ mcp:
     await client.connect(new StreamableHTTPClientTransport(new URL(frontUrl())));
     replicaClient = new Client({ name: 'changes-test', version: '1.0.0' });
     await replicaClient.connect(new StreamableHTTPClientTransport(new URL(replica.match[1])));
+    v1 = new ClientV1({ name: 'changes-test-v1', version: '1.0.0' });
+    v1.setNotificationHandler(ToolListChangedNotificationSchema, () => heardV1());
+    await v1.connect(new StreamableHTTPClientTransportV1(new URL(replica.match[1])));
     // Both servers listed on both replicas before any change is made.
     await Promise.all([frontToolsWith(['sdk_echo', 'gw_echo_text']), frontToolsWith(['sdk_echo', 'gw_echo_text'], replicaClient)]);
     modern = await openListen(replica.match[1], 'changes');
@@ -98,7 +109,7 @@ mcp:
 
   afterAll(async () => {
     modern?.close();
-    await Promise.all([client?.close(), replicaClient?.close()]);
+    await Promise.all([client?.close(), replicaClient?.close(), v1?.close()]);
     await Promise.all([front?.stop(), replica?.stop()]);
     await redis?.kill();
     await Promise.all([peer?.stop(), upstreamGateway?.stop()]);
