@@ -1,5 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,52 +9,22 @@ import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@mod
 import { freePort } from '../../../tools/test/free-port';
 import { spawnGateway } from '../../../tools/test/gateway-process';
 import { type HttpPeer, type PeerRequest, startHttpPeer } from '../../../tools/test/peers/http-peer';
+import { type Everything, startEverything } from '../../../tools/test/peers/server-everything';
 import { until } from '../../../tools/test/process-table';
 import { startRedis, type TestRedis } from '../../../tools/test/redis-server';
 import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
-import { REPO_ROOT, type ServerProcess } from '../../../tools/test/server-process';
+import type { ServerProcess } from '../../../tools/test/server-process';
 import type { GatewayConfig } from './config/gateway-config';
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';
 
 /**
  * MCP servers as bundles' sources (issue 28), the built gateway in front of real servers on loopback:
  * server-everything from npm in its Streamable HTTP mode (2025), the SDK's server peer (pinned to 2025,
- * with sessions), the SDK v2 server at 2026-07-28 (its `createMcpHandler`), our own gateway as a 2026-07-28 server, one that never answers, and one killed while a
- * call runs. Clients are the SDK v2 client and raw HTTP.
+ * with sessions), the SDK v2 server at 2026-07-28 (its `createMcpHandler`), our own gateway as a
+ * 2026-07-28 server, one that never answers, and one killed while a call runs. Clients are the SDK v2
+ * client and raw HTTP (the other clients: mcp-upstream-clients.e2e.spec.ts).
  */
-const EVERYTHING_BIN = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const PEER_TOKEN = 'Bearer peer-secret';
-
-interface Everything {
-  readonly url: string;
-  stop(): Promise<void>;
-}
-
-/** server-everything's Streamable HTTP mode on a port the OS said was free; it names its port only on stderr, so its endpoint is polled. */
-async function startEverything(): Promise<Everything> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [EVERYTHING_BIN, 'streamableHttp'], {
-    env: { PATH: process.env.PATH ?? '', PORT: String(port) },
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${port}/mcp`;
-  let listening = false;
-  await until(() => {
-    void fetch(url).then(
-      () => (listening = true),
-      () => undefined,
-    );
-    return listening;
-  }, 'server-everything listening');
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
-}
 
 /** An MCP server that accepts every request and never answers any. */
 async function startStalledServer(): Promise<{ url: string; server: Server }> {
