@@ -19,6 +19,7 @@ const BENCHES: Array<[name: string, script: string]> = [
   ['gateway-search', 'tools/bench/gateway-search/run.mjs'],
   ['cpu-per-call', 'tools/bench/gateway/cpu-per-call.mjs'],
   ['gateway-auth', 'tools/bench/gateway-auth/run.mjs'],
+  ['gateway-federation', 'tools/bench/gateway-federation/run.mjs'],
   ['hostile-schema', 'tools/bench/hostile-schema/run.mjs'],
   ['hostile-tool-services', 'tools/bench/hostile-tool-services/run.mjs'],
   ['openapi', 'tools/bench/openapi/run.mjs'],

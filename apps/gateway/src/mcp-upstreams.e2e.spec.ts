@@ -9,10 +9,10 @@ import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@mod
 import { freePort } from '../../../tools/test/free-port';
 import { spawnGateway } from '../../../tools/test/gateway-process';
 import { type HttpPeer, type PeerRequest, startHttpPeer } from '../../../tools/test/peers/http-peer';
+import { type Everything, startEverything } from '../../../tools/test/server-everything';
 import { until } from '../../../tools/test/process-table';
 import { startRedis, type TestRedis } from '../../../tools/test/redis-server';
 import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
-import { type Everything, startEverything } from '../../../tools/test/server-everything';
 import type { ServerProcess } from '../../../tools/test/server-process';
 import type { GatewayConfig } from './config/gateway-config';
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';
@@ -20,8 +20,9 @@ import { startTestGateway, type TestGateway } from './test-support/test-gateway'
 /**
  * MCP servers as bundles' sources (issue 28), the built gateway in front of real servers on loopback:
  * server-everything from npm in its Streamable HTTP mode (2025), the SDK's server peer (pinned to 2025,
- * with sessions), our own gateway as a 2026-07-28 server, one that never answers, and one killed while a
- * call runs. Clients are the SDK v2 client and raw HTTP.
+ * with sessions), the SDK v2 server at 2026-07-28 (its `createMcpHandler`), our own gateway as a
+ * 2026-07-28 server, one that never answers, and one killed while a call runs. Clients are the SDK v2
+ * client and raw HTTP (the other clients: mcp-upstream-clients.e2e.spec.ts).
  */
 const PEER_TOKEN = 'Bearer peer-secret';
 /** Every header the gateway may send an MCP server: HTTP's and MCP's own, the bundle's credential, the correlation ids. */
@@ -65,6 +66,7 @@ describe('MCP servers as a tool source (issue 28)', () => {
   let everything: Everything;
   let sdkPeer: HttpPeer;
   let sdkPort: number;
+  let modernSdkPeer: HttpPeer;
   let doomed: HttpPeer;
   let stalled: { url: string; server: Server };
   let sampleService: SampleToolService;
@@ -79,9 +81,10 @@ describe('MCP servers as a tool source (issue 28)', () => {
 
   beforeAll(async () => {
     sdkPort = await freePort();
-    [everything, sdkPeer, doomed, stalled, sampleService] = await Promise.all([
+    [everything, sdkPeer, modernSdkPeer, doomed, stalled, sampleService] = await Promise.all([
       startEverything(),
       startHttpPeer([`--port=${sdkPort}`]),
+      startHttpPeer(['--modern']),
       startHttpPeer(),
       startStalledServer(),
       startSampleToolService(),
@@ -98,6 +101,7 @@ mcp:
     - { name: everything, namePrefix: ev_, mcpServer: { url: "\${EVERYTHING_URL}" } }
     - { name: sdk, namePrefix: sdk_, mcpServer: { url: "\${SDK_URL}", era: "2025", headers: { Authorization: { env: SDK_TOKEN } } } }
     - { name: gateway, namePrefix: gw_, mcpServer: { url: "\${GATEWAY_URL}" } }
+    - { name: sdk2026, namePrefix: s26_, mcpServer: { url: "\${MODERN_SDK_URL}" } }
     - { name: stalled, namePrefix: st_, mcpServer: { url: "\${STALLED_URL}" } }
     - { name: doomed, namePrefix: dm_, mcpServer: { url: "\${DOOMED_URL}", era: "2025" } }
 `,
@@ -107,6 +111,7 @@ mcp:
       SDK_URL: sdkPeer.url,
       SDK_TOKEN: PEER_TOKEN,
       GATEWAY_URL: upstreamGateway.url,
+      MODERN_SDK_URL: modernSdkPeer.url,
       STALLED_URL: stalled.url,
       DOOMED_URL: doomed.url,
     });
@@ -118,7 +123,7 @@ mcp:
     await front?.stop();
     stalled?.server.closeAllConnections();
     stalled?.server.close();
-    await Promise.all([everything?.stop(), sdkPeer?.stop(), doomed?.stop(), upstreamGateway?.stop()]);
+    await Promise.all([everything?.stop(), sdkPeer?.stop(), modernSdkPeer?.stop(), doomed?.stop(), upstreamGateway?.stop()]);
     await sampleService?.stop();
   });
 
@@ -160,6 +165,18 @@ mcp:
     }
     // The 2026-07-28 server: our own gateway in front of the sample tool service.
     expect(textOf(await call('gw_echo_text', { text: 'twice federated' }))).toContain('twice federated');
+  }, 60_000);
+
+  it('lists and calls the tools of an SDK v2 server that speaks 2026-07-28, its era found by server/discover', async () => {
+    expect(front.output()).toMatch(/event=mcp_upstream_connected bundle=sdk2026 era=modern/);
+    const { tools } = await client.listTools();
+    expect(tools.find((tool) => tool.name === 's26_echo')).toMatchObject({ annotations: { readOnlyHint: true } });
+    expect(await call('s26_add', { a: 20, b: 22 })).toMatchObject({ content: [{ type: 'text', text: '42' }] });
+    // Every request the server got was a 2026-07-28 one: no initialize, no session.
+    const received = await modernSdkPeer.requests();
+    expect(received.map((request) => request.rpcMethod)).toEqual(expect.arrayContaining(['server/discover', 'tools/list', 'tools/call']));
+    expect(received.filter((request) => request.rpcMethod === 'initialize' || request.sessionId !== null)).toEqual([]);
+    expect(received.find((request) => request.rpcMethod === 'tools/call')?.protocolVersion).toBe('2026-07-28');
   }, 60_000);
 
   it("sends the bundle's own credential and the correlation ids in _meta and as headers, never the caller's token", async () => {

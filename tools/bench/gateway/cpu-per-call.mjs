@@ -26,6 +26,10 @@
 //     --pin                the measured servers on CPU 1, this process and the tool service on CPU 0
 //     --warmup <s>         load each fresh process gets before it is measured, in runs of 2 s (default 10; below)
 //     --profile            writes each gateway's .cpuprofile (node --cpu-prof) to tmp/bench/profiles/<target>
+//     --federation         the gateway's bundle an MCP server (bench-mcp-server.mjs) instead of the tool service,
+//                          measured against the bare MCP forwarder in front of the same server, in both
+//                          eras (tools/bench/gateway-federation); every other option applies, each target
+//                          once per era
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -41,10 +45,14 @@ import {
   callRequest,
   check,
   cpuMicros,
+  Era,
   mainThreadCpuMicros,
+  mcpRequest,
   root,
   settle,
+  startBenchMcpServer,
   startGateway,
+  startMcpForwarder,
   startMinimalProxy,
   startToolService,
   stopAll,
@@ -66,6 +74,7 @@ const { values: options } = parseArgs({
     load: { type: 'string' },
     client: { type: 'string', default: 'autocannon' },
     warmup: { type: 'string', default: SMOKE ? '2' : '10' },
+    federation: { type: 'boolean', default: false },
     smoke: { type: 'boolean', default: false },
   },
 });
@@ -88,8 +97,18 @@ const rounds = Number(options.rounds);
 // threads: more than a few us per call says the process was still being compiled.
 const warmupRuns = Math.max(1, Math.round(Number(options.warmup) / 2));
 const issuer = options['compare-auth'] ? await startBenchIssuer() : undefined;
-const legacyCall = callRequest('legacy');
-const call = issuer ? { ...legacyCall, headers: { ...legacyCall.headers, authorization: issuer.authorization } } : legacyCall;
+/** The eras measured: the federation benchmark's both, the gateway's against the minimal proxy 2025 only. */
+const eras = options.federation ? ['legacy', 'modern'] : ['legacy'];
+/** What each target of an era is sent: the bench tool service's tool, or the bench MCP server's `echo`. */
+function callOf(era) {
+  const request = options.federation ? mcpRequest(era, 'tools/call', { name: 'echo', arguments: { text: 'hello' } }) : callRequest(era);
+  return issuer ? { ...request, headers: { ...request.headers, authorization: issuer.authorization } } : request;
+}
+/** The gateway's bundle of an era: the bench tool service's manifest, or the MCP server pinned to the era. */
+function bundleOf(era, upstream) {
+  if (!options.federation) return undefined;
+  return `mcpServer: { url: "${upstream}", era: "${era === 'legacy' ? '2025' : Era.modern}" }`;
+}
 async function perCall(server, toolService) {
   await settle();
   const sample = () => [cpuMicros(server.pid), mainThreadCpuMicros(server.pid), cpuMicros(toolService.pid)];
@@ -103,19 +122,20 @@ async function perCall(server, toolService) {
 
 /** `seconds` of load on `server`: the fixed rate, or with `--rate max` as many calls as it takes. */
 function drive(server, seconds) {
-  return rate ? fixedRate(server, seconds) : runLoad(load, { url: server.url, ...call, connections, duration: seconds });
+  return rate ? fixedRate(server, seconds) : runLoad(load, { url: server.url, ...server.target.call, connections, duration: seconds });
 }
 
 async function fixedRate(server, seconds) {
   if (options.client === 'undici') {
-    server.load ??= new PacedLoad(server.url, call, { rate, connections });
+    server.load ??= new PacedLoad(server.url, server.target.call, { rate, connections });
     return server.load.run(seconds);
   }
+  const { headers, body } = server.target.call;
   const r = await autocannon({
     url: server.url,
     method: 'POST',
-    headers: call.headers,
-    body: call.body,
+    headers,
+    body,
     connections,
     overallRate: rate,
     duration: seconds,
@@ -134,7 +154,8 @@ const pinServer = (server) => {
 };
 
 try {
-  const toolService = await startToolService(10);
+  // The upstream: the tool service, or with --federation the MCP server (named "tool service" in the rows).
+  const toolService = options.federation ? await startBenchMcpServer() : await startToolService(10);
   // One folder per target, so that the profiles of two builds can be compared.
   const profiling = (name) => {
     if (!options.profile) return [];
@@ -142,37 +163,39 @@ try {
     mkdirSync(dir, { recursive: true });
     return ['--cpu-prof', '--cpu-prof-dir', dir];
   };
-  // What each target is and how it starts; every round starts its own processes (see below).
-  const targets = [
-    {
-      name: 'gateway',
-      start: () => startGateway(toolService.url, { nodeOptions: profiling('gateway') }),
-    },
-  ];
-  for (const main of options.compare) {
-    targets.push({
-      name: path.relative(root, path.resolve(main)),
-      start: () =>
-        startGateway(toolService.url, { main: path.resolve(main), nodeOptions: profiling(path.relative(root, path.resolve(main))) }),
+  // What each target is and how it starts (every round starts its own processes, see below), what it is
+  // sent, and the baseline its ratio is paired with: the minimal proxy, or the era's MCP forwarder.
+  const targets = [];
+  for (const era of eras) {
+    const call = callOf(era);
+    const bundle = bundleOf(era, toolService.url);
+    const named = (name) => (options.federation ? `${name} ${era}` : name);
+    const gateway = (name, settings = {}) => ({
+      name: named(name),
+      call,
+      start: () => startGateway(toolService.url, { bundle, nodeOptions: profiling(named(name)), ...settings }),
     });
+    const baseline = options.federation
+      ? { name: named('MCP forwarder'), call, start: () => startMcpForwarder(toolService.url) }
+      : { name: 'minimal proxy', call, start: () => startMinimalProxy(toolService.url) };
+    const ofEra = [gateway('gateway')];
+    for (const main of options.compare) ofEra.push(gateway(path.relative(root, path.resolve(main)), { main: path.resolve(main) }));
+    for (const assignments of options['compare-env']) {
+      const env = Object.fromEntries(
+        assignments
+          .split(' ')
+          .filter(Boolean)
+          .map((pair) => pair.split('=', 2)),
+      );
+      ofEra.push(gateway(`gateway ${assignments}`, { env }));
+    }
+    for (const flags of options['compare-flags'])
+      ofEra.push(gateway(`gateway ${flags}`, { nodeOptions: flags.split(' ').filter(Boolean) }));
+    if (issuer) ofEra.push(gateway('gateway auth+limits', { extraYaml: issuer.yaml }));
+    ofEra.push(baseline);
+    for (const target of ofEra) Object.assign(target, { baseline, reference: ofEra[0] });
+    targets.push(...ofEra);
   }
-  for (const assignments of options['compare-env']) {
-    const env = Object.fromEntries(
-      assignments
-        .split(' ')
-        .filter(Boolean)
-        .map((pair) => pair.split('=', 2)),
-    );
-    targets.push({ name: `gateway ${assignments}`, start: () => startGateway(toolService.url, { env }) });
-  }
-  for (const flags of options['compare-flags']) {
-    targets.push({
-      name: `gateway ${flags}`,
-      start: () => startGateway(toolService.url, { nodeOptions: flags.split(' ').filter(Boolean) }),
-    });
-  }
-  if (issuer) targets.push({ name: 'gateway auth+limits', start: () => startGateway(toolService.url, { extraYaml: issuer.yaml }) });
-  targets.push({ name: 'minimal proxy', start: () => startMinimalProxy(toolService.url) });
   for (const target of targets) target.micros = [];
 
   console.log(
@@ -192,7 +215,7 @@ try {
       // Warmed just before it is measured: a process left idle for a minute while the others were warmed
       // had V8 compile much of its hot path again in the measured run (20-30 us per call on the other
       // threads, against 2-10 us when measured at once), and more for the target with more code.
-      await check(server.url, call, 'hello');
+      await check(server.url, server.target.call, 'hello');
       for (let run = 0; run < warmupRuns; run += 1) await drive(server, 2);
       const row = await perCall(server, toolService);
       server.target.micros.push(row.micros);
@@ -205,18 +228,18 @@ try {
   }
   // Paired per round: the neighbours on this machine change from minute to minute, and the targets of one
   // round share the same neighbours, so the median of per-round ratios is steadier than a ratio of medians.
-  console.log(`\n${'us/call'.padEnd(26)}   median     min   paired: / minimal proxy   / gateway`);
-  const proxy = targets.at(-1);
+  const baselineName = options.federation ? 'MCP forwarder' : 'minimal proxy';
+  console.log(`\n${'us/call'.padEnd(26)}   median     min   paired: / ${baselineName}   / gateway`);
   const pairedWith = (target, base) => median(target.micros.map((micros, round) => micros / base.micros[round]));
   for (const target of targets) {
     const [mid, min] = [median(target.micros), Math.min(...target.micros)];
     console.log(
-      `${target.name.padEnd(26)} ${mid.toFixed(1).padStart(8)} ${min.toFixed(1).padStart(7)}   ${pairedWith(target, proxy).toFixed(2)}x`.padEnd(
+      `${target.name.padEnd(26)} ${mid.toFixed(1).padStart(8)} ${min.toFixed(1).padStart(7)}   ${pairedWith(target, target.baseline).toFixed(2)}x`.padEnd(
         68,
-      ) + `${pairedWith(target, targets[0]).toFixed(3)}   (single-threaded ceiling ${Math.round(1e6 / mid)} calls/s)`,
+      ) + `${pairedWith(target, target.reference).toFixed(3)}   (single-threaded ceiling ${Math.round(1e6 / mid)} calls/s)`,
     );
   }
 } finally {
   stopAll();
 }
-smokeRan(issuer ? 'gateway-auth' : 'cpu-per-call');
+smokeRan(issuer ? 'gateway-auth' : options.federation ? 'gateway-federation' : 'cpu-per-call');

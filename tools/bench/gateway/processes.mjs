@@ -55,22 +55,40 @@ export function startToolService(tools) {
 
 /**
  * The built gateway with one bundle, the bench tool service. `main` defaults to this checkout's build
- * (dist/apps/gateway/main.js); cpu-per-call.mjs --compare passes another build.
+ * (dist/apps/gateway/main.js); cpu-per-call.mjs --compare passes another build. `bundle` replaces the
+ * bundle's source (YAML of its members, e.g. an `mcpServer`).
  */
 export function startGateway(
   toolService,
-  { main = path.join(root, 'dist/apps/gateway/main.js'), nodeOptions = [], env = {}, extraYaml = '' } = {},
+  {
+    main = path.join(root, 'dist/apps/gateway/main.js'),
+    nodeOptions = [],
+    env = {},
+    extraYaml = '',
+    bundle = `serviceDomain: "${toolService}", manifestPath: /tool-manifest`,
+  } = {},
 ) {
   const config = path.join(mkdtempSync(path.join(tmpdir(), 'gw-bench-')), 'gateway.yaml');
-  writeFileSync(
-    config,
-    `server: { port: 0, managementPort: 0 }\nmcp:\n  bundles: [{ name: bench, serviceDomain: "${toolService}", manifestPath: /tool-manifest }]\n${extraYaml}`,
-  );
+  writeFileSync(config, `server: { port: 0, managementPort: 0 }\nmcp:\n  bundles: [{ name: bench, ${bundle} }]\n${extraYaml}`);
   return start('gateway', [main, '--config', config], env, /event=gateway_started mcpUrl=(\S+)/, nodeOptions);
 }
 
 export function startMinimalProxy(toolService) {
   return start('minimal proxy', [path.join(here, 'minimal-proxy.mjs')], { TOOL_SERVICE_URL: toolService }, /listening on (\S+)/);
+}
+
+/** The federation benchmark's MCP server (both eras) and the bare MCP forwarder in front of it (tools/bench/gateway-federation). */
+export function startBenchMcpServer() {
+  return start('bench MCP server', [path.join(here, '../gateway-federation/bench-mcp-server.mjs')], {}, /listening on (\S+)/);
+}
+
+export function startMcpForwarder(mcpServer) {
+  return start(
+    'MCP forwarder',
+    [path.join(here, '../gateway-federation/mcp-forwarder.mjs')],
+    { MCP_SERVER_URL: mcpServer },
+    /listening on (\S+)/,
+  );
 }
 
 export function startSdkRecipe(toolService) {

@@ -6,6 +6,8 @@
  *   --json            answer POSTs with a single JSON body instead of an SSE stream
  *   --stateless       no sessions (a fresh SDK server and transport per request)
  *   --port=<n>        listen on this port instead of one the OS picks (to restart a server in place)
+ *   --modern          the SDK's 2026-07-28 entry (createMcpHandler): server/discover and stateless per-request
+ *                     serving, with 2025 requests served statelessly beside it
  *
  * Tools: "add" {a, b}; "echo" {text}; "notify-later" sends a logging notification 50 ms after answering
  * (so it travels on the GET notification stream); "slow" {ms} answers after ms milliseconds, or never once
@@ -17,7 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 
-import { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { createMcpHandler, McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 
 const flags = new Set(process.argv.slice(2));
@@ -78,6 +80,9 @@ async function statefulTransport() {
   return transport;
 }
 
+const modern = flags.has('--modern')
+  ? createMcpHandler(() => mcpServer(), { responseMode: flags.has('--json') ? 'json' : 'auto' })
+  : undefined;
 const sessions = new Map();
 let pendingInitialize;
 
@@ -95,6 +100,19 @@ async function transportFor(request) {
   if (id) return undefined;
   pendingInitialize = await statefulTransport();
   return pendingInitialize;
+}
+
+/** The 2025 serving: the request's session (or a new one, or none with --stateless); 404 to a session it does not know. */
+async function responseOf(request) {
+  const transport = await transportFor(request);
+  if (!transport) {
+    return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }), {
+      status: 404,
+    });
+  }
+  const response = await transport.handleRequest(request);
+  if (transport.sessionId && !sessions.has(transport.sessionId)) sessions.set(transport.sessionId, transport);
+  return response;
 }
 
 async function readBody(req) {
@@ -140,13 +158,7 @@ const http = createServer(async (req, res) => {
     headers: req.headers,
   });
   const request = toWebRequest(req, body);
-  const transport = await transportFor(request);
-  if (!transport) {
-    res.statusCode = 404;
-    return res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
-  }
-  const response = await transport.handleRequest(request);
-  if (transport.sessionId && !sessions.has(transport.sessionId)) sessions.set(transport.sessionId, transport);
+  const response = modern ? await modern.fetch(request) : await responseOf(request);
   res.writeHead(response.status, Object.fromEntries(response.headers));
   if (!response.body) return res.end();
   const reader = response.body.getReader();
