@@ -20,8 +20,9 @@ export type CallProgress<T> = { readonly ended: T } | { readonly asks: ReadonlyM
  * waiting on a 2026 caller's retry outlives the request that started it.
  */
 export class RelayedCall<T> implements ServerRequestRelay {
-  readonly deadline = new CallDeadline();
   private readonly cancelled = new AbortController();
+  /** Running out cancels the call as `cancel` does. */
+  readonly deadline = new CallDeadline(this.cancelled);
   private readonly queued: Asked[] = [];
   private readonly waiting = new Map<string, Asked>();
   private wake: (() => void) | undefined;
@@ -32,7 +33,7 @@ export class RelayedCall<T> implements ServerRequestRelay {
     this.ended = start(this);
   }
 
-  /** Aborted by `cancel`: the server is told the call is cancelled. */
+  /** Aborted by `cancel` or the deadline: the server is told the call is cancelled. */
   get signal(): AbortSignal {
     return this.cancelled.signal;
   }
