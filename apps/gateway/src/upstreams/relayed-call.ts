@@ -30,7 +30,7 @@ export class RelayedCall<T> implements ServerRequestRelay {
 
   /** `start` runs the call with this relay, its signal and its deadline; its promise must not reject. */
   constructor(start: (relay: RelayedCall<T>) => Promise<T>) {
-    this.ended = start(this);
+    this.ended = start(this).finally(() => this.deadline.stop());
   }
 
   /** Aborted by `cancel` or the deadline: the server is told the call is cancelled. */
@@ -93,6 +93,7 @@ export class RelayedCall<T> implements ServerRequestRelay {
   /** The requests are refused and the server's call cancelled: nobody will read its result. */
   cancel(reason: string): void {
     this.refuse(new RelayRefusal(reason, -32603));
+    this.deadline.stop();
     this.cancelled.abort(new Error(reason));
   }
 
