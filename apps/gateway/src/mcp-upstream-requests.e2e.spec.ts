@@ -32,13 +32,15 @@ const textOf = (result: CallToolResult) => (result.content as Array<{ text?: str
 
 /**
  * The SDK v2 client at 2026-07-28, answering each elicitation with the one field it asks for (`name`, or
- * a colour; server-everything's form needs only the name), and each sampling request with a line of verse.
+ * a colour; server-everything's form needs only the name), each sampling request with a line of verse, and
+ * roots/list with one root.
  */
 async function modernClient(url: string, name: string): Promise<Client> {
   const client = new Client(
     { name: 'relay-test', version: '1.0.0' },
-    { capabilities: { elicitation: { form: {} }, sampling: {} }, versionNegotiation: { mode: { pin: VERSION } } },
+    { capabilities: { elicitation: { form: {} }, sampling: {}, roots: {} }, versionNegotiation: { mode: { pin: VERSION } } },
   );
+  client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///work', name: 'work' }] }));
   client.setRequestHandler('sampling/createMessage', async () => ({
     role: 'assistant' as const,
     content: { type: 'text' as const, text: 'an old silent pond' },
@@ -131,7 +133,7 @@ mcp:
   });
 
   describe('a 2026-07-28 server that answers input_required', () => {
-    it("relays its elicitation to a 2026-07-28 client and the client's answer back, over every round", async () => {
+    it("relays its elicitation and roots requests to a 2026-07-28 client and the client's answers back, over every round", async () => {
       const client = await modernClient(frontUrl(), 'Ada');
       try {
         const once = (await client.callTool({ name: 'gw_test_input_required_result_elicitation', arguments: {} })) as CallToolResult;
@@ -139,6 +141,8 @@ mcp:
         // Two rounds, the server's state carried from the first to the third through both gateways' seals.
         const twice = (await client.callTool({ name: 'gw_test_input_required_result_multi_round', arguments: {} })) as CallToolResult;
         expect(textOf(twice)).toBe('Ada likes green');
+        const roots = (await client.callTool({ name: 'gw_test_input_required_result_list_roots', arguments: {} })) as CallToolResult;
+        expect(textOf(roots)).toBe('Roots: file:///work');
       } finally {
         await client.close();
       }

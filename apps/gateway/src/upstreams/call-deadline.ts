@@ -1,18 +1,19 @@
 /**
  * How long a call to an MCP server may still take. Most calls set it once; a call whose server asks our
  * caller for input (issue 28) stops it while the caller is being asked and starts it again, from the
- * retry's own deadline, when the answer comes. When it runs out, `expired` rejects and `signal` aborts,
- * which cancels the server's call.
+ * retry's own deadline, when the answer comes. When it runs out, `expired` rejects and `aborter` aborts,
+ * which cancels the server's call: the call's own cancellation, when it has one, so that a call listens
+ * to one signal, not two combined.
  */
 export class CallDeadline {
   readonly expired: Promise<never>;
-  private readonly aborter = new AbortController();
   private fire!: () => void;
+  private out = false;
   private timer: NodeJS.Timeout | undefined;
   /** The length of the last wait started: what a timeout's message says. */
   private millis = 0;
 
-  constructor() {
+  constructor(private readonly aborter = new AbortController()) {
     this.expired = new Promise<never>((_, reject) => {
       this.fire = () => reject(new Error('deadline'));
     });
@@ -24,6 +25,11 @@ export class CallDeadline {
     return this.aborter.signal;
   }
 
+  /** Whether it ran out (and not the call's caller who cancelled). */
+  get ranOut(): boolean {
+    return this.out;
+  }
+
   get lastWaitMillis(): number {
     return this.millis;
   }
@@ -33,6 +39,7 @@ export class CallDeadline {
     this.stop();
     this.millis = millis;
     this.timer = setTimeout(() => {
+      this.out = true;
       this.fire();
       this.aborter.abort(new Error(`no answer within ${millis} ms`));
     }, millis);

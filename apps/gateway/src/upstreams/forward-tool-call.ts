@@ -56,8 +56,8 @@ export interface ForwardingTo {
  * result goes back whole; a failure to get one (no connection, no answer in time, a lost connection, the
  * server's JSON-RPC error, an open circuit) becomes an `isError` result the model can read. A request the
  * server sends during the call is put to a 2026 caller as `input_required` while the call is held here
- * for the retry; a caller that did not declare what it needs, or a 2025 caller, is not asked (the server
- * gets an error answer).
+ * for the retry, and to a 2025 caller on the call's event stream; a 2026 caller that did not declare what
+ * it needs, or a 2025 caller that cannot take a stream, is not asked (the server gets an error answer).
  */
 export async function forwardToolCall(
   to: ForwardingTo,

@@ -20,8 +20,9 @@ export type CallProgress<T> = { readonly ended: T } | { readonly asks: ReadonlyM
  * waiting on a 2026 caller's retry outlives the request that started it.
  */
 export class RelayedCall<T> implements ServerRequestRelay {
-  readonly deadline = new CallDeadline();
   private readonly cancelled = new AbortController();
+  /** Running out cancels the call as `cancel` does. */
+  readonly deadline = new CallDeadline(this.cancelled);
   private readonly queued: Asked[] = [];
   private readonly waiting = new Map<string, Asked>();
   private wake: (() => void) | undefined;
@@ -29,10 +30,10 @@ export class RelayedCall<T> implements ServerRequestRelay {
 
   /** `start` runs the call with this relay, its signal and its deadline; its promise must not reject. */
   constructor(start: (relay: RelayedCall<T>) => Promise<T>) {
-    this.ended = start(this);
+    this.ended = start(this).finally(() => this.deadline.stop());
   }
 
-  /** Aborted by `cancel`: the server is told the call is cancelled. */
+  /** Aborted by `cancel` or the deadline: the server is told the call is cancelled. */
   get signal(): AbortSignal {
     return this.cancelled.signal;
   }
@@ -92,6 +93,7 @@ export class RelayedCall<T> implements ServerRequestRelay {
   /** The requests are refused and the server's call cancelled: nobody will read its result. */
   cancel(reason: string): void {
     this.refuse(new RelayRefusal(reason, -32603));
+    this.deadline.stop();
     this.cancelled.abort(new Error(reason));
   }
 

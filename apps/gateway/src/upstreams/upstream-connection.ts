@@ -63,7 +63,10 @@ export interface UpstreamCall {
   readonly callerCapabilities?: Readonly<Record<string, unknown>>;
   /** Where the server's requests during the call go (elicitation, sampling, roots); refused without one. */
   readonly relay?: ServerRequestRelay;
-  /** Already started, and moved by the relay; without it the call has `timeoutMillis` from now. */
+  /**
+   * Already started, moved by the relay, and aborting `signal` when it runs out; without it the call has
+   * `timeoutMillis` from now.
+   */
   readonly deadline?: CallDeadline;
 }
 
@@ -112,9 +115,12 @@ export class UpstreamConnection {
    * does (`call.deadline`, moved by the relay while our caller is asked; else `timeoutMillis` from now).
    */
   callTool(name: string, args: Record<string, unknown>, call: UpstreamCall): Promise<CallToolResult | InputRequiredResult> {
-    const deadline = call.deadline ?? new CallDeadline();
-    if (call.deadline === undefined) deadline.start(call.timeoutMillis);
-    const signal = call.signal ? AbortSignal.any([call.signal, deadline.signal]) : deadline.signal;
+    let { deadline, signal } = call;
+    if (deadline === undefined) {
+      deadline = new CallDeadline();
+      deadline.start(call.timeoutMillis);
+      signal = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
+    }
     return this.guarded(
       deadline,
       `tools/call of ${name}`,
@@ -168,7 +174,7 @@ export class UpstreamConnection {
       breaker.succeeded();
       return result;
     } catch (error) {
-      if (deadline.signal.aborted) {
+      if (deadline.ranOut) {
         breaker.failed();
         throw new GatewayError(
           GatewayErrorCode.UpstreamTimeout,

@@ -1,0 +1,94 @@
+import type { RequestContext } from '@toolmesh/transport-http/server';
+
+import { type ForwardedCall, type ForwardedCallRequest, forwardToolCall } from './forward-tool-call';
+import { HeldCalls } from './held-calls';
+import type { ServerRequest } from './server-request-relay';
+import type { UpstreamCall, UpstreamConnection } from './upstream-connection';
+
+/**
+ * What forwarding does with a 2025 server's request during a call, whoever the caller is (issue 28): the
+ * server's side is a stand-in connection whose call asks once and reports what its request got.
+ */
+const ELICIT: ServerRequest = { method: 'elicitation/create', params: { message: 'Your name?' } };
+const context = { guid: 'g', requestId: 'r' } as RequestContext;
+
+/**
+ * A connection whose call asks `ELICIT` and ends with what the answer was, or the error's code; `answer`
+ * is what its request got, `cancelled` whether its call was cancelled.
+ */
+function askingServer() {
+  let call: UpstreamCall | undefined;
+  let answered: (text: string) => void = () => undefined;
+  const answer = new Promise<string>((resolve) => (answered = resolve));
+  const connection = {
+    callTool: async (_name: string, _args: Record<string, unknown>, upstreamCall: UpstreamCall) => {
+      call = upstreamCall;
+      const answer = await upstreamCall.relay?.ask(ELICIT, new AbortController().signal).then(
+        (result) => JSON.stringify(result),
+        (error: { code?: number; message: string }) => `refused ${error.code}: ${error.message}`,
+      );
+      answered(String(answer));
+      return { content: [{ type: 'text', text: String(answer) }] };
+    },
+  } as unknown as UpstreamConnection;
+  return { connection: Promise.resolve(connection), answer, cancelled: () => call?.signal?.aborted === true };
+}
+
+const request = (extra: Partial<ForwardedCallRequest> = {}): ForwardedCallRequest => ({
+  tool: 'ev_ask',
+  upstreamTool: 'ask',
+  args: {},
+  ...extra,
+});
+
+const textOf = (forwarded: ForwardedCall) => ('result' in forwarded ? forwarded.result.content[0].text : undefined);
+
+describe('forwardToolCall with a server that asks during the call', () => {
+  it('refuses the request of a 2026 caller that did not declare what it needs, cancels the call, and hands the era the request to name', async () => {
+    const server = askingServer();
+    const forwarded = await forwardToolCall(
+      { connection: server.connection, held: new HeldCalls() },
+      request({ callerCapabilities: { sampling: {} } }),
+      context,
+      undefined,
+      5_000,
+    );
+    if (!('input' in forwarded)) throw new Error('expected the request');
+    expect(Object.values(forwarded.input.inputRequests ?? {})).toEqual([ELICIT]);
+    expect(forwarded.held).toBeUndefined();
+    expect(await server.answer).toBe('refused -32601: the caller of this call did not declare elicitation');
+    expect(server.cancelled()).toBe(true);
+  });
+
+  it("holds the call for a 2026 caller that can answer, and the retry's answer reaches the server", async () => {
+    const server = askingServer();
+    const held = new HeldCalls<ForwardedCall>();
+    const first = await forwardToolCall(
+      { connection: server.connection, held },
+      request({ callerCapabilities: { elicitation: {} } }),
+      context,
+      undefined,
+      5_000,
+    );
+    if (!('input' in first) || first.held === undefined) throw new Error('expected a held call');
+    const [key] = Object.keys(first.input.inputRequests ?? {});
+    const retry = await forwardToolCall(
+      { connection: server.connection, held },
+      request({
+        callerCapabilities: { elicitation: {} },
+        answers: { inputResponses: { [key]: { action: 'accept', content: { name: 'Ada' } } }, state: { held: first.held } },
+      }),
+      context,
+      undefined,
+      5_000,
+    );
+    expect(textOf(retry)).toBe('{"action":"accept","content":{"name":"Ada"}}');
+  });
+
+  it('answers the server with an error for a 2025 caller that cannot take an event stream, and the call goes on', async () => {
+    const server = askingServer();
+    const forwarded = await forwardToolCall({ connection: server.connection, held: new HeldCalls() }, request(), context, undefined, 5_000);
+    expect(textOf(forwarded)).toBe('refused -32601: the caller of this call cannot take an event stream');
+    expect(server.cancelled()).toBe(false);
+  });
+});
