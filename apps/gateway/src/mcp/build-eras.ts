@@ -14,7 +14,6 @@ import { Era2025, era2025Methods } from './era-2025/era-2025';
 import { initializeHandler } from './era-2025/handlers/initialize';
 import { Era2026, type ModernRequestHandler } from './era-2026/era-2026';
 import { discoverHandler } from './era-2026/handlers/discover';
-import { emptyPromptsAndResources } from './era-2026/handlers/empty-prompts-and-resources';
 import { listenHandler } from './era-2026/handlers/listen';
 import { paramHeaderRefusal } from './era-2026/handlers/tools-call';
 import { ModernResults } from './era-2026/modern-results';
@@ -129,7 +128,6 @@ export function buildEras(
       ),
     ],
     [McpMethod.SubscriptionsListen, listenHandler(listeners, results.meta)],
-    ...emptyPromptsAndResources(results),
   ]);
   // Every version served, 2026 first: a client may pick any, as a -32022 offers them.
   const discover = discoverHandler({ supportedVersions: allSupported, capabilities: declaredCapabilities(modernMethods) }, () =>
