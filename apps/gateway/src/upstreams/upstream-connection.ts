@@ -2,10 +2,15 @@ import {
   type CallToolResult,
   type EraSetting,
   type EraVerdict,
+  type GetPromptResult,
   type Implementation,
   McpClient,
   McpClientError,
   McpClientErrorCode,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
   type Tool,
 } from '@toolmesh/mcp-client';
 import { isSessionExpired, StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
@@ -34,6 +39,13 @@ export interface UpstreamDeps {
   readonly clientInfo: Implementation;
   readonly breaker: CircuitBreaker;
   readonly logger: Logger;
+}
+
+/** A server's resources, resource templates and prompts, every page of each (empty when it declares none). */
+export interface UpstreamFeatures {
+  readonly resources: readonly Resource[];
+  readonly resourceTemplates: readonly ResourceTemplate[];
+  readonly prompts: readonly Prompt[];
 }
 
 /** What a forwarded call carries besides its arguments. */
@@ -67,6 +79,39 @@ export class UpstreamConnection {
   /** Every page of the server's `tools/list` (the SDK follows `nextCursor`, at most 64 pages), within the listing deadline. */
   listTools(): Promise<Tool[]> {
     return this.guarded(this.settings.listTimeoutMillis, 'tools/list', (client) => client.listTools());
+  }
+
+  /** Every page of the server's resources, resource templates and prompts, all three within one listing deadline. */
+  listFeatures(): Promise<UpstreamFeatures> {
+    return this.guarded(this.settings.listTimeoutMillis, 'resources/list, resources/templates/list and prompts/list', async (client) => {
+      const sdk = client.sdkClient();
+      const timeout = this.settings.listTimeoutMillis;
+      const [{ resources }, { resourceTemplates }, { prompts }] = await Promise.all([
+        sdk.listResources(undefined, { timeout }),
+        sdk.listResourceTemplates(undefined, { timeout }),
+        sdk.listPrompts(undefined, { timeout }),
+      ]);
+      return { resources, resourceTemplates, prompts };
+    });
+  }
+
+  readResource(uri: string, call: UpstreamCall): Promise<ReadResourceResult> {
+    return this.guarded(
+      call.timeoutMillis,
+      'resources/read',
+      (client) => client.sdkClient().readResource({ uri, _meta: { ...call.meta } }, this.requestOptions(call)),
+      call.signal,
+    );
+  }
+
+  getPrompt(name: string, args: Record<string, string> | undefined, call: UpstreamCall): Promise<GetPromptResult> {
+    return this.guarded(
+      call.timeoutMillis,
+      'prompts/get',
+      (client) =>
+        client.sdkClient().getPrompt({ name, ...(args && { arguments: args }), _meta: { ...call.meta } }, this.requestOptions(call)),
+      call.signal,
+    );
   }
 
   callTool(name: string, args: Record<string, unknown>, call: UpstreamCall): Promise<CallToolResult> {
@@ -178,6 +223,11 @@ export class UpstreamConnection {
     this.client = client;
     this.deps.logger.info('mcp_upstream_connected', { bundle, era: client.era ?? 'unknown' });
     return client;
+  }
+
+  /** The SDK's options of one forwarded request: its deadline and the caller's hang-up. */
+  private requestOptions(call: UpstreamCall): { timeout: number; signal?: AbortSignal } {
+    return { timeout: call.timeoutMillis, ...(call.signal && { signal: call.signal }) };
   }
 
   /** A client that is no longer ours (lost, or its session expired): closed, and the next request opens another. */
