@@ -1,8 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -10,11 +7,12 @@ import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@mod
 
 import { freePort } from '../../../tools/test/free-port';
 import { spawnGateway } from '../../../tools/test/gateway-process';
+import { type Everything, startEverything, startStalledServer } from '../../../tools/test/mcp-servers';
 import { type HttpPeer, type PeerRequest, startHttpPeer } from '../../../tools/test/peers/http-peer';
 import { until } from '../../../tools/test/process-table';
 import { startRedis, type TestRedis } from '../../../tools/test/redis-server';
 import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
-import { REPO_ROOT, type ServerProcess } from '../../../tools/test/server-process';
+import type { ServerProcess } from '../../../tools/test/server-process';
 import type { GatewayConfig } from './config/gateway-config';
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';
 
@@ -24,46 +22,7 @@ import { startTestGateway, type TestGateway } from './test-support/test-gateway'
  * with sessions), our own gateway as a 2026-07-28 server, one that never answers, and one killed while a
  * call runs. Clients are the SDK v2 client and raw HTTP.
  */
-const EVERYTHING_BIN = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const PEER_TOKEN = 'Bearer peer-secret';
-
-interface Everything {
-  readonly url: string;
-  stop(): Promise<void>;
-}
-
-/** server-everything's Streamable HTTP mode on a port the OS said was free; it names its port only on stderr, so its endpoint is polled. */
-async function startEverything(): Promise<Everything> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [EVERYTHING_BIN, 'streamableHttp'], {
-    env: { PATH: process.env.PATH ?? '', PORT: String(port) },
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${port}/mcp`;
-  let listening = false;
-  await until(() => {
-    void fetch(url).then(
-      () => (listening = true),
-      () => undefined,
-    );
-    return listening;
-  }, 'server-everything listening');
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
-}
-
-/** An MCP server that accepts every request and never answers any. */
-async function startStalledServer(): Promise<{ url: string; server: Server }> {
-  const server = createServer(() => undefined);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, server };
-}
 
 async function connectedClient(url: string, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'federation-test', version: '1.0.0' });

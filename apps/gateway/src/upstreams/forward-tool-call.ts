@@ -35,30 +35,38 @@ export async function forwardToolCall(
   trace: TraceHeaders | undefined,
   timeoutMillis: number,
 ): Promise<ForwardedCall> {
-  const { hangUp } = context;
-  const cancel = hangUp && new AbortController();
-  const onHangUp = () => cancel?.abort(new Error('the caller hung up'));
-  hangUp?.onHangUp(onHangUp);
   try {
-    const result = await (
-      await connection
-    ).callTool(call.upstreamTool, call.args, {
-      timeoutMillis,
-      meta: correlationMeta(context, trace),
-      ...(cancel && { signal: cancel.signal }),
-    });
+    const result = await withHangUp(context, async (signal) =>
+      (await connection).callTool(call.upstreamTool, call.args, {
+        timeoutMillis,
+        meta: correlationMeta(context, trace),
+        ...(signal && { signal }),
+      }),
+    );
     return { result: passedOn(result) };
   } catch (error) {
     return {
       result: { content: [{ type: 'text', text: `Tool ${call.tool} failed: ${errorMessage(error)}` }], isError: true },
       failure: failureOf(error),
     };
+  }
+}
+
+/** Runs one request to an MCP server with a signal aborted when the caller hangs up (none when the front cannot tell). */
+export async function withHangUp<T>(context: RequestContext, run: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+  const { hangUp } = context;
+  const cancel = hangUp && new AbortController();
+  const onHangUp = () => cancel?.abort(new Error('the caller hung up'));
+  hangUp?.onHangUp(onHangUp);
+  try {
+    return await run(cancel?.signal);
   } finally {
     hangUp?.offHangUp(onHangUp);
   }
 }
 
-function correlationMeta(context: RequestContext, trace: TraceHeaders | undefined): Record<string, unknown> {
+/** The `_meta` every forwarded request carries: the correlation ids, and the trace context when the caller sent one. */
+export function correlationMeta(context: RequestContext, trace: TraceHeaders | undefined): Record<string, unknown> {
   return {
     [CORRELATION_META_KEYS.guid]: context.guid,
     [CORRELATION_META_KEYS.requestId]: context.requestId,
