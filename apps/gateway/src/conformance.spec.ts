@@ -1,11 +1,5 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
-
-import { REPO_ROOT } from '../../../tools/test/server-process';
+import { expectPassing, runSuite } from './test-support/conformance-suite';
 import { useGatewayWithSampleService } from './test-support/test-gateway';
-
-type Results = Record<string, { passed: boolean; failures: string[] }>;
 
 /** Scenarios of the suite 0.1.16 that apply to a tools-only gateway (the rest need prompts, resources, sampling, ...). */
 const SUITE_01_SCENARIOS = [
@@ -56,20 +50,6 @@ const SUITE_02_INPUT_REQUIRED_SCENARIOS = [
 
 /** With `--spec-version 2026-07-28`: the same, without the 2025-only ones. */
 const SUITE_02_MODERN_SCENARIOS = SUITE_02_SCENARIOS.filter((s) => !['server-initialize', 'server-session-lifecycle', 'ping'].includes(s));
-
-async function runSuite(url: string, scenarios: readonly string[], options: string[] = []): Promise<Results> {
-  const runner = path.join(REPO_ROOT, 'tools/conformance/run-conformance.js');
-  const { stdout } = await promisify(execFile)(process.execPath, [runner, 'server', url, ...scenarios, '--json', ...options]).catch(
-    (error: { stdout: string }) => ({ stdout: error.stdout }),
-  );
-  return JSON.parse(stdout) as Results;
-}
-
-function expectPassing(results: Results, scenarios: readonly string[]): void {
-  expect(Object.keys(results)).toEqual(scenarios);
-  for (const [scenario, result] of Object.entries(results))
-    expect({ scenario, failures: result.failures }).toEqual({ scenario, failures: [] });
-}
 
 describe('official MCP conformance suite, server scenarios', () => {
   // A short catalogue TTL: the listen checks change the tool list and wait about a second for the notification.
