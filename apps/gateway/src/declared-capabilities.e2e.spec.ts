@@ -72,21 +72,12 @@ describe('capabilities declared only for what is served (SPEC N7)', () => {
     await expectEveryDeclaredMethodServed(capabilities, (method, params) => modern(gateway(), method, params));
   });
 
-  it('a gateway of REST tool services only declares neither prompts nor resources, and does not serve them', async () => {
-    const discover = await modern(gateway(), 'server/discover', {});
-    const init = await legacy(gateway(), 'initialize', {
-      protocolVersion: '2025-11-25',
-      capabilities: {},
-      clientInfo: { name: 't', version: '1' },
+  it('2026-07-28: prompts and resources are served as a server with none must: empty lists, -32602 for one asked for by name', async () => {
+    expect(await modern(gateway(), 'prompts/get', { name: 'any' })).toMatchObject({ status: 200, body: { error: { code: -32602 } } });
+    expect(await modern(gateway(), 'resources/read', { uri: 'file:///any' })).toMatchObject({
+      status: 200,
+      body: { error: { code: -32602, data: { uri: 'file:///any' } } },
     });
-    for (const capabilities of [discover.body.result?.capabilities, init.body.result?.capabilities]) {
-      expect(capabilities).not.toHaveProperty('prompts');
-      expect(capabilities).not.toHaveProperty('resources');
-    }
-    for (const [method, params] of [...METHODS_OF.prompts, ...METHODS_OF.resources]) {
-      expect(await modern(gateway(), method, params)).toMatchObject({ status: 404, body: { error: { code: -32601 } } });
-      expect(await legacy(gateway(), method, params)).toMatchObject({ status: 200, body: { error: { code: -32601 } } });
-    }
   });
 
   for (const version of ['2025-03-26', '2025-06-18', '2025-11-25']) {

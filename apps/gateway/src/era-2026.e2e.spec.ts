@@ -45,7 +45,7 @@ describe('the 2026-07-28 era (SPEC G25)', () => {
       expect(status).toBe(200);
       expect(body.result).toEqual({
         supportedVersions: ['2026-07-28', '2025-03-26', '2025-06-18', '2025-11-25'],
-        capabilities: { tools: { listChanged: true } },
+        capabilities: { tools: { listChanged: true }, prompts: {}, resources: {} },
         resultType: 'complete',
         ttlMs: 60_000,
         cacheScope: 'public',
@@ -68,6 +68,19 @@ describe('the 2026-07-28 era (SPEC G25)', () => {
       });
       const invalid = await modern(gateway(), 'tools/call', { name: 'echo_text', arguments: {} });
       expect(invalid).toMatchObject({ status: 200, body: { result: { isError: true, resultType: 'complete' } } });
+    });
+
+    it('serves the prompt and resource lists empty, as discover declares', async () => {
+      for (const [method, member] of [
+        ['prompts/list', 'prompts'],
+        ['resources/list', 'resources'],
+        ['resources/templates/list', 'resourceTemplates'],
+      ]) {
+        expect(await modern(gateway(), method)).toMatchObject({
+          status: 200,
+          body: { result: { [member]: [], resultType: 'complete', cacheScope: 'public' } },
+        });
+      }
     });
 
     it('checks the Mcp-Param-* headers of x-mcp-header arguments: Base64 decoded, integers compared as numbers', async () => {

@@ -15,6 +15,7 @@ import { Era2025, era2025Methods } from './era-2025/era-2025';
 import { initializeHandler } from './era-2025/handlers/initialize';
 import { Era2026, type ModernRequestHandler } from './era-2026/era-2026';
 import { discoverHandler } from './era-2026/handlers/discover';
+import { emptyPromptsAndResources } from './era-2026/handlers/empty-prompts-and-resources';
 import { listenHandler } from './era-2026/handlers/listen';
 import { paramHeaderRefusal } from './era-2026/handlers/tools-call';
 import { ModernResults } from './era-2026/modern-results';
@@ -136,7 +137,8 @@ export function buildEras(
       ),
     ],
     [McpMethod.SubscriptionsListen, listenHandler(listeners, results.meta)],
-    ...(features ? modernResourcesAndPrompts(features, results, pageSize) : []),
+    // Without an MCP server bundle, 2026 clients still get the empty lists (see empty-prompts-and-resources.ts).
+    ...(features ? modernResourcesAndPrompts(features, results, pageSize) : emptyPromptsAndResources(results)),
   ]);
   // Every version served, 2026 first: a client may pick any, as a -32022 offers them.
   const discover = discoverHandler({ supportedVersions: allSupported, capabilities: declaredCapabilities(modernMethods) }, () =>
