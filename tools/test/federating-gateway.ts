@@ -5,7 +5,7 @@ import path from 'node:path';
 import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 import { spawnGateway } from './gateway-process';
-import { startEverything } from './server-everything';
+import { startEverything } from './mcp-servers';
 
 /**
  * The built gateway federating server-everything (issue 28): its one bundle, `everything` (prefix `ev_`),

@@ -8,8 +8,8 @@ import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextproto
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 import { spawnGateway } from '../../../tools/test/gateway-process';
+import { type Everything, startEverything } from '../../../tools/test/mcp-servers';
 import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
-import { type Everything, startEverything } from '../../../tools/test/server-everything';
 import type { ServerProcess } from '../../../tools/test/server-process';
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';
 

@@ -1,6 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -8,8 +7,8 @@ import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@mod
 
 import { freePort } from '../../../tools/test/free-port';
 import { spawnGateway } from '../../../tools/test/gateway-process';
+import { type Everything, startEverything, startStalledServer } from '../../../tools/test/mcp-servers';
 import { type HttpPeer, type PeerRequest, startHttpPeer } from '../../../tools/test/peers/http-peer';
-import { type Everything, startEverything } from '../../../tools/test/server-everything';
 import { until } from '../../../tools/test/process-table';
 import { startRedis, type TestRedis } from '../../../tools/test/redis-server';
 import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
@@ -41,13 +40,6 @@ const UPSTREAM_HEADERS = new Set([
   'traceparent',
   'tracestate',
 ]);
-
-/** An MCP server that accepts every request and never answers any. */
-async function startStalledServer(): Promise<{ url: string; server: Server }> {
-  const server = createServer(() => undefined);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, server };
-}
 
 async function connectedClient(url: string, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'federation-test', version: '1.0.0' });

@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 
 const SCRIPT = path.join(__dirname, 'sdk-http-server.mjs');
+/** The server of exactly the resources and prompts the conformance suites' scenarios ask for (no `requests()`). */
+export const CONFORMANCE_FEATURES_SCRIPT = path.join(__dirname, 'conformance-features-server.mjs');
 
 /** One HTTP request the peer received: its method and headers, and the JSON-RPC message's method and `_meta`. */
 export interface PeerRequest {
@@ -24,13 +26,13 @@ export interface HttpPeer {
   stop(): Promise<void>;
 }
 
-/** Starts tools/test/peers/sdk-http-server.mjs on port 0 and resolves once it listens. */
-export function startHttpPeer(flags: string[] = []): Promise<HttpPeer> {
-  const child = spawn(process.execPath, [SCRIPT, ...flags], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** Starts tools/test/peers/sdk-http-server.mjs (or another peer `script`) on port 0 and resolves once it listens. */
+export function startHttpPeer(flags: string[] = [], script = SCRIPT): Promise<HttpPeer> {
+  const child = spawn(process.execPath, [script, ...flags], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let output = '';
     child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`sdk-http-server exited with ${code} before listening`)));
+    child.once('exit', (code) => reject(new Error(`${path.basename(script)} exited with ${code} before listening`)));
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const match = /LISTENING (\S+)/.exec(output);

@@ -16,6 +16,7 @@ import { connectCatalogueChanges } from '../mcp/change-notifications/catalogue-c
 import { resolveCallerIdentity } from '../tool-client/caller-identity';
 import { UndiciToolClient } from '../tool-client/undici-tool-client';
 import { GatewayTracing } from '../tracing/tracing';
+import { FederatedFeatures } from '../upstreams/federated-features';
 import { McpUpstreams } from '../upstreams/mcp-upstreams';
 import { refreshOnUpstreamChanges } from '../upstreams/upstream-tool-changes';
 import { buildCallerAccess } from './build-caller-access';
@@ -97,6 +98,12 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     logger,
     ...(metrics && { observe: (tool, durationMs, failure) => metrics.toolCall(tool, durationMs, failure) }),
   });
+  const features = new FederatedFeatures(mcp.bundles, upstreams, {
+    ttlMillis: mcp.catalogue.refreshTtlMillis,
+    maxCallMillis: mcp.maxToolTimeoutMillis,
+    now: options.now ?? Date.now,
+    logger,
+  });
   const tracing = GatewayTracing.fromEnvironment(options.env, mcp.serverInfo.version);
   const eras = buildEras(
     mcp,
@@ -112,6 +119,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       }),
     },
     access.eras,
+    features.served ? features : undefined,
   );
   openStreams = () => eras.listeners.size;
   // search_tools's index is brought up to date as each new tool list is installed, not by a request.
@@ -160,6 +168,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   // Startup preload, routes and manifests first, then the routing hints they point to. Failures are
   // logged and never stop the process (SPEC G16).
   void catalogue.refreshAll().then(() => routingHints.refresh());
+  if (features.served) features.start();
 
   return {
     mcpUrl: `${server.url}${mcp.endpointPath}`,

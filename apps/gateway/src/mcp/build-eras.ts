@@ -7,6 +7,7 @@ import type { CallAdmission } from '../execution/call-admission';
 import { legacyCallIdentity, modernCallIdentity } from '../execution/idempotency-key';
 import type { ToolExecutionService } from '../execution/tool-execution-service';
 import type { GatewayTracing } from '../tracing/tracing';
+import type { FederatedFeatures } from '../upstreams/federated-features';
 import { ChangeListeners } from './change-notifications/change-listeners';
 import { declaredCapabilities } from './declared-capabilities';
 import { type AnsweredObserver, createDispatcher, type Dispatcher } from './dispatcher';
@@ -21,6 +22,7 @@ import { paramHeaderRefusal } from './era-2026/handlers/tools-call';
 import { ModernResults } from './era-2026/modern-results';
 import { type EraErrors, legacyErrors, modernErrors } from './era-errors';
 import type { RequestHandler } from './handlers/method-handler';
+import { resourcesAndPromptsHandlers } from './handlers/resources-and-prompts';
 import { toolsCallHandler } from './handlers/tools-call';
 import { type CatalogueView, toolsListHandler } from './handlers/tools-list';
 import { toolResultShaper } from './tool-result-shaping';
@@ -57,6 +59,8 @@ export function buildEras(
   routingHints: RoutingHints,
   { tracing, onAnswered }: EraObservers = {},
   { view, admit }: CallerAccess = {},
+  /** The MCP servers' resources and prompts: given only when some bundle is an MCP server (else neither is declared). */
+  features?: FederatedFeatures,
 ): GatewayEras {
   const served = mcp.protocol.supportedVersions;
   const modernVersions = served.filter(isModernProtocolVersion);
@@ -72,24 +76,28 @@ export function buildEras(
   };
 
   const callerRequests = new CallerRequests();
-  const legacyMethods = era2025Methods({
-    toolsList: withSearch.list(toolsListHandler(catalogue, 'legacy', legacyErrors, view)),
-    toolsCall: withSearch.call(
-      toolsCallHandler(
-        execution,
-        {
-          errors: legacyErrors,
-          identify: legacyCallIdentity,
-          shapeResult: toolResultShaper('legacy', mcp.defaultMaxResultChars),
-          relayToCaller: (id, tool, context) => callerRequests.relayFor(id, tool, context),
-        },
-        tracing,
-        admit,
+  const pageSize = mcp.catalogue.toolsListPageSize;
+  const legacyMethods = era2025Methods(
+    {
+      toolsList: withSearch.list(toolsListHandler(catalogue, 'legacy', legacyErrors, view)),
+      toolsCall: withSearch.call(
+        toolsCallHandler(
+          execution,
+          {
+            errors: legacyErrors,
+            identify: legacyCallIdentity,
+            shapeResult: toolResultShaper('legacy', mcp.defaultMaxResultChars),
+            relayToCaller: (id, tool, context) => callerRequests.relayFor(id, tool, context),
+          },
+          tracing,
+          admit,
+        ),
+        'legacy',
+        legacyErrors,
       ),
-      'legacy',
-      legacyErrors,
-    ),
-  });
+    },
+    features ? resourcesAndPromptsHandlers(features, legacyErrors, pageSize) : [],
+  );
   const initialize = initializeHandler(
     {
       supportedVersions: legacyVersions,
@@ -137,7 +145,8 @@ export function buildEras(
       ),
     ],
     [McpMethod.SubscriptionsListen, listenHandler(listeners, results.meta)],
-    ...emptyPromptsAndResources(results),
+    // Without an MCP server bundle, 2026 clients still get the empty lists (see empty-prompts-and-resources.ts).
+    ...(features ? modernResourcesAndPrompts(features, results, pageSize) : emptyPromptsAndResources(results)),
   ]);
   // Every version served, 2026 first: a client may pick any, as a -32022 offers them.
   const discover = discoverHandler({ supportedVersions: allSupported, capabilities: declaredCapabilities(modernMethods) }, () =>
@@ -156,4 +165,23 @@ function visibleThrough(view: CatalogueView, catalogue: ToolCatalogue): ToolVisi
     const generation = catalogue.current();
     return generation !== undefined && view(generation, context.caller).tools.has(tool.name);
   };
+}
+
+/**
+ * The resources and prompts methods at 2026-07-28: lists cacheable like the tool list (the same for every
+ * caller: no caller's token reaches a server), reads never cached (a resource may change at any time).
+ */
+function modernResourcesAndPrompts(
+  features: FederatedFeatures,
+  results: ModernResults,
+  pageSize: number,
+): Array<[string, ModernRequestHandler]> {
+  const members: Record<string, () => Record<string, unknown>> = {
+    [McpMethod.ResourcesRead]: () => results.uncached(),
+    [McpMethod.PromptsGet]: () => results.complete(),
+  };
+  return resourcesAndPromptsHandlers(features, modernErrors, pageSize).map(([method, handler]) => [
+    method,
+    results.adapt(handler, members[method] ?? (() => results.cacheable())),
+  ]);
 }

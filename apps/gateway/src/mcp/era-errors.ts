@@ -1,7 +1,10 @@
 import {
+  callerText,
+  errorMessage,
   jsonRpcError,
   JsonRpcErrorCode,
   type JsonRpcErrorResponse,
+  printable,
   registryUnavailable,
   type RequestId,
   toolNotFound,
@@ -22,9 +25,20 @@ export interface EraErrors {
   readonly lookupFailed: (id: RequestId, failure: ToolLookupFailure, toolName: string) => JsonRpcErrorResponse;
   /** A `tools/call` over a rate limit (HTTP 429). */
   readonly rateLimited: (id: RequestId, refusal: RateLimitRefusal) => JsonRpcErrorResponse;
+  /** A `resources/read` of a URI no MCP server bundle has. */
+  readonly resourceNotFound: (id: RequestId, uri: string) => JsonRpcErrorResponse;
+  /** A read or a get an MCP server failed: its own JSON-RPC error passed on as the era allows, anything else -32603. */
+  readonly upstreamFailed: (id: RequestId, failure: unknown) => JsonRpcErrorResponse;
 }
 
-function eraErrors(codes: Record<ToolLookupFailure | 'rate_limited', number>): EraErrors {
+/** The codes of the 2026-07-28 revision that describe one hop (our request to the server), never to be relayed as ours. */
+const HOP_CODES: ReadonlySet<number> = new Set([
+  JsonRpcErrorCode.HeaderMismatch,
+  JsonRpcErrorCode.MissingRequiredClientCapability,
+  JsonRpcErrorCode.UnsupportedProtocolVersion,
+]);
+
+function eraErrors(codes: Record<ToolLookupFailure | 'rate_limited' | 'resource_not_found', number>): EraErrors {
   const unavailable = (id: RequestId) => registryUnavailable(id, codes.registry_unavailable);
   return {
     registryUnavailable: unavailable,
@@ -37,6 +51,14 @@ function eraErrors(codes: Record<ToolLookupFailure | 'rate_limited', number>): E
         `Rate limited: ${limit === 'caller' ? 'this caller has made' : 'this tool has had'} too many calls; retry after ${retryAfterSeconds} s`,
         { limit, retryAfterSeconds },
       ),
+    resourceNotFound: (id, uri) => jsonRpcError(id, codes.resource_not_found, `Resource not found: ${callerText(uri)}`, { uri }),
+    upstreamFailed: (id, failure) => {
+      const { code, data } = failure as { code?: unknown; data?: unknown };
+      // The server's words, bounded and with control characters escaped: they reach the caller as they are.
+      const message = printable(errorMessage(failure), 300);
+      if (typeof code !== 'number' || HOP_CODES.has(code)) return jsonRpcError(id, JsonRpcErrorCode.InternalError, message);
+      return jsonRpcError(id, code === JsonRpcErrorCode.ResourceNotFound ? codes.resource_not_found : code, message, data);
+    },
   };
 }
 
@@ -44,9 +66,11 @@ export const legacyErrors = eraErrors({
   unknown_tool: JsonRpcErrorCode.ToolNotFound,
   registry_unavailable: JsonRpcErrorCode.RegistryUnavailable,
   rate_limited: JsonRpcErrorCode.RateLimited,
+  resource_not_found: JsonRpcErrorCode.ResourceNotFound,
 });
 export const modernErrors = eraErrors({
   unknown_tool: JsonRpcErrorCode.InvalidParams,
   registry_unavailable: JsonRpcErrorCode.InternalError,
   rate_limited: JsonRpcErrorCode.InternalError,
+  resource_not_found: JsonRpcErrorCode.InvalidParams,
 });

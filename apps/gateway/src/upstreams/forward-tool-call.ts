@@ -142,6 +142,19 @@ async function follow(
   }
 }
 
+/** Runs one request to an MCP server with a signal aborted when the caller hangs up (none when the front cannot tell). */
+export async function withHangUp<T>(context: RequestContext, run: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+  const { hangUp } = context;
+  const cancel = hangUp && new AbortController();
+  const onHangUp = () => cancel?.abort(new Error('the caller hung up'));
+  hangUp?.onHangUp(onHangUp);
+  try {
+    return await run(cancel?.signal);
+  } finally {
+    hangUp?.offHangUp(onHangUp);
+  }
+}
+
 function errorResult(text: string): ForwardedToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }

@@ -2,12 +2,17 @@ import {
   type CallToolResult,
   type EraSetting,
   type EraVerdict,
+  type GetPromptResult,
   type Implementation,
   type InputRequiredResult,
   McpClient,
   McpClientError,
   McpClientErrorCode,
+  type Prompt,
+  type ReadResourceResult,
   type RelayedAnswers,
+  type Resource,
+  type ResourceTemplate,
   type Tool,
 } from '@toolmesh/mcp-client';
 import { McpMetaKey, McpNotification } from '@toolmesh/protocol';
@@ -43,6 +48,13 @@ export interface UpstreamDeps {
   readonly clientInfo: Implementation;
   readonly breaker: CircuitBreaker;
   readonly logger: Logger;
+}
+
+/** A server's resources, resource templates and prompts, every page of each (empty when it declares none). */
+export interface UpstreamFeatures {
+  readonly resources: readonly Resource[];
+  readonly resourceTemplates: readonly ResourceTemplate[];
+  readonly prompts: readonly Prompt[];
 }
 
 /** What a forwarded call carries besides its arguments. */
@@ -104,9 +116,44 @@ export class UpstreamConnection {
 
   /** Every page of the server's `tools/list` (the SDK follows `nextCursor`, at most 64 pages), within the listing deadline. */
   listTools(): Promise<Tool[]> {
-    const deadline = new CallDeadline();
-    deadline.start(this.settings.listTimeoutMillis);
-    return this.guarded(deadline, 'tools/list', (client) => client.listTools());
+    return this.guarded(startedDeadline(this.settings.listTimeoutMillis), 'tools/list', (client) => client.listTools());
+  }
+
+  /** Every page of the server's resources, resource templates and prompts, all three within one listing deadline. */
+  listFeatures(): Promise<UpstreamFeatures> {
+    return this.guarded(
+      startedDeadline(this.settings.listTimeoutMillis),
+      'resources/list, resources/templates/list and prompts/list',
+      async (client) => {
+        const sdk = client.sdkClient();
+        const timeout = this.settings.listTimeoutMillis;
+        const [{ resources }, { resourceTemplates }, { prompts }] = await Promise.all([
+          sdk.listResources(undefined, { timeout }),
+          sdk.listResourceTemplates(undefined, { timeout }),
+          sdk.listPrompts(undefined, { timeout }),
+        ]);
+        return { resources, resourceTemplates, prompts };
+      },
+    );
+  }
+
+  readResource(uri: string, call: UpstreamCall): Promise<ReadResourceResult> {
+    return this.guarded(
+      startedDeadline(call.timeoutMillis),
+      'resources/read',
+      (client) => client.sdkClient().readResource({ uri, _meta: { ...call.meta } }, this.requestOptions(call)),
+      call.signal,
+    );
+  }
+
+  getPrompt(name: string, args: Record<string, string> | undefined, call: UpstreamCall): Promise<GetPromptResult> {
+    return this.guarded(
+      startedDeadline(call.timeoutMillis),
+      'prompts/get',
+      (client) =>
+        client.sdkClient().getPrompt({ name, ...(args && { arguments: args }), _meta: { ...call.meta } }, this.requestOptions(call)),
+      call.signal,
+    );
   }
 
   /**
@@ -284,6 +331,11 @@ export class UpstreamConnection {
     return client;
   }
 
+  /** The SDK's options of one forwarded request: its deadline and the caller's hang-up. */
+  private requestOptions(call: UpstreamCall): { timeout: number; signal?: AbortSignal } {
+    return { timeout: call.timeoutMillis, ...(call.signal && { signal: call.signal }) };
+  }
+
   /** A client that is no longer ours (lost, or its session expired): closed, and the next request opens another. */
   private forget(client: McpClient): void {
     if (this.client === client) {
@@ -310,4 +362,11 @@ function asError(error: unknown): Error {
 function codeOf(error: Error): string {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' || typeof code === 'number' ? String(code) : error.name;
+}
+
+/** A deadline `millis` from now, for a request that is not relayed. */
+function startedDeadline(millis: number): CallDeadline {
+  const deadline = new CallDeadline();
+  deadline.start(millis);
+  return deadline;
 }

@@ -116,11 +116,16 @@ export class Era2025 implements ProtocolEra {
  * The method table of the 2025 era, in one place, without `initialize`: what `initialize` declares is read
  * from it (declared-capabilities.ts).
  */
-export function era2025Methods(handlers: { toolsList: RequestHandler; toolsCall: RequestHandler }): ReadonlyMap<string, RequestHandler> {
+export function era2025Methods(
+  handlers: { toolsList: RequestHandler; toolsCall: RequestHandler },
+  /** The resources and prompts methods, when some bundle serves them. */
+  more: ReadonlyArray<[string, RequestHandler]> = [],
+): ReadonlyMap<string, RequestHandler> {
   return new Map<string, RequestHandler>([
     [McpMethod.Ping, async () => ({ result: {} })],
     [McpMethod.ToolsList, handlers.toolsList],
     [McpMethod.ToolsCall, handlers.toolsCall],
     [McpMethod.LoggingSetLevel, setLevelHandler],
+    ...more,
   ]);
 }

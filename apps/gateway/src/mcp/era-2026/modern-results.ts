@@ -28,6 +28,11 @@ export class ModernResults {
     return { resultType: 'complete', ttlMs: this.cacheTtlMillis, cacheScope, _meta: this.meta };
   }
 
+  /** For what may differ at each request (a resource's contents): cacheable for no time, and by the caller alone. */
+  uncached(): Record<string, unknown> {
+    return { resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: this.meta };
+  }
+
   /**
    * A tool service asks for input (MRTR): relayed as an `input_required` result when the client declared
    * what the requests need, else `-32021` naming it (a gateway must not relay requests a client cannot take).

@@ -5,7 +5,8 @@ import type { ModernRequestHandler } from '../era-2026';
 import type { ModernResults } from '../modern-results';
 
 /**
- * The gateway serves tools only, yet 2026 clients commonly list prompts and resources at start and treat
+ * Without an MCP server bundle (whose servers' prompts and resources are served instead, issue 28) the
+ * gateway serves tools only, yet 2026 clients commonly list prompts and resources at start and treat
  * a `-32601` as a fault, and the revision ties those methods to capabilities. So it has both capabilities,
  * served as a server with none of either must: empty, cacheable lists, and `-32602` for a prompt or a
  * resource asked for by name (the revision's code for an unknown one, `data.uri` for a resource). Every

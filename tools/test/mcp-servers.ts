@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
 import { freePort } from './free-port';
@@ -37,4 +39,11 @@ export async function startEverything(): Promise<Everything> {
       await once(child, 'exit');
     },
   };
+}
+
+/** An MCP server that accepts every request and never answers any. */
+export async function startStalledServer(): Promise<{ url: string; server: Server }> {
+  const server = createServer(() => undefined);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, server };
 }

@@ -1,0 +1,70 @@
+import type { RequestContext } from '@toolmesh/transport-http/server';
+
+import type { FederatedFeatures } from '../../upstreams/federated-features';
+import { legacyErrors, modernErrors } from '../era-errors';
+import type { RequestHandler } from './method-handler';
+import { resourcesAndPromptsHandlers } from './resources-and-prompts';
+
+const RESOURCES = Array.from({ length: 5 }, (_, i) => ({ uri: `test://${i}`, name: `r${i}` }));
+let failure: unknown;
+const features = {
+  lists: async () => ({ resources: RESOURCES, resourceTemplates: [], prompts: [{ name: 'p' }] }),
+  readResource: async (uri: string) =>
+    uri === 'test://fails'
+      ? { failed: failure }
+      : uri.startsWith('test://')
+        ? { result: { contents: [{ uri, text: 'x' }] } }
+        : { notFound: true },
+  getPrompt: async (name: string) => (name === 'p' ? { result: { messages: [] } } : { notFound: true }),
+} as unknown as FederatedFeatures;
+const context = {} as RequestContext;
+
+function handlers(errors = legacyErrors): Map<string, RequestHandler> {
+  return new Map(resourcesAndPromptsHandlers(features, errors, 2));
+}
+
+describe('resources and prompts handlers', () => {
+  it('pages a list as tools/list is paged, every page reachable by its cursor, and refuses a cursor it did not issue', async () => {
+    const list = handlers().get('resources/list') as RequestHandler;
+    const seen: unknown[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = (await list(cursor === undefined ? {} : { cursor }, context, 1)) as {
+        result: { resources: unknown[]; nextCursor?: string };
+      };
+      expect(page.result.resources.length).toBeLessThanOrEqual(2);
+      seen.push(...page.result.resources);
+      cursor = page.result.nextCursor;
+    } while (cursor !== undefined);
+    expect(seen).toEqual(RESOURCES);
+    for (const bad of ['nope', Buffer.from('toolmesh-offset:9').toString('base64url'), 7])
+      expect(await list({ cursor: bad }, context, 1)).toMatchObject({ error: { code: -32602 } });
+  });
+
+  it("answers a resource nobody has with the era's code, and a prompt nobody lists with -32602", async () => {
+    expect(await handlers(legacyErrors).get('resources/read')?.({ uri: 'none://x' }, context, 1)).toMatchObject({
+      error: { code: -32002, data: { uri: 'none://x' } },
+    });
+    expect(await handlers(modernErrors).get('resources/read')?.({ uri: 'none://x' }, context, 1)).toMatchObject({
+      error: { code: -32602, data: { uri: 'none://x' } },
+    });
+    expect(await handlers().get('prompts/get')?.({ name: 'q' }, context, 1)).toMatchObject({ error: { code: -32602 } });
+    expect(await handlers().get('prompts/get')?.({ name: 'p', arguments: { a: 1 } }, context, 1)).toMatchObject({
+      error: { code: -32602 },
+    });
+    expect(await handlers().get('resources/read')?.({}, context, 1)).toMatchObject({ error: { code: -32602 } });
+  });
+
+  it("passes a server's error on as the era allows: -32002 is -32602 at 2026-07-28, a hop's code or a lost connection -32603", async () => {
+    const read = (errors: typeof legacyErrors) => handlers(errors).get('resources/read')?.({ uri: 'test://fails' }, context, 1);
+    failure = Object.assign(new Error('Resource not found'), { code: -32002, data: { uri: 'test://fails' } });
+    expect(await read(legacyErrors)).toMatchObject({ error: { code: -32002, data: { uri: 'test://fails' } } });
+    expect(await read(modernErrors)).toMatchObject({ error: { code: -32602, data: { uri: 'test://fails' } } });
+    failure = Object.assign(new Error('Unsupported protocol version'), { code: -32022 });
+    expect(await read(modernErrors)).toMatchObject({ error: { code: -32603 } });
+    failure = Object.assign(new Error('MCP server http://s/mcp did not answer resources/read within 10 ms'), {
+      code: 'gateway.upstream_timeout',
+    });
+    expect(await read(legacyErrors)).toMatchObject({ error: { code: -32603, message: expect.stringContaining('did not answer') } });
+  });
+});

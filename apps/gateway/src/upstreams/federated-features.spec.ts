@@ -1,0 +1,112 @@
+import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
+
+import type { BundleSettings } from '../config/gateway-config';
+import { FederatedFeatures } from './federated-features';
+import type { McpUpstreams } from './mcp-upstreams';
+import type { UpstreamConnection, UpstreamFeatures } from './upstream-connection';
+
+/** A server as the federation sees it: what it lists, and a record of what it was asked. */
+function server(features: UpstreamFeatures) {
+  const asked: string[] = [];
+  const connection = {
+    listFeatures: async () => features,
+    readResource: async (uri: string, call: { timeoutMillis: number; meta: Record<string, unknown> }) => {
+      asked.push(`read ${uri}`);
+      if (uri.startsWith('fail://')) throw Object.assign(new Error('Resource not found: fail://x'), { code: -32002 });
+      return {
+        contents: [
+          {
+            uri,
+            text: `${uri} (within ${call.timeoutMillis > 0 ? 'the deadline' : 'nothing'}, guid ${String(call.meta['io.toolmesh/guid'])})`,
+          },
+        ],
+      };
+    },
+    getPrompt: async (name: string, args: Record<string, string> | undefined) => {
+      asked.push(`get ${name}`);
+      return { messages: [{ role: 'user', content: { type: 'text', text: `${name} ${JSON.stringify(args)}` } }] };
+    },
+  };
+  return { asked, connection: connection as unknown as UpstreamConnection };
+}
+
+const warnings: Array<[string, Record<string, unknown>]> = [];
+const logger: Logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (event, fields) => void warnings.push([event, fields ?? {}]),
+  error: () => undefined,
+  flush: () => undefined,
+};
+const context = { guid: 'g-1', requestId: 'r-1', deadline: performance.now() + 60_000, receivedAt: 0 } as RequestContext;
+
+describe('FederatedFeatures', () => {
+  const first = server({
+    resources: [
+      { uri: 'test://shared', name: 'first-shared' },
+      { uri: 'test://first', name: 'first' },
+    ],
+    resourceTemplates: [{ uriTemplate: 'test://first/{id}', name: 'first-template' }],
+    prompts: [{ name: 'greet' }],
+  });
+  const second = server({
+    resources: [
+      { uri: 'test://shared', name: 'second-shared' },
+      { uri: 'test://second', name: 'second' },
+    ],
+    resourceTemplates: [{ uriTemplate: 'test://second/{id}', name: 'second-template' }],
+    prompts: [{ name: 'greet' }, { name: 'other' }],
+  });
+  const prefixed = server({ resources: [{ uri: 'test://first', name: 'prefixed' }], resourceTemplates: [], prompts: [{ name: 'greet' }] });
+  const servers: Record<string, ReturnType<typeof server>> = { first, second, prefixed };
+  const bundles = [
+    { name: 'first', mcpServer: { url: 'http://first/mcp' } },
+    { name: 'rest', serviceDomain: 'http://rest' },
+    { name: 'second', mcpServer: { url: 'http://second/mcp' } },
+    { name: 'prefixed', namePrefix: 'p_', mcpServer: { url: 'http://prefixed/mcp' } },
+  ] as BundleSettings[];
+  const upstreams = { connection: async (bundle: string) => servers[bundle].connection } as unknown as McpUpstreams;
+  const features = new FederatedFeatures(bundles, upstreams, { ttlMillis: 60_000, maxCallMillis: 30_000, now: () => 0, logger });
+
+  it("merges the servers' lists in configuration order: the first keeps a shared URI or name, the prefixed bundle's are its own", async () => {
+    const lists = await features.lists();
+    expect(lists.resources).toEqual([
+      { uri: 'test://shared', name: 'first-shared' },
+      { uri: 'test://first', name: 'first' },
+      { uri: 'test://second', name: 'second' },
+      { uri: 'prefixed+test://first', name: 'prefixed' },
+    ]);
+    expect(lists.resourceTemplates).toEqual([
+      { uriTemplate: 'test://first/{id}', name: 'first-template' },
+      { uriTemplate: 'test://second/{id}', name: 'second-template' },
+    ]);
+    expect(lists.prompts).toEqual([{ name: 'greet' }, { name: 'other' }, { name: 'p_greet' }]);
+    expect(warnings).toContainEqual(['mcp_upstream_feature_collision', { bundle: 'second', leftOut: 2 }]);
+  });
+
+  it('reads from the server that lists the URI, whose template it fits, or whose namespace it is in', async () => {
+    expect(await features.readResource('test://second', context)).toMatchObject({ result: { contents: [{ uri: 'test://second' }] } });
+    expect(await features.readResource('test://first/7', context)).toMatchObject({ result: { contents: [{ uri: 'test://first/7' }] } });
+    expect(await features.readResource('prefixed+test://first', context)).toEqual({
+      result: { contents: [{ uri: 'prefixed+test://first', text: 'test://first (within the deadline, guid g-1)' }] },
+    });
+    expect(first.asked).toContain('read test://first/7');
+    expect(second.asked).toEqual(['read test://second']);
+    expect(prefixed.asked).toEqual(['read test://first']);
+  });
+
+  it("answers not found for a URI no server can have, and passes a server's refusal on as a failure", async () => {
+    expect(await features.readResource('unknown://x', context)).toEqual({ notFound: true });
+    expect(await features.readResource('prefixed+fail://x', context)).toMatchObject({ failed: { code: -32002 } });
+  });
+
+  it("gets a prompt from the server that lists it, by the server's own name", async () => {
+    expect(await features.getPrompt('p_greet', { who: 'you' }, context)).toMatchObject({
+      result: { messages: [{ content: { text: 'greet {"who":"you"}' } }] },
+    });
+    expect(prefixed.asked).toContain('get greet');
+    expect(await features.getPrompt('other', undefined, context)).toMatchObject({ result: {} });
+    expect(second.asked).toContain('get other');
+    expect(await features.getPrompt('p_other', undefined, context)).toEqual({ notFound: true });
+  });
+});

@@ -1,0 +1,199 @@
+import type { GetPromptResult, ReadResourceResult } from '@toolmesh/mcp-client';
+import { type Logger, remainingMillis, type RequestContext } from '@toolmesh/transport-http/server';
+
+import type { BundleSettings } from '../config/gateway-config';
+import { correlationMeta } from './correlation';
+import { FeatureListings } from './feature-listings';
+import { FeatureNamespace, matchesTemplate } from './feature-namespace';
+import { withHangUp } from './forward-tool-call';
+import type { McpUpstreams } from './mcp-upstreams';
+import type { UpstreamConnection, UpstreamFeatures } from './upstream-connection';
+
+/** After a failed listing, how long before a server's resources and prompts are listed again. */
+const RETRY_MILLIS = 5_000;
+
+/** The resources, resource templates and prompts of every `mcpServer` bundle, as the gateway's clients see them. */
+export interface FederatedLists {
+  readonly resources: readonly object[];
+  readonly resourceTemplates: readonly object[];
+  readonly prompts: readonly object[];
+}
+
+/** A read or a get: the server's result, or why there is none (`failed`: what the server or the connection threw). */
+export type Forwarded<T> = { readonly result: T } | { readonly notFound: true } | { readonly failed: unknown };
+
+export interface FederatedFeaturesOptions {
+  /** How long a server's listing is served before it is listed again. */
+  readonly ttlMillis: number;
+  /** The longest a read or a get may take, whatever is left of the request's deadline (`mcp.maxToolTimeoutMillis`). */
+  readonly maxCallMillis: number;
+  readonly now: () => number;
+  readonly logger: Logger;
+}
+
+interface Combined extends FederatedLists {
+  /** The listings' version these lists were built from. */
+  readonly version: number;
+  /** Each listed prompt's server and its name there, by its name toward clients. */
+  readonly promptTargets: ReadonlyMap<string, { readonly bundle: string; readonly name: string }>;
+  /** The bundles that keep their servers' URIs, each with what it lists. */
+  readonly kept: ReadonlyArray<{ readonly bundle: string; readonly uris: ReadonlySet<string>; readonly templates: readonly string[] }>;
+}
+
+/**
+ * Resources and prompts of the `mcpServer` bundles' servers, served by the gateway (issue 28): every
+ * server's listing kept last good (feature-listings.ts), merged in configuration order under each
+ * bundle's namespace (feature-namespace.ts), where a name or URI an earlier bundle already shows is left
+ * out and logged, as colliding tool names are; reads and gets forwarded to the server they belong to with
+ * what is left of the request's deadline, through the bundle's connection and its circuit breaker.
+ */
+export class FederatedFeatures {
+  private readonly namespaces: ReadonlyMap<string, FeatureNamespace>;
+  private readonly listings: FeatureListings;
+  private combined: Combined | undefined;
+
+  constructor(
+    bundles: readonly BundleSettings[],
+    private readonly upstreams: McpUpstreams,
+    private readonly options: FederatedFeaturesOptions,
+  ) {
+    const servers = bundles.filter((bundle) => bundle.mcpServer !== undefined);
+    this.namespaces = new Map(servers.map(({ name, namePrefix }) => [name, new FeatureNamespace(name, namePrefix)]));
+    this.listings = new FeatureListings(
+      [...this.namespaces.keys()],
+      async (bundle) => (await this.connection(bundle)).listFeatures(),
+      { ttlMillis: options.ttlMillis, retryMillis: Math.min(RETRY_MILLIS, options.ttlMillis), now: options.now },
+      options.logger,
+    );
+  }
+
+  /** Whether any bundle is an MCP server: without one, the gateway serves neither resources nor prompts. */
+  get served(): boolean {
+    return this.namespaces.size > 0;
+  }
+
+  /** Lists every server once, at start, so that the first client's listing finds them listed. */
+  start(): void {
+    void this.lists();
+  }
+
+  async lists(): Promise<FederatedLists> {
+    return this.current();
+  }
+
+  async readResource(uri: string, context: RequestContext): Promise<Forwarded<ReadResourceResult>> {
+    const target = this.resourceTarget(await this.current(), uri);
+    if (target === undefined) return { notFound: true };
+    const namespace = this.namespaces.get(target.bundle) as FeatureNamespace;
+    return this.forward(target.bundle, context, async (connection, call) => {
+      const { contents, _meta } = await connection.readResource(target.uri, call);
+      return {
+        contents: contents.map((content) => ({ ...content, uri: namespace.uri(content.uri) })),
+        ...(_meta !== undefined && { _meta }),
+      };
+    });
+  }
+
+  async getPrompt(name: string, args: Record<string, string> | undefined, context: RequestContext): Promise<Forwarded<GetPromptResult>> {
+    const target = (await this.current()).promptTargets.get(name);
+    if (target === undefined) return { notFound: true };
+    return this.forward(target.bundle, context, async (connection, call) => {
+      const { description, messages, _meta } = await connection.getPrompt(target.name, args, call);
+      return { ...(description !== undefined && { description }), messages, ...(_meta !== undefined && { _meta }) };
+    });
+  }
+
+  private async forward<T>(
+    bundle: string,
+    context: RequestContext,
+    run: (
+      connection: UpstreamConnection,
+      call: { timeoutMillis: number; meta: Record<string, unknown>; signal?: AbortSignal },
+    ) => Promise<T>,
+  ): Promise<Forwarded<T>> {
+    const timeoutMillis = Math.min(this.options.maxCallMillis, remainingMillis(context));
+    try {
+      const connection = await this.connection(bundle);
+      return {
+        result: await withHangUp(context, (signal) =>
+          run(connection, { timeoutMillis, meta: correlationMeta(context, undefined), ...(signal && { signal }) }),
+        ),
+      };
+    } catch (error) {
+      return { failed: error };
+    }
+  }
+
+  /**
+   * The server of a URI: the bundle whose namespace it is in; else among the bundles that keep their
+   * servers' URIs, the one that lists it, or has a template it fits, or the only one there is.
+   */
+  private resourceTarget(combined: Combined, uri: string): { bundle: string; uri: string } | undefined {
+    for (const namespace of this.namespaces.values()) {
+      const upstream = namespace.upstreamUri(uri);
+      if (upstream !== undefined) return { bundle: namespace.bundle, uri: upstream };
+    }
+    const kept =
+      combined.kept.find((bundle) => bundle.uris.has(uri)) ??
+      combined.kept.find((bundle) => bundle.templates.some((template) => matchesTemplate(template, uri))) ??
+      (combined.kept.length === 1 ? combined.kept[0] : undefined);
+    return kept && { bundle: kept.bundle, uri };
+  }
+
+  private connection(bundle: string): Promise<UpstreamConnection> {
+    return this.upstreams.connection(bundle) as Promise<UpstreamConnection>;
+  }
+
+  private async current(): Promise<Combined> {
+    const listings = await this.listings.current();
+    if (this.combined?.version !== this.listings.version) this.combined = this.combine(listings, this.listings.version);
+    return this.combined;
+  }
+
+  private combine(listings: ReadonlyArray<readonly [string, UpstreamFeatures | undefined]>, version: number): Combined {
+    const resources: object[] = [];
+    const resourceTemplates: object[] = [];
+    const prompts: object[] = [];
+    const promptTargets = new Map<string, { bundle: string; name: string }>();
+    const uris = new Set<string>();
+    const templates = new Set<string>();
+    const kept: Array<{ bundle: string; uris: Set<string>; templates: string[] }> = [];
+    for (const [bundle, features] of listings) {
+      const namespace = this.namespaces.get(bundle) as FeatureNamespace;
+      const own = { bundle, uris: new Set<string>(), templates: [] as string[] };
+      if (namespace.keepsUris) kept.push(own);
+      let collisions = 0;
+      /** Adds `shown` unless an earlier bundle shows it: the first bundle in configuration order keeps it. */
+      const claim = (taken: Set<string> | Map<string, unknown>, shown: string, add: () => void) => {
+        if (taken.has(shown)) collisions += 1;
+        else add();
+      };
+      for (const resource of features?.resources ?? []) {
+        const uri = namespace.uri(resource.uri);
+        claim(uris, uri, () => {
+          uris.add(uri);
+          own.uris.add(resource.uri);
+          resources.push({ ...resource, uri });
+        });
+      }
+      for (const template of features?.resourceTemplates ?? []) {
+        const uriTemplate = namespace.uri(template.uriTemplate);
+        claim(templates, uriTemplate, () => {
+          templates.add(uriTemplate);
+          own.templates.push(template.uriTemplate);
+          resourceTemplates.push({ ...template, uriTemplate });
+        });
+      }
+      for (const prompt of features?.prompts ?? []) {
+        const name = namespace.promptName(prompt.name);
+        claim(promptTargets, name, () => {
+          promptTargets.set(name, { bundle, name: prompt.name });
+          prompts.push({ ...prompt, name });
+        });
+      }
+      // The count only: the names are the servers' own text.
+      if (collisions > 0) this.options.logger.warn('mcp_upstream_feature_collision', { bundle, leftOut: collisions });
+    }
+    return { resources, resourceTemplates, prompts, version, promptTargets, kept };
+  }
+}

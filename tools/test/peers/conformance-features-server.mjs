@@ -1,0 +1,101 @@
+#!/usr/bin/env node
+/**
+ * A Streamable HTTP MCP server built with the SDK (@modelcontextprotocol/server) on node:http, port 0,
+ * stateless, serving exactly the resources and prompts the conformance suites' resources-* and prompts-*
+ * scenarios ask their reference server for (their URIs and names, read from the suites' scenario source):
+ * so that those scenarios can run against a gateway that has this server behind it as an `mcpServer`
+ * bundle without a prefix. Prints "LISTENING <url>" on stdout once it accepts connections.
+ */
+import { createServer } from 'node:http';
+
+import { McpServer, ResourceTemplate, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+
+/** A 1x1 transparent PNG. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+function mcpServer() {
+  const server = new McpServer({ name: 'conformance-features', version: '1.0.0' });
+  server.registerResource(
+    'static-text',
+    'test://static-text',
+    { description: 'A static text resource', mimeType: 'text/plain' },
+    async (uri) => ({
+      contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'This is the content of the static text resource.' }],
+    }),
+  );
+  server.registerResource(
+    'static-binary',
+    'test://static-binary',
+    { description: 'A static binary resource', mimeType: 'image/png' },
+    async (uri) => ({
+      contents: [{ uri: uri.href, mimeType: 'image/png', blob: PNG }],
+    }),
+  );
+  server.registerResource(
+    'template',
+    new ResourceTemplate('test://template/{id}/data', { list: undefined }),
+    { description: 'A resource template with one parameter', mimeType: 'application/json' },
+    async (uri, { id }) => ({
+      contents: [
+        { uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) },
+      ],
+    }),
+  );
+  server.registerPrompt('test_simple_prompt', { description: 'A simple prompt without arguments' }, async () => ({
+    messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }],
+  }));
+  server.registerPrompt(
+    'test_prompt_with_arguments',
+    { description: 'A prompt with arguments', argsSchema: z.object({ arg1: z.string(), arg2: z.string() }) },
+    async ({ arg1, arg2 }) => ({
+      messages: [{ role: 'user', content: { type: 'text', text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } }],
+    }),
+  );
+  server.registerPrompt(
+    'test_prompt_with_embedded_resource',
+    { description: 'A prompt with an embedded resource', argsSchema: z.object({ resourceUri: z.string() }) },
+    async ({ resourceUri }) => ({
+      messages: [
+        {
+          role: 'user',
+          content: {
+            type: 'resource',
+            resource: { uri: resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' },
+          },
+        },
+        { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
+      ],
+    }),
+  );
+  server.registerPrompt('test_prompt_with_image', { description: 'A prompt with image content' }, async () => ({
+    messages: [
+      { role: 'user', content: { type: 'image', data: PNG, mimeType: 'image/png' } },
+      { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
+    ],
+  }));
+  return server;
+}
+
+async function readBody(req) {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  return chunks.length && req.method !== 'GET' ? Buffer.concat(chunks) : undefined;
+}
+
+const http = createServer(async (req, res) => {
+  const body = await readBody(req);
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(key, value);
+  const request = new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body });
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await mcpServer().connect(transport);
+  const response = await transport.handleRequest(request);
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
+});
+
+http.listen(0, '127.0.0.1', () => {
+  process.stdout.write(`LISTENING http://127.0.0.1:${http.address().port}/mcp\n`);
+});
+process.on('SIGTERM', () => http.close(() => process.exit(0)));
