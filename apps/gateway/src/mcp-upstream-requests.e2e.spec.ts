@@ -175,13 +175,16 @@ mcp:
         { elicitation: {} },
       );
       expect(Object.keys(some.body.result?.inputRequests as object)).toEqual(['user_name']);
-      // A server that asks anyway answers -32021 for its own hop: never relayed as ours, an isError result.
+      // A server that needs more answers -32021 about the capabilities it was told, the client's own: passed on as such.
       const missing = await rawModernCall(
         frontUrl(),
         { name: 'gw_test_input_required_result_sampling', arguments: {} },
         { elicitation: {} },
       );
-      expect({ status: missing.status, result: missing.body.result }).toMatchObject({ status: 200, result: { isError: true } });
+      expect({ status: missing.status, error: missing.body.error }).toMatchObject({
+        status: 400,
+        error: { code: -32021, data: { requiredCapabilities: { sampling: {} } } },
+      });
     }, 60_000);
 
     it('tells a 2025 client, which this gateway cannot ask, in an isError result', async () => {

@@ -7,6 +7,7 @@ import { type ForwardedCall, type ForwardedCallRequest, type ForwardedToolResult
 import { forwardedStateText, readForwardedState } from '../upstreams/forwarded-state';
 import type { McpUpstreams } from '../upstreams/mcp-upstreams';
 import type { CallerRelay } from '../upstreams/server-request-relay';
+import type { UpstreamRefusal } from '../upstreams/upstream-refusal';
 import { boundRequest } from './bound-request';
 import { inputAnswerHeaders, type InputAnswers, type InputRequired } from './input-required';
 import type { RequestStateSeal } from './request-state-seal';
@@ -80,6 +81,7 @@ export type ToolCallOutcome =
   | { kind: 'result'; result: GatewayCallToolResult }
   | { kind: 'forwarded'; result: ForwardedToolResult }
   | { kind: 'input_required'; input: InputRequired }
+  | { kind: 'refused_upstream'; refusal: UpstreamRefusal }
   | { kind: 'invalid_request_state' };
 
 /**
@@ -200,14 +202,15 @@ export class ToolExecutionService {
       limit.release(name, origin);
     }
     const durationMs = Math.round(performance.now() - started);
-    const failure = 'input' in forwarded ? undefined : forwarded.failure;
+    const failure = 'input' in forwarded ? undefined : 'refused' in forwarded ? 'jsonrpc_error' : forwarded.failure;
     this.options.observe?.(name, durationMs, failure);
     const status = context.hangUp?.happened
       ? 'cancelled'
       : 'input' in forwarded
         ? 'input_required'
-        : (failure ?? (forwarded.result.isError ? 'is_error' : 'ok'));
+        : (failure ?? ('result' in forwarded && forwarded.result.isError ? 'is_error' : 'ok'));
     logger.info(status === 'cancelled' ? 'tool_call_cancelled' : 'tool_call_completed', { tool: name, status, durationMs }, context);
+    if ('refused' in forwarded) return { kind: 'refused_upstream', refusal: forwarded.refused };
     if (!('input' in forwarded)) return { kind: 'forwarded', result: forwarded.result };
     const { input, held } = forwarded;
     const state = held !== undefined ? { held } : input.requestState !== undefined ? { upstream: input.requestState } : undefined;

@@ -92,3 +92,53 @@ describe('forwardToolCall with a server that asks during the call', () => {
     expect(server.cancelled()).toBe(false);
   });
 });
+
+describe("forwardToolCall with a server's JSON-RPC error", () => {
+  /** A connection whose call fails with `error`, as the client throws a server's JSON-RPC error: its code, message and data. */
+  const failing = (error: { code: number | string; message: string; data?: unknown }) => ({
+    connection: Promise.resolve({
+      callTool: () => Promise.reject(Object.assign(new Error(error.message), error)),
+    } as unknown as UpstreamConnection),
+    held: new HeldCalls<ForwardedCall>(),
+  });
+  const MODERN = { callerCapabilities: { elicitation: {} } };
+  const missingSampling = {
+    code: -32021,
+    message: 'Missing required client capability: sampling',
+    data: { requiredCapabilities: { sampling: {} } },
+  };
+
+  it.each([
+    ['a 2025 caller', {}],
+    ['a 2026 caller', MODERN],
+  ])('passes -32602 on to %s with the server message, cut to 500 characters', async (_caller, extra) => {
+    const message = `Invalid arguments for tool ask: ${'x'.repeat(600)}`;
+    const forwarded = await forwardToolCall(failing({ code: -32602, message }), request(extra), context, undefined, 5_000);
+    expect(forwarded).toEqual({ refused: { invalidParams: message.slice(0, 500) } });
+  });
+
+  it("passes a 2026 caller's -32021 on, naming what the server needs: the server was told that caller's capabilities", async () => {
+    const forwarded = await forwardToolCall(failing(missingSampling), request(MODERN), context, undefined, 5_000);
+    expect(forwarded).toEqual({ refused: { requiredCapabilities: { sampling: {} } } });
+  });
+
+  it.each([
+    ['-32021 to a 2025 caller, whose capabilities the server never saw', missingSampling, {}],
+    ['-32021 without requiredCapabilities', { code: -32021, message: 'Missing required client capability' }, MODERN],
+    ["the server's own fault, -32603", { code: -32603, message: 'Internal error' }, MODERN],
+    ["a hop's refusal, -32020", { code: -32020, message: 'Header mismatch: Mcp-Name' }, MODERN],
+    ['a legacy-range code, -32001', { code: -32001, message: 'Tool ask not found' }, {}],
+  ])('keeps %s an isError result the model can read', async (_case, error, extra) => {
+    const forwarded = await forwardToolCall(failing(error), request(extra), context, undefined, 5_000);
+    expect(forwarded).toEqual({
+      result: { content: [{ type: 'text', text: `Tool ev_ask failed: ${error.message}` }], isError: true },
+      failure: 'jsonrpc_error',
+    });
+  });
+
+  it('keeps a failure to get an answer an isError result, with its own code', async () => {
+    const error = { code: 'gateway.upstream_timeout', message: 'MCP server http://127.0.0.1/mcp did not answer within 10 ms' };
+    const forwarded = await forwardToolCall(failing(error), request(MODERN), context, undefined, 5_000);
+    expect(forwarded).toMatchObject({ result: { isError: true }, failure: 'gateway.upstream_timeout' });
+  });
+});

@@ -10,6 +10,7 @@ import { HELD_CALL_MILLIS, type HeldCalls } from './held-calls';
 import { RelayedCall } from './relayed-call';
 import { type CallerRelay, RelayRefusal } from './server-request-relay';
 import type { UpstreamConnection } from './upstream-connection';
+import { refusalOf, type UpstreamRefusal } from './upstream-refusal';
 
 /** An MCP server's `CallToolResult`, passed on whole: every content block, `structuredContent`, `isError`, `_meta`. */
 export interface ForwardedToolResult {
@@ -29,7 +30,9 @@ export type ForwardedCall =
    * The server asks our caller for input: a 2026-07-28 server's `input_required` (its own `requestState`
    * still unsealed), or a 2025 server's requests during a call now `held` here under that key for the retry.
    */
-  | { readonly input: InputRequired; readonly held?: string };
+  | { readonly input: InputRequired; readonly held?: string }
+  /** The server refused what our caller sent: the caller gets the same JSON-RPC error (upstream-refusal.ts). */
+  | { readonly refused: UpstreamRefusal };
 
 /** What is forwarded of one call: the tool on both sides, its arguments, and from a 2026 caller its MRTR part. */
 export interface ForwardedCallRequest {
@@ -53,8 +56,9 @@ export interface ForwardingTo {
 /**
  * Forwards one `tools/call` to the tool's MCP server (issue 28) with what is left of the deadline, the
  * correlation ids and trace context in `_meta` and as headers, and the caller's hang-up as its cancellation. The server's
- * result goes back whole; a failure to get one (no connection, no answer in time, a lost connection, the
- * server's JSON-RPC error, an open circuit) becomes an `isError` result the model can read. A request the
+ * result goes back whole, and so does its refusal of what our caller sent (-32602, a 2026 caller's -32021);
+ * a failure to get one (no connection, no answer in time, a lost connection, the server's other JSON-RPC
+ * errors, an open circuit) becomes an `isError` result the model can read. A request the
  * server sends during the call is put to a 2026 caller as `input_required` while the call is held here
  * for the retry, and to a 2025 caller on the call's event stream; a 2026 caller that did not declare what
  * it needs, or a 2025 caller that cannot take a stream, is not asked (the server gets an error answer).
@@ -92,6 +96,8 @@ export async function forwardToolCall(
       });
       return isInputRequired(result) ? { input: inputOf(result) } : { result: passedOn(result) };
     } catch (error) {
+      const refused = refusalOf(error, call.callerCapabilities);
+      if (refused !== undefined) return { refused };
       return { result: errorResult(`Tool ${call.tool} failed: ${errorMessage(error)}`), failure: failureOf(error) };
     }
   });

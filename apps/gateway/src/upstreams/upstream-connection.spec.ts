@@ -11,7 +11,8 @@ import { UpstreamConnection } from './upstream-connection';
 /**
  * One MCP server's connection against a hand-written 2025 server on loopback (JSON answers, a session id):
  * every page of tools/list, a session the server forgot renewed without failing the call, the deadline on
- * a server that never answers, and the circuit that opens on a server that is gone.
+ * a server that never answers, and the circuit that opens on a server that is gone but not on one that
+ * answers with its own JSON-RPC errors.
  */
 interface Received {
   readonly headers: IncomingHttpHeaders;
@@ -62,6 +63,8 @@ describe('UpstreamConnection', () => {
       if (req.headers['mcp-session-id'] !== session) return void res.writeHead(404).end();
       if (id === undefined) return void res.writeHead(202).end();
       if (method === 'tools/list') return json(res, { jsonrpc: '2.0', id, result: PAGES[String(params?.cursor ?? '')] });
+      if (method === 'tools/call' && params?.name === 'refused')
+        return json(res, { jsonrpc: '2.0', id, error: { code: -32602, message: 'Unknown tool: refused' } });
       if (method === 'tools/call') return json(res, { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'called' }] } });
       return void json(res, { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
     });
@@ -161,6 +164,18 @@ describe('UpstreamConnection', () => {
         code: 'gateway.upstream_unavailable',
         message: expect.stringContaining('is not being called'),
       });
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('keeps calling a server that answers its own JSON-RPC errors: they say it is alive, so they never open the circuit', async () => {
+    const connection = connectionTo(url);
+    try {
+      for (let i = 0; i < 4; i += 1) {
+        await expect(connection.callTool('refused', {}, { timeoutMillis: 5_000, meta: {} })).rejects.toMatchObject({ code: -32602 });
+      }
+      expect(received.filter(({ method }) => method === 'tools/call')).toHaveLength(4);
     } finally {
       await connection.close();
     }

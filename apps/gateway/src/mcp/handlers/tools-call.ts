@@ -1,4 +1,12 @@
-import { invalidParams, invalidRequest, McpMetaKey, type RequestId } from '@toolmesh/protocol';
+import {
+  invalidParams,
+  invalidRequest,
+  jsonRpcError,
+  JsonRpcErrorCode,
+  McpMetaKey,
+  missingRequiredClientCapability,
+  type RequestId,
+} from '@toolmesh/protocol';
 import type { ToolDefinition } from '@toolmesh/registry';
 import type { JsonOutcome, RequestContext } from '@toolmesh/transport-http/server';
 
@@ -15,6 +23,7 @@ import type { ToolCallOutcome, ToolExecutionService } from '../../execution/tool
 import { traceHeaders } from '../../execution/trace-context';
 import type { CallTrace, GatewayTracing } from '../../tracing/tracing';
 import type { ForwardedToolResult } from '../../upstreams/forward-tool-call';
+import type { UpstreamRefusal } from '../../upstreams/upstream-refusal';
 import type { StreamedCall } from '../era-2025/caller-requests';
 import type { EraErrors } from '../era-errors';
 import { errorOutcome } from '../outcomes';
@@ -113,12 +122,23 @@ function answer(
       return { result: era.shapeResult ? era.shapeResult(found, outcome.result) : outcome.result };
     case 'input_required':
       return { inputRequired: outcome.input };
+    case 'refused_upstream':
+      return refusedUpstream(id, outcome.refusal);
     case 'invalid_request_state':
       return invalidParams(
         id,
         '"requestState" was not issued by this gateway for this tool, or was altered; call the tool again without it',
       );
   }
+}
+
+/**
+ * An MCP server's refusal of what our caller sent, as the same error: -32602 with the server's message, or
+ * (only ever for a 2026 caller) -32021 naming what the server needs, with the status the revision gives it.
+ */
+function refusedUpstream(id: RequestId, refusal: UpstreamRefusal): HandlerResult {
+  if ('invalidParams' in refusal) return jsonRpcError(id, JsonRpcErrorCode.InvalidParams, refusal.invalidParams);
+  return { answered: errorOutcome(missingRequiredClientCapability(id, refusal.requiredCapabilities), 400) };
 }
 
 /** 403 with the challenge that names the scopes to step up to, or 429 with when to retry (SPEC G27). */
