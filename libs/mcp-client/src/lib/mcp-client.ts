@@ -13,6 +13,7 @@ import {
   type ResourceTemplateType as ResourceTemplate,
   SdkError,
   SdkErrorCode,
+  type StandardSchemaV1,
   type Tool,
   type ToolAnnotations,
 } from '@modelcontextprotocol/client';
@@ -23,6 +24,7 @@ import {
   type NotificationSource,
   printable,
   printableName,
+  readMcpHeaderBindings,
 } from '@toolmesh/protocol';
 
 import { ChangeSubscription } from './change-subscription';
@@ -97,6 +99,11 @@ export class McpClient implements NotificationSource {
   private listsStale = false;
   /** Ends the subscription to the host's root changes. */
   private stopRootsWatch: (() => void) | undefined;
+  /**
+   * The tools of the last `listTools` that mark no argument with `x-mcp-header`: a relayed call to one of
+   * them needs no `Mcp-Param-*` header, which only the SDK's `callTool` mirrors.
+   */
+  private headerless: ReadonlySet<string> = new Set();
 
   constructor(
     private readonly transport: McpTransport,
@@ -219,6 +226,7 @@ export class McpClient implements NotificationSource {
     const cacheMode = this.listsStale ? 'refresh' : 'use';
     this.listsStale = false;
     const { tools } = await this.sdk.listTools(undefined, { timeout: this.options.requestTimeoutMs, cacheMode });
+    this.headerless = new Set(tools.filter((tool) => marksNoHeader(tool)).map((tool) => tool.name));
     return tools;
   }
 
@@ -261,21 +269,24 @@ export class McpClient implements NotificationSource {
     this.assertConnected();
     // Our own abort as well as the caller's, so close() can cancel the call before the transport goes;
     // without a caller's signal the shared one alone (no allocation on the hot path).
-    const abort = signal ? AbortSignal.any([signal, this.stopping.signal]) : this.stopping.signal;
+    const abort = signal ? linkedAbort(signal, this.stopping.signal) : undefined;
     this.running += 1;
     const progress = options.onProgress;
+    const request = { ...params, ...(options.meta && { _meta: options.meta }) };
+    const requestOptions = {
+      timeout: options.timeoutMs ?? this.options.requestTimeoutMs,
+      signal: abort?.signal ?? this.stopping.signal,
+      ...(allowInputRequired && { allowInputRequired }),
+      ...(progress
+        ? { onprogress: (p: Progress) => progress(p), resetTimeoutOnProgress: true, maxTotalTimeout: options.maxTotalTimeoutMs }
+        : {}),
+    };
     try {
-      return (await this.sdk.callTool(
-        { ...params, ...(options.meta && { _meta: options.meta }) },
-        {
-          timeout: options.timeoutMs ?? this.options.requestTimeoutMs,
-          signal: abort,
-          ...(allowInputRequired && { allowInputRequired }),
-          ...(progress
-            ? { onprogress: (p: Progress) => progress(p), resetTimeoutOnProgress: true, maxTotalTimeout: options.maxTotalTimeoutMs }
-            : {}),
-        },
-      )) as CallToolResult | InputRequiredResult;
+      // A relayed call's result is passed on, not read: it skips the SDK's validation of every result
+      // against the full schema and the tool's output schema, unless its arguments are mirrored in headers.
+      return allowInputRequired && this.needsNoMirroring(params.name)
+        ? await this.sdk.request({ method: 'tools/call', params: request }, PASSED_ON_RESULT, requestOptions)
+        : ((await this.sdk.callTool(request, requestOptions)) as CallToolResult | InputRequiredResult);
     } catch (error) {
       if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
         throw new McpClientError(
@@ -286,8 +297,14 @@ export class McpClient implements NotificationSource {
       }
       throw error;
     } finally {
+      abort?.unlink();
       this.running -= 1;
     }
+  }
+
+  /** A 2025 server has no `Mcp-Param-*` headers; a 2026-07-28 one none for a listed tool that marks no argument. */
+  private needsNoMirroring(name: string): boolean {
+    return this.sdk.getProtocolEra() !== 'modern' || this.headerless.has(name);
   }
 
   /**
@@ -383,6 +400,49 @@ export interface CallToolOptions {
   readonly timeoutMs?: number;
   /** The request's `_meta` (a gateway's correlation ids). */
   readonly meta?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * What a relayed result must be to be passed on: an object with a `content` array, or an
+ * `input_required` result (which the SDK returns before this check).
+ */
+const PASSED_ON_RESULT: StandardSchemaV1<unknown, CallToolResult> = {
+  '~standard': {
+    version: 1,
+    vendor: 'toolmesh',
+    validate: (value) =>
+      Array.isArray((value as { content?: unknown } | null)?.content)
+        ? { value: value as CallToolResult }
+        : { issues: [{ message: 'a tools/call result needs a content array' }] },
+  },
+};
+
+function marksNoHeader(tool: Tool): boolean {
+  const reading = readMcpHeaderBindings(tool.inputSchema);
+  return reading.ok && reading.bindings.length === 0;
+}
+
+/**
+ * One signal aborted by either of two, for one call: cheaper than `AbortSignal.any`, whose dependent
+ * signals the runtime tracks weakly; `unlink` takes the listeners off again when the call is over.
+ */
+function linkedAbort(first: AbortSignal, second: AbortSignal): { signal: AbortSignal; unlink: () => void } {
+  const controller = new AbortController();
+  const onFirst = () => controller.abort(first.reason);
+  const onSecond = () => controller.abort(second.reason);
+  if (first.aborted) onFirst();
+  else if (second.aborted) onSecond();
+  else {
+    first.addEventListener('abort', onFirst, { once: true });
+    second.addEventListener('abort', onSecond, { once: true });
+  }
+  return {
+    signal: controller.signal,
+    unlink: () => {
+      first.removeEventListener('abort', onFirst);
+      second.removeEventListener('abort', onSecond);
+    },
+  };
 }
 
 function asError(error: unknown): Error {

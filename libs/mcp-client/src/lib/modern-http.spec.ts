@@ -13,7 +13,7 @@ import { McpClient } from './mcp-client';
  * McpClient (era auto) over the Streamable HTTP transport against a hand-written 2026-07-28 server, for what the
  * conformance scenarios do not show: cache hints and their invalidation by a change told on the listen
  * stream, the drop of a tool with broken x-mcp-header annotations through the client's own warnings,
- * and a -32020 answered by listing again and retrying once.
+ * a -32020 answered by listing again and retrying once, and a relayed call's result passed on unread.
  */
 interface Request {
   readonly headers: IncomingHttpHeaders;
@@ -22,6 +22,9 @@ interface Request {
 
 const SERVER_INFO = { 'io.modelcontextprotocol/serverInfo': { name: 'modern-mock', version: '1.0.0' } };
 const GOOD_TOOL = { name: 'lookup', inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } } };
+/** Its result below breaks its output schema: the SDK's `callTool` refuses it, a relayed call passes it on. */
+const TYPED_TOOL = { name: 'count', inputSchema: { type: 'object' }, outputSchema: { type: 'object', required: ['n'] } };
+const UNTYPED_RESULT = { content: [{ type: 'text', text: 'none' }], structuredContent: { m: 1 }, extra: 'kept' };
 const BROKEN_TOOL = {
   name: 'broken\u001b[31m',
   inputSchema: { type: 'object', properties: { score: { type: 'number', 'x-mcp-header': 'Score' } } },
@@ -75,13 +78,15 @@ describe('McpClient over Streamable HTTP, 2026-07-28', () => {
           return json(res, 200, {
             jsonrpc: '2.0',
             id,
-            result: { resultType: 'complete', tools: [GOOD_TOOL, BROKEN_TOOL], ttlMs: 60_000, cacheScope: 'private' },
+            result: { resultType: 'complete', tools: [GOOD_TOOL, TYPED_TOOL, BROKEN_TOOL], ttlMs: 60_000, cacheScope: 'private' },
           });
         case 'tools/call':
           if (headerMismatches > 0) {
             headerMismatches -= 1;
             return json(res, 400, { jsonrpc: '2.0', id, error: { code: -32020, message: 'Header mismatch: Mcp-Param-Region' } });
           }
+          if (body.params?.name === TYPED_TOOL.name)
+            return json(res, 200, { jsonrpc: '2.0', id, result: { resultType: 'complete', ...UNTYPED_RESULT } });
           return json(res, 200, { jsonrpc: '2.0', id, result: { resultType: 'complete', content: [{ type: 'text', text: 'found' }] } });
         default:
           return json(res, 404, { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
@@ -160,7 +165,7 @@ describe('McpClient over Streamable HTTP, 2026-07-28', () => {
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     try {
       const { client, errors } = await connected();
-      expect((await client.listTools()).map((t) => t.name)).toEqual(['lookup']);
+      expect((await client.listTools()).map((t) => t.name)).toEqual(['lookup', 'count']);
       expect(errors.map((e) => e.message)).toEqual([
         expect.stringMatching(
           /^tool "broken\\u001b\[31m" left out: its x-mcp-header annotations break the 2026-07-28 rules \(.*string, integer or boolean\)$/,
@@ -174,16 +179,30 @@ describe('McpClient over Streamable HTTP, 2026-07-28', () => {
     }
   });
 
-  it('answers a -32020 (header mismatch) by listing the tools again and retrying the call once, with its Mcp-Param header', async () => {
+  it.each([
+    ['callTool', (client: McpClient) => client.callTool('lookup', { region: 'eu-west1' })],
+    ['callToolRelayingInput', (client: McpClient) => client.callToolRelayingInput('lookup', { region: 'eu-west1' }, {})],
+  ])(
+    '%s answers a -32020 (header mismatch) by listing the tools again and retrying the call once, with its Mcp-Param header',
+    async (_, call) => {
+      const { client } = await connected();
+      await client.listTools();
+      headerMismatches = 1;
+      const result = await call(client);
+      expect(result.content).toEqual([{ type: 'text', text: 'found' }]);
+      expect(sent('tools/call')).toHaveLength(2);
+      expect(sent('tools/list')).toHaveLength(2);
+      for (const call of sent('tools/call'))
+        expect(call.headers).toMatchObject({ 'mcp-method': 'tools/call', 'mcp-name': 'lookup', 'mcp-param-region': 'eu-west1' });
+      await client.close();
+    },
+  );
+
+  it("passes a relayed call's result on whole, unchecked against the tool's output schema, which callTool checks", async () => {
     const { client } = await connected();
     await client.listTools();
-    headerMismatches = 1;
-    const result = await client.callTool('lookup', { region: 'eu-west1' });
-    expect(result.content).toEqual([{ type: 'text', text: 'found' }]);
-    expect(sent('tools/call')).toHaveLength(2);
-    expect(sent('tools/list')).toHaveLength(2);
-    for (const call of sent('tools/call'))
-      expect(call.headers).toMatchObject({ 'mcp-method': 'tools/call', 'mcp-name': 'lookup', 'mcp-param-region': 'eu-west1' });
+    await expect(client.callTool('count', {})).rejects.toThrow(/output schema/);
+    expect(await client.callToolRelayingInput('count', {}, {})).toEqual(UNTYPED_RESULT);
     await client.close();
   });
 });
