@@ -4,6 +4,7 @@ import path from 'node:path';
 
 import { freePort } from '../../../tools/test/free-port';
 import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
+import { until } from '../../../tools/test/process-table';
 import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
 import { REPO_ROOT, type ServerProcess } from '../../../tools/test/server-process';
 import { TransportClientFactory } from './mcp/client-factory';
@@ -186,7 +187,9 @@ describe('agent-cli keeps the 2026 tool list of the gateway live', () => {
     });
     expect(await offersEventually(registry, (names) => !names.includes('mcp__gateway__test_added_tool'), 30_000)).toBe(true);
     expect(manager.status[0].state).toBe('connected');
-    // The new gateway was listened to: the change came on a reopened stream, not by polling.
-    expect(methodsSince(gateway, 0)).toContain('subscriptions/listen');
+    // The new gateway was listened to: the change came on a reopened stream, not by polling. Its log lines
+    // are written in batches, so the request's line may follow the change by a moment.
+    const reopened = gateway;
+    await until(() => methodsSince(reopened, 0).includes('subscriptions/listen'), 'the new gateway listened to', 15_000);
   }, 90_000);
 });
