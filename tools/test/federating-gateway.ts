@@ -1,10 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-
 import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
-import { spawnGateway } from './gateway-process';
+import { spawnGateway, writeGatewayConfig } from './gateway-process';
 import { startEverything } from './mcp-servers';
 
 /**
@@ -38,9 +34,7 @@ export const passedOn = ({ content, structuredContent, isError }: CallToolResult
 export async function startFederatingGateway(): Promise<FederatingGateway> {
   const everything = await startEverything();
   try {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'federating-gateway-')), 'gateway.yaml');
-    writeFileSync(
-      file,
+    const file = writeGatewayConfig(
       `server: { port: 0, managementPort: 0 }
 mcp:
   shutdownDrainMillis: 1000

@@ -9,15 +9,19 @@ export const GATEWAY_READY = /event=gateway_started mcpUrl=(\S+) managementUrl=(
 
 /** A YAML configuration on free ports with the given tool service as the one bundle, plus `extraMcpYaml`. */
 export function gatewayConfigFile(toolServiceUrl: string, extraMcpYaml = ''): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'gw-process-')), 'gateway.yaml');
-  writeFileSync(
-    file,
+  return writeGatewayConfig(
     `server: { port: 0, managementPort: 0 }
 mcp:
   bundles:
     - { name: sample, serviceDomain: "${toolServiceUrl}", manifestPath: /tool-manifest }
 ${extraMcpYaml}`,
   );
+}
+
+/** Writes `yaml` as a gateway configuration file in a directory of its own, and returns its path. */
+export function writeGatewayConfig(yaml: string): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'gw-process-')), 'gateway.yaml');
+  writeFileSync(file, yaml);
   return file;
 }
 

@@ -1,8 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-
-import { spawnGateway } from '../../../tools/test/gateway-process';
+import { spawnGateway, writeGatewayConfig } from '../../../tools/test/gateway-process';
 import { CONFORMANCE_FEATURES_SCRIPT, type HttpPeer, startHttpPeer } from '../../../tools/test/peers/http-peer';
 import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
 import type { ServerProcess } from '../../../tools/test/server-process';
@@ -97,9 +93,7 @@ describe('official MCP conformance suites, resources and prompts scenarios, thro
 
   beforeAll(async () => {
     peer = await startHttpPeer([], CONFORMANCE_FEATURES_SCRIPT);
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'conformance-federated-')), 'gateway.yaml');
-    writeFileSync(
-      file,
+    const file = writeGatewayConfig(
       `server: { port: 0, managementPort: 0 }
 mcp:
   shutdownDrainMillis: 1000

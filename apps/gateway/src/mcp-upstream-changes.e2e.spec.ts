@@ -1,14 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
 import { freePort } from '../../../tools/test/free-port';
-import { spawnGateway } from '../../../tools/test/gateway-process';
+import { spawnGateway, writeGatewayConfig } from '../../../tools/test/gateway-process';
 import { type HttpPeer, startHttpPeer } from '../../../tools/test/peers/http-peer';
 import { startRedis, type TestRedis } from '../../../tools/test/redis-server';
 import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
@@ -78,9 +74,7 @@ describe("an MCP server's tools/list_changed reaches the front gateway's clients
     upstreamGateway = await startTestGateway(tools.url, (config) => {
       config.mcp.catalogue = { ...config.mcp.catalogue, refreshTtlMillis: HOUR, requestedRefreshIntervalMillis: 0 };
     });
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'mcp-upstream-changes-')), 'gateway.yaml');
-    writeFileSync(
-      file,
+    const file = writeGatewayConfig(
       `server: { port: 0, managementPort: 0 }
 mcp:
   shutdownDrainMillis: 1000

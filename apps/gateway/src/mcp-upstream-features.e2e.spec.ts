@@ -1,13 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { Server, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import { spawnGateway } from '../../../tools/test/gateway-process';
+import { spawnGateway, writeGatewayConfig } from '../../../tools/test/gateway-process';
 import { type Everything, startEverything, startStalledServer } from '../../../tools/test/mcp-servers';
 import { until } from '../../../tools/test/process-table';
 import type { ServerProcess } from '../../../tools/test/server-process';
@@ -95,9 +92,7 @@ describe('resources and prompts of MCP servers, through the gateway (issue 28)',
       stalledHolds += 1;
       response.on('close', () => (stalledHolds -= 1));
     });
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'mcp-features-')), 'gateway.yaml');
-    writeFileSync(
-      file,
+    const file = writeGatewayConfig(
       `server: { port: 0, managementPort: 0 }
 mcp:
   shutdownDrainMillis: 1000

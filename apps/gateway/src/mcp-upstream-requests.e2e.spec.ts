@@ -1,13 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-
 import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
-import { spawnGateway } from '../../../tools/test/gateway-process';
+import { spawnGateway, writeGatewayConfig } from '../../../tools/test/gateway-process';
 import { type Everything, startEverything } from '../../../tools/test/mcp-servers';
 import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
 import type { ServerProcess } from '../../../tools/test/server-process';
@@ -109,9 +105,7 @@ describe('server-to-client requests across the hop (issue 28)', () => {
   beforeAll(async () => {
     [sampleService, everything] = await Promise.all([startSampleToolService(), startEverything()]);
     upstreamGateway = await startTestGateway(sampleService.url);
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'mcp-upstream-requests-')), 'gateway.yaml');
-    writeFileSync(
-      file,
+    const file = writeGatewayConfig(
       `server: { port: 0, managementPort: 0 }
 mcp:
   shutdownDrainMillis: 1000

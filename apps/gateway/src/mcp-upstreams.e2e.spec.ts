@@ -1,12 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 
 import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 import { freePort } from '../../../tools/test/free-port';
-import { spawnGateway } from '../../../tools/test/gateway-process';
+import { spawnGateway, writeGatewayConfig } from '../../../tools/test/gateway-process';
 import { type Everything, startEverything, startStalledServer } from '../../../tools/test/mcp-servers';
 import { type HttpPeer, type PeerRequest, startHttpPeer } from '../../../tools/test/peers/http-peer';
 import { until } from '../../../tools/test/process-table';
@@ -82,9 +79,7 @@ describe('MCP servers as a tool source (issue 28)', () => {
       startSampleToolService(),
     ]);
     upstreamGateway = await startTestGateway(sampleService.url);
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'mcp-upstreams-')), 'gateway.yaml');
-    writeFileSync(
-      file,
+    const file = writeGatewayConfig(
       `server: { port: 0, managementPort: 0 }
 mcp:
   shutdownDrainMillis: 1000
