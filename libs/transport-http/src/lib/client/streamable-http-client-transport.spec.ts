@@ -289,7 +289,8 @@ describe("StreamableHttpClientTransport's owner hooks", () => {
     const peer = await startHttpPeer();
     try {
       const { transport, mcp } = client(peer.url, {
-        messageHeaders: (message) => ('method' in message ? { 'x-rpc-method': message.method, authorization: 'Bearer forged' } : {}),
+        messageHeaders: (message): Record<string, string> =>
+          'method' in message ? { 'x-rpc-method': message.method, authorization: 'Bearer forged' } : {},
       });
       await mcp.connect(transport);
       await mcp.callTool({ name: 'add', arguments: { a: 1, b: 2 } });
