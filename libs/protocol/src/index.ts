@@ -1,8 +1,10 @@
 // What other projects import from protocol, by name; everything else under lib/ is internal.
 export {
+  type InboundResponse,
   type JsonRpcErrorResponse,
   type JSONRPCMessage,
   type JSONRPCNotification,
+  type JSONRPCRequest,
   type ParsedMessage,
   type RequestId,
 } from './lib/jsonrpc/messages';
@@ -34,7 +36,7 @@ export { isLoggingLevel, LOGGING_LEVELS, McpMethod, McpNotification } from './li
 export { decodeHeaderValue, encodeHeaderValue, MCP_NAME_SOURCE } from './lib/mcp/header-values';
 export { type McpHeaderBinding, readMcpHeaderBindings } from './lib/mcp/mcp-header-bindings';
 export { type SearchableTool, ToolSearchIndex } from './lib/mcp/tool-search-index';
-export { type McpTransport, type TransportSendOptions } from './lib/transport/mcp-transport';
+export { type ExchangeOptions, type McpTransport, type TransportSendOptions } from './lib/transport/mcp-transport';
 export { OVERSIZED_EDGE_BYTES, oversizedReply, oversizedReplyId } from './lib/transport/oversized-reply';
 export { type NotificationListener, type NotificationSource, type ServerNotification } from './lib/notifications/notification-listener';
 export { NotificationFanout } from './lib/notifications/notification-fanout';

@@ -6,6 +6,6 @@
  */
 export { SseParser, type SseParseEvent } from './lib/client/sse-parser';
 export { type AuthorizationChallenge, type HttpAuthorization } from './lib/client/http-authorization';
-export { isSessionExpired } from './lib/client/http-client-errors';
+export { isConnectionClosed, isSessionExpired } from './lib/client/http-client-errors';
 export { legacySseClientTransport } from './lib/client/legacy-sse-client-transport';
 export { StreamableHttpClientTransport } from './lib/client/streamable-http-client-transport';

@@ -1,5 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-
 import type { CreateMessageResult, ElicitResult, ServerRequestHandlers } from '@toolmesh/mcp-client';
 
 /** One request a 2025 MCP server sends us during a call: elicitation, sampling or roots, as it sent it. */
@@ -31,34 +29,23 @@ export class RelayRefusal extends Error {
   }
 }
 
-/**
- * The relay of the call being forwarded. A 2025 server sends its requests on the stream of the call they
- * belong to, and our transport reads that stream in the call's own async context: so a request arrives
- * here in the context of its call, and the one client each server has can serve every call at once.
- */
-const relays = new AsyncLocalStorage<ServerRequestRelay>();
-
-/** Runs `call` with `relay` as the destination of the server requests it brings. */
-export function withRelay<T>(relay: ServerRequestRelay | undefined, call: () => Promise<T>): Promise<T> {
-  return relay === undefined ? call() : relays.run(relay, call);
-}
+/** A roots request has no cancellation of its own to pass on. */
+const NEVER_CANCELLED = new AbortController().signal;
 
 /**
- * The client handlers of an MCP server's connection: each request goes to the relay of the call it came
- * with; one that came with none (a request outside any call, or during a listing) is refused.
+ * The client handlers of one forwarded call: each request its server sends on the call's stream goes to
+ * `relay`, the call's own (the client hands them to the call they came with: no async context needed);
+ * without one (the connection's own handlers: a request outside any call, or during a listing) it is
+ * refused. The connection declares all three at initialize, so that any call's server may ask.
  */
-export function relayedServerRequests(): ServerRequestHandlers {
-  const ask = (request: ServerRequest, signal: AbortSignal) => {
-    const relay = relays.getStore();
-    if (relay === undefined) return Promise.reject(new RelayRefusal(`${request.method} outside a call: this gateway has nobody to ask`));
-    return relay.ask(request, signal);
-  };
-  const never = new AbortController().signal;
+export function serverRequestsTo(relay: ServerRequestRelay | undefined): ServerRequestHandlers {
+  const ask = (request: ServerRequest, signal: AbortSignal) =>
+    relay ? relay.ask(request, signal) : Promise.reject(new RelayRefusal(`${request.method} outside a call: this gateway has nobody to ask`));
   return {
     elicitation: async (params, signal) => (await ask({ method: 'elicitation/create', params }, signal)) as ElicitResult,
     sampling: async (params, signal) => (await ask({ method: 'sampling/createMessage', params }, signal)) as CreateMessageResult,
     roots: async () => {
-      const { roots } = await ask({ method: 'roots/list', params: {} }, never);
+      const { roots } = await ask({ method: 'roots/list', params: {} }, NEVER_CANCELLED);
       if (!Array.isArray(roots)) throw new RelayRefusal('the caller answered roots/list without roots', -32603);
       return roots;
     },

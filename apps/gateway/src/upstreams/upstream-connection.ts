@@ -25,7 +25,7 @@ import { CallDeadline } from './call-deadline';
 import type { CircuitBreaker } from './circuit-breaker';
 import { type ClientCredentialsSettings, ClientCredentialsToken } from './client-credentials';
 import { correlationHeaders } from './correlation';
-import { relayedServerRequests, type ServerRequestRelay, withRelay } from './server-request-relay';
+import { type ServerRequestRelay, serverRequestsTo } from './server-request-relay';
 
 export interface UpstreamSettings {
   /** The bundle's name: in logs, and the name the client gives the server. */
@@ -172,12 +172,11 @@ export class UpstreamConnection {
       deadline,
       `tools/call of ${name}`,
       (client) =>
-        withRelay(call.relay, () =>
-          client.callToolRelayingInput(name, args, call.answers ?? {}, signal, {
-            timeoutMs: UNTIMED,
-            meta: client.era === 'modern' ? { ...call.meta, [McpMetaKey.ClientCapabilities]: call.callerCapabilities ?? {} } : call.meta,
-          }),
-        ),
+        client.callToolRelayingInput(name, args, call.answers ?? {}, signal, {
+          timeoutMs: UNTIMED,
+          meta: client.era === 'modern' ? { ...call.meta, [McpMetaKey.ClientCapabilities]: call.callerCapabilities ?? {} } : call.meta,
+          serverRequests: serverRequestsTo(call.relay),
+        }),
       call.signal,
     );
   }
@@ -313,9 +312,9 @@ export class UpstreamConnection {
       // Codes only: a report's message may quote what the server said.
       onError: (error) => this.deps.logger.warn('mcp_upstream_report', { bundle, code: codeOf(error) }),
       onClosed: () => this.forget(client),
-      // Declared to a 2025 server at initialize, for every call: each request is then relayed to the
-      // caller of the call it came with, or refused (server-request-relay.ts).
-      serverRequests: relayedServerRequests(),
+      // Declared to a 2025 server at initialize, for every call: each call's requests go to its own
+      // caller (`callTool`); one outside any call is refused (server-request-relay.ts).
+      serverRequests: serverRequestsTo(undefined),
     });
     client.addNotificationListener(({ notification }) => {
       if (notification.method === McpNotification.ToolsListChanged) this.onToolsChanged?.();

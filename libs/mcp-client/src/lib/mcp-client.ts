@@ -18,6 +18,7 @@ import {
   type ToolAnnotations,
 } from '@modelcontextprotocol/client';
 import {
+  McpMetaKey,
   type McpTransport,
   NotificationFanout,
   type NotificationListener,
@@ -26,10 +27,12 @@ import {
   printableName,
   readMcpHeaderBindings,
 } from '@toolmesh/protocol';
+import { isConnectionClosed } from '@toolmesh/transport-http/client';
 
 import { ChangeSubscription } from './change-subscription';
 import { type EraSetting, type EraVerdict, versionNegotiation } from './client-era';
 import { McpClientError, McpClientErrorCode } from './client-errors';
+import { exchangeToolCall, type ExchangingTransport } from './exchanged-call';
 import { SdkTransport } from './sdk-transport';
 import { clientCapabilities, registerServerRequests, type ServerRequestHandlers } from './server-requests';
 
@@ -104,6 +107,8 @@ export class McpClient implements NotificationSource {
    * them needs no `Mcp-Param-*` header, which only the SDK's `callTool` mirrors.
    */
   private headerless: ReadonlySet<string> = new Set();
+  /** The ids of exchanged calls (exchanged-call.ts), strings where the SDK's are numbers. */
+  private exchanged = 0;
 
   constructor(
     private readonly transport: McpTransport,
@@ -248,7 +253,10 @@ export class McpClient implements NotificationSource {
    * A gateway's call, relaying MRTR (2026-07-28): an `input_required` result comes back as it is, for the
    * gateway's own client to fulfil, instead of being fulfilled by this client's handlers; `answers` are
    * that client's `inputResponses` and the server's `requestState`, for the retry. A 2025 server never
-   * answers `input_required`: its requests go to the handlers.
+   * answers `input_required`: its requests go to the handlers (`options.serverRequests`, else the client's).
+   * Over a transport that exchanges a request for its answer (Streamable HTTP) the call skips the SDK's
+   * request machinery unless its arguments are mirrored in headers: `signal` is then its only deadline
+   * (`timeoutMs` applies without one), and closing the client ends it with `client.connection_lost`.
    */
   callToolRelayingInput(
     name: string,
@@ -267,6 +275,9 @@ export class McpClient implements NotificationSource {
     allowInputRequired: boolean,
   ): Promise<CallToolResult | InputRequiredResult> {
     this.assertConnected();
+    if (allowInputRequired && this.transport.exchange && this.needsNoMirroring(params.name) && !options.onProgress) {
+      return this.exchangeCall(this.transport as ExchangingTransport, params, signal, options);
+    }
     // Our own abort as well as the caller's, so close() can cancel the call before the transport goes;
     // without a caller's signal the shared one alone (no allocation on the hot path).
     const abort = signal ? linkedAbort(signal, this.stopping.signal) : undefined;
@@ -288,18 +299,61 @@ export class McpClient implements NotificationSource {
         ? await this.sdk.request({ method: 'tools/call', params: request }, PASSED_ON_RESULT, requestOptions)
         : ((await this.sdk.callTool(request, requestOptions)) as CallToolResult | InputRequiredResult);
     } catch (error) {
-      if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
-        throw new McpClientError(
-          McpClientErrorCode.ConnectionLost,
-          `the connection to MCP server "${this.options.serverName}" ended while "${params.name}" was running; it may have run, so it was not repeated`,
-          { cause: error },
-        );
-      }
+      if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) throw this.connectionLost(params.name, error);
       throw error;
     } finally {
       abort?.unlink();
       this.running -= 1;
     }
+  }
+
+  /**
+   * A relayed call over a transport that exchanges one request for its answer (exchanged-call.ts): none of
+   * the SDK's per-request machinery, the server's requests during the call answered by
+   * `options.serverRequests` (the client's own handlers without them). Closing the client ends it, as the
+   * closed transport does.
+   */
+  private async exchangeCall(
+    transport: ExchangingTransport,
+    params: { name: string; arguments: Record<string, unknown> } & RelayedAnswers,
+    signal: AbortSignal | undefined,
+    options: CallToolOptions,
+  ): Promise<CallToolResult | InputRequiredResult> {
+    const modern = this.sdk.getProtocolEra() === 'modern';
+    const envelope = modern ? this.modernEnvelope() : undefined;
+    const meta = envelope || options.meta ? { ...envelope, ...options.meta } : undefined;
+    this.running += 1;
+    try {
+      return await exchangeToolCall(transport, {
+        id: `x${(this.exchanged += 1)}`,
+        params: { ...params, ...(meta && { _meta: meta }) },
+        signal: signal ?? AbortSignal.any([this.stopping.signal, AbortSignal.timeout(options.timeoutMs ?? this.options.requestTimeoutMs)]),
+        serverRequests: options.serverRequests ?? this.options.serverRequests ?? {},
+        tellsCancellation: !modern,
+      });
+    } catch (error) {
+      if (isConnectionClosed(error)) throw this.connectionLost(params.name, error);
+      throw error;
+    } finally {
+      this.running -= 1;
+    }
+  }
+
+  /** What the SDK puts in every 2026-07-28 request's `_meta`: our version, our name, our capabilities. */
+  private modernEnvelope(): Record<string, unknown> {
+    return {
+      [McpMetaKey.ProtocolVersion]: this.sdk.getNegotiatedProtocolVersion(),
+      [McpMetaKey.ClientInfo]: this.options.clientInfo,
+      [McpMetaKey.ClientCapabilities]: clientCapabilities(this.options.serverRequests ?? {}),
+    };
+  }
+
+  private connectionLost(tool: string, cause: unknown): McpClientError {
+    return new McpClientError(
+      McpClientErrorCode.ConnectionLost,
+      `the connection to MCP server "${this.options.serverName}" ended while "${tool}" was running; it may have run, so it was not repeated`,
+      { cause },
+    );
   }
 
   /** A 2025 server has no `Mcp-Param-*` headers; a 2026-07-28 one none for a listed tool that marks no argument. */
@@ -400,6 +454,11 @@ export interface CallToolOptions {
   readonly timeoutMs?: number;
   /** The request's `_meta` (a gateway's correlation ids). */
   readonly meta?: Readonly<Record<string, unknown>>;
+  /**
+   * A relayed call's own destination of the requests its server sends during it (a gateway's caller of
+   * that call), instead of the client's handlers; declared capabilities stay the client's.
+   */
+  readonly serverRequests?: ServerRequestHandlers;
 }
 
 /**

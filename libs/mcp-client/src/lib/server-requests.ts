@@ -58,6 +58,6 @@ export function registerServerRequests(sdk: Client, handlers: ServerRequestHandl
 }
 
 // A result may carry any extra member, so the refusal is told apart by its string `refused`.
-function isRefusal(answer: CreateMessageResult | SamplingRefusal): answer is SamplingRefusal {
+export function isRefusal(answer: CreateMessageResult | SamplingRefusal): answer is SamplingRefusal {
   return typeof (answer as Partial<SamplingRefusal>).refused === 'string';
 }

@@ -19,6 +19,9 @@ export type { JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, JSONRPCResult
  */
 export type JsonRpcErrorResponse = Omit<SdkJsonRpcErrorResponse, 'id'> & { id: RequestId | null };
 
+/** A response as a peer's message delivers it (the SDK's type): a result, or an error for a request of ours. */
+export type InboundResponse = Exclude<JSONRPCMessage, JSONRPCRequest | JSONRPCNotification>;
+
 /** Any response a peer may send: a result or an error. */
 export type JsonRpcResponse = JSONRPCResultResponse | JsonRpcErrorResponse;
 

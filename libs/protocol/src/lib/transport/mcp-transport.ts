@@ -1,6 +1,6 @@
 import type { MessageExtraInfo, TransportSendOptions } from '@modelcontextprotocol/client';
 
-import type { JSONRPCMessage } from '../jsonrpc/messages';
+import type { InboundResponse, JSONRPCMessage, JSONRPCRequest } from '../jsonrpc/messages';
 
 /**
  * One message channel to one MCP peer. Every transport in this repository (stdio and Streamable HTTP,
@@ -32,6 +32,21 @@ export interface McpTransport {
    * (the SDK client then cancels a 2026-07-28 request by aborting it instead of sending a cancellation).
    */
   readonly hasPerRequestStream?: boolean;
+  /**
+   * Streamable HTTP only: one request sent and its answer returned, outside `onmessage` and so outside the
+   * SDK client's request machinery (a gateway's forwarded call, which passes the answer on unread).
+   */
+  exchange?(request: JSONRPCRequest, options?: ExchangeOptions): Promise<InboundResponse>;
+}
+
+export interface ExchangeOptions {
+  /** Aborting it ends the request (over HTTP its stream is closed) and rejects the exchange with its reason. */
+  readonly signal?: AbortSignal;
+  /**
+   * Each other message that comes with the request (the server's requests during the call, its
+   * notifications): true when the owner took it; the others go to `onmessage` as usual.
+   */
+  readonly route?: (message: JSONRPCMessage) => boolean;
 }
 
 export type { MessageExtraInfo, TransportSendOptions };

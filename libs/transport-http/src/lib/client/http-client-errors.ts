@@ -21,6 +21,8 @@ export const HttpClientErrorCode = {
   StreamEnded: 'http.stream_ended',
   /** `send` was called before `start` or after `close`. */
   NotConnected: 'http.not_connected',
+  /** The transport was closed while an exchange waited for its answer; the request may have run. */
+  ConnectionClosed: 'http.connection_closed',
 } as const;
 
 export type HttpClientErrorCode = (typeof HttpClientErrorCode)[keyof typeof HttpClientErrorCode];
@@ -45,6 +47,11 @@ export class HttpClientError extends CodedError<HttpClientErrorCode> {
 /** The server refused our session with 404: the request never ran, and a new session is needed (spec: a new initialize). */
 export function isSessionExpired(error: unknown): boolean {
   return error instanceof HttpClientError && error.code === HttpClientErrorCode.SessionExpired;
+}
+
+/** The transport was closed while the request waited for its answer (it may have run). */
+export function isConnectionClosed(error: unknown): boolean {
+  return error instanceof HttpClientError && error.code === HttpClientErrorCode.ConnectionClosed;
 }
 
 /** The endpoint as error messages may show it: origin and path, never user info or query. */

@@ -3,7 +3,10 @@ import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import {
+  type ExchangeOptions,
+  type InboundResponse,
   type JSONRPCMessage,
+  type JSONRPCRequest,
   McpHttpHeader,
   McpMethod,
   McpNotification,
@@ -38,6 +41,15 @@ const REFUSAL_BODY_BYTES = 64 * 1024;
 interface StreamOwner {
   readonly signal?: AbortSignal;
   readonly onEnd?: () => void;
+  /** An exchange's: sees each message of the stream first, and keeps the ones it takes from `onmessage`. */
+  readonly take?: (message: JSONRPCMessage) => boolean;
+  /** An exchange's: told when its stream is given up without the answer, however that came about. */
+  readonly onLost?: (error: Error) => void;
+}
+
+/** An exchange in flight, for `close` to end. */
+interface PendingExchange {
+  readonly fail: (error: Error) => void;
 }
 
 /** How much of a refusal's JSON-RPC error message the error's message quotes. */
@@ -116,6 +128,7 @@ export class StreamableHttpClientTransport implements McpTransport {
   private readonly aborter = new AbortController();
   private readonly maxMessageBytes: number;
   private state: 'new' | 'open' | 'closed' = 'new';
+  private readonly exchanges = new Set<PendingExchange>();
 
   constructor(
     private readonly url: URL,
@@ -147,15 +160,9 @@ export class StreamableHttpClientTransport implements McpTransport {
    * `Mcp-Method` and `Mcp-Name` from its own body.
    */
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if (this.state !== 'open') throw new HttpClientError(HttpClientErrorCode.NotConnected, `the connection to ${this.endpoint} is closed`);
+    this.assertOpen();
     const modern = modernVersionOf(message);
-    const headers = {
-      ...perMessageHeaders(this.options.messageHeaders?.(message)),
-      ...perMessageHeaders(options?.headers),
-      ...(modern ? standardHeaders(message, modern) : {}),
-      accept: 'application/json, text/event-stream',
-      'content-type': 'application/json',
-    };
+    const headers = this.postHeaders(message, modern, options?.headers);
     const owner: StreamOwner = { signal: options?.requestSignal, onEnd: options?.onRequestStreamEnd };
     const signal = owner.signal ? AbortSignal.any([this.aborter.signal, owner.signal]) : this.aborter.signal;
     const response = await this.request('POST', headers, JSON.stringify(message), signal);
@@ -199,10 +206,47 @@ export class StreamableHttpClientTransport implements McpTransport {
     }
   }
 
+  /**
+   * One request and its answer, outside `onmessage` (a gateway's forwarded call, issue 28): the answer is
+   * returned, from a JSON body or from the request's event stream (resumed as `send`'s are), with none of
+   * the SDK client's per-request machinery. Whatever else the stream brings goes to `options.route`, or to
+   * `onmessage` when the route does not take it. A 2026-07-28 server's 400 with a JSON-RPC error for the
+   * request is its answer, as for `send`; any other refusal, a lost stream, `close` and the signal reject.
+   */
+  async exchange(request: JSONRPCRequest, options: ExchangeOptions = {}): Promise<InboundResponse> {
+    this.assertOpen();
+    const { signal, route } = options;
+    let pending!: PendingExchange;
+    let resolveAnswer!: (answer: InboundResponse) => void;
+    const answered = new Promise<InboundResponse>((resolve, reject) => {
+      resolveAnswer = resolve;
+      pending = { fail: reject };
+    });
+    const onAbort = () => pending.fail(asError(signal?.reason));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.exchanges.add(pending);
+    const take = (message: JSONRPCMessage): boolean => {
+      if (isAnswerTo(message, request.id)) {
+        resolveAnswer(message as InboundResponse);
+        return true;
+      }
+      return route?.(message) ?? false;
+    };
+    this.post(request, signal ?? this.aborter.signal, { signal, take, onLost: pending.fail }, resolveAnswer).catch(pending.fail);
+    try {
+      return await answered;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      this.exchanges.delete(pending);
+    }
+  }
+
   async close(): Promise<void> {
     if (this.state === 'closed') return;
     this.state = 'closed';
     this.aborter.abort();
+    const closed = new HttpClientError(HttpClientErrorCode.ConnectionClosed, `the connection to ${this.endpoint} was closed while a request ran`);
+    for (const pending of this.exchanges) pending.fail(closed);
     if (this.session) {
       // Best effort: a server that does not support ending sessions answers 405, which is fine.
       await this.request('DELETE', {}, undefined, AbortSignal.timeout(2000))
@@ -210,6 +254,50 @@ export class StreamableHttpClientTransport implements McpTransport {
         .catch(() => undefined);
     }
     this.onclose?.();
+  }
+
+  /** An exchange's POST: its answer to `answer`, or its stream followed with `owner` taking the answer from it. */
+  private async post(request: JSONRPCRequest, signal: AbortSignal, owner: StreamOwner, answer: (message: InboundResponse) => void): Promise<void> {
+    const modern = modernVersionOf(request);
+    const response = await this.request('POST', this.postHeaders(request, modern), JSON.stringify(request), signal);
+    if (response.statusCode >= 300) {
+      const body = await this.readRefusal(response.body);
+      const refusal = modern && response.statusCode === 400 ? errorAnswerFor(request.id, body) : undefined;
+      if (refusal) return answer(refusal);
+      throw await this.statusError(response, body);
+    }
+    const contentType = header(response.headers, 'content-type') ?? '';
+    if (response.statusCode !== 202 && contentType.startsWith('text/event-stream')) return this.follow(response.body, request.id, owner);
+    if (response.statusCode === 202 || !contentType.startsWith('application/json')) {
+      await response.body.dump();
+      throw new HttpClientError(
+        HttpClientErrorCode.UnexpectedContentType,
+        `${this.endpoint} answered a request with ${response.statusCode === 202 ? 'HTTP 202 and no answer' : `content type "${contentType.slice(0, 64)}"`}`,
+      );
+    }
+    const text = await this.readBody(response.body);
+    if (text.kind === 'oversized') {
+      throw new HttpClientError(HttpClientErrorCode.MessageTooLarge, `${this.endpoint} answered with more than ${this.maxMessageBytes} bytes`);
+    }
+    const message = this.deliver(text.text, owner.take);
+    if (message === undefined || !isAnswerTo(message, request.id)) {
+      throw new HttpClientError(HttpClientErrorCode.MalformedMessage, `${this.endpoint} answered a request with a body that is not its answer`);
+    }
+  }
+
+  /** The headers of a POST: the owner's and the SDK's per message, then the ones this transport owns. */
+  private postHeaders(message: JSONRPCMessage, modern: string | undefined, sdkHeaders?: Readonly<Record<string, string>>): Record<string, string> {
+    return {
+      ...perMessageHeaders(this.options.messageHeaders?.(message)),
+      ...(sdkHeaders && perMessageHeaders(sdkHeaders)),
+      ...(modern ? standardHeaders(message, modern) : {}),
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+    };
+  }
+
+  private assertOpen(): void {
+    if (this.state !== 'open') throw new HttpClientError(HttpClientErrorCode.NotConnected, `the connection to ${this.endpoint} is closed`);
   }
 
   private get endpoint(): string {
@@ -234,38 +322,38 @@ export class StreamableHttpClientTransport implements McpTransport {
    * (undefined for the notification stream, which is owed for as long as the transport is open).
    */
   private follow(body: Readable, awaiting: RequestId | undefined, owner: StreamOwner, position: StreamPosition = {}, fruitless = 0): void {
-    void this.readEvents(body, awaiting, position)
+    void this.readEvents(body, awaiting, position, owner.take)
       .then(async ({ answered, events }) => {
         if (this.state !== 'open' || answered || owner.signal?.aborted) return;
         if (awaiting !== undefined && position.lastEventId === undefined) {
+          const ended = `${this.endpoint} ended a reply stream before answering and without an event id to resume from`;
+          if (owner.onLost) return owner.onLost(new HttpClientError(HttpClientErrorCode.StreamEnded, ended));
           if (owner.onEnd) return owner.onEnd();
-          return this.report(
-            HttpClientErrorCode.StreamEnded,
-            `${this.endpoint} ended a reply stream before answering and without an event id to resume from`,
-          );
+          return this.report(HttpClientErrorCode.StreamEnded, ended);
         }
         const attempts = events > 0 ? 0 : fruitless + 1;
         // A reply stream's owner is the SDK's, which times the request out; the notification stream's is told.
-        if (attempts > MAX_FRUITLESS_RECONNECTS) return void (awaiting === undefined && owner.onEnd?.());
+        if (attempts > MAX_FRUITLESS_RECONNECTS) {
+          const fruitlessEnd = `${this.endpoint} sent nothing on a reply stream reopened ${MAX_FRUITLESS_RECONNECTS} times`;
+          return void (awaiting === undefined ? owner.onEnd?.() : owner.onLost?.(new HttpClientError(HttpClientErrorCode.StreamEnded, fruitlessEnd)));
+        }
         await sleep(position.retryMs ?? DEFAULT_RETRY_MS, undefined, { signal: this.aborter.signal, ref: false });
         const headers: Record<string, string> = { accept: 'text/event-stream' };
         if (position.lastEventId !== undefined) headers['last-event-id'] = position.lastEventId;
         const response = await this.request('GET', headers);
         if (!isEventStream(response)) {
           await this.refused(response);
-          if (awaiting !== undefined)
-            this.report(
-              HttpClientErrorCode.StreamEnded,
-              `${this.endpoint} answered HTTP ${response.statusCode} when asked to resume a reply stream`,
-            );
-          else if (this.state === 'open') owner.onEnd?.();
-          return;
+          const refused = `${this.endpoint} answered HTTP ${response.statusCode} when asked to resume a reply stream`;
+          if (awaiting === undefined) return void (this.state === 'open' && owner.onEnd?.());
+          if (owner.onLost) return owner.onLost(new HttpClientError(HttpClientErrorCode.StreamEnded, refused));
+          return this.report(HttpClientErrorCode.StreamEnded, refused);
         }
         this.follow(response.body, awaiting, owner, position, attempts);
       })
       .catch((error: unknown) => {
         // Aborted by its owner: the SDK client closed the stream on purpose (a cancel, a listen closed).
         if (owner.signal?.aborted) return;
+        if (owner.onLost) return owner.onLost(streamBroken(error, this.endpoint));
         this.reportUnlessClosed(error);
         if (!this.aborter.signal.aborted) owner.onEnd?.();
       });
@@ -275,6 +363,7 @@ export class StreamableHttpClientTransport implements McpTransport {
     body: Readable,
     awaiting: RequestId | undefined,
     position: StreamPosition,
+    take?: (message: JSONRPCMessage) => boolean,
   ): Promise<{ answered: boolean; events: number }> {
     const parser = new SseParser(this.maxMessageBytes);
     let answered = false;
@@ -293,7 +382,8 @@ export class StreamableHttpClientTransport implements McpTransport {
           if (awaiting !== undefined) {
             // On a reply stream it is the answer (or blocks it): the request fails now. Reading on or
             // resuming would only bring the same event again (the server replays it after Last-Event-ID).
-            this.onmessage?.(oversizedReply(awaiting, item.bytes, this.maxMessageBytes, HttpClientErrorCode.MessageTooLarge));
+            const reply = oversizedReply(awaiting, item.bytes, this.maxMessageBytes, HttpClientErrorCode.MessageTooLarge);
+            if (!take?.(reply)) this.onmessage?.(reply);
             body.destroy();
             return { answered: true, events };
           }
@@ -304,8 +394,8 @@ export class StreamableHttpClientTransport implements McpTransport {
         if (event.retry !== undefined) position.retryMs = event.retry;
         // An event with empty data only primes the stream with an id and a retry delay (spec 2025-11-25).
         if (event.event !== 'message' || event.data === '') continue;
-        const message = this.deliver(event.data);
-        if (message && awaiting !== undefined && !('method' in message) && 'id' in message && message.id === awaiting) answered = true;
+        const message = this.deliver(event.data, take);
+        if (message && awaiting !== undefined && isAnswerTo(message, awaiting)) answered = true;
       }
     }
     return { answered, events };
@@ -407,12 +497,9 @@ export class StreamableHttpClientTransport implements McpTransport {
 
   /** Delivers `text` when it is a JSON-RPC error answering request `id`; false when it is anything else. */
   private deliverErrorFor(id: RequestId, text: string): boolean {
-    const parsed = parseJsonRpcMessage(text);
-    if (!parsed.ok) return false;
-    const message = parsed.value.message as JSONRPCMessage;
-    if (!('error' in message) || message.id !== id) return false;
-    this.onmessage?.(message);
-    return true;
+    const answer = errorAnswerFor(id, text);
+    if (answer) this.onmessage?.(answer);
+    return answer !== undefined;
   }
 
   /**
@@ -441,7 +528,8 @@ export class StreamableHttpClientTransport implements McpTransport {
     return { kind: 'text', text: Buffer.concat(chunks, size).toString('utf8') };
   }
 
-  private deliver(text: string): JSONRPCMessage | undefined {
+  /** Parses one message and hands it to `take`, or to `onmessage` when `take` does not take it. */
+  private deliver(text: string, take?: (message: JSONRPCMessage) => boolean): JSONRPCMessage | undefined {
     const parsed = parseJsonRpcMessage(text);
     if (!parsed.ok) {
       this.report(
@@ -451,13 +539,33 @@ export class StreamableHttpClientTransport implements McpTransport {
       return undefined;
     }
     const message = parsed.value.message as JSONRPCMessage;
-    this.onmessage?.(message);
+    if (!take?.(message)) this.onmessage?.(message);
     return message;
   }
 
   private report(code: HttpClientErrorCode, message: string): void {
     this.onerror?.(new HttpClientError(code, message));
   }
+}
+
+/** Why a reply stream was lost: our own error as it is, anything else (a reset, a parse failure) said as a broken stream. */
+function streamBroken(error: unknown, endpoint: string): HttpClientError {
+  if (error instanceof HttpClientError) return error;
+  const cause = asError(error);
+  return new HttpClientError(HttpClientErrorCode.RequestFailed, `the reply stream of ${endpoint} broke off: ${cause.message}`, { cause });
+}
+
+/** `text` when it is a JSON-RPC error answering request `id`. */
+function errorAnswerFor(id: RequestId, text: string): InboundResponse | undefined {
+  const parsed = parseJsonRpcMessage(text);
+  if (!parsed.ok) return undefined;
+  const message = parsed.value.message as JSONRPCMessage;
+  return 'error' in message && message.id === id ? message : undefined;
+}
+
+/** A response (result or error) to request `id`. */
+function isAnswerTo(message: JSONRPCMessage, id: RequestId): message is InboundResponse {
+  return 'id' in message && !('method' in message) && message.id === id;
 }
 
 function isEventStream(response: Dispatcher.ResponseData): boolean {

@@ -1,0 +1,129 @@
+import { type CallToolResult, type InputRequiredResult, ProtocolError } from '@modelcontextprotocol/client';
+import { type InboundResponse, JsonRpcErrorCode, type JSONRPCMessage, type JSONRPCRequest, type McpTransport } from '@toolmesh/protocol';
+
+import { isRefusal, type ServerRequestHandlers } from './server-requests';
+
+/** A transport that can send one request and return its answer (Streamable HTTP). */
+export type ExchangingTransport = McpTransport & Required<Pick<McpTransport, 'exchange'>>;
+
+/** One `tools/call` sent through the transport's `exchange`, its answer passed on unread. */
+export interface ExchangedCall {
+  /** Of the client's own id space (a string, where the SDK's are numbers), so the two never meet. */
+  readonly id: string;
+  readonly params: Record<string, unknown>;
+  readonly signal?: AbortSignal;
+  /** Where the requests the server sends during the call go (elicitation, sampling, roots). */
+  readonly serverRequests: ServerRequestHandlers;
+  /** A 2025 server is told of a cancellation with `notifications/cancelled`; a 2026-07-28 one by the closed stream alone. */
+  readonly tellsCancellation: boolean;
+}
+
+/**
+ * A gateway's forwarded call (issue 28) without the SDK client's request machinery: one POST, its answer
+ * read from the JSON body or the event stream, the requests the server sends on that stream answered by
+ * `serverRequests` (so each goes to the caller of the call it came with, without any async context), and
+ * the result returned as the server sent it when it is a `tools/call` result: a `content` array, or an
+ * `input_required` result. The server's JSON-RPC error is thrown as the SDK would throw it.
+ */
+export async function exchangeToolCall(transport: ExchangingTransport, call: ExchangedCall): Promise<CallToolResult | InputRequiredResult> {
+  const request: JSONRPCRequest = { jsonrpc: '2.0', id: call.id, method: 'tools/call', params: call.params };
+  const asked = new ServerRequestsOfCall(transport, call.serverRequests);
+  try {
+    return resultOf(await transport.exchange(request, { signal: call.signal, route: (message) => asked.route(message) }));
+  } catch (error) {
+    if (call.signal?.aborted && call.tellsCancellation) {
+      const cancelled = { requestId: call.id, reason: String(asError(call.signal.reason).message) };
+      transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: cancelled }).catch(() => undefined);
+    }
+    throw error;
+  } finally {
+    asked.end();
+  }
+}
+
+function resultOf(answer: InboundResponse): CallToolResult | InputRequiredResult {
+  if ('error' in answer) throw new ProtocolError(answer.error.code, answer.error.message, answer.error.data);
+  const { result } = answer;
+  if ((result as { resultType?: unknown }).resultType === 'input_required') return result as InputRequiredResult;
+  if (!Array.isArray((result as { content?: unknown }).content)) {
+    throw new ProtocolError(JsonRpcErrorCode.InternalError, 'the server answered tools/call with a result that has no content array');
+  }
+  return result as CallToolResult;
+}
+
+/**
+ * The requests a server sends on one call's stream, each answered by the handlers with a message of
+ * our own (the transport's `send`), and cancelled when the server says so or the call ends.
+ */
+class ServerRequestsOfCall {
+  private readonly running = new Map<string | number, AbortController>();
+
+  constructor(
+    private readonly transport: ExchangingTransport,
+    private readonly handlers: ServerRequestHandlers,
+  ) {}
+
+  /** Takes the server's requests and its cancellations of them; leaves every other message to the client. */
+  route(message: JSONRPCMessage): boolean {
+    if ('method' in message && 'id' in message && message.id !== undefined) {
+      void this.answer(message.id, message.method, message.params);
+      return true;
+    }
+    if ('method' in message && message.method === 'notifications/cancelled') {
+      const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
+      const running = typeof requestId === 'string' || typeof requestId === 'number' ? this.running.get(requestId) : undefined;
+      running?.abort(new Error('cancelled by the server'));
+      return running !== undefined;
+    }
+    return false;
+  }
+
+  /** The call is over: whatever the server still waits for is abandoned. */
+  end(): void {
+    for (const running of this.running.values()) running.abort(new Error('the call ended'));
+  }
+
+  private async answer(id: string | number, method: string, params: unknown): Promise<void> {
+    const cancel = new AbortController();
+    this.running.set(id, cancel);
+    let reply: JSONRPCMessage;
+    try {
+      reply = { jsonrpc: '2.0', id, result: await this.handle(method, params, cancel.signal) };
+    } catch (error) {
+      const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
+      reply = {
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: Number.isSafeInteger(code) ? (code as number) : JsonRpcErrorCode.InternalError,
+          message: typeof message === 'string' ? message : 'the request failed',
+          ...(data !== undefined && { data }),
+        },
+      };
+    } finally {
+      this.running.delete(id);
+    }
+    await this.transport.send(reply).catch(() => undefined);
+  }
+
+  private async handle(method: string, params: unknown, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const { elicitation, sampling, roots } = this.handlers;
+    if (method === 'ping') return {};
+    if (method === 'roots/list' && roots) return { roots: [...(await roots())] };
+    const given = typeof params === 'object' && params !== null && !Array.isArray(params);
+    if ((method === 'elicitation/create' && elicitation) || (method === 'sampling/createMessage' && sampling)) {
+      if (!given) throw new ProtocolError(JsonRpcErrorCode.InvalidParams, `${method} needs params`);
+    }
+    if (method === 'elicitation/create' && elicitation) return { ...(await elicitation(params as never, signal)) };
+    if (method === 'sampling/createMessage' && sampling) {
+      const answer = await sampling(params as never, signal);
+      if (isRefusal(answer)) throw new ProtocolError(-1, answer.refused);
+      return { ...answer };
+    }
+    throw new ProtocolError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method.slice(0, 100)}`);
+  }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
