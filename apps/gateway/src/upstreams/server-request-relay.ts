@@ -40,7 +40,9 @@ const NEVER_CANCELLED = new AbortController().signal;
  */
 export function serverRequestsTo(relay: ServerRequestRelay | undefined): ServerRequestHandlers {
   const ask = (request: ServerRequest, signal: AbortSignal) =>
-    relay ? relay.ask(request, signal) : Promise.reject(new RelayRefusal(`${request.method} outside a call: this gateway has nobody to ask`));
+    relay
+      ? relay.ask(request, signal)
+      : Promise.reject(new RelayRefusal(`${request.method} outside a call: this gateway has nobody to ask`));
   return {
     elicitation: async (params, signal) => (await ask({ method: 'elicitation/create', params }, signal)) as ElicitResult,
     sampling: async (params, signal) => (await ask({ method: 'sampling/createMessage', params }, signal)) as CreateMessageResult,

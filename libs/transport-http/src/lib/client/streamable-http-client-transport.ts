@@ -245,7 +245,10 @@ export class StreamableHttpClientTransport implements McpTransport {
     if (this.state === 'closed') return;
     this.state = 'closed';
     this.aborter.abort();
-    const closed = new HttpClientError(HttpClientErrorCode.ConnectionClosed, `the connection to ${this.endpoint} was closed while a request ran`);
+    const closed = new HttpClientError(
+      HttpClientErrorCode.ConnectionClosed,
+      `the connection to ${this.endpoint} was closed while a request ran`,
+    );
     for (const pending of this.exchanges) pending.fail(closed);
     if (this.session) {
       // Best effort: a server that does not support ending sessions answers 405, which is fine.
@@ -257,7 +260,12 @@ export class StreamableHttpClientTransport implements McpTransport {
   }
 
   /** An exchange's POST: its answer to `answer`, or its stream followed with `owner` taking the answer from it. */
-  private async post(request: JSONRPCRequest, signal: AbortSignal, owner: StreamOwner, answer: (message: InboundResponse) => void): Promise<void> {
+  private async post(
+    request: JSONRPCRequest,
+    signal: AbortSignal,
+    owner: StreamOwner,
+    answer: (message: InboundResponse) => void,
+  ): Promise<void> {
     const modern = modernVersionOf(request);
     const response = await this.request('POST', this.postHeaders(request, modern), JSON.stringify(request), signal);
     if (response.statusCode >= 300) {
@@ -277,16 +285,26 @@ export class StreamableHttpClientTransport implements McpTransport {
     }
     const text = await this.readBody(response.body);
     if (text.kind === 'oversized') {
-      throw new HttpClientError(HttpClientErrorCode.MessageTooLarge, `${this.endpoint} answered with more than ${this.maxMessageBytes} bytes`);
+      throw new HttpClientError(
+        HttpClientErrorCode.MessageTooLarge,
+        `${this.endpoint} answered with more than ${this.maxMessageBytes} bytes`,
+      );
     }
     const message = this.deliver(text.text, owner.take);
     if (message === undefined || !isAnswerTo(message, request.id)) {
-      throw new HttpClientError(HttpClientErrorCode.MalformedMessage, `${this.endpoint} answered a request with a body that is not its answer`);
+      throw new HttpClientError(
+        HttpClientErrorCode.MalformedMessage,
+        `${this.endpoint} answered a request with a body that is not its answer`,
+      );
     }
   }
 
   /** The headers of a POST: the owner's and the SDK's per message, then the ones this transport owns. */
-  private postHeaders(message: JSONRPCMessage, modern: string | undefined, sdkHeaders?: Readonly<Record<string, string>>): Record<string, string> {
+  private postHeaders(
+    message: JSONRPCMessage,
+    modern: string | undefined,
+    sdkHeaders?: Readonly<Record<string, string>>,
+  ): Record<string, string> {
     return {
       ...perMessageHeaders(this.options.messageHeaders?.(message)),
       ...(sdkHeaders && perMessageHeaders(sdkHeaders)),
@@ -335,7 +353,9 @@ export class StreamableHttpClientTransport implements McpTransport {
         // A reply stream's owner is the SDK's, which times the request out; the notification stream's is told.
         if (attempts > MAX_FRUITLESS_RECONNECTS) {
           const fruitlessEnd = `${this.endpoint} sent nothing on a reply stream reopened ${MAX_FRUITLESS_RECONNECTS} times`;
-          return void (awaiting === undefined ? owner.onEnd?.() : owner.onLost?.(new HttpClientError(HttpClientErrorCode.StreamEnded, fruitlessEnd)));
+          return void (awaiting === undefined
+            ? owner.onEnd?.()
+            : owner.onLost?.(new HttpClientError(HttpClientErrorCode.StreamEnded, fruitlessEnd)));
         }
         await sleep(position.retryMs ?? DEFAULT_RETRY_MS, undefined, { signal: this.aborter.signal, ref: false });
         const headers: Record<string, string> = { accept: 'text/event-stream' };
