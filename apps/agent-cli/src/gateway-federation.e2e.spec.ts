@@ -4,6 +4,7 @@ import path from 'node:path';
 
 import { FEDERATED_CALLS, type FederatingGateway, startFederatingGateway } from '../../../tools/test/federating-gateway';
 import { REPO_ROOT } from '../../../tools/test/server-process';
+import { type ScriptedLlmServer, startScriptedLlmServer } from './agent/test-support/scripted-llm-server';
 import { builtCliCommandLine, type CliRun, runBuiltCli } from './test-support/built-cli';
 import { onTerminal, type TerminalSession } from './test-support/terminal-session';
 
@@ -13,7 +14,7 @@ import { onTerminal, type TerminalSession } from './test-support/terminal-sessio
  * gets what a direct call gets (the image and the resource links intact); it lists and reads the server's
  * resources and gets its prompts under the gateway's names for them (`everything+<uri>`, `ev_<prompt>`);
  * and a form the server asks for during a call (elicitation) is put to the person at the CLI's terminal,
- * whose answers reach the server through the gateway.
+ * whose answers reach the server through the gateway; a sampling request is answered by the CLI's model.
  */
 const ERAS = [
   ['auto', '2026-07-28'],
@@ -39,19 +40,25 @@ const FORM: ReadonlyArray<readonly [field: string, answer: string]> = [
 
 describe('agent-cli through a federating gateway (issue 28)', () => {
   let front: FederatingGateway;
+  let llm: ScriptedLlmServer;
   let terminal: TerminalSession | undefined;
 
   beforeAll(async () => {
     front = await startFederatingGateway();
+    llm = await startScriptedLlmServer(() => ({ text: 'an old silent pond' }));
   }, 120_000);
   afterEach(() => terminal?.kill());
   afterAll(async () => {
     await front?.stop();
+    await llm?.close();
   });
 
   function agentConfig(era: 'auto' | 'legacy'): string {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'agent-federation-')), 'agent-cli.yaml');
-    writeFileSync(file, `mcp:\n  servers:\n    - name: gw\n      url: ${front.url}\n      era: "${era}"\n`);
+    writeFileSync(
+      file,
+      `llm: { baseUrl: ${llm.baseUrl}, model: scripted-model }\nmcp:\n  servers:\n    - name: gw\n      url: ${front.url}\n      era: "${era}"\n`,
+    );
     return file;
   }
   /** The built CLI with `config`, its output the command's text. */
@@ -178,6 +185,27 @@ describe('agent-cli through a federating gateway (issue 28)', () => {
       expect(terminal.screen).toContain('- Name: Ada Lovelace');
       expect(terminal.screen).toContain('- Email: ada@example.com');
       expect(terminal.screen).toContain('- Birthdate: 1815-12-10');
+    },
+    120_000,
+  );
+
+  it.each(ERAS)(
+    "era %s (%s): server-everything's sampling request during a call is answered by the CLI's model (--yes approves it)",
+    async (era) => {
+      const asked = llm.requests.length;
+      const sampled = await json<{ isError: boolean; content: Array<{ text?: string }> }>(
+        agentConfig(era),
+        'call',
+        'mcp__gw__ev_trigger-sampling-request',
+        JSON.stringify({ prompt: `a haiku in the ${era} era`, maxTokens: 20 }),
+        '--yes',
+      );
+      expect(sampled.isError).toBe(false);
+      expect(sampled.content.map((block) => block.text ?? '').join('')).toContain('an old silent pond');
+      // The server's prompt reached the model: the request came through the gateway to this CLI.
+      expect(llm.requests.slice(asked).map((request) => JSON.stringify(request.body.messages))).toEqual([
+        expect.stringContaining(`a haiku in the ${era} era`),
+      ]);
     },
     120_000,
   );
