@@ -1,4 +1,3 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import path from 'node:path';
 import { pidsWithCommandLine } from '../../../../tools/test/process-table';
 import { startScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
 import { AGENT_CLI_MAIN } from '../test-support/built-cli';
+import { onTerminal, type TerminalSession } from '../test-support/terminal-session';
 
 /**
  * The built CLI on a real terminal: it runs under util-linux `script`, which gives it a pseudo-terminal
@@ -15,7 +15,8 @@ import { AGENT_CLI_MAIN } from '../test-support/built-cli';
  */
 const BIN = path.join(__dirname, '../../../../node_modules/.bin');
 const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-pty-'));
-let child: ChildProcessWithoutNullStreams | undefined;
+/** The test's terminal, killed after it if still running. */
+let session: TerminalSession | undefined;
 
 beforeAll(() => {
   writeFileSync(
@@ -23,49 +24,13 @@ beforeAll(() => {
     `mcp:\n  servers:\n    - name: everything\n      command: ${JSON.stringify(path.join(BIN, 'mcp-server-everything'))}\n      args: [stdio]\n`,
   );
 });
-afterEach(() => {
-  if (child?.exitCode === null) child.kill('SIGKILL');
-});
+afterEach(() => session?.kill());
 
-/** The screen of a program on a pseudo-terminal: wait for a text to appear after the last one, then type. */
-function onTerminal(command: string, term = 'dumb') {
-  child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: dir, env: { PATH: process.env.PATH, TERM: term } });
-  let screen = '';
-  let seen = 0;
-  const waiters = new Set<() => void>();
-  child.stdout.on('data', (chunk: Buffer) => {
-    screen += chunk.toString('utf8');
-    for (const wake of waiters) wake();
-  });
-  const exited = new Promise<number | null>((resolve) => child?.once('exit', resolve));
-  return {
-    exited,
-    get screen() {
-      return screen;
-    },
-    /** Resolves once `text` is on the screen past what earlier waits consumed. */
-    waitFor: (text: string) =>
-      new Promise<void>((resolve, reject) => {
-        const check = () => {
-          const at = screen.indexOf(text, seen);
-          if (at < 0) return;
-          seen = at + text.length;
-          waiters.delete(check);
-          resolve();
-        };
-        waiters.add(check);
-        void exited.then(() =>
-          waiters.has(check) ? reject(new Error(`exited before "${text}" appeared; the screen:\n${screen}`)) : undefined,
-        );
-        check();
-      }),
-    type: (line: string) => child?.stdin.write(`${line}\r`),
-  };
-}
+const onTerminalHere = (command: string, term?: string) => (session = onTerminal(command, { cwd: dir, term }));
 
 describe('elicitation on a terminal', () => {
   it('asks each field, keeps the defaults on Enter, and sends the answers after a yes', async () => {
-    const terminal = onTerminal(
+    const terminal = onTerminalHere(
       `${JSON.stringify(process.execPath)} ${JSON.stringify(AGENT_CLI_MAIN)} call mcp__everything__trigger-elicitation-request`,
     );
     // [what appears, what is typed then (nothing: only wait)]
@@ -107,11 +72,11 @@ describe('elicitation on a terminal', () => {
   });
 
   it('cancels the form on Ctrl-D', async () => {
-    const terminal = onTerminal(
+    const terminal = onTerminalHere(
       `${JSON.stringify(process.execPath)} ${JSON.stringify(AGENT_CLI_MAIN)} call mcp__everything__trigger-elicitation-request`,
     );
     await terminal.waitFor('name (text): ');
-    child?.stdin.write('\x04');
+    terminal.press('\x04');
 
     expect(await terminal.exited).toBe(0);
     expect(terminal.screen).toContain('User cancelled the elicitation dialog');
@@ -128,13 +93,13 @@ describe('chat on a terminal', () => {
     );
     try {
       // A terminal that can move the cursor: readline redraws the typed line only there (with TERM=dumb it writes the prompt alone).
-      const terminal = onTerminal(
+      const terminal = onTerminalHere(
         `cd ${JSON.stringify(marker)} && ${JSON.stringify(process.execPath)} ${JSON.stringify(AGENT_CLI_MAIN)} chat`,
         'xterm',
       );
       await terminal.waitFor('/exit to leave.');
       await terminal.waitFor('> ');
-      child?.stdin.write('hel');
+      terminal.press('hel');
       await terminal.waitFor('hel');
       const server = pidsWithCommandLine(marker).filter((pid) => pidsWithCommandLine('mcp-server-everything').includes(pid));
       expect(server).toHaveLength(1);

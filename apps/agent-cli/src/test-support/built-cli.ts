@@ -31,6 +31,10 @@ export function runBuiltCli(args: readonly string[], options: { readonly cwd: st
 /** One argument for `sh -c`, whatever it holds. */
 const shellQuoted = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
 
+/** The `sh -c` line that runs the built CLI with `args` (for a pseudo-terminal, which runs a command line). */
+export const builtCliCommandLine = (args: readonly string[]): string =>
+  [process.execPath, AGENT_CLI_MAIN, ...args].map(shellQuoted).join(' ');
+
 /**
  * Runs the built CLI on a pseudo-terminal (util-linux `script`): stdin and stderr are TTYs, so the CLI
  * has someone at the terminal and may take them to a browser. Nothing is typed; stdin stays open until
@@ -41,8 +45,10 @@ export function runBuiltCliOnTerminal(
   options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv },
 ): Promise<{ readonly code: number | null; readonly screen: string }> {
   return new Promise((resolve) => {
-    const command = [process.execPath, AGENT_CLI_MAIN, ...args].map(shellQuoted).join(' ');
-    const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: options.cwd, env: { TERM: 'dumb', ...options.env } });
+    const child = spawn('script', ['-q', '-e', '-c', builtCliCommandLine(args), '/dev/null'], {
+      cwd: options.cwd,
+      env: { TERM: 'dumb', ...options.env },
+    });
     let screen = '';
     child.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (screen += chunk.toString()));
