@@ -43,12 +43,16 @@ export async function exchangeToolCall(transport: ExchangingTransport, call: Exc
 
 function resultOf(answer: InboundResponse): CallToolResult | InputRequiredResult {
   if ('error' in answer) throw new ProtocolError(answer.error.code, answer.error.message, answer.error.data);
-  const { result } = answer;
-  if ((result as { resultType?: unknown }).resultType === 'input_required') return result as InputRequiredResult;
-  if (!Array.isArray((result as { content?: unknown }).content)) {
+  const result = answer.result as { resultType?: unknown; content?: unknown };
+  if (result.resultType === 'input_required') return result as InputRequiredResult;
+  if (!Array.isArray(result.content)) {
     throw new ProtocolError(JsonRpcErrorCode.InternalError, 'the server answered tools/call with a result that has no content array');
   }
-  return result as CallToolResult;
+  if (result.resultType !== 'complete') return result as CallToolResult;
+  // A 2026-07-28 `complete` is the era's to say again, as the SDK's own results leave it out.
+  const complete: Record<string, unknown> = { ...result };
+  delete complete.resultType;
+  return complete as CallToolResult;
 }
 
 /**

@@ -1,0 +1,172 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { ProtocolError } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage } from '@toolmesh/protocol';
+import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
+import { Agent } from 'undici';
+
+import { eventually } from '../../../../tools/test/process-table';
+import { type ExchangedCall, exchangeToolCall } from './exchanged-call';
+import type { ServerRequestHandlers } from './server-requests';
+
+/**
+ * A gateway's forwarded call over the transport's exchange (issue 28), against a scripted Streamable HTTP
+ * server: what the server asks during the call is answered by the call's own handlers, with a message of
+ * its own; the answer is passed on or thrown as the SDK would; a cancelled call is told to a 2025 server.
+ */
+let dispatcher: Agent;
+let server: Server;
+let url: URL;
+/** The call's reply: the events of its stream, or a JSON body. */
+let reply: (res: ServerResponse) => void;
+let posted: JSONRPCMessage[];
+
+beforeAll(async () => {
+  dispatcher = new Agent();
+  server = createServer(async (req: IncomingMessage, res) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    const message = JSON.parse(body) as JSONRPCMessage;
+    posted.push(message);
+    if ('method' in message && message.method === 'tools/call') return reply(res);
+    res.writeHead(202).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+});
+/** Closed after each test, not after each call: a cancellation is still on its way when the call has ended. */
+let transports: StreamableHttpClientTransport[];
+beforeEach(() => {
+  posted = [];
+  transports = [];
+});
+afterEach(() => Promise.all(transports.map((transport) => transport.close())));
+afterAll(async () => {
+  server.closeAllConnections();
+  await dispatcher.destroy();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const event = (message: unknown) => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+const answer = (result: unknown) => ({ jsonrpc: '2.0', id: 'x1', result });
+const CONTENT = { content: [{ type: 'text', text: 'done' }] };
+
+async function call(handlers: ServerRequestHandlers = {}, overrides: Partial<ExchangedCall> = {}) {
+  const transport = new StreamableHttpClientTransport(url, { dispatcher, listen: false });
+  await transport.start();
+  transports.push(transport);
+  return exchangeToolCall(transport, {
+    id: 'x1',
+    params: { name: 'ask', arguments: {} },
+    serverRequests: handlers,
+    tellsCancellation: true,
+    ...overrides,
+  });
+}
+
+/** Writes the server's request on the stream, then the answer once the client has answered it. */
+function askThenAnswer(request: Record<string, unknown>): (res: ServerResponse) => void {
+  return (res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' }).write(event({ jsonrpc: '2.0', ...request }));
+    void eventually(() => posted.some((message) => 'id' in message && message.id === request.id && !('method' in message)), 5000).then(() =>
+      res.end(event(answer(CONTENT))),
+    );
+  };
+}
+
+const answerTo = (id: number) => posted.find((message) => 'id' in message && message.id === id && !('method' in message));
+
+describe('exchangeToolCall', () => {
+  it("answers the server's elicitation with the call's own handler, then returns the call's result", async () => {
+    const asked: unknown[] = [];
+    reply = askThenAnswer({ id: 5, method: 'elicitation/create', params: { message: 'name?', requestedSchema: { type: 'object' } } });
+    const result = await call({
+      elicitation: async (params) => {
+        asked.push(params);
+        return { action: 'accept', content: { name: 'Ada' } };
+      },
+    });
+    expect(result).toEqual(CONTENT);
+    expect(asked).toEqual([{ message: 'name?', requestedSchema: { type: 'object' } }]);
+    expect(answerTo(5)).toEqual({ jsonrpc: '2.0', id: 5, result: { action: 'accept', content: { name: 'Ada' } } });
+  });
+
+  it.each([
+    ['a method it does not serve', { id: 6, method: 'sampling/createMessage', params: {} }, { code: -32601 }],
+    ['no params', { id: 6, method: 'elicitation/create' }, { code: -32602 }],
+  ])('answers %s with the JSON-RPC error', async (_what, request, error) => {
+    reply = askThenAnswer(request);
+    await call({ elicitation: async () => ({ action: 'decline' }) });
+    expect(answerTo(6)).toMatchObject({ error });
+  });
+
+  it("passes on a handler's coded refusal, data included", async () => {
+    reply = askThenAnswer({ id: 7, method: 'roots/list' });
+    const refusal = Object.assign(new Error('the caller did not declare roots'), {
+      code: -32021,
+      data: { requiredCapabilities: { roots: {} } },
+    });
+    await call({ roots: () => Promise.reject(refusal) });
+    expect(answerTo(7)).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32021, message: 'the caller did not declare roots', data: { requiredCapabilities: { roots: {} } } },
+    });
+  });
+
+  it("aborts a handler's signal when the server cancels its request", async () => {
+    let cancelled = false;
+    reply = (res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(
+        event({ jsonrpc: '2.0', id: 8, method: 'elicitation/create', params: { message: 'm', requestedSchema: { type: 'object' } } }),
+      );
+      setTimeout(() => res.write(event({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 8 } })), 50);
+      void eventually(() => cancelled, 5000).then(() => res.end(event(answer(CONTENT))));
+    };
+    await call({
+      elicitation: (_params, signal) =>
+        new Promise((_resolve, reject) =>
+          signal.addEventListener('abort', () => {
+            cancelled = true;
+            reject(signal.reason as Error);
+          }),
+        ),
+    });
+    expect(cancelled).toBe(true);
+  });
+
+  it('returns an input_required result as it is, and throws a JSON-RPC error or a result without content', async () => {
+    const inputRequired = { resultType: 'input_required', inputRequests: {}, requestState: 's' };
+    reply = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer(inputRequired)));
+    await expect(call()).resolves.toEqual(inputRequired);
+
+    const refusal = { jsonrpc: '2.0', id: 'x1', error: { code: -32602, message: 'no such tool', data: { tool: 'ask' } } };
+    reply = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(refusal));
+    const thrown = await call().catch((error: unknown) => error);
+    expect(thrown).toBeInstanceOf(ProtocolError);
+    expect(thrown).toMatchObject({ code: -32602, data: { tool: 'ask' } });
+
+    reply = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer({ text: 'no content' })));
+    await expect(call()).rejects.toMatchObject({ code: -32603 });
+  });
+
+  it.each([
+    [true, ['tools/call', 'notifications/cancelled']],
+    [false, ['tools/call']],
+  ])(
+    'tells the server of a cancelled call with notifications/cancelled only for a 2025 server (%s)',
+    async (tellsCancellation, methods) => {
+      reply = (res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).write(': working\n\n');
+      const cancel = new AbortController();
+      const running = call({}, { signal: cancel.signal, tellsCancellation });
+      await eventually(() => posted.length === 1, 5000);
+      cancel.abort(new Error('the caller hung up'));
+      await expect(running).rejects.toThrow('the caller hung up');
+      if (tellsCancellation) await eventually(() => posted.length === 2, 5000);
+      expect(posted.map((message) => ('method' in message ? message.method : 'answer'))).toEqual(methods);
+      if (tellsCancellation) expect(posted[1]).toMatchObject({ params: { requestId: 'x1', reason: 'the caller hung up' } });
+    },
+  );
+});
