@@ -19,10 +19,12 @@ import {
 } from '@toolmesh/protocol';
 import { type Dispatcher, request } from 'undici';
 
+import { ExchangeReply, type ReplyHead } from './exchange-reply';
 import { asAuthorizationFailure, type HttpAuthorization, isInsufficientScope, MAX_STEP_UPS_PER_REQUEST } from './http-authorization';
 import { describeEndpoint, HttpClientError, HttpClientErrorCode } from './http-client-errors';
 import { modernVersionOf, perMessageHeaders, standardHeaders } from './modern-request-headers';
-import { SseParser } from './sse-parser';
+import { isAnswerTo, PendingExchange } from './pending-exchange';
+import { type SseParseEvent, SseParser } from './sse-parser';
 
 /** 4 MiB, as for stdio: far above any real reply, far below what would hurt the agent. */
 const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -45,11 +47,6 @@ interface StreamOwner {
   readonly take?: (message: JSONRPCMessage) => boolean;
   /** An exchange's: told when its stream is given up without the answer, however that came about. */
   readonly onLost?: (error: Error) => void;
-}
-
-/** An exchange in flight, for `close` to end. */
-interface PendingExchange {
-  readonly fail: (error: Error) => void;
 }
 
 /** How much of a refusal's JSON-RPC error message the error's message quotes. */
@@ -127,6 +124,8 @@ export class StreamableHttpClientTransport implements McpTransport {
   private protocolVersion: string | undefined;
   private readonly aborter = new AbortController();
   private readonly maxMessageBytes: number;
+  /** The endpoint's path and query, as an exchange's dispatch names it. */
+  private readonly target: string;
   private state: 'new' | 'open' | 'closed' = 'new';
   private readonly exchanges = new Set<PendingExchange>();
 
@@ -135,6 +134,7 @@ export class StreamableHttpClientTransport implements McpTransport {
     private readonly options: StreamableHttpClientTransportOptions,
   ) {
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.target = `${url.pathname}${url.search}`;
     // Every request in flight listens on this one signal (undici removes the listener when the request
     // ends), so dozens of concurrent calls are normal, not the leak Node's default limit of 10 warns about.
     setMaxListeners(0, this.aborter.signal);
@@ -209,32 +209,21 @@ export class StreamableHttpClientTransport implements McpTransport {
   /**
    * One request and its answer, outside `onmessage` (a gateway's forwarded call, issue 28): the answer is
    * returned, from a JSON body or from the request's event stream (resumed as `send`'s are), with none of
-   * the SDK client's per-request machinery. Whatever else the stream brings goes to `options.route`, or to
-   * `onmessage` when the route does not take it. A 2026-07-28 server's 400 with a JSON-RPC error for the
-   * request is its answer, as for `send`; any other refusal, a lost stream, `close` and the signal reject.
+   * the SDK client's per-request machinery, and read at undici's handler level (exchange-reply.ts).
+   * Whatever else the stream brings goes to `options.route`, or to `onmessage` when the route does not
+   * take it. A 2026-07-28 server's 400 with a JSON-RPC error for the request is its answer, as for `send`;
+   * any other refusal, a lost stream, `close` and the signal reject.
    */
   async exchange(request: JSONRPCRequest, options: ExchangeOptions = {}): Promise<InboundResponse> {
     this.assertOpen();
-    const { signal, route } = options;
-    let pending!: PendingExchange;
-    let resolveAnswer!: (answer: InboundResponse) => void;
-    const answered = new Promise<InboundResponse>((resolve, reject) => {
-      resolveAnswer = resolve;
-      pending = { fail: reject };
-    });
+    const { signal } = options;
+    const pending = new PendingExchange(request.id, options.route);
     const onAbort = () => pending.fail(asError(signal?.reason));
     signal?.addEventListener('abort', onAbort, { once: true });
     this.exchanges.add(pending);
-    const take = (message: JSONRPCMessage): boolean => {
-      if (isAnswerTo(message, request.id)) {
-        resolveAnswer(message as InboundResponse);
-        return true;
-      }
-      return route?.(message) ?? false;
-    };
-    this.post(request, signal ?? this.aborter.signal, { signal, take, onLost: pending.fail }, resolveAnswer).catch(pending.fail);
+    this.dispatchExchange(request, pending, signal).catch(pending.fail);
     try {
-      return await answered;
+      return await pending.answered;
     } finally {
       signal?.removeEventListener('abort', onAbort);
       this.exchanges.delete(pending);
@@ -259,44 +248,102 @@ export class StreamableHttpClientTransport implements McpTransport {
     this.onclose?.();
   }
 
-  /** An exchange's POST: its answer to `answer`, or its stream followed with `owner` taking the answer from it. */
-  private async post(
-    request: JSONRPCRequest,
-    signal: AbortSignal,
-    owner: StreamOwner,
-    answer: (message: InboundResponse) => void,
-  ): Promise<void> {
+  /**
+   * An exchange's POST, its reply read by `ExchangeReply`: a JSON answer, or an event stream whose messages
+   * go to `pending.take` as they arrive. A 401, or a 403 asking for more scope, is handed to the
+   * credentials holder and the request sent again, as `request` does.
+   */
+  private async dispatchExchange(request: JSONRPCRequest, pending: PendingExchange, signal?: AbortSignal): Promise<void> {
     const modern = modernVersionOf(request);
-    const response = await this.request('POST', this.postHeaders(request, modern), JSON.stringify(request), signal);
-    if (response.statusCode >= 300) {
-      const body = await this.readRefusal(response.body);
-      const refusal = modern && response.statusCode === 400 ? errorAnswerFor(request.id, body) : undefined;
-      if (refusal) return answer(refusal);
-      throw await this.statusError(response, body);
+    const headers = await this.headersOf(this.postHeaders(request, modern));
+    if (pending.isSettled) return;
+    const position: StreamPosition = {};
+    const owner: StreamOwner = { signal, take: pending.take, onLost: pending.fail };
+    let events = 0;
+    pending.reply = new ExchangeReply(this.maxMessageBytes, {
+      onEvent: (item) => {
+        events += 1;
+        this.readEvent(item, request.id, position, pending.take);
+      },
+      onStreamEnd: () => {
+        if (!pending.isSettled)
+          this.afterStream(request.id, owner, position, events, 0).catch((error: unknown) => this.streamFailed(owner, error));
+      },
+      onBody: (head, text) => {
+        this.exchangeBody(request, modern, pending, head, text).then((again) => {
+          if (again) this.dispatchExchange(request, pending, signal).catch(pending.fail);
+        }, pending.fail);
+      },
+      onError: (error) => pending.fail(this.requestFailed('POST', error)),
+    });
+    this.options.dispatcher.dispatch(
+      {
+        origin: this.url.origin,
+        path: this.target,
+        method: 'POST',
+        headers,
+        body: JSON.stringify(request),
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      },
+      pending.reply,
+    );
+  }
+
+  /**
+   * An exchange's reply that is not an event stream: its JSON answer, a 2026-07-28 server's refusal for it,
+   * or why there is none. True when it was a refusal for credentials, now handed over, and the request is to
+   * be sent again.
+   */
+  private async exchangeBody(
+    request: JSONRPCRequest,
+    modern: string | undefined,
+    pending: PendingExchange,
+    head: ReplyHead,
+    text: string | undefined,
+  ): Promise<boolean> {
+    const { status } = head;
+    if (status >= 300) {
+      if (await this.handedOver(status, head.wwwAuthenticate, pending)) return true;
+      const refusal = modern && status === 400 && text !== undefined ? errorAnswerFor(request.id, text) : undefined;
+      if (refusal) pending.answer(refusal);
+      else throw this.statusFailure(status, text?.slice(0, REFUSAL_BODY_BYTES));
+      return false;
     }
-    const contentType = header(response.headers, 'content-type') ?? '';
-    if (response.statusCode !== 202 && contentType.startsWith('text/event-stream')) return this.follow(response.body, request.id, owner);
-    if (response.statusCode === 202 || !contentType.startsWith('application/json')) {
-      await response.body.dump();
+    if (status === 202 || !head.contentType.startsWith('application/json')) {
       throw new HttpClientError(
         HttpClientErrorCode.UnexpectedContentType,
-        `${this.endpoint} answered a request with ${response.statusCode === 202 ? 'HTTP 202 and no answer' : `content type "${contentType.slice(0, 64)}"`}`,
+        `${this.endpoint} answered a request with ${status === 202 ? 'HTTP 202 and no answer' : `content type "${head.contentType.slice(0, 64)}"`}`,
       );
     }
-    const text = await this.readBody(response.body);
-    if (text.kind === 'oversized') {
+    if (text === undefined) {
       throw new HttpClientError(
         HttpClientErrorCode.MessageTooLarge,
         `${this.endpoint} answered with more than ${this.maxMessageBytes} bytes`,
       );
     }
-    const message = this.deliver(text.text, owner.take);
+    const message = this.deliver(text, pending.take);
     if (message === undefined || !isAnswerTo(message, request.id)) {
       throw new HttpClientError(
         HttpClientErrorCode.MalformedMessage,
         `${this.endpoint} answered a request with a body that is not its answer`,
       );
     }
+    return false;
+  }
+
+  /** Whether a refusal went to the credentials holder (at most once for a 401, MAX_STEP_UPS_PER_REQUEST step-ups). */
+  private async handedOver(status: number, wwwAuthenticate: string | undefined, pending: PendingExchange): Promise<boolean> {
+    const { authorization } = this.options;
+    if (authorization === undefined) return false;
+    const counts = (pending.refusals ??= { unauthorized: 0, stepUps: 0 });
+    if (status === 401 && counts.unauthorized === 0) counts.unauthorized += 1;
+    else if (status === 403 && isInsufficientScope(wwwAuthenticate) && counts.stepUps < MAX_STEP_UPS_PER_REQUEST) counts.stepUps += 1;
+    else return false;
+    await authorization.challenged({ status, wwwAuthenticate }).catch((error: unknown) => {
+      throw asAuthorizationFailure(error);
+    });
+    return true;
   }
 
   /** The headers of a POST: the owner's and the SDK's per message, then the ones this transport owns. */
@@ -341,42 +388,56 @@ export class StreamableHttpClientTransport implements McpTransport {
    */
   private follow(body: Readable, awaiting: RequestId | undefined, owner: StreamOwner, position: StreamPosition = {}, fruitless = 0): void {
     void this.readEvents(body, awaiting, position, owner.take)
-      .then(async ({ answered, events }) => {
-        if (this.state !== 'open' || answered || owner.signal?.aborted) return;
-        if (awaiting !== undefined && position.lastEventId === undefined) {
-          const ended = `${this.endpoint} ended a reply stream before answering and without an event id to resume from`;
-          if (owner.onLost) return owner.onLost(new HttpClientError(HttpClientErrorCode.StreamEnded, ended));
-          if (owner.onEnd) return owner.onEnd();
-          return this.report(HttpClientErrorCode.StreamEnded, ended);
-        }
-        const attempts = events > 0 ? 0 : fruitless + 1;
-        // A reply stream's owner is the SDK's, which times the request out; the notification stream's is told.
-        if (attempts > MAX_FRUITLESS_RECONNECTS) {
-          const fruitlessEnd = `${this.endpoint} sent nothing on a reply stream reopened ${MAX_FRUITLESS_RECONNECTS} times`;
-          return void (awaiting === undefined
-            ? owner.onEnd?.()
-            : owner.onLost?.(new HttpClientError(HttpClientErrorCode.StreamEnded, fruitlessEnd)));
-        }
-        await sleep(position.retryMs ?? DEFAULT_RETRY_MS, undefined, { signal: this.aborter.signal, ref: false });
-        const headers: Record<string, string> = { accept: 'text/event-stream' };
-        if (position.lastEventId !== undefined) headers['last-event-id'] = position.lastEventId;
-        const response = await this.request('GET', headers);
-        if (!isEventStream(response)) {
-          await this.refused(response);
-          const refused = `${this.endpoint} answered HTTP ${response.statusCode} when asked to resume a reply stream`;
-          if (awaiting === undefined) return void (this.state === 'open' && owner.onEnd?.());
-          if (owner.onLost) return owner.onLost(new HttpClientError(HttpClientErrorCode.StreamEnded, refused));
-          return this.report(HttpClientErrorCode.StreamEnded, refused);
-        }
-        this.follow(response.body, awaiting, owner, position, attempts);
-      })
-      .catch((error: unknown) => {
-        // Aborted by its owner: the SDK client closed the stream on purpose (a cancel, a listen closed).
-        if (owner.signal?.aborted) return;
-        if (owner.onLost) return owner.onLost(streamBroken(error, this.endpoint));
-        this.reportUnlessClosed(error);
-        if (!this.aborter.signal.aborted) owner.onEnd?.();
-      });
+      .then(({ answered, events }) => (answered ? undefined : this.afterStream(awaiting, owner, position, events, fruitless)))
+      .catch((error: unknown) => this.streamFailed(owner, error));
+  }
+
+  /**
+   * A stream ended without its answer (`awaiting`; the notification stream owes one for as long as the
+   * transport is open): reopened with GET and `Last-Event-ID` after the server's `retry` delay, or given up.
+   */
+  private async afterStream(
+    awaiting: RequestId | undefined,
+    owner: StreamOwner,
+    position: StreamPosition,
+    events: number,
+    fruitless: number,
+  ): Promise<void> {
+    if (this.state !== 'open' || owner.signal?.aborted) return;
+    if (awaiting !== undefined && position.lastEventId === undefined) {
+      const ended = `${this.endpoint} ended a reply stream before answering and without an event id to resume from`;
+      if (owner.onLost) return owner.onLost(new HttpClientError(HttpClientErrorCode.StreamEnded, ended));
+      if (owner.onEnd) return owner.onEnd();
+      return this.report(HttpClientErrorCode.StreamEnded, ended);
+    }
+    const attempts = events > 0 ? 0 : fruitless + 1;
+    // A reply stream's owner is the SDK's, which times the request out; the notification stream's is told.
+    if (attempts > MAX_FRUITLESS_RECONNECTS) {
+      const fruitlessEnd = `${this.endpoint} sent nothing on a reply stream reopened ${MAX_FRUITLESS_RECONNECTS} times`;
+      return void (awaiting === undefined
+        ? owner.onEnd?.()
+        : owner.onLost?.(new HttpClientError(HttpClientErrorCode.StreamEnded, fruitlessEnd)));
+    }
+    await sleep(position.retryMs ?? DEFAULT_RETRY_MS, undefined, { signal: this.aborter.signal, ref: false });
+    const headers: Record<string, string> = { accept: 'text/event-stream' };
+    if (position.lastEventId !== undefined) headers['last-event-id'] = position.lastEventId;
+    const response = await this.request('GET', headers);
+    if (!isEventStream(response)) {
+      await this.refused(response);
+      const refused = `${this.endpoint} answered HTTP ${response.statusCode} when asked to resume a reply stream`;
+      if (awaiting === undefined) return void (this.state === 'open' && owner.onEnd?.());
+      if (owner.onLost) return owner.onLost(new HttpClientError(HttpClientErrorCode.StreamEnded, refused));
+      return this.report(HttpClientErrorCode.StreamEnded, refused);
+    }
+    this.follow(response.body, awaiting, owner, position, attempts);
+  }
+
+  private streamFailed(owner: StreamOwner, error: unknown): void {
+    // Aborted by its owner: the SDK client closed the stream on purpose (a cancel, a listen closed).
+    if (owner.signal?.aborted) return;
+    if (owner.onLost) return owner.onLost(streamBroken(error, this.endpoint));
+    this.reportUnlessClosed(error);
+    if (!this.aborter.signal.aborted) owner.onEnd?.();
   }
 
   private async readEvents(
@@ -386,7 +447,6 @@ export class StreamableHttpClientTransport implements McpTransport {
     take?: (message: JSONRPCMessage) => boolean,
   ): Promise<{ answered: boolean; events: number }> {
     const parser = new SseParser(this.maxMessageBytes);
-    let answered = false;
     let events = 0;
     // undici's body yields Buffers even after setEncoding('utf8'); a streaming decoder also keeps a
     // character cut between two chunks whole.
@@ -394,31 +454,41 @@ export class StreamableHttpClientTransport implements McpTransport {
     for await (const chunk of body as AsyncIterable<Buffer>) {
       for (const item of parser.push(decoder.decode(chunk, { stream: true }))) {
         events += 1;
-        if (item.kind === 'oversized') {
-          this.report(
-            HttpClientErrorCode.MessageTooLarge,
-            `dropped an event from ${this.endpoint} larger than ${this.maxMessageBytes} bytes`,
-          );
-          if (awaiting !== undefined) {
-            // On a reply stream it is the answer (or blocks it): the request fails now. Reading on or
-            // resuming would only bring the same event again (the server replays it after Last-Event-ID).
-            const reply = oversizedReply(awaiting, item.bytes, this.maxMessageBytes, HttpClientErrorCode.MessageTooLarge);
-            if (!take?.(reply)) this.onmessage?.(reply);
-            body.destroy();
-            return { answered: true, events };
-          }
-          continue;
+        if (this.readEvent(item, awaiting, position, take)) {
+          // Reading on after an oversized answer would only bring the same event again (it is replayed after Last-Event-ID).
+          if (item.kind === 'oversized') body.destroy();
+          return { answered: true, events };
         }
-        const { event } = item;
-        if (event.id !== undefined) position.lastEventId = event.id;
-        if (event.retry !== undefined) position.retryMs = event.retry;
-        // An event with empty data only primes the stream with an id and a retry delay (spec 2025-11-25).
-        if (event.event !== 'message' || event.data === '') continue;
-        const message = this.deliver(event.data, take);
-        if (message && awaiting !== undefined && isAnswerTo(message, awaiting)) answered = true;
       }
     }
-    return { answered, events };
+    return { answered: false, events };
+  }
+
+  /**
+   * One item of a stream: its message delivered (to `take`, else `onmessage`), its id and retry delay kept
+   * in `position`. True when it answered `awaiting`; an oversized event on a reply stream is its answer
+   * (or blocks it), an error, so the request fails now.
+   */
+  private readEvent(
+    item: SseParseEvent,
+    awaiting: RequestId | undefined,
+    position: StreamPosition,
+    take: ((message: JSONRPCMessage) => boolean) | undefined,
+  ): boolean {
+    if (item.kind === 'oversized') {
+      this.report(HttpClientErrorCode.MessageTooLarge, `dropped an event from ${this.endpoint} larger than ${this.maxMessageBytes} bytes`);
+      if (awaiting === undefined) return false;
+      const reply = oversizedReply(awaiting, item.bytes, this.maxMessageBytes, HttpClientErrorCode.MessageTooLarge);
+      if (!take?.(reply)) this.onmessage?.(reply);
+      return true;
+    }
+    const { event } = item;
+    if (event.id !== undefined) position.lastEventId = event.id;
+    if (event.retry !== undefined) position.retryMs = event.retry;
+    // An event with empty data only primes the stream with an id and a retry delay (spec 2025-11-25).
+    if (event.event !== 'message' || event.data === '') return false;
+    const message = this.deliver(event.data, take);
+    return message !== undefined && awaiting !== undefined && isAnswerTo(message, awaiting);
   }
 
   private reportUnlessClosed(error: unknown): void {
@@ -455,6 +525,16 @@ export class StreamableHttpClientTransport implements McpTransport {
     body: string | undefined,
     signal: AbortSignal,
   ) {
+    const headers = await this.headersOf(extra);
+    try {
+      return await request(this.url, { method, headers, body, signal, dispatcher: this.options.dispatcher });
+    } catch (error) {
+      throw this.requestFailed(method, error);
+    }
+  }
+
+  /** A request's headers: the configured ones, `extra`, then the session, the version and the credentials this transport owns. */
+  private async headersOf(extra: Record<string, string>): Promise<Record<string, string>> {
     const headers: Record<string, string> = { ...this.options.headers, ...extra };
     if (this.session) headers[McpHttpHeader.SessionId] = this.session;
     if (this.protocolVersion) headers[McpHttpHeader.ProtocolVersion] = this.protocolVersion;
@@ -462,13 +542,13 @@ export class StreamableHttpClientTransport implements McpTransport {
       throw asAuthorizationFailure(error);
     });
     if (credentials !== undefined) headers.authorization = credentials;
-    try {
-      return await request(this.url, { method, headers, body, signal, dispatcher: this.options.dispatcher });
-    } catch (error) {
-      // undici's own message names no header; we still say only what failed and where.
-      const cause = asError(error);
-      throw new HttpClientError(HttpClientErrorCode.RequestFailed, `${method} ${this.endpoint} failed: ${cause.message}`, { cause });
-    }
+    return headers;
+  }
+
+  /** undici's own message names no header; we still say only what failed and where. */
+  private requestFailed(method: string, error: unknown): HttpClientError {
+    const cause = asError(error);
+    return new HttpClientError(HttpClientErrorCode.RequestFailed, `${method} ${this.endpoint} failed: ${cause.message}`, { cause });
   }
 
   /** A GET that brought no stream; a 404 to our session there means the session is gone, as for a POST. */
@@ -483,7 +563,10 @@ export class StreamableHttpClientTransport implements McpTransport {
   /** `body`: the refusal's body when it was read (kept on the error, never put in its message). */
   private async statusError(response: Dispatcher.ResponseData, body?: string): Promise<HttpClientError> {
     if (body === undefined) await response.body.dump();
-    const status = response.statusCode;
+    return this.statusFailure(response.statusCode, body);
+  }
+
+  private statusFailure(status: number, body: string | undefined): HttpClientError {
     if (status === 404 && this.session) {
       this.sessionLost();
       return new HttpClientError(
@@ -581,11 +664,6 @@ function errorAnswerFor(id: RequestId, text: string): InboundResponse | undefine
   if (!parsed.ok) return undefined;
   const message = parsed.value.message as JSONRPCMessage;
   return 'error' in message && message.id === id ? message : undefined;
-}
-
-/** A response (result or error) to request `id`. */
-function isAnswerTo(message: JSONRPCMessage, id: RequestId): message is InboundResponse {
-  return 'id' in message && !('method' in message) && message.id === id;
 }
 
 function isEventStream(response: Dispatcher.ResponseData): boolean {
