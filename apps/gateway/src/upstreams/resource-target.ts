@@ -12,7 +12,7 @@ export interface ServedUris {
  * bundle's namespace, so the answer shows it too), or, for a URI several servers behind a namespace
  * serve, the namespaced URIs the caller may read instead.
  */
-export type ResourceTarget =
+type ResourceTarget =
   { readonly bundle: string; readonly uri: string; readonly namespaced: boolean } | { readonly ambiguous: readonly string[] };
 
 /**
