@@ -12,7 +12,9 @@ import type { ServerProcess } from '../../../tools/test/server-process';
 /**
  * Resources and prompts of MCP servers served by the built gateway (issue 28): two server-everything
  * processes (2025, Streamable HTTP) behind it under the prefixes `ev_` and `tw_`, and one server that never
- * answers. The SDK v1 client speaks 2025 to the gateway, the v2 client 2026-07-28; both see the same.
+ * answers; and a second gateway with the first server alone, whose tool results' resource links a client
+ * reads back by the server's own URIs. The SDK v1 client speaks 2025 to the gateways, the v2 client
+ * 2026-07-28; both see the same.
  */
 const PAGE_SIZE = 4;
 
@@ -25,6 +27,7 @@ interface FeatureClient {
   readResource(uri: string): Promise<{ contents: Array<Record<string, unknown>> }>;
   listPrompts(cursor?: string): Promise<{ prompts: Array<{ name: string; arguments?: unknown }>; nextCursor?: string }>;
   getPrompt(name: string, args?: Record<string, string>): Promise<{ messages: Array<{ role: string; content: Record<string, unknown> }> }>;
+  callTool(name: string, args: Record<string, unknown>): Promise<{ content: Array<Record<string, unknown>> }>;
   close(): Promise<void>;
 }
 
@@ -39,6 +42,7 @@ async function v1Client(url: string): Promise<FeatureClient> {
     readResource: (uri) => client.readResource({ uri }),
     listPrompts: (cursor) => client.listPrompts(cursor === undefined ? undefined : { cursor }),
     getPrompt: (name, args) => client.getPrompt({ name, ...(args && { arguments: args }) }) as ReturnType<FeatureClient['getPrompt']>,
+    callTool: (name, args) => client.callTool({ name, arguments: args }) as ReturnType<FeatureClient['callTool']>,
     close: () => client.close(),
   };
 }
@@ -54,6 +58,7 @@ async function v2Client(url: string): Promise<FeatureClient> {
     readResource: (uri) => client.readResource({ uri }) as ReturnType<FeatureClient['readResource']>,
     listPrompts: (cursor) => client.listPrompts(cursor === undefined ? undefined : { cursor }),
     getPrompt: (name, args) => client.getPrompt({ name, ...(args && { arguments: args }) }) as ReturnType<FeatureClient['getPrompt']>,
+    callTool: (name, args) => client.callTool({ name, arguments: args }) as ReturnType<FeatureClient['callTool']>,
     close: () => client.close(),
   };
 }
@@ -83,8 +88,11 @@ describe('resources and prompts of MCP servers, through the gateway (issue 28)',
   /** Requests of the gateway the stalled server holds unanswered right now. */
   let stalledHolds = 0;
   let front: ServerProcess & { match: RegExpExecArray };
+  /** A gateway with the first server-everything alone (`ev_`): its URIs without the namespace name one server. */
+  let single: ServerProcess & { match: RegExpExecArray };
   let direct: FeatureClient;
   const clients: FeatureClient[] = [];
+  const singleClients: FeatureClient[] = [];
 
   beforeAll(async () => {
     [everything, twin, stalled] = await Promise.all([startEverything(), startEverything(), startStalledServer()]);
@@ -103,14 +111,25 @@ mcp:
     - { name: stalled, namePrefix: st_, mcpServer: { url: "\${STALLED_URL}" } }
 `,
     );
+    const singleFile = writeGatewayConfig(
+      `server: { port: 0, managementPort: 0 }
+mcp:
+  shutdownDrainMillis: 1000
+  bundles:
+    - { name: everything, namePrefix: ev_, mcpServer: { url: "\${EVERYTHING_URL}" } }
+`,
+    );
+    // One after the other: each lists server-everything as it starts, within a deadline, on a loaded machine.
     front = await spawnGateway(file, { EVERYTHING_URL: everything.url, TWIN_URL: twin.url, STALLED_URL: stalled.url });
+    single = await spawnGateway(singleFile, { EVERYTHING_URL: everything.url });
     direct = await v1Client(everything.url);
     clients.push(await v1Client(front.match[1]), await v2Client(front.match[1]));
+    singleClients.push(await v1Client(single.match[1]), await v2Client(single.match[1]));
   }, 120_000);
 
   afterAll(async () => {
-    for (const client of [...clients, direct]) await client?.close().catch(() => undefined);
-    await front?.stop();
+    for (const client of [...clients, ...singleClients, direct]) await client?.close().catch(() => undefined);
+    await Promise.all([front?.stop(), single?.stop()]);
     stalled?.server.closeAllConnections();
     stalled?.server.close();
     await Promise.all([everything?.stop(), twin?.stop()]);
@@ -197,6 +216,50 @@ mcp:
       message: expect.stringContaining('Unknown resource'),
     });
   });
+
+  it.each([0, 1])(
+    "reads the resource links of a tool's result, a listed resource and a prompt's embedded resource by the server's own URIs (client %#)",
+    async (index) => {
+      const client = singleClients[index];
+      const { content } = await client.callTool('ev_get-resource-links', { count: 4 });
+      const links = content.filter((block) => block.type === 'resource_link');
+      expect(links.map((link) => link.uri)).toEqual([1, 2, 3, 4].map((id) => `demo://resource/dynamic/${id % 2 ? 'blob' : 'text'}/${id}`));
+      for (const link of links) {
+        const { contents } = await client.readResource(String(link.uri));
+        expect(contents).toEqual([
+          expect.objectContaining({
+            uri: link.uri,
+            mimeType: link.mimeType,
+            // server-everything calls both kinds text/plain; the URI says which it is.
+            [String(link.uri).includes('/blob/') ? 'blob' : 'text']: expect.any(String),
+          }),
+        ]);
+      }
+      const [listed] = (await direct.listResources()).resources;
+      expect((await client.readResource(listed.uri)).contents).toEqual((await direct.readResource(listed.uri)).contents);
+      const { messages } = await client.getPrompt('ev_resource-prompt', { resourceType: 'Text', resourceId: '6' });
+      const embedded = messages[1].content.resource as { uri: string };
+      expect((await client.readResource(embedded.uri)).contents).toEqual([
+        expect.objectContaining({ uri: 'demo://resource/dynamic/text/6', text: expect.stringContaining('Resource 6') }),
+      ]);
+    },
+    60_000,
+  );
+
+  eachEra(
+    "refuses a server's own URI that both servers serve, with the spec's not-found error naming the namespaced URIs",
+    async (client) => {
+      const uri = 'demo://resource/dynamic/blob/1';
+      const error = await client.readResource(uri).then(
+        () => undefined,
+        (thrown: unknown) => thrown as { code: number; message: string },
+      );
+      expect(error).toMatchObject({ code: client.era.startsWith('2025') ? -32002 : -32602 });
+      expect(error?.message).toContain(`read one of everything+${uri}, twin+${uri}`);
+      // Either namespaced form reads it.
+      expect((await client.readResource(`twin+${uri}`)).contents).toEqual([expect.objectContaining({ uri: `twin+${uri}` })]);
+    },
+  );
 
   it("serves the others' resources while the stalled server holds a request of the gateway unanswered", async () => {
     const [client] = clients;

@@ -25,8 +25,11 @@ export interface EraErrors {
   readonly lookupFailed: (id: RequestId, failure: ToolLookupFailure, toolName: string) => JsonRpcErrorResponse;
   /** A `tools/call` over a rate limit (HTTP 429). */
   readonly rateLimited: (id: RequestId, refusal: RateLimitRefusal) => JsonRpcErrorResponse;
-  /** A `resources/read` of a URI no MCP server bundle has. */
-  readonly resourceNotFound: (id: RequestId, uri: string) => JsonRpcErrorResponse;
+  /**
+   * A `resources/read` of a URI no MCP server bundle has, or that several servers behind a namespace serve
+   * (`candidates`: its namespaced forms, one per server, named in the message and in `data.candidates`).
+   */
+  readonly resourceNotFound: (id: RequestId, uri: string, candidates?: readonly string[]) => JsonRpcErrorResponse;
   /** A read or a get an MCP server failed: its own JSON-RPC error passed on as the era allows, anything else -32603. */
   readonly upstreamFailed: (id: RequestId, failure: unknown) => JsonRpcErrorResponse;
 }
@@ -51,7 +54,15 @@ function eraErrors(codes: Record<ToolLookupFailure | 'rate_limited' | 'resource_
         `Rate limited: ${limit === 'caller' ? 'this caller has made' : 'this tool has had'} too many calls; retry after ${retryAfterSeconds} s`,
         { limit, retryAfterSeconds },
       ),
-    resourceNotFound: (id, uri) => jsonRpcError(id, codes.resource_not_found, `Resource not found: ${callerText(uri)}`, { uri }),
+    resourceNotFound: (id, uri, candidates) =>
+      candidates === undefined
+        ? jsonRpcError(id, codes.resource_not_found, `Resource not found: ${callerText(uri)}`, { uri })
+        : jsonRpcError(
+            id,
+            codes.resource_not_found,
+            `Resource not found: ${callerText(uri)} is served by ${candidates.length} MCP servers; read one of ${candidates.map(callerText).join(', ')}`,
+            { uri, candidates },
+          ),
     upstreamFailed: (id, failure) => {
       const { code, data } = failure as { code?: unknown; data?: unknown };
       // The server's words, bounded and with control characters escaped: they reach the caller as they are.

@@ -57,13 +57,22 @@ describe('FederatedFeatures', () => {
     resourceTemplates: [{ uriTemplate: 'test://second/{id}', name: 'second-template' }],
     prompts: [{ name: 'greet' }, { name: 'other' }],
   });
-  const prefixed = server({ resources: [{ uri: 'test://first', name: 'prefixed' }], resourceTemplates: [], prompts: [{ name: 'greet' }] });
-  const servers: Record<string, ReturnType<typeof server>> = { first, second, prefixed };
+  const prefixed = server({
+    resources: [
+      { uri: 'test://first', name: 'prefixed' },
+      { uri: 'both://x', name: 'prefixed-both' },
+    ],
+    resourceTemplates: [{ uriTemplate: 'prefixed://{id}', name: 'prefixed-template' }],
+    prompts: [{ name: 'greet' }],
+  });
+  const again = server({ resources: [{ uri: 'both://x', name: 'again-both' }], resourceTemplates: [], prompts: [] });
+  const servers: Record<string, ReturnType<typeof server>> = { first, second, prefixed, again };
   const bundles = [
     { name: 'first', mcpServer: { url: 'http://first/mcp' } },
     { name: 'rest', serviceDomain: 'http://rest' },
     { name: 'second', mcpServer: { url: 'http://second/mcp' } },
     { name: 'prefixed', namePrefix: 'p_', mcpServer: { url: 'http://prefixed/mcp' } },
+    { name: 'again', namePrefix: 'a_', mcpServer: { url: 'http://again/mcp' } },
   ] as BundleSettings[];
   const upstreams = { connection: async (bundle: string) => servers[bundle].connection } as unknown as McpUpstreams;
   const features = new FederatedFeatures(bundles, upstreams, { ttlMillis: 60_000, maxCallMillis: 30_000, now: () => 0, logger });
@@ -75,10 +84,13 @@ describe('FederatedFeatures', () => {
       { uri: 'test://first', name: 'first' },
       { uri: 'test://second', name: 'second' },
       { uri: 'prefixed+test://first', name: 'prefixed' },
+      { uri: 'prefixed+both://x', name: 'prefixed-both' },
+      { uri: 'again+both://x', name: 'again-both' },
     ]);
     expect(lists.resourceTemplates).toEqual([
       { uriTemplate: 'test://first/{id}', name: 'first-template' },
       { uriTemplate: 'test://second/{id}', name: 'second-template' },
+      { uriTemplate: 'prefixed+prefixed://{id}', name: 'prefixed-template' },
     ]);
     expect(lists.prompts).toEqual([{ name: 'greet' }, { name: 'other' }, { name: 'p_greet' }]);
     expect(warnings).toContainEqual(['mcp_upstream_feature_collision', { bundle: 'second', leftOut: 2 }]);
@@ -93,6 +105,21 @@ describe('FederatedFeatures', () => {
     expect(first.asked).toContain('read test://first/7');
     expect(second.asked).toEqual(['read test://second']);
     expect(prefixed.asked).toEqual(['read test://first']);
+  });
+
+  it("reads a namespaced server's own URI, as a tool result links it, from that server and under that URI", async () => {
+    expect(await features.readResource('prefixed://9', context)).toEqual({
+      result: { contents: [{ uri: 'prefixed://9', text: 'prefixed://9 (within the deadline, guid g-1)' }] },
+    });
+    expect(prefixed.asked).toContain('read prefixed://9');
+  });
+
+  it('asks no server for a URI that two namespaced servers list, and names its namespaced forms instead', async () => {
+    expect(await features.readResource('both://x', context)).toEqual({
+      notFound: true,
+      candidates: ['prefixed+both://x', 'again+both://x'],
+    });
+    expect([...prefixed.asked, ...again.asked].filter((asked) => asked.includes('both://'))).toEqual([]);
   });
 
   it("answers not found for a URI no server can have, and passes a server's refusal on as a failure", async () => {

@@ -4,9 +4,10 @@ import { type Logger, remainingMillis, type RequestContext } from '@toolmesh/tra
 import type { BundleSettings } from '../config/gateway-config';
 import { correlationMeta } from './correlation';
 import { FeatureListings } from './feature-listings';
-import { FeatureNamespace, matchesTemplate } from './feature-namespace';
+import { FeatureNamespace } from './feature-namespace';
 import { withHangUp } from './forward-tool-call';
 import type { McpUpstreams } from './mcp-upstreams';
+import { resourceTarget, type ServedUris } from './resource-target';
 import type { UpstreamConnection, UpstreamFeatures } from './upstream-connection';
 
 /** After a failed listing, how long before a server's resources and prompts are listed again. */
@@ -19,8 +20,12 @@ export interface FederatedLists {
   readonly prompts: readonly object[];
 }
 
-/** A read or a get: the server's result, or why there is none (`failed`: what the server or the connection threw). */
-export type Forwarded<T> = { readonly result: T } | { readonly notFound: true } | { readonly failed: unknown };
+/**
+ * A read or a get: the server's result, or why there is none (`candidates`: the namespaced URIs of a URI
+ * several servers serve; `failed`: what the server or the connection threw).
+ */
+export type Forwarded<T> =
+  { readonly result: T } | { readonly notFound: true; readonly candidates?: readonly string[] } | { readonly failed: unknown };
 
 export interface FederatedFeaturesOptions {
   /** How long a server's listing is served before it is listed again. */
@@ -36,8 +41,8 @@ interface Combined extends FederatedLists {
   readonly version: number;
   /** Each listed prompt's server and its name there, by its name toward clients. */
   readonly promptTargets: ReadonlyMap<string, { readonly bundle: string; readonly name: string }>;
-  /** The bundles that keep their servers' URIs, each with what it lists. */
-  readonly kept: ReadonlyArray<{ readonly bundle: string; readonly uris: ReadonlySet<string>; readonly templates: readonly string[] }>;
+  /** Each bundle's server's URIs and templates, for choosing the server of a read (resource-target.ts). */
+  readonly served: readonly ServedUris[];
 }
 
 /**
@@ -82,13 +87,15 @@ export class FederatedFeatures {
   }
 
   async readResource(uri: string, context: RequestContext): Promise<Forwarded<ReadResourceResult>> {
-    const target = this.resourceTarget(await this.current(), uri);
+    const target = resourceTarget(uri, (await this.current()).served);
     if (target === undefined) return { notFound: true };
-    const namespace = this.namespaces.get(target.bundle) as FeatureNamespace;
+    if ('ambiguous' in target) return { notFound: true, candidates: target.ambiguous };
+    // The contents under the URI the caller read: namespaced when it wrote the namespace, the server's own when it did not.
+    const shown = target.namespaced ? (this.namespaces.get(target.bundle) as FeatureNamespace) : undefined;
     return this.forward(target.bundle, context, async (connection, call) => {
       const { contents, _meta } = await connection.readResource(target.uri, call);
       return {
-        contents: contents.map((content) => ({ ...content, uri: namespace.uri(content.uri) })),
+        contents: shown === undefined ? contents : contents.map((content) => ({ ...content, uri: shown.uri(content.uri) })),
         ...(_meta !== undefined && { _meta }),
       };
     });
@@ -124,22 +131,6 @@ export class FederatedFeatures {
     }
   }
 
-  /**
-   * The server of a URI: the bundle whose namespace it is in; else among the bundles that keep their
-   * servers' URIs, the one that lists it, or has a template it fits, or the only one there is.
-   */
-  private resourceTarget(combined: Combined, uri: string): { bundle: string; uri: string } | undefined {
-    for (const namespace of this.namespaces.values()) {
-      const upstream = namespace.upstreamUri(uri);
-      if (upstream !== undefined) return { bundle: namespace.bundle, uri: upstream };
-    }
-    const kept =
-      combined.kept.find((bundle) => bundle.uris.has(uri)) ??
-      combined.kept.find((bundle) => bundle.templates.some((template) => matchesTemplate(template, uri))) ??
-      (combined.kept.length === 1 ? combined.kept[0] : undefined);
-    return kept && { bundle: kept.bundle, uri };
-  }
-
   private connection(bundle: string): Promise<UpstreamConnection> {
     return this.upstreams.connection(bundle) as Promise<UpstreamConnection>;
   }
@@ -157,11 +148,11 @@ export class FederatedFeatures {
     const promptTargets = new Map<string, { bundle: string; name: string }>();
     const uris = new Set<string>();
     const templates = new Set<string>();
-    const kept: Array<{ bundle: string; uris: Set<string>; templates: string[] }> = [];
+    const served: ServedUris[] = [];
     for (const [bundle, features] of listings) {
       const namespace = this.namespaces.get(bundle) as FeatureNamespace;
-      const own = { bundle, uris: new Set<string>(), templates: [] as string[] };
-      if (namespace.keepsUris) kept.push(own);
+      const own = { namespace, uris: new Set<string>(), templates: [] as string[] };
+      served.push(own);
       let collisions = 0;
       /** Adds `shown` unless an earlier bundle shows it: the first bundle in configuration order keeps it. */
       const claim = (taken: Set<string> | Map<string, unknown>, shown: string, add: () => void) => {
@@ -194,6 +185,6 @@ export class FederatedFeatures {
       // The count only: the names are the servers' own text.
       if (collisions > 0) this.options.logger.warn('mcp_upstream_feature_collision', { bundle, leftOut: collisions });
     }
-    return { resources, resourceTemplates, prompts, version, promptTargets, kept };
+    return { resources, resourceTemplates, prompts, version, promptTargets, served };
   }
 }

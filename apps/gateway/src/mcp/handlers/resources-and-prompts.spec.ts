@@ -14,7 +14,9 @@ const features = {
       ? { failed: failure }
       : uri.startsWith('test://')
         ? { result: { contents: [{ uri, text: 'x' }] } }
-        : { notFound: true },
+        : uri === 'both://x'
+          ? { notFound: true, candidates: ['a+both://x', 'b+both://x'] }
+          : { notFound: true },
   getPrompt: async (name: string) => (name === 'p' ? { result: { messages: [] } } : { notFound: true }),
 } as unknown as FederatedFeatures;
 const context = {} as RequestContext;
@@ -53,6 +55,22 @@ describe('resources and prompts handlers', () => {
       error: { code: -32602 },
     });
     expect(await handlers().get('resources/read')?.({}, context, 1)).toMatchObject({ error: { code: -32602 } });
+  });
+
+  it("answers a URI several servers serve with the era's not-found code, naming the namespaced URIs to read instead", async () => {
+    for (const [errors, code] of [
+      [legacyErrors, -32002],
+      [modernErrors, -32602],
+    ] as const)
+      expect(await handlers(errors).get('resources/read')?.({ uri: 'both://x' }, context, 1)).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        error: {
+          code,
+          message: 'Resource not found: both://x is served by 2 MCP servers; read one of a+both://x, b+both://x',
+          data: { uri: 'both://x', candidates: ['a+both://x', 'b+both://x'] },
+        },
+      });
   });
 
   it("passes a server's error on as the era allows: -32002 is -32602 at 2026-07-28, a hop's code or a lost connection -32603", async () => {

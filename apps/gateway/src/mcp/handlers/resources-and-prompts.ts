@@ -27,17 +27,21 @@ export function resourcesAndPromptsHandlers(
       if (page === undefined) return invalidParams(id, 'this cursor was not issued for the current list; list again without one');
       return { result: { [member]: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) } };
     };
-  const answer = <T extends object>(id: Parameters<RequestHandler>[2], forwarded: Forwarded<T>, notFound: () => HandlerResult) =>
+  const answer = <T extends object>(
+    id: Parameters<RequestHandler>[2],
+    forwarded: Forwarded<T>,
+    notFound: (candidates?: readonly string[]) => HandlerResult,
+  ) =>
     'result' in forwarded
       ? { result: forwarded.result }
       : 'notFound' in forwarded
-        ? notFound()
+        ? notFound(forwarded.candidates)
         : errors.upstreamFailed(id, forwarded.failed);
 
   const read: RequestHandler = async (params, context, id) => {
     const { uri } = params;
     if (typeof uri !== 'string') return invalidParams(id, '"uri" must be a string');
-    return answer(id, await features.readResource(uri, context), () => errors.resourceNotFound(id, uri));
+    return answer(id, await features.readResource(uri, context), (candidates) => errors.resourceNotFound(id, uri, candidates));
   };
   const get: RequestHandler = async (params, context, id) => {
     const { name, arguments: args } = params;
