@@ -236,7 +236,7 @@ export class UpstreamConnection {
   }
 
   private async withSession<T>(run: (client: McpClient) => Promise<T>): Promise<T> {
-    const client = await this.connected();
+    const client = this.client?.isConnected ? this.client : await this.connected();
     try {
       return await run(client);
     } catch (error) {

@@ -60,7 +60,8 @@ function resultOf(answer: InboundResponse): CallToolResult | InputRequiredResult
  * our own (the transport's `send`), and cancelled when the server says so or the call ends.
  */
 class ServerRequestsOfCall {
-  private readonly running = new Map<string | number, AbortController>();
+  /** Made for the first request: most calls bring none. */
+  private running: Map<string | number, AbortController> | undefined;
 
   constructor(
     private readonly transport: ExchangingTransport,
@@ -75,7 +76,7 @@ class ServerRequestsOfCall {
     }
     if ('method' in message && message.method === 'notifications/cancelled') {
       const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
-      const running = typeof requestId === 'string' || typeof requestId === 'number' ? this.running.get(requestId) : undefined;
+      const running = typeof requestId === 'string' || typeof requestId === 'number' ? this.running?.get(requestId) : undefined;
       running?.abort(new Error('cancelled by the server'));
       return running !== undefined;
     }
@@ -84,12 +85,13 @@ class ServerRequestsOfCall {
 
   /** The call is over: whatever the server still waits for is abandoned. */
   end(): void {
-    for (const running of this.running.values()) running.abort(new Error('the call ended'));
+    for (const running of this.running?.values() ?? []) running.abort(new Error('the call ended'));
   }
 
   private async answer(id: string | number, method: string, params: unknown): Promise<void> {
     const cancel = new AbortController();
-    this.running.set(id, cancel);
+    const running = (this.running ??= new Map());
+    running.set(id, cancel);
     let reply: JSONRPCMessage;
     try {
       reply = { jsonrpc: '2.0', id, result: await this.handle(method, params, cancel.signal) };
@@ -105,7 +107,7 @@ class ServerRequestsOfCall {
         },
       };
     } finally {
-      this.running.delete(id);
+      running.delete(id);
     }
     await this.transport.send(reply).catch(() => undefined);
   }

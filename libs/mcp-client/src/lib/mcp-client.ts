@@ -109,6 +109,8 @@ export class McpClient implements NotificationSource {
   private headerless: ReadonlySet<string> = new Set();
   /** The ids of exchanged calls (exchanged-call.ts), strings where the SDK's are numbers. */
   private exchanged = 0;
+  /** A 2026-07-28 connection's `_meta` envelope, the same for every request. */
+  private envelope: Record<string, unknown> | undefined;
 
   constructor(
     private readonly transport: McpTransport,
@@ -265,7 +267,11 @@ export class McpClient implements NotificationSource {
     signal?: AbortSignal,
     options: CallToolOptions = {},
   ): Promise<CallToolResult | InputRequiredResult> {
-    return this.call({ name, arguments: args, ...answers }, signal, options, true);
+    const params = { name, arguments: args, ...answers };
+    if (this.transport.exchange && this.isConnected && this.needsNoMirroring(name) && !options.onProgress) {
+      return this.exchangeCall(this.transport as ExchangingTransport, params, signal, options);
+    }
+    return this.call(params, signal, options, true);
   }
 
   private async call(
@@ -275,9 +281,6 @@ export class McpClient implements NotificationSource {
     allowInputRequired: boolean,
   ): Promise<CallToolResult | InputRequiredResult> {
     this.assertConnected();
-    if (allowInputRequired && this.transport.exchange && this.needsNoMirroring(params.name) && !options.onProgress) {
-      return this.exchangeCall(this.transport as ExchangingTransport, params, signal, options);
-    }
     // Our own abort as well as the caller's, so close() can cancel the call before the transport goes;
     // without a caller's signal the shared one alone (no allocation on the hot path).
     const abort = signal ? linkedAbort(signal, this.stopping.signal) : undefined;
@@ -320,7 +323,7 @@ export class McpClient implements NotificationSource {
     options: CallToolOptions,
   ): Promise<CallToolResult | InputRequiredResult> {
     const modern = this.sdk.getProtocolEra() === 'modern';
-    const envelope = modern ? this.modernEnvelope() : undefined;
+    const envelope = modern ? (this.envelope ??= this.modernEnvelope()) : undefined;
     const meta = envelope || options.meta ? { ...envelope, ...options.meta } : undefined;
     this.running += 1;
     try {

@@ -124,7 +124,8 @@ export class StreamableHttpClientTransport implements McpTransport {
   private protocolVersion: string | undefined;
   private readonly aborter = new AbortController();
   private readonly maxMessageBytes: number;
-  /** The endpoint's path and query, as an exchange's dispatch names it. */
+  /** The endpoint's origin, path and query, as an exchange's dispatch names them (read once: a URL's getters build new strings). */
+  private readonly origin: string;
   private readonly target: string;
   private state: 'new' | 'open' | 'closed' = 'new';
   private readonly exchanges = new Set<PendingExchange>();
@@ -134,6 +135,7 @@ export class StreamableHttpClientTransport implements McpTransport {
     private readonly options: StreamableHttpClientTransportOptions,
   ) {
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.origin = url.origin;
     this.target = `${url.pathname}${url.search}`;
     // Every request in flight listens on this one signal (undici removes the listener when the request
     // ends), so dozens of concurrent calls are normal, not the leak Node's default limit of 10 warns about.
@@ -221,8 +223,8 @@ export class StreamableHttpClientTransport implements McpTransport {
     const onAbort = () => pending.fail(asError(signal?.reason));
     signal?.addEventListener('abort', onAbort, { once: true });
     this.exchanges.add(pending);
-    this.dispatchExchange(request, pending, signal).catch(pending.fail);
     try {
+      this.sendExchange(request, pending, signal);
       return await pending.answered;
     } finally {
       signal?.removeEventListener('abort', onAbort);
@@ -253,9 +255,21 @@ export class StreamableHttpClientTransport implements McpTransport {
    * go to `pending.take` as they arrive. A 401, or a 403 asking for more scope, is handed to the
    * credentials holder and the request sent again, as `request` does.
    */
-  private async dispatchExchange(request: JSONRPCRequest, pending: PendingExchange, signal?: AbortSignal): Promise<void> {
+  private sendExchange(request: JSONRPCRequest, pending: PendingExchange, signal: AbortSignal | undefined): void {
     const modern = modernVersionOf(request);
-    const headers = await this.headersOf(this.postHeaders(request, modern));
+    const extra = this.postHeaders(request, modern);
+    // Without a credentials holder nothing is awaited: the POST goes in this turn.
+    if (!this.options.authorization) return this.dispatchExchange(request, modern, pending, this.ownHeaders(extra), signal);
+    this.headersOf(extra).then((headers) => this.dispatchExchange(request, modern, pending, headers, signal), pending.fail);
+  }
+
+  private dispatchExchange(
+    request: JSONRPCRequest,
+    modern: string | undefined,
+    pending: PendingExchange,
+    headers: Record<string, string>,
+    signal: AbortSignal | undefined,
+  ): void {
     if (pending.isSettled) return;
     const position: StreamPosition = {};
     const owner: StreamOwner = { signal, take: pending.take, onLost: pending.fail };
@@ -271,14 +285,14 @@ export class StreamableHttpClientTransport implements McpTransport {
       },
       onBody: (head, text) => {
         this.exchangeBody(request, modern, pending, head, text).then((again) => {
-          if (again) this.dispatchExchange(request, pending, signal).catch(pending.fail);
+          if (again) this.sendExchange(request, pending, signal);
         }, pending.fail);
       },
       onError: (error) => pending.fail(this.requestFailed('POST', error)),
     });
     this.options.dispatcher.dispatch(
       {
-        origin: this.url.origin,
+        origin: this.origin,
         path: this.target,
         method: 'POST',
         headers,
@@ -535,13 +549,19 @@ export class StreamableHttpClientTransport implements McpTransport {
 
   /** A request's headers: the configured ones, `extra`, then the session, the version and the credentials this transport owns. */
   private async headersOf(extra: Record<string, string>): Promise<Record<string, string>> {
-    const headers: Record<string, string> = { ...this.options.headers, ...extra };
-    if (this.session) headers[McpHttpHeader.SessionId] = this.session;
-    if (this.protocolVersion) headers[McpHttpHeader.ProtocolVersion] = this.protocolVersion;
+    const headers = this.ownHeaders(extra);
     const credentials = await this.options.authorization?.authorization().catch((error: unknown) => {
       throw asAuthorizationFailure(error);
     });
     if (credentials !== undefined) headers.authorization = credentials;
+    return headers;
+  }
+
+  /** The headers of a request but its credentials: the configured ones, `extra`, the session and the version. */
+  private ownHeaders(extra: Record<string, string>): Record<string, string> {
+    const headers: Record<string, string> = { ...this.options.headers, ...extra };
+    if (this.session) headers[McpHttpHeader.SessionId] = this.session;
+    if (this.protocolVersion) headers[McpHttpHeader.ProtocolVersion] = this.protocolVersion;
     return headers;
   }
 
