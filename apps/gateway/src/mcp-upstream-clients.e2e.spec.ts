@@ -63,7 +63,7 @@ describe('the SDK clients through a gateway that federates server-everything (is
         expect(version).toBe(era);
         const { tools } = await client.listTools();
         expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(FEDERATED_CALLS.map(([tool]) => `ev_${tool}`)));
-        // server-everything's read-only claim, and the gateway's word that it is that server's (docs/gateway.md, "Listing").
+        // server-everything's read-only claim, and the gateway's word that it is that server's (docs/gateway.md, "MCP servers as a tool source").
         expect(tools.find((tool) => tool.name === 'ev_echo')).toMatchObject({
           annotations: { readOnlyHint: true },
           _meta: { 'io.toolmesh/annotations': { claimedBy: 'mcp-server', bundle: 'everything' } },

@@ -121,7 +121,7 @@ mcp:
     expect(names.filter((name) => name.startsWith('st_'))).toEqual([]);
     const sdkEcho = tools.find((tool) => tool.name === 'sdk_echo');
     expect(sdkEcho?.annotations).toEqual({ readOnlyHint: true });
-    // The server's own _meta kept, the gateway's marker beside it (docs/gateway.md, "Listing").
+    // The server's own _meta kept, the gateway's marker beside it (docs/gateway.md, "MCP servers as a tool source").
     expect(sdkEcho?._meta).toEqual({
       'example.com/owner': 'sdk-peer',
       'io.toolmesh/annotations': { claimedBy: 'mcp-server', bundle: 'sdk' },

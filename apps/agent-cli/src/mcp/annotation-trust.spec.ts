@@ -1,6 +1,6 @@
 import { resolveSideEffects } from './annotation-trust';
 
-/** What a toolmesh gateway puts in the `_meta` of a tool it federates from an MCP server (docs/gateway.md, "Listing"). */
+/** What a toolmesh gateway puts in the `_meta` of a tool it federates from an MCP server (docs/gateway.md, "MCP servers as a tool source"). */
 const FEDERATED = { 'io.toolmesh/annotations': { claimedBy: 'mcp-server', bundle: 'everything' } };
 
 describe('resolveSideEffects (the trust table of docs/agent-cli.md)', () => {

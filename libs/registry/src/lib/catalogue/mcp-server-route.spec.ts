@@ -20,7 +20,7 @@ const listed = {
     },
   ],
 };
-/** The marker of a tool whose annotations are the server's claims (docs/gateway.md, "Listing"). */
+/** The marker of a tool whose annotations are the server's claims (docs/gateway.md, "MCP servers as a tool source"). */
 const CLAIM = 'io.toolmesh/annotations';
 const EVERYTHING_CLAIM = { claimedBy: 'mcp-server', bundle: 'everything' };
 const service = { serviceDomain: SERVER, manifest: listed, servedFrom: SERVER, mcpServer: true };
