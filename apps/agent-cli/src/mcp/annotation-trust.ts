@@ -1,4 +1,4 @@
-import type { Tool } from '@toolmesh/mcp-client';
+import type { ToolAnnotations } from '@toolmesh/mcp-client';
 import { ANNOTATIONS_CLAIM_META_KEY } from '@toolmesh/protocol';
 
 import type { SideEffects } from '../tools/tool';
@@ -17,6 +17,12 @@ import type { SideEffects } from '../tools/tool';
 export const ANNOTATION_TRUST = ['ignore', 'read-only', 'read-only-federated', 'trust'] as const;
 export type AnnotationTrust = (typeof ANNOTATION_TRUST)[number];
 
+/** What a server's tool says of itself that trust reads: its annotations, and its `_meta` for a gateway's mark. */
+interface ToolClaims {
+  readonly annotations?: ToolAnnotations;
+  readonly _meta?: Readonly<Record<string, unknown>>;
+}
+
 const UNTRUSTED: SideEffects = { level: 'mutating', destructive: true, basis: 'assumed' };
 const UPSTREAM_UNTRUSTED: SideEffects = { level: 'mutating', destructive: true, basis: 'upstream-claim-ignored' };
 
@@ -26,7 +32,7 @@ const UPSTREAM_UNTRUSTED: SideEffects = { level: 'mutating', destructive: true, 
  * reads destructiveness below `mutating`, and storing the contradiction would only make the display lie.
  * Any value under the gateway's marker counts as the mark: it can only withhold trust, never grant it.
  */
-export function resolveSideEffects({ annotations, _meta }: Pick<Tool, 'annotations' | '_meta'>, trust: AnnotationTrust): SideEffects {
+export function resolveSideEffects({ annotations, _meta }: ToolClaims, trust: AnnotationTrust): SideEffects {
   if (trust === 'ignore') return UNTRUSTED;
   const upstream = _meta?.[ANNOTATIONS_CLAIM_META_KEY] !== undefined;
   if (upstream && trust === 'read-only') return UPSTREAM_UNTRUSTED;
