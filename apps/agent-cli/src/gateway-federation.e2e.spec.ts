@@ -235,7 +235,8 @@ describe('agent-cli through a federating gateway (issue 28)', () => {
           stdout: expect.stringMatching(/^mcp__gw__ev_echo\s+read-only \(the upstream MCP server's claim, via the gateway\)/m),
         });
 
-        terminal = onTerminal(builtCliCommandLine(['run', 'echo it', '--config', readOnly]), { cwd: REPO_ROOT });
+        // Each run where its configuration is, so that its transcript goes there (.agent-cli/), not into the repository.
+        terminal = onTerminal(builtCliCommandLine(['run', 'echo it', '--config', readOnly]), { cwd: path.dirname(readOnly) });
         await terminal.waitFor(
           `Allow the tool "ev_echo" of MCP server "gw" [mutating, destructive (assumed: the upstream MCP server's claim, via the gateway, ignored)]?`,
         );
@@ -245,7 +246,10 @@ describe('agent-cli through a federating gateway (issue 28)', () => {
         expect(JSON.stringify(model.requests[1]?.body.messages)).toContain(`Echo: federated in ${era}`);
 
         // Said so explicitly, the same claim lets a script (no terminal, no --yes) run the tool.
-        const script = await plain(federated, 'run', 'echo it');
+        const script = await runBuiltCli(['run', 'echo it', '--config', federated], {
+          cwd: path.dirname(federated),
+          env: { PATH: process.env.PATH },
+        });
         expect({ code: script.code, stderr: script.stderr }).toMatchObject({ code: ExitCode.Ok });
         expect(JSON.stringify(model.requests[3]?.body.messages)).toContain(`Echo: federated in ${era}`);
       } finally {
