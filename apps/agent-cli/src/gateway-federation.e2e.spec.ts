@@ -5,6 +5,7 @@ import path from 'node:path';
 import { FEDERATED_CALLS, type FederatingGateway, startFederatingGateway } from '../../../tools/test/federating-gateway';
 import { REPO_ROOT } from '../../../tools/test/server-process';
 import { type ScriptedLlmServer, startScriptedLlmServer } from './agent/test-support/scripted-llm-server';
+import { ExitCode } from './cli/exit-codes';
 import { builtCliCommandLine, type CliRun, runBuiltCli } from './test-support/built-cli';
 import { onTerminal, type TerminalSession } from './test-support/terminal-session';
 
@@ -15,6 +16,8 @@ import { onTerminal, type TerminalSession } from './test-support/terminal-sessio
  * resources and gets its prompts under the gateway's names for them (`everything+<uri>`, `ev_<prompt>`);
  * and a form the server asks for during a call (elicitation) is put to the person at the CLI's terminal,
  * whose answers reach the server through the gateway; a sampling request is answered by the CLI's model.
+ * Its read-only claims are the server's, which the gateway marks: `annotationTrust: read-only` asks about
+ * them, `read-only-federated` believes them.
  */
 const ERAS = [
   ['auto', '2026-07-28'],
@@ -53,11 +56,13 @@ describe('agent-cli through a federating gateway (issue 28)', () => {
     await llm?.close();
   });
 
-  function agentConfig(era: 'auto' | 'legacy'): string {
+  /** A configuration with the gateway as server `gw` in `era`, at `annotationTrust` when given, and `model` (default: the haiku one). */
+  function agentConfig(era: 'auto' | 'legacy', annotationTrust?: string, model: ScriptedLlmServer = llm): string {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'agent-federation-')), 'agent-cli.yaml');
+    const trust = annotationTrust === undefined ? '' : `      annotationTrust: ${annotationTrust}\n`;
     writeFileSync(
       file,
-      `llm: { baseUrl: ${llm.baseUrl}, model: scripted-model }\nmcp:\n  servers:\n    - name: gw\n      url: ${front.url}\n      era: "${era}"\n`,
+      `llm: { baseUrl: ${model.baseUrl}, model: scripted-model }\nmcp:\n  servers:\n    - name: gw\n      url: ${front.url}\n      era: "${era}"\n${trust}`,
     );
     return file;
   }
@@ -206,6 +211,50 @@ describe('agent-cli through a federating gateway (issue 28)', () => {
       expect(llm.requests.slice(asked).map((request) => JSON.stringify(request.body.messages))).toEqual([
         expect.stringContaining(`a haiku in the ${era} era`),
       ]);
+    },
+    120_000,
+  );
+
+  it.each(ERAS)(
+    "era %s (%s): under annotationTrust read-only the server's read-only echo is asked about as its claim via the gateway; read-only-federated runs it unasked",
+    async (era) => {
+      const echo = { toolCalls: [{ name: 'mcp__gw__ev_echo', arguments: { message: `federated in ${era}` } }] };
+      const model = await startScriptedLlmServer([echo, { text: 'asked' }, echo, { text: 'not asked' }]);
+      try {
+        const readOnly = agentConfig(era, 'read-only', model);
+        const federated = agentConfig(era, 'read-only-federated', model);
+        // server-everything claims its echo is read-only; the gateway marks that as the server's claim.
+        expect(await plain(readOnly, 'tools')).toMatchObject({
+          code: 0,
+          stdout: expect.stringMatching(
+            /^mcp__gw__ev_echo\s+mutating, destructive \(assumed: the upstream MCP server's claim, via the gateway, ignored\)/m,
+          ),
+        });
+        expect(await plain(federated, 'tools')).toMatchObject({
+          code: 0,
+          stdout: expect.stringMatching(/^mcp__gw__ev_echo\s+read-only \(the upstream MCP server's claim, via the gateway\)/m),
+        });
+
+        // Each run where its configuration is, so that its transcript goes there (.agent-cli/), not into the repository.
+        terminal = onTerminal(builtCliCommandLine(['run', 'echo it', '--config', readOnly]), { cwd: path.dirname(readOnly) });
+        await terminal.waitFor(
+          `Allow the tool "ev_echo" of MCP server "gw" [mutating, destructive (assumed: the upstream MCP server's claim, via the gateway, ignored)]?`,
+        );
+        await terminal.waitFor('Approve? [y/N] ');
+        terminal.type('y');
+        expect(await terminal.exited).toBe(0);
+        expect(JSON.stringify(model.requests[1]?.body.messages)).toContain(`Echo: federated in ${era}`);
+
+        // Said so explicitly, the same claim lets a script (no terminal, no --yes) run the tool.
+        const script = await runBuiltCli(['run', 'echo it', '--config', federated], {
+          cwd: path.dirname(federated),
+          env: { PATH: process.env.PATH },
+        });
+        expect({ code: script.code, stderr: script.stderr }).toMatchObject({ code: ExitCode.Ok });
+        expect(JSON.stringify(model.requests[3]?.body.messages)).toContain(`Echo: federated in ${era}`);
+      } finally {
+        await model.close();
+      }
     },
     120_000,
   );

@@ -15,7 +15,7 @@ const LEGACY = '2025-11-25';
 
 /** The subset of the SDK clients (v1 and v2) these tests use. */
 interface SdkClient {
-  listTools(): Promise<{ tools: Array<{ name: string }> }>;
+  listTools(): Promise<{ tools: Array<{ name: string; annotations?: unknown; _meta?: unknown }> }>;
   callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
   close(): Promise<void>;
 }
@@ -56,13 +56,18 @@ describe('the SDK clients through a gateway that federates server-everything (is
     ['the SDK v2 client', LEGACY, (url: string) => sdkV2Client(url, LEGACY)],
     ['the SDK v2 client', MODERN, (url: string) => sdkV2Client(url, MODERN)],
   ] as const)(
-    '%s at %s lists the federated tools and gets their results whole',
+    "%s at %s lists the federated tools, their annotations marked as the server's claims, and gets their results whole",
     async (_client, era, connect) => {
       const { client, version } = await connect(front.url);
       try {
         expect(version).toBe(era);
-        const names = (await client.listTools()).tools.map((tool) => tool.name);
-        expect(names).toEqual(expect.arrayContaining(FEDERATED_CALLS.map(([tool]) => `ev_${tool}`)));
+        const { tools } = await client.listTools();
+        expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(FEDERATED_CALLS.map(([tool]) => `ev_${tool}`)));
+        // server-everything's read-only claim, and the gateway's word that it is that server's (docs/gateway.md, "MCP servers as a tool source").
+        expect(tools.find((tool) => tool.name === 'ev_echo')).toMatchObject({
+          annotations: { readOnlyHint: true },
+          _meta: { 'io.toolmesh/annotations': { claimedBy: 'mcp-server', bundle: 'everything' } },
+        });
         for (const [tool, args] of FEDERATED_CALLS) {
           const result = (await client.callTool({ name: `ev_${tool}`, arguments: args })) as CallToolResult;
           expect(passedOn(result)).toEqual(front.direct.get(tool));

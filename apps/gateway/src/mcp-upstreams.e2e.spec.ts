@@ -114,12 +114,22 @@ mcp:
     await sampleService?.stop();
   });
 
-  it("lists every server's tools under its prefix, the server's annotations kept, while the stalled one holds up none", async () => {
+  it("lists every server's tools under its prefix, the server's annotations kept and marked as its claims, while the stalled one holds up none", async () => {
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(['ev_echo', 'ev_get-tiny-image', 'sdk_echo', 'sdk_add', 'dm_slow', 'gw_echo_text']));
     expect(names.filter((name) => name.startsWith('st_'))).toEqual([]);
-    expect(tools.find((tool) => tool.name === 'sdk_echo')?.annotations).toEqual({ readOnlyHint: true });
+    const sdkEcho = tools.find((tool) => tool.name === 'sdk_echo');
+    expect(sdkEcho?.annotations).toEqual({ readOnlyHint: true });
+    // The server's own _meta kept, the gateway's marker beside it (docs/gateway.md, "MCP servers as a tool source").
+    expect(sdkEcho?._meta).toEqual({
+      'example.com/owner': 'sdk-peer',
+      'io.toolmesh/annotations': { claimedBy: 'mcp-server', bundle: 'sdk' },
+    });
+    // Our own gateway as the server: its manifest's tools are, to this gateway, that server's claims.
+    expect(tools.find((tool) => tool.name === 'gw_echo_text')?._meta).toEqual({
+      'io.toolmesh/annotations': { claimedBy: 'mcp-server', bundle: 'gateway' },
+    });
 
     const rows = await bundles();
     const stalledRow = rows.find((row) => row.bundle === 'stalled');

@@ -35,6 +35,7 @@ export {
 export { isLoggingLevel, LOGGING_LEVELS, McpMethod, McpNotification } from './lib/mcp/methods';
 export { decodeHeaderValue, encodeHeaderValue, MCP_NAME_SOURCE } from './lib/mcp/header-values';
 export { type McpHeaderBinding, readMcpHeaderBindings } from './lib/mcp/mcp-header-bindings';
+export { ANNOTATIONS_CLAIM_META_KEY, type AnnotationsClaim } from './lib/mcp/annotations-claim';
 export { type SearchableTool, ToolSearchIndex } from './lib/mcp/tool-search-index';
 export { type ExchangeOptions, type McpTransport, type TransportSendOptions } from './lib/transport/mcp-transport';
 export { OVERSIZED_EDGE_BYTES, oversizedReply, oversizedReplyId } from './lib/transport/oversized-reply';

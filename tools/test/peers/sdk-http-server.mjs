@@ -9,7 +9,7 @@
  *   --modern          the SDK's 2026-07-28 entry (createMcpHandler): server/discover and stateless per-request
  *                     serving, with 2025 requests served statelessly beside it
  *
- * Tools: "add" {a, b}; "echo" {text}; "notify-later" sends a logging notification 50 ms after answering
+ * Tools: "add" {a, b}; "echo" {text} (read-only, with a `_meta` of its own); "notify-later" sends a logging notification 50 ms after answering
  * (so it travels on the GET notification stream); "slow" {ms} answers after ms milliseconds, or never once
  * cancelled. GET /__requests returns the method, MCP headers, JSON-RPC method, `_meta` and all headers of
  * every request received so far, for tests that check what the client sent. POST /__tools?name=<n> adds a tool <n>
@@ -45,7 +45,12 @@ function mcpServer() {
   );
   server.registerTool(
     'echo',
-    { description: 'Echoes text', inputSchema: z.object({ text: z.string() }), annotations: { readOnlyHint: true } },
+    {
+      description: 'Echoes text',
+      inputSchema: z.object({ text: z.string() }),
+      annotations: { readOnlyHint: true },
+      _meta: { 'example.com/owner': 'sdk-peer' },
+    },
     async ({ text }) => ({
       content: [{ type: 'text', text }],
     }),

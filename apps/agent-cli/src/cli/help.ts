@@ -58,7 +58,9 @@ under --max-side-effect read-only; elicitation (a server asks you for informatio
 terminal, declined without one; the roots offered are the server's "roots" (default: the working
 directory; none for an imported mcpServers entry).
 An MCP server's read-only / destructive annotations count only under annotationTrust: trust (and its
-read-only claims alone under annotationTrust: read-only), and are shown as the server's claims.
+read-only claims alone under annotationTrust: read-only), and are shown as the server's claims. A
+toolmesh gateway's tools federated from other MCP servers carry those servers' claims: read-only
+ignores them, read-only-federated believes their read-only claims too.
 Hooks: the skill files the configuration lists under "skills" may allow, deny or defer a call before
 the gate asks (a hook that cannot answer is a warning, never a failure); see docs/agent-cli.md#hooks.
 
@@ -215,7 +217,7 @@ Options:
   -t, --transport <stdio|http|sse>  Default: http when the target is an http(s):// URL, else stdio
   -e, --env KEY=value               An environment variable of a stdio server (repeatable)
   -H, --header "Name: value"        A header of an http or sse server (repeatable)
-      --annotation-trust <ignore|read-only|trust>
+      --annotation-trust <ignore|read-only|read-only-federated|trust>
                                     How far its tool annotations are believed (default ignore);
                                     read-only for a toolmesh gateway (docs/agent-cli.md#trust)
   -c, --config <file>               The configuration file to edit

@@ -146,7 +146,7 @@ describe('agent-cli mcp', () => {
     });
     expect(await cli(dir, 'mcp', 'add', 'web', 'https://x/mcp', '--annotation-trust', 'some')).toMatchObject({
       code: ExitCode.Usage,
-      stderr: expect.stringContaining('--annotation-trust must be one of ignore, read-only, trust, not "some"'),
+      stderr: expect.stringContaining('--annotation-trust must be one of ignore, read-only, read-only-federated, trust, not "some"'),
     });
     expect(await cli(dir, '--yes', 'mcp', 'list')).toMatchObject({
       code: ExitCode.Usage,

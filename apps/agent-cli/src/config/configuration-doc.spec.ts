@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { ANNOTATION_TRUST } from '../mcp/annotation-trust';
 import { LLM_KEYS } from './llm-config';
 import { SERVER_KEYS } from './load-config';
 import { REWAKE_KEYS, REWAKE_RULE_KEYS } from './rewake-config';
@@ -10,6 +11,14 @@ const doc = readFileSync(path.join(__dirname, '../../../../docs/agent-cli.md'), 
 describe('docs/agent-cli.md', () => {
   it('documents every setting of a server entry', () => {
     for (const key of SERVER_KEYS) expect({ key, documented: doc.includes(`\`${key}\``) }).toEqual({ key, documented: true });
+  });
+
+  it('documents every annotationTrust level in the Trust table', () => {
+    for (const level of ANNOTATION_TRUST)
+      expect({ level, documented: new RegExp(`^\\| \`${level}\`( \\(default\\))? \\|`, 'm').test(doc) }).toEqual({
+        level,
+        documented: true,
+      });
   });
 
   it('documents every rewake setting', () => {

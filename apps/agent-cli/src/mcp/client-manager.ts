@@ -258,7 +258,7 @@ export class McpClientManager implements NotificationSource {
         new McpTool(
           connection,
           definition,
-          resolveSideEffects(definition.annotations, config.annotationTrust),
+          resolveSideEffects(definition, config.annotationTrust),
           inputValidator,
           this.progressFor(config),
         ),

@@ -4,6 +4,8 @@ const BASIS_NOTE: Readonly<Record<SideEffects['basis'], string>> = {
   declared: '',
   'server-claim': " (the server's claim)",
   assumed: ' (assumed: server claims ignored)',
+  'upstream-claim': " (the upstream MCP server's claim, via the gateway)",
+  'upstream-claim-ignored': " (assumed: the upstream MCP server's claim, via the gateway, ignored)",
 };
 
 /**

@@ -9,10 +9,12 @@ export type SideEffectLevel = 'read-only' | 'mutating';
 
 /**
  * Where a tool's side effects come from, for display only (the gate and the cap never read it):
- * `declared` by the agent's own code, a `server-claim` believed under `annotationTrust: trust`, or
- * `assumed` (the worst case, for a server whose claims are ignored).
+ * `declared` by the agent's own code, a `server-claim` believed under `annotationTrust`, or `assumed`
+ * (the worst case, for a server whose claims are ignored); for a tool a toolmesh gateway federates from
+ * another MCP server, an `upstream-claim` believed, or `upstream-claim-ignored` (the worst case, since
+ * `annotationTrust: read-only` believes the gateway's own tools only).
  */
-export type SideEffectBasis = 'declared' | 'server-claim' | 'assumed';
+export type SideEffectBasis = 'declared' | 'server-claim' | 'assumed' | 'upstream-claim' | 'upstream-claim-ignored';
 
 export interface SideEffects {
   readonly level: SideEffectLevel;

@@ -129,13 +129,20 @@ async function toolsOf(service: ServiceManifest, route: { token: string; namePre
   return { ok: true, tools, refused: [...converted.refused, ...refused], revision: validation.manifest.revision };
 }
 
-/** An MCP server's tools (issue 28), converted to a manifest that meets the manifest's own rules, each tool with its name on the server. */
+/**
+ * An MCP server's tools (issue 28), converted to a manifest that meets the manifest's own rules, each tool
+ * with its name on the server and its `_meta` marking its annotations as the server's claims.
+ */
 function mcpServerTools(service: ServiceManifest, target: BundleTarget): ServiceTools {
-  const converted = convertMcpTools(service.manifest, service.serviceDomain, target.namePrefix);
+  const converted = convertMcpTools(service.manifest, service.serviceDomain, target.name, target.namePrefix);
   if ('problem' in converted) return { ok: false, problems: [converted.problem], code: RegistryErrorCode.McpServerInvalid };
   const validation = validateManifest(converted.manifest, target);
   if (!validation.ok) return { ...validation, code: RegistryErrorCode.McpServerInvalid };
-  const tools = validation.manifest.tools.map((tool) => ({ ...tool, upstreamTool: converted.upstreamNames.get(tool.name) }));
+  const tools = validation.manifest.tools.map((tool) => ({
+    ...tool,
+    publicTool: { ...tool.publicTool, _meta: converted.publicMeta.get(tool.name) },
+    upstreamTool: converted.upstreamNames.get(tool.name),
+  }));
   return { ok: true, tools, refused: [...converted.refused] };
 }
 

@@ -12,9 +12,17 @@ const listed = {
     },
     { name: 'get/image', inputSchema: { type: 'object' } },
     { name: 'no-schema', inputSchema: { type: 'string' } },
-    { name: 'structured', inputSchema: { type: 'object' }, outputSchema: { type: 'object' }, _meta: { private: 1 } },
+    {
+      name: 'structured',
+      inputSchema: { type: 'object' },
+      outputSchema: { type: 'object' },
+      _meta: { 'example.com/owner': 'team-a', 'io.toolmesh/annotations': { claimedBy: 'manifest' } },
+    },
   ],
 };
+/** The marker of a tool whose annotations are the server's claims (docs/gateway.md, "MCP servers as a tool source"). */
+const CLAIM = 'io.toolmesh/annotations';
+const EVERYTHING_CLAIM = { claimedBy: 'mcp-server', bundle: 'everything' };
 const service = { serviceDomain: SERVER, manifest: listed, servedFrom: SERVER, mcpServer: true };
 
 describe('an MCP server route in the catalogue model (issue 28)', () => {
@@ -25,9 +33,10 @@ describe('an MCP server route in the catalogue model (issue 28)', () => {
       { name: 'ev_echo', upstreamTool: 'echo', endpoint: SERVER },
       { name: 'ev_structured', upstreamTool: 'structured', endpoint: SERVER },
     ]);
-    // The server's claims pass as they are; its _meta stays behind.
-    expect(build.snapshot.tools[0].publicTool).toEqual({ ...listed.tools[0], name: 'ev_echo' });
-    expect(build.snapshot.tools[1].publicTool).not.toHaveProperty('_meta');
+    // The server's claims pass as they are, marked as its claims in _meta, with the bundle's name.
+    expect(build.snapshot.tools[0].publicTool).toEqual({ ...listed.tools[0], name: 'ev_echo', _meta: { [CLAIM]: EVERYTHING_CLAIM } });
+    // The server's own _meta keys stay; under our key, the gateway's marker replaces what the server put there.
+    expect(build.snapshot.tools[1].publicTool._meta).toEqual({ 'example.com/owner': 'team-a', [CLAIM]: EVERYTHING_CLAIM });
     expect(build.snapshot.refusedTools).toEqual([
       { name: 'ev_get/image', code: 'registry.upstream_tool_refused', message: expect.stringContaining('name') },
       { name: 'ev_no-schema', code: 'registry.upstream_tool_refused', message: expect.stringContaining('inputSchema') },
@@ -41,9 +50,9 @@ describe('an MCP server route in the catalogue model (issue 28)', () => {
     const decoded = await decodeRouteSnapshot(stored, { token: 'everything' }, 100);
     if (!decoded.ok) throw new Error(decoded.problems.join('; '));
     expect(decoded.snapshot.source).toBe('redis');
-    expect(decoded.snapshot.tools.map(({ name, upstreamTool }) => ({ name, upstreamTool }))).toEqual([
-      { name: 'echo', upstreamTool: 'echo' },
-      { name: 'structured', upstreamTool: 'structured' },
+    expect(decoded.snapshot.tools.map(({ name, upstreamTool, publicTool }) => ({ name, upstreamTool, claim: publicTool._meta }))).toEqual([
+      { name: 'echo', upstreamTool: 'echo', claim: { [CLAIM]: EVERYTHING_CLAIM } },
+      { name: 'structured', upstreamTool: 'structured', claim: expect.objectContaining({ [CLAIM]: EVERYTHING_CLAIM }) },
     ]);
   });
 

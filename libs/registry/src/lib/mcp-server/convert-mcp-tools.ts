@@ -1,4 +1,4 @@
-import { printableName } from '@toolmesh/protocol';
+import { ANNOTATIONS_CLAIM_META_KEY, type AnnotationsClaim, printableName } from '@toolmesh/protocol';
 
 import { RegistryErrorCode } from '../errors';
 import { PUBLIC_TOOL_FIELDS, type RefusedTool } from '../model/tool-definition';
@@ -11,6 +11,12 @@ export interface ConvertedMcpTools {
   readonly manifest: { tools: Array<Record<string, unknown>> };
   /** Each tool's name on the server, by its name in the catalogue. */
   readonly upstreamNames: ReadonlyMap<string, string>;
+  /**
+   * Each tool's `_meta` for `tools/list`, by its name in the catalogue: the server's, with the marker that
+   * says its annotations are the server's claims. Not in the manifest, whose `_meta` is execution detail
+   * (an endpoint, a timeout) that a server must not set.
+   */
+  readonly publicMeta: ReadonlyMap<string, Record<string, unknown>>;
   /** Tools the gateway cannot serve, each on its own: the rest of the server's tools are served. */
   readonly refused: readonly RefusedTool[];
 }
@@ -18,15 +24,23 @@ export interface ConvertedMcpTools {
 /**
  * An MCP server's `tools/list` (`{ tools }`, issue 28) as a manifest, for the manifest's own rules to
  * check. Names get the route's `namePrefix` in front (an MCP server's names are its own, and two servers
- * may both have an `echo`); the public fields (annotations included: the server's claims) pass as they
- * are. A tool whose name, once prefixed, is not a manifest tool name, or whose `inputSchema` is not an
- * object's, is refused alone.
+ * may both have an `echo`); the public fields pass as they are, annotations included, which the tool's
+ * `_meta` marks as the server's claims (the bundle's name under ANNOTATIONS_CLAIM_META_KEY), so that a
+ * client tells them from a manifest's. A tool whose name, once prefixed, is not a manifest tool name, or
+ * whose `inputSchema` is not an object's, is refused alone.
  */
-export function convertMcpTools(document: unknown, serverUrl: string, namePrefix = ''): ConvertedMcpTools | { problem: string } {
+export function convertMcpTools(
+  document: unknown,
+  serverUrl: string,
+  bundle: string,
+  namePrefix = '',
+): ConvertedMcpTools | { problem: string } {
   const tools = (document as { tools?: unknown } | null)?.tools;
   if (!Array.isArray(tools)) return { problem: 'the tools/list result has no "tools" array' };
   const converted: Array<Record<string, unknown>> = [];
   const upstreamNames = new Map<string, string>();
+  const publicMeta = new Map<string, Record<string, unknown>>();
+  const claim: AnnotationsClaim = { claimedBy: 'mcp-server', bundle };
   const refused: RefusedTool[] = [];
   for (const tool of tools as unknown[]) {
     const upstream = typeof tool === 'object' && tool !== null ? (tool as Record<string, unknown>) : {};
@@ -42,8 +56,9 @@ export function convertMcpTools(document: unknown, serverUrl: string, namePrefix
     manifestTool.name = name;
     converted.push(manifestTool);
     upstreamNames.set(name, upstream.name as string);
+    publicMeta.set(name, { ...metaOf(upstream), [ANNOTATIONS_CLAIM_META_KEY]: claim });
   }
-  return { manifest: { tools: converted }, upstreamNames, refused };
+  return { manifest: { tools: converted }, upstreamNames, publicMeta, refused };
 }
 
 function toolProblem(tool: Record<string, unknown>, namePrefix: string): string | undefined {
@@ -53,4 +68,14 @@ function toolProblem(tool: Record<string, unknown>, namePrefix: string): string 
   const schema = tool.inputSchema as { type?: unknown } | null | undefined;
   if (typeof schema !== 'object' || schema === null || schema.type !== 'object') return 'its inputSchema is not an object schema';
   return undefined;
+}
+
+/**
+ * The server's own `_meta` of a tool, when it is an object: its keys stay, but the marker is set over any
+ * the server gave, so that what a server puts under our key (another gateway's marker included) never
+ * stands for this gateway's word about the tool.
+ */
+function metaOf(tool: Record<string, unknown>): Record<string, unknown> {
+  const meta = tool._meta;
+  return typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : {};
 }
