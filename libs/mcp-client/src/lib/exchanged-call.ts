@@ -49,9 +49,10 @@ function resultOf(answer: InboundResponse): CallToolResult | InputRequiredResult
     throw new ProtocolError(JsonRpcErrorCode.InternalError, 'the server answered tools/call with a result that has no content array');
   }
   if (result.resultType !== 'complete') return result as CallToolResult;
-  // A 2026-07-28 `complete` is the era's to say again, as the SDK's own results leave it out.
-  const complete: Record<string, unknown> = { ...result };
-  delete complete.resultType;
+  // A 2026-07-28 `complete` is the era's to say again, as the SDK's own results leave it out. Copied
+  // rather than deleted: a deleted key leaves the object slow to read and to serialize.
+  const complete: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(result)) if (key !== 'resultType') complete[key] = value;
   return complete as CallToolResult;
 }
 

@@ -366,13 +366,12 @@ export class StreamableHttpClientTransport implements McpTransport {
     modern: string | undefined,
     sdkHeaders?: Readonly<Record<string, string>>,
   ): Record<string, string> {
-    return {
-      ...perMessageHeaders(this.options.messageHeaders?.(message)),
-      ...(sdkHeaders && perMessageHeaders(sdkHeaders)),
-      ...(modern ? standardHeaders(message, modern) : {}),
-      accept: 'application/json, text/event-stream',
-      'content-type': 'application/json',
-    };
+    const headers = perMessageHeaders(this.options.messageHeaders?.(message));
+    if (sdkHeaders) Object.assign(headers, perMessageHeaders(sdkHeaders));
+    if (modern) Object.assign(headers, standardHeaders(message, modern));
+    headers.accept = 'application/json, text/event-stream';
+    headers['content-type'] = 'application/json';
+    return headers;
   }
 
   private assertOpen(): void {
