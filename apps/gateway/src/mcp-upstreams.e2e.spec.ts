@@ -70,13 +70,14 @@ describe('MCP servers as a tool source (issue 28)', () => {
 
   beforeAll(async () => {
     sdkPort = await freePort();
-    [everything, sdkPeer, modernSdkPeer, doomed, stalled, sampleService] = await Promise.all([
-      startEverything(),
-      startHttpPeer([`--port=${sdkPort}`]),
-      startHttpPeer(['--modern']),
-      startHttpPeer(),
-      startStalledServer(),
-      startSampleToolService(),
+    // Each kept as soon as it is up, so that afterAll stops the ones that started when another did not.
+    await Promise.all([
+      startEverything().then((started) => (everything = started)),
+      startHttpPeer([`--port=${sdkPort}`]).then((started) => (sdkPeer = started)),
+      startHttpPeer(['--modern']).then((started) => (modernSdkPeer = started)),
+      startHttpPeer().then((started) => (doomed = started)),
+      startStalledServer().then((started) => (stalled = started)),
+      startSampleToolService().then((started) => (sampleService = started)),
     ]);
     upstreamGateway = await startTestGateway(sampleService.url);
     const file = writeGatewayConfig(
