@@ -94,7 +94,7 @@ mcp:
       'an unknown trust level',
       'mcp:\n  servers:\n    - name: a\n      command: x\n      annotationTrust: always\n',
       AgentErrorCode.ConfigInvalid,
-      /annotationTrust must be one of "ignore", "read-only", "trust"/,
+      /annotationTrust must be one of "ignore", "read-only", "read-only-federated", "trust"/,
     ],
     [
       'a negative timeout',

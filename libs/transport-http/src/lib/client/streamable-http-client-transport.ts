@@ -219,6 +219,7 @@ export class StreamableHttpClientTransport implements McpTransport {
   async exchange(request: JSONRPCRequest, options: ExchangeOptions = {}): Promise<InboundResponse> {
     this.assertOpen();
     const { signal } = options;
+    signal?.throwIfAborted();
     const pending = new PendingExchange(request.id, options.route);
     const onAbort = () => pending.fail(asError(signal?.reason));
     signal?.addEventListener('abort', onAbort, { once: true });

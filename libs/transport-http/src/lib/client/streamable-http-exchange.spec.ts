@@ -158,6 +158,13 @@ describe('StreamableHttpClientTransport.exchange', () => {
     await expect(exchanged).rejects.toMatchObject({ code: HttpClientErrorCode.ConnectionClosed });
   });
 
+  it('sends nothing for a signal already aborted', async () => {
+    const { transport } = await openTransport();
+    await expect(transport.exchange(CALL, { signal: AbortSignal.abort(new Error('too late')) })).rejects.toThrow('too late');
+    expect(received).toEqual([]);
+    await transport.close();
+  });
+
   it('refuses to start once closed', async () => {
     const { transport } = await openTransport();
     await transport.close();
