@@ -461,6 +461,7 @@ export class StreamableHttpClientTransport implements McpTransport {
     take?: (message: JSONRPCMessage) => boolean,
   ): Promise<{ answered: boolean; events: number }> {
     const parser = new SseParser(this.maxMessageBytes);
+    let answered = false;
     let events = 0;
     // undici's body yields Buffers even after setEncoding('utf8'); a streaming decoder also keeps a
     // character cut between two chunks whole.
@@ -468,14 +469,18 @@ export class StreamableHttpClientTransport implements McpTransport {
     for await (const chunk of body as AsyncIterable<Buffer>) {
       for (const item of parser.push(decoder.decode(chunk, { stream: true }))) {
         events += 1;
-        if (this.readEvent(item, awaiting, position, take)) {
-          // Reading on after an oversized answer would only bring the same event again (it is replayed after Last-Event-ID).
-          if (item.kind === 'oversized') body.destroy();
-          return { answered: true, events };
+        if (!this.readEvent(item, awaiting, position, take)) continue;
+        answered = true;
+        // The stream is read to its end after the answer (what follows it is still delivered, and the
+        // connection goes back to the pool), but not after an oversized one: reading on or resuming
+        // would only bring the same event again (it is replayed after Last-Event-ID).
+        if (item.kind === 'oversized') {
+          body.destroy();
+          return { answered, events };
         }
       }
     }
-    return { answered: false, events };
+    return { answered, events };
   }
 
   /**
