@@ -236,6 +236,23 @@ describe('StreamableHttpClientTransport against a misbehaving server', () => {
     await transport.close();
   });
 
+  it('reads a reply stream to its end after the answer: what follows it is still delivered', async () => {
+    const answer = { jsonrpc: '2.0', id: 1, result: { tools: [] } };
+    const after = { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'after the answer' } };
+    reply = (_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'text/event-stream' })
+        .end(`event: message\ndata: ${JSON.stringify(answer)}\n\nevent: message\ndata: ${JSON.stringify(after)}\n\n`);
+    const transport = new StreamableHttpClientTransport(new URL(base), { dispatcher, listen: false });
+    const messages: JSONRPCMessage[] = [];
+    transport.onmessage = (m) => messages.push(m);
+    await transport.start();
+    await transport.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(await eventually(() => messages.length === 2, 5000)).toBe(true);
+    expect(messages).toEqual([answer, after]);
+    await transport.close();
+  });
+
   it('turns a 404 to a request with a session into http.session_expired', async () => {
     let calls = 0;
     reply = (_req, res, message) => {
