@@ -37,6 +37,7 @@ export { decodeHeaderValue, encodeHeaderValue, MCP_NAME_SOURCE } from './lib/mcp
 export { type McpHeaderBinding, readMcpHeaderBindings } from './lib/mcp/mcp-header-bindings';
 export { ANNOTATIONS_CLAIM_META_KEY, type AnnotationsClaim } from './lib/mcp/annotations-claim';
 export { type SearchableTool, ToolSearchIndex } from './lib/mcp/tool-search-index';
+export { Cancellation } from './lib/transport/cancellation';
 export { type ExchangeOptions, type McpTransport, type TransportSendOptions } from './lib/transport/mcp-transport';
 export { OVERSIZED_EDGE_BYTES, oversizedReply, oversizedReplyId } from './lib/transport/oversized-reply';
 export { type NotificationListener, type NotificationSource, type ServerNotification } from './lib/notifications/notification-listener';

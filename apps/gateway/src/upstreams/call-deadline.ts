@@ -1,9 +1,11 @@
+import { Cancellation } from '@toolmesh/protocol';
+
 /**
  * How long a call to an MCP server may still take. Most calls set it once; a call whose server asks our
  * caller for input (issue 28) stops it while the caller is being asked and starts it again, from the
- * retry's own deadline, when the answer comes. When it runs out, `expired` rejects and `aborter` aborts,
- * which cancels the server's call: the call's own cancellation, when it has one, so that a call listens
- * to one signal, not two combined.
+ * retry's own deadline, when the answer comes. When it runs out, `expired` rejects and `cancellation`
+ * aborts, which cancels the server's call: the call's own cancellation, when it has one, so that a call
+ * listens to one, not two combined.
  */
 export class CallDeadline {
   readonly expired: Promise<never>;
@@ -13,16 +15,12 @@ export class CallDeadline {
   /** The length of the last wait started: what a timeout's message says. */
   private millis = 0;
 
-  constructor(private readonly aborter = new AbortController()) {
+  constructor(readonly cancellation = new Cancellation()) {
     this.expired = new Promise<never>((_, reject) => {
       this.fire = () => reject(new Error('deadline'));
     });
     // Nobody may be waiting on it when it runs out (a held call): that is not an unhandled rejection.
     this.expired.catch(() => undefined);
-  }
-
-  get signal(): AbortSignal {
-    return this.aborter.signal;
   }
 
   /** Whether it ran out (and not the call's caller who cancelled). */
@@ -41,7 +39,7 @@ export class CallDeadline {
     this.timer = setTimeout(() => {
       this.out = true;
       this.fire();
-      this.aborter.abort(new Error(`no answer within ${millis} ms`));
+      this.cancellation.abort(new Error(`no answer within ${millis} ms`));
     }, millis);
   }
 

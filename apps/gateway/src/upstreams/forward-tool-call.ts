@@ -92,7 +92,7 @@ export async function forwardToolCall(
         answers,
         relay,
         deadline: relay.deadline,
-        signal: relay.signal,
+        cancellation: relay.cancellation,
       });
       return isInputRequired(result) ? { input: inputOf(result) } : { result: passedOn(result) };
     } catch (error) {

@@ -1,3 +1,5 @@
+import type { Cancellation } from '@toolmesh/protocol';
+
 import { HeldCalls } from './held-calls';
 import { RelayedCall } from './relayed-call';
 import { RelayRefusal, type ServerRequest } from './server-request-relay';
@@ -13,14 +15,14 @@ const notAborted = () => new AbortController().signal;
 
 /** A call that asks what `asks` says, in turn, and ends with the answers it got. */
 function callAsking(...asks: ServerRequest[]) {
-  let signal: AbortSignal | undefined;
+  let cancellation: Cancellation | undefined;
   const call = new RelayedCall<unknown[]>(async (relay) => {
-    signal = relay.signal;
+    cancellation = relay.cancellation;
     const answers: unknown[] = [];
     for (const request of asks) answers.push(await relay.ask(request, notAborted()).catch((error: Error) => error));
     return answers;
   });
-  return { call, aborted: () => signal?.aborted };
+  return { call, aborted: () => cancellation?.aborted };
 }
 
 describe('RelayedCall', () => {

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
+import { Cancellation } from '@toolmesh/protocol';
+
 import { CallDeadline } from './call-deadline';
 import { RelayRefusal, type ServerRequest, type ServerRequestRelay } from './server-request-relay';
 
@@ -20,9 +22,10 @@ export type CallProgress<T> = { readonly ended: T } | { readonly asks: ReadonlyM
  * waiting on a 2026 caller's retry outlives the request that started it.
  */
 export class RelayedCall<T> implements ServerRequestRelay {
-  private readonly cancelled = new AbortController();
+  /** Aborted by `cancel` or the deadline: the server is told the call is cancelled. */
+  readonly cancellation = new Cancellation();
   /** Running out cancels the call as `cancel` does. */
-  readonly deadline = new CallDeadline(this.cancelled);
+  readonly deadline = new CallDeadline(this.cancellation);
   private readonly queued: Asked[] = [];
   private readonly waiting = new Map<string, Asked>();
   private wake: (() => void) | undefined;
@@ -33,9 +36,9 @@ export class RelayedCall<T> implements ServerRequestRelay {
     this.ended = start(this).finally(() => this.deadline.stop());
   }
 
-  /** Aborted by `cancel` or the deadline: the server is told the call is cancelled. */
+  /** The cancellation as a standard signal, made only for a call whose server asks our caller for input. */
   get signal(): AbortSignal {
-    return this.cancelled.signal;
+    return this.cancellation.signal;
   }
 
   ask(request: ServerRequest, signal: AbortSignal): Promise<Record<string, unknown>> {
@@ -94,7 +97,7 @@ export class RelayedCall<T> implements ServerRequestRelay {
   cancel(reason: string): void {
     this.refuse(new RelayRefusal(reason, -32603));
     this.deadline.stop();
-    this.cancelled.abort(new Error(reason));
+    this.cancellation.abort(new Error(reason));
   }
 
   private drop(asked: Asked, error: Error): void {

@@ -15,7 +15,7 @@ import {
   type ResourceTemplate,
   type Tool,
 } from '@toolmesh/mcp-client';
-import { McpMetaKey, McpNotification } from '@toolmesh/protocol';
+import { type Cancellation, McpMetaKey, McpNotification } from '@toolmesh/protocol';
 import { isSessionExpired, StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import type { Logger } from '@toolmesh/transport-http/server';
 import type { Dispatcher } from 'undici';
@@ -61,7 +61,7 @@ export interface UpstreamFeatures {
 export interface UpstreamCall {
   /** What is left of the request's deadline, capped by the tool's timeout. */
   readonly timeoutMillis: number;
-  /** Aborted when the caller hangs up: the server is told the call is cancelled. */
+  /** Aborted when the caller hangs up: the server is told the request is cancelled (a call's is `cancellation`). */
   readonly signal?: AbortSignal;
   /** The request's `_meta`: the correlation ids. */
   readonly meta: Readonly<Record<string, unknown>>;
@@ -76,8 +76,13 @@ export interface UpstreamCall {
   /** Where the server's requests during the call go (elicitation, sampling, roots); refused without one. */
   readonly relay?: ServerRequestRelay;
   /**
-   * Already started, moved by the relay, and aborting `signal` when it runs out; without it the call has
-   * `timeoutMillis` from now.
+   * A forwarded call's cancellation in place of `signal` (its relay's: the caller's hang-up and the deadline),
+   * which costs nothing until it is used (cancellation.ts in protocol).
+   */
+  readonly cancellation?: Cancellation;
+  /**
+   * Already started, moved by the relay, and aborting `cancellation` when it runs out; without it the call
+   * has `timeoutMillis` from now.
    */
   readonly deadline?: CallDeadline;
 }
@@ -162,22 +167,22 @@ export class UpstreamConnection {
    * does (`call.deadline`, moved by the relay while our caller is asked; else `timeoutMillis` from now).
    */
   callTool(name: string, args: Record<string, unknown>, call: UpstreamCall): Promise<CallToolResult | InputRequiredResult> {
-    let { deadline, signal } = call;
+    let { deadline, cancellation } = call;
     if (deadline === undefined) {
-      deadline = new CallDeadline();
+      deadline = new CallDeadline(cancellation);
       deadline.start(call.timeoutMillis);
-      signal = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
     }
+    cancellation ??= deadline.cancellation;
     return this.guarded(
       deadline,
       `tools/call of ${name}`,
       (client) =>
-        client.callToolRelayingInput(name, args, call.answers ?? {}, signal, {
+        client.callToolRelayingInput(name, args, call.answers ?? {}, cancellation, {
           timeoutMs: UNTIMED,
           meta: client.era === 'modern' ? { ...call.meta, [McpMetaKey.ClientCapabilities]: call.callerCapabilities ?? {} } : call.meta,
           serverRequests: serverRequestsTo(call.relay),
         }),
-      call.signal,
+      cancellation,
     );
   }
 
@@ -206,7 +211,12 @@ export class UpstreamConnection {
    * against the server (no connection, a lost one, no answer in time) except its own JSON-RPC errors and
    * the caller's cancellation, which say it is alive.
    */
-  private async guarded<T>(deadline: CallDeadline, what: string, run: (client: McpClient) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  private async guarded<T>(
+    deadline: CallDeadline,
+    what: string,
+    run: (client: McpClient) => Promise<T>,
+    cancelled?: { readonly aborted: boolean },
+  ): Promise<T> {
     const { breaker } = this.deps;
     if (!breaker.admit()) {
       deadline.stop();
@@ -227,7 +237,7 @@ export class UpstreamConnection {
           `MCP server ${this.settings.location} did not answer ${what} within ${deadline.lastWaitMillis} ms`,
         );
       }
-      if (signal?.aborted || isServerAnswer(error)) breaker.succeeded();
+      if (cancelled?.aborted || isServerAnswer(error)) breaker.succeeded();
       else breaker.failed();
       throw error;
     } finally {

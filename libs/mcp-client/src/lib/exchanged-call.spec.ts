@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 
 import { ProtocolError } from '@modelcontextprotocol/client';
-import type { JSONRPCMessage } from '@toolmesh/protocol';
+import { Cancellation, type JSONRPCMessage } from '@toolmesh/protocol';
 import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import { Agent } from 'undici';
 
@@ -159,8 +159,8 @@ describe('exchangeToolCall', () => {
     'tells the server of a cancelled call with notifications/cancelled only for a 2025 server (%s)',
     async (tellsCancellation, methods) => {
       reply = (res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).write(': working\n\n');
-      const cancel = new AbortController();
-      const running = call({}, { signal: cancel.signal, tellsCancellation });
+      const cancel = new Cancellation();
+      const running = call({}, { cancellation: cancel, tellsCancellation });
       await eventually(() => posted.length === 1, 5000);
       cancel.abort(new Error('the caller hung up'));
       await expect(running).rejects.toThrow('the caller hung up');

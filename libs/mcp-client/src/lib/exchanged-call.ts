@@ -1,5 +1,12 @@
 import { type CallToolResult, type InputRequiredResult, ProtocolError } from '@modelcontextprotocol/client';
-import { type InboundResponse, JsonRpcErrorCode, type JSONRPCMessage, type JSONRPCRequest, type McpTransport } from '@toolmesh/protocol';
+import {
+  type Cancellation,
+  type InboundResponse,
+  JsonRpcErrorCode,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type McpTransport,
+} from '@toolmesh/protocol';
 
 import { isRefusal, type ServerRequestHandlers } from './server-requests';
 
@@ -11,7 +18,7 @@ export interface ExchangedCall {
   /** Of the client's own id space (a string, where the SDK's are numbers), so the two never meet. */
   readonly id: string;
   readonly params: Record<string, unknown>;
-  readonly signal?: AbortSignal;
+  readonly cancellation?: Cancellation;
   /** Where the requests the server sends during the call go (elicitation, sampling, roots). */
   readonly serverRequests: ServerRequestHandlers;
   /** A 2025 server is told of a cancellation with `notifications/cancelled`; a 2026-07-28 one by the closed stream alone. */
@@ -29,10 +36,11 @@ export async function exchangeToolCall(transport: ExchangingTransport, call: Exc
   const request: JSONRPCRequest = { jsonrpc: '2.0', id: call.id, method: 'tools/call', params: call.params };
   const asked = new ServerRequestsOfCall(transport, call.serverRequests);
   try {
-    return resultOf(await transport.exchange(request, { signal: call.signal, route: (message) => asked.route(message) }));
+    return resultOf(await transport.exchange(request, { cancellation: call.cancellation, route: (message) => asked.route(message) }));
   } catch (error) {
-    if (call.signal?.aborted && call.tellsCancellation) {
-      const cancelled = { requestId: call.id, reason: String(asError(call.signal.reason).message) };
+    const reason = call.cancellation?.reason;
+    if (reason !== undefined && call.tellsCancellation) {
+      const cancelled = { requestId: call.id, reason: reason.message };
       transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: cancelled }).catch(() => undefined);
     }
     throw error;
@@ -129,8 +137,4 @@ class ServerRequestsOfCall {
     }
     throw new ProtocolError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method.slice(0, 100)}`);
   }
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
 }

@@ -18,6 +18,7 @@ import {
   type ToolAnnotations,
 } from '@modelcontextprotocol/client';
 import {
+  Cancellation,
   McpMetaKey,
   type McpTransport,
   NotificationFanout,
@@ -257,21 +258,22 @@ export class McpClient implements NotificationSource {
    * that client's `inputResponses` and the server's `requestState`, for the retry. A 2025 server never
    * answers `input_required`: its requests go to the handlers (`options.serverRequests`, else the client's).
    * Over a transport that exchanges a request for its answer (Streamable HTTP) the call skips the SDK's
-   * request machinery unless its arguments are mirrored in headers: `signal` is then its only deadline
-   * (`timeoutMs` applies without one), and closing the client ends it with `client.connection_lost`.
+   * request machinery unless its arguments are mirrored in headers: `cancellation` is then its only
+   * deadline (`timeoutMs` applies without one), and closing the client ends it with `client.connection_lost`.
+   * A `Cancellation`, not an `AbortSignal`: a gateway makes one for every call it forwards (cancellation.ts).
    */
   callToolRelayingInput(
     name: string,
     args: Record<string, unknown>,
     answers: RelayedAnswers,
-    signal?: AbortSignal,
+    cancellation?: Cancellation,
     options: CallToolOptions = {},
   ): Promise<CallToolResult | InputRequiredResult> {
     const params = { name, arguments: args, ...answers };
     if (this.transport.exchange && this.isConnected && this.needsNoMirroring(name) && !options.onProgress) {
-      return this.exchangeCall(this.transport as ExchangingTransport, params, signal, options);
+      return this.exchangeCall(this.transport as ExchangingTransport, params, cancellation, options);
     }
-    return this.call(params, signal, options, true);
+    return this.call(params, cancellation?.signal, options, true);
   }
 
   private async call(
@@ -319,7 +321,7 @@ export class McpClient implements NotificationSource {
   private async exchangeCall(
     transport: ExchangingTransport,
     params: { name: string; arguments: Record<string, unknown> } & RelayedAnswers,
-    signal: AbortSignal | undefined,
+    cancellation: Cancellation | undefined,
     options: CallToolOptions,
   ): Promise<CallToolResult | InputRequiredResult> {
     const modern = this.sdk.getProtocolEra() === 'modern';
@@ -330,7 +332,11 @@ export class McpClient implements NotificationSource {
       return await exchangeToolCall(transport, {
         id: `x${(this.exchanged += 1)}`,
         params: { ...params, ...(meta && { _meta: meta }) },
-        signal: signal ?? AbortSignal.any([this.stopping.signal, AbortSignal.timeout(options.timeoutMs ?? this.options.requestTimeoutMs)]),
+        cancellation:
+          cancellation ??
+          Cancellation.following(
+            AbortSignal.any([this.stopping.signal, AbortSignal.timeout(options.timeoutMs ?? this.options.requestTimeoutMs)]),
+          ),
         serverRequests: options.serverRequests ?? this.options.serverRequests ?? {},
         tellsCancellation: !modern,
       });

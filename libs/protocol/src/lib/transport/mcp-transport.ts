@@ -1,6 +1,7 @@
 import type { MessageExtraInfo, TransportSendOptions } from '@modelcontextprotocol/client';
 
 import type { InboundResponse, JSONRPCMessage, JSONRPCRequest } from '../jsonrpc/messages';
+import type { Cancellation } from './cancellation';
 
 /**
  * One message channel to one MCP peer. Every transport in this repository (stdio and Streamable HTTP,
@@ -40,8 +41,11 @@ export interface McpTransport {
 }
 
 export interface ExchangeOptions {
-  /** Aborting it ends the request (over HTTP its stream is closed) and rejects the exchange with its reason. */
-  readonly signal?: AbortSignal;
+  /**
+   * Aborting it ends the request (over HTTP its stream is closed) and rejects the exchange with its reason.
+   * A `Cancellation`, not an `AbortSignal`: an exchange is made for every forwarded call (cancellation.ts).
+   */
+  readonly cancellation?: Cancellation;
   /**
    * Each other message that comes with the request (the server's requests during the call, its
    * notifications): true when the owner took it; the others go to `onmessage` as usual.

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import {
+  type Cancellation,
   type ExchangeOptions,
   type InboundResponse,
   type JSONRPCMessage,
@@ -218,17 +219,16 @@ export class StreamableHttpClientTransport implements McpTransport {
    */
   async exchange(request: JSONRPCRequest, options: ExchangeOptions = {}): Promise<InboundResponse> {
     this.assertOpen();
-    const { signal } = options;
-    signal?.throwIfAborted();
+    const { cancellation } = options;
+    cancellation?.throwIfAborted();
     const pending = new PendingExchange(request.id, options.route);
-    const onAbort = () => pending.fail(asError(signal?.reason));
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const stopListening = cancellation?.onAbort(pending.fail);
     this.exchanges.add(pending);
     try {
-      this.sendExchange(request, pending, signal);
+      this.sendExchange(request, pending, cancellation);
       return await pending.answered;
     } finally {
-      signal?.removeEventListener('abort', onAbort);
+      stopListening?.();
       this.exchanges.delete(pending);
     }
   }
@@ -256,12 +256,12 @@ export class StreamableHttpClientTransport implements McpTransport {
    * go to `pending.take` as they arrive. A 401, or a 403 asking for more scope, is handed to the
    * credentials holder and the request sent again, as `request` does.
    */
-  private sendExchange(request: JSONRPCRequest, pending: PendingExchange, signal: AbortSignal | undefined): void {
+  private sendExchange(request: JSONRPCRequest, pending: PendingExchange, cancellation: Cancellation | undefined): void {
     const modern = modernVersionOf(request);
     const extra = this.postHeaders(request, modern);
     // Without a credentials holder nothing is awaited: the POST goes in this turn.
-    if (!this.options.authorization) return this.dispatchExchange(request, modern, pending, this.ownHeaders(extra), signal);
-    this.headersOf(extra).then((headers) => this.dispatchExchange(request, modern, pending, headers, signal), pending.fail);
+    if (!this.options.authorization) return this.dispatchExchange(request, modern, pending, this.ownHeaders(extra), cancellation);
+    this.headersOf(extra).then((headers) => this.dispatchExchange(request, modern, pending, headers, cancellation), pending.fail);
   }
 
   private dispatchExchange(
@@ -269,11 +269,18 @@ export class StreamableHttpClientTransport implements McpTransport {
     modern: string | undefined,
     pending: PendingExchange,
     headers: Record<string, string>,
-    signal: AbortSignal | undefined,
+    cancellation: Cancellation | undefined,
   ): void {
     if (pending.isSettled) return;
     const position: StreamPosition = {};
-    const owner: StreamOwner = { signal, take: pending.take, onLost: pending.fail };
+    // The signal is made only if the stream is lost and resumed, which is what reads it.
+    const owner: StreamOwner = {
+      get signal() {
+        return cancellation?.signal;
+      },
+      take: pending.take,
+      onLost: pending.fail,
+    };
     let events = 0;
     pending.reply = new ExchangeReply(this.maxMessageBytes, {
       onEvent: (item) => {
@@ -286,7 +293,7 @@ export class StreamableHttpClientTransport implements McpTransport {
       },
       onBody: (head, text) => {
         this.exchangeBody(request, modern, pending, head, text).then((again) => {
-          if (again) this.sendExchange(request, pending, signal);
+          if (again) this.sendExchange(request, pending, cancellation);
         }, pending.fail);
       },
       onError: (error) => pending.fail(this.requestFailed('POST', error)),

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { JSONRPCMessage, JSONRPCRequest } from '@toolmesh/protocol';
+import { Cancellation, type JSONRPCMessage, type JSONRPCRequest } from '@toolmesh/protocol';
 import { Agent } from 'undici';
 
 import { eventually } from '../../../../../tools/test/process-table';
@@ -133,15 +133,15 @@ describe('StreamableHttpClientTransport.exchange', () => {
     await transport.close();
   });
 
-  it("rejects with the signal's reason when aborted, and the server sees the stream closed", async () => {
+  it("rejects with the cancellation's reason when aborted, and the server sees the stream closed", async () => {
     let closed = false;
     reply = (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' }).write(': working\n\n');
       res.on('close', () => (closed = true));
     };
     const { transport } = await openTransport();
-    const cancel = new AbortController();
-    const exchanged = transport.exchange(CALL, { signal: cancel.signal });
+    const cancel = new Cancellation();
+    const exchanged = transport.exchange(CALL, { cancellation: cancel });
     await eventually(() => received.length === 1);
     cancel.abort(new Error('the caller hung up'));
     await expect(exchanged).rejects.toThrow('the caller hung up');
@@ -152,15 +152,17 @@ describe('StreamableHttpClientTransport.exchange', () => {
   it('rejects with http.connection_closed when the transport closes while it waits', async () => {
     reply = (_req, res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).write(': working\n\n');
     const { transport } = await openTransport();
-    const exchanged = transport.exchange(CALL, { signal: new AbortController().signal });
+    const exchanged = transport.exchange(CALL, { cancellation: new Cancellation() });
     await eventually(() => received.length === 1);
     await transport.close();
     await expect(exchanged).rejects.toMatchObject({ code: HttpClientErrorCode.ConnectionClosed });
   });
 
-  it('sends nothing for a signal already aborted', async () => {
+  it('sends nothing for a cancellation already aborted', async () => {
     const { transport } = await openTransport();
-    await expect(transport.exchange(CALL, { signal: AbortSignal.abort(new Error('too late')) })).rejects.toThrow('too late');
+    const cancelled = new Cancellation();
+    cancelled.abort(new Error('too late'));
+    await expect(transport.exchange(CALL, { cancellation: cancelled })).rejects.toThrow('too late');
     expect(received).toEqual([]);
     await transport.close();
   });
