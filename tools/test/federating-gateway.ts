@@ -34,15 +34,7 @@ export const passedOn = ({ content, structuredContent, isError }: CallToolResult
 export async function startFederatingGateway(): Promise<FederatingGateway> {
   const everything = await startEverything();
   try {
-    const file = writeGatewayConfig(
-      `server: { port: 0, managementPort: 0 }
-mcp:
-  shutdownDrainMillis: 1000
-  bundles:
-    - { name: everything, namePrefix: ev_, mcpServer: { url: "\${EVERYTHING_URL}" } }
-`,
-    );
-    const front = await spawnGateway(file, { EVERYTHING_URL: everything.url });
+    const front = await spawnEverythingGateway(everything.url);
     return {
       url: front.match[1],
       direct: await directResults(everything.url),
@@ -55,6 +47,19 @@ mcp:
     await everything.stop();
     throw error;
   }
+}
+
+/** The built gateway whose one bundle, `everything` (prefix `ev_`), is the server-everything at `everythingUrl`. */
+export function spawnEverythingGateway(everythingUrl: string): ReturnType<typeof spawnGateway> {
+  const file = writeGatewayConfig(
+    `server: { port: 0, managementPort: 0 }
+mcp:
+  shutdownDrainMillis: 1000
+  bundles:
+    - { name: everything, namePrefix: ev_, mcpServer: { url: "\${EVERYTHING_URL}" } }
+`,
+  );
+  return spawnGateway(file, { EVERYTHING_URL: everythingUrl });
 }
 
 async function directResults(url: string): Promise<Map<string, PassedOn>> {

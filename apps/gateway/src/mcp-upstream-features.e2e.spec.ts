@@ -4,6 +4,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
+import { spawnEverythingGateway } from '../../../tools/test/federating-gateway';
 import { spawnGateway, writeGatewayConfig } from '../../../tools/test/gateway-process';
 import { type Everything, startEverything, startStalledServer } from '../../../tools/test/mcp-servers';
 import { until } from '../../../tools/test/process-table';
@@ -111,17 +112,9 @@ mcp:
     - { name: stalled, namePrefix: st_, mcpServer: { url: "\${STALLED_URL}" } }
 `,
     );
-    const singleFile = writeGatewayConfig(
-      `server: { port: 0, managementPort: 0 }
-mcp:
-  shutdownDrainMillis: 1000
-  bundles:
-    - { name: everything, namePrefix: ev_, mcpServer: { url: "\${EVERYTHING_URL}" } }
-`,
-    );
     // One after the other: each lists server-everything as it starts, within a deadline, on a loaded machine.
     front = await spawnGateway(file, { EVERYTHING_URL: everything.url, TWIN_URL: twin.url, STALLED_URL: stalled.url });
-    single = await spawnGateway(singleFile, { EVERYTHING_URL: everything.url });
+    single = await spawnEverythingGateway(everything.url);
     direct = await v1Client(everything.url);
     clients.push(await v1Client(front.match[1]), await v2Client(front.match[1]));
     singleClients.push(await v1Client(single.match[1]), await v2Client(single.match[1]));
