@@ -25,7 +25,8 @@
 //     --client autocannon|undici  what sends a fixed rate (above); autocannon by default
 //     --pin                the measured servers on CPU 1, this process and the tool service on CPU 0
 //     --warmup <s>         load each fresh process gets before it is measured, in runs of 2 s (default 10; below)
-//     --profile            writes each gateway's .cpuprofile (node --cpu-prof) to tmp/bench/profiles/<target>
+//     --profile            writes each gateway's .cpuprofile (node --cpu-prof, a sample every 100 us: ten times
+//                          node's default, enough samples for a function of 1%) to tmp/bench/profiles/<target>
 //     --federation         the gateway's bundle an MCP server (bench-mcp-server.mjs) instead of the tool service,
 //                          measured against the bare MCP forwarder in front of the same server, in both
 //                          eras (tools/bench/gateway-federation); every other option applies, each target
@@ -161,7 +162,7 @@ try {
     if (!options.profile) return [];
     const dir = path.join(root, 'tmp/bench/profiles', name.replace(/[^A-Za-z0-9.-]+/g, '_'));
     mkdirSync(dir, { recursive: true });
-    return ['--cpu-prof', '--cpu-prof-dir', dir];
+    return ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', dir];
   };
   // What each target is and how it starts (every round starts its own processes, see below), what it is
   // sent, and the baseline its ratio is paired with: the minimal proxy, or the era's MCP forwarder.
