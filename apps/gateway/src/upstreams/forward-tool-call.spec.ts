@@ -31,7 +31,7 @@ function askingServer() {
       return { content: [{ type: 'text', text: String(answer) }] };
     },
   } as unknown as UpstreamConnection;
-  return { connection: Promise.resolve(connection), answer, cancelled: () => call?.cancellation?.aborted === true };
+  return { connection: Promise.resolve(connection), answer, cancelled: () => call?.deadline?.cancellation.aborted === true };
 }
 
 const request = (extra: Partial<ForwardedCallRequest> = {}): ForwardedCallRequest => ({

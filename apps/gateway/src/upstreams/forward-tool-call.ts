@@ -92,7 +92,6 @@ export async function forwardToolCall(
         answers,
         relay,
         deadline: relay.deadline,
-        cancellation: relay.cancellation,
       });
       return isInputRequired(result) ? { input: inputOf(result) } : { result: passedOn(result) };
     } catch (error) {

@@ -15,7 +15,7 @@ import {
   type ResourceTemplate,
   type Tool,
 } from '@toolmesh/mcp-client';
-import { type Cancellation, McpMetaKey, McpNotification } from '@toolmesh/protocol';
+import { McpMetaKey, McpNotification } from '@toolmesh/protocol';
 import { isSessionExpired, StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import type { Logger } from '@toolmesh/transport-http/server';
 import type { Dispatcher } from 'undici';
@@ -61,7 +61,7 @@ export interface UpstreamFeatures {
 export interface UpstreamCall {
   /** What is left of the request's deadline, capped by the tool's timeout. */
   readonly timeoutMillis: number;
-  /** Aborted when the caller hangs up: the server is told the request is cancelled (a call's is `cancellation`). */
+  /** Aborted when the caller hangs up: the server is told the request is cancelled (a call's is its deadline's `cancellation`). */
   readonly signal?: AbortSignal;
   /** The request's `_meta`: the correlation ids. */
   readonly meta: Readonly<Record<string, unknown>>;
@@ -76,12 +76,7 @@ export interface UpstreamCall {
   /** Where the server's requests during the call go (elicitation, sampling, roots); refused without one. */
   readonly relay?: ServerRequestRelay;
   /**
-   * A forwarded call's cancellation in place of `signal` (its relay's: the caller's hang-up and the deadline),
-   * which costs nothing until it is used (cancellation.ts in protocol).
-   */
-  readonly cancellation?: Cancellation;
-  /**
-   * Already started, moved by the relay, and aborting `cancellation` when it runs out; without it the call
+   * Already started, moved by the relay, and aborting its `cancellation` when it runs out; without it the call
    * has `timeoutMillis` from now.
    */
   readonly deadline?: CallDeadline;
@@ -167,12 +162,10 @@ export class UpstreamConnection {
    * does (`call.deadline`, moved by the relay while our caller is asked; else `timeoutMillis` from now).
    */
   callTool(name: string, args: Record<string, unknown>, call: UpstreamCall): Promise<CallToolResult | InputRequiredResult> {
-    let { deadline, cancellation } = call;
-    if (deadline === undefined) {
-      deadline = new CallDeadline(cancellation);
-      deadline.start(call.timeoutMillis);
-    }
-    cancellation ??= deadline.cancellation;
+    // The deadline's cancellation is the call's (a relayed call's: its hang-up too), not `signal`: it costs
+    // nothing until it is used (cancellation.ts in protocol).
+    const deadline = call.deadline ?? startedDeadline(call.timeoutMillis);
+    const { cancellation } = deadline;
     return this.guarded(
       deadline,
       `tools/call of ${name}`,
