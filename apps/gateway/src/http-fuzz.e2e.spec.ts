@@ -21,7 +21,10 @@ const CONCURRENCY = 16;
 // The baseline is taken a quarter of the way in: by then the gateway has compiled and cached what this load
 // reaches (the 2026 cases, streams among them, reach more code than the first few thousand requests did).
 const WARM_UP = Math.min(12_500, Math.floor(REQUESTS / 4));
-const LEAK_ALLOWANCE_BYTES = 50 * (REQUESTS - WARM_UP);
+// What may stay after the warm-up without a leak: code V8 compiles later (counted in the heap) and caches
+// reaching their size, about 1 MB after a warm-up of 2,000 requests and none after 12,500; then 50 bytes a
+// request. A leak of 210 bytes a request, injected, grew 7.9 MB against the 6.1 MB allowed.
+const LEAK_ALLOWANCE_BYTES = 4 * 1024 * 1024 + 50 * (REQUESTS - WARM_UP);
 
 const manifest = {
   tools: [
@@ -335,7 +338,7 @@ describe(`HTTP fuzz against the built gateway (seed ${SEED}, ${REQUESTS} request
     expect(gateway.child.exitCode).toBeNull();
     expect((await fetch(`${managementUrl}/actuator/health/liveness`)).status).toBe(200);
     // Its memory comes back: what is live after a full collection has not grown with the three quarters of
-    // the requests since the warm-up. LEAK_ALLOWANCE_BYTES over the whole run is 50 bytes a request.
+    // the requests since the warm-up.
     const liveAtEnd = await liveBytesAfterFullGc(gateway);
     expect(liveAtEnd - liveAfterWarmUp).toBeLessThanOrEqual(LEAK_ALLOWANCE_BYTES);
   }, 480_000); // 50,000 requests took 123 s alone in CI and timed out at 240 s with a second run beside it
