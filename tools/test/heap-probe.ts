@@ -11,11 +11,7 @@ const PROBE_LINE = /^heap-probe liveBytes=(\d+)$/gm;
 export async function liveBytesAfterFullGc(server: ServerProcess): Promise<number> {
   const linesBefore = server.output().match(PROBE_LINE)?.length ?? 0;
   server.child.kill('SIGUSR2');
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const lines = [...server.output().matchAll(PROBE_LINE)];
-    if (lines.length > linesBefore) return Number(lines[lines.length - 1][1]);
-    if (Date.now() > deadline) throw new Error('the heap probe did not answer within 30 s: was the process started with HEAP_PROBE_ENV?');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await server.logged(PROBE_LINE, linesBefore + 1, 30_000);
+  const lines = [...server.output().matchAll(PROBE_LINE)];
+  return Number(lines[lines.length - 1][1]);
 }

@@ -8,6 +8,12 @@ export interface ServerProcess {
   readonly child: ChildProcess;
   /** Everything the process wrote to stdout so far. */
   output(): string;
+  /**
+   * Resolves once stdout matches `pattern` `times` times, and rejects, quoting it, after `timeoutMs`. What a
+   * test expects in a log must be awaited so: a gateway writes its log lines in batches, up to 20 ms after
+   * they are logged (batching-transport.ts), so a line logged before an answer may come after it.
+   */
+  logged(pattern: RegExp, times?: number, timeoutMs?: number): Promise<void>;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
 }
@@ -57,10 +63,20 @@ export async function spawnNodeScript(
       reject(new Error(`${app} exited with ${code} before it was ready: ${output}${errors}`));
     });
   });
+  const everyMatch = (pattern: RegExp) => new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
   return {
     child,
     match,
     output: () => output,
+    logged: async (pattern, times = 1, timeoutMs = 10_000) => {
+      const all = everyMatch(pattern);
+      const deadline = Date.now() + timeoutMs;
+      while ((output.match(all)?.length ?? 0) < times) {
+        if (Date.now() > deadline)
+          throw new Error(`${app} did not log ${pattern} ${times} times within ${timeoutMs} ms; its last output: ${output.slice(-2000)}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
     stop: async () => {
       if (child.exitCode !== null) return child.exitCode;
       child.kill('SIGTERM');

@@ -90,6 +90,6 @@ describe('hostile schemas (built gateway process, real tool service)', () => {
         },
       ],
     });
-    expect(gateway.output()).toMatch(/event=manifest_tools_refused .*tools=backref_tool/);
+    await gateway.logged(/event=manifest_tools_refused .*tools=backref_tool/);
   });
 });
