@@ -42,7 +42,11 @@ const REFUSAL_BODY_BYTES = 64 * 1024;
  * to hear that the stream ended without its answer (a dropped listen stream, to be opened again).
  */
 interface StreamOwner {
-  readonly signal?: AbortSignal;
+  /**
+   * Aborted when the owner gives the stream up on purpose: the SDK's request signal, or an exchange's
+   * `Cancellation`. Only `aborted` is read, so an exchange needs no standard signal.
+   */
+  readonly cancelled?: { readonly aborted: boolean };
   readonly onEnd?: () => void;
   /** An exchange's: sees each message of the stream first, and keeps the ones it takes from `onmessage`. */
   readonly take?: (message: JSONRPCMessage) => boolean;
@@ -166,8 +170,9 @@ export class StreamableHttpClientTransport implements McpTransport {
     this.assertOpen();
     const modern = modernVersionOf(message);
     const headers = this.postHeaders(message, modern, options?.headers);
-    const owner: StreamOwner = { signal: options?.requestSignal, onEnd: options?.onRequestStreamEnd };
-    const signal = owner.signal ? AbortSignal.any([this.aborter.signal, owner.signal]) : this.aborter.signal;
+    const requestSignal = options?.requestSignal;
+    const owner: StreamOwner = { cancelled: requestSignal, onEnd: options?.onRequestStreamEnd };
+    const signal = requestSignal ? AbortSignal.any([this.aborter.signal, requestSignal]) : this.aborter.signal;
     const response = await this.request('POST', headers, JSON.stringify(message), signal);
 
     const sessionId = header(response.headers, McpHttpHeader.SessionId);
@@ -273,14 +278,9 @@ export class StreamableHttpClientTransport implements McpTransport {
   ): void {
     if (pending.isSettled) return;
     const position: StreamPosition = {};
-    // The signal is made only if the stream is lost and resumed, which is what reads it.
-    const owner: StreamOwner = {
-      get signal() {
-        return cancellation?.signal;
-      },
-      take: pending.take,
-      onLost: pending.fail,
-    };
+    // A plain object: one with a getter, made per call, kept every call's objects alive past two young
+    // collections (docs/adr/0005-gateway-hot-path.md, on object literals with accessors).
+    const owner: StreamOwner = { cancelled: cancellation, take: pending.take, onLost: pending.fail };
     let events = 0;
     pending.reply = new ExchangeReply(this.maxMessageBytes, {
       onEvent: (item) => {
@@ -424,7 +424,7 @@ export class StreamableHttpClientTransport implements McpTransport {
     events: number,
     fruitless: number,
   ): Promise<void> {
-    if (this.state !== 'open' || owner.signal?.aborted) return;
+    if (this.state !== 'open' || owner.cancelled?.aborted) return;
     if (awaiting !== undefined && position.lastEventId === undefined) {
       const ended = `${this.endpoint} ended a reply stream before answering and without an event id to resume from`;
       if (owner.onLost) return owner.onLost(new HttpClientError(HttpClientErrorCode.StreamEnded, ended));
@@ -455,7 +455,7 @@ export class StreamableHttpClientTransport implements McpTransport {
 
   private streamFailed(owner: StreamOwner, error: unknown): void {
     // Aborted by its owner: the SDK client closed the stream on purpose (a cancel, a listen closed).
-    if (owner.signal?.aborted) return;
+    if (owner.cancelled?.aborted) return;
     if (owner.onLost) return owner.onLost(streamBroken(error, this.endpoint));
     this.reportUnlessClosed(error);
     if (!this.aborter.signal.aborted) owner.onEnd?.();
