@@ -21,6 +21,7 @@ const BENCHES: Array<[name: string, script: string]> = [
   ['cpu-per-call', 'tools/bench/gateway/cpu-per-call.mjs'],
   ['gateway-auth', 'tools/bench/gateway-auth/run.mjs'],
   ['gateway-federation', 'tools/bench/gateway-federation/run.mjs'],
+  ['gateway-gc', 'tools/bench/gateway-gc/run.mjs'],
   ['hostile-schema', 'tools/bench/hostile-schema/run.mjs'],
   ['hostile-tool-services', 'tools/bench/hostile-tool-services/run.mjs'],
   ['openapi', 'tools/bench/openapi/run.mjs'],

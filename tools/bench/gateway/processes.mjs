@@ -19,9 +19,10 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 
 /**
  * Starts `node ...args` and resolves with the first capture group of `ready` in its output, then keeps
- * draining its output, as a log collector would. Resolves `{ url, pid }`.
+ * draining its output, as a log collector would. Resolves `{ url, pid, output }`: `output()` is everything
+ * written so far when `keepOutput` is set (a benchmark that reads V8's --trace-gc lines), else ''.
  */
-export function start(label, args, env, ready, nodeOptions = []) {
+export function start(label, args, env, ready, nodeOptions = [], { keepOutput = false } = {}) {
   const child = spawn(process.execPath, [...nodeOptions, ...args], {
     cwd: root,
     env: { PATH: process.env.PATH, ...env },
@@ -34,9 +35,11 @@ export function start(label, args, env, ready, nodeOptions = []) {
       output += chunk;
       const match = ready.exec(output);
       if (match) {
-        child.stdout.off('data', onData);
-        child.stdout.resume();
-        resolve({ url: match[1], pid: child.pid });
+        if (!keepOutput) {
+          child.stdout.off('data', onData);
+          child.stdout.resume();
+        }
+        resolve({ url: match[1], pid: child.pid, output: () => output });
       }
     };
     child.stdout.setEncoding('utf8').on('data', onData);
@@ -66,11 +69,12 @@ export function startGateway(
     env = {},
     extraYaml = '',
     bundle = `serviceDomain: "${toolService}", manifestPath: /tool-manifest`,
+    keepOutput = false,
   } = {},
 ) {
   const config = path.join(mkdtempSync(path.join(tmpdir(), 'gw-bench-')), 'gateway.yaml');
   writeFileSync(config, `server: { port: 0, managementPort: 0 }\nmcp:\n  bundles: [{ name: bench, ${bundle} }]\n${extraYaml}`);
-  return start('gateway', [main, '--config', config], env, /event=gateway_started mcpUrl=(\S+)/, nodeOptions);
+  return start('gateway', [main, '--config', config], env, /event=gateway_started mcpUrl=(\S+)/, nodeOptions, { keepOutput });
 }
 
 export function startMinimalProxy(toolService) {
