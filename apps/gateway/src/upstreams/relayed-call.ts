@@ -28,12 +28,26 @@ export class RelayedCall<T> implements ServerRequestRelay {
   readonly deadline = new CallDeadline(this.cancellation);
   private readonly queued: Asked[] = [];
   private readonly waiting = new Map<string, Asked>();
+  /** Set once the call has ended: what `next` returns when no request is queued. */
+  private outcome: { readonly value: T } | { readonly error: unknown } | undefined;
+  /** Wakes a `next` waiting for a request or the end. */
   private wake: (() => void) | undefined;
-  private readonly ended: Promise<T>;
 
-  /** `start` runs the call with this relay, its signal and its deadline; its promise must not reject. */
+  /**
+   * `start` runs the call with this relay, its signal and its deadline (a rejection of its promise is
+   * thrown by `next`). The end is kept as a value and a waiting `next` woken, with no promise per wait
+   * beyond its own: most calls ask nothing, and a promise made for each call is garbage for every call.
+   */
   constructor(start: (relay: RelayedCall<T>) => Promise<T>) {
-    this.ended = start(this).finally(() => this.deadline.stop());
+    const end = (outcome: { readonly value: T } | { readonly error: unknown }) => {
+      this.deadline.stop();
+      this.outcome = outcome;
+      this.wake?.();
+    };
+    start(this).then(
+      (value) => end({ value }),
+      (error: unknown) => end({ error }),
+    );
   }
 
   /** The cancellation as a standard signal, made only for a call whose server asks our caller for input. */
@@ -52,11 +66,13 @@ export class RelayedCall<T> implements ServerRequestRelay {
 
   /** The call's end, or the requests its server sent since the last `next`, each under a new key. */
   async next(): Promise<CallProgress<T>> {
-    if (this.queued.length === 0) {
-      const asked = new Promise<void>((resolve) => (this.wake = resolve));
-      const ended = await Promise.race([this.ended.then((value) => ({ value })), asked.then(() => undefined)]);
-      this.wake = undefined;
-      if (ended !== undefined && this.queued.length === 0) return { ended: ended.value };
+    // Woken by a request the server withdrew before it was taken, it waits on.
+    while (this.queued.length === 0 && this.outcome === undefined) await new Promise<void>((resolve) => (this.wake = resolve));
+    this.wake = undefined;
+    const { outcome } = this;
+    if (this.queued.length === 0 && outcome !== undefined) {
+      if ('error' in outcome) throw outcome.error;
+      return { ended: outcome.value };
     }
     const asks = new Map<string, ServerRequest>();
     for (const asked of this.queued.splice(0)) {
