@@ -52,6 +52,28 @@ describe('RelayedCall', () => {
     const ended = await call.next();
     expect('ended' in ended && ended.ended[0]).toMatchObject({ code: -32602 });
   });
+
+  it('waits on past a request the server withdrew before it was taken, and ends with the call', async () => {
+    const withdrawn = new AbortController();
+    let relay!: RelayedCall<string>;
+    let finish!: (value: string) => void;
+    const call = new RelayedCall<string>((started) => {
+      relay = started;
+      return new Promise((resolve) => (finish = resolve));
+    });
+    const progress = call.next();
+    // Asked and withdrawn before the waiting next runs again: it finds nothing to take.
+    relay.ask(ELICIT, withdrawn.signal).catch(() => undefined);
+    withdrawn.abort();
+    await new Promise((resolve) => setImmediate(resolve));
+    finish('done');
+    expect(await progress).toEqual({ ended: 'done' });
+  });
+
+  it('throws from next what the call failed with', async () => {
+    const call = new RelayedCall<never>(() => Promise.reject(new Error('the connection was lost')));
+    await expect(call.next()).rejects.toThrow('the connection was lost');
+  });
 });
 
 describe('HeldCalls', () => {
