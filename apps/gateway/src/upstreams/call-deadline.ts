@@ -8,19 +8,31 @@ import { Cancellation } from '@toolmesh/protocol';
  * listens to one, not two combined.
  */
 export class CallDeadline {
-  readonly expired: Promise<never>;
-  private fire!: () => void;
+  private expiry: Promise<never> | undefined;
+  private fire: (() => void) | undefined;
   private out = false;
   private timer: NodeJS.Timeout | undefined;
   /** The length of the last wait started: what a timeout's message says. */
   private millis = 0;
 
-  constructor(readonly cancellation = new Cancellation()) {
-    this.expired = new Promise<never>((_, reject) => {
-      this.fire = () => reject(new Error('deadline'));
-    });
-    // Nobody may be waiting on it when it runs out (a held call): that is not an unhandled rejection.
-    this.expired.catch(() => undefined);
+  constructor(readonly cancellation = new Cancellation()) {}
+
+  /**
+   * Rejects when it runs out. Made for whoever races it (a listing, a connection being opened), not for
+   * every forwarded call, which follows `cancellation` instead: two promises a call are garbage for every
+   * call (docs/adr/0005-gateway-hot-path.md).
+   */
+  get expired(): Promise<never> {
+    if (this.expiry === undefined) {
+      this.expiry = this.out
+        ? Promise.reject(new Error('deadline'))
+        : new Promise<never>((_, reject) => {
+            this.fire = () => reject(new Error('deadline'));
+          });
+      // Nobody may be waiting on it when it runs out (a held call): that is not an unhandled rejection.
+      this.expiry.catch(() => undefined);
+    }
+    return this.expiry;
   }
 
   /** Whether it ran out (and not the call's caller who cancelled). */
@@ -38,7 +50,7 @@ export class CallDeadline {
     this.millis = millis;
     this.timer = setTimeout(() => {
       this.out = true;
-      this.fire();
+      this.fire?.();
       this.cancellation.abort(new Error(`no answer within ${millis} ms`));
     }, millis);
   }

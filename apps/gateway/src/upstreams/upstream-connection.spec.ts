@@ -42,6 +42,8 @@ describe('UpstreamConnection', () => {
   let session: string;
   /** Set: every request is left unanswered. */
   let stalled: boolean;
+  /** Requests of this method are left unanswered. */
+  let stalledMethod: string | undefined;
 
   const json = (res: ServerResponse, body: unknown, headers: Record<string, string> = {}) =>
     res.writeHead(200, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
@@ -55,6 +57,7 @@ describe('UpstreamConnection', () => {
       if (req.method !== 'POST') return void res.writeHead(405).end();
       const { id, method, params } = JSON.parse(text) as { id?: number; method: string; params?: Record<string, unknown> };
       received.push({ headers: req.headers, method, ...(params && { params }) });
+      if (method === stalledMethod) return;
       if (method === 'initialize') {
         session = `session-${received.length}`;
         const result = { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'paged', version: '1' } };
@@ -82,6 +85,7 @@ describe('UpstreamConnection', () => {
     received = [];
     session = '';
     stalled = false;
+    stalledMethod = undefined;
   });
 
   const connectionTo = (target: URL, listTimeoutMillis = 5_000) =>
@@ -147,6 +151,38 @@ describe('UpstreamConnection', () => {
         code: expect.stringMatching(/^(gateway\.upstream_timeout|client\.connect_timeout)$/),
       });
     } finally {
+      await connection.close();
+    }
+  });
+
+  it("ends a call the server never answers at the call's deadline, on an open connection", async () => {
+    const connection = connectionTo(url);
+    try {
+      await connection.listTools();
+      stalledMethod = 'tools/call';
+      const started = performance.now();
+      await expect(connection.callTool('a', {}, { timeoutMillis: 300, meta: {} })).rejects.toMatchObject({
+        code: 'gateway.upstream_timeout',
+        message: expect.stringContaining('did not answer tools/call of a within 300 ms'),
+      });
+      expect(performance.now() - started).toBeLessThan(4_000);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('ends a call at its deadline while the connection it waits for is still being opened', async () => {
+    stalledMethod = 'initialize';
+    const connection = connectionTo(url);
+    try {
+      const started = performance.now();
+      await expect(connection.callTool('a', {}, { timeoutMillis: 300, meta: {} })).rejects.toMatchObject({
+        code: 'gateway.upstream_timeout',
+      });
+      expect(performance.now() - started).toBeLessThan(4_000);
+      expect(received.map(({ method }) => method)).toEqual(['initialize']);
+    } finally {
+      server.closeAllConnections(); // the handshake still waiting fails, so close() need not wait for it
       await connection.close();
     }
   });

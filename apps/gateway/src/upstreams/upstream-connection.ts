@@ -82,6 +82,14 @@ export interface UpstreamCall {
   readonly deadline?: CallDeadline;
 }
 
+/** How `guarded` bounds a request besides its deadline. */
+interface GuardOptions {
+  /** The caller's hang-up (or the call's cancellation): a failure after it says nothing against the server. */
+  readonly cancelled?: { readonly aborted: boolean };
+  /** The request itself ends when the deadline's `cancellation` aborts: only waiting for a connection is raced. */
+  readonly followsDeadline?: boolean;
+}
+
 /** Waits before each new connection of a watched server whose connection was lost; the last repeats. */
 const REOPEN_DELAYS_MS: readonly number[] = [250, 1000, 2000, 5000, 10_000, 30_000];
 
@@ -142,7 +150,7 @@ export class UpstreamConnection {
       startedDeadline(call.timeoutMillis),
       'resources/read',
       (client) => client.sdkClient().readResource({ uri, _meta: { ...call.meta } }, this.requestOptions(call)),
-      call.signal,
+      { cancelled: call.signal },
     );
   }
 
@@ -152,7 +160,7 @@ export class UpstreamConnection {
       'prompts/get',
       (client) =>
         client.sdkClient().getPrompt({ name, ...(args && { arguments: args }), _meta: { ...call.meta } }, this.requestOptions(call)),
-      call.signal,
+      { cancelled: call.signal },
     );
   }
 
@@ -175,7 +183,7 @@ export class UpstreamConnection {
           meta: client.era === 'modern' ? { ...call.meta, [McpMetaKey.ClientCapabilities]: call.callerCapabilities ?? {} } : call.meta,
           serverRequests: serverRequestsTo(call.relay),
         }),
-      cancellation,
+      { cancelled: cancellation, followsDeadline: true },
     );
   }
 
@@ -202,13 +210,15 @@ export class UpstreamConnection {
   /**
    * Through the breaker, within the deadline (the connection's handshake included). Every failure counts
    * against the server (no connection, a lost one, no answer in time) except its own JSON-RPC errors and
-   * the caller's cancellation, which say it is alive.
+   * the caller's cancellation, which say it is alive. A request that follows the deadline's cancellation
+   * itself (a forwarded call) is raced against the deadline only while it waits for a connection: racing
+   * every call cost promises that are garbage for every call (docs/adr/0005-gateway-hot-path.md).
    */
   private async guarded<T>(
     deadline: CallDeadline,
     what: string,
     run: (client: McpClient) => Promise<T>,
-    cancelled?: { readonly aborted: boolean },
+    { cancelled, followsDeadline = false }: GuardOptions = {},
   ): Promise<T> {
     const { breaker } = this.deps;
     if (!breaker.admit()) {
@@ -219,7 +229,7 @@ export class UpstreamConnection {
       );
     }
     try {
-      const result = await Promise.race([this.withSession(run), deadline.expired]);
+      const result = await (followsDeadline ? this.withSession(run, deadline) : Promise.race([this.withSession(run), deadline.expired]));
       breaker.succeeded();
       return result;
     } catch (error) {
@@ -238,8 +248,9 @@ export class UpstreamConnection {
     }
   }
 
-  private async withSession<T>(run: (client: McpClient) => Promise<T>): Promise<T> {
-    const client = this.client?.isConnected ? this.client : await this.connected();
+  /** Runs `run` on a connection; with `deadline`, waiting for a connection ends when the deadline does. */
+  private async withSession<T>(run: (client: McpClient) => Promise<T>, deadline?: CallDeadline): Promise<T> {
+    const client = this.client?.isConnected ? this.client : await this.connectedWithin(deadline);
     try {
       return await run(client);
     } catch (error) {
@@ -247,8 +258,12 @@ export class UpstreamConnection {
       // 404 to our session: the request never ran, so it goes once more, on a new session.
       this.deps.logger.info('mcp_upstream_session_renewed', { bundle: this.settings.bundle });
       this.forget(client);
-      return run(await this.connected());
+      return run(await this.connectedWithin(deadline));
     }
+  }
+
+  private connectedWithin(deadline: CallDeadline | undefined): Promise<McpClient> {
+    return deadline ? Promise.race([this.connected(), deadline.expired]) : this.connected();
   }
 
   private connected(): Promise<McpClient> {
