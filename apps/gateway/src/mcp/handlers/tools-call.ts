@@ -102,8 +102,7 @@ export function toolsCallHandler(
     if (relay === undefined) return answer(await running, found, id, era, traced);
     const answered = running.then((outcome) => answer(outcome, found, id, era, traced));
     // The answer is JSON unless the server asks the caller something first: then an event stream carries both.
-    const first = await Promise.race([answered, relay.opened.then(() => undefined)]);
-    return first ?? { answered: relay.streamed(answered) };
+    return (await relay.firstOf(answered)) ?? { answered: relay.streamed(answered) };
   };
 }
 
