@@ -137,7 +137,9 @@ export class ToolExecutionService {
     if (timeoutMillis <= 0) {
       return { kind: 'result', result: toolResult(`Tool ${name} was not called: the request's deadline has passed.`, true, 0) };
     }
-    if (tool.upstreamTool !== undefined) return this.forward(tool, tool.upstreamTool, args, context, extras, Math.ceil(timeoutMillis));
+    // Awaited, not returned: an async function that returns a promise takes two more turns of the microtask queue.
+    if (tool.upstreamTool !== undefined)
+      return await this.forward(tool, tool.upstreamTool, args, context, extras, Math.ceil(timeoutMillis));
 
     const request = this.request(tool, args, context, extras, Math.ceil(timeoutMillis));
     if ('problem' in request) return { kind: 'result', result: toolResult(`Tool ${name} was not called: ${request.problem}.`, true, 0) };

@@ -62,8 +62,10 @@ export interface ForwardingTo {
  * server sends during the call is put to a 2026 caller as `input_required` while the call is held here
  * for the retry, and to a 2025 caller on the call's event stream; a 2026 caller that did not declare what
  * it needs, or a 2025 caller that cannot take a stream, is not asked (the server gets an error answer).
+ * Not async: it awaits nothing itself, and an async function that returns a promise costs two more turns
+ * of the microtask queue on every call (docs/adr/0005-gateway-hot-path.md).
  */
-export async function forwardToolCall(
+export function forwardToolCall(
   to: ForwardingTo,
   call: ForwardedCallRequest,
   context: RequestContext,
@@ -73,7 +75,8 @@ export async function forwardToolCall(
   const state = call.answers?.state;
   if (state !== undefined && 'held' in state) {
     const held = to.held.take(state.held);
-    if (held === undefined) return { result: errorResult(`Tool ${call.tool}: ${HELD_CALL_GONE}`), failure: 'held_call_gone' };
+    if (held === undefined)
+      return Promise.resolve({ result: errorResult(`Tool ${call.tool}: ${HELD_CALL_GONE}`), failure: 'held_call_gone' });
     held.answer(call.answers?.inputResponses);
     return follow(held, call, context, timeoutMillis, to.held);
   }

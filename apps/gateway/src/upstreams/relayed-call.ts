@@ -27,7 +27,8 @@ export class RelayedCall<T> implements ServerRequestRelay {
   /** Running out cancels the call as `cancel` does. */
   readonly deadline = new CallDeadline(this.cancellation);
   private readonly queued: Asked[] = [];
-  private readonly waiting = new Map<string, Asked>();
+  /** The requests put to our caller, by key; made by the first (most calls ask nothing). */
+  private waiting: Map<string, Asked> | undefined;
   /** Set once the call has ended: what `next` returns when no request is queued. */
   private outcome: { readonly value: T } | { readonly error: unknown } | undefined;
   /** Wakes a `next` waiting for a request or the end. */
@@ -75,9 +76,10 @@ export class RelayedCall<T> implements ServerRequestRelay {
       return { ended: outcome.value };
     }
     const asks = new Map<string, ServerRequest>();
+    const waiting = (this.waiting ??= new Map());
     for (const asked of this.queued.splice(0)) {
       const key = randomUUID();
-      this.waiting.set(key, asked);
+      waiting.set(key, asked);
       asks.set(key, asked.request);
     }
     return { asks };
@@ -85,28 +87,29 @@ export class RelayedCall<T> implements ServerRequestRelay {
 
   /** The caller's answers, by key: each request waiting gets its own, or an error when the caller gave none. */
   answer(results: Readonly<Record<string, unknown>> | undefined): void {
-    for (const [key, asked] of this.waiting) {
+    for (const [key, asked] of this.waiting ?? []) {
       const result = results?.[key];
       if (typeof result === 'object' && result !== null && !Array.isArray(result)) asked.resolve(result as Record<string, unknown>);
       else asked.reject(new RelayRefusal(`the caller gave no answer to ${asked.request.method}`, -32602));
     }
-    this.waiting.clear();
+    this.waiting?.clear();
   }
 
   /** The request waiting under `key` gets what `answer` settles with: the caller's result or its error. */
   settle(key: string, answer: Promise<Record<string, unknown>>): void {
-    const asked = this.waiting.get(key);
-    if (asked === undefined) return;
+    const { waiting } = this;
+    const asked = waiting?.get(key);
+    if (waiting === undefined || asked === undefined) return;
     answer.then(
-      (result) => this.waiting.delete(key) && asked.resolve(result),
-      (error: Error) => this.waiting.delete(key) && asked.reject(error),
+      (result) => waiting.delete(key) && asked.resolve(result),
+      (error: Error) => waiting.delete(key) && asked.reject(error),
     );
   }
 
   /** Each request waiting or queued gets `error`, the caller's own or the gateway's. */
   refuse(error: Error): void {
-    for (const asked of [...this.waiting.values(), ...this.queued.splice(0)]) asked.reject(error);
-    this.waiting.clear();
+    for (const asked of [...(this.waiting?.values() ?? []), ...this.queued.splice(0)]) asked.reject(error);
+    this.waiting?.clear();
   }
 
   /** The requests are refused and the server's call cancelled: nobody will read its result. */
@@ -119,7 +122,7 @@ export class RelayedCall<T> implements ServerRequestRelay {
   private drop(asked: Asked, error: Error): void {
     const queuedAt = this.queued.indexOf(asked);
     if (queuedAt !== -1) this.queued.splice(queuedAt, 1);
-    for (const [key, waiting] of this.waiting) if (waiting === asked) this.waiting.delete(key);
+    for (const [key, waiting] of this.waiting ?? []) if (waiting === asked) this.waiting?.delete(key);
     asked.reject(error);
   }
 }
