@@ -326,7 +326,8 @@ export class McpClient implements NotificationSource {
   ): Promise<CallToolResult | InputRequiredResult> {
     const modern = this.sdk.getProtocolEra() === 'modern';
     const envelope = modern ? (this.envelope ??= this.modernEnvelope()) : undefined;
-    const meta = envelope || options.meta ? { ...envelope, ...options.meta } : undefined;
+    // A 2025 call's `_meta` is the caller's own object: a copy of it per call is garbage (ADR 0005).
+    const meta = envelope ? { ...envelope, ...options.meta } : options.meta;
     this.running += 1;
     try {
       return await exchangeToolCall(transport, {

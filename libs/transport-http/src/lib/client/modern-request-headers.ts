@@ -31,23 +31,24 @@ export function modernVersionOf(message: JSONRPCMessage): string | undefined {
 }
 
 /**
- * `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` of a modern message, taken from the message itself
- * (the version from its `_meta`, so the header always equals the body's claim, the probe included).
+ * Adds `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` of a modern message to `headers`, taken from the
+ * message itself (the version from its `_meta`, so the header always equals the body's claim, the probe
+ * included). Written into the request's headers rather than returned: a forwarded call builds its headers
+ * once, not object by object (docs/adr/0005-gateway-hot-path.md).
  */
-export function standardHeaders(message: JSONRPCMessage, version: string): Record<string, string> {
-  if (!('method' in message)) return {};
-  const headers: Record<string, string> = { [McpHttpHeader.ProtocolVersion]: version, [McpHttpHeader.Method]: message.method };
+export function addStandardHeaders(headers: Record<string, string>, message: JSONRPCMessage, version: string): void {
+  if (!('method' in message)) return;
+  headers[McpHttpHeader.ProtocolVersion] = version;
+  headers[McpHttpHeader.Method] = message.method;
   const field = MCP_NAME_SOURCE.get(message.method);
   const name = field && (message.params as Record<string, unknown> | undefined)?.[field];
   if (typeof name === 'string') headers[McpHttpHeader.Name] = encodeHeaderValue(name);
-  return headers;
 }
 
-/** The SDK client's headers for one message (`Mcp-Param-*`, already encoded), without the reserved ones. */
-export function perMessageHeaders(headers: Readonly<Record<string, string>> | undefined): Record<string, string> {
-  const kept: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    if (!RESERVED.has(name.toLowerCase())) kept[name.toLowerCase()] = value;
+/** Adds the owner's or the SDK client's headers for one message (`Mcp-Param-*`, already encoded) to `headers`, but the reserved ones. */
+export function addPerMessageHeaders(headers: Record<string, string>, given: Readonly<Record<string, string>> | undefined): void {
+  for (const name in given) {
+    const lower = name.toLowerCase();
+    if (!RESERVED.has(lower)) headers[lower] = given[name];
   }
-  return kept;
 }

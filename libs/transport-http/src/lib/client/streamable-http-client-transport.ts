@@ -23,7 +23,7 @@ import { type Dispatcher, request } from 'undici';
 import { ExchangeReply, type ReplyHead } from './exchange-reply';
 import { asAuthorizationFailure, type HttpAuthorization, isInsufficientScope, MAX_STEP_UPS_PER_REQUEST } from './http-authorization';
 import { describeEndpoint, HttpClientError, HttpClientErrorCode } from './http-client-errors';
-import { modernVersionOf, perMessageHeaders, standardHeaders } from './modern-request-headers';
+import { addPerMessageHeaders, addStandardHeaders, modernVersionOf } from './modern-request-headers';
 import { isAnswerTo, PendingExchange } from './pending-exchange';
 import { type SseParseEvent, SseParser } from './sse-parser';
 
@@ -374,9 +374,10 @@ export class StreamableHttpClientTransport implements McpTransport {
     modern: string | undefined,
     sdkHeaders?: Readonly<Record<string, string>>,
   ): Record<string, string> {
-    const headers = perMessageHeaders(this.options.messageHeaders?.(message));
-    if (sdkHeaders) Object.assign(headers, perMessageHeaders(sdkHeaders));
-    if (modern) Object.assign(headers, standardHeaders(message, modern));
+    const headers: Record<string, string> = {};
+    addPerMessageHeaders(headers, this.options.messageHeaders?.(message));
+    if (sdkHeaders) addPerMessageHeaders(headers, sdkHeaders);
+    if (modern) addStandardHeaders(headers, message, modern);
     headers.accept = 'application/json, text/event-stream';
     headers['content-type'] = 'application/json';
     return headers;
