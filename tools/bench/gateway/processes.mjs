@@ -20,7 +20,8 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 /**
  * Starts `node ...args` and resolves with the first capture group of `ready` in its output, then keeps
  * draining its output, as a log collector would. Resolves `{ url, pid, output }`: `output()` is everything
- * written so far when `keepOutput` is set (a benchmark that reads V8's --trace-gc lines), else ''.
+ * written so far when `keepOutput` is set (a benchmark that reads V8's --trace-gc lines), else the output
+ * up to the ready line.
  */
 export function start(label, args, env, ready, nodeOptions = [], { keepOutput = false } = {}) {
   const child = spawn(process.execPath, [...nodeOptions, ...args], {
