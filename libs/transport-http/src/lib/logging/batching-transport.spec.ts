@@ -59,4 +59,30 @@ describe('BatchingStreamTransport', () => {
     transport.close();
     expect(writes).toEqual(['before exit\n', 'on close\n']);
   });
+
+  it('survives a stream that fails (EPIPE): told once, the lines after it dropped, nothing thrown', async () => {
+    let writes = 0;
+    const stream = new Writable({
+      write(_chunk: Buffer, _encoding, done) {
+        writes += 1;
+        done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+      },
+    });
+    const failures: string[] = [];
+    const transport = new BatchingStreamTransport(stream, {
+      flushMillis: 60_000,
+      onStreamError: (error) => failures.push((error as NodeJS.ErrnoException).code ?? ''),
+    });
+    log(transport, 'first');
+    transport.flush();
+    await sleep(20);
+    expect(failures).toEqual(['EPIPE']);
+    log(transport, 'second');
+    transport.flush();
+    log(transport, 'x'.repeat(100_000));
+    transport.close();
+    await sleep(20);
+    expect(writes).toBe(1);
+    expect(failures).toEqual(['EPIPE']);
+  });
 });

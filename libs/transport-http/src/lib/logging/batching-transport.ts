@@ -10,6 +10,8 @@ export interface BatchingOptions {
   readonly flushMillis?: number;
   /** Pending bytes that are written at once, without waiting. */
   readonly maxPendingBytes?: number;
+  /** Told once when the stream fails (its reader went away: EPIPE); one line on standard error by default. */
+  readonly onStreamError?: (error: Error) => void;
 }
 
 /** Defaults: a line is on its way within 20 ms; a burst is written in pieces of about 64 KB. */
@@ -27,7 +29,9 @@ const MIN_HEADROOM_BYTES = 4096;
  * CPU per call that logging costs (docs/adr/0005-gateway-hot-path.md). Each line is encoded into the
  * batch's bytes as it comes: turning one long concatenation of lines into bytes at write time cost twice
  * as much (ADR 0005, eighth round). The owner of the process calls `flush()` on exit, so no line is lost
- * to `process.exit`.
+ * to `process.exit`. A stream that fails (the log collector reading a gateway's standard output went away)
+ * does not take the process with it: the failure is told once and the lines that follow are dropped, since
+ * a gateway that still serves its callers is worth more than one that dies for want of its log.
  */
 export class BatchingStreamTransport extends TransportStream {
   private batch: Buffer;
@@ -35,6 +39,8 @@ export class BatchingStreamTransport extends TransportStream {
   private timer: NodeJS.Timeout | undefined;
   private readonly flushMillis: number;
   private readonly maxPendingBytes: number;
+  /** Set when the stream failed: nothing more is written to it. */
+  private failed = false;
 
   constructor(
     private readonly stream: Writable,
@@ -44,6 +50,13 @@ export class BatchingStreamTransport extends TransportStream {
     this.flushMillis = options.flushMillis ?? DEFAULT_FLUSH_MILLIS;
     this.maxPendingBytes = options.maxPendingBytes ?? DEFAULT_MAX_PENDING_BYTES;
     this.batch = this.newBatch();
+    const onStreamError = options.onStreamError ?? reportOnStandardError;
+    stream.on('error', (error: Error) => {
+      if (this.failed) return;
+      this.failed = true;
+      clearTimeout(this.timer);
+      onStreamError(error);
+    });
   }
 
   /** As a winston transport: the line formatted under `MESSAGE`. */
@@ -54,6 +67,7 @@ export class BatchingStreamTransport extends TransportStream {
 
   /** One formatted line, without its newline. */
   append(line: string): void {
+    if (this.failed) return;
     const mostBytes = line.length * MAX_BYTES_PER_CHAR + 1;
     if (mostBytes > this.batch.length - this.used) {
       this.flush();
@@ -75,7 +89,7 @@ export class BatchingStreamTransport extends TransportStream {
   readonly flush = (): void => {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.used === 0) return;
+    if (this.used === 0 || this.failed) return;
     const lines = this.batch.subarray(0, this.used);
     // The stream may hold the bytes until they are written: the next lines go into a new batch.
     this.batch = this.newBatch();
@@ -87,4 +101,9 @@ export class BatchingStreamTransport extends TransportStream {
   private newBatch(): Buffer {
     return Buffer.allocUnsafe(this.maxPendingBytes + Math.max(MIN_HEADROOM_BYTES, Math.ceil(this.maxPendingBytes / 4)));
   }
+}
+
+function reportOnStandardError(error: Error): void {
+  const code = (error as NodeJS.ErrnoException).code ?? error.message;
+  process.stderr.write(`the log stream failed (${code}): its lines are dropped from now on; the process goes on serving\n`);
 }
