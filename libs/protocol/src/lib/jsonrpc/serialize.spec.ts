@@ -28,6 +28,14 @@ describe('response serialization', () => {
     expect(JSON.parse(serializedText(serializeResultResponse(3, { content: [] }, members))).result).toEqual({ content: [], ...members });
   });
 
+  it("lets the members win over the result's own, and keeps a result's own __proto__ member as a member", () => {
+    const result = JSON.parse('{"content":[],"resultType":"other","__proto__":{"polluted":true}}') as object;
+    const text = serializedText(serializeResultResponse(4, result, { resultType: 'complete' }));
+    expect(JSON.parse(text).result).toEqual(JSON.parse('{"content":[],"resultType":"complete","__proto__":{"polluted":true}}'));
+    expect(text).toContain('"__proto__":{"polluted":true}');
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
   it('serializes plain results and escapes ids', () => {
     expect(JSON.parse(serializedText(serializeResultResponse('a"b', { ok: true })))).toEqual({
       jsonrpc: '2.0',
