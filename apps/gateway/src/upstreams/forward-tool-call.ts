@@ -80,10 +80,9 @@ export function forwardToolCall(
     held.answer(call.answers?.inputResponses);
     return follow(held, call, context, timeoutMillis, to.held);
   }
-  const answers = {
-    ...(call.answers?.inputResponses && { inputResponses: call.answers.inputResponses }),
-    ...(state && { requestState: state.upstream }),
-  };
+  const answers: { inputResponses?: Record<string, unknown>; requestState?: string } = {};
+  if (call.answers?.inputResponses) answers.inputResponses = call.answers.inputResponses;
+  if (state) answers.requestState = state.upstream;
   const relayed = new RelayedCall<ForwardedCall>(async (relay) => {
     try {
       const result = await (
@@ -167,14 +166,19 @@ function errorResult(text: string): ForwardedToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-/** The result's own members only: what an SDK adds on its side (a 2026 `resultType`) is the era's to say again. */
+/**
+ * The result's own members only: what an SDK adds on its side (a 2026 `resultType`) is the era's to say
+ * again. Built member by member: spreads of each call's objects kept them past two young collections
+ * (docs/adr/0005-gateway-hot-path.md, twelfth round).
+ */
 function passedOn({ content, structuredContent, isError, _meta }: CallToolResult): ForwardedToolResult {
-  return {
+  const result: { -readonly [K in keyof ForwardedToolResult]: ForwardedToolResult[K] } = {
     content: (content ?? []) as ForwardedToolResult['content'],
-    ...(structuredContent !== undefined && { structuredContent }),
-    ...(isError !== undefined && { isError }),
-    ...(_meta !== undefined && { _meta }),
   };
+  if (structuredContent !== undefined) result.structuredContent = structuredContent;
+  if (isError !== undefined) result.isError = isError;
+  if (_meta !== undefined) result._meta = _meta;
+  return result;
 }
 
 function isInputRequired(result: CallToolResult | InputRequiredResult): result is InputRequiredResult {

@@ -180,7 +180,7 @@ export class UpstreamConnection {
       (client) =>
         client.callToolRelayingInput(name, args, call.answers ?? {}, cancellation, {
           timeoutMs: UNTIMED,
-          meta: client.era === 'modern' ? { ...call.meta, [McpMetaKey.ClientCapabilities]: call.callerCapabilities ?? {} } : call.meta,
+          meta: client.era === 'modern' ? withCallerCapabilities(call) : call.meta,
           serverRequests: serverRequestsTo(call.relay),
         }),
       { cancelled: cancellation, followsDeadline: true },
@@ -379,6 +379,17 @@ function asError(error: unknown): Error {
 function codeOf(error: Error): string {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' || typeof code === 'number' ? String(code) : error.name;
+}
+
+/**
+ * A 2026-07-28 call's `_meta`: the correlation ids and our caller's input capabilities. Not a spread: a
+ * spread of each call's objects into a new literal kept them past two young collections (ADR 0005,
+ * twelfth round).
+ */
+function withCallerCapabilities(call: UpstreamCall): Record<string, unknown> {
+  const meta: Record<string, unknown> = Object.assign({}, call.meta);
+  meta[McpMetaKey.ClientCapabilities] = call.callerCapabilities ?? {};
+  return meta;
 }
 
 /** A deadline `millis` from now, for a request that is not relayed. */

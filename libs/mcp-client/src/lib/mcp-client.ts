@@ -269,7 +269,7 @@ export class McpClient implements NotificationSource {
     cancellation?: Cancellation,
     options: CallToolOptions = {},
   ): Promise<CallToolResult | InputRequiredResult> {
-    const params = { name, arguments: args, ...answers };
+    const params = toolCallParams(name, args, answers);
     if (this.transport.exchange && this.isConnected && this.needsNoMirroring(name) && !options.onProgress) {
       return this.exchangeCall(this.transport as ExchangingTransport, params, cancellation, options);
     }
@@ -320,19 +320,21 @@ export class McpClient implements NotificationSource {
    */
   private async exchangeCall(
     transport: ExchangingTransport,
-    params: { name: string; arguments: Record<string, unknown> } & RelayedAnswers,
+    params: ToolCallParams,
     cancellation: Cancellation | undefined,
     options: CallToolOptions,
   ): Promise<CallToolResult | InputRequiredResult> {
     const modern = this.sdk.getProtocolEra() === 'modern';
     const envelope = modern ? (this.envelope ??= this.modernEnvelope()) : undefined;
-    // A 2025 call's `_meta` is the caller's own object: a copy of it per call is garbage (ADR 0005).
-    const meta = envelope ? { ...envelope, ...options.meta } : options.meta;
+    // A 2025 call's `_meta` is the caller's own object: a copy of it per call is garbage. Merged with
+    // Object.assign, not a spread: a spread of a call's objects promoted them (ADR 0005, twelfth round).
+    const meta = envelope ? Object.assign({}, envelope, options.meta) : options.meta;
+    if (meta !== undefined) params._meta = meta;
     this.running += 1;
     try {
       return await exchangeToolCall(transport, {
         id: `x${(this.exchanged += 1)}`,
-        params: { ...params, ...(meta && { _meta: meta }) },
+        params,
         cancellation:
           cancellation ??
           Cancellation.following(
@@ -447,6 +449,26 @@ export class McpClient implements NotificationSource {
           { cause },
         );
   }
+}
+
+/** A relayed `tools/call`'s params, made for the one request. */
+type ToolCallParams = {
+  readonly name: string;
+  readonly arguments: Record<string, unknown>;
+  readonly inputResponses?: Record<string, unknown>;
+  readonly requestState?: string;
+  _meta?: Readonly<Record<string, unknown>>;
+};
+
+/**
+ * Built member by member: a spread of each call's answers into a new literal kept the call's objects past
+ * two young collections (docs/adr/0005-gateway-hot-path.md, twelfth round).
+ */
+function toolCallParams(name: string, args: Record<string, unknown>, answers: RelayedAnswers): ToolCallParams {
+  const params: { -readonly [K in keyof ToolCallParams]: ToolCallParams[K] } = { name, arguments: args };
+  if (answers.inputResponses !== undefined) params.inputResponses = answers.inputResponses;
+  if (answers.requestState !== undefined) params.requestState = answers.requestState;
+  return params;
 }
 
 /** A retry's answers to a 2026-07-28 server's `input_required` result, passed on as the client gave them. */
