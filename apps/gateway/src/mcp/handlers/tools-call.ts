@@ -92,7 +92,8 @@ export function toolsCallHandler(
     const relay = found.upstreamTool === undefined ? undefined : era.relayToCaller?.(id, name, context);
     const extras = {
       trace: traced?.outbound ?? caller,
-      idempotencyKey: idempotencyKey(era.identify(name, params, context, id)),
+      // A tool service's header (SPEC N7); an MCP server's call carries none, so none is hashed for it.
+      idempotencyKey: found.upstreamTool === undefined ? idempotencyKey(era.identify(name, params, context, id)) : undefined,
       inputCapabilities: declared && declaredInputCapabilities(declared),
       callerCapabilities: declared && inputCapabilitiesDeclared(declared),
       answers: readInputAnswers(params),
