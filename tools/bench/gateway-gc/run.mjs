@@ -6,8 +6,8 @@
 // percent), so they show a change to a call's objects that CPU figures, which swing by 40% on a shared
 // machine, cannot (docs/benchmarks.md, "Garbage per call"). Promoted bytes are the ones to watch: each is
 // copied twice, then kept until a full collection.
-// Targets: the gateway calling a REST tool (the bench tool service), and calling an MCP server's tool at
-// 2025 and at 2026-07-28 (tools/bench/gateway-federation/bench-mcp-server.mjs).
+// Targets: the gateway calling a REST tool (the bench tool service) and an MCP server's tool
+// (tools/bench/gateway-federation/bench-mcp-server.mjs), each called by a 2025 client and a 2026-07-28 one.
 // Usage (after `npx nx run gateway:build`):
 //   node tools/bench/gateway-gc/run.mjs [--rate 2000 --duration 6 --warmup 6 --compare <main.js>]
 //     --compare <main.js>  also measures another gateway build (a copy inside the repository, so that it
@@ -83,7 +83,8 @@ try {
   const toolService = await startToolService(10);
   const mcpServer = await startBenchMcpServer();
   const targets = [
-    { name: 'REST tool', call: callRequest('legacy'), upstream: toolService.url },
+    { name: 'REST tool, 2025', call: callRequest('legacy'), upstream: toolService.url },
+    { name: 'REST tool, 2026-07-28', call: callRequest('modern'), upstream: toolService.url },
     {
       name: 'MCP tool, 2025',
       call: fedCall('legacy'),
