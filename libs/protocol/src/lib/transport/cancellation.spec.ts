@@ -21,9 +21,9 @@ describe('Cancellation', () => {
   it('does not call a listener that was removed', () => {
     const cancellation = new Cancellation();
     const listener = jest.fn();
-    const off = cancellation.onAbort(listener);
-    off();
-    off();
+    cancellation.onAbort(listener);
+    cancellation.offAbort(listener);
+    cancellation.offAbort(listener);
     cancellation.abort(new Error('gone'));
     expect(listener).not.toHaveBeenCalled();
   });

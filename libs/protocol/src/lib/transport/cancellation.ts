@@ -41,19 +41,17 @@ export class Cancellation {
   }
 
   /**
-   * `listener` is called once when it is aborted, at once when it already is; the function returned
-   * removes it (what a caller does once its request is over, so that nothing outlives it).
+   * `listener` is called once when it is aborted, at once when it already is. `offAbort` removes it (what
+   * a caller does once its request is over, so that nothing outlives it): no function is made per listener.
    */
-  onAbort(listener: (reason: Error) => void): () => void {
-    if (this.abortedWith !== undefined) {
-      listener(this.abortedWith);
-      return noop;
-    }
-    (this.listeners ??= []).push(listener);
-    return () => {
-      const at = this.listeners?.indexOf(listener) ?? -1;
-      if (at !== -1) this.listeners?.splice(at, 1);
-    };
+  onAbort(listener: (reason: Error) => void): void {
+    if (this.abortedWith !== undefined) listener(this.abortedWith);
+    else (this.listeners ??= []).push(listener);
+  }
+
+  offAbort(listener: (reason: Error) => void): void {
+    const at = this.listeners?.indexOf(listener) ?? -1;
+    if (at !== -1) this.listeners?.splice(at, 1);
   }
 
   /** The first call aborts it and tells each listener; later calls change nothing. */
@@ -65,10 +63,6 @@ export class Cancellation {
     this.listeners = undefined;
     for (const listener of listeners) listener(reason);
   }
-}
-
-function noop(): void {
-  // nothing to remove: the listener was called at once
 }
 
 function asError(reason: unknown): Error {

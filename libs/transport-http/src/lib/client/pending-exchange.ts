@@ -1,11 +1,12 @@
-import type { InboundResponse, JSONRPCMessage, RequestId } from '@toolmesh/protocol';
+import type { Cancellation, InboundResponse, JSONRPCMessage, RequestId } from '@toolmesh/protocol';
 
 import type { ExchangeReply } from './exchange-reply';
 
 /**
  * One exchange waiting for its answer (`StreamableHttpClientTransport.exchange`): settled once, by the
- * answer or by a failure, and a failure that comes first (the signal, `close`, a lost stream) also ends
- * the request still running.
+ * answer or by a failure, and a failure that comes first (the cancellation, `close`, a lost stream) also
+ * ends the request still running. It is in `open` and follows `cancellation` until it is settled, and
+ * leaves both itself: the exchange need not wait in an async function to clean up after it.
  */
 export class PendingExchange {
   readonly answered: Promise<InboundResponse>;
@@ -20,11 +21,15 @@ export class PendingExchange {
   constructor(
     readonly id: RequestId,
     private readonly route: ((message: JSONRPCMessage) => boolean) | undefined,
+    private readonly open: Set<PendingExchange>,
+    private readonly cancellation: Cancellation | undefined,
   ) {
     this.answered = new Promise((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
     });
+    open.add(this);
+    cancellation?.onAbort(this.fail);
   }
 
   get isSettled(): boolean {
@@ -42,16 +47,22 @@ export class PendingExchange {
 
   answer(message: InboundResponse): void {
     if (this.settled) return;
-    this.settled = true;
+    this.settle();
     this.resolve(message);
   }
 
   readonly fail = (error: Error): void => {
     if (this.settled) return;
-    this.settled = true;
+    this.settle();
     this.reply?.stop(error);
     this.reject(error);
   };
+
+  private settle(): void {
+    this.settled = true;
+    this.open.delete(this);
+    this.cancellation?.offAbort(this.fail);
+  }
 }
 
 /** A response (result or error) to request `id`. */

@@ -222,20 +222,23 @@ export class StreamableHttpClientTransport implements McpTransport {
    * take it. A 2026-07-28 server's 400 with a JSON-RPC error for the request is its answer, as for `send`;
    * any other refusal, a lost stream, `close` and the signal reject.
    */
-  async exchange(request: JSONRPCRequest, options: ExchangeOptions = {}): Promise<InboundResponse> {
-    this.assertOpen();
+  exchange(request: JSONRPCRequest, options: ExchangeOptions = {}): Promise<InboundResponse> {
     const { cancellation } = options;
-    cancellation?.throwIfAborted();
-    const pending = new PendingExchange(request.id, options.route);
-    const stopListening = cancellation?.onAbort(pending.fail);
-    this.exchanges.add(pending);
+    try {
+      this.assertOpen();
+      cancellation?.throwIfAborted();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    // Not an async function: the pending exchange leaves `exchanges` and its cancellation itself once
+    // settled, which spares every forwarded call an async frame (docs/adr/0005-gateway-hot-path.md).
+    const pending = new PendingExchange(request.id, options.route, this.exchanges, cancellation);
     try {
       this.sendExchange(request, pending, cancellation);
-      return await pending.answered;
-    } finally {
-      stopListening?.();
-      this.exchanges.delete(pending);
+    } catch (error) {
+      pending.fail(asError(error));
     }
+    return pending.answered;
   }
 
   async close(): Promise<void> {
