@@ -31,23 +31,20 @@ export class RelayedCall<T> implements ServerRequestRelay {
   private waiting: Map<string, Asked> | undefined;
   /** Set once the call has ended: what `next` returns when no request is queued. */
   private outcome: { readonly value: T } | { readonly error: unknown } | undefined;
-  /** Wakes a `next` waiting for a request or the end. */
-  private wake: (() => void) | undefined;
+  /** The promise of a `next` waiting for a request or the end: its own functions, kept as they are (ADR 0005). */
+  private resolveNext: ((progress: CallProgress<T>) => void) | undefined;
+  private rejectNext: ((error: unknown) => void) | undefined;
 
   /**
    * `start` runs the call with this relay, its signal and its deadline (a rejection of its promise is
-   * thrown by `next`). The end is kept as a value and a waiting `next` woken, with no promise per wait
-   * beyond its own: most calls ask nothing, and a promise made for each call is garbage for every call.
+   * thrown by `next`). The end is kept as a value and given to a waiting `next`, with no promise per wait
+   * beyond its own and no async function: most calls ask nothing, and what is made for each call is
+   * garbage for every call.
    */
   constructor(start: (relay: RelayedCall<T>) => Promise<T>) {
-    const end = (outcome: { readonly value: T } | { readonly error: unknown }) => {
-      this.deadline.stop();
-      this.outcome = outcome;
-      this.wake?.();
-    };
     start(this).then(
-      (value) => end({ value }),
-      (error: unknown) => end({ error }),
+      (value) => this.end({ value }),
+      (error: unknown) => this.end({ error }),
     );
   }
 
@@ -61,20 +58,40 @@ export class RelayedCall<T> implements ServerRequestRelay {
       const asked: Asked = { request, resolve, reject };
       this.queued.push(asked);
       signal.addEventListener('abort', () => this.drop(asked, new RelayRefusal('cancelled by the server')), { once: true });
-      this.wake?.();
+      // Given to a waiting `next` a turn later: a request the server withdraws at once is never put to the caller.
+      queueMicrotask(() => this.deliver());
     });
   }
 
   /** The call's end, or the requests its server sent since the last `next`, each under a new key. */
-  async next(): Promise<CallProgress<T>> {
-    // Woken by a request the server withdrew before it was taken, it waits on.
-    while (this.queued.length === 0 && this.outcome === undefined) await new Promise<void>((resolve) => (this.wake = resolve));
-    this.wake = undefined;
-    const { outcome } = this;
-    if (this.queued.length === 0 && outcome !== undefined) {
-      if ('error' in outcome) throw outcome.error;
-      return { ended: outcome.value };
-    }
+  next(): Promise<CallProgress<T>> {
+    return new Promise((resolve, reject) => {
+      this.resolveNext = resolve;
+      this.rejectNext = reject;
+      this.deliver();
+    });
+  }
+
+  private end(outcome: { readonly value: T } | { readonly error: unknown }): void {
+    this.deadline.stop();
+    this.outcome = outcome;
+    this.deliver();
+  }
+
+  /** Settles a waiting `next` with the queued requests, else with the call's end; while there is neither it waits on. */
+  private deliver(): void {
+    const { resolveNext, rejectNext, outcome } = this;
+    if (resolveNext === undefined || rejectNext === undefined) return;
+    if (this.queued.length === 0 && outcome === undefined) return;
+    this.resolveNext = undefined;
+    this.rejectNext = undefined;
+    if (this.queued.length > 0) resolveNext({ asks: this.takeQueued() });
+    else if (outcome !== undefined && 'error' in outcome) rejectNext(outcome.error);
+    else if (outcome !== undefined) resolveNext({ ended: outcome.value });
+  }
+
+  /** The queued requests, each now waiting under a new key. */
+  private takeQueued(): ReadonlyMap<string, ServerRequest> {
     const asks = new Map<string, ServerRequest>();
     const waiting = (this.waiting ??= new Map());
     for (const asked of this.queued.splice(0)) {
@@ -82,7 +99,7 @@ export class RelayedCall<T> implements ServerRequestRelay {
       waiting.set(key, asked);
       asks.set(key, asked.request);
     }
-    return { asks };
+    return asks;
   }
 
   /** The caller's answers, by key: each request waiting gets its own, or an error when the caller gave none. */
