@@ -25,7 +25,8 @@ const kinds: Record<string, () => unknown> = {
   },
   Cancellation: () => {
     const cancellation = new Cancellation();
-    cancellation.onAbort(listener)();
+    cancellation.onAbort(listener);
+    cancellation.offAbort(listener);
     return cancellation;
   },
 };
