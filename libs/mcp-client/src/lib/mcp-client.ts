@@ -451,12 +451,12 @@ export class McpClient implements NotificationSource {
   }
 }
 
-/** A relayed `tools/call`'s params, made for the one request. */
+/** A relayed `tools/call`'s params, made for the one request (so its members are filled in one by one). */
 type ToolCallParams = {
-  readonly name: string;
-  readonly arguments: Record<string, unknown>;
-  readonly inputResponses?: Record<string, unknown>;
-  readonly requestState?: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  inputResponses?: Record<string, unknown>;
+  requestState?: string;
   _meta?: Readonly<Record<string, unknown>>;
 };
 
@@ -465,7 +465,7 @@ type ToolCallParams = {
  * two young collections (docs/adr/0005-gateway-hot-path.md, twelfth round).
  */
 function toolCallParams(name: string, args: Record<string, unknown>, answers: RelayedAnswers): ToolCallParams {
-  const params: { -readonly [K in keyof ToolCallParams]: ToolCallParams[K] } = { name, arguments: args };
+  const params: ToolCallParams = { name, arguments: args };
   if (answers.inputResponses !== undefined) params.inputResponses = answers.inputResponses;
   if (answers.requestState !== undefined) params.requestState = answers.requestState;
   return params;
