@@ -50,6 +50,12 @@ describe('benchmarks, --smoke', () => {
     300_000,
   );
 
+  it('cpu-per-call --together (every target of a round measured in one window) runs and reports no figure', async () => {
+    const script = 'tools/bench/gateway/cpu-per-call.mjs';
+    const { stdout } = await run(process.execPath, [script, '--smoke', '--together'], { cwd: ROOT, timeout: 240_000 });
+    expect(stdout).toBe('smoke: cpu-per-call ran\n');
+  }, 300_000);
+
   it.each(BENCHES)('%s --help says how to run it, and starts nothing', async (_name, script) => {
     const { stdout } = await run(process.execPath, [script, '--help'], { cwd: ROOT, timeout: 30_000 });
     expect(stdout).toMatch(new RegExp(`Usage|node ${script}`));

@@ -24,6 +24,8 @@
 //                          authentication, authorization and rate limits cost per call (tools/bench/gateway-auth)
 //     --client autocannon|undici  what sends a fixed rate (above); autocannon by default
 //     --pin                the measured servers on CPU 1, this process and the tool service on CPU 0
+//     --together           each round's targets warmed and measured at the same time, each sent the rate
+//                          (below): the machine's neighbours weigh on all of them alike
 //     --warmup <s>         load each fresh process gets before it is measured, in runs of 2 s (default 10; below)
 //     --profile            writes each gateway's .cpuprofile (node --cpu-prof, a sample every 100 us: ten times
 //                          node's default, enough samples for a function of 1%) to tmp/bench/profiles/<target>
@@ -76,6 +78,7 @@ const { values: options } = parseArgs({
     client: { type: 'string', default: 'autocannon' },
     warmup: { type: 'string', default: SMOKE ? '2' : '10' },
     federation: { type: 'boolean', default: false },
+    together: { type: 'boolean', default: false },
     smoke: { type: 'boolean', default: false },
   },
 });
@@ -119,6 +122,32 @@ async function perCall(server, toolService) {
   if (r.errors > 0 || r.non2xx > 0) throw new Error(`${server.name}: ${r.errors} errors, ${r.non2xx} non-2xx replies`);
   const [micros, mainThreadMicros, toolServiceMicros] = after.map((value, i) => (value - before[i]) / r.requests);
   return { calls: r.requests, micros, otherThreadsMicros: micros - mainThreadMicros, toolServiceMicros };
+}
+
+/**
+ * `--together`: one window for all the round's servers, each sent its own load. Measured one after another,
+ * a target's figure moved by up to 30% from one round to the next as the machine's neighbours came and went
+ * (the tool service's own CPU per call, a control, moved alike); in the same window they weigh on every
+ * target alike, so the per-round ratios are paired in time too. The tool service serves them all, so its
+ * share per target is not told.
+ */
+async function measureTogether(round, running) {
+  for (const server of running) await check(server.url, server.target.call, 'hello');
+  for (let run = 0; run < warmupRuns; run += 1) await Promise.all(running.map((server) => drive(server, 2)));
+  await settle();
+  const sample = (server) => [cpuMicros(server.pid), mainThreadCpuMicros(server.pid)];
+  const before = running.map(sample);
+  const results = await Promise.all(running.map((server) => drive(server, duration)));
+  running.forEach((server, i) => {
+    const r = results[i];
+    if (r.errors > 0 || r.non2xx > 0) throw new Error(`${server.name}: ${r.errors} errors, ${r.non2xx} non-2xx replies`);
+    const [micros, mainThreadMicros] = sample(server).map((value, j) => (value - before[i][j]) / r.requests);
+    server.target.micros.push(micros);
+    console.log(
+      `round ${round}  ${server.target.name.padEnd(26)} ${micros.toFixed(1).padStart(6)} us/call   (other threads ${(micros - mainThreadMicros).toFixed(1)}, ${r.requests} calls, measured together)`,
+    );
+  });
+  await Promise.all(running.map((server) => server.load?.close()));
 }
 
 /** `seconds` of load on `server`: the fixed rate, or with `--rate max` as many calls as it takes. */
@@ -212,6 +241,11 @@ try {
     const running = [];
     for (const target of order) running.push({ target, name: target.name, ...(await target.start()) });
     for (const server of running) pinServer(server);
+    if (options.together) {
+      await measureTogether(round, running);
+      await Promise.all(running.map((server) => stopProcess(server.pid)));
+      continue;
+    }
     for (const server of running) {
       // Warmed just before it is measured: a process left idle for a minute while the others were warmed
       // had V8 compile much of its hot path again in the measured run (20-30 us per call on the other
