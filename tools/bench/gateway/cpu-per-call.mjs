@@ -113,41 +113,27 @@ function bundleOf(era, upstream) {
   if (!options.federation) return undefined;
   return `mcpServer: { url: "${upstream}", era: "${era === 'legacy' ? '2025' : Era.modern}" }`;
 }
-async function perCall(server, toolService) {
-  await settle();
-  const sample = () => [cpuMicros(server.pid), mainThreadCpuMicros(server.pid), cpuMicros(toolService.pid)];
-  const before = sample();
-  const r = await drive(server, duration);
-  const after = sample();
-  if (r.errors > 0 || r.non2xx > 0) throw new Error(`${server.name}: ${r.errors} errors, ${r.non2xx} non-2xx replies`);
-  const [micros, mainThreadMicros, toolServiceMicros] = after.map((value, i) => (value - before[i]) / r.requests);
-  return { calls: r.requests, micros, otherThreadsMicros: micros - mainThreadMicros, toolServiceMicros };
-}
-
 /**
- * `--together`: one window for all the round's servers, each sent its own load. Measured one after another,
- * a target's figure moved by up to 30% from one round to the next as the machine's neighbours came and went
- * (the tool service's own CPU per call, a control, moved alike); in the same window they weigh on every
- * target alike, so the per-round ratios are paired in time too. The tool service serves them all, so its
- * share per target is not told.
+ * One measured window: `servers` driven at once for `duration` s (one server, or with `--together` all the
+ * round's), each one's CPU per call read from /proc, and the tool service's when it served only one of them.
+ * Together, the machine's neighbours weigh on every target alike: measured one after another, a target's
+ * figure moved by up to 30% from one round to the next as they came and went (the tool service's own CPU
+ * per call, a control, moved alike), so together the per-round ratios are paired in time too.
  */
-async function measureTogether(round, running) {
-  for (const server of running) await check(server.url, server.target.call, 'hello');
-  for (let run = 0; run < warmupRuns; run += 1) await Promise.all(running.map((server) => drive(server, 2)));
+async function measure(servers, toolService) {
   await settle();
   const sample = (server) => [cpuMicros(server.pid), mainThreadCpuMicros(server.pid)];
-  const before = running.map(sample);
-  const results = await Promise.all(running.map((server) => drive(server, duration)));
-  running.forEach((server, i) => {
+  const before = servers.map(sample);
+  const toolServiceBefore = toolService && cpuMicros(toolService.pid);
+  const results = await Promise.all(servers.map((server) => drive(server, duration)));
+  const toolServiceAfter = toolService && cpuMicros(toolService.pid);
+  return servers.map((server, i) => {
     const r = results[i];
     if (r.errors > 0 || r.non2xx > 0) throw new Error(`${server.name}: ${r.errors} errors, ${r.non2xx} non-2xx replies`);
     const [micros, mainThreadMicros] = sample(server).map((value, j) => (value - before[i][j]) / r.requests);
-    server.target.micros.push(micros);
-    console.log(
-      `round ${round}  ${server.target.name.padEnd(26)} ${micros.toFixed(1).padStart(6)} us/call   (other threads ${(micros - mainThreadMicros).toFixed(1)}, ${r.requests} calls, measured together)`,
-    );
+    const toolServiceMicros = toolService && (toolServiceAfter - toolServiceBefore) / r.requests;
+    return { server, calls: r.requests, micros, otherThreadsMicros: micros - mainThreadMicros, toolServiceMicros };
   });
-  await Promise.all(running.map((server) => server.load?.close()));
 }
 
 /** `seconds` of load on `server`: the fixed rate, or with `--rate max` as many calls as it takes. */
@@ -241,22 +227,22 @@ try {
     const running = [];
     for (const target of order) running.push({ target, name: target.name, ...(await target.start()) });
     for (const server of running) pinServer(server);
-    if (options.together) {
-      await measureTogether(round, running);
-      await Promise.all(running.map((server) => stopProcess(server.pid)));
-      continue;
-    }
-    for (const server of running) {
-      // Warmed just before it is measured: a process left idle for a minute while the others were warmed
-      // had V8 compile much of its hot path again in the measured run (20-30 us per call on the other
-      // threads, against 2-10 us when measured at once), and more for the target with more code.
-      await check(server.url, server.target.call, 'hello');
-      for (let run = 0; run < warmupRuns; run += 1) await drive(server, 2);
-      const row = await perCall(server, toolService);
-      server.target.micros.push(row.micros);
-      console.log(
-        `round ${round}  ${server.target.name.padEnd(26)} ${row.micros.toFixed(1).padStart(6)} us/call   (other threads ${row.otherThreadsMicros.toFixed(1)}, tool service ${row.toolServiceMicros.toFixed(1)} us/call, ${row.calls} calls)`,
-      );
+    // Warmed just before it is measured: a process left idle for a minute while the others were warmed
+    // had V8 compile much of its hot path again in the measured run (20-30 us per call on the other
+    // threads, against 2-10 us when measured at once), and more for the target with more code.
+    const windows = options.together ? [running] : running.map((server) => [server]);
+    for (const servers of windows) {
+      for (const server of servers) await check(server.url, server.target.call, 'hello');
+      for (let run = 0; run < warmupRuns; run += 1) await Promise.all(servers.map((server) => drive(server, 2)));
+      // With --together the tool service serves every target at once, so its share per target is not told.
+      for (const row of await measure(servers, options.together ? undefined : toolService)) {
+        row.server.target.micros.push(row.micros);
+        const control =
+          row.toolServiceMicros === undefined ? 'measured together' : `tool service ${row.toolServiceMicros.toFixed(1)} us/call`;
+        console.log(
+          `round ${round}  ${row.server.target.name.padEnd(26)} ${row.micros.toFixed(1).padStart(6)} us/call   (other threads ${row.otherThreadsMicros.toFixed(1)}, ${control}, ${row.calls} calls)`,
+        );
+      }
     }
     await Promise.all(running.map((server) => server.load?.close()));
     await Promise.all(running.map((server) => stopProcess(server.pid)));
