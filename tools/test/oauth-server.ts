@@ -11,13 +11,14 @@ export interface TestOAuthServer extends ServerProcess {
 /**
  * Starts an authorization server that issues JWT access tokens for `audience` with `scopes`; with
  * `client`, it also knows that confidential client, for the client credentials grant and introspection;
- * `opaque`: its access tokens are opaque, for introspection.
+ * `opaque`: its access tokens are opaque, for introspection; `exchange`: the resources that client may
+ * exchange an access token for (RFC 8693).
  */
 export async function startOAuthServer(
   audience: string,
   scopes: readonly string[],
   client?: { readonly id: string; readonly secret: string },
-  { opaque = false }: { readonly opaque?: boolean } = {},
+  { opaque = false, exchange = [] }: { readonly opaque?: boolean; readonly exchange?: readonly string[] } = {},
 ): Promise<TestOAuthServer> {
   const server = await spawnNodeScript(
     path.join(REPO_ROOT, 'tools/test/peers/oauth-server.mjs'),
@@ -28,6 +29,7 @@ export async function startOAuthServer(
       `--scopes=${scopes.join(',')}`,
       ...(client ? [`--client=${client.id}:${client.secret}`] : []),
       ...(opaque ? ['--opaque'] : []),
+      ...(exchange.length > 0 ? [`--exchange=${exchange.join(',')}`] : []),
     ],
   );
   return { ...server, issuer: server.match[1] };

@@ -14,12 +14,15 @@
  *                       (client_secret_basic), as machine-to-machine callers use, and for introspection
  *   --opaque            access tokens are opaque (for RFC 7662 introspection, at <issuer>/token/introspection;
  *                       revocation at <issuer>/token/revocation) instead of JWTs
+ *   --exchange=<uri,..> RFC 8693 token exchange, for the `--client` only: an access token this server issued for
+ *                       `--audience` is exchanged for a JWT of the same subject whose audience is one of these
+ *                       resources (`resource` parameter), with the scopes asked for among `--scopes`
  *
  * Prints `authorization server listening on <issuer>` once it accepts requests; its keys are at <issuer>/jwks.
  */
 import { createServer } from 'node:http';
 
-import { exportJWK, generateKeyPair } from 'jose';
+import { exportJWK, generateKeyPair, jwtVerify } from 'jose';
 import Provider, { errors } from 'oidc-provider';
 
 const flags = Object.fromEntries(
@@ -36,12 +39,16 @@ const audience = flags.audience;
 const scopes = (flags.scopes || 'tools,customers:read').split(',').filter(Boolean);
 const subject = flags.subject || 'user-1';
 const [machineId, machineSecret] = (flags.client || '').split(':');
+const exchangeResources = (flags.exchange || '').split(',').filter(Boolean);
+
+const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
+const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
 
 const server = createServer();
 await new Promise((resolve) => server.listen(Number(flags.port || 0), '127.0.0.1', resolve));
 const issuer = `http://127.0.0.1:${server.address().port}`;
 
-const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
 const signingKey = { ...(await exportJWK(privateKey)), kid: 'oauth-server-1', use: 'sig', alg: 'RS256' };
 
 const provider = new Provider(issuer, {
@@ -51,7 +58,7 @@ const provider = new Provider(issuer, {
         {
           client_id: machineId,
           client_secret: machineSecret,
-          grant_types: ['client_credentials'],
+          grant_types: ['client_credentials', ...(exchangeResources.length > 0 ? [TOKEN_EXCHANGE] : [])],
           redirect_uris: [],
           response_types: [],
           token_endpoint_auth_method: 'client_secret_basic',
@@ -84,6 +91,56 @@ const provider = new Provider(issuer, {
   findAccount: (_ctx, accountId) => ({ accountId, claims: () => ({ sub: accountId }) }),
   cookies: { keys: [signingKey.kid] },
 });
+
+if (exchangeResources.length > 0)
+  provider.registerGrantType(TOKEN_EXCHANGE, exchangeToken, ['subject_token', 'subject_token_type', 'scope', 'resource']);
+
+/**
+ * RFC 8693: the subject token must be an access token of this server for `audience`, still good (a JWT
+ * checked with the server's key, an opaque one looked up); the new token is the same subject's, for the
+ * resource asked, with the scopes asked that `--scopes` has (all of them when none is asked).
+ */
+async function exchangeToken(ctx) {
+  const { subject_token: subjectToken, subject_token_type: subjectTokenType, resource, scope } = ctx.oidc.params;
+  if (subjectTokenType !== ACCESS_TOKEN_TYPE) throw new errors.InvalidRequest(`subject_token_type must be ${ACCESS_TOKEN_TYPE}`);
+  if (!exchangeResources.includes(resource)) throw new errors.InvalidTarget();
+  const subjectOf = await tokenSubject(subjectToken);
+  if (subjectOf === undefined) throw new errors.InvalidGrant('subject_token is not a valid access token of this server');
+  const asked = scope ? scope.split(' ') : scopes;
+  const granted = asked.filter((each) => scopes.includes(each));
+  const token = new provider.AccessToken({
+    accountId: subjectOf,
+    client: ctx.oidc.client,
+    scope: granted.join(' '),
+    gty: 'token_exchange',
+  });
+  token.resourceServer = {
+    audience: resource,
+    scope: granted.join(' '),
+    accessTokenTTL: 600,
+    accessTokenFormat: 'jwt',
+    jwt: { sign: { alg: 'RS256' } },
+    identifier: () => resource,
+  };
+  ctx.body = {
+    access_token: await token.save(),
+    issued_token_type: ACCESS_TOKEN_TYPE,
+    token_type: 'Bearer',
+    expires_in: token.expiration,
+    scope: granted.join(' '),
+  };
+}
+
+/** The subject of an access token this server issued for `audience` that is still good, else undefined. */
+async function tokenSubject(token) {
+  if (typeof token !== 'string' || token === '') return undefined;
+  if (token.split('.').length === 3) {
+    const verified = await jwtVerify(token, publicKey, { issuer, audience }).catch(() => undefined);
+    return verified?.payload.sub;
+  }
+  const found = await provider.AccessToken.find(token);
+  return found !== undefined && !found.isExpired ? found.accountId : undefined;
+}
 
 /** The user agrees at once: logged in as `subject`, every scope and resource asked for granted. */
 async function grantAtOnce(req, res) {

@@ -4,6 +4,7 @@ import { DEFAULT_MAX_DEPTH } from '@toolmesh/protocol';
 import type { CatalogueGeneration } from '@toolmesh/registry';
 import { createLogger, createMcpHttpApp, type DispatchOutcome, listenHttp, type Logger } from '@toolmesh/transport-http/server';
 
+import { BundleTokenExchanges } from '../auth/bundle-token-exchanges';
 import type { GatewayConfig } from '../config/gateway-config';
 import { RequestStateSeal } from '../execution/request-state-seal';
 import { ServiceCredentials } from '../execution/service-credentials';
@@ -82,6 +83,13 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       })
     : undefined;
   const access = buildCallerAccess(config, logger, metrics);
+  const exchanges =
+    config.auth &&
+    BundleTokenExchanges.of(
+      mcp.bundles,
+      { timeoutMillis: mcp.catalogue.manifestTimeoutMillis, maxEntries: config.auth.maxCachedTokens },
+      credentials,
+    );
   const execution = new ToolExecutionService({
     catalogue,
     client: toolClient,
@@ -94,6 +102,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     },
     credentials,
     upstreams,
+    ...(exchanges && { exchanges }),
     limit: new ToolConcurrencyLimit(mcp.toolClient),
     logger,
     ...(metrics && { observe: (tool, durationMs, failure) => metrics.toolCall(tool, durationMs, failure) }),
@@ -202,6 +211,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
         changes?.close(),
         tracing?.shutdown(),
         access.close(),
+        exchanges?.close(),
       ]);
       logger.info('gateway_stopped', {});
     },

@@ -39,7 +39,7 @@ export function bearerAuthenticator({ verify, tokens, resource, onRefused }: Bea
     if (known !== undefined) return { caller: known };
     return verify(token).then((verification): Authentication => {
       if ('refused' in verification) return invalid(verification.refused);
-      const caller = callerOf(verification.payload);
+      const caller = callerOf(token, verification.payload);
       tokens.set(token, caller, (verification.payload.exp as number) * 1000);
       return { caller };
     });
@@ -47,9 +47,9 @@ export function bearerAuthenticator({ verify, tokens, resource, onRefused }: Bea
 }
 
 /** The subject is the token's `sub`, or its client's id for a token of no user (client credentials). */
-function callerOf(payload: JWTPayload): AuthenticatedCaller {
+function callerOf(token: string, payload: JWTPayload): AuthenticatedCaller {
   const subject = payload.sub ?? (typeof payload.client_id === 'string' ? payload.client_id : '');
-  return { subject, scopes: grantedScopes(payload), claims: payload };
+  return { subject, scopes: grantedScopes(payload), claims: payload, token };
 }
 
 /** RFC 9068 / 8693's `scope` (space-separated), or the `scp` array some servers issue instead. */

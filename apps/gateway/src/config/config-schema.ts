@@ -14,6 +14,22 @@ const credentialSource = {
   properties: { env: { type: 'string', minLength: 1 }, file: { type: 'string', minLength: 1 } },
   oneOf: [{ required: ['env'] }, { required: ['file'] }],
 };
+/** The gateway as a confidential client of a token endpoint (an MCP server's `oauth`, a bundle's `tokenExchange`), with `more` fields. */
+function tokenClient(more: Record<string, object>): object {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['tokenUrl', 'clientId', 'clientSecret'],
+    properties: {
+      tokenUrl: httpUrl,
+      clientId: { type: 'string', minLength: 1 },
+      clientSecret: credentialSource,
+      scope: { type: 'string', minLength: 1 },
+      resource: { type: 'string', minLength: 1 },
+      ...more,
+    },
+  };
+}
 /** A tool-name pattern: the characters of tool names, and `*`. */
 const toolPattern = { type: 'string', pattern: '^[A-Za-z0-9_.*-]{1,128}$' };
 const rateLimit = {
@@ -145,19 +161,12 @@ export const configSchema = {
                     propertyNames: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$" },
                     additionalProperties: credentialSource,
                   },
-                  oauth: {
-                    type: 'object',
-                    additionalProperties: false,
-                    required: ['tokenUrl', 'clientId', 'clientSecret'],
-                    properties: {
-                      tokenUrl: httpUrl,
-                      clientId: { type: 'string', minLength: 1 },
-                      clientSecret: credentialSource,
-                      scope: { type: 'string', minLength: 1 },
-                      resource: { type: 'string', minLength: 1 },
-                    },
-                  },
+                  oauth: tokenClient({}),
                 },
+              },
+              tokenExchange: {
+                ...tokenClient({ audience: { type: 'string', minLength: 1 } }),
+                anyOf: [{ required: ['resource'] }, { required: ['audience'] }],
               },
             },
             oneOf: [{ required: ['manifestPath'] }, { required: ['manifestFile'] }, { required: ['openapi'] }, { required: ['mcpServer'] }],

@@ -16,6 +16,25 @@ export interface BundleSettings {
   openapi?: OpenApiBundleSettings;
   /** An MCP server whose tools the bundle serves (issue 28). One of this, `manifestPath`, `manifestFile` and `openapi`. */
   mcpServer?: McpServerBundleSettings;
+  /**
+   * With `auth`: the caller's verified token exchanged (RFC 8693) for one whose audience is this bundle's
+   * tool service, sent to it as `Authorization: Bearer` (issue 26). Not with `mcpServer`.
+   */
+  tokenExchange?: TokenExchangeBundleSettings;
+}
+
+/** The gateway as a confidential client of the authorization server that exchanges callers' tokens. */
+export interface TokenExchangeBundleSettings {
+  /** The authorization server's token endpoint. */
+  tokenUrl: string;
+  clientId: string;
+  /** Where the client secret is (sent with HTTP Basic, client_secret_basic). */
+  clientSecret: CredentialSource;
+  /** The tool service's resource indicator (RFC 8707), and/or its logical name (RFC 8693's `audience`): one at least. */
+  resource?: string;
+  audience?: string;
+  /** Space-separated scopes the new token asks for; unset, the authorization server's choice. */
+  scope?: string;
 }
 
 /** An MCP server as a bundle's source: where it is, which protocol era it speaks, and the headers it needs. */

@@ -257,6 +257,8 @@ auth:
     - { issuer: https://login.example/, jwksUri: https://login.example/jwks }
 `;
 
+    const exchange = '{ tokenUrl: "http://as/token", clientId: gw, clientSecret: { env: S }, resource: "http://a/" }';
+
     it('are off unless configured; a section given takes its defaults for what it leaves out', () => {
       expect(loadConfig({ env: {} }).auth).toBeUndefined();
       const config = loadConfig({ file: yamlFile(`${auth}rateLimits: { perCaller: { points: 10, durationSeconds: 1 } }\n`), env: {} });
@@ -266,6 +268,16 @@ auth:
         clockSkewSeconds: 30,
       });
       expect(config.rateLimits).toEqual({ perCaller: { points: 10, durationSeconds: 1 }, perTool: [] });
+    });
+
+    it("takes a bundle's token exchange with auth", () => {
+      const bundles = `mcp: { bundles: [{ name: a, serviceDomain: "http://a", manifestPath: /m, tokenExchange: ${exchange} }] }`;
+      expect(loadConfig({ file: yamlFile(`${auth}${bundles}`), env: {} }).mcp.bundles[0].tokenExchange).toEqual({
+        tokenUrl: 'http://as/token',
+        clientId: 'gw',
+        clientSecret: { env: 'S' },
+        resource: 'http://a/',
+      });
     });
 
     it.each([
@@ -289,6 +301,26 @@ auth:
         'a discoverable flag that is not a boolean',
         `${auth}  toolPolicies: [{ tools: 'customer_*', scopes: [customers:read], discoverable: 'yes' }]`,
         'config.auth.toolPolicies.0.discoverable must be boolean',
+      ],
+      [
+        'a token exchange without auth',
+        `mcp: { bundles: [{ name: a, serviceDomain: "http://a", manifestPath: /m, tokenExchange: ${exchange} }] }`,
+        'mcp.bundles a: tokenExchange needs auth',
+      ],
+      [
+        'a token exchange toward an MCP server',
+        `${auth}mcp: { bundles: [{ name: a, mcpServer: { url: "http://a/mcp" }, tokenExchange: ${exchange} }] }`,
+        'mcp.bundles a: tokenExchange is for tool services',
+      ],
+      [
+        'a token exchange for neither a resource nor an audience',
+        `${auth}mcp: { bundles: [{ name: a, serviceDomain: "http://a", manifestPath: /m, tokenExchange: { tokenUrl: "http://as/token", clientId: gw, clientSecret: { env: S } } }] }`,
+        'config.mcp.bundles.0.tokenExchange must match a schema in anyOf',
+      ],
+      [
+        'a token exchange secret given as a literal value',
+        `${auth}mcp: { bundles: [{ name: a, serviceDomain: "http://a", manifestPath: /m, tokenExchange: { tokenUrl: "http://as/token", clientId: gw, clientSecret: s3cret, resource: "http://a/" } }] }`,
+        'config.mcp.bundles.0.tokenExchange.clientSecret must be object',
       ],
     ])('refuses %s', (_, text, message) => {
       expect(() => loadConfig({ file: yamlFile(text), env: {} })).toThrow(

@@ -76,6 +76,7 @@ export function loadConfig(options: { file?: string; env: NodeJS.ProcessEnv }): 
   for (const bundle of valid.mcp.bundles) {
     checkBundleSource(bundle);
     checkOpenApiDocumentUrl(bundle);
+    checkTokenExchange(bundle, valid.auth !== undefined);
   }
   checkToolClient(valid.mcp.toolClient);
   checkServerTimeouts(valid.server);
@@ -103,6 +104,27 @@ function checkAuth({ auth, mcp }: GatewayConfig): void {
   if (duplicate !== undefined) throw configInvalid(`auth.authorizationServers: the issuer ${duplicate} is listed twice`);
   const taken = Object.keys(auth.identityHeaders).find((header) => GATEWAY_SET_HEADERS.includes(header));
   if (taken !== undefined) throw configInvalid(`auth.identityHeaders: ${taken} is a header the gateway sets itself; choose another name`);
+}
+
+/**
+ * A token exchange (RFC 8693) needs a verified caller token to exchange, so `auth`; without it the caller's
+ * token would go as it is (`forwardAuthorization`) or not at all. An MCP server gets the gateway's own token.
+ */
+function checkTokenExchange({ name, tokenExchange, mcpServer }: BundleSettings, authOn: boolean): void {
+  if (tokenExchange === undefined) return;
+  if (!authOn) {
+    throw configInvalid(
+      `mcp.bundles ${name}: tokenExchange needs auth, which verifies the caller's token before it is exchanged (and refuses mcp.forwardAuthorization)`,
+    );
+  }
+  if (mcpServer !== undefined) {
+    throw configInvalid(
+      `mcp.bundles ${name}: tokenExchange is for tool services; an MCP server gets the gateway's own token with mcpServer.oauth`,
+    );
+  }
+  if (!URL.canParse(tokenExchange.tokenUrl) || new URL(tokenExchange.tokenUrl).username !== '') {
+    throw configInvalid(`mcp.bundles ${name}: tokenExchange.tokenUrl must be a URL without credentials (they go in clientSecret)`);
+  }
 }
 
 /** What the gateway sends tool services of its own (SPEC G11): an identity header must not replace one. */

@@ -14,6 +14,8 @@ export const GatewayErrorCode = {
   UpstreamTimeout: 'gateway.upstream_timeout',
   /** No access token for an MCP server bundle's `mcpServer.oauth` (the token endpoint refused or could not be reached). */
   UpstreamTokenFailed: 'gateway.upstream_token_failed',
+  /** A bundle's `tokenExchange` got no token for its tool service (RFC 8693; the exchange was refused or could not be made). */
+  TokenExchangeFailed: 'gateway.token_exchange_failed',
 } as const;
 
 export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];

@@ -1,6 +1,8 @@
+import { errorMessage } from '@toolmesh/protocol';
 import type { ToolCatalogue, ToolDefinition } from '@toolmesh/registry';
 import { CallerHeader, type Logger, remainingMillis, type RequestContext } from '@toolmesh/transport-http/server';
 
+import type { BundleTokenExchanges } from '../auth/bundle-token-exchanges';
 import type { CallerIdentity } from '../tool-client/caller-identity';
 import type { ToolClient, ToolHttpRequest, ToolHttpResponse } from '../tool-client/tool-client';
 import { type ForwardedCall, type ForwardedCallRequest, type ForwardedToolResult, forwardToolCall } from '../upstreams/forward-tool-call';
@@ -69,6 +71,8 @@ export interface ToolExecutionOptions {
   readonly credentials?: ServiceCredentials;
   /** The MCP servers of `mcpServer` bundles, which their tools' calls are forwarded to (issue 28). */
   readonly upstreams?: McpUpstreams;
+  /** The bundles whose tool services get the caller's token exchanged for theirs (`tokenExchange`, issue 26). */
+  readonly exchanges?: BundleTokenExchanges;
   readonly limit: ToolConcurrencyLimit;
   readonly logger: Logger;
   readonly observe?: ToolCallObserver;
@@ -133,15 +137,25 @@ export class ToolExecutionService {
     if (!check.ok) {
       return { kind: 'result', result: toolResult(`Invalid arguments for tool ${name}: ${check.problems.join('; ')}`, true, 0) };
     }
-    const timeoutMillis = Math.min(tool.timeoutMillis ?? Infinity, this.options.settings.maxToolTimeoutMillis, remainingMillis(context));
+    let timeoutMillis = this.timeoutOf(tool, context);
     if (timeoutMillis <= 0) {
       return { kind: 'result', result: toolResult(`Tool ${name} was not called: the request's deadline has passed.`, true, 0) };
     }
     // Awaited, not returned: an async function that returns a promise takes two more turns of the microtask queue.
-    if (tool.upstreamTool !== undefined)
-      return await this.forward(tool, tool.upstreamTool, args, context, extras, Math.ceil(timeoutMillis));
+    if (tool.upstreamTool !== undefined) return await this.forward(tool, tool.upstreamTool, args, context, extras, timeoutMillis);
 
-    const request = this.request(tool, args, context, extras, Math.ceil(timeoutMillis));
+    const exchange = this.options.exchanges?.exchangeOf(tool.routeToken);
+    let authorization: string | undefined;
+    if (exchange !== undefined) {
+      try {
+        authorization = await exchange.authorization(context.caller, timeoutMillis);
+      } catch (error) {
+        logger.warn('token_exchange_failed', { tool: name, code: (error as { code?: string }).code ?? 'failed' }, context);
+        return { kind: 'result', result: toolResult(`Tool ${name} was not called: ${errorMessage(error)}.`, true, 0) };
+      }
+      timeoutMillis = this.timeoutOf(tool, context);
+    }
+    const request = this.request(tool, args, context, extras, timeoutMillis, authorization);
     if ('problem' in request) return { kind: 'result', result: toolResult(`Tool ${name} was not called: ${request.problem}.`, true, 0) };
     const origin = this.originOf(tool.endpoint);
     const admission = limit.tryAcquire(name, origin);
@@ -168,6 +182,11 @@ export class ToolExecutionService {
     return 'inputRequired' in mapped
       ? { kind: 'input_required', input: this.sealState(name, mapped.inputRequired) }
       : { kind: 'result', result: mapped };
+  }
+
+  /** What is left of the request's deadline for the tool's call, capped by its timeout and the gateway's; whole ms. */
+  private timeoutOf(tool: ToolDefinition, context: RequestContext): number {
+    return Math.ceil(Math.min(tool.timeoutMillis ?? Infinity, this.options.settings.maxToolTimeoutMillis, remainingMillis(context)));
   }
 
   /** A tool of an MCP server bundle (issue 28): its call forwarded as MCP, within the same per-tool and per-server limits. */
@@ -229,9 +248,10 @@ export class ToolExecutionService {
     context: RequestContext,
     extras: CallExtras,
     timeoutMillis: number,
+    authorization: string | undefined,
   ): ToolHttpRequest | { problem: string } {
     const { endpoint, http } = tool;
-    const headers = this.outboundHeaders(context, extras);
+    const headers = this.outboundHeaders(context, extras, authorization);
     if (http === undefined) return { endpoint, body: JSON.stringify(args), headers, timeoutMillis, hangUp: context.hangUp };
     const bound = boundRequest(http, args, headers, { store: this.options.credentials, routeToken: tool.routeToken });
     if ('problem' in bound) return bound;
@@ -278,6 +298,7 @@ export class ToolExecutionService {
   private outboundHeaders(
     context: RequestContext,
     { trace, idempotencyKey, inputCapabilities, answers }: CallExtras,
+    authorization: string | undefined,
   ): Record<string, string> {
     const { caller, settings } = this.options;
     const headers: Record<string, string> = {
@@ -291,6 +312,7 @@ export class ToolExecutionService {
     if (context.employeeNo !== undefined) headers[CallerHeader.EmployeeNo] = context.employeeNo;
     if (context.virtualEmployeeNo !== undefined) headers[CallerHeader.VirtualEmployeeNo] = context.virtualEmployeeNo;
     if (settings.forwardAuthorization && context.authorization !== undefined) headers.authorization = context.authorization;
+    if (authorization !== undefined) headers.authorization = authorization;
     if (context.caller !== undefined && settings.identityHeaders !== undefined) {
       for (const [header, claim] of settings.identityHeaders) {
         const value = context.caller.claims[claim];

@@ -11,6 +11,11 @@ export interface AuthenticatedCaller {
   readonly scopes: ReadonlySet<string>;
   /** The verified claims, for the application to read what it is configured to (client id, ...). */
   readonly claims: Readonly<Record<string, unknown>>;
+  /**
+   * The access token itself, for the one use the application may make of it: exchanging it for a token of
+   * another audience (RFC 8693). Never logged, never forwarded as it is.
+   */
+  readonly token?: string;
 }
 
 /**
