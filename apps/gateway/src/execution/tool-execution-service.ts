@@ -55,6 +55,11 @@ function forwardedAnswers({ answers }: CallExtras): ForwardedCallRequest['answer
   };
 }
 
+/** A result the gateway gives itself, the tool not called: an `isError` result saying why. */
+function resultOf(text: string): Promise<ToolCallOutcome> {
+  return Promise.resolve({ kind: 'result', result: toolResult(text, true, 0) });
+}
+
 /** A claim goes out as a header only when it is printable ASCII of a sane length: anything else is left out, never sent mangled. */
 const HEADER_SAFE_CLAIM = /^[\x20-\x7E]{1,256}$/;
 
@@ -115,35 +120,43 @@ export class ToolExecutionService {
     return (await catalogue.refreshForUnknownTool(name, context))?.tools.get(name) ?? 'unknown_tool';
   }
 
-  async call(
-    tool: ToolDefinition,
-    args: Record<string, unknown>,
-    context: RequestContext,
-    extras: CallExtras = {},
-  ): Promise<ToolCallOutcome> {
+  /**
+   * Not async: its checks answer at once, and a forwarded call's promise is returned as it is. An async
+   * function around it costs a promise of its own and turns of the microtask queue on every call
+   * (docs/adr/0005-gateway-hot-path.md, fourteenth round).
+   */
+  call(tool: ToolDefinition, args: Record<string, unknown>, context: RequestContext, extras: CallExtras = {}): Promise<ToolCallOutcome> {
     const { name } = tool;
-    const { limit, logger, settings } = this.options;
+    const { logger, settings } = this.options;
     if (extras.answers?.requestState !== undefined) {
       const state = settings.requestStates.open(name, extras.answers.requestState);
       if (state === undefined) {
         logger.warn('request_state_refused', { tool: name }, context);
-        return { kind: 'invalid_request_state' };
+        return Promise.resolve({ kind: 'invalid_request_state' });
       }
       extras = { ...extras, answers: { ...extras.answers, requestState: state } };
     }
     const started = performance.now();
     // Compiled when the manifest loaded (SPEC N5): patterns run in linear time, nothing compiles here.
     const check = tool.inputValidator.check(args, 'arguments');
-    if (!check.ok) {
-      return { kind: 'result', result: toolResult(`Invalid arguments for tool ${name}: ${check.problems.join('; ')}`, true, 0) };
-    }
-    let timeoutMillis = this.timeoutOf(tool, context);
-    if (timeoutMillis <= 0) {
-      return { kind: 'result', result: toolResult(`Tool ${name} was not called: the request's deadline has passed.`, true, 0) };
-    }
-    // Awaited, not returned: an async function that returns a promise takes two more turns of the microtask queue.
-    if (tool.upstreamTool !== undefined) return await this.forward(tool, tool.upstreamTool, args, context, extras, timeoutMillis);
+    if (!check.ok) return resultOf(`Invalid arguments for tool ${name}: ${check.problems.join('; ')}`);
+    const timeoutMillis = this.timeoutOf(tool, context);
+    if (timeoutMillis <= 0) return resultOf(`Tool ${name} was not called: the request's deadline has passed.`);
+    if (tool.upstreamTool !== undefined) return this.forward(tool, tool.upstreamTool, args, context, extras, timeoutMillis);
+    return this.post(tool, args, context, extras, timeoutMillis, started);
+  }
 
+  /** A tool service's call: one POST of the arguments (with the caller's token exchanged first, where configured). */
+  private async post(
+    tool: ToolDefinition,
+    args: Record<string, unknown>,
+    context: RequestContext,
+    extras: CallExtras,
+    timeoutMillis: number,
+    started: number,
+  ): Promise<ToolCallOutcome> {
+    const { name } = tool;
+    const { limit, logger } = this.options;
     const exchange = this.options.exchanges?.exchangeOf(tool.routeToken);
     let authorization: string | undefined;
     if (exchange !== undefined) {
@@ -200,7 +213,7 @@ export class ToolExecutionService {
   ): Promise<ToolCallOutcome> {
     const { name } = tool;
     const { limit, logger, upstreams } = this.options;
-    const connection = upstreams?.connection(tool.routeToken);
+    const connection = upstreams?.connectionNow(tool.routeToken);
     if (upstreams === undefined || connection === undefined) {
       return { kind: 'result', result: toolResult(`Tool ${name} was not called: its MCP server is not configured.`, true, 0) };
     }

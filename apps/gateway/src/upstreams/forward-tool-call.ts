@@ -49,7 +49,8 @@ export interface ForwardedCallRequest {
 
 /** What forwarding needs of this replica: the tool's server, and the calls held for a retry. */
 export interface ForwardingTo {
-  readonly connection: Promise<UpstreamConnection>;
+  /** The connection, or while it is being made, its promise. */
+  readonly connection: UpstreamConnection | Promise<UpstreamConnection>;
   readonly held: HeldCalls<ForwardedCall>;
 }
 
@@ -85,9 +86,8 @@ export function forwardToolCall(
   if (state) answers.requestState = state.upstream;
   const relayed = new RelayedCall<ForwardedCall>(async (relay) => {
     try {
-      const result = await (
-        await to.connection
-      ).callTool(call.upstreamTool, call.args, {
+      const { connection } = to;
+      const result = await (connection instanceof Promise ? await connection : connection).callTool(call.upstreamTool, call.args, {
         timeoutMillis,
         meta: correlationMeta(context, trace),
         callerCapabilities: call.callerCapabilities ?? {},

@@ -35,6 +35,8 @@ export interface McpUpstreamsOptions {
 export class McpUpstreams {
   private readonly settings = new Map<string, UpstreamSettings>();
   private readonly connections = new Map<string, Promise<UpstreamConnection>>();
+  /** The same connections once their module has loaded. */
+  private readonly loaded = new Map<string, UpstreamConnection>();
   private pool: Agent | undefined;
   /** The calls waiting for a 2026 caller's retry with its answers (a 2025 server asked during them). */
   readonly held = new HeldCalls<ForwardedCall>();
@@ -71,9 +73,21 @@ export class McpUpstreams {
       breaker: new CircuitBreaker(BREAKER),
       logger: this.options.logger,
     };
-    const connection = import('./upstream-connection').then((loaded) => new loaded.UpstreamConnection(settings, deps));
+    const connection = import('./upstream-connection').then((module) => {
+      const made = new module.UpstreamConnection(settings, deps);
+      this.loaded.set(routeToken, made);
+      return made;
+    });
     this.connections.set(routeToken, connection);
     return connection;
+  }
+
+  /**
+   * The connection itself once it is made, else its promise (undefined for any other bundle): a forwarded
+   * call then starts at once, where awaiting a settled promise would cost it a turn of the microtask queue.
+   */
+  connectionNow(routeToken: string): UpstreamConnection | Promise<UpstreamConnection> | undefined {
+    return this.loaded.get(routeToken) ?? this.connection(routeToken);
   }
 
   /**

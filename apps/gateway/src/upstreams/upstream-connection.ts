@@ -248,18 +248,25 @@ export class UpstreamConnection {
     }
   }
 
-  /** Runs `run` on a connection; with `deadline`, waiting for a connection ends when the deadline does. */
-  private async withSession<T>(run: (client: McpClient) => Promise<T>, deadline?: CallDeadline): Promise<T> {
-    const client = this.client?.isConnected ? this.client : await this.connectedWithin(deadline);
-    try {
-      return await run(client);
-    } catch (error) {
-      if (!isSessionExpired(error)) throw error;
-      // 404 to our session: the request never ran, so it goes once more, on a new session.
-      this.deps.logger.info('mcp_upstream_session_renewed', { bundle: this.settings.bundle });
-      this.forget(client);
-      return run(await this.connectedWithin(deadline));
-    }
+  /**
+   * Runs `run` on a connection; with `deadline`, waiting for a connection ends when the deadline does. Not
+   * async on a connection already open (every call but the first): `run`'s promise goes on with a handler
+   * for its failure only, without an async function's promise and turns of the microtask queue (ADR 0005).
+   */
+  private withSession<T>(run: (client: McpClient) => Promise<T>, deadline?: CallDeadline): Promise<T> {
+    const client = this.client;
+    if (client?.isConnected) return run(client).catch((error: unknown) => this.renewed(error, client, run, deadline));
+    return this.connectedWithin(deadline).then((opened) =>
+      run(opened).catch((error: unknown) => this.renewed(error, opened, run, deadline)),
+    );
+  }
+
+  /** A 404 to our session: the request never ran, so it goes once more, on a new session. Any other failure is thrown. */
+  private async renewed<T>(error: unknown, client: McpClient, run: (client: McpClient) => Promise<T>, deadline?: CallDeadline): Promise<T> {
+    if (!isSessionExpired(error)) throw error;
+    this.deps.logger.info('mcp_upstream_session_renewed', { bundle: this.settings.bundle });
+    this.forget(client);
+    return run(await this.connectedWithin(deadline));
   }
 
   private connectedWithin(deadline: CallDeadline | undefined): Promise<McpClient> {

@@ -32,21 +32,35 @@ export interface ExchangedCall {
  * the result returned as the server sent it when it is a `tools/call` result: a `content` array, or an
  * `input_required` result. The server's JSON-RPC error is thrown as the SDK would throw it.
  */
-export async function exchangeToolCall(transport: ExchangingTransport, call: ExchangedCall): Promise<CallToolResult | InputRequiredResult> {
+export function exchangeToolCall(transport: ExchangingTransport, call: ExchangedCall): Promise<CallToolResult | InputRequiredResult> {
   const request: JSONRPCRequest = { jsonrpc: '2.0', id: call.id, method: 'tools/call', params: call.params };
   const asked = new ServerRequestsOfCall(transport, call.serverRequests);
-  try {
-    return resultOf(await transport.exchange(request, { cancellation: call.cancellation, route: (message) => asked.route(message) }));
-  } catch (error) {
-    const reason = call.cancellation?.reason;
-    if (reason !== undefined && call.tellsCancellation) {
-      const cancelled = { requestId: call.id, reason: reason.message };
-      transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: cancelled }).catch(() => undefined);
-    }
-    throw error;
-  } finally {
-    asked.end();
+  // Handlers on the exchange's promise, not an async function: that would cost every call a promise of its
+  // own and turns of the microtask queue (docs/adr/0005-gateway-hot-path.md, fourteenth round).
+  return transport.exchange(request, { cancellation: call.cancellation, route: (message) => asked.route(message) }).then(
+    (answer) => {
+      asked.end();
+      try {
+        return resultOf(answer);
+      } catch (error) {
+        return failed(transport, call, error);
+      }
+    },
+    (error: unknown) => {
+      asked.end();
+      return failed(transport, call, error);
+    },
+  );
+}
+
+/** A call that failed is thrown on; the server of a call we cancelled is told so when its era asks for it. */
+function failed(transport: ExchangingTransport, call: ExchangedCall, error: unknown): never {
+  const reason = call.cancellation?.reason;
+  if (reason !== undefined && call.tellsCancellation) {
+    const cancelled = { requestId: call.id, reason: reason.message };
+    transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: cancelled }).catch(() => undefined);
   }
+  throw error;
 }
 
 function resultOf(answer: InboundResponse): CallToolResult | InputRequiredResult {

@@ -318,7 +318,7 @@ export class McpClient implements NotificationSource {
    * `options.serverRequests` (the client's own handlers without them). Closing the client ends it, as the
    * closed transport does.
    */
-  private async exchangeCall(
+  private exchangeCall(
     transport: ExchangingTransport,
     params: ToolCallParams,
     cancellation: Cancellation | undefined,
@@ -331,24 +331,28 @@ export class McpClient implements NotificationSource {
     const meta = envelope ? Object.assign({}, envelope, options.meta) : options.meta;
     if (meta !== undefined) params._meta = meta;
     this.running += 1;
-    try {
-      return await exchangeToolCall(transport, {
-        id: `x${(this.exchanged += 1)}`,
-        params,
-        cancellation:
-          cancellation ??
-          Cancellation.following(
-            AbortSignal.any([this.stopping.signal, AbortSignal.timeout(options.timeoutMs ?? this.options.requestTimeoutMs)]),
-          ),
-        serverRequests: options.serverRequests ?? this.options.serverRequests ?? {},
-        tellsCancellation: !modern,
-      });
-    } catch (error) {
-      if (isConnectionClosed(error)) throw this.connectionLost(params.name, error);
-      throw error;
-    } finally {
-      this.running -= 1;
-    }
+    // Handlers on the call's promise, not an async function (ADR 0005, fourteenth round); exchangeToolCall
+    // never throws, its failures are its promise's.
+    return exchangeToolCall(transport, {
+      id: `x${(this.exchanged += 1)}`,
+      params,
+      cancellation:
+        cancellation ??
+        Cancellation.following(
+          AbortSignal.any([this.stopping.signal, AbortSignal.timeout(options.timeoutMs ?? this.options.requestTimeoutMs)]),
+        ),
+      serverRequests: options.serverRequests ?? this.options.serverRequests ?? {},
+      tellsCancellation: !modern,
+    }).then(
+      (result) => {
+        this.running -= 1;
+        return result;
+      },
+      (error: unknown) => {
+        this.running -= 1;
+        throw isConnectionClosed(error) ? this.connectionLost(params.name, error) : error;
+      },
+    );
   }
 
   /** What the SDK puts in every 2026-07-28 request's `_meta`: our version, our name, our capabilities. */

@@ -295,7 +295,16 @@ export class StreamableHttpClientTransport implements McpTransport {
           this.afterStream(request.id, owner, position, events, 0).catch((error: unknown) => this.streamFailed(owner, error));
       },
       onBody: (head, text) => {
-        this.exchangeBody(request, modern, pending, head, text).then((again) => {
+        if (head.status < 300) {
+          // Read in this turn: an async function per answer cost every forwarded call two promises (ADR 0005).
+          try {
+            this.exchangeAnswer(request, pending, head, text);
+          } catch (error) {
+            pending.fail(error as Error);
+          }
+          return;
+        }
+        this.exchangeRefusal(request, modern, pending, head, text).then((again) => {
           if (again) this.sendExchange(request, pending, cancellation);
         }, pending.fail);
       },
@@ -316,25 +325,27 @@ export class StreamableHttpClientTransport implements McpTransport {
   }
 
   /**
-   * An exchange's reply that is not an event stream: its JSON answer, a 2026-07-28 server's refusal for it,
-   * or why there is none. True when it was a refusal for credentials, now handed over, and the request is to
-   * be sent again.
+   * An exchange's refusal (an HTTP status of 300 or more): a 2026-07-28 server's JSON-RPC refusal of the
+   * request, or why there is no answer. True when it was a refusal for credentials, now handed over, and the
+   * request is to be sent again.
    */
-  private async exchangeBody(
+  private async exchangeRefusal(
     request: JSONRPCRequest,
     modern: string | undefined,
     pending: PendingExchange,
-    head: ReplyHead,
+    { status, wwwAuthenticate }: ReplyHead,
     text: string | undefined,
   ): Promise<boolean> {
+    if (await this.handedOver(status, wwwAuthenticate, pending)) return true;
+    const refusal = modern && status === 400 && text !== undefined ? errorAnswerFor(request.id, text) : undefined;
+    if (refusal) pending.answer(refusal);
+    else throw this.statusFailure(status, text?.slice(0, REFUSAL_BODY_BYTES));
+    return false;
+  }
+
+  /** An exchange's reply of a 2xx status that is not an event stream: its JSON answer, given to `pending`, or why there is none (thrown). */
+  private exchangeAnswer(request: JSONRPCRequest, pending: PendingExchange, head: ReplyHead, text: string | undefined): void {
     const { status } = head;
-    if (status >= 300) {
-      if (await this.handedOver(status, head.wwwAuthenticate, pending)) return true;
-      const refusal = modern && status === 400 && text !== undefined ? errorAnswerFor(request.id, text) : undefined;
-      if (refusal) pending.answer(refusal);
-      else throw this.statusFailure(status, text?.slice(0, REFUSAL_BODY_BYTES));
-      return false;
-    }
     if (status === 202 || !head.contentType.startsWith('application/json')) {
       throw new HttpClientError(
         HttpClientErrorCode.UnexpectedContentType,
@@ -354,7 +365,6 @@ export class StreamableHttpClientTransport implements McpTransport {
         `${this.endpoint} answered a request with a body that is not its answer`,
       );
     }
-    return false;
   }
 
   /** Whether a refusal went to the credentials holder (at most once for a 401, MAX_STEP_UPS_PER_REQUEST step-ups). */
