@@ -6,6 +6,9 @@
 // percent), so they show a change to a call's objects that CPU figures, which swing by 40% on a shared
 // machine, cannot (docs/benchmarks.md, "Garbage per call"). Promoted bytes are the ones to watch: each is
 // copied twice, then kept until a full collection.
+// Beside them, the promises a call makes (and the awaits, which count as promises while a hook is on), in a
+// pass of its own with a counting hook preloaded (count-promises.cjs): exact, and each promise is a turn of
+// the microtask queue the call waits for (ADR 0005, fourteenth round).
 // Targets: the gateway calling a REST tool (the bench tool service) and an MCP server's tool
 // (tools/bench/gateway-federation/bench-mcp-server.mjs), each called by a 2025 client and a 2026-07-28 one.
 // Usage (after `npx nx run gateway:build`):
@@ -14,6 +17,7 @@
 //                          finds node_modules), target by target (repeatable)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import autocannon from 'autocannon';
@@ -50,6 +54,29 @@ function collections(text) {
     allocated: Number(/\ballocated=(\d+)/.exec(line)?.[1] ?? 0),
     promoted: Number(/\bpromoted=(\d+)/.exec(line)?.[1] ?? 0),
   }));
+}
+
+/** Promises made per call: the counting hook's totals before and after a measured run, read from the gateway's output. */
+async function promisesPerCall(main, target, upstream) {
+  const counter = path.join(path.dirname(fileURLToPath(import.meta.url)), 'count-promises.cjs');
+  const gateway = await startGateway(upstream, { main, bundle: target.bundle, nodeOptions: ['--require', counter], keepOutput: true });
+  const counts = () => [...gateway.output().matchAll(/^promises=(\d+)$/gm)].map((match) => Number(match[1]));
+  const counted = async () => {
+    const seen = counts().length;
+    process.kill(gateway.pid, 'SIGUSR2');
+    while (counts().length === seen) await new Promise((resolve) => setTimeout(resolve, 20));
+    return counts()[seen];
+  };
+  try {
+    const load = (seconds) =>
+      autocannon({ url: gateway.url, method: 'POST', ...target.call, connections: 32, overallRate: rate, duration: seconds });
+    await load(Math.max(1, Math.min(2, warmup)));
+    const before = await counted();
+    const run = await load(Math.max(1, Math.min(2, duration)));
+    return Math.round((((await counted()) - before) / run.requests.total) * 10) / 10;
+  } finally {
+    await stopProcess(gateway.pid);
+  }
 }
 
 async function measure(main, target, upstream) {
@@ -101,15 +128,20 @@ try {
   const builds = [path.join(root, 'dist/apps/gateway/main.js'), ...options.compare.map((main) => path.resolve(main))];
   console.log(`${rate} calls/s (autocannon), ${warmup} s of warm-up, ${duration} s measured per target, node ${process.version}\n`);
   console.log(
-    `${'build'.padEnd(28)} ${'target'.padEnd(22)} ${'allocated/call'.padStart(15)} ${'promoted/call'.padStart(14)} ${'young GCs/1k'.padStart(13)} ${'full GCs/10k'.padStart(13)}`,
+    `${'build'.padEnd(28)} ${'target'.padEnd(22)} ${'allocated/call'.padStart(15)} ${'promoted/call'.padStart(14)} ${'young GCs/1k'.padStart(13)} ${'full GCs/10k'.padStart(13)} ${'promises/call'.padStart(14)}`,
   );
   const rows = [];
   for (const target of targets) {
     for (const main of builds) {
-      const row = { build: path.relative(root, main), target: target.name, ...(await measure(main, target, target.upstream)) };
+      const row = {
+        build: path.relative(root, main),
+        target: target.name,
+        ...(await measure(main, target, target.upstream)),
+        promisesPerCall: await promisesPerCall(main, target, target.upstream),
+      };
       rows.push(row);
       console.log(
-        `${row.build.padEnd(28)} ${row.target.padEnd(22)} ${`${(row.allocatedPerCall / 1024).toFixed(1)} KB`.padStart(15)} ${`${row.promotedPerCall} B`.padStart(14)} ${String(row.youngPer1000Calls).padStart(13)} ${String(row.fullPer10000Calls).padStart(13)}`,
+        `${row.build.padEnd(28)} ${row.target.padEnd(22)} ${`${(row.allocatedPerCall / 1024).toFixed(1)} KB`.padStart(15)} ${`${row.promotedPerCall} B`.padStart(14)} ${String(row.youngPer1000Calls).padStart(13)} ${String(row.fullPer10000Calls).padStart(13)} ${String(row.promisesPerCall).padStart(14)}`,
       );
     }
   }
