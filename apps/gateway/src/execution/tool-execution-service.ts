@@ -202,8 +202,11 @@ export class ToolExecutionService {
     return Math.ceil(Math.min(tool.timeoutMillis ?? Infinity, this.options.settings.maxToolTimeoutMillis, remainingMillis(context)));
   }
 
-  /** A tool of an MCP server bundle (issue 28): its call forwarded as MCP, within the same per-tool and per-server limits. */
-  private async forward(
+  /**
+   * A tool of an MCP server bundle (issue 28): its call forwarded as MCP, within the same per-tool and
+   * per-server limits. Not async: handlers on the forwarded call's promise (ADR 0005, fourteenth round).
+   */
+  private forward(
     tool: ToolDefinition,
     upstreamTool: string,
     args: Record<string, unknown>,
@@ -212,30 +215,42 @@ export class ToolExecutionService {
     timeoutMillis: number,
   ): Promise<ToolCallOutcome> {
     const { name } = tool;
-    const { limit, logger, upstreams } = this.options;
+    const { limit, upstreams } = this.options;
     const connection = upstreams?.connectionNow(tool.routeToken);
-    if (upstreams === undefined || connection === undefined) {
-      return { kind: 'result', result: toolResult(`Tool ${name} was not called: its MCP server is not configured.`, true, 0) };
-    }
+    if (upstreams === undefined || connection === undefined)
+      return resultOf(`Tool ${name} was not called: its MCP server is not configured.`);
     const answers = forwardedAnswers(extras);
-    if (answers === 'invalid') return { kind: 'invalid_request_state' };
+    if (answers === 'invalid') return Promise.resolve({ kind: 'invalid_request_state' });
     const origin = this.originOf(tool.endpoint);
     const admission = limit.tryAcquire(name, origin);
-    if (admission !== 'admitted') return { kind: 'result', result: this.refusedAtLimit(name, admission, context) };
+    if (admission !== 'admitted') return Promise.resolve({ kind: 'result', result: this.refusedAtLimit(name, admission, context) });
     const started = performance.now();
-    let forwarded: ForwardedCall;
+    let forwarding: Promise<ForwardedCall>;
     try {
-      forwarded = await forwardToolCall(
+      forwarding = forwardToolCall(
         { connection, held: upstreams.held },
         { tool: name, upstreamTool, args, callerCapabilities: extras.callerCapabilities, answers, callerRelay: extras.callerRelay },
         context,
         extras.trace,
         timeoutMillis,
       );
-    } finally {
-      limit.release(name, origin);
+    } catch (error) {
+      forwarding = Promise.reject(error);
     }
-    const durationMs = Math.round(performance.now() - started);
+    return forwarding.then(
+      (forwarded) => {
+        limit.release(name, origin);
+        return this.forwarded(name, forwarded, context, Math.round(performance.now() - started));
+      },
+      (error: unknown) => {
+        limit.release(name, origin);
+        throw error;
+      },
+    );
+  }
+
+  /** A forwarded call's end: observed, logged once, and its outcome as the era answers it. */
+  private forwarded(name: string, forwarded: ForwardedCall, context: RequestContext, durationMs: number): ToolCallOutcome {
     const failure = 'input' in forwarded ? undefined : 'refused' in forwarded ? 'jsonrpc_error' : forwarded.failure;
     this.options.observe?.(name, durationMs, failure);
     const status = context.hangUp?.happened
@@ -243,7 +258,11 @@ export class ToolExecutionService {
       : 'input' in forwarded
         ? 'input_required'
         : (failure ?? ('result' in forwarded && forwarded.result.isError ? 'is_error' : 'ok'));
-    logger.info(status === 'cancelled' ? 'tool_call_cancelled' : 'tool_call_completed', { tool: name, status, durationMs }, context);
+    this.options.logger.info(
+      status === 'cancelled' ? 'tool_call_cancelled' : 'tool_call_completed',
+      { tool: name, status, durationMs },
+      context,
+    );
     if ('refused' in forwarded) return { kind: 'refused_upstream', refusal: forwarded.refused };
     if (!('input' in forwarded)) return { kind: 'forwarded', result: forwarded.result };
     const { input, held } = forwarded;
