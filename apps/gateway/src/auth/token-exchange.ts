@@ -52,18 +52,21 @@ export class TokenExchange {
     if (issued !== undefined && this.now() < issued.renewAt) return `Bearer ${issued.value}`;
     let pending = this.exchanging.get(subjectToken);
     if (pending === undefined) {
-      pending = this.exchange(subjectToken, timeoutMillis).finally(() => this.exchanging.delete(subjectToken));
+      pending = this.exchange(subjectToken, timeoutMillis)
+        .then((token) => this.keep(subjectToken, token))
+        .finally(() => this.exchanging.delete(subjectToken));
       this.exchanging.set(subjectToken, pending);
-      this.keep(subjectToken, await pending);
     }
     return `Bearer ${(await pending).value}`;
   }
 
-  private keep(subjectToken: string, issued: IssuedToken): void {
+  private keep(subjectToken: string, issued: IssuedToken): IssuedToken {
     this.exchanged.delete(subjectToken);
     if (this.exchanged.size >= this.settings.maxEntries) this.exchanged.delete(this.exchanged.keys().next().value as string);
     this.exchanged.set(subjectToken, issued);
+    return issued;
   }
+
   private async exchange(subjectToken: string, timeoutMillis: number): Promise<IssuedToken> {
     const { tokenUrl, clientId, clientSecret, resource, audience, scope } = this.settings;
     const secret = clientSecret();

@@ -122,7 +122,8 @@ function checkTokenExchange({ name, tokenExchange, mcpServer }: BundleSettings, 
       `mcp.bundles ${name}: tokenExchange is for tool services; an MCP server gets the gateway's own token with mcpServer.oauth`,
     );
   }
-  if (!URL.canParse(tokenExchange.tokenUrl) || new URL(tokenExchange.tokenUrl).username !== '') {
+  const tokenUrl = URL.canParse(tokenExchange.tokenUrl) ? new URL(tokenExchange.tokenUrl) : undefined;
+  if (tokenUrl === undefined || tokenUrl.username !== '' || tokenUrl.password !== '') {
     throw configInvalid(`mcp.bundles ${name}: tokenExchange.tokenUrl must be a URL without credentials (they go in clientSecret)`);
   }
 }
