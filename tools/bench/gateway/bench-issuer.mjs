@@ -31,5 +31,5 @@ rateLimits:
   perCaller: { points: 1000000000, durationSeconds: 60 }
   perTool: [{ tools: "*", points: 1000000000, durationSeconds: 60 }]
 `;
-  return { authorization: `Bearer ${token}`, yaml };
+  return { authorization: `Bearer ${token}`, yaml, issuer, audience: AUDIENCE };
 }

@@ -33,6 +33,11 @@
 //                          measured against the bare MCP forwarder in front of the same server, in both
 //                          eras (tools/bench/gateway-federation); every other option applies, each target
 //                          once per era
+// Beside the gateway and its baseline, every run measures the required-work floor (required-work-floor.mjs:
+// the baseline plus, inline, the work the requirements ask for each call; with --compare-auth also with
+// `auth` and `limits`), so that the ratio to the baseline is read against what the required work costs:
+//     --floor-without <parts>  also measures the floor without these parts (comma-separated, e.g. logs,metrics):
+//                          what each part of the required work costs (repeatable)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -57,6 +62,7 @@ import {
   startGateway,
   startMcpForwarder,
   startMinimalProxy,
+  startRequiredWorkFloor,
   startToolService,
   stopAll,
   stopProcess,
@@ -79,6 +85,7 @@ const { values: options } = parseArgs({
     warmup: { type: 'string', default: SMOKE ? '2' : '10' },
     federation: { type: 'boolean', default: false },
     together: { type: 'boolean', default: false },
+    'floor-without': { type: 'string', multiple: true, default: [] },
     smoke: { type: 'boolean', default: false },
   },
 });
@@ -208,6 +215,14 @@ try {
     for (const flags of options['compare-flags'])
       ofEra.push(gateway(`gateway ${flags}`, { nodeOptions: flags.split(' ').filter(Boolean) }));
     if (issuer) ofEra.push(gateway('gateway auth+limits', { extraYaml: issuer.yaml }));
+    const floor = (name, env = {}) => ({
+      name: named(name),
+      call,
+      start: () => startRequiredWorkFloor({ [options.federation ? 'MCP_SERVER_URL' : 'TOOL_SERVICE_URL']: toolService.url, ...env }),
+    });
+    ofEra.push(floor('required-work floor'));
+    if (issuer) ofEra.push(floor('floor auth+limits', { FLOOR_ISSUER: issuer.issuer, FLOOR_AUDIENCE: issuer.audience }));
+    for (const parts of options['floor-without']) ofEra.push(floor(`floor without ${parts}`, { FLOOR_WITHOUT: parts }));
     ofEra.push(baseline);
     for (const target of ofEra) Object.assign(target, { baseline, reference: ofEra[0] });
     targets.push(...ofEra);

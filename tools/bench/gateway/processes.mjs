@@ -96,6 +96,14 @@ export function startMcpForwarder(mcpServer) {
   );
 }
 
+/**
+ * A baseline's forwarding plus the gateway's required per-call work, inline (required-work-floor.mjs).
+ * `env`: its upstream (`TOOL_SERVICE_URL` or `MCP_SERVER_URL`), and FLOOR_WITHOUT, FLOOR_ISSUER, FLOOR_AUDIENCE.
+ */
+export function startRequiredWorkFloor(env) {
+  return start('required-work floor', [path.join(here, 'required-work-floor.mjs')], env, /listening on (\S+)/);
+}
+
 export function startSdkRecipe(toolService) {
   return start('SDK recipe', [path.join(here, 'sdk-recipe-gateway.mjs')], { TOOL_SERVICE_URL: toolService }, /listening on (\S+)/);
 }
