@@ -297,4 +297,7 @@ const server = createServer((req, res) => {
 });
 server.keepAliveTimeout = 65_000;
 server.listen(0, '127.0.0.1', () => console.log(`required-work floor listening on http://127.0.0.1:${server.address().port}/mcp`));
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+process.on('SIGTERM', () => {
+  server.close(() => process.exit(0));
+  server.closeAllConnections(); // kept-alive clients would hold it for their keep-alive timeout
+});
