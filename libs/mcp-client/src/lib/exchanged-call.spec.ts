@@ -169,4 +169,21 @@ describe('exchangeToolCall', () => {
       if (tellsCancellation) expect(posted[1]).toMatchObject({ params: { requestId: 'x1', reason: 'the caller hung up' } });
     },
   );
+
+  it('fails its promise, never throws, when the transport throws instead of rejecting', async () => {
+    const transport = new StreamableHttpClientTransport(url, { dispatcher, listen: false });
+    transport.exchange = () => {
+      throw new Error('the transport broke');
+    };
+    let running: Promise<unknown> | undefined;
+    expect(() => {
+      running = exchangeToolCall(transport, {
+        id: 'x1',
+        params: { name: 'ask', arguments: {} },
+        serverRequests: {},
+        tellsCancellation: false,
+      });
+    }).not.toThrow();
+    await expect(running).rejects.toThrow('the transport broke');
+  });
 });

@@ -35,9 +35,16 @@ export interface ExchangedCall {
 export function exchangeToolCall(transport: ExchangingTransport, call: ExchangedCall): Promise<CallToolResult | InputRequiredResult> {
   const request: JSONRPCRequest = { jsonrpc: '2.0', id: call.id, method: 'tools/call', params: call.params };
   const asked = new ServerRequestsOfCall(transport, call.serverRequests);
+  let exchanged: Promise<InboundResponse>;
+  try {
+    exchanged = transport.exchange(request, { cancellation: call.cancellation, route: (message) => asked.route(message) });
+  } catch (error) {
+    // A transport that throws instead of rejecting still fails only this call's promise: this function never throws.
+    exchanged = Promise.reject(error);
+  }
   // Handlers on the exchange's promise, not an async function: that would cost every call a promise of its
   // own and turns of the microtask queue (docs/adr/0005-gateway-hot-path.md, fourteenth round).
-  return transport.exchange(request, { cancellation: call.cancellation, route: (message) => asked.route(message) }).then(
+  return exchanged.then(
     (answer) => {
       asked.end();
       try {
