@@ -50,7 +50,7 @@ describe('Redis warm start across gateway processes (real redis-server, real too
     }
   });
 
-  it('Redis killed mid-load: no client sees an error, and the outage is logged once', async () => {
+  it('Redis killed mid-load: no client sees an error, and the outage is logged once, not per command', async () => {
     const tools = await startSampleToolService();
     // A TTL of 0 makes every request start a refresh that writes through to Redis: the most Redis traffic.
     const gw = await startTestGateway(tools.url, (config) => {
@@ -71,7 +71,12 @@ describe('Redis warm start across gateway processes (real redis-server, real too
       const replies = [...before, ...(await during), ...(await load(40))];
       expect(replies.filter((reply) => reply.error !== undefined || reply.result?.isError === true)).toEqual([]);
       while (!gw.logs().includes('event=snapshot_cache_unavailable')) await load(2);
-      expect(gw.logs().match(/event=snapshot_cache_unavailable/g)).toHaveLength(1);
+      // Logged when availability changes, never per command. On a loaded machine a command can time out
+      // (200 ms) before the kill, which is an outage and a recovery of their own; the kill's outage is then
+      // the last change, still logged once however many commands fail after it.
+      const changes = gw.logs().match(/event=snapshot_cache_(?:un)?available/g) ?? [];
+      expect(changes.at(-1)).toBe('event=snapshot_cache_unavailable');
+      expect(changes.filter((change, i) => change === changes[i - 1])).toEqual([]);
     } finally {
       await gw.stop();
       await tools.stop();
