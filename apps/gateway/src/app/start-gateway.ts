@@ -5,9 +5,9 @@ import type { CatalogueGeneration } from '@toolmesh/registry';
 import { createLogger, createMcpHttpApp, type DispatchOutcome, listenHttp, type Logger } from '@toolmesh/transport-http/server';
 
 import { BundleTokenExchanges } from '../auth/bundle-token-exchanges';
+import { RequestStateSeal } from '../call/request-state-seal';
+import { ServiceCredentials } from '../call/service-credentials';
 import type { GatewayConfig } from '../config/gateway-config';
-import { RequestStateSeal } from '../execution/request-state-seal';
-import { ServiceCredentials } from '../execution/service-credentials';
 import { ToolConcurrencyLimit } from '../execution/tool-concurrency-limit';
 import { ToolExecutionService } from '../execution/tool-execution-service';
 import { GatewayMetrics, type RequestOutcome } from '../management/gateway-metrics';

@@ -1,7 +1,7 @@
 import { Agent } from 'undici';
 
+import type { ServiceCredentials } from '../call/service-credentials';
 import type { BundleSettings } from '../config/gateway-config';
-import type { ServiceCredentials } from '../execution/service-credentials';
 import { TokenExchange } from './token-exchange';
 
 /** The deadline of one exchange, and the exchanged tokens each bundle keeps at most. */

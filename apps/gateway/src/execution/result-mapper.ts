@@ -1,7 +1,7 @@
 import type { ToolOutput } from '@toolmesh/registry';
 
+import { type InputRequired, readInputRequired } from '../call/input-required';
 import type { ToolHttpResponse } from '../tool-client/tool-client';
-import { type InputRequired, readInputRequired } from './input-required';
 
 /**
  * The `CallToolResult` the gateway returns (SPEC G13): one text block carrying the call's duration and,

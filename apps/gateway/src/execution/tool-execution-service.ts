@@ -3,6 +3,10 @@ import type { ToolCatalogue, ToolDefinition } from '@toolmesh/registry';
 import { CallerHeader, type Logger, remainingMillis, type RequestContext } from '@toolmesh/transport-http/server';
 
 import type { BundleTokenExchanges } from '../auth/bundle-token-exchanges';
+import { inputAnswerHeaders, type InputAnswers, type InputRequired } from '../call/input-required';
+import type { RequestStateSeal } from '../call/request-state-seal';
+import type { ServiceCredentials } from '../call/service-credentials';
+import type { TraceHeaders } from '../call/trace-context';
 import type { CallerIdentity } from '../tool-client/caller-identity';
 import type { ToolClient, ToolHttpRequest, ToolHttpResponse } from '../tool-client/tool-client';
 import { type ForwardedCall, type ForwardedCallRequest, type ForwardedToolResult, forwardToolCall } from '../upstreams/forward-tool-call';
@@ -11,12 +15,8 @@ import type { McpUpstreams } from '../upstreams/mcp-upstreams';
 import type { CallerRelay } from '../upstreams/server-request-relay';
 import type { UpstreamRefusal } from '../upstreams/upstream-refusal';
 import { boundRequest } from './bound-request';
-import { inputAnswerHeaders, type InputAnswers, type InputRequired } from './input-required';
-import type { RequestStateSeal } from './request-state-seal';
 import { type GatewayCallToolResult, mapToolReply, toolResult } from './result-mapper';
-import type { ServiceCredentials } from './service-credentials';
 import type { ToolAdmission, ToolConcurrencyLimit } from './tool-concurrency-limit';
-import type { TraceHeaders } from './trace-context';
 
 /**
  * What a call carries besides its arguments: the caller's trace context, its `Idempotency-Key`, and from a

@@ -4,7 +4,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 
-import type { TraceHeaders } from '../execution/trace-context';
+import type { TraceHeaders } from '../call/trace-context';
 
 /** One traced `tools/call`: its request span, and the tool-call span whose context goes to the tool service. */
 export interface CallTrace {

@@ -1,7 +1,7 @@
 import { type JSONRPCMessage, McpMetaKey } from '@toolmesh/protocol';
 import { CallerHeader, type RequestContext } from '@toolmesh/transport-http/server';
 
-import type { TraceHeaders } from '../execution/trace-context';
+import type { TraceHeaders } from '../call/trace-context';
 
 /** The `_meta` keys of the correlation ids an MCP server gets with each forwarded call (docs/gateway.md). */
 const CORRELATION_META_KEYS = { guid: 'io.toolmesh/guid', requestId: 'io.toolmesh/requestId' } as const;

@@ -2,8 +2,8 @@ import type { CallToolResult, InputRequiredResult } from '@toolmesh/mcp-client';
 import { errorMessage } from '@toolmesh/protocol';
 import type { RequestContext } from '@toolmesh/transport-http/server';
 
-import { type InputRequired, missingCapabilities } from '../execution/input-required';
-import type { TraceHeaders } from '../execution/trace-context';
+import { type InputRequired, missingCapabilities } from '../call/input-required';
+import type { TraceHeaders } from '../call/trace-context';
 import { correlationMeta } from './correlation';
 import type { ForwardedState } from './forwarded-state';
 import { HELD_CALL_MILLIS, type HeldCalls } from './held-calls';

@@ -3,8 +3,8 @@ import type { ToolLister } from '@toolmesh/registry';
 import type { Logger } from '@toolmesh/transport-http/server';
 import { Agent } from 'undici';
 
+import type { ServiceCredentials } from '../call/service-credentials';
 import type { BundleSettings, McpServerBundleSettings, McpServerOAuthSettings } from '../config/gateway-config';
-import type { ServiceCredentials } from '../execution/service-credentials';
 import { CircuitBreaker } from './circuit-breaker';
 import type { ClientCredentialsSettings } from './client-credentials';
 import type { ForwardedCall } from './forward-tool-call';

@@ -1,7 +1,7 @@
 import { McpMetaKey, missingRequiredClientCapability, RawJson, type RequestId } from '@toolmesh/protocol';
 import type { DispatchOutcome } from '@toolmesh/transport-http/server';
 
-import { type InputRequired, missingCapabilities } from '../../execution/input-required';
+import { type InputRequired, missingCapabilities } from '../../call/input-required';
 import type { RequestHandler } from '../handlers/method-handler';
 import { errorOutcome, resultOutcome } from '../outcomes';
 import type { ModernRequestHandler } from './era-2026';

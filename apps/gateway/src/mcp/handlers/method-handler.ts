@@ -1,7 +1,7 @@
 import type { JsonRpcErrorResponse, RawJson, RequestId } from '@toolmesh/protocol';
 import type { DispatchOutcome, RequestContext } from '@toolmesh/transport-http/server';
 
-import type { InputRequired } from '../../execution/input-required';
+import type { InputRequired } from '../../call/input-required';
 
 /**
  * What a request handler answers: a result, an error response built with protocol's builders, (a

@@ -10,17 +10,17 @@ import {
 import type { ToolDefinition } from '@toolmesh/registry';
 import type { JsonOutcome, RequestContext } from '@toolmesh/transport-http/server';
 
-import type { AdmissionRefusal, CallAdmission } from '../../execution/call-admission';
-import { type CallIdentity, idempotencyKey } from '../../execution/idempotency-key';
 import {
   declaredInputCapabilities,
   inputAnswersProblem,
   inputCapabilitiesDeclared,
   readInputAnswers,
-} from '../../execution/input-required';
+} from '../../call/input-required';
+import { traceHeaders } from '../../call/trace-context';
+import type { AdmissionRefusal, CallAdmission } from '../../execution/call-admission';
+import { type CallIdentity, idempotencyKey } from '../../execution/idempotency-key';
 import type { GatewayCallToolResult } from '../../execution/result-mapper';
 import type { ToolCallOutcome, ToolExecutionService } from '../../execution/tool-execution-service';
-import { traceHeaders } from '../../execution/trace-context';
 import type { CallTrace, GatewayTracing } from '../../tracing/tracing';
 import type { ForwardedToolResult } from '../../upstreams/forward-tool-call';
 import type { UpstreamRefusal } from '../../upstreams/upstream-refusal';

@@ -3,8 +3,6 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 const FORMAT = 'v1.';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-/** The shortest configured secret accepted: 32 characters, e.g. `openssl rand -base64 32` (44). */
-export const MIN_REQUEST_STATE_KEY_LENGTH = 32;
 
 /**
  * Seals the `requestState` a tool service hands a 2026 client in an MRTR round, so that the client can
