@@ -87,6 +87,23 @@ const REGISTRY_FLOORS = [
   'catalogue',
 ];
 
+// The gateway's floors, lowest first (docs/architecture.md, "The gateway"): errors and configuration, the call's
+// shared types (call/), the ports and services that know one concern each (side by side: they do not import each
+// other), the limits over the caller's identity, the MCP servers behind the gateway, the execution of a call, the
+// MCP protocol's eras and handlers over it, the composition root, and the lint-source CLI, which starts from it.
+const GATEWAY_FLOORS = [
+  'errors',
+  'config',
+  'call',
+  ['tool-client', 'tracing', 'management', 'auth'],
+  'limits',
+  'upstreams',
+  'execution',
+  'mcp',
+  'app',
+  'lint',
+];
+
 /**
  * One lint block per folder of `root`: its product code and test support import no folder on a floor above
  * its own, nor a neighbour on its own floor. `floors` lists them lowest first; an array is a floor of neighbours.
@@ -134,6 +151,7 @@ const toolmesh = {
     'no-tools-in-libraries': restrictedImports,
     'agent-cli-floors': restrictedImports,
     'registry-floors': restrictedImports,
+    'gateway-floors': restrictedImports,
     'one-schema-validator': restrictedImports,
   },
 };
@@ -207,6 +225,7 @@ export default [
   },
   ...floorRules('agent-cli-floors', 'apps/agent-cli/src', AGENT_CLI_FLOORS, 'docs/architecture.md, "The agent CLI"'),
   ...floorRules('registry-floors', 'libs/registry/src/lib', REGISTRY_FLOORS, 'docs/architecture.md, "Rules"'),
+  ...floorRules('gateway-floors', 'apps/gateway/src', GATEWAY_FLOORS, 'docs/architecture.md, "The gateway"'),
   {
     // One JSON Schema validator for the whole product (SPEC N5, ADR 0012): Ajv and its linear-time pattern
     // engine are used by libs/protocol/src/lib/schema only, so no copy can run patterns on V8's backtracking

@@ -214,6 +214,32 @@ const forbidden: Array<[string, Snippet, RegExp]> = [
     importingAt('libs/registry/src/lib/status/boundary-fixture.ts', '../catalogue/live-catalogue'),
     /libs\/registry\/src\/lib\/status lies below catalogue/,
   ],
+  // the gateway's floors
+  [
+    'gateway upstreams imports execution (the old input-required import)',
+    importingAt('apps/gateway/src/upstreams/boundary-fixture.ts', '../execution/tool-execution-service'),
+    /apps\/gateway\/src\/upstreams lies below execution, mcp, app, lint/,
+  ],
+  [
+    'gateway call imports auth',
+    importingAt('apps/gateway/src/call/boundary-fixture.ts', '../auth/verified-tokens'),
+    /apps\/gateway\/src\/call lies below tool-client, tracing, management, auth, limits, upstreams, execution, mcp, app, lint/,
+  ],
+  [
+    'gateway auth imports its neighbour tracing',
+    importingAt('apps/gateway/src/auth/boundary-fixture.ts', '../tracing/tracing'),
+    /apps\/gateway\/src\/auth lies below limits, upstreams, execution, mcp, app, lint and beside tool-client, tracing, management/,
+  ],
+  [
+    'gateway mcp/era-2026/handlers imports app',
+    importingAt('apps/gateway/src/mcp/era-2026/handlers/boundary-fixture.ts', '../../../app/start-gateway'),
+    /apps\/gateway\/src\/mcp lies below app, lint/,
+  ],
+  [
+    'gateway execution test support imports mcp',
+    importingAt('apps/gateway/src/execution/test-support/boundary-fixture.ts', '../../mcp/handlers/tools-call'),
+    /apps\/gateway\/src\/execution lies below mcp, app, lint/,
+  ],
   // one JSON Schema validator (SPEC N5, ADR 0012): ajv and re2js only in libs/protocol/src/lib/schema
   ...[
     ['the gateway', 'apps/gateway/src/boundary-fixture.ts', 'ajv/dist/2020'],
@@ -292,6 +318,23 @@ const allowed: Array<[string, Snippet]> = [
     'a registry portal spec imports catalogue',
     importingAt('libs/registry/src/lib/portal/boundary-fixture.spec.ts', '../catalogue/live-catalogue'),
   ],
+  // the gateway's floors: downward, and upward only in specs
+  [
+    'gateway execution imports upstreams, limits, call and tool-client (floors below)',
+    {
+      filePath: 'apps/gateway/src/execution/boundary-fixture.ts',
+      code:
+        "import * as upstreams from '../upstreams/mcp-upstreams';\nimport * as limits from '../limits/call-rate-limits';\n" +
+        "import * as call from '../call/input-required';\nimport * as toolClient from '../tool-client/tool-client';\n" +
+        'export const used = [upstreams, limits, call, toolClient];\n',
+    },
+  ],
+  [
+    'gateway mcp/handlers imports execution',
+    importingAt('apps/gateway/src/mcp/handlers/boundary-fixture.ts', '../../execution/result-mapper'),
+  ],
+  ['gateway lint imports app', importingAt('apps/gateway/src/lint/boundary-fixture.ts', '../app/start-gateway')],
+  ['a gateway upstreams spec imports app', importingAt('apps/gateway/src/upstreams/boundary-fixture.spec.ts', '../app/start-gateway')],
   [
     'the schema validator imports ajv and re2js',
     {
