@@ -41,7 +41,7 @@ export const modernCallIdentity: CallIdentity = (name, params, context) => [
  */
 export function idempotencyKey(identity: readonly string[]): string {
   // Each part's length first: no two different identities hash the same bytes. One-shot `hash` rather
-  // than a Hash object: a third of the CPU, on every call (docs/benchmarks.md, twelfth round).
+  // than a Hash object: a third of the CPU, on every call (docs/benchmarks-history.md, "Twelfth round").
   let bytes = '';
   for (const part of identity) bytes += `${part.length}:${part}`;
   return `"${hash('sha256', bytes, 'base64url')}"`;
