@@ -1,24 +1,30 @@
 #!/usr/bin/env node
 /**
  * `npm test`: lint, typecheck, build and test every project in one Nx run, then, each alone, the --smoke
- * run of every benchmark (tools/bench: they load both cores for minutes, which would make the timing
- * margins of the specs beside them flaky) and the smoke tests of the README's own commands (tools/smoke:
- * they rebuild dist/), then print the closing line that CI
- * reads: "N passed, N failed". Failed lint / typecheck / build tasks and projects whose tests
- * left no summary count as failures too, so the line never reads better than the run was.
+ * run of every benchmark and the smoke tests of the README's own commands (tools/test/test-plan.js says
+ * which and why), then print the closing line that CI reads: "N passed, N failed". Failed lint / typecheck
+ * / build tasks and projects whose tests left no summary count as failures too, so the line never reads
+ * better than the run was. Before any phase it checks for the programs the tests start
+ * (tools/test/test-services-preflight.js); after them it prints the time each phase took.
+ *
+ * `npm test -- --affected` (the pull-request job) runs the same phases for the projects a change affects
+ * between NX_BASE and NX_HEAD (set by nrwl/nx-set-shas in CI; by default Nx's base, main, and HEAD);
+ * `--dry-run` prints the commands of the phases instead of running them.
  *
  * The run can never outlast CI. Each phase runs in a process group of its own whose output passes through
  * this process, so a process a test leaked (or a daemon that left the group) cannot hold CI's output open
  * after the run; what is left in the group when its leader ends is killed. A heartbeat says which projects'
- * tests are running, and past the budget (TEST_BUDGET_MINUTES, 50 by default) the phase is killed, named,
- * and counted as failed.
+ * tests are running, and past the budget (TEST_BUDGET_MINUTES, 50 by default, for all phases together) the
+ * phase is killed, named, and counted as failed.
  */
-const { spawn } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { stripVTControlCharacters } = require('node:util');
 
 const { descendantsOf, groupOf, processesInGroup } = require('./process-group');
+const { NX_TARGETS, aloneRuns, projectsWithTests } = require('./test-plan');
+const { ensureTestServices } = require('./test-services-preflight');
 
 const root = path.resolve(__dirname, '..', '..');
 const summaryDir = path.join(root, 'tmp', 'test-summary');
@@ -30,27 +36,9 @@ const started = Date.now();
 process.stdout.on('error', () => undefined);
 process.stderr.on('error', () => undefined);
 
-/** Jest runs after the Nx run, one at a time, each reporting under its project's name like any other. */
-const ALONE = [
-  { project: 'bench', config: 'tools/bench/jest.bench.config.js' },
-  { project: 'smoke', config: 'tools/smoke/jest.smoke.config.js' },
-];
-
 function clock(ms = Date.now() - started) {
   const seconds = Math.round(ms / 1000);
   return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`;
-}
-
-function projectsWithTests() {
-  const projects = ['apps', 'libs', 'tools'].flatMap((group) => {
-    const dir = path.join(root, group);
-    if (!fs.existsSync(dir)) return [];
-    return fs
-      .readdirSync(dir)
-      .filter((name) => fs.existsSync(path.join(dir, name, 'jest.config.js')))
-      .map((name) => JSON.parse(fs.readFileSync(path.join(dir, name, 'project.json'), 'utf8')).name);
-  });
-  return [...projects, ...ALONE.map(({ project }) => project)];
 }
 
 /** "apps/agent-cli (jest, 4m12s)" for each Jest process the phase started: where the time goes. */
@@ -140,16 +128,50 @@ function failedNonTestTasks(output) {
   return [...block.matchAll(/^\s*-\s+([\w.-]+:[\w-]+)/gm)].map((m) => m[1]).filter((task) => !task.endsWith(':test'));
 }
 
-async function main() {
-  fs.rmSync(summaryDir, { recursive: true, force: true });
-  const nx = await runPhase('nx run-many', 'npx', ['nx', 'run-many', '-t', 'lint,typecheck,build,test', '--output-style=static'], {
-    keep: true,
+/** The projects this run covers: all, or those a change affects (Nx reads NX_BASE and NX_HEAD). */
+function projectsToRun(affected) {
+  const list = spawnSync('npx', ['nx', 'show', 'projects', '--json', ...(affected ? ['--affected'] : [])], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  console.log(`[${clock()}] nx run-many ended`);
+  if (list.status !== 0) throw new Error(`nx show projects failed with ${list.status ?? list.signal}`);
+  return JSON.parse(list.stdout).sort();
+}
+
+/** "nx run-many 8m02s, smoke 1m10s": where the run's time went. */
+const phaseTimes = [];
+async function timed(name, phase) {
+  const phaseStarted = Date.now();
+  const result = await phase();
+  phaseTimes.push(`${name} ${clock(Date.now() - phaseStarted)}`);
+  console.log(`[${clock()}] ${name} ended after ${clock(Date.now() - phaseStarted)}`);
+  return result;
+}
+
+async function main() {
+  const dryRun = process.argv.includes('--dry-run');
+  if (!dryRun && !ensureTestServices()) {
+    process.exitCode = 1;
+    return;
+  }
+  const projects = projectsToRun(process.argv.includes('--affected'));
+  const nxArgs = ['nx', 'run-many', '-t', NX_TARGETS, `--projects=${projects.join(',')}`, '--output-style=static'];
+  const jestRuns = aloneRuns(projects).map((run) => ({ ...run, args: ['jest', '-c', run.config, ...run.paths] }));
+  if (dryRun) {
+    for (const args of [nxArgs, ...jestRuns.map((run) => run.args)]) console.log(`npx ${args.join(' ')}`);
+    return;
+  }
+  if (projects.length === 0) {
+    console.log('no project is affected\n0 passed, 0 failed');
+    return;
+  }
+
+  fs.rmSync(summaryDir, { recursive: true, force: true });
+  const nx = await timed('nx run-many', () => runPhase('nx run-many', 'npx', nxArgs, { keep: true }));
   let aloneFailed = false;
-  for (const { project, config } of ALONE) {
-    const run = await runPhase(project, 'npx', ['jest', '-c', config], { env: { ...process.env, NX_TASK_TARGET_PROJECT: project } });
-    console.log(`[${clock()}] ${project} ended`);
+  for (const { project, args } of jestRuns) {
+    const run = await timed(project, () => runPhase(project, 'npx', args, { env: { ...process.env, NX_TASK_TARGET_PROJECT: project } }));
     if (run.code !== 0) aloneFailed = true;
   }
 
@@ -157,7 +179,8 @@ async function main() {
   let failed = 0;
   let skipped = 0;
   const missing = [];
-  for (const project of projectsWithTests()) {
+  const expected = projectsWithTests(projects);
+  for (const project of expected) {
     const file = path.join(summaryDir, `${project}.json`);
     if (!fs.existsSync(file)) {
       missing.push(project);
@@ -174,8 +197,9 @@ async function main() {
   failed += failedTasks.length + missing.length;
   if ((nx.code !== 0 || aloneFailed) && failed === 0) failed = 1; // a failure no summary reported; never print a clean line
 
+  console.log(`time per phase: ${phaseTimes.join(', ')}`);
   console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
-  process.exitCode = failed > 0 || passed === 0 ? 1 : 0;
+  process.exitCode = failed > 0 || (passed === 0 && expected.length > 0) ? 1 : 0;
 }
 
 void main();

@@ -1,0 +1,52 @@
+const fs = require('node:fs');
+const path = require('node:path');
+
+/**
+ * What `npm test` runs for a set of projects: every project, or (`npm test -- --affected`, the pull-request
+ * job) those a change affects. One list of phases for both, so a pull request runs what the README runs,
+ * for less: lint, typecheck, build and test of the projects in one Nx run, then, each alone, the --smoke
+ * run of every benchmark when `bench` is among them (they load both cores for minutes, which would make the
+ * timing margins of the specs beside them flaky) and the smoke tests of the README's commands of each app
+ * among them (they rebuild dist/).
+ */
+const root = path.resolve(__dirname, '..', '..');
+const NX_TARGETS = 'lint,typecheck,build,test';
+const BENCH = { project: 'bench', config: 'tools/bench/jest.bench.config.js' };
+const SMOKE = { project: 'smoke', config: 'tools/smoke/jest.smoke.config.js' };
+const SMOKE_SUITES = 'tools/smoke/src';
+
+/** tools/smoke/src holds one folder per app, named after its project: the smoke tests of that app's commands. */
+function smokeSuites() {
+  return fs
+    .readdirSync(path.join(root, SMOKE_SUITES), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+}
+
+/**
+ * The Jest runs after the Nx run, one at a time, each reporting under its project's name like any other.
+ * A change to the smoke project itself (its specs, its config) runs all of its suites.
+ */
+function aloneRuns(projects) {
+  const runs = [];
+  if (projects.includes(BENCH.project)) runs.push({ ...BENCH, paths: [] });
+  const suites = smokeSuites().filter((app) => projects.includes(SMOKE.project) || projects.includes(app));
+  if (suites.length > 0) runs.push({ ...SMOKE, paths: suites.map((app) => `${SMOKE_SUITES}/${app}/`) });
+  return runs;
+}
+
+/** The projects among `projects` whose tests must leave a summary: those with a Jest config, and the runs alone. */
+function projectsWithTests(projects) {
+  const withJestConfig = ['apps', 'libs', 'tools'].flatMap((group) => {
+    const dir = path.join(root, group);
+    if (!fs.existsSync(dir)) return [];
+    return fs
+      .readdirSync(dir)
+      .filter((name) => fs.existsSync(path.join(dir, name, 'jest.config.js')))
+      .map((name) => JSON.parse(fs.readFileSync(path.join(dir, name, 'project.json'), 'utf8')).name);
+  });
+  return [...withJestConfig.filter((project) => projects.includes(project)), ...aloneRuns(projects).map(({ project }) => project)];
+}
+
+module.exports = { NX_TARGETS, aloneRuns, projectsWithTests };
