@@ -11,7 +11,9 @@ import { requirementIdsDefinedIn, requirementIdsIn, unknownRequirementIds } from
  * `docs/<file>.md, "Section"`, `ADR <number>` and `ADR <number>, "Section"` (a section is named by the
  * start of its heading), and a section of the original agent design, `seed §7.1` (docs/original-design.md).
  * Every requirement id cited (`SPEC G21`) must have its line in
- * docs/requirements.md, and every spec that file names must exist.
+ * docs/requirements.md, and every spec that file names must exist. CONTRIBUTING.md and the ADRs name files
+ * from the repository's root (`tools/test/free-port.ts`): each must exist, no machine's own path may stand
+ * in for one, and every ADR has its row in docs/adr/README.md.
  */
 const ROOT = path.resolve(__dirname, '../../..');
 const ADR_DIR = path.join(ROOT, 'docs/adr');
@@ -60,6 +62,37 @@ describe('references into the docs', () => {
     const specs = [...readFileSync(REQUIREMENTS, 'utf8').matchAll(/`([\w./-]+\.spec\.[cm]?[jt]s)`/g)].map(([, spec]) => spec);
     expect(specs.length).toBeGreaterThan(0);
     expect(specs.filter((spec) => !existsSync(path.join(ROOT, spec)))).toEqual([]);
+  });
+
+  it('every file CONTRIBUTING.md and the ADRs name exists, and none names a path of one machine', () => {
+    const problems = houseRules().flatMap((file) => {
+      const text = readFileSync(file, 'utf8');
+      const missing = repositoryPathsIn(text)
+        .filter((named) => !existsSync(path.join(ROOT, named)))
+        .map((named) => `${relative(file)}: names ${named}, which does not exist`);
+      const machinePaths = machinePathsIn(text).map((named) => `${relative(file)}: names ${named}, a path of one machine`);
+      return [...missing, ...machinePaths];
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('every ADR has its row in docs/adr/README.md', () => {
+    const index = readFileSync(path.join(ADR_DIR, 'README.md'), 'utf8');
+    const adrs = readdirSync(ADR_DIR).filter((name) => /^\d{4}-.*\.md$/.test(name));
+    expect(adrs.length).toBeGreaterThan(0);
+    expect(adrs.filter((name) => !index.includes(`](${name})`))).toEqual([]);
+  });
+
+  it('takes the files named from the root outside code blocks and struck-through text, and paths of a machine', () => {
+    const text = [
+      'See `tools/test/free-port.ts` and libs/registry/src/lib/errors.ts. The `tools/call` method; ~~apps/gone/old.ts~~.',
+      '```sh',
+      'node tools/bench/x.mjs',
+      '```',
+      'Installed with `npm install --prefix /tmp/x`, read from /work/shared/design.md and ~/notes, not from /usr/bin/env.',
+    ].join('\n');
+    expect(repositoryPathsIn(text)).toEqual(['tools/test/free-port.ts', 'libs/registry/src/lib/errors.ts']);
+    expect(machinePathsIn(text)).toEqual(['/tmp/x', '/work/shared/design.md']);
   });
 
   it('extracts cited requirement ids as words of their own, and reports the ones not defined', () => {
@@ -138,6 +171,28 @@ function namedReferences(text: string, isMarkdown: boolean): NamedReference[] {
     anchor: { section: `§${number}` },
   }));
   return [...paths, ...adrs, ...seedSections];
+}
+
+/** CONTRIBUTING.md and every Markdown file of docs/adr/: the house's rules and decisions. */
+function houseRules(): string[] {
+  const adrs = readdirSync(ADR_DIR).filter((name) => name.endsWith('.md'));
+  return [path.join(ROOT, 'CONTRIBUTING.md'), ...adrs.map((name) => path.join(ADR_DIR, name))];
+}
+
+/**
+ * Files named by their path from the repository's root (`apps/`, `libs/`, `tools/`, `config/`, with an
+ * extension, so that `tools/call` stays a method), outside code blocks and struck-through text.
+ */
+function repositoryPathsIn(markdown: string): string[] {
+  const prose = proseLines(markdown)
+    .join('\n')
+    .replace(/~~[\s\S]*?~~/g, '');
+  return [...prose.matchAll(/(?<![\w./-])((?:apps|libs|tools|config)\/[\w./-]*\.[a-z]{2,4})(?![\w/-])/g)].map(([, named]) => named);
+}
+
+/** Absolute paths into one machine's own folders (a home, a scratch folder), which no reader has. */
+function machinePathsIn(markdown: string): string[] {
+  return [...markdown.matchAll(/(?<![\w.~-])\/(?:work|home|root|tmp|Users)\/[\w./-]*[\w/]/g)].map(([named]) => named);
 }
 
 function adrFile(number: string): string {

@@ -171,7 +171,7 @@ export const Era = { legacy: '2025-11-25', modern: '2026-07-28' };
  * benchmarks sent before the 2026 era was added, so its figures compare with earlier runs. A 2026-07-28
  * request carries what that revision requires of every request: the `_meta` envelope (protocol version,
  * client capabilities) and the MCP-Protocol-Version and Mcp-Method headers, plus Mcp-Name on tools/call
- * (../shared/design/mcp-2026-07-28.md §2, §4).
+ * (the MCP specification's 2026-07-28 revision, §2 and §4).
  */
 export function mcpRequest(era, method, params) {
   const version = Era[era];
