@@ -158,12 +158,12 @@ async function main() {
   const projects = projectsToRun(process.argv.includes('--affected'));
   const nxArgs = ['nx', 'run-many', '-t', NX_TARGETS, `--projects=${projects.join(',')}`, '--output-style=static'];
   const jestRuns = aloneRuns(projects).map((run) => ({ ...run, args: ['jest', '-c', run.config, ...run.paths] }));
-  if (dryRun) {
-    for (const args of [nxArgs, ...jestRuns.map((run) => run.args)]) console.log(`npx ${args.join(' ')}`);
-    return;
-  }
   if (projects.length === 0) {
     console.log('no project is affected\n0 passed, 0 failed');
+    return;
+  }
+  if (dryRun) {
+    for (const args of [nxArgs, ...jestRuns.map((run) => run.args)]) console.log(`npx ${args.join(' ')}`);
     return;
   }
 
