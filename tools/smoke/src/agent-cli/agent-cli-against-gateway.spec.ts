@@ -38,8 +38,9 @@ describe('npx agent-cli against the gateway', () => {
     const build = await npx('nx', 'build', 'agent-cli', '--output-style=static');
     if (build.status !== 0) throw new Error(`npx nx build agent-cli exited with ${build.status}:\n${build.stdout}${build.stderr}`);
     tools = await startSampleToolService();
-    gateway = await spawnGateway(gatewayConfigFile(tools.url));
-    mcpUrl = gateway.match[1];
+    const started = await spawnGateway(gatewayConfigFile(tools.url));
+    gateway = started;
+    mcpUrl = started.match[1];
   }, 300_000);
   afterAll(async () => {
     await gateway?.stop();
