@@ -153,6 +153,7 @@ const toolmesh = {
     'registry-floors': restrictedImports,
     'gateway-floors': restrictedImports,
     'one-schema-validator': restrictedImports,
+    'one-mcp-session': restrictedImports,
   },
 };
 
@@ -241,6 +242,27 @@ export default [
             {
               regex: '^(ajv|re2js)(/|$)',
               message: 'JSON Schema validation lives in libs/protocol: use SchemaCompiler from @toolmesh/protocol (ADR 0012).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The apps speak MCP to a server only through libs/mcp-client (McpClient, McpSession, ADR 0018): none
+    // imports the SDK's client side. The agent's OAuth uses the SDK's OAuth functions (discovery, registration,
+    // tokens), no MCP session; the agent's `serve` is a server, whose SDK package is not banned; test code
+    // drives real SDK clients as peers.
+    files: ['apps/*/src/**/*.ts'],
+    ignores: [...TEST_CODE, 'apps/agent-cli/src/mcp/oauth/**'],
+    rules: {
+      'toolmesh/one-mcp-session': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^@modelcontextprotocol/(client|core|sdk)(/|$)',
+              message: 'An app reaches an MCP server only through @toolmesh/mcp-client (McpClient, McpSession; ADR 0018), never the SDK.',
             },
           ],
         },

@@ -11,10 +11,11 @@ export {
   type RelayedAnswers,
   type Resource,
   type ResourceTemplate,
-  type SdkClient,
   type Tool,
   type ToolAnnotations,
 } from './lib/mcp-client';
+export { type ServerFeature, type ServerFeatures } from './lib/server-features';
+export { McpSession, type SessionConnection, type SessionState } from './lib/session/mcp-session';
 export {
   type CreateMessageRequestParams,
   type CreateMessageResult,

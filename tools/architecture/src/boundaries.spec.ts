@@ -129,6 +129,17 @@ const forbidden: Array<[string, Snippet, RegExp]> = [
     { filePath: 'libs/registry/src/index.ts', code: "export * from './lib/errors';\n" },
     /no `export \*`/,
   ],
+  // an app reaches an MCP server only through the MCP client library (ADR 0018)
+  [
+    "the gateway's product code imports the MCP SDK's client",
+    importing('apps/gateway', '@modelcontextprotocol/client'),
+    /only through @toolmesh\/mcp-client/,
+  ],
+  [
+    "the agent CLI's product code imports the MCP SDK v1",
+    importingAt('apps/agent-cli/src/mcp/boundary-fixture.ts', '@modelcontextprotocol/sdk/client/index.js'),
+    /only through @toolmesh\/mcp-client/,
+  ],
   // product code never imports test code (ADR 0011)
   [
     'gateway product code imports a tools/test helper',
@@ -277,6 +288,19 @@ const allowed: Array<[string, Snippet]> = [
   [
     "an app's test-support imports a tools/test helper",
     importingAt('apps/agent-cli/src/test-support/boundary-fixture.ts', '../../../../tools/test/server-process'),
+  ],
+  // the MCP SDK in an app: the agent's OAuth (no MCP session), a server, and test code's peers
+  [
+    "the agent CLI's OAuth imports the MCP SDK's client",
+    importingAt('apps/agent-cli/src/mcp/oauth/boundary-fixture.ts', '@modelcontextprotocol/client'),
+  ],
+  [
+    "the agent CLI's serve command imports the MCP SDK's server",
+    importingAt('apps/agent-cli/src/cli/commands/boundary-fixture.ts', '@modelcontextprotocol/server'),
+  ],
+  [
+    'a gateway spec imports the MCP SDK v1 as a peer',
+    importingAt('apps/gateway/src/boundary-fixture.spec.ts', '@modelcontextprotocol/sdk/client/index.js'),
   ],
   // benchmarks: the bench seam, library faces and the shared test helpers
   [

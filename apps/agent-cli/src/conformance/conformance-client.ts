@@ -47,9 +47,9 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
   },
   'http-standard-headers': async (client) => {
     for (const tool of await client.listTools()) await client.callTool(tool.name, {});
-    const sdk = client.sdkClient();
-    for (const resource of (await sdk.listResources()).resources) await sdk.readResource({ uri: resource.uri });
-    for (const prompt of (await sdk.listPrompts()).prompts) await sdk.getPrompt({ name: prompt.name });
+    const { features } = client;
+    for (const resource of await features.listResources()) await features.readResource(resource.uri);
+    for (const prompt of await features.listPrompts()) await features.getPrompt(prompt.name);
   },
   'http-custom-headers': async (client, context) => {
     for (const call of context.toolCalls ?? []) await callListedTool(client, call.name, call.arguments ?? {});

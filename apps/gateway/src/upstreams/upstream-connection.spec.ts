@@ -10,9 +10,9 @@ import { UpstreamConnection } from './upstream-connection';
 
 /**
  * One MCP server's connection against a hand-written 2025 server on loopback (JSON answers, a session id):
- * every page of tools/list, a session the server forgot renewed without failing the call, the deadline on
- * a server that never answers, and the circuit that opens on a server that is gone but not on one that
- * answers with its own JSON-RPC errors.
+ * every page of tools/list, the deadline on a server that never answers, and the circuit that opens on a
+ * server that is gone but not on one that answers with its own JSON-RPC errors. The session's renewal is
+ * the MCP client library's (libs/mcp-client/src/lib/session/mcp-session.spec.ts).
  */
 interface Received {
   readonly headers: IncomingHttpHeaders;
@@ -116,28 +116,6 @@ describe('UpstreamConnection', () => {
         'page-3',
       ]);
       expect(received.every((request) => request.headers['x-upstream-key'] === 'k1')).toBe(true);
-    } finally {
-      await connection.close();
-    }
-  });
-
-  it('opens a new session when the server forgot ours, and the call that found out goes through once', async () => {
-    const connection = connectionTo(url);
-    try {
-      const meta = { 'io.toolmesh/guid': 'g-1' };
-      expect(await connection.callTool('a', {}, { timeoutMillis: 5_000, meta })).toMatchObject({ content: [{ text: 'called' }] });
-      session = 'restarted'; // what a restarted server does: it knows none of the sessions it gave out
-      expect(await connection.callTool('a', {}, { timeoutMillis: 5_000, meta })).toMatchObject({ content: [{ text: 'called' }] });
-      expect(received.map((request) => request.method)).toEqual([
-        'initialize',
-        'notifications/initialized',
-        'tools/call',
-        'tools/call', // refused with 404: it never ran
-        'initialize',
-        'notifications/initialized',
-        'tools/call',
-      ]);
-      expect(received[received.length - 1].params?._meta).toMatchObject(meta);
     } finally {
       await connection.close();
     }

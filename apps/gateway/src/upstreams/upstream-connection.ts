@@ -1,22 +1,21 @@
 import {
   type CallToolResult,
   type EraSetting,
-  type EraVerdict,
   type GetPromptResult,
   type Implementation,
   type InputRequiredResult,
   McpClient,
-  McpClientError,
-  McpClientErrorCode,
+  McpSession,
   type Prompt,
   type ReadResourceResult,
   type RelayedAnswers,
   type Resource,
   type ResourceTemplate,
+  type SessionConnection,
   type Tool,
 } from '@toolmesh/mcp-client';
 import { McpMetaKey, McpNotification } from '@toolmesh/protocol';
-import { isSessionExpired, StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
+import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import type { Logger } from '@toolmesh/transport-http/server';
 import type { Dispatcher } from 'undici';
 
@@ -91,27 +90,22 @@ interface GuardOptions {
 }
 
 /** Waits before each new connection of a watched server whose connection was lost; the last repeats. */
-const REOPEN_DELAYS_MS: readonly number[] = [250, 1000, 2000, 5000, 10_000, 30_000];
+const REOPEN_BACKOFF = { delaysMs: [250, 1000, 2000, 5000, 10_000, 30_000], afterLast: 'repeat' } as const;
 
 /** The SDK's own timer, which never fires first: a call's deadline is its `CallDeadline`, which cancels it. */
 const UNTIMED = 2 ** 31 - 1;
 
 /**
- * One MCP server of one bundle, on this replica (issue 28): its client, opened on first use and again when
- * it is lost, and its circuit breaker. A 2025 server's session is this replica's own; a 404 to it (the
- * server restarted, or expired it) never reached the tool, so the request goes once more on a new session.
- * The era found by the first connection (`auto`) is reused by the next ones without probing again.
- * Nothing of a call is ever repeated once it may have reached the tool.
+ * One MCP server of one bundle, on this replica (issue 28): its session (libs/mcp-client's `McpSession`:
+ * the client, opened on first use and again when it is lost, a 404 to a 2025 server's session renewed,
+ * the era verdict reused), and what is the gateway's own around it: the circuit breaker, each request's
+ * deadline, the relay of the server's requests to our caller, the bundle's credentials. A 2025 server's
+ * session is this replica's own. Nothing of a call is ever repeated once it may have reached the tool.
  */
 export class UpstreamConnection {
-  private client: McpClient | undefined;
-  private opening: Promise<McpClient> | undefined;
-  private verdict: EraVerdict | undefined;
-  private closed = false;
+  private readonly session: McpSession;
   /** Set by `watch`: told of each change of the server's tools, and the connection is kept open. */
   private onToolsChanged: (() => void) | undefined;
-  private reopenTimer: NodeJS.Timeout | undefined;
-  private reopenAttempt = 0;
   /** Kept across connections, so a new one reuses the token while it lasts. */
   private readonly authorization: ClientCredentialsToken | undefined;
 
@@ -120,6 +114,20 @@ export class UpstreamConnection {
     private readonly deps: UpstreamDeps,
   ) {
     this.authorization = settings.oauth && new ClientCredentialsToken(settings.oauth, deps.dispatcher);
+    const { bundle } = settings;
+    // Codes only in every log line: a message may quote what the server said.
+    this.session = new McpSession({
+      newClient: (connection) => this.newClient(connection),
+      backoff: REOPEN_BACKOFF,
+      events: {
+        onConnected: (client) => deps.logger.info('mcp_upstream_connected', { bundle, era: client.era ?? 'unknown' }),
+        // What changed while the connection was down was never told: its reopening is told as a change.
+        onReconnected: () => this.onToolsChanged?.(),
+        onConnectFailed: (error) => deps.logger.warn('mcp_upstream_connect_failed', { bundle, code: codeOf(asError(error)) }),
+        onRenewed: () => deps.logger.info('mcp_upstream_session_renewed', { bundle }),
+        onCloseFailed: (error) => deps.logger.warn('mcp_upstream_close_failed', { bundle, code: codeOf(asError(error)) }),
+      },
+    });
   }
 
   /** Every page of the server's `tools/list` (the SDK follows `nextCursor`, at most 64 pages), within the listing deadline. */
@@ -132,13 +140,12 @@ export class UpstreamConnection {
     return this.guarded(
       startedDeadline(this.settings.listTimeoutMillis),
       'resources/list, resources/templates/list and prompts/list',
-      async (client) => {
-        const sdk = client.sdkClient();
-        const timeout = this.settings.listTimeoutMillis;
-        const [{ resources }, { resourceTemplates }, { prompts }] = await Promise.all([
-          sdk.listResources(undefined, { timeout }),
-          sdk.listResourceTemplates(undefined, { timeout }),
-          sdk.listPrompts(undefined, { timeout }),
+      async ({ features }) => {
+        const listing = { timeoutMs: this.settings.listTimeoutMillis };
+        const [resources, resourceTemplates, prompts] = await Promise.all([
+          features.listResources(listing),
+          features.listResourceTemplates(listing),
+          features.listPrompts(listing),
         ]);
         return { resources, resourceTemplates, prompts };
       },
@@ -149,7 +156,7 @@ export class UpstreamConnection {
     return this.guarded(
       startedDeadline(call.timeoutMillis),
       'resources/read',
-      (client) => client.sdkClient().readResource({ uri, _meta: { ...call.meta } }, this.requestOptions(call)),
+      (client) => client.features.readResource(uri, featureRequest(call)),
       { cancelled: call.signal },
     );
   }
@@ -158,8 +165,7 @@ export class UpstreamConnection {
     return this.guarded(
       startedDeadline(call.timeoutMillis),
       'prompts/get',
-      (client) =>
-        client.sdkClient().getPrompt({ name, ...(args && { arguments: args }), _meta: { ...call.meta } }, this.requestOptions(call)),
+      (client) => client.features.getPrompt(name, args, featureRequest(call)),
       { cancelled: call.signal },
     );
   }
@@ -190,21 +196,17 @@ export class UpstreamConnection {
   /**
    * Keeps a connection open to hear the server's `notifications/tools/list_changed` (a 2025 server's GET
    * stream, a 2026-07-28 server's `subscriptions/listen`, which the client keeps open itself) and tells
-   * `onToolsChanged` of each. A lost connection is opened again after REOPEN_DELAYS_MS, in the background
+   * `onToolsChanged` of each. A lost connection is opened again after REOPEN_BACKOFF, in the background
    * and outside the circuit breaker, so no request ever waits for it; what changed while it was down was
    * never told, so its reopening is told as a change.
    */
   watch(onToolsChanged: () => void): void {
     this.onToolsChanged = onToolsChanged;
-    this.keepOpen(false);
+    this.session.keepLive();
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.reopenTimer);
-    const client = this.client ?? (await this.opening?.catch(() => undefined));
-    this.client = undefined;
-    await client?.close().catch(() => undefined);
+  close(): Promise<void> {
+    return this.session.close();
   }
 
   /**
@@ -232,7 +234,7 @@ export class UpstreamConnection {
     }
     let running: Promise<T>;
     try {
-      running = followsDeadline ? this.withSession(run, deadline) : Promise.race([this.withSession(run), deadline.expired]);
+      running = followsDeadline ? this.session.run(run, deadline) : Promise.race([this.session.run(run), deadline.expired]);
     } catch (error) {
       running = Promise.reject(error);
     }
@@ -265,76 +267,8 @@ export class UpstreamConnection {
     return error;
   }
 
-  /**
-   * Runs `run` on a connection; with `deadline`, waiting for a connection ends when the deadline does. Not
-   * async on a connection already open (every call but the first): `run`'s promise goes on with a handler
-   * for its failure only, without an async function's promise and turns of the microtask queue (ADR 0005).
-   */
-  private withSession<T>(run: (client: McpClient) => Promise<T>, deadline?: CallDeadline): Promise<T> {
-    const client = this.client;
-    if (client?.isConnected) return run(client).catch((error: unknown) => this.renewed(error, client, run, deadline));
-    return this.connectedWithin(deadline).then((opened) =>
-      run(opened).catch((error: unknown) => this.renewed(error, opened, run, deadline)),
-    );
-  }
-
-  /** A 404 to our session: the request never ran, so it goes once more, on a new session. Any other failure is thrown. */
-  private async renewed<T>(error: unknown, client: McpClient, run: (client: McpClient) => Promise<T>, deadline?: CallDeadline): Promise<T> {
-    if (!isSessionExpired(error)) throw error;
-    this.deps.logger.info('mcp_upstream_session_renewed', { bundle: this.settings.bundle });
-    this.forget(client);
-    return run(await this.connectedWithin(deadline));
-  }
-
-  private connectedWithin(deadline: CallDeadline | undefined): Promise<McpClient> {
-    return deadline ? Promise.race([this.connected(), deadline.expired]) : this.connected();
-  }
-
-  private connected(): Promise<McpClient> {
-    if (this.client?.isConnected) return Promise.resolve(this.client);
-    this.opening ??= this.open().finally(() => {
-      this.opening = undefined;
-    });
-    return this.opening;
-  }
-
-  private async open(): Promise<McpClient> {
-    try {
-      return await this.openWith(this.verdict);
-    } catch (error) {
-      this.verdict = undefined;
-      // A 2025 server that ends the connection when asked server/discover: met with initialize straight away.
-      if (!(error instanceof McpClientError && error.code === McpClientErrorCode.ProbeClosed)) throw error;
-      return this.openWith({ kind: 'legacy' });
-    }
-  }
-
-  private keepOpen(lost: boolean): void {
-    if (this.closed) return;
-    this.connected().then(
-      () => {
-        this.reopenAttempt = 0;
-        if (lost) this.onToolsChanged?.();
-      },
-      (error: unknown) => {
-        this.deps.logger.warn('mcp_upstream_connect_failed', { bundle: this.settings.bundle, code: codeOf(asError(error)) });
-        this.scheduleReopen();
-      },
-    );
-  }
-
-  private scheduleReopen(): void {
-    if (this.closed || this.onToolsChanged === undefined || this.reopenTimer !== undefined) return;
-    const delay = REOPEN_DELAYS_MS[Math.min(this.reopenAttempt, REOPEN_DELAYS_MS.length - 1)];
-    this.reopenAttempt += 1;
-    this.reopenTimer = setTimeout(() => {
-      this.reopenTimer = undefined;
-      this.keepOpen(true);
-    }, delay);
-    this.reopenTimer.unref();
-  }
-
-  private async openWith(prior: EraVerdict | undefined): Promise<McpClient> {
+  /** The client of one connection: the bundle's headers and token as they are now, the correlation headers. */
+  private newClient({ prior, lost }: SessionConnection): McpClient {
     const { bundle, url, era, headers, listTimeoutMillis } = this.settings;
     // A 2025 server's list changes come on its GET stream; when that ends for good, the connection is given
     // up, and opened again (by `watch`, or by the next request).
@@ -343,9 +277,9 @@ export class UpstreamConnection {
       headers: headers(),
       messageHeaders: correlationHeaders,
       ...(this.authorization && { authorization: this.authorization }),
-      onListenEnded: () => this.forget(client),
+      onListenEnded: lost,
     });
-    const client: McpClient = new McpClient(transport, {
+    const client = new McpClient(transport, {
       serverName: bundle,
       clientInfo: this.deps.clientInfo,
       requestTimeoutMs: listTimeoutMillis,
@@ -353,7 +287,7 @@ export class UpstreamConnection {
       ...(prior && { prior }),
       // Codes only: a report's message may quote what the server said.
       onError: (error) => this.deps.logger.warn('mcp_upstream_report', { bundle, code: codeOf(error) }),
-      onClosed: () => this.forget(client),
+      onClosed: lost,
       // Declared to a 2025 server at initialize, for every call: each call's requests go to its own
       // caller (`callTool`); one outside any call is refused (server-request-relay.ts).
       serverRequests: serverRequestsTo(undefined),
@@ -361,33 +295,7 @@ export class UpstreamConnection {
     client.addNotificationListener(({ notification }) => {
       if (notification.method === McpNotification.ToolsListChanged) this.onToolsChanged?.();
     });
-    await client.connect();
-    if (this.closed) {
-      await client.close();
-      throw new Error(`the gateway is stopping`);
-    }
-    this.verdict = client.eraVerdict;
-    this.client = client;
-    this.deps.logger.info('mcp_upstream_connected', { bundle, era: client.era ?? 'unknown' });
     return client;
-  }
-
-  /** The SDK's options of one forwarded request: its deadline and the caller's hang-up. */
-  private requestOptions(call: UpstreamCall): { timeout: number; signal?: AbortSignal } {
-    return { timeout: call.timeoutMillis, ...(call.signal && { signal: call.signal }) };
-  }
-
-  /** A client that is no longer ours (lost, or its session expired): closed, and the next request opens another. */
-  private forget(client: McpClient): void {
-    if (this.client === client) {
-      this.client = undefined;
-      this.scheduleReopen();
-    }
-    void client
-      .close()
-      .catch((error: unknown) =>
-        this.deps.logger.warn('mcp_upstream_close_failed', { bundle: this.settings.bundle, code: codeOf(asError(error)) }),
-      );
   }
 }
 
@@ -414,6 +322,11 @@ function withCallerCapabilities(call: UpstreamCall): Record<string, unknown> {
   const meta: Record<string, unknown> = Object.assign({}, call.meta);
   meta[McpMetaKey.ClientCapabilities] = call.callerCapabilities ?? {};
   return meta;
+}
+
+/** A forwarded resource or prompt request's deadline, hang-up and correlation ids. */
+function featureRequest(call: UpstreamCall): { timeoutMs: number; signal?: AbortSignal; meta: Readonly<Record<string, unknown>> } {
+  return { timeoutMs: call.timeoutMillis, meta: call.meta, ...(call.signal && { signal: call.signal }) };
 }
 
 /** A deadline `millis` from now, for a request that is not relayed. */

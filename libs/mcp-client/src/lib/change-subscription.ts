@@ -1,8 +1,10 @@
 import type { Client, ServerCapabilities, SubscriptionFilter } from '@modelcontextprotocol/client';
 import { errorMessage } from '@toolmesh/protocol';
 
+import { type Backoff, delayBefore } from './backoff';
+
 /** Waits before each reopening of a dropped listen stream; the last one repeats for as long as it takes. */
-const RELISTEN_DELAYS_MS: readonly number[] = [0, 1000, 2000, 5000, 10_000, 30_000];
+const RELISTEN_BACKOFF: Backoff = { delaysMs: [0, 1000, 2000, 5000, 10_000, 30_000], afterLast: 'repeat' };
 
 export interface ChangeSubscriptionOptions {
   /** The ack timeout of each `subscriptions/listen`. */
@@ -17,7 +19,7 @@ export interface ChangeSubscriptionOptions {
  * open for the `list_changed` kinds the server advertises, for as long as the client is connected:
  * the notifications on it reach the client's listeners like a 2025 server's (the live tool list of
  * SPEC A12), and a stream that drops (`closed` resolves `remote`: the server restarted, the network
- * broke) is opened again after RELISTEN_DELAYS_MS (spec: re-listen after an abrupt drop). A server
+ * broke) is opened again after RELISTEN_BACKOFF (spec: re-listen after an abrupt drop). A server
  * that ends it gracefully (shutdown) is asked again too: the next instance may be up by then.
  */
 export class ChangeSubscription {
@@ -75,7 +77,7 @@ export class ChangeSubscription {
 
   private scheduleReopen(): void {
     if (this.stopped) return;
-    const delay = RELISTEN_DELAYS_MS[Math.min(this.attempt, RELISTEN_DELAYS_MS.length - 1)];
+    const delay = delayBefore(RELISTEN_BACKOFF, this.attempt);
     this.attempt += 1;
     this.timer = setTimeout(() => void this.listen(true), delay);
     this.timer.unref();

@@ -35,6 +35,7 @@ import { type EraSetting, type EraVerdict, versionNegotiation } from './client-e
 import { McpClientError, McpClientErrorCode } from './client-errors';
 import { exchangeToolCall, type ExchangingTransport } from './exchanged-call';
 import { SdkTransport } from './sdk-transport';
+import { ServerFeatures } from './server-features';
 import { clientCapabilities, registerServerRequests, type ServerRequestHandlers } from './server-requests';
 
 export type {
@@ -49,8 +50,6 @@ export type {
   Tool,
   ToolAnnotations,
 };
-/** The SDK's client type, for the host's resource and prompt clients (see `McpClient.sdkClient`). */
-export type SdkClient = Client;
 
 export interface McpClientOptions {
   /** The configured server name: stamped on notifications and used in error messages. */
@@ -85,8 +84,8 @@ export interface McpClientOptions {
  * The tool-facing MCP client of one server: initialize, tools/list, tools/call, close. It runs the
  * SDK's `Client` (handshake, version negotiation, request correlation, timeouts) over any of our
  * transports, and adds what the agent needs on top: the connection state, and every notification the
- * server sends delivered to listeners as a `ServerNotification`. Resources and prompts are meant to get
- * interfaces of their own rather than grow this one.
+ * server sends delivered to listeners as a `ServerNotification`. Resources and prompts have an interface
+ * of their own (`features`) rather than growing this one.
  */
 export class McpClient implements NotificationSource {
   private readonly sdk: Client;
@@ -112,6 +111,8 @@ export class McpClient implements NotificationSource {
   private exchanged = 0;
   /** A 2026-07-28 connection's `_meta` envelope, the same for every request. */
   private envelope: Record<string, unknown> | undefined;
+  /** Made on first use: most connections are asked for tools only. */
+  private serverFeatures: ServerFeatures | undefined;
 
   constructor(
     private readonly transport: McpTransport,
@@ -172,13 +173,10 @@ export class McpClient implements NotificationSource {
     return this.options.requestTimeoutMs;
   }
 
-  /**
-   * The SDK client of this connection, for the host's resource and prompt clients
-   * (apps/agent-cli/src/mcp/host), which have interfaces of their own instead of growing this one.
-   */
-  sdkClient(): SdkClient {
+  /** The server's resources and prompts: an interface of their own (server-features.ts) rather than more of this one. */
+  get features(): ServerFeatures {
     this.assertConnected();
-    return this.sdk;
+    return (this.serverFeatures ??= new ServerFeatures(this.sdk, this.options.requestTimeoutMs));
   }
 
   addNotificationListener(listener: NotificationListener): () => void {

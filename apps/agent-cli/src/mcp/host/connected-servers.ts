@@ -1,4 +1,4 @@
-import { type McpClient, type SdkClient } from '@toolmesh/mcp-client';
+import { type McpClient, type ServerFeature, type ServerFeatures } from '@toolmesh/mcp-client';
 import { errorMessage } from '@toolmesh/protocol';
 
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
@@ -10,14 +10,10 @@ export interface ConnectedServers {
   client(name: string): McpClient | undefined;
 }
 
-/** A server feature beside tools, by its capability name in `initialize`. */
-export type ServerFeature = 'resources' | 'prompts';
-
-/** A connected server that offers `feature`: its name, the SDK client and the per-request timeout. */
+/** A connected server that offers a feature: its name and its features' client. */
 export interface FeatureServer {
   readonly name: string;
-  readonly sdk: SdkClient;
-  readonly timeout: number;
+  readonly features: ServerFeatures;
 }
 
 /** Every connected server that declared `feature`, in configuration order. */
@@ -25,8 +21,8 @@ export function serversOffering(servers: ConnectedServers, feature: ServerFeatur
   return servers.status.flatMap((status) => {
     const client = status.state === 'connected' ? servers.client(status.name) : undefined;
     if (!client?.isConnected) return [];
-    const sdk = client.sdkClient();
-    return sdk.getServerCapabilities()?.[feature] ? [{ name: status.name, sdk, timeout: client.requestTimeoutMs }] : [];
+    const { features } = client;
+    return features.offers(feature) ? [{ name: status.name, features }] : [];
   });
 }
 
@@ -44,10 +40,9 @@ export function serverOffering(servers: ConnectedServers, name: string, feature:
       `MCP server "${name}" is not connected${status.error ? `: ${status.error}` : ''}`,
     );
   }
-  const sdk = client.sdkClient();
-  if (!sdk.getServerCapabilities()?.[feature])
-    throw new AgentError(AgentErrorCode.FeatureNotOffered, `MCP server "${name}" offers no ${feature}`);
-  return { name, sdk, timeout: client.requestTimeoutMs };
+  const { features } = client;
+  if (!features.offers(feature)) throw new AgentError(AgentErrorCode.FeatureNotOffered, `MCP server "${name}" offers no ${feature}`);
+  return { name, features };
 }
 
 /** Items of several servers, each tagged with its server, and the servers that failed to list theirs. */

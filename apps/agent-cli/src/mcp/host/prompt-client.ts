@@ -13,12 +13,7 @@ export class McpPromptClient {
   constructor(private readonly servers: ConnectedServers) {}
 
   list(server?: string, signal?: AbortSignal): Promise<Listing<Prompt>> {
-    return listFromServers(
-      this.servers,
-      'prompts',
-      server,
-      async ({ sdk, timeout }) => (await sdk.listPrompts(undefined, { timeout, signal })).prompts,
-    );
+    return listFromServers(this.servers, 'prompts', server, ({ features }) => features.listPrompts({ signal }));
   }
 
   /**
@@ -26,8 +21,8 @@ export class McpPromptClient {
    * prompt's definition first, so a typo is told with the arguments the prompt takes.
    */
   async get(server: string, name: string, words: readonly string[], signal?: AbortSignal): Promise<GetPromptResult> {
-    const { sdk, timeout } = serverOffering(this.servers, server, 'prompts');
-    const { prompts } = await sdk.listPrompts(undefined, { timeout, signal });
+    const { features } = serverOffering(this.servers, server, 'prompts');
+    const prompts = await features.listPrompts({ signal });
     const prompt = prompts.find((p) => p.name === name);
     if (!prompt) {
       const names = prompts.map((p) => printableName(p.name)).join(', ') || 'none';
@@ -36,6 +31,6 @@ export class McpPromptClient {
         `MCP server "${server}" has no prompt named "${printableName(name)}" (its prompts: ${names})`,
       );
     }
-    return sdk.getPrompt({ name, arguments: promptArguments(prompt, words) }, { timeout, signal });
+    return features.getPrompt(name, promptArguments(prompt, words), { signal });
   }
 }

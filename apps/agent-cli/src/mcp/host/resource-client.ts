@@ -12,26 +12,15 @@ export class McpResourceClient {
 
   /** Every resource of every server offering resources, or of `server` only (all pages). */
   list(server?: string, signal?: AbortSignal): Promise<Listing<Resource>> {
-    return listFromServers(
-      this.servers,
-      'resources',
-      server,
-      async ({ sdk, timeout }) => (await sdk.listResources(undefined, { timeout, signal })).resources,
-    );
+    return listFromServers(this.servers, 'resources', server, ({ features }) => features.listResources({ signal }));
   }
 
   templates(server?: string, signal?: AbortSignal): Promise<Listing<ResourceTemplate>> {
-    return listFromServers(
-      this.servers,
-      'resources',
-      server,
-      async ({ sdk, timeout }) => (await sdk.listResourceTemplates(undefined, { timeout, signal })).resourceTemplates,
-    );
+    return listFromServers(this.servers, 'resources', server, ({ features }) => features.listResourceTemplates({ signal }));
   }
 
   /** Reads one resource (a listed URI, or one a template expands to). */
   read(server: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
-    const { sdk, timeout } = serverOffering(this.servers, server, 'resources');
-    return sdk.readResource({ uri }, { timeout, signal });
+    return serverOffering(this.servers, server, 'resources').features.readResource(uri, { signal });
   }
 }

@@ -1,0 +1,66 @@
+import type {
+  Client,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+} from '@modelcontextprotocol/client';
+
+/** A server feature beside tools, by its capability name. */
+export type ServerFeature = 'resources' | 'prompts';
+
+export interface FeatureRequestOptions {
+  /** This request's timeout instead of the client's `requestTimeoutMs` (a gateway's remaining deadline). */
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+  /** The request's `_meta` (a gateway's correlation ids). */
+  readonly meta?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A connected server's resources and prompts (SPEC A13), beside the tool-facing `McpClient` rather than
+ * grown into it: what the agent's resource and prompt clients and the gateway's federated features ask
+ * of a server, so that no app needs the SDK's client itself. Each list is every page (the SDK follows
+ * `nextCursor`).
+ */
+export class ServerFeatures {
+  constructor(
+    private readonly sdk: Client,
+    private readonly requestTimeoutMs: number,
+  ) {}
+
+  /** Whether the server declared the feature (at `initialize`, or in its `server/discover` result). */
+  offers(feature: ServerFeature): boolean {
+    return Boolean(this.sdk.getServerCapabilities()?.[feature]);
+  }
+
+  async listResources(options: FeatureRequestOptions = {}): Promise<Resource[]> {
+    return (await this.sdk.listResources(undefined, this.requestOptions(options))).resources;
+  }
+
+  async listResourceTemplates(options: FeatureRequestOptions = {}): Promise<ResourceTemplate[]> {
+    return (await this.sdk.listResourceTemplates(undefined, this.requestOptions(options))).resourceTemplates;
+  }
+
+  async listPrompts(options: FeatureRequestOptions = {}): Promise<Prompt[]> {
+    return (await this.sdk.listPrompts(undefined, this.requestOptions(options))).prompts;
+  }
+
+  readResource(uri: string, options: FeatureRequestOptions = {}): Promise<ReadResourceResult> {
+    return this.sdk.readResource({ uri, ...metaOf(options) }, this.requestOptions(options));
+  }
+
+  getPrompt(name: string, args?: Record<string, string>, options: FeatureRequestOptions = {}): Promise<GetPromptResult> {
+    return this.sdk.getPrompt({ name, ...(args && { arguments: args }), ...metaOf(options) }, this.requestOptions(options));
+  }
+
+  private requestOptions({ timeoutMs, signal }: FeatureRequestOptions): { timeout: number; signal?: AbortSignal } {
+    return { timeout: timeoutMs ?? this.requestTimeoutMs, ...(signal && { signal }) };
+  }
+}
+
+/** The caller's `_meta` in a copy of the request's own: the caller's object goes with its other requests too. */
+function metaOf({ meta }: FeatureRequestOptions): { _meta?: Record<string, unknown> } {
+  return meta ? { _meta: { ...meta } } : {};
+}
