@@ -8,6 +8,7 @@ const tool = (name: string, requiredScopes?: string[]): ToolDefinition => ({
   name,
   publicTool: { name, inputSchema: { type: 'object' } },
   endpoint: new URL(`http://tools.internal/${name}`),
+  target: { kind: 'service' },
   inputValidator: new SchemaCompiler().compile({ type: 'object' }),
   mcpHeaders: [],
   routeToken: 'core',

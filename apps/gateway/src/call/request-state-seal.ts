@@ -1,5 +1,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
+import type { InputRequired } from './input-required';
+
 const FORMAT = 'v1.';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -28,6 +30,11 @@ export class RequestStateSeal {
     const cipher = createCipheriv('aes-256-gcm', this.key, iv).setAAD(Buffer.from(tool, 'utf8'));
     const sealed = Buffer.concat([iv, cipher.update(state, 'utf8'), cipher.final(), cipher.getAuthTag()]);
     return `${FORMAT}${sealed.toString('base64url')}`;
+  }
+
+  /** An input request as the client gets it: its state, when it has one, sealed for this tool. */
+  sealInput(tool: string, input: InputRequired): InputRequired {
+    return input.requestState === undefined ? input : { ...input, requestState: this.seal(tool, input.requestState) };
   }
 
   /** The state as the tool service issued it; undefined when it was not sealed here for this tool, or was altered. */

@@ -5,7 +5,7 @@ import { OUTPUT_BUDGET_META_KEY, toolResultShaper } from './tool-result-shaping'
 
 /** A tool, as far as the shaper reads it. */
 function toolOf(tool: Partial<ToolDefinition> & { name: string }): ToolDefinition {
-  return tool as ToolDefinition;
+  return { target: { kind: 'service' }, ...tool } as ToolDefinition;
 }
 
 const wrapped = {
@@ -68,7 +68,7 @@ describe('toolResultShaper', () => {
       _meta: { 'example.com/upstream': true },
     };
     const upstreamTool = (maxResultChars?: number) =>
-      toolOf({ name: 'ev_echo', upstreamTool: 'echo', ...(maxResultChars && { maxResultChars }) });
+      toolOf({ name: 'ev_echo', target: { kind: 'mcp', upstreamTool: 'echo' }, ...(maxResultChars && { maxResultChars }) });
 
     it('passes on as the very same object while its text blocks together fit the budget', () => {
       expect(toolResultShaper('modern', 10)(upstreamTool(), forwarded)).toBe(forwarded);

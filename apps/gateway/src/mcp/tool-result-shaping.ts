@@ -26,8 +26,8 @@ export function toolResultShaper(era: 'legacy' | 'modern', defaultMaxResultChars
     const budget = tool.maxResultChars ?? defaultMaxResultChars;
     let fitted = result;
     if (budget !== undefined) {
-      // A tool service's result is one text block; an MCP server's (`upstreamTool`) may hold any blocks.
-      if (tool.upstreamTool !== undefined) fitted = fitForwarded(result as ForwardedToolResult, budget);
+      // A tool service's result is one text block; an MCP server's may hold any blocks.
+      if (tool.target.kind === 'mcp') fitted = fitForwarded(result as ForwardedToolResult, budget);
       else if ((result as GatewayCallToolResult).content[0].text.length > budget)
         fitted = cutToBudget(result as GatewayCallToolResult, budget);
     }

@@ -10,17 +10,13 @@ import {
 import type { ToolDefinition } from '@toolmesh/registry';
 import type { JsonOutcome, RequestContext } from '@toolmesh/transport-http/server';
 
-import {
-  declaredInputCapabilities,
-  inputAnswersProblem,
-  inputCapabilitiesDeclared,
-  readInputAnswers,
-} from '../../call/input-required';
+import { declaredInputCapabilities, inputAnswersProblem, inputCapabilitiesDeclared, readInputAnswers } from '../../call/input-required';
 import { traceHeaders } from '../../call/trace-context';
 import type { AdmissionRefusal, CallAdmission } from '../../execution/call-admission';
 import { type CallIdentity, idempotencyKey } from '../../execution/idempotency-key';
 import type { GatewayCallToolResult } from '../../execution/result-mapper';
-import type { ToolCallOutcome, ToolExecutionService } from '../../execution/tool-execution-service';
+import type { ToolCallOutcome } from '../../execution/tool-call';
+import type { ToolExecutionService } from '../../execution/tool-execution-service';
 import type { CallTrace, GatewayTracing } from '../../tracing/tracing';
 import type { ForwardedToolResult } from '../../upstreams/forward-tool-call';
 import type { UpstreamRefusal } from '../../upstreams/upstream-refusal';
@@ -39,7 +35,7 @@ export type CallRefusal = (
 
 /**
  * What an era changes in a tool's result before it goes out (tool-result-shaping.ts: output budgets, the 2025
- * wrapping): a tool service's result, or an MCP server's forwarded one for a tool with `upstreamTool`.
+ * wrapping): a tool service's result, or an MCP server's forwarded one for an MCP server's tool.
  */
 export type ToolResultShaper = (tool: ToolDefinition, result: GatewayCallToolResult | ForwardedToolResult) => object;
 
@@ -89,11 +85,12 @@ export function toolsCallHandler(
     const traced = tracing?.startCall(name, caller);
     const declared = declaredCapabilitiesOf(params);
     // Only an MCP server's tool can ask its caller anything on the way (issue 28).
-    const relay = found.upstreamTool === undefined ? undefined : era.relayToCaller?.(id, name, context);
+    const forwarded = found.target.kind === 'mcp';
+    const relay = forwarded ? era.relayToCaller?.(id, name, context) : undefined;
     const extras = {
       trace: traced?.outbound ?? caller,
       // A tool service's header (SPEC N7); an MCP server's call carries none, so none is hashed for it.
-      idempotencyKey: found.upstreamTool === undefined ? idempotencyKey(era.identify(name, params, context, id)) : undefined,
+      idempotencyKey: forwarded ? undefined : idempotencyKey(era.identify(name, params, context, id)),
       inputCapabilities: declared && declaredInputCapabilities(declared),
       callerCapabilities: declared && inputCapabilitiesDeclared(declared),
       answers: readInputAnswers(params),

@@ -125,7 +125,10 @@ async function toolsOf(service: ServiceManifest, route: { token: string; namePre
   const { kept, refused } = setAsideDeepTools([{ ...service, manifest: converted.manifest }]);
   const validation = validateManifest(kept[0]?.manifest, target);
   if (!validation.ok) return { ...validation, code: RegistryErrorCode.OpenApiInvalid };
-  const tools = validation.manifest.tools.map((tool) => ({ ...tool, http: converted.bindings.get(tool.name) }));
+  const tools = validation.manifest.tools.map((tool) => ({
+    ...tool,
+    target: { kind: 'openapi', http: convertedEntry(converted.bindings, tool.name) } as const,
+  }));
   return { ok: true, tools, refused: [...converted.refused, ...refused], revision: validation.manifest.revision };
 }
 
@@ -141,9 +144,16 @@ function mcpServerTools(service: ServiceManifest, target: BundleTarget): Service
   const tools = validation.manifest.tools.map((tool) => ({
     ...tool,
     publicTool: { ...tool.publicTool, _meta: converted.publicMeta.get(tool.name) },
-    upstreamTool: converted.upstreamNames.get(tool.name),
+    target: { kind: 'mcp', upstreamTool: convertedEntry(converted.upstreamNames, tool.name) } as const,
   }));
   return { ok: true, tools, refused: [...converted.refused] };
+}
+
+/** What a conversion recorded for one of its tools: validation keeps the names a conversion gave, so each has its entry. */
+function convertedEntry<T>(entries: ReadonlyMap<string, T>, name: string): T {
+  const entry = entries.get(name);
+  if (entry === undefined) throw new Error(`the conversion recorded nothing for its tool ${name}`);
+  return entry;
 }
 
 /** A route that serves no tools: all its services disabled, or (never fetched) its endpoints unusable. */

@@ -43,8 +43,15 @@ async function ignoredOperations(document: unknown, selection: OpenApiSelection)
   }
 }
 
-function callOf(tool: ToolDefinition): string {
-  if (tool.http === undefined) return `POST ${tool.endpoint.href}`;
-  const path = tool.http.path.map((part) => (typeof part === 'string' ? part : `{${part.argument}}`)).join('');
-  return `${tool.http.method} ${path}`;
+function callOf({ target, endpoint }: ToolDefinition): string {
+  switch (target.kind) {
+    case 'service':
+      return `POST ${endpoint.href}`;
+    case 'openapi': {
+      const path = target.http.path.map((part) => (typeof part === 'string' ? part : `{${part.argument}}`)).join('');
+      return `${target.http.method} ${path}`;
+    }
+    case 'mcp':
+      return `MCP tools/call ${target.upstreamTool} at ${endpoint.href}`;
+  }
 }

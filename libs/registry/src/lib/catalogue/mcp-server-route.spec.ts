@@ -29,9 +29,9 @@ describe('an MCP server route in the catalogue model (issue 28)', () => {
   it('serves the server tools under the prefix, each with its name on the server, the rest refused one by one', async () => {
     const build = await buildRouteSnapshot({ token: 'everything', namePrefix: 'ev_' }, [service], 'remote', 0, 100);
     if (!build.ok) throw new Error(build.problems.join('; '));
-    expect(build.snapshot.tools.map(({ name, upstreamTool, endpoint }) => ({ name, upstreamTool, endpoint: endpoint.href }))).toEqual([
-      { name: 'ev_echo', upstreamTool: 'echo', endpoint: SERVER },
-      { name: 'ev_structured', upstreamTool: 'structured', endpoint: SERVER },
+    expect(build.snapshot.tools.map(({ name, target, endpoint }) => ({ name, target, endpoint: endpoint.href }))).toEqual([
+      { name: 'ev_echo', target: { kind: 'mcp', upstreamTool: 'echo' }, endpoint: SERVER },
+      { name: 'ev_structured', target: { kind: 'mcp', upstreamTool: 'structured' }, endpoint: SERVER },
     ]);
     // The server's claims pass as they are, marked as its claims in _meta, with the bundle's name.
     expect(build.snapshot.tools[0].publicTool).toEqual({ ...listed.tools[0], name: 'ev_echo', _meta: { [CLAIM]: EVERYTHING_CLAIM } });
@@ -50,9 +50,13 @@ describe('an MCP server route in the catalogue model (issue 28)', () => {
     const decoded = await decodeRouteSnapshot(stored, { token: 'everything' }, 100);
     if (!decoded.ok) throw new Error(decoded.problems.join('; '));
     expect(decoded.snapshot.source).toBe('redis');
-    expect(decoded.snapshot.tools.map(({ name, upstreamTool, publicTool }) => ({ name, upstreamTool, claim: publicTool._meta }))).toEqual([
-      { name: 'echo', upstreamTool: 'echo', claim: { [CLAIM]: EVERYTHING_CLAIM } },
-      { name: 'structured', upstreamTool: 'structured', claim: expect.objectContaining({ [CLAIM]: EVERYTHING_CLAIM }) },
+    expect(decoded.snapshot.tools.map(({ name, target, publicTool }) => ({ name, target, claim: publicTool._meta }))).toEqual([
+      { name: 'echo', target: { kind: 'mcp', upstreamTool: 'echo' }, claim: { [CLAIM]: EVERYTHING_CLAIM } },
+      {
+        name: 'structured',
+        target: { kind: 'mcp', upstreamTool: 'structured' },
+        claim: expect.objectContaining({ [CLAIM]: EVERYTHING_CLAIM }),
+      },
     ]);
   });
 

@@ -56,7 +56,7 @@ export function sameCatalogue(a: CatalogueGeneration, b: CatalogueGeneration): b
       other.timeoutMillis !== tool.timeoutMillis ||
       other.maxResultChars !== tool.maxResultChars ||
       other.routeToken !== tool.routeToken ||
-      JSON.stringify(other.http) !== JSON.stringify(tool.http)
+      JSON.stringify(other.target) !== JSON.stringify(tool.target)
     )
       return false;
   }

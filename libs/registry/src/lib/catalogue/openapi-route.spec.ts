@@ -21,7 +21,7 @@ describe('an OpenAPI route in the catalogue model (issue 27)', () => {
     expect(order).toMatchObject({
       routeToken: 'pets',
       endpoint: new URL('http://pets.internal/v2/store/order/'),
-      http: { method: 'GET', path: ['/v2/store/order/', { argument: 'orderId' }], query: [] },
+      target: { kind: 'openapi', http: { method: 'GET', path: ['/v2/store/order/', { argument: 'orderId' }], query: [] } },
     });
     expect(order?.inputValidator.check({ orderId: 11 }, 'arguments')).toEqual({ ok: false, problems: ['arguments.orderId must be <= 10'] });
     expect(build.snapshot.tools.map((tool) => tool.name)).toContain('loginUser');
@@ -39,8 +39,8 @@ describe('an OpenAPI route in the catalogue model (issue 27)', () => {
     if (!decoded.ok) throw new Error(decoded.problems.join('; '));
     expect(decoded.snapshot.source).toBe('redis');
     expect(decoded.snapshot.hash).toBe(build.snapshot.hash);
-    expect(decoded.snapshot.tools.map(({ name, http, publicTool }) => ({ name, http, publicTool }))).toEqual(
-      build.snapshot.tools.map(({ name, http, publicTool }) => ({ name, http, publicTool })),
+    expect(decoded.snapshot.tools.map(({ name, target, publicTool }) => ({ name, target, publicTool }))).toEqual(
+      build.snapshot.tools.map(({ name, target, publicTool }) => ({ name, target, publicTool })),
     );
   });
 

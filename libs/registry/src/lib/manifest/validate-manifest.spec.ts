@@ -37,6 +37,7 @@ describe('validateManifest', () => {
       annotations: { readOnlyHint: true },
     });
     expect(definition.endpoint.href).toBe('http://tools.internal:8081/api/tools/echo');
+    expect(definition.target).toEqual({ kind: 'service' });
     expect(definition.timeoutMillis).toBe(1500);
     expect(definition.maxResultChars).toBe(100_000);
     expect(result.manifest.revision).toBe('r7');

@@ -1,7 +1,7 @@
 import { SchemaCompiler } from '@toolmesh/protocol';
 
 import manifestSchema from '../../../../../docs/schemas/tool-manifest.schema.json';
-import { PUBLIC_TOOL_FIELDS, type PublicTool, type UncompiledTool } from '../model/tool-definition';
+import { PUBLIC_TOOL_FIELDS, type PublicTool, SERVICE_TARGET, type UncompiledTool } from '../model/tool-definition';
 
 /** What the gateway knows about one tool service (a bundle) before reading its manifest. */
 export interface BundleTarget {
@@ -62,6 +62,7 @@ export function validateManifest(document: unknown, target: BundleTarget): Manif
       name: tool.name,
       publicTool: publicFields(tool),
       endpoint,
+      target: SERVICE_TARGET,
       routeToken: target.name,
       ...(timeoutMillis !== undefined && { timeoutMillis }),
       ...(tool.maxResultChars !== undefined && { maxResultChars: tool.maxResultChars }),

@@ -9,22 +9,35 @@ export interface PublicTool {
   readonly [field: string]: unknown;
 }
 
+/**
+ * How a tool is called, chosen once when its source is loaded: the gateway picks the invoker by `kind`,
+ * and nothing else tells the kinds apart.
+ * - `service`: a manifest's tool service; its call is one POST of the arguments to `endpoint`.
+ * - `openapi`: an OpenAPI operation (issue 27); `http` says where each argument goes.
+ * - `mcp`: a tool of an MCP server (issue 28); its call is forwarded as MCP `tools/call` of `upstreamTool`,
+ *   the tool's name on that server.
+ */
+export type ToolTarget =
+  | { readonly kind: 'service' }
+  | { readonly kind: 'openapi'; readonly http: HttpBinding }
+  | { readonly kind: 'mcp'; readonly upstreamTool: string };
+
+export type ToolSourceKind = ToolTarget['kind'];
+
+/** The target of every manifest tool: one object, shared. */
+export const SERVICE_TARGET: ToolTarget = Object.freeze({ kind: 'service' });
+
 /** One tool of the catalogue: what agents see plus what only the gateway uses to execute it. */
 export interface ToolDefinition {
   readonly name: string;
   readonly publicTool: PublicTool;
   /**
-   * Absolute URL the call is POSTed to; fixed by the manifest, never by arguments (SPEC G10). For an
-   * OpenAPI operation, its origin and fixed path prefix: `http` says where the arguments go.
+   * Where the call goes, fixed by the source, never by arguments (SPEC G10): the URL a manifest tool's call
+   * is POSTed to, an OpenAPI operation's origin and fixed path prefix, or an MCP server's URL.
    */
   readonly endpoint: URL;
-  /** An OpenAPI operation's method, path and parameters; absent for manifest tools, whose call is one POST of the arguments. */
-  readonly http?: HttpBinding;
-  /**
-   * The tool's name on its MCP server, for a tool of an MCP server bundle (issue 28): its call is forwarded
-   * there as an MCP `tools/call` to `endpoint`, the server's URL, rather than POSTed.
-   */
-  readonly upstreamTool?: string;
+  /** What kind of source the tool came from, and what calling it needs besides `endpoint`. */
+  readonly target: ToolTarget;
   /** The `inputSchema`, compiled when the manifest loaded: a tool whose schema cannot be used is refused then. */
   readonly inputValidator: CompiledSchema;
   /** The manifest's `outputSchema`, compiled at load (SPEC G22); results are checked against it. */

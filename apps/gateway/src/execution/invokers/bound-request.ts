@@ -1,7 +1,7 @@
 import type { HttpBinding } from '@toolmesh/registry';
 
-import type { ServiceCredentials } from '../call/service-credentials';
-import { outboundPath } from '../tool-client/outbound-path';
+import type { ServiceCredentials } from '../../call/service-credentials';
+import { outboundPath } from '../../tool-client/outbound-path';
 
 /** An OpenAPI call's request line and body, built from its tool's binding and validated arguments. */
 export interface BoundRequest {

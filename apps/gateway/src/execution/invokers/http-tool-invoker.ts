@@ -1,0 +1,110 @@
+import { errorMessage } from '@toolmesh/protocol';
+import type { ToolCatalogue, ToolDefinition, ToolTarget } from '@toolmesh/registry';
+import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
+
+import type { BundleTokenExchanges } from '../../auth/bundle-token-exchanges';
+import type { RequestStateSeal } from '../../call/request-state-seal';
+import type { ToolClient, ToolHttpRequest, ToolHttpResponse } from '../../tool-client/tool-client';
+import type { CallSlots } from '../call-slots';
+import { mapToolReply, type ReplyForm } from '../result-mapper';
+import { type CallExtras, callTimeoutMillis, notCalled, type ToolCallObserver, type ToolCallOutcome } from '../tool-call';
+import type { OutboundHeaders } from './outbound-headers';
+import type { ToolInvoker } from './tool-invoker';
+
+/** What an HTTP tool call needs of the gateway. */
+export interface HttpInvokerDeps {
+  readonly client: ToolClient;
+  readonly catalogue: ToolCatalogue;
+  readonly headers: OutboundHeaders;
+  readonly slots: CallSlots;
+  readonly requestStates: RequestStateSeal;
+  readonly maxToolTimeoutMillis: number;
+  /** The bundles whose tool services get the caller's token exchanged for theirs (`tokenExchange`, issue 26). */
+  readonly exchanges?: BundleTokenExchanges;
+  readonly logger: Logger;
+  readonly observe?: ToolCallObserver;
+}
+
+/**
+ * A call that is one HTTP request to a tool service (a manifest's tool or an OpenAPI operation): the caller's
+ * token exchanged first where the bundle says so, one request with what is left of the deadline, never
+ * retried (SPEC G12), and the reply mapped to a result (SPEC G13). Each kind says how the arguments become
+ * the request and how the reply is read.
+ */
+export abstract class HttpToolInvoker<Target extends ToolTarget> implements ToolInvoker<Target> {
+  /** A manifest tool's reply carries its result in a `data` envelope; an OpenAPI operation's is the result. */
+  protected abstract readonly replyForm: ReplyForm;
+
+  constructor(protected readonly deps: HttpInvokerDeps) {}
+
+  /** The request of this kind of tool, or the problem that keeps it from being sent (the tool is then not called). */
+  protected abstract request(
+    tool: ToolDefinition,
+    target: Target,
+    args: Record<string, unknown>,
+    headers: Record<string, string>,
+    timeoutMillis: number,
+    context: RequestContext,
+  ): ToolHttpRequest | { problem: string };
+
+  /** The tool's endpoint answered 404 or 410. */
+  protected gone(_tool: ToolDefinition, _context: RequestContext): void {
+    // Most kinds read nothing into it: an OpenAPI operation's 404 is about the resource asked for.
+  }
+
+  async invoke(
+    tool: ToolDefinition,
+    target: Target,
+    args: Record<string, unknown>,
+    context: RequestContext,
+    extras: CallExtras,
+    timeoutMillis: number,
+  ): Promise<ToolCallOutcome> {
+    const { name } = tool;
+    const { client, slots, logger } = this.deps;
+    const started = performance.now();
+    const exchange = this.deps.exchanges?.exchangeOf(tool.routeToken);
+    let authorization: string | undefined;
+    if (exchange !== undefined) {
+      try {
+        authorization = await exchange.authorization(context.caller, timeoutMillis);
+      } catch (error) {
+        logger.warn('token_exchange_failed', { tool: name, code: (error as { code?: string }).code ?? 'failed' }, context);
+        return notCalled(name, errorMessage(error));
+      }
+      timeoutMillis = callTimeoutMillis(tool, this.deps.maxToolTimeoutMillis, context);
+    }
+    const request = this.request(tool, target, args, this.deps.headers.of(context, extras, authorization), timeoutMillis, context);
+    if ('problem' in request) return notCalled(name, request.problem);
+    const refused = slots.take(tool, context);
+    if (refused !== undefined) return refused;
+    let reply: ToolHttpResponse;
+    try {
+      reply = await client.post(request);
+    } finally {
+      slots.release(tool);
+    }
+    const durationMs = Math.round(performance.now() - started);
+    if (reply.kind === 'reply' && (reply.status === 404 || reply.status === 410)) this.gone(tool, context);
+    this.observed(name, reply, durationMs, context);
+    const mapped = mapToolReply(name, reply, durationMs, tool.output, this.replyForm);
+    return 'inputRequired' in mapped
+      ? { kind: 'input_required', input: this.deps.requestStates.sealInput(name, mapped.inputRequired) }
+      : { kind: 'result', result: mapped };
+  }
+
+  /** The metrics told, and the call logged once; a cancelled call as such, since nobody is left to read its result. */
+  private observed(name: string, reply: ToolHttpResponse, durationMs: number, context: RequestContext): void {
+    const status = reply.kind === 'reply' ? reply.status : reply.reason;
+    this.deps.observe?.(
+      name,
+      durationMs,
+      reply.kind === 'failure' ? reply.reason : reply.status >= 300 ? `http_${Math.floor(reply.status / 100)}xx` : undefined,
+    );
+    this.deps.logger.info(
+      status === 'cancelled' ? 'tool_call_cancelled' : 'tool_call_completed',
+      { tool: name, status, durationMs },
+      context,
+    );
+  }
+}

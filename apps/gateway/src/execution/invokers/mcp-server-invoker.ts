@@ -1,0 +1,106 @@
+import type { ToolDefinition, ToolTarget } from '@toolmesh/registry';
+import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
+
+import type { RequestStateSeal } from '../../call/request-state-seal';
+import { type ForwardedCall, type ForwardedCallRequest, forwardToolCall } from '../../upstreams/forward-tool-call';
+import { forwardedStateText, readForwardedState } from '../../upstreams/forwarded-state';
+import type { McpUpstreams } from '../../upstreams/mcp-upstreams';
+import type { CallSlots } from '../call-slots';
+import { type CallExtras, notCalled, type ToolCallObserver, type ToolCallOutcome } from '../tool-call';
+import type { ToolInvoker } from './tool-invoker';
+
+type McpTarget = Extract<ToolTarget, { kind: 'mcp' }>;
+
+export interface McpInvokerDeps {
+  /** The MCP servers of `mcpServer` bundles; without them such a tool is not called. */
+  readonly upstreams: McpUpstreams | undefined;
+  readonly slots: CallSlots;
+  readonly requestStates: RequestStateSeal;
+  readonly logger: Logger;
+  readonly observe?: ToolCallObserver;
+}
+
+/**
+ * A tool of an MCP server bundle (issue 28, ADR 0024): its call forwarded as MCP `tools/call` of the tool's
+ * name on its server (upstreams/forward-tool-call.ts), within the same per-tool and per-server limits as a
+ * tool service's. Not async: handlers on the forwarded call's promise (docs/adr/0005-gateway-hot-path.md).
+ */
+export class McpServerInvoker implements ToolInvoker<McpTarget> {
+  constructor(private readonly deps: McpInvokerDeps) {}
+
+  invoke(
+    tool: ToolDefinition,
+    { upstreamTool }: McpTarget,
+    args: Record<string, unknown>,
+    context: RequestContext,
+    extras: CallExtras,
+    timeoutMillis: number,
+  ): Promise<ToolCallOutcome> {
+    const { name } = tool;
+    const { slots, upstreams } = this.deps;
+    const connection = upstreams?.connectionNow(tool.routeToken);
+    if (upstreams === undefined || connection === undefined) return Promise.resolve(notCalled(name, 'its MCP server is not configured'));
+    const answers = forwardedAnswers(extras);
+    if (answers === 'invalid') return Promise.resolve({ kind: 'invalid_request_state' });
+    const refused = slots.take(tool, context);
+    if (refused !== undefined) return Promise.resolve(refused);
+    const started = performance.now();
+    let forwarding: Promise<ForwardedCall>;
+    try {
+      forwarding = forwardToolCall(
+        { connection, held: upstreams.held },
+        { tool: name, upstreamTool, args, callerCapabilities: extras.callerCapabilities, answers, callerRelay: extras.callerRelay },
+        context,
+        extras.trace,
+        timeoutMillis,
+      );
+    } catch (error) {
+      forwarding = Promise.reject(error);
+    }
+    return forwarding.then(
+      (forwarded) => {
+        slots.release(tool);
+        return this.outcomeOf(name, forwarded, context, Math.round(performance.now() - started));
+      },
+      (error: unknown) => {
+        slots.release(tool);
+        throw error;
+      },
+    );
+  }
+
+  /** A forwarded call's end: observed, logged once, and its outcome as the era answers it. */
+  private outcomeOf(name: string, forwarded: ForwardedCall, context: RequestContext, durationMs: number): ToolCallOutcome {
+    const failure = 'input' in forwarded ? undefined : 'refused' in forwarded ? 'jsonrpc_error' : forwarded.failure;
+    this.deps.observe?.(name, durationMs, failure);
+    const status = context.hangUp?.happened
+      ? 'cancelled'
+      : 'input' in forwarded
+        ? 'input_required'
+        : (failure ?? ('result' in forwarded && forwarded.result.isError ? 'is_error' : 'ok'));
+    this.deps.logger.info(
+      status === 'cancelled' ? 'tool_call_cancelled' : 'tool_call_completed',
+      { tool: name, status, durationMs },
+      context,
+    );
+    if ('refused' in forwarded) return { kind: 'refused_upstream', refusal: forwarded.refused };
+    if (!('input' in forwarded)) return { kind: 'forwarded', result: forwarded.result };
+    const { input, held } = forwarded;
+    const state = held !== undefined ? { held } : input.requestState !== undefined ? { upstream: input.requestState } : undefined;
+    return {
+      kind: 'input_required',
+      input: this.deps.requestStates.sealInput(name, { ...input, ...(state && { requestState: forwardedStateText(state) }) }),
+    };
+  }
+}
+
+/** A retry's answers as forwarding reads them: the client's responses, and what the state sealed here holds. */
+function forwardedAnswers({ answers }: CallExtras): ForwardedCallRequest['answers'] | 'invalid' {
+  if (answers === undefined) return undefined;
+  const state = answers.requestState === undefined ? undefined : readForwardedState(answers.requestState);
+  if (answers.requestState !== undefined && state === undefined) return 'invalid';
+  return {
+    ...(answers.inputResponses !== undefined && { inputResponses: answers.inputResponses as Record<string, unknown> }),
+    ...(state && { state }),
+  };
+}
