@@ -1,5 +1,5 @@
 /** The shortest `mcp.requestStateKey` accepted: 32 characters, e.g. `openssl rand -base64 32` (44). */
-export const MIN_REQUEST_STATE_KEY_LENGTH = 32;
+const MIN_REQUEST_STATE_KEY_LENGTH = 32;
 
 /** JSON Schema of the gateway's configuration after defaults and environment are applied. */
 const port = { type: 'integer', minimum: 0, maximum: 65535 };

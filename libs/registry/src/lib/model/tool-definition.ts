@@ -22,8 +22,6 @@ export type ToolTarget =
   | { readonly kind: 'openapi'; readonly http: HttpBinding }
   | { readonly kind: 'mcp'; readonly upstreamTool: string };
 
-export type ToolSourceKind = ToolTarget['kind'];
-
 /** The target of every manifest tool: one object, shared. */
 export const SERVICE_TARGET: ToolTarget = Object.freeze({ kind: 'service' });
 
