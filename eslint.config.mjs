@@ -47,6 +47,10 @@ const externalImportRules = [
 const TEST_CODE = ['**/*.spec.ts', '**/*.test.ts', '**/test-support/**', 'tools/bench/**'];
 const PRODUCT_CODE = ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'];
 
+// Test code imports the shared helpers and peers by the path alias of tsconfig.base.json, never by a relative
+// climb into tools/test/: `@toolmesh/test-peers/free-port`.
+const TEST_PEERS_ALIAS = '^@toolmesh/test-peers/';
+
 // The one module of an app that benchmarks may import (ADR 0017): every other relative import into apps/
 // fails the Nx rule ("Imports of apps are forbidden").
 const BENCH_SEAMS = ['^(\\.\\./)+apps/agent-cli/src/bench-seam$'];
@@ -149,6 +153,7 @@ const toolmesh = {
   rules: {
     'no-test-code-in-product': restrictedImports,
     'no-tools-in-libraries': restrictedImports,
+    'test-peers-by-alias': restrictedImports,
     'agent-cli-floors': restrictedImports,
     'registry-floors': restrictedImports,
     'gateway-floors': restrictedImports,
@@ -182,12 +187,12 @@ export default [
   {
     // Only test code may import the shared test helpers and peers.
     files: TEST_CODE,
-    rules: { '@nx/enforce-module-boundaries': moduleBoundaries([...ALLOWED_OUTSIDE_PROJECTS, '^(\\.\\./)+tools/test/']) },
+    rules: { '@nx/enforce-module-boundaries': moduleBoundaries([...ALLOWED_OUTSIDE_PROJECTS, TEST_PEERS_ALIAS]) },
   },
   {
     // Benchmarks sit beside tools/test; they reach an app only through its bench seam.
     files: ['tools/bench/**'],
-    rules: { '@nx/enforce-module-boundaries': moduleBoundaries([...ALLOWED_OUTSIDE_PROJECTS, '^(\\.\\./)+test/', ...BENCH_SEAMS]) },
+    rules: { '@nx/enforce-module-boundaries': moduleBoundaries([...ALLOWED_OUTSIDE_PROJECTS, TEST_PEERS_ALIAS, ...BENCH_SEAMS]) },
   },
   {
     files: PRODUCT_CODE,
@@ -198,9 +203,29 @@ export default [
         {
           patterns: [
             {
-              regex: '(^|/)(tools/test|test-support)(/|$)|\\.(spec|test)(\\.[cm]?[jt]s)?$',
+              regex: '(^|/)(tools/test|test-support)(/|$)|^@toolmesh/test-peers(/|$)|\\.(spec|test)(\\.[cm]?[jt]s)?$',
               message:
-                'Product code never imports test code (tools/test/, test-support/, specs): docs/adr/0011-shared-test-peers-in-tools-test.md.',
+                'Product code never imports test code (tools/test/ or @toolmesh/test-peers/, test-support/, specs): docs/adr/0011-shared-test-peers-in-tools-test.md.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // TypeScript resolves the alias (tsc, and Jest through the Nx preset's resolver); tools/test's own files
+    // import each other by `./`, and a Node script (none imports a helper today) by path.
+    files: ['**/*.ts'],
+    ignores: ['tools/test/**'],
+    rules: {
+      'toolmesh/test-peers-by-alias': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(tools/)?test(/|$)',
+              message:
+                'Import the shared test helpers by their alias, @toolmesh/test-peers/<file>, not by a relative path into tools/test/ (ADR 0011).',
             },
           ],
         },

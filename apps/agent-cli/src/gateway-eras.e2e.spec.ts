@@ -2,11 +2,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { freePort } from '../../../tools/test/free-port';
-import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
-import { until } from '../../../tools/test/process-table';
-import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
-import { REPO_ROOT, type ServerProcess } from '../../../tools/test/server-process';
+import { freePort } from '@toolmesh/test-peers/free-port';
+import { gatewayConfigFile, spawnGateway } from '@toolmesh/test-peers/gateway-process';
+import { until } from '@toolmesh/test-peers/process-table';
+import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
+import { REPO_ROOT, type ServerProcess } from '@toolmesh/test-peers/server-process';
+
 import { TransportClientFactory } from './mcp/client-factory';
 import { McpClientManager } from './mcp/client-manager';
 import type { HttpServerConfig } from './mcp/server-config';

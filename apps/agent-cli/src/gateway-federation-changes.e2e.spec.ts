@@ -2,9 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { spawnGateway, writeGatewayConfig } from '../../../tools/test/gateway-process';
-import { type HttpPeer, startHttpPeer } from '../../../tools/test/peers/http-peer';
-import type { ServerProcess } from '../../../tools/test/server-process';
+import { spawnGateway, writeGatewayConfig } from '@toolmesh/test-peers/gateway-process';
+import { type HttpPeer, startHttpPeer } from '@toolmesh/test-peers/peers/http-peer';
+import type { ServerProcess } from '@toolmesh/test-peers/server-process';
+
 import { type ScriptedLlmServer, type ScriptedReply, startScriptedLlmServer } from './agent/test-support/scripted-llm-server';
 import { runBuiltCli } from './test-support/built-cli';
 

@@ -2,8 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { FEDERATED_CALLS, type FederatingGateway, startFederatingGateway } from '../../../tools/test/federating-gateway';
-import { REPO_ROOT } from '../../../tools/test/server-process';
+import { FEDERATED_CALLS, type FederatingGateway, startFederatingGateway } from '@toolmesh/test-peers/federating-gateway';
+import { REPO_ROOT } from '@toolmesh/test-peers/server-process';
+
 import { type ScriptedLlmServer, startScriptedLlmServer } from './agent/test-support/scripted-llm-server';
 import { ExitCode } from './cli/exit-codes';
 import { builtCliCommandLine, type CliRun, runBuiltCli } from './test-support/built-cli';

@@ -2,11 +2,12 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { freePort } from '../../../tools/test/free-port';
-import { spawnGateway } from '../../../tools/test/gateway-process';
-import { startOAuthServer, type TestOAuthServer } from '../../../tools/test/oauth-server';
-import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
-import type { ServerProcess } from '../../../tools/test/server-process';
+import { freePort } from '@toolmesh/test-peers/free-port';
+import { spawnGateway } from '@toolmesh/test-peers/gateway-process';
+import { startOAuthServer, type TestOAuthServer } from '@toolmesh/test-peers/oauth-server';
+import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
+import type { ServerProcess } from '@toolmesh/test-peers/server-process';
+
 import { ExitCode } from './cli/exit-codes';
 import { type CliRun, runBuiltCli, runBuiltCliOnTerminal } from './test-support/built-cli';
 

@@ -2,9 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
-import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
-import { REPO_ROOT, type ServerProcess } from '../../../tools/test/server-process';
+import { gatewayConfigFile, spawnGateway } from '@toolmesh/test-peers/gateway-process';
+import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
+import { REPO_ROOT, type ServerProcess } from '@toolmesh/test-peers/server-process';
+
 import { startScriptedLlmServer } from './agent/test-support/scripted-llm-server';
 import { ExitCode } from './cli/exit-codes';
 import { type CliRun, runBuiltCli } from './test-support/built-cli';

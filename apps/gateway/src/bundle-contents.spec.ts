@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { REPO_ROOT } from '../../../tools/test/server-process';
+import { REPO_ROOT } from '@toolmesh/test-peers/server-process';
 
 /**
  * The gateway serves REST tool services and needs no MCP client to do it (ADR 0018): the bundle must not

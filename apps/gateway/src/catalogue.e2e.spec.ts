@@ -2,8 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { DocumentServer } from '../../../tools/test/document-server';
-import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
+import { DocumentServer } from '@toolmesh/test-peers/document-server';
+import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
+
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';
 
 const schema = { type: 'object' };

@@ -1,7 +1,8 @@
-import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
-import { startRedis, type TestRedis } from '../../../tools/test/redis-server';
-import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
-import type { ServerProcess } from '../../../tools/test/server-process';
+import { gatewayConfigFile, spawnGateway } from '@toolmesh/test-peers/gateway-process';
+import { startRedis, type TestRedis } from '@toolmesh/test-peers/redis-server';
+import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
+import type { ServerProcess } from '@toolmesh/test-peers/server-process';
+
 import {
   callAddedTool,
   changeManifest as changeManifestAt,

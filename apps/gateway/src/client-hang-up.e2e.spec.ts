@@ -1,9 +1,9 @@
 import { type ClientRequest, request } from 'node:http';
 
-import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
-import { until } from '../../../tools/test/process-table';
-import type { ServerProcess } from '../../../tools/test/server-process';
-import { StallingToolService } from '../../../tools/test/stalling-tool-service';
+import { gatewayConfigFile, spawnGateway } from '@toolmesh/test-peers/gateway-process';
+import { until } from '@toolmesh/test-peers/process-table';
+import type { ServerProcess } from '@toolmesh/test-peers/server-process';
+import { StallingToolService } from '@toolmesh/test-peers/stalling-tool-service';
 
 const ABANDONED = 300;
 

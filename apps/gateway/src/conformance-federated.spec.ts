@@ -1,7 +1,8 @@
-import { spawnGateway, writeGatewayConfig } from '../../../tools/test/gateway-process';
-import { CONFORMANCE_FEATURES_SCRIPT, type HttpPeer, startHttpPeer } from '../../../tools/test/peers/http-peer';
-import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
-import type { ServerProcess } from '../../../tools/test/server-process';
+import { spawnGateway, writeGatewayConfig } from '@toolmesh/test-peers/gateway-process';
+import { CONFORMANCE_FEATURES_SCRIPT, type HttpPeer, startHttpPeer } from '@toolmesh/test-peers/peers/http-peer';
+import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
+import type { ServerProcess } from '@toolmesh/test-peers/server-process';
+
 import {
   expectPassing,
   runSuite,

@@ -3,9 +3,9 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { DocumentServer } from '../../../tools/test/document-server';
-import { spawnGateway } from '../../../tools/test/gateway-process';
-import type { ServerProcess } from '../../../tools/test/server-process';
+import { DocumentServer } from '@toolmesh/test-peers/document-server';
+import { spawnGateway } from '@toolmesh/test-peers/gateway-process';
+import type { ServerProcess } from '@toolmesh/test-peers/server-process';
 
 /**
  * The gateway's `server.*` connection limits (SPEC G26) reach its HTTP server: a client that never finishes

@@ -3,7 +3,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
+import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
+
 import { type JsonRpcReply, startTestGateway, type TestGateway, useGatewayWithSampleService } from './test-support/test-gateway';
 
 /** A port nobody listens on: bound once, then released. */

@@ -1,6 +1,6 @@
-import { DocumentServer } from '../../../tools/test/document-server';
-import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
-import type { ServerProcess } from '../../../tools/test/server-process';
+import { DocumentServer } from '@toolmesh/test-peers/document-server';
+import { gatewayConfigFile, spawnGateway } from '@toolmesh/test-peers/gateway-process';
+import type { ServerProcess } from '@toolmesh/test-peers/server-process';
 
 /**
  * SPEC N5 against the built gateway, as its own process: a manifest's `pattern` can neither freeze the

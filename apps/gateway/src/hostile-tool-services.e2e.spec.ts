@@ -2,10 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { spawnGateway } from '../../../tools/test/gateway-process';
-import { HostileToolService } from '../../../tools/test/hostile-tool-service';
-import { rawExchange } from '../../../tools/test/raw-http';
-import type { ServerProcess } from '../../../tools/test/server-process';
+import { spawnGateway } from '@toolmesh/test-peers/gateway-process';
+import { HostileToolService } from '@toolmesh/test-peers/hostile-tool-service';
+import { rawExchange } from '@toolmesh/test-peers/raw-http';
+import type { ServerProcess } from '@toolmesh/test-peers/server-process';
 
 interface CallAnswer {
   status: number;

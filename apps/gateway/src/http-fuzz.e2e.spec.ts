@@ -1,13 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { DocumentServer } from '../../../tools/test/document-server';
-import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
-import { HEAP_PROBE_ENV, liveBytesAfterFullGc } from '../../../tools/test/heap-probe';
-import { DEEP_REPLY_LEVELS, HOSTILE_MANIFEST, HUGE_MANIFEST, writeDeepReply } from '../../../tools/test/hostile-tool-service';
-import { type RawExchange, rawExchange } from '../../../tools/test/raw-http';
-import { type SeededRandom, seededRandom } from '../../../tools/test/seeded-random';
-import type { ServerProcess } from '../../../tools/test/server-process';
+import { DocumentServer } from '@toolmesh/test-peers/document-server';
+import { gatewayConfigFile, spawnGateway } from '@toolmesh/test-peers/gateway-process';
+import { HEAP_PROBE_ENV, liveBytesAfterFullGc } from '@toolmesh/test-peers/heap-probe';
+import { DEEP_REPLY_LEVELS, HOSTILE_MANIFEST, HUGE_MANIFEST, writeDeepReply } from '@toolmesh/test-peers/hostile-tool-service';
+import { type RawExchange, rawExchange } from '@toolmesh/test-peers/raw-http';
+import { type SeededRandom, seededRandom } from '@toolmesh/test-peers/seeded-random';
+import type { ServerProcess } from '@toolmesh/test-peers/server-process';
 
 /**
  * Property (SPEC G26, N2): whatever a client sends (mutated JSON-RPC bodies, odd headers, broken HTTP

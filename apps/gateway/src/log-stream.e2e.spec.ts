@@ -1,6 +1,6 @@
-import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
-import { until } from '../../../tools/test/process-table';
-import { StallingToolService } from '../../../tools/test/stalling-tool-service';
+import { gatewayConfigFile, spawnGateway } from '@toolmesh/test-peers/gateway-process';
+import { until } from '@toolmesh/test-peers/process-table';
+import { StallingToolService } from '@toolmesh/test-peers/stalling-tool-service';
 
 const call = (mcpUrl: string, id: number) =>
   fetch(mcpUrl, {

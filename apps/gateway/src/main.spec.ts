@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 
-import { freePort } from '../../../tools/test/free-port';
-import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
-import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
-import { REPO_ROOT } from '../../../tools/test/server-process';
+import { freePort } from '@toolmesh/test-peers/free-port';
+import { gatewayConfigFile, spawnGateway } from '@toolmesh/test-peers/gateway-process';
+import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
+import { REPO_ROOT } from '@toolmesh/test-peers/server-process';
 
 const MAIN = path.join(REPO_ROOT, 'dist/apps/gateway/main.js');
 const configFile = (toolServiceUrl: string) => gatewayConfigFile(toolServiceUrl, '  shutdownDrainMillis: 5000\n');

@@ -2,13 +2,13 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { freePort } from '@toolmesh/test-peers/free-port';
+import { spawnGateway, writeGatewayConfig } from '@toolmesh/test-peers/gateway-process';
+import { type HttpPeer, startHttpPeer } from '@toolmesh/test-peers/peers/http-peer';
+import { startRedis, type TestRedis } from '@toolmesh/test-peers/redis-server';
+import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
+import type { ServerProcess } from '@toolmesh/test-peers/server-process';
 
-import { freePort } from '../../../tools/test/free-port';
-import { spawnGateway, writeGatewayConfig } from '../../../tools/test/gateway-process';
-import { type HttpPeer, startHttpPeer } from '../../../tools/test/peers/http-peer';
-import { startRedis, type TestRedis } from '../../../tools/test/redis-server';
-import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
-import type { ServerProcess } from '../../../tools/test/server-process';
 import { changeManifest, isListChanged, openListen, type OpenStream } from './test-support/notification-streams';
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';
 

@@ -1,8 +1,7 @@
 import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-
-import { FEDERATED_CALLS, type FederatingGateway, passedOn, startFederatingGateway } from '../../../tools/test/federating-gateway';
+import { FEDERATED_CALLS, type FederatingGateway, passedOn, startFederatingGateway } from '@toolmesh/test-peers/federating-gateway';
 
 /**
  * The SDK clients through a federating gateway (issue 28): the v1 client and the v2 client in both eras

@@ -3,12 +3,11 @@ import type { Server, ServerResponse } from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-
-import { spawnEverythingGateway } from '../../../tools/test/federating-gateway';
-import { spawnGateway, writeGatewayConfig } from '../../../tools/test/gateway-process';
-import { type Everything, startEverything, startStalledServer } from '../../../tools/test/mcp-servers';
-import { until } from '../../../tools/test/process-table';
-import type { ServerProcess } from '../../../tools/test/server-process';
+import { spawnEverythingGateway } from '@toolmesh/test-peers/federating-gateway';
+import { spawnGateway, writeGatewayConfig } from '@toolmesh/test-peers/gateway-process';
+import { type Everything, startEverything, startStalledServer } from '@toolmesh/test-peers/mcp-servers';
+import { until } from '@toolmesh/test-peers/process-table';
+import type { ServerProcess } from '@toolmesh/test-peers/server-process';
 
 /**
  * Resources and prompts of MCP servers served by the built gateway (issue 28): two server-everything

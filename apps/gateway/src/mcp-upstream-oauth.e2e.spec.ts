@@ -1,7 +1,8 @@
-import { spawnGateway, writeGatewayConfig } from '../../../tools/test/gateway-process';
-import { startOAuthServer, type TestOAuthServer } from '../../../tools/test/oauth-server';
-import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
-import type { ServerProcess } from '../../../tools/test/server-process';
+import { spawnGateway, writeGatewayConfig } from '@toolmesh/test-peers/gateway-process';
+import { startOAuthServer, type TestOAuthServer } from '@toolmesh/test-peers/oauth-server';
+import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
+import type { ServerProcess } from '@toolmesh/test-peers/server-process';
+
 import { AUTH_DEFAULTS } from './config/defaults';
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';
 

@@ -2,11 +2,11 @@ import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@mod
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { spawnGateway, writeGatewayConfig } from '@toolmesh/test-peers/gateway-process';
+import { type Everything, startEverything } from '@toolmesh/test-peers/mcp-servers';
+import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
+import type { ServerProcess } from '@toolmesh/test-peers/server-process';
 
-import { spawnGateway, writeGatewayConfig } from '../../../tools/test/gateway-process';
-import { type Everything, startEverything } from '../../../tools/test/mcp-servers';
-import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
-import type { ServerProcess } from '../../../tools/test/server-process';
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';
 
 /**

@@ -1,15 +1,15 @@
 import type { Server } from 'node:http';
 
 import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { freePort } from '@toolmesh/test-peers/free-port';
+import { spawnGateway, writeGatewayConfig } from '@toolmesh/test-peers/gateway-process';
+import { type Everything, startEverything, startStalledServer } from '@toolmesh/test-peers/mcp-servers';
+import { type HttpPeer, type PeerRequest, startHttpPeer } from '@toolmesh/test-peers/peers/http-peer';
+import { until } from '@toolmesh/test-peers/process-table';
+import { startRedis, type TestRedis } from '@toolmesh/test-peers/redis-server';
+import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
+import type { ServerProcess } from '@toolmesh/test-peers/server-process';
 
-import { freePort } from '../../../tools/test/free-port';
-import { spawnGateway, writeGatewayConfig } from '../../../tools/test/gateway-process';
-import { type Everything, startEverything, startStalledServer } from '../../../tools/test/mcp-servers';
-import { type HttpPeer, type PeerRequest, startHttpPeer } from '../../../tools/test/peers/http-peer';
-import { until } from '../../../tools/test/process-table';
-import { startRedis, type TestRedis } from '../../../tools/test/redis-server';
-import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
-import type { ServerProcess } from '../../../tools/test/server-process';
 import type { GatewayConfig } from './config/gateway-config';
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';
 

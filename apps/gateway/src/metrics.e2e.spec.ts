@@ -1,4 +1,5 @@
-import { startRedis, type TestRedis } from '../../../tools/test/redis-server';
+import { startRedis, type TestRedis } from '@toolmesh/test-peers/redis-server';
+
 import { startTestGateway, type TestGateway, useGatewayWithSampleService } from './test-support/test-gateway';
 
 const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };

@@ -3,13 +3,13 @@ import { once } from 'node:events';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { gatewayConfigFile, spawnGateway } from '@toolmesh/test-peers/gateway-process';
+import { startNginx, type TestNginx } from '@toolmesh/test-peers/nginx';
+import { until } from '@toolmesh/test-peers/process-table';
+import { startRedis, type TestRedis } from '@toolmesh/test-peers/redis-server';
+import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
+import type { ServerProcess } from '@toolmesh/test-peers/server-process';
 
-import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
-import { startNginx, type TestNginx } from '../../../tools/test/nginx';
-import { until } from '../../../tools/test/process-table';
-import { startRedis, type TestRedis } from '../../../tools/test/redis-server';
-import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
-import type { ServerProcess } from '../../../tools/test/server-process';
 import { callAddedTool, changeManifest, isListChanged, openListen, type OpenStream } from './test-support/notification-streams';
 import { TEST_PROTOCOL_VERSION } from './test-support/test-gateway';
 

@@ -1,4 +1,5 @@
-import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
+import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
+
 import { AUTH_DEFAULTS } from './config/defaults';
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';
 import { startTokenIssuer, type TokenIssuer } from './test-support/token-issuer';

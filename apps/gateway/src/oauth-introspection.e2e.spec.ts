@@ -1,5 +1,6 @@
-import { startOAuthServer, type TestOAuthServer } from '../../../tools/test/oauth-server';
-import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
+import { startOAuthServer, type TestOAuthServer } from '@toolmesh/test-peers/oauth-server';
+import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
+
 import { AUTH_DEFAULTS } from './config/defaults';
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';
 

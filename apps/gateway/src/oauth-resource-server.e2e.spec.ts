@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 
-import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
+import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
+
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';
 import { startTokenIssuer, type TokenIssuer } from './test-support/token-issuer';
 

@@ -1,8 +1,8 @@
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { freePort } from '@toolmesh/test-peers/free-port';
+import { startOAuthServer, type TestOAuthServer } from '@toolmesh/test-peers/oauth-server';
+import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
 
-import { freePort } from '../../../tools/test/free-port';
-import { startOAuthServer, type TestOAuthServer } from '../../../tools/test/oauth-server';
-import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
 import { AUTH_DEFAULTS } from './config/defaults';
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';
 

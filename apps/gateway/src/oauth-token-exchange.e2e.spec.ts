@@ -2,10 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { startOAuthServer, type TestOAuthServer } from '@toolmesh/test-peers/oauth-server';
+import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 
-import { startOAuthServer, type TestOAuthServer } from '../../../tools/test/oauth-server';
-import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
 import { AUTH_DEFAULTS } from './config/defaults';
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';
 

@@ -2,9 +2,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { spawnGateway } from '../../../tools/test/gateway-process';
-import { RecordingRestService } from '../../../tools/test/recording-rest-service';
-import { REPO_ROOT } from '../../../tools/test/server-process';
+import { spawnGateway } from '@toolmesh/test-peers/gateway-process';
+import { RecordingRestService } from '@toolmesh/test-peers/recording-rest-service';
+import { REPO_ROOT } from '@toolmesh/test-peers/server-process';
+
 import type { BundleSettings, GatewayConfig } from './config/gateway-config';
 import { isListChanged, openListen, openStream } from './test-support/notification-streams';
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';

@@ -1,5 +1,6 @@
-import { startRedis, type TestRedis } from '../../../tools/test/redis-server';
-import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
+import { startRedis, type TestRedis } from '@toolmesh/test-peers/redis-server';
+import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
+
 import type { GatewayConfig } from './config/gateway-config';
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';
 import { startTokenIssuer, type TokenIssuer } from './test-support/token-issuer';

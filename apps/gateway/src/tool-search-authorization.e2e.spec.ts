@@ -1,5 +1,6 @@
-import { DocumentServer } from '../../../tools/test/document-server';
-import { syntheticTools } from '../../../tools/test/synthetic-tool-catalogue';
+import { DocumentServer } from '@toolmesh/test-peers/document-server';
+import { syntheticTools } from '@toolmesh/test-peers/synthetic-tool-catalogue';
+
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';
 import { startTokenIssuer, type TokenIssuer } from './test-support/token-issuer';
 

@@ -1,6 +1,7 @@
-import { DocumentServer } from '../../../tools/test/document-server';
-import { syntheticTools } from '../../../tools/test/synthetic-tool-catalogue';
-import queries from '../../../tools/test/tool-search-queries.json';
+import { DocumentServer } from '@toolmesh/test-peers/document-server';
+import { syntheticTools } from '@toolmesh/test-peers/synthetic-tool-catalogue';
+import queries from '@toolmesh/test-peers/tool-search-queries.json';
+
 import type { GatewayConfig } from './config/gateway-config';
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';
 

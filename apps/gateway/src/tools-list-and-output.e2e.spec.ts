@@ -1,4 +1,5 @@
-import { DocumentServer } from '../../../tools/test/document-server';
+import { DocumentServer } from '@toolmesh/test-peers/document-server';
+
 import { startTestGateway, type TestGateway } from './test-support/test-gateway';
 
 const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };

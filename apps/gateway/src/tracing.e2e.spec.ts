@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
-import { type SampleToolService, startSampleToolService } from '../../../tools/test/sample-tool-service';
-import type { ServerProcess } from '../../../tools/test/server-process';
+import { gatewayConfigFile, spawnGateway } from '@toolmesh/test-peers/gateway-process';
+import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
+import type { ServerProcess } from '@toolmesh/test-peers/server-process';
 
 interface ExportedSpan {
   traceId: string;

@@ -1,6 +1,7 @@
-import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
-import { startRedis, type TestRedis } from '../../../tools/test/redis-server';
-import { startSampleToolService } from '../../../tools/test/sample-tool-service';
+import { gatewayConfigFile, spawnGateway } from '@toolmesh/test-peers/gateway-process';
+import { startRedis, type TestRedis } from '@toolmesh/test-peers/redis-server';
+import { startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
+
 import { type JsonRpcReply, startTestGateway, TEST_PROTOCOL_VERSION } from './test-support/test-gateway';
 
 const KEY_PREFIX = 'warm';

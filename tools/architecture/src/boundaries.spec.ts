@@ -161,6 +161,32 @@ const forbidden: Array<[string, Snippet, RegExp]> = [
     importing('libs/protocol', '../../../tools/test/seeded-random'),
     /Product code never imports test code/,
   ],
+  [
+    'gateway product code imports a tools/test helper by its alias',
+    importing('apps/gateway', '@toolmesh/test-peers/free-port'),
+    /Product code never imports test code/,
+  ],
+  [
+    'library product code imports a tools/test helper by its alias',
+    importing('libs/protocol', '@toolmesh/test-peers/seeded-random'),
+    /Product code never imports test code/,
+  ],
+  // test code imports the shared helpers by their alias, never by a relative path (ADR 0011)
+  [
+    'a gateway spec imports a tools/test helper by a relative path',
+    importingAt('apps/gateway/src/boundary-fixture.spec.ts', '../../../tools/test/free-port'),
+    /by their alias, @toolmesh\/test-peers/,
+  ],
+  [
+    "an app's test-support imports a tools/test peer by a relative path",
+    importingAt('apps/agent-cli/src/test-support/boundary-fixture.ts', '../../../../tools/test/peers/http-peer'),
+    /by their alias, @toolmesh\/test-peers/,
+  ],
+  [
+    'a benchmark imports a tools/test helper by a relative path',
+    importingAt('tools/bench/reconnect/boundary-fixture.ts', '../../test/process-table'),
+    /by their alias, @toolmesh\/test-peers/,
+  ],
   // benchmarks reach an app only through its bench seam (ADR 0017)
   [
     'a benchmark imports the agent CLI past its bench seam',
@@ -280,15 +306,19 @@ const allowed: Array<[string, Snippet]> = [
   ['mcp-client imports transport-http/client', importing('libs/mcp-client', '@toolmesh/transport-http/client')],
   ['mcp-client imports protocol', importing('libs/mcp-client', '@toolmesh/protocol')],
   // test code may import test code
-  ['a gateway spec imports a tools/test helper', importingAt('apps/gateway/src/boundary-fixture.spec.ts', '../../../tools/test/free-port')],
+  [
+    'a gateway spec imports a tools/test helper',
+    importingAt('apps/gateway/src/boundary-fixture.spec.ts', '@toolmesh/test-peers/free-port'),
+  ],
   [
     'a library spec imports a tools/test helper',
-    importingAt('libs/registry/src/lib/boundary-fixture.spec.ts', '../../../../tools/test/document-server'),
+    importingAt('libs/registry/src/lib/boundary-fixture.spec.ts', '@toolmesh/test-peers/document-server'),
   ],
   [
     "an app's test-support imports a tools/test helper",
-    importingAt('apps/agent-cli/src/test-support/boundary-fixture.ts', '../../../../tools/test/server-process'),
+    importingAt('apps/agent-cli/src/test-support/boundary-fixture.ts', '@toolmesh/test-peers/server-process'),
   ],
+  ['a tools/test helper imports its neighbour', importingAt('tools/test/boundary-fixture.ts', './free-port')],
   // the MCP SDK in an app: the agent's OAuth (no MCP session), a server, and test code's peers
   [
     "the agent CLI's OAuth imports the MCP SDK's client",
@@ -311,7 +341,10 @@ const allowed: Array<[string, Snippet]> = [
     'a benchmark imports transport-http/client',
     importingAt('tools/bench/reconnect/boundary-fixture.ts', '@toolmesh/transport-http/client'),
   ],
-  ['a benchmark imports a tools/test helper', importingAt('tools/bench/reconnect/boundary-fixture.ts', '../../test/process-table')],
+  [
+    'a benchmark imports a tools/test helper',
+    importingAt('tools/bench/reconnect/boundary-fixture.ts', '@toolmesh/test-peers/process-table'),
+  ],
   // the agent CLI's floors, upwards only in specs
   ['agent CLI agent/hooks imports config', importingAt('apps/agent-cli/src/agent/hooks/boundary-fixture.ts', '../../config/skill')],
   ['agent CLI config imports mcp', importingAt('apps/agent-cli/src/config/boundary-fixture.ts', '../mcp/server-config')],

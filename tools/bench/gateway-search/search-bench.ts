@@ -22,9 +22,9 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 import { ToolSearchIndex } from '@toolmesh/protocol';
+import { syntheticTools } from '@toolmesh/test-peers/synthetic-tool-catalogue';
+import queries from '@toolmesh/test-peers/tool-search-queries.json';
 
-import { syntheticTools } from '../../test/synthetic-tool-catalogue';
-import queries from '../../test/tool-search-queries.json';
 import { SMOKE, smokeRan } from '../smoke.mjs';
 
 const root = path.resolve(__dirname, '../../..');

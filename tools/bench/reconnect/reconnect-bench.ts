@@ -10,8 +10,9 @@
  */
 import path from 'node:path';
 
+import { pidsWithCommandLine } from '@toolmesh/test-peers/process-table';
+
 import { McpClientManager, type StdioServerConfig, ToolRegistry, TransportClientFactory } from '../../../apps/agent-cli/src/bench-seam';
-import { pidsWithCommandLine } from '../../test/process-table';
 import { SMOKE, smokeRan } from '../smoke.mjs';
 
 const ROOT = path.resolve(__dirname, '../../..');

@@ -17,6 +17,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { writeSyntheticToolFiles } from '@toolmesh/test-peers/synthetic-tool-catalogue';
+
 import {
   AgentLoop,
   type AssistantReply,
@@ -29,7 +31,6 @@ import {
   Transcript,
   TransportClientFactory,
 } from '../../../apps/agent-cli/src/bench-seam';
-import { writeSyntheticToolFiles } from '../../test/synthetic-tool-catalogue';
 import { SMOKE, smokeRan } from '../smoke.mjs';
 
 const ROOT = path.resolve(__dirname, '../../..');

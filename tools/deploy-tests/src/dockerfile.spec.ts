@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 
-import { gatewayConfigFile, spawnGateway } from '../../../tools/test/gateway-process';
-import { eventually } from '../../../tools/test/process-table';
-import { startSampleToolService } from '../../../tools/test/sample-tool-service';
+import { gatewayConfigFile, spawnGateway } from '@toolmesh/test-peers/gateway-process';
+import { eventually } from '@toolmesh/test-peers/process-table';
+import { startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
 
 /**
  * The Dockerfile's invariants (no container engine runs here): stages, user, health check, what the final

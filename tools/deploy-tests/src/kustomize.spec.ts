@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { spawnGateway } from '@toolmesh/test-peers/gateway-process';
 import { parse as parseYaml } from 'yaml';
 
-import { spawnGateway } from '../../../tools/test/gateway-process';
 import { kustomize, onlyOf } from './kustomize-render';
 
 /**

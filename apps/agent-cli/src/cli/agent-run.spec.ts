@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { eventually, pidsWithCommandLine } from '../../../../tools/test/process-table';
+import { eventually, pidsWithCommandLine } from '@toolmesh/test-peers/process-table';
+
 import { type Script, type ScriptedLlmServer, startScriptedLlmServer, unreachableBaseUrl } from '../agent/test-support/scripted-llm-server';
 import { AGENT_CLI_MAIN, type CliRun, runBuiltCli } from '../test-support/built-cli';
 import { ExitCode } from './exit-codes';

@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { type HttpPeer, startHttpPeer } from '../../../../tools/test/peers/http-peer';
+import { type HttpPeer, startHttpPeer } from '@toolmesh/test-peers/peers/http-peer';
+
 import { AGENT_CLI_MAIN, type CliRun, runBuiltCli } from '../test-support/built-cli';
 import { ExitCode } from './exit-codes';
 

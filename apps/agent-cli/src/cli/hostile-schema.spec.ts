@@ -2,6 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { REPO_ROOT } from '@toolmesh/test-peers/server-process';
+
 import { type CliRun, runBuiltCli } from '../test-support/built-cli';
 
 /**
@@ -9,7 +11,7 @@ import { type CliRun, runBuiltCli } from '../test-support/built-cli';
  * backtracks catastrophically on V8 (the CLI froze for about 60 s) is checked in linear time, and a tool
  * whose pattern the linear-time engine cannot run is skipped with a warning while the rest register.
  */
-const PEER = path.join(__dirname, '../../../../tools/test/peers/stdio-peer.mjs');
+const PEER = path.join(REPO_ROOT, 'tools/test/peers/stdio-peer.mjs');
 const HOSTILE_INPUT = `${'a'.repeat(30)}!`;
 const tools = [
   { name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string', pattern: '^(a+)+$' } }, required: ['text'] } },

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { pidsWithCommandLine } from '../../../../tools/test/process-table';
+import { pidsWithCommandLine } from '@toolmesh/test-peers/process-table';
+
 import { startScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
 import { AGENT_CLI_MAIN } from '../test-support/built-cli';
 import { onTerminal, type TerminalSession } from '../test-support/terminal-session';

@@ -3,7 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { eventually, pidsWithCommandLine } from '../../../../tools/test/process-table';
+import { eventually, pidsWithCommandLine } from '@toolmesh/test-peers/process-table';
+
 import { AGENT_CLI_MAIN } from '../test-support/built-cli';
 import { ExitCode } from './exit-codes';
 

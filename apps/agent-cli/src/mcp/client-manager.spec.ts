@@ -1,15 +1,16 @@
 import path from 'node:path';
 
 import { McpClient } from '@toolmesh/mcp-client';
+import { eventually, pidsWithCommandLine } from '@toolmesh/test-peers/process-table';
+import { REPO_ROOT } from '@toolmesh/test-peers/server-process';
 
-import { eventually, pidsWithCommandLine } from '../../../../tools/test/process-table';
 import { ToolRegistry } from '../tools/tool-registry';
 import { type McpClientFactory, TransportClientFactory } from './client-factory';
 import { McpClientManager, type ServerStatus } from './client-manager';
 import type { McpServerConfig, StdioServerConfig } from './server-config';
 import { ScriptedTransport, type ScriptedTransportOptions } from './test-support/scripted-transport';
 
-const PEER = path.join(__dirname, '../../../../tools/test/peers/stdio-peer.mjs');
+const PEER = path.join(REPO_ROOT, 'tools/test/peers/stdio-peer.mjs');
 const clientInfo = { name: 'manager-test', version: '0.0.0' };
 
 function stdio(name: string, flags: string[] = [], extra: Partial<StdioServerConfig> = {}): StdioServerConfig {

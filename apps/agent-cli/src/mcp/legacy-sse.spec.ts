@@ -2,8 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 
-import { freePort } from '../../../../tools/test/free-port';
-import { until } from '../../../../tools/test/process-table';
+import { freePort } from '@toolmesh/test-peers/free-port';
+import { until } from '@toolmesh/test-peers/process-table';
+
 import { ToolRegistry } from '../tools/tool-registry';
 import { TransportClientFactory } from './client-factory';
 import { McpClientManager } from './client-manager';

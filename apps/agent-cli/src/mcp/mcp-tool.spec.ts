@@ -2,12 +2,13 @@ import path from 'node:path';
 
 import { McpClient } from '@toolmesh/mcp-client';
 import { SchemaCompiler } from '@toolmesh/protocol';
+import { REPO_ROOT } from '@toolmesh/test-peers/server-process';
 import { ChildProcessTransport } from '@toolmesh/transport-stdio';
 
 import { resultText } from '../tools/tool';
 import { McpTool, mcpToolName, parseMcpToolName } from './mcp-tool';
 
-const PEER = path.join(__dirname, '../../../../tools/test/peers/stdio-peer.mjs');
+const PEER = path.join(REPO_ROOT, 'tools/test/peers/stdio-peer.mjs');
 const clientInfo = { name: 'mcp-tool-test', version: '0.0.0' };
 const effects = { level: 'mutating', destructive: true, basis: 'assumed' } as const;
 

@@ -5,8 +5,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
-import { freePort } from '../../../../tools/test/free-port';
-import { until } from '../../../../tools/test/process-table';
+import { freePort } from '@toolmesh/test-peers/free-port';
+import { until } from '@toolmesh/test-peers/process-table';
+
 import { resultText } from '../tools/tool';
 import { ToolRegistry } from '../tools/tool-registry';
 import { TransportClientFactory } from './client-factory';

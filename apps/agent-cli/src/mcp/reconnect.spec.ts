@@ -4,8 +4,9 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { freePort } from '../../../../tools/test/free-port';
-import { pidsWithCommandLine, until } from '../../../../tools/test/process-table';
+import { freePort } from '@toolmesh/test-peers/free-port';
+import { pidsWithCommandLine, until } from '@toolmesh/test-peers/process-table';
+
 import { type LoopOverServers, loopOverServers, toolMessage } from '../runtime/test-support/loop-over-servers';
 import type { HttpServerConfig, StdioServerConfig } from './server-config';
 

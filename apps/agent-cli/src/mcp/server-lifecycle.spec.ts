@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { eventually } from '../../../../tools/test/process-table';
+import { eventually } from '@toolmesh/test-peers/process-table';
+
 import { runBuiltCli } from '../test-support/built-cli';
 import { connectedServers } from '../test-support/connected-servers';
 import { resultText } from '../tools/tool';

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { eventually, pidsWithCommandLine } from '../../../../tools/test/process-table';
+import { eventually, pidsWithCommandLine } from '@toolmesh/test-peers/process-table';
+
 import { connectedServers } from '../test-support/connected-servers';
 import { resultText } from '../tools/tool';
 import type { StdioServerConfig } from './server-config';

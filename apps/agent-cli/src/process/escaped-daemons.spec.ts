@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { eventually, isRunning } from '../../../../tools/test/process-table';
+import { eventually, isRunning } from '@toolmesh/test-peers/process-table';
+
 import { ExitCode } from '../cli/exit-codes';
 import { runBuiltCli } from '../test-support/built-cli';
 

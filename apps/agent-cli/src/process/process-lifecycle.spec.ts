@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { eventually, pidsWithCommandLine } from '../../../../tools/test/process-table';
+import { eventually, pidsWithCommandLine } from '@toolmesh/test-peers/process-table';
 
 /**
  * SPEC A5: no server process outlives the CLI, on Ctrl-C, on SIGTERM and on a crash of the CLI's own code.

@@ -1,8 +1,9 @@
 import path from 'node:path';
 
 import { NotificationFanout } from '@toolmesh/protocol';
+import { eventually, pidsWithCommandLine } from '@toolmesh/test-peers/process-table';
+import { REPO_ROOT } from '@toolmesh/test-peers/server-process';
 
-import { eventually, pidsWithCommandLine } from '../../../../tools/test/process-table';
 import { FLAG_APPROVER, NON_INTERACTIVE_APPROVER } from '../agent/approval/approver';
 import { ToolExecutor } from '../agent/tool-executor';
 import { TransportClientFactory } from '../mcp/client-factory';
@@ -17,7 +18,7 @@ import { createAgentRuntime } from './runtime-factory';
  * after its tool has answered; the runtime's bridge maps them, and WaitForEvent, called through the
  * ToolExecutor like any model tool call, wakes with the event.
  */
-const PEER = path.join(__dirname, '../../../../tools/test/peers/notifying-peer.mjs');
+const PEER = path.join(REPO_ROOT, 'tools/test/peers/notifying-peer.mjs');
 const EVERYTHING = path.join(__dirname, '../../../../node_modules/.bin/mcp-server-everything');
 const NAME = `rewake-${process.pid}`;
 const peer: StdioServerConfig = {

@@ -1,6 +1,8 @@
 import path from 'node:path';
 
-import { eventually, pidsWithCommandLine } from '../../../../tools/test/process-table';
+import { eventually, pidsWithCommandLine } from '@toolmesh/test-peers/process-table';
+import { REPO_ROOT } from '@toolmesh/test-peers/server-process';
+
 import { TransportClientFactory } from '../mcp/client-factory';
 import { McpClientManager } from '../mcp/client-manager';
 import type { StdioServerConfig } from '../mcp/server-config';
@@ -8,7 +10,7 @@ import { ToolRegistry } from '../tools/tool-registry';
 import { AgentRuntime } from './agent-runtime';
 import { createAgentRuntime } from './runtime-factory';
 
-const PEER = path.join(__dirname, '../../../../tools/test/peers/stdio-peer.mjs');
+const PEER = path.join(REPO_ROOT, 'tools/test/peers/stdio-peer.mjs');
 const server = (name: string): StdioServerConfig => ({
   name,
   transport: 'stdio',

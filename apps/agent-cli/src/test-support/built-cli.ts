@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 
-import { REPO_ROOT } from '../../../../tools/test/server-process';
+import { REPO_ROOT } from '@toolmesh/test-peers/server-process';
 
 /** The built CLI (`nx build agent-cli`): the tests run it as users do, as a child process. */
 export const AGENT_CLI_MAIN = path.join(REPO_ROOT, 'dist/apps/agent-cli/main.js');

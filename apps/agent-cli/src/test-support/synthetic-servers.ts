@@ -1,9 +1,11 @@
 import path from 'node:path';
 
-import { writeSyntheticToolFiles } from '../../../../tools/test/synthetic-tool-catalogue';
+import { REPO_ROOT } from '@toolmesh/test-peers/server-process';
+import { writeSyntheticToolFiles } from '@toolmesh/test-peers/synthetic-tool-catalogue';
+
 import type { StdioServerConfig } from '../mcp/server-config';
 
-const PEER = path.join(__dirname, '../../../../tools/test/peers/stdio-peer.mjs');
+const PEER = path.join(REPO_ROOT, 'tools/test/peers/stdio-peer.mjs');
 
 /**
  * `servers` local stdio MCP servers (tools/test/peers/stdio-peer.mjs) of `toolsEach` tools each, the

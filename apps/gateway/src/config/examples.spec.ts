@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { REPO_ROOT } from '../../../../tools/test/server-process';
+import { REPO_ROOT } from '@toolmesh/test-peers/server-process';
+
 import { loadConfig } from './load-config';
 
 const EXAMPLES = path.join(REPO_ROOT, 'config/examples');

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-import { RecordingRestService } from '../../../../tools/test/recording-rest-service';
-import { REPO_ROOT } from '../../../../tools/test/server-process';
+import { RecordingRestService } from '@toolmesh/test-peers/recording-rest-service';
+import { REPO_ROOT } from '@toolmesh/test-peers/server-process';
+
 import { lintSourceCommand } from './lint-source-command';
 
 const example = (file: string) => require.resolve(`@readme/oas-examples/${file}`);

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-import { REPO_ROOT } from '../../../../tools/test/server-process';
+import { REPO_ROOT } from '@toolmesh/test-peers/server-process';
 
 /**
  * The official MCP conformance suites' server scenarios that apply to the gateway, and their runner

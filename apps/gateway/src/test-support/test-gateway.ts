@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 
-import { type SampleToolService, startSampleToolService } from '../../../../tools/test/sample-tool-service';
+import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
+
 import { type RunningGateway, startGateway } from '../app/start-gateway';
 import { defaultConfig } from '../config/defaults';
 import type { GatewayConfig } from '../config/gateway-config';

@@ -1,10 +1,10 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { freePort } from '@toolmesh/test-peers/free-port';
 import type { Logger } from '@toolmesh/transport-http/server';
 import { Agent } from 'undici';
 
-import { freePort } from '../../../../tools/test/free-port';
 import { CircuitBreaker } from './circuit-breaker';
 import { UpstreamConnection } from './upstream-connection';
 

@@ -1,4 +1,5 @@
-import { documentedCodes } from '../../../../tools/test/documented-codes';
+import { documentedCodes } from '@toolmesh/test-peers/documented-codes';
+
 import { McpClientErrorCode } from './client-errors';
 
 describe('MCP client error codes', () => {

@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 
 import { ProtocolError } from '@modelcontextprotocol/client';
 import { Cancellation, type JSONRPCMessage } from '@toolmesh/protocol';
+import { eventually } from '@toolmesh/test-peers/process-table';
 import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import { Agent } from 'undici';
 
-import { eventually } from '../../../../tools/test/process-table';
 import { type ExchangedCall, exchangeToolCall } from './exchanged-call';
 import type { ServerRequestHandlers } from './server-requests';
 

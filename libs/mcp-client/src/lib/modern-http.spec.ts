@@ -2,10 +2,10 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from 'node:net';
 
 import type { ServerNotification } from '@toolmesh/protocol';
+import { eventually } from '@toolmesh/test-peers/process-table';
 import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import { Agent } from 'undici';
 
-import { eventually } from '../../../../tools/test/process-table';
 import { McpClientErrorCode } from './client-errors';
 import { McpClient } from './mcp-client';
 

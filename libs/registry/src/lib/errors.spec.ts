@@ -1,4 +1,5 @@
-import { documentedCodes } from '../../../../tools/test/documented-codes';
+import { documentedCodes } from '@toolmesh/test-peers/documented-codes';
+
 import { RegistryErrorCode } from './errors';
 
 describe('registry error codes', () => {

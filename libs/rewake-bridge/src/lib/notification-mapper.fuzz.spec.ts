@@ -1,6 +1,6 @@
 import type { ServerNotification } from '@toolmesh/protocol';
+import { type SeededRandom as Random, seededRandom } from '@toolmesh/test-peers/seeded-random';
 
-import { type SeededRandom as Random, seededRandom } from '../../../../tools/test/seeded-random';
 import { SUMMARY_FIELD_MAX_CHARS } from './event-summary';
 import { NotificationMapper } from './notification-mapper';
 

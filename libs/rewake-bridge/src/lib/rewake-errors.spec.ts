@@ -1,4 +1,5 @@
-import { documentedCodes } from '../../../../tools/test/documented-codes';
+import { documentedCodes } from '@toolmesh/test-peers/documented-codes';
+
 import { RewakeErrorCode } from './rewake-errors';
 
 describe('rewake-bridge error codes', () => {

@@ -2,8 +2,8 @@ import path from 'node:path';
 
 import { Client } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage } from '@toolmesh/protocol';
+import { eventually, isRunning } from '@toolmesh/test-peers/process-table';
 
-import { eventually, isRunning } from '../../../../tools/test/process-table';
 import { ChildProcessTransport } from './child-process-transport';
 import { ChildProcessRegistry } from './process/child-process-registry';
 import { StdioErrorCode, StdioTransportError } from './stdio-errors';

@@ -4,9 +4,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { gatewayConfigFile, spawnGateway } from '../../../../tools/test/gateway-process';
-import { type SampleToolService, startSampleToolService } from '../../../../tools/test/sample-tool-service';
-import { REPO_ROOT, type ServerProcess } from '../../../../tools/test/server-process';
+import { gatewayConfigFile, spawnGateway } from '@toolmesh/test-peers/gateway-process';
+import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
+import { REPO_ROOT, type ServerProcess } from '@toolmesh/test-peers/server-process';
 
 /**
  * The README's agent CLI commands ("Try it"), as a user types them in the repository: `npx nx build agent-cli`,

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 
-import { freePort } from '../../../../tools/test/free-port';
-import { GATEWAY_READY } from '../../../../tools/test/gateway-process';
-import { REPO_ROOT } from '../../../../tools/test/server-process';
+import { freePort } from '@toolmesh/test-peers/free-port';
+import { GATEWAY_READY } from '@toolmesh/test-peers/gateway-process';
+import { REPO_ROOT } from '@toolmesh/test-peers/server-process';
 
 /**
  * The README's first command, as a user types it, with every port moved: `npx nx serve gateway` builds and

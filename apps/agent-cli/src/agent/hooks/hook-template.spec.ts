@@ -1,6 +1,6 @@
+import { type SeededRandom, seededRandom } from '@toolmesh/test-peers/seeded-random';
 import { stringify } from 'yaml';
 
-import { type SeededRandom, seededRandom } from '../../../../../tools/test/seeded-random';
 import { parseSkill } from '../../config/load-skills';
 import type { Template } from '../../config/skill';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';

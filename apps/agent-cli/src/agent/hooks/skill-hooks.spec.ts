@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { eventually, pidsWithCommandLine } from '../../../../../tools/test/process-table';
+import { eventually, pidsWithCommandLine } from '@toolmesh/test-peers/process-table';
+import { REPO_ROOT } from '@toolmesh/test-peers/server-process';
+
 import { loadConfig } from '../../config/load-config';
 import { TransportClientFactory } from '../../mcp/client-factory';
 import type { AgentRuntime } from '../../runtime/agent-runtime';
@@ -19,7 +21,7 @@ import { type GateVerdict, ToolExecutor } from '../tool-executor';
  * with a real policy MCP server (tools/test/peers/policy-peer.mjs, stdio); an HTTP endpoint on port 0;
  * calls of the built-in Write and Read tools through the ToolExecutor.
  */
-const POLICY_PEER = path.join(__dirname, '../../../../../tools/test/peers/policy-peer.mjs');
+const POLICY_PEER = path.join(REPO_ROOT, 'tools/test/peers/policy-peer.mjs');
 const SECRET_ARG = 'SECRET-ARG-VALUE-4711';
 const SECRET_HEADER = 'SECRET-HEADER-VALUE-0815';
 const dir = mkdtempSync(path.join(tmpdir(), 'hooks-skill-hooks-'));

@@ -1,4 +1,5 @@
-import { type SeededRandom, seededRandom } from '../../../../../tools/test/seeded-random';
+import { type SeededRandom, seededRandom } from '@toolmesh/test-peers/seeded-random';
+
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import { readCompletion } from './completion-reader';
 

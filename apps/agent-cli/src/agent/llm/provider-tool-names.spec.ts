@@ -1,4 +1,5 @@
-import { type SeededRandom, seededRandom } from '../../../../../tools/test/seeded-random';
+import { type SeededRandom, seededRandom } from '@toolmesh/test-peers/seeded-random';
+
 import { mcpToolName } from '../../mcp/mcp-tool';
 import { isProviderSafe, ProviderToolNames } from './provider-tool-names';
 

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { eventually, pidsWithCommandLine } from '@toolmesh/test-peers/process-table';
 import { ChildProcessRegistry } from '@toolmesh/transport-stdio';
 
-import { eventually, pidsWithCommandLine } from '../../../../../tools/test/process-table';
 import { resultText } from '../tool';
 import { BASH_MAX_OUTPUT_BYTES, BashTool } from './bash-tool';
 

@@ -1,7 +1,7 @@
 import { CatalogueGeneration, type ToolCatalogue, type ToolDefinition } from '@toolmesh/registry';
+import { syntheticTools } from '@toolmesh/test-peers/synthetic-tool-catalogue';
 import type { RequestContext } from '@toolmesh/transport-http/server';
 
-import { syntheticTools } from '../../../../../tools/test/synthetic-tool-catalogue';
 import { CatalogueSearch } from './catalogue-search';
 
 /** A catalogue tool with only what search and tools/list read. */

@@ -1,10 +1,10 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { until } from '@toolmesh/test-peers/process-table';
 import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import { Agent } from 'undici';
 
-import { until } from '../../../../../tools/test/process-table';
 import type { Backoff } from '../backoff';
 import type { EraSetting } from '../client-era';
 import { McpClientErrorCode } from '../client-errors';

@@ -1,4 +1,5 @@
-import { type SeededRandom as Random, seededRandom } from '../../../../../tools/test/seeded-random';
+import { type SeededRandom as Random, seededRandom } from '@toolmesh/test-peers/seeded-random';
+
 import { parseJsonRpcMessage, type ParseResult } from './parse';
 
 /**

@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
-import { syntheticTools } from '../../../../../tools/test/synthetic-tool-catalogue';
+import { syntheticTools } from '@toolmesh/test-peers/synthetic-tool-catalogue';
+
 import { type SearchableTool, ToolSearchIndex } from './tool-search-index';
 
 const tool = (name: string, description: string, parameters: string[] = []): SearchableTool => ({

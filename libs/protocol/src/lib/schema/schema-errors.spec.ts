@@ -1,4 +1,5 @@
-import { documentedCodes } from '../../../../../tools/test/documented-codes';
+import { documentedCodes } from '@toolmesh/test-peers/documented-codes';
+
 import { SchemaErrorCode } from './schema-errors';
 
 describe('schema error codes', () => {

@@ -1,4 +1,5 @@
-import { seededRandom } from '../../../../../tools/test/seeded-random';
+import { seededRandom } from '@toolmesh/test-peers/seeded-random';
+
 import { SchemaCompiler } from './schema-compiler';
 import { SchemaError, SchemaErrorCode } from './schema-errors';
 

@@ -1,6 +1,6 @@
+import { startRedis, type TestRedis } from '@toolmesh/test-peers/redis-server';
 import Redis from 'ioredis';
 
-import { startRedis, type TestRedis } from '../../../../../tools/test/redis-server';
 import { RegistryErrorCode } from '../errors';
 import { capturedLog } from '../test-support/catalogue-fixture';
 import { RedisSnapshotCache } from './redis-snapshot-cache';

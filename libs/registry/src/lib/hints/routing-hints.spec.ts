@@ -1,4 +1,5 @@
-import { DocumentServer } from '../../../../../tools/test/document-server';
+import { DocumentServer } from '@toolmesh/test-peers/document-server';
+
 import { ROUTING_HINT_DOCUMENT } from '../model/json-source';
 import type { RouteConfig } from '../model/route';
 import { HttpJsonSource } from '../sources/http-json-source';

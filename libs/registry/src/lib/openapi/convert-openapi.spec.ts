@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 
-import { DocumentServer } from '../../../../../tools/test/document-server';
+import { DocumentServer } from '@toolmesh/test-peers/document-server';
+
 import { convertOpenApi } from './convert-openapi';
 
 const published = (file: string): Record<string, unknown> =>

@@ -1,5 +1,6 @@
-import { DocumentServer } from '../../../../../tools/test/document-server';
-import { startRedis, type TestRedis } from '../../../../../tools/test/redis-server';
+import { DocumentServer } from '@toolmesh/test-peers/document-server';
+import { startRedis, type TestRedis } from '@toolmesh/test-peers/redis-server';
+
 import { RedisSnapshotCache } from '../cache/redis-snapshot-cache';
 import { LiveCatalogue } from '../catalogue/live-catalogue';
 import { RegistryErrorCode } from '../errors';

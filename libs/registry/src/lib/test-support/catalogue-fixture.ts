@@ -1,4 +1,5 @@
-import type { DocumentServer } from '../../../../../tools/test/document-server';
+import type { DocumentServer } from '@toolmesh/test-peers/document-server';
+
 import { type CatalogueLog, HttpJsonSource, type RouteConfig } from '../../index';
 
 // Building blocks of the registry's catalogue specs: manifests, routes on a DocumentServer, a log and a clock.

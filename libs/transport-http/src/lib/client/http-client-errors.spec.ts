@@ -1,4 +1,5 @@
-import { documentedCodes } from '../../../../../tools/test/documented-codes';
+import { documentedCodes } from '@toolmesh/test-peers/documented-codes';
+
 import { describeEndpoint, HttpClientErrorCode } from './http-client-errors';
 
 describe('HTTP client error codes', () => {

@@ -2,9 +2,9 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from 'node:net';
 
 import { encodeHeaderValue, type JSONRPCMessage, McpMetaKey } from '@toolmesh/protocol';
+import { eventually } from '@toolmesh/test-peers/process-table';
 import { Agent } from 'undici';
 
-import { eventually } from '../../../../../tools/test/process-table';
 import { HttpClientErrorCode } from './http-client-errors';
 import { StreamableHttpClientTransport } from './streamable-http-client-transport';
 

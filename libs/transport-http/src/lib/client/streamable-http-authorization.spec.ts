@@ -2,9 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 
 import type { JSONRPCMessage } from '@toolmesh/protocol';
+import { eventually } from '@toolmesh/test-peers/process-table';
 import { Agent } from 'undici';
 
-import { eventually } from '../../../../../tools/test/process-table';
 import type { AuthorizationChallenge, HttpAuthorization } from './http-authorization';
 import { HttpClientErrorCode } from './http-client-errors';
 import { StreamableHttpClientTransport } from './streamable-http-client-transport';

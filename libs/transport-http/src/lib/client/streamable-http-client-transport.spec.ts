@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 
 import { Client } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage } from '@toolmesh/protocol';
+import { type HttpPeer, startHttpPeer } from '@toolmesh/test-peers/peers/http-peer';
+import { eventually } from '@toolmesh/test-peers/process-table';
 import { Agent } from 'undici';
 
-import { type HttpPeer, startHttpPeer } from '../../../../../tools/test/peers/http-peer';
-import { eventually } from '../../../../../tools/test/process-table';
 import { type HttpClientError, HttpClientErrorCode } from './http-client-errors';
 import { StreamableHttpClientTransport } from './streamable-http-client-transport';
 
