@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Hostile tool services benchmark (issue 32): the figures of the three attacks on the built gateway that
-// its e2e test (apps/gateway/src/hostile-tool-services.e2e.spec.ts) asserts only as behaviour.
+// its e2e test (apps/gateway/src/e2e/hostile-tool-services.e2e.spec.ts) asserts only as behaviour.
 //   1. deep replies: `echo`'s latency while one caller, then five, ask for an 8 MB reply of nested arrays,
 //      as a ratio of its idle p50 (the bound: 2x while a deep reply is processed);
 //   2. stuck tools: `echo`'s latency while two tools of its service hold every call they may (64 each);

@@ -1,0 +1,127 @@
+import { spawnGateway, writeGatewayConfig } from '@toolmesh/test-peers/gateway-process';
+import { CONFORMANCE_FEATURES_SCRIPT, type HttpPeer, startHttpPeer } from '@toolmesh/test-peers/peers/http-peer';
+import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
+import type { ServerProcess } from '@toolmesh/test-peers/server-process';
+
+import {
+  expectPassing,
+  runSuite,
+  SUITE_01_SCENARIOS,
+  SUITE_02_INPUT_REQUIRED_SCENARIOS,
+  SUITE_02_MODERN_SCENARIOS,
+  SUITE_02_SCENARIOS,
+} from '../test-support/conformance-suite';
+import { startTestGateway, type TestGateway } from '../test-support/test-gateway';
+
+/**
+ * The conformance suites against a front gateway whose only bundle is an MCP server: a back gateway serving
+ * the sample service's conformance tools (issue 28). The scenarios conformance.spec.ts runs against the back
+ * gateway, both suites, both modes, the MRTR ones relayed across the hop (the front tells the back what its
+ * caller declared, and passes the back's -32021 and -32602 on as its own).
+ */
+describe('official MCP conformance suite through a federating gateway, tools scenarios', () => {
+  let tools: SampleToolService;
+  let back: TestGateway;
+  let front: TestGateway;
+
+  beforeAll(async () => {
+    tools = await startSampleToolService();
+    // Short catalogue TTLs on both: the listen checks change the tool list and wait about a second for the notification.
+    back = await startTestGateway(tools.url, (config) => {
+      config.mcp.catalogue.refreshTtlMillis = 200;
+    });
+    front = await startTestGateway(tools.url, (config) => {
+      config.mcp.bundles = [{ name: 'back', mcpServer: { url: back.url } }];
+      config.mcp.catalogue.refreshTtlMillis = 200;
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await front?.stop();
+    await back?.stop();
+    await tools?.stop();
+  });
+
+  it(`0.1.16 passes ${SUITE_01_SCENARIOS.join(', ')}`, async () => {
+    expectPassing(await runSuite(front.url, SUITE_01_SCENARIOS), SUITE_01_SCENARIOS);
+  }, 180_000);
+
+  it('0.2.0-alpha.12 passes every scenario that applies to a tools-only gateway', async () => {
+    expectPassing(await runSuite(front.url, SUITE_02_SCENARIOS, ['--suite', '0.2']), SUITE_02_SCENARIOS);
+  }, 300_000);
+
+  for (const [mode, options] of [
+    ['default mode', ['--suite', '0.2']],
+    ['--spec-version 2026-07-28', ['--suite', '0.2', '--spec-version', '2026-07-28']],
+  ] as const) {
+    it(`0.2.0-alpha.12 (${mode}) passes the input-required-result scenarios through both gateways`, async () => {
+      expectPassing(await runSuite(front.url, SUITE_02_INPUT_REQUIRED_SCENARIOS, [...options]), SUITE_02_INPUT_REQUIRED_SCENARIOS);
+    }, 300_000);
+  }
+
+  it('0.2.0-alpha.12 with --spec-version 2026-07-28 passes every scenario that applies', async () => {
+    expectPassing(
+      await runSuite(front.url, SUITE_02_MODERN_SCENARIOS, ['--suite', '0.2', '--spec-version', '2026-07-28']),
+      SUITE_02_MODERN_SCENARIOS,
+    );
+  }, 300_000);
+});
+
+/**
+ * The resources-* and prompts-* scenarios of both suites (issue 28), which ask the suite's reference
+ * server for its own URIs and prompt names: here the built gateway answers them from an MCP server bundle
+ * without a prefix (tools/test/peers/conformance-features-server.mjs serves exactly those), so each read
+ * and get crosses the gateway to the server and back. Not run: resources-subscribe and -unsubscribe (the
+ * gateway does not offer subscriptions).
+ */
+const FEATURE_SCENARIOS = [
+  'resources-list',
+  'resources-read-text',
+  'resources-read-binary',
+  'resources-templates-read',
+  'prompts-list',
+  'prompts-get-simple',
+  'prompts-get-with-args',
+  'prompts-get-embedded-resource',
+  'prompts-get-with-image',
+];
+/** At 2026-07-28 also the revision's error for a resource nobody has (SEP-2164: -32602, never -32002). */
+const MODERN_FEATURE_SCENARIOS = [...FEATURE_SCENARIOS, 'sep-2164-resource-not-found'];
+
+describe('official MCP conformance suites, resources and prompts scenarios, through a federating gateway', () => {
+  let peer: HttpPeer;
+  let front: ServerProcess & { match: RegExpExecArray };
+  const url = () => front.match[1];
+
+  beforeAll(async () => {
+    peer = await startHttpPeer([], CONFORMANCE_FEATURES_SCRIPT);
+    const file = writeGatewayConfig(
+      `server: { port: 0, managementPort: 0 }
+mcp:
+  shutdownDrainMillis: 1000
+  bundles:
+    - { name: conformance, mcpServer: { url: "\${CONFORMANCE_SERVER_URL}" } }
+`,
+    );
+    front = await spawnGateway(file, { CONFORMANCE_SERVER_URL: peer.url });
+  }, 120_000);
+
+  afterAll(async () => {
+    await front?.stop();
+    await peer?.stop();
+  });
+
+  it(`0.1.16 passes ${FEATURE_SCENARIOS.join(', ')}`, async () => {
+    expectPassing(await runSuite(url(), FEATURE_SCENARIOS), FEATURE_SCENARIOS);
+  }, 180_000);
+
+  it('0.2.0-alpha.12 (default mode) passes the same scenarios', async () => {
+    expectPassing(await runSuite(url(), FEATURE_SCENARIOS, ['--suite', '0.2']), FEATURE_SCENARIOS);
+  }, 180_000);
+
+  it('0.2.0-alpha.12 with --spec-version 2026-07-28 passes them and sep-2164-resource-not-found', async () => {
+    expectPassing(
+      await runSuite(url(), MODERN_FEATURE_SCENARIOS, ['--suite', '0.2', '--spec-version', '2026-07-28']),
+      MODERN_FEATURE_SCENARIOS,
+    );
+  }, 180_000);
+});

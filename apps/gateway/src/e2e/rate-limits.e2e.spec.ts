@@ -1,0 +1,126 @@
+import { startRedis, type TestRedis } from '@toolmesh/test-peers/redis-server';
+import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
+
+import type { GatewayConfig } from '../config/gateway-config';
+import { startTestGateway, type TestGateway } from '../test-support/test-gateway';
+import { startTokenIssuer, type TokenIssuer } from '../test-support/token-issuer';
+
+/**
+ * Rate limits on tool calls (SPEC G27): per caller and per tool, refused with 429 before the tool service
+ * is called; across replicas with Redis, and still enforced locally, never blocking, when Redis dies.
+ */
+const AUDIENCE = 'https://gateway.test.invalid/mcp';
+
+let issuer: TokenIssuer;
+let tools: SampleToolService;
+const started: TestGateway[] = [];
+
+beforeAll(async () => {
+  issuer = await startTokenIssuer(AUDIENCE);
+  tools = await startSampleToolService();
+});
+afterAll(async () => {
+  await Promise.all(started.map((gateway) => gateway.stop()));
+  await tools?.stop();
+  await issuer?.close();
+});
+
+async function gateway(rateLimits: GatewayConfig['rateLimits'], options: { auth?: boolean; redisUrl?: string; keyPrefix?: string } = {}) {
+  const gw = await startTestGateway(tools.url, (config) => {
+    config.server.metricsEnabled = true;
+    config.rateLimits = rateLimits;
+    if (options.redisUrl !== undefined)
+      config.mcp.redis = { ...config.mcp.redis, url: options.redisUrl, keyPrefix: options.keyPrefix ?? 'rl' };
+    if (options.auth !== false) {
+      config.auth = {
+        audience: AUDIENCE,
+        authorizationServers: [{ issuer: issuer.issuer, jwksUri: issuer.jwksUri }],
+        algorithms: ['RS256'],
+        clockSkewSeconds: 30,
+        jwksRefetchCooldownMillis: 30_000,
+        scopesSupported: [],
+        toolPolicies: [],
+        identityHeaders: {},
+        maxCachedTokens: 100,
+      };
+    }
+  });
+  started.push(gw);
+  return gw;
+}
+
+const callerToken = async (subject: string) => `Bearer ${await issuer.sign({ sub: subject })}`;
+
+async function call(gw: TestGateway, authorization: string | undefined, name = 'echo_text'): Promise<Response> {
+  const args = name === 'echo_text' ? { text: 'hi' } : { customerId: 'C1001' };
+  return gw.post(
+    { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } },
+    authorization === undefined ? {} : { authorization },
+  );
+}
+
+describe('per caller', () => {
+  it('refuses a caller over its limit with 429, Retry-After and a JSON-RPC error, while another caller is unaffected', async () => {
+    const gw = await gateway({ perCaller: { points: 3, durationSeconds: 60 }, perTool: [] });
+    const alice = await callerToken('alice');
+    const bob = await callerToken('bob');
+    await tools.clearCalls();
+    for (let i = 0; i < 3; i += 1) expect((await call(gw, alice)).status).toBe(200);
+    const refused = await call(gw, alice);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await refused.json()).toMatchObject({
+      id: 1,
+      error: { code: -32004, data: { limit: 'caller', retryAfterSeconds: expect.any(Number) } },
+    });
+    expect((await call(gw, bob)).status).toBe(200);
+    expect(await tools.calls()).toHaveLength(4); // the refused call never reached the tool service
+    const metrics = await (await fetch(`${gw.gateway.managementUrl}/metrics`)).text();
+    expect(metrics).toContain('toolmesh_rate_limited_calls_total{limit="caller"} 1');
+  });
+
+  it('counts by client address when nobody is authenticated', async () => {
+    const gw = await gateway({ perCaller: { points: 2, durationSeconds: 60 }, perTool: [] }, { auth: false });
+    expect((await call(gw, undefined)).status).toBe(200);
+    expect((await call(gw, undefined)).status).toBe(200);
+    expect((await call(gw, undefined)).status).toBe(429);
+  });
+});
+
+describe('per tool', () => {
+  it('limits the calls of a matching tool from all callers together, and no other tool', async () => {
+    const gw = await gateway({ perTool: [{ tools: 'customer_*', points: 2, durationSeconds: 60 }] });
+    expect((await call(gw, await callerToken('carol'), 'customer_lookup')).status).toBe(200);
+    expect((await call(gw, await callerToken('dave'), 'customer_lookup')).status).toBe(200);
+    const refused = await call(gw, await callerToken('erin'), 'customer_lookup');
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { data: { limit: string } } }).error.data.limit).toBe('tool');
+    expect((await call(gw, await callerToken('erin'))).status).toBe(200);
+  });
+});
+
+describe('with Redis', () => {
+  let redis: TestRedis;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(() => redis?.kill());
+
+  it('holds the limit across two replicas, and turns local without blocking when Redis dies', async () => {
+    const limits = { perCaller: { points: 3, durationSeconds: 60 }, perTool: [] };
+    const options = { redisUrl: redis.url, keyPrefix: `replicas-${Date.now()}` };
+    const [first, second] = [await gateway(limits, options), await gateway(limits, options)];
+    const frank = await callerToken('frank');
+    expect((await call(first, frank)).status).toBe(200);
+    expect((await call(second, frank)).status).toBe(200);
+    expect((await call(first, frank)).status).toBe(200);
+    expect((await call(second, frank)).status).toBe(429);
+
+    await redis.kill();
+    const grace = await callerToken('grace');
+    // Each replica counts alone now: its own three calls pass, the fourth is refused.
+    for (let i = 0; i < 3; i += 1) expect((await call(first, grace)).status).toBe(200);
+    expect((await call(first, grace)).status).toBe(429);
+    expect((await call(second, grace)).status).toBe(200);
+  });
+});
