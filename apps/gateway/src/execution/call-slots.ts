@@ -1,7 +1,7 @@
 import type { ToolDefinition } from '@toolmesh/registry';
 import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
 
-import type { ToolCallOutcome } from './tool-call';
+import type { ToolCallOutcome } from '../call/tool-call-outcome';
 import { notCalled } from './tool-call';
 import type { ToolConcurrencyLimit } from './tool-concurrency-limit';
 

@@ -1,5 +1,6 @@
+import type { GatewayCallToolResult } from '../call/tool-call-outcome';
 import type { ToolHttpResponse } from '../tool-client/tool-client';
-import { type GatewayCallToolResult, mapToolReply } from './result-mapper';
+import { mapToolReply } from './result-mapper';
 
 const reply = (status: number, body: string) => ({ kind: 'reply' as const, status, body });
 /** The mapping when it is a result (not a request for input). */

@@ -1,17 +1,8 @@
 import type { ToolOutput } from '@toolmesh/registry';
 
 import { type InputRequired, readInputRequired } from '../call/input-required';
+import type { GatewayCallToolResult } from '../call/tool-call-outcome';
 import type { ToolHttpResponse } from '../tool-client/tool-client';
-
-/**
- * The `CallToolResult` the gateway returns (SPEC G13): one text block carrying the call's duration and,
- * for a tool with an `outputSchema`, the reply's `data` as `structuredContent` too (G22).
- */
-export interface GatewayCallToolResult {
-  content: [{ type: 'text'; text: string; _meta: { searchTime: number } }];
-  structuredContent?: unknown;
-  isError: boolean;
-}
 
 const MAX_ERROR_DETAIL = 500;
 

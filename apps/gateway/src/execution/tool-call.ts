@@ -1,12 +1,10 @@
-import type { ToolDefinition } from '@toolmesh/registry';
-import { remainingMillis, type RequestContext } from '@toolmesh/transport-http/server';
+import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
 
-import type { InputAnswers, InputRequired } from '../call/input-required';
+import type { InputAnswers } from '../call/input-required';
+import type { ToolCallOutcome } from '../call/tool-call-outcome';
 import type { TraceHeaders } from '../call/trace-context';
-import type { ForwardedToolResult } from '../upstreams/forward-tool-call';
 import type { CallerRelay } from '../upstreams/server-request-relay';
-import type { UpstreamRefusal } from '../upstreams/upstream-refusal';
-import { type GatewayCallToolResult, toolResult } from './result-mapper';
+import { toolResult } from './result-mapper';
 
 /**
  * What a call carries besides its arguments: the caller's trace context, its `Idempotency-Key`, and from a
@@ -23,14 +21,6 @@ export interface CallExtras {
   readonly callerRelay?: CallerRelay;
 }
 
-/** How a call ended, for the era to answer: whichever invoker made the call, the same few kinds. */
-export type ToolCallOutcome =
-  | { kind: 'result'; result: GatewayCallToolResult }
-  | { kind: 'forwarded'; result: ForwardedToolResult }
-  | { kind: 'input_required'; input: InputRequired }
-  | { kind: 'refused_upstream'; refusal: UpstreamRefusal }
-  | { kind: 'invalid_request_state' };
-
 /** Told of every call that reached a tool's source: for the tool-call metrics (SPEC G23). `failure`: its kind, when it failed. */
 export type ToolCallObserver = (tool: string, durationMs: number, failure: string | undefined) => void;
 
@@ -40,9 +30,9 @@ export function notCalled(tool: string, why: string): ToolCallOutcome {
 }
 
 /**
- * The one place a call's deadline is computed: what is left of the request's, capped by the tool's own
- * timeout and the gateway's cap (SPEC G12); whole milliseconds.
+ * The one log line of a call that reached its source (SPEC G3): its status (an HTTP status, a failure's kind,
+ * `is_error`, ...) and duration. A cancelled call is logged as such: nobody is left to read its result.
  */
-export function callTimeoutMillis(tool: ToolDefinition, maxToolTimeoutMillis: number, context: RequestContext): number {
-  return Math.ceil(Math.min(tool.timeoutMillis ?? Infinity, maxToolTimeoutMillis, remainingMillis(context)));
+export function logCallEnd(logger: Logger, tool: string, status: string | number, durationMs: number, context: RequestContext): void {
+  logger.info(status === 'cancelled' ? 'tool_call_cancelled' : 'tool_call_completed', { tool, status, durationMs }, context);
 }

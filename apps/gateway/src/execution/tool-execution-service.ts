@@ -2,8 +2,10 @@ import type { ToolCatalogue, ToolDefinition } from '@toolmesh/registry';
 import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
 
 import type { BundleTokenExchanges } from '../auth/bundle-token-exchanges';
+import { callTimeoutMillis } from '../call/call-timeout';
 import type { RequestStateSeal } from '../call/request-state-seal';
 import type { ServiceCredentials } from '../call/service-credentials';
+import type { ToolCallOutcome } from '../call/tool-call-outcome';
 import type { CallerIdentity } from '../tool-client/caller-identity';
 import type { ToolClient } from '../tool-client/tool-client';
 import type { McpUpstreams } from '../upstreams/mcp-upstreams';
@@ -13,7 +15,7 @@ import { OpenApiInvoker } from './invokers/openapi-invoker';
 import { OutboundHeaders, type OutboundHeaderSettings } from './invokers/outbound-headers';
 import { ServiceInvoker } from './invokers/service-invoker';
 import { toolResult } from './result-mapper';
-import { type CallExtras, callTimeoutMillis, notCalled, type ToolCallObserver, type ToolCallOutcome } from './tool-call';
+import { type CallExtras, notCalled, type ToolCallObserver } from './tool-call';
 import type { ToolConcurrencyLimit } from './tool-concurrency-limit';
 
 export interface ExecutionSettings extends OutboundHeaderSettings {
@@ -113,7 +115,7 @@ export class ToolExecutionService {
         kind: 'result',
         result: toolResult(`Invalid arguments for tool ${name}: ${check.problems.join('; ')}`, true, 0),
       });
-    const timeoutMillis = callTimeoutMillis(tool, settings.maxToolTimeoutMillis, context);
+    const timeoutMillis = callTimeoutMillis(settings.maxToolTimeoutMillis, context, tool.timeoutMillis);
     if (timeoutMillis <= 0) return Promise.resolve(notCalled(name, "the request's deadline has passed"));
     return this.invoke(tool, args, context, extras, timeoutMillis);
   }

@@ -1,5 +1,4 @@
-import type { GatewayCallToolResult } from '../execution/result-mapper';
-import type { ForwardedToolResult } from '../upstreams/forward-tool-call';
+import type { ForwardedToolResult, GatewayCallToolResult } from '../call/tool-call-outcome';
 import type { ToolResultShaper } from './handlers/tools-call';
 
 /** The result `_meta` key under which a cut result carries its figures (docs/manifest-format.md, "Output budgets"). */

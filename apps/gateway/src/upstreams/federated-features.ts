@@ -1,6 +1,7 @@
 import type { GetPromptResult, ReadResourceResult } from '@toolmesh/mcp-client';
-import { type Logger, remainingMillis, type RequestContext } from '@toolmesh/transport-http/server';
+import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
 
+import { callTimeoutMillis } from '../call/call-timeout';
 import type { BundleSettings } from '../config/gateway-config';
 import { correlationMeta } from './correlation';
 import { FeatureListings } from './feature-listings';
@@ -118,7 +119,7 @@ export class FederatedFeatures {
       call: { timeoutMillis: number; meta: Record<string, unknown>; signal?: AbortSignal },
     ) => Promise<T>,
   ): Promise<Forwarded<T>> {
-    const timeoutMillis = Math.min(this.options.maxCallMillis, remainingMillis(context));
+    const timeoutMillis = callTimeoutMillis(this.options.maxCallMillis, context);
     try {
       const connection = await this.connection(bundle);
       return {

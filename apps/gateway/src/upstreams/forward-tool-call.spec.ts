@@ -41,7 +41,7 @@ const request = (extra: Partial<ForwardedCallRequest> = {}): ForwardedCallReques
   ...extra,
 });
 
-const textOf = (forwarded: ForwardedCall) => ('result' in forwarded ? forwarded.result.content[0].text : undefined);
+const textOf = (forwarded: ForwardedCall) => (forwarded.kind === 'result' ? forwarded.result.content[0].text : undefined);
 
 describe('forwardToolCall with a server that asks during the call', () => {
   it('refuses the request of a 2026 caller that did not declare what it needs, cancels the call, and hands the era the request to name', async () => {
@@ -53,7 +53,7 @@ describe('forwardToolCall with a server that asks during the call', () => {
       undefined,
       5_000,
     );
-    if (!('input' in forwarded)) throw new Error('expected the request');
+    if (forwarded.kind !== 'input_required') throw new Error('expected the request');
     expect(Object.values(forwarded.input.inputRequests ?? {})).toEqual([ELICIT]);
     expect(forwarded.held).toBeUndefined();
     expect(await server.answer).toBe('refused -32601: the caller of this call did not declare elicitation');
@@ -70,7 +70,7 @@ describe('forwardToolCall with a server that asks during the call', () => {
       undefined,
       5_000,
     );
-    if (!('input' in first) || first.held === undefined) throw new Error('expected a held call');
+    if (first.kind !== 'input_required' || first.held === undefined) throw new Error('expected a held call');
     const [key] = Object.keys(first.input.inputRequests ?? {});
     const retry = await forwardToolCall(
       { connection: server.connection, held },
@@ -114,12 +114,12 @@ describe("forwardToolCall with a server's JSON-RPC error", () => {
   ])('passes -32602 on to %s with the server message, cut to 500 characters', async (_caller, extra) => {
     const message = `Invalid arguments for tool ask: ${'x'.repeat(600)}`;
     const forwarded = await forwardToolCall(failing({ code: -32602, message }), request(extra), context, undefined, 5_000);
-    expect(forwarded).toEqual({ refused: { invalidParams: message.slice(0, 500) } });
+    expect(forwarded).toEqual({ kind: 'refused_upstream', refusal: { invalidParams: message.slice(0, 500) } });
   });
 
   it("passes a 2026 caller's -32021 on, naming what the server needs: the server was told that caller's capabilities", async () => {
     const forwarded = await forwardToolCall(failing(missingSampling), request(MODERN), context, undefined, 5_000);
-    expect(forwarded).toEqual({ refused: { requiredCapabilities: { sampling: {} } } });
+    expect(forwarded).toEqual({ kind: 'refused_upstream', refusal: { requiredCapabilities: { sampling: {} } } });
   });
 
   it.each([
@@ -131,6 +131,7 @@ describe("forwardToolCall with a server's JSON-RPC error", () => {
   ])('keeps %s an isError result the model can read', async (_case, error, extra) => {
     const forwarded = await forwardToolCall(failing(error), request(extra), context, undefined, 5_000);
     expect(forwarded).toEqual({
+      kind: 'result',
       result: { content: [{ type: 'text', text: `Tool ev_ask failed: ${error.message}` }], isError: true },
       failure: 'jsonrpc_error',
     });
@@ -139,6 +140,6 @@ describe("forwardToolCall with a server's JSON-RPC error", () => {
   it('keeps a failure to get an answer an isError result, with its own code', async () => {
     const error = { code: 'gateway.upstream_timeout', message: 'MCP server http://127.0.0.1/mcp did not answer within 10 ms' };
     const forwarded = await forwardToolCall(failing(error), request(MODERN), context, undefined, 5_000);
-    expect(forwarded).toMatchObject({ result: { isError: true }, failure: 'gateway.upstream_timeout' });
+    expect(forwarded).toMatchObject({ kind: 'result', result: { isError: true }, failure: 'gateway.upstream_timeout' });
   });
 });

@@ -3,6 +3,7 @@ import { errorMessage } from '@toolmesh/protocol';
 import type { RequestContext } from '@toolmesh/transport-http/server';
 
 import { type InputRequired, missingCapabilities } from '../call/input-required';
+import type { ForwardedToolResult, ToolCallOutcome } from '../call/tool-call-outcome';
 import type { TraceHeaders } from '../call/trace-context';
 import { correlationMeta } from './correlation';
 import type { ForwardedState } from './forwarded-state';
@@ -10,18 +11,15 @@ import { HELD_CALL_MILLIS, type HeldCalls } from './held-calls';
 import { RelayedCall } from './relayed-call';
 import { type CallerRelay, RelayRefusal } from './server-request-relay';
 import type { UpstreamCall, UpstreamConnection } from './upstream-connection';
-import { refusalOf, type UpstreamRefusal } from './upstream-refusal';
+import { refusalOf } from './upstream-refusal';
 
-/** An MCP server's `CallToolResult`, passed on whole: every content block, `structuredContent`, `isError`, `_meta`. */
-export interface ForwardedToolResult {
-  readonly content: ReadonlyArray<Readonly<Record<string, unknown>>>;
-  readonly structuredContent?: unknown;
-  readonly isError?: boolean;
-  readonly _meta?: Readonly<Record<string, unknown>>;
-}
-
+/**
+ * How a forwarded call ended, in the outcome's own words (`ToolCallOutcome`), so that it goes up to the era
+ * as it is, with what only forwarding knows beside it.
+ */
 export type ForwardedCall =
   | {
+      readonly kind: 'result';
       readonly result: ForwardedToolResult;
       /** What went wrong, for metrics and the log line (an error's code): unset when the server answered. */
       readonly failure?: string;
@@ -30,9 +28,9 @@ export type ForwardedCall =
    * The server asks our caller for input: a 2026-07-28 server's `input_required` (its own `requestState`
    * still unsealed), or a 2025 server's requests during a call now `held` here under that key for the retry.
    */
-  | { readonly input: InputRequired; readonly held?: string }
+  | { readonly kind: 'input_required'; readonly input: InputRequired; readonly held?: string }
   /** The server refused what our caller sent: the caller gets the same JSON-RPC error (upstream-refusal.ts). */
-  | { readonly refused: UpstreamRefusal };
+  | Extract<ToolCallOutcome, { kind: 'refused_upstream' }>;
 
 /** What is forwarded of one call: the tool on both sides, its arguments, and from a 2026 caller its MRTR part. */
 export interface ForwardedCallRequest {
@@ -77,7 +75,7 @@ export function forwardToolCall(
   if (state !== undefined && 'held' in state) {
     const held = to.held.take(state.held);
     if (held === undefined)
-      return Promise.resolve({ result: errorResult(`Tool ${call.tool}: ${HELD_CALL_GONE}`), failure: 'held_call_gone' });
+      return Promise.resolve({ kind: 'result', result: errorResult(`Tool ${call.tool}: ${HELD_CALL_GONE}`), failure: 'held_call_gone' });
     held.answer(call.answers?.inputResponses);
     return follow(held, call, context, timeoutMillis, to.held);
   }
@@ -94,11 +92,12 @@ export function forwardToolCall(
       relay,
       deadline: relay.deadline,
     }).then(
-      (result) => (isInputRequired(result) ? { input: inputOf(result) } : { result: passedOn(result) }),
-      (error: unknown) => {
-        const refused = refusalOf(error, call.callerCapabilities);
-        if (refused !== undefined) return { refused };
-        return { result: errorResult(`Tool ${call.tool} failed: ${errorMessage(error)}`), failure: failureOf(error) };
+      (result): ForwardedCall =>
+        isInputRequired(result) ? { kind: 'input_required', input: inputOf(result) } : { kind: 'result', result: passedOn(result) },
+      (error: unknown): ForwardedCall => {
+        const refusal = refusalOf(error, call.callerCapabilities);
+        if (refusal !== undefined) return { kind: 'refused_upstream', refusal };
+        return { kind: 'result', result: errorResult(`Tool ${call.tool} failed: ${errorMessage(error)}`), failure: failureOf(error) };
       },
     ),
   );
@@ -153,10 +152,10 @@ async function follow(
       if (missing.length > 0) {
         relayed.refuse(new RelayRefusal(`the caller of this call did not declare ${missing.join(', ')}`));
         relayed.cancel('the caller cannot answer');
-        return { input }; // answered -32021 by the 2026 era, naming what is missing
+        return { kind: 'input_required', input }; // answered -32021 by the 2026 era, naming what is missing
       }
       relayed.deadline.stop();
-      return { input, held: held.hold(relayed) };
+      return { kind: 'input_required', input, held: held.hold(relayed) };
     }
   } finally {
     hangUp?.offHangUp(onHangUp);

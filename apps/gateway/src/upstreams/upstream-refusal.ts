@@ -1,10 +1,9 @@
 import { JsonRpcErrorCode } from '@toolmesh/protocol';
 
+import type { UpstreamRefusal } from '../call/tool-call-outcome';
+
 /** The server's message, cut as a tool service's error detail is (result-mapper.ts): its words, bounded. */
 const MAX_MESSAGE = 500;
-
-/** An MCP server's JSON-RPC error about the caller's own request, which the caller gets as the same error. */
-export type UpstreamRefusal = { readonly invalidParams: string } | { readonly requiredCapabilities: Record<string, object> };
 
 /**
  * Which of a server's JSON-RPC errors to a forwarded `tools/call` are protocol errors about what our caller

@@ -3,11 +3,13 @@ import type { ToolCatalogue, ToolDefinition, ToolTarget } from '@toolmesh/regist
 import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
 
 import type { BundleTokenExchanges } from '../../auth/bundle-token-exchanges';
+import { callTimeoutMillis } from '../../call/call-timeout';
 import type { RequestStateSeal } from '../../call/request-state-seal';
+import type { ToolCallOutcome } from '../../call/tool-call-outcome';
 import type { ToolClient, ToolHttpRequest, ToolHttpResponse } from '../../tool-client/tool-client';
 import type { CallSlots } from '../call-slots';
 import { mapToolReply, type ReplyForm } from '../result-mapper';
-import { type CallExtras, callTimeoutMillis, notCalled, type ToolCallObserver, type ToolCallOutcome } from '../tool-call';
+import { type CallExtras, logCallEnd, notCalled, type ToolCallObserver } from '../tool-call';
 import type { OutboundHeaders } from './outbound-headers';
 import type { ToolInvoker } from './tool-invoker';
 
@@ -72,7 +74,7 @@ export abstract class HttpToolInvoker<Target extends ToolTarget> implements Tool
         logger.warn('token_exchange_failed', { tool: name, code: (error as { code?: string }).code ?? 'failed' }, context);
         return notCalled(name, errorMessage(error));
       }
-      timeoutMillis = callTimeoutMillis(tool, this.deps.maxToolTimeoutMillis, context);
+      timeoutMillis = callTimeoutMillis(this.deps.maxToolTimeoutMillis, context, tool.timeoutMillis);
     }
     const request = this.request(tool, target, args, this.deps.headers.of(context, extras, authorization), timeoutMillis, context);
     if ('problem' in request) return notCalled(name, request.problem);
@@ -93,7 +95,7 @@ export abstract class HttpToolInvoker<Target extends ToolTarget> implements Tool
       : { kind: 'result', result: mapped };
   }
 
-  /** The metrics told, and the call logged once; a cancelled call as such, since nobody is left to read its result. */
+  /** The metrics told, and the call logged once. */
   private observed(name: string, reply: ToolHttpResponse, durationMs: number, context: RequestContext): void {
     const status = reply.kind === 'reply' ? reply.status : reply.reason;
     this.deps.observe?.(
@@ -101,10 +103,6 @@ export abstract class HttpToolInvoker<Target extends ToolTarget> implements Tool
       durationMs,
       reply.kind === 'failure' ? reply.reason : reply.status >= 300 ? `http_${Math.floor(reply.status / 100)}xx` : undefined,
     );
-    this.deps.logger.info(
-      status === 'cancelled' ? 'tool_call_cancelled' : 'tool_call_completed',
-      { tool: name, status, durationMs },
-      context,
-    );
+    logCallEnd(this.deps.logger, name, status, durationMs, context);
   }
 }

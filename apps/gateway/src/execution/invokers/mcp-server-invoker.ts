@@ -2,11 +2,12 @@ import type { ToolDefinition, ToolTarget } from '@toolmesh/registry';
 import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
 
 import type { RequestStateSeal } from '../../call/request-state-seal';
+import type { ToolCallOutcome } from '../../call/tool-call-outcome';
 import { type ForwardedCall, type ForwardedCallRequest, forwardToolCall } from '../../upstreams/forward-tool-call';
 import { forwardedStateText, readForwardedState } from '../../upstreams/forwarded-state';
 import type { McpUpstreams } from '../../upstreams/mcp-upstreams';
 import type { CallSlots } from '../call-slots';
-import { type CallExtras, notCalled, type ToolCallObserver, type ToolCallOutcome } from '../tool-call';
+import { type CallExtras, logCallEnd, notCalled, type ToolCallObserver } from '../tool-call';
 import type { ToolInvoker } from './tool-invoker';
 
 type McpTarget = Extract<ToolTarget, { kind: 'mcp' }>;
@@ -69,22 +70,20 @@ export class McpServerInvoker implements ToolInvoker<McpTarget> {
     );
   }
 
-  /** A forwarded call's end: observed, logged once, and its outcome as the era answers it. */
+  /**
+   * A forwarded call's end: observed, logged once, and passed up as it is, already an outcome; only an
+   * input request changes, its state sealed for the caller.
+   */
   private outcomeOf(name: string, forwarded: ForwardedCall, context: RequestContext, durationMs: number): ToolCallOutcome {
-    const failure = 'input' in forwarded ? undefined : 'refused' in forwarded ? 'jsonrpc_error' : forwarded.failure;
+    const failure = forwarded.kind === 'result' ? forwarded.failure : forwarded.kind === 'refused_upstream' ? 'jsonrpc_error' : undefined;
     this.deps.observe?.(name, durationMs, failure);
     const status = context.hangUp?.happened
       ? 'cancelled'
-      : 'input' in forwarded
+      : forwarded.kind === 'input_required'
         ? 'input_required'
-        : (failure ?? ('result' in forwarded && forwarded.result.isError ? 'is_error' : 'ok'));
-    this.deps.logger.info(
-      status === 'cancelled' ? 'tool_call_cancelled' : 'tool_call_completed',
-      { tool: name, status, durationMs },
-      context,
-    );
-    if ('refused' in forwarded) return { kind: 'refused_upstream', refusal: forwarded.refused };
-    if (!('input' in forwarded)) return { kind: 'forwarded', result: forwarded.result };
+        : (failure ?? (forwarded.kind === 'result' && forwarded.result.isError ? 'is_error' : 'ok'));
+    logCallEnd(this.deps.logger, name, status, durationMs, context);
+    if (forwarded.kind !== 'input_required') return forwarded;
     const { input, held } = forwarded;
     const state = held !== undefined ? { held } : input.requestState !== undefined ? { upstream: input.requestState } : undefined;
     return {

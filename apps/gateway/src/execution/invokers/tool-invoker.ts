@@ -1,7 +1,8 @@
 import type { ToolDefinition, ToolTarget } from '@toolmesh/registry';
 import type { RequestContext } from '@toolmesh/transport-http/server';
 
-import type { CallExtras, ToolCallOutcome } from '../tool-call';
+import type { ToolCallOutcome } from '../../call/tool-call-outcome';
+import type { CallExtras } from '../tool-call';
 
 /**
  * Calls a tool of one source kind (`ToolTarget['kind']`): a manifest's tool service, an OpenAPI operation or

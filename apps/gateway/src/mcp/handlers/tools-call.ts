@@ -11,15 +11,12 @@ import type { ToolDefinition } from '@toolmesh/registry';
 import type { JsonOutcome, RequestContext } from '@toolmesh/transport-http/server';
 
 import { declaredInputCapabilities, inputAnswersProblem, inputCapabilitiesDeclared, readInputAnswers } from '../../call/input-required';
+import type { ForwardedToolResult, GatewayCallToolResult, ToolCallOutcome, UpstreamRefusal } from '../../call/tool-call-outcome';
 import { traceHeaders } from '../../call/trace-context';
 import type { AdmissionRefusal, CallAdmission } from '../../execution/call-admission';
 import { type CallIdentity, idempotencyKey } from '../../execution/idempotency-key';
-import type { GatewayCallToolResult } from '../../execution/result-mapper';
-import type { ToolCallOutcome } from '../../execution/tool-call';
 import type { ToolExecutionService } from '../../execution/tool-execution-service';
 import type { CallTrace, GatewayTracing } from '../../tracing/tracing';
-import type { ForwardedToolResult } from '../../upstreams/forward-tool-call';
-import type { UpstreamRefusal } from '../../upstreams/upstream-refusal';
 import type { StreamedCall } from '../era-2025/caller-requests';
 import type { EraErrors } from '../era-errors';
 import { errorOutcome } from '../outcomes';
@@ -112,10 +109,9 @@ function answer(
   era: ToolsCallEra,
   traced: CallTrace | undefined,
 ): HandlerResult {
-  traced?.end(outcome.kind === 'result' || outcome.kind === 'forwarded' ? outcome.result.isError === true : true);
+  traced?.end(outcome.kind === 'result' ? outcome.result.isError === true : true);
   switch (outcome.kind) {
     case 'result':
-    case 'forwarded':
       return { result: era.shapeResult ? era.shapeResult(found, outcome.result) : outcome.result };
     case 'input_required':
       return { inputRequired: outcome.input };
