@@ -8,31 +8,36 @@ import { freePort } from './free-port';
 import { until } from './process-table';
 import { REPO_ROOT } from './server-process';
 
-const EVERYTHING_BIN = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+/** server-everything's bin as npm installed it: the `command` of a configuration that starts it over stdio. */
+export const EVERYTHING_BIN = path.join(REPO_ROOT, 'node_modules/.bin/mcp-server-everything');
+/** server-everything's script, for `node <script> stdio` (or a transport mode: `streamableHttp`, `sse`). */
+export const EVERYTHING_SCRIPT = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
 export interface Everything {
+  /** Its MCP endpoint: `/mcp` for Streamable HTTP, `/sse` for the legacy HTTP+SSE transport. */
   readonly url: string;
+  /** What it has written to stdout and stderr so far (it logs the requests it receives). */
+  output(): string;
   stop(): Promise<void>;
 }
 
-/** server-everything's Streamable HTTP mode on a port the OS said was free; it names its port only on stderr, so its endpoint is polled. */
-export async function startEverything(): Promise<Everything> {
+/**
+ * server-everything over HTTP, Streamable HTTP (2025) or the legacy HTTP+SSE transport, on a port the OS said
+ * was free; ready once it says on stderr that it listens on that port.
+ */
+export async function startEverything(transport: 'streamableHttp' | 'sse' = 'streamableHttp'): Promise<Everything> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [EVERYTHING_BIN, 'streamableHttp'], {
+  const child: ChildProcess = spawn(process.execPath, [EVERYTHING_SCRIPT, transport], {
     env: { PATH: process.env.PATH ?? '', PORT: String(port) },
-    stdio: 'ignore',
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const url = `http://127.0.0.1:${port}/mcp`;
-  let listening = false;
-  await until(() => {
-    void fetch(url).then(
-      () => (listening = true),
-      () => undefined,
-    );
-    return listening;
-  }, 'server-everything listening');
+  let output = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  await until(() => output.includes(`on port ${port}`), `server-everything (${transport}) listening`);
   return {
-    url,
+    url: `http://127.0.0.1:${port}/${transport === 'sse' ? 'sse' : 'mcp'}`,
+    output: () => output,
     stop: async () => {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');

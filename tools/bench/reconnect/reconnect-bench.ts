@@ -8,15 +8,13 @@
  *
  * Target: reconnect at most the cold start + 500 ms. Run: `node tools/bench/reconnect/run.mjs [rounds]`.
  */
-import path from 'node:path';
 
+import { EVERYTHING_SCRIPT } from '@toolmesh/test-peers/mcp-servers';
 import { pidsWithCommandLine } from '@toolmesh/test-peers/process-table';
 
 import { McpClientManager, type StdioServerConfig, ToolRegistry, TransportClientFactory } from '../../../apps/agent-cli/src/bench-seam';
 import { SMOKE, smokeRan } from '../smoke.mjs';
 
-const ROOT = path.resolve(__dirname, '../../..');
-const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const ROUNDS = SMOKE ? 1 : Number(process.argv[2] ?? 10);
 const log = { warn: () => undefined };
 
@@ -25,7 +23,7 @@ function server(tag: string): StdioServerConfig {
     name: 'everything',
     transport: 'stdio',
     command: process.execPath,
-    args: [EVERYTHING, 'stdio', tag],
+    args: [EVERYTHING_SCRIPT, 'stdio', tag],
     env: {},
     requestTimeoutMs: 20_000,
     annotationTrust: 'ignore',

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { EVERYTHING_BIN } from '@toolmesh/test-peers/mcp-servers';
 import { eventually, pidsWithCommandLine } from '@toolmesh/test-peers/process-table';
 
 import { type Script, type ScriptedLlmServer, startScriptedLlmServer, unreachableBaseUrl } from '../agent/test-support/scripted-llm-server';
@@ -40,7 +41,7 @@ function workspace(baseUrl: string, llmExtra = ''): Workspace {
 ${llmExtra}mcp:
   servers:
     - name: everything
-      command: ${JSON.stringify(path.join(BIN, 'mcp-server-everything'))}
+      command: ${JSON.stringify(EVERYTHING_BIN)}
       args: [stdio]
       annotationTrust: trust
     - name: memory

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { EVERYTHING_BIN } from '@toolmesh/test-peers/mcp-servers';
 import { type HttpPeer, startHttpPeer } from '@toolmesh/test-peers/peers/http-peer';
 
 import { AGENT_CLI_MAIN, type CliRun, runBuiltCli } from '../test-support/built-cli';
@@ -28,7 +29,7 @@ beforeAll(async () => {
     `mcp:
   servers:
     - name: everything
-      command: ${JSON.stringify(path.join(BIN, 'mcp-server-everything'))}
+      command: ${JSON.stringify(EVERYTHING_BIN)}
       args: [stdio]
       annotationTrust: trust
     - name: memory
@@ -49,7 +50,7 @@ beforeAll(async () => {
   );
   writeFileSync(
     path.join(dir, 'claude_desktop_config.json'),
-    JSON.stringify({ mcpServers: { everything: { command: path.join(BIN, 'mcp-server-everything'), args: ['stdio'] } } }),
+    JSON.stringify({ mcpServers: { everything: { command: EVERYTHING_BIN, args: ['stdio'] } } }),
   );
 });
 afterAll(() => peer.stop());

@@ -2,6 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { EVERYTHING_BIN } from '@toolmesh/test-peers/mcp-servers';
+
 import { parseConfig } from '../config/load-config';
 import { ExitCode } from './exit-codes';
 import { COMMAND_HELP } from './help';
@@ -11,7 +13,6 @@ import { runCli } from './run-cli';
  * `agent-cli mcp add | remove | list | get` (SPEC A20) through runCli on real files: the round trip keeps
  * the rest of the file, and what it adds is what `servers` then connects (server-everything over stdio).
  */
-const BIN = path.join(__dirname, '../../../../node_modules/.bin');
 
 async function cli(cwd: string, ...args: string[]) {
   const out = { stdout: '', stderr: '' };
@@ -86,7 +87,7 @@ describe('agent-cli mcp', () => {
 
   it('creates the file when there is none, and servers then connects what was added', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-mcp-'));
-    expect((await cli(dir, 'mcp', 'add', 'everything', '--', path.join(BIN, 'mcp-server-everything'), 'stdio')).code).toBe(ExitCode.Ok);
+    expect((await cli(dir, 'mcp', 'add', 'everything', '--', EVERYTHING_BIN, 'stdio')).code).toBe(ExitCode.Ok);
     expect(existsSync(path.join(dir, 'agent-cli.yaml'))).toBe(true);
 
     const { code, stdout } = await cli(dir, 'servers', '--json');

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { EVERYTHING_BIN } from '@toolmesh/test-peers/mcp-servers';
 import { pidsWithCommandLine } from '@toolmesh/test-peers/process-table';
 
 import { startScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
@@ -14,7 +15,6 @@ import { onTerminal, type TerminalSession } from '../test-support/terminal-sessi
  * the screen. server-everything's elicitation tool answered through the form; a server's warning while
  * the chat waits at its prompt.
  */
-const BIN = path.join(__dirname, '../../../../node_modules/.bin');
 const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-pty-'));
 /** The test's terminal, killed after it if still running. */
 let session: TerminalSession | undefined;
@@ -22,7 +22,7 @@ let session: TerminalSession | undefined;
 beforeAll(() => {
   writeFileSync(
     path.join(dir, 'agent-cli.yaml'),
-    `mcp:\n  servers:\n    - name: everything\n      command: ${JSON.stringify(path.join(BIN, 'mcp-server-everything'))}\n      args: [stdio]\n`,
+    `mcp:\n  servers:\n    - name: everything\n      command: ${JSON.stringify(EVERYTHING_BIN)}\n      args: [stdio]\n`,
   );
 });
 afterEach(() => session?.kill());
@@ -90,7 +90,7 @@ describe('chat on a terminal', () => {
     const marker = mkdtempSync(path.join(tmpdir(), 'agent-cli-pty-chat-'));
     writeFileSync(
       path.join(marker, 'agent-cli.yaml'),
-      `llm: { baseUrl: ${llm.baseUrl}, model: m }\nmcp:\n  servers:\n    - name: everything\n      command: ${JSON.stringify(path.join(BIN, 'mcp-server-everything'))}\n      args: [stdio, ${JSON.stringify(marker)}]\n`,
+      `llm: { baseUrl: ${llm.baseUrl}, model: m }\nmcp:\n  servers:\n    - name: everything\n      command: ${JSON.stringify(EVERYTHING_BIN)}\n      args: [stdio, ${JSON.stringify(marker)}]\n`,
     );
     try {
       // A terminal that can move the cursor: readline redraws the typed line only there (with TERM=dumb it writes the prompt alone).

@@ -2,6 +2,7 @@ import path from 'node:path';
 
 import { McpClient } from '@toolmesh/mcp-client';
 import { SchemaCompiler } from '@toolmesh/protocol';
+import { EVERYTHING_BIN } from '@toolmesh/test-peers/mcp-servers';
 import { REPO_ROOT } from '@toolmesh/test-peers/server-process';
 import { ChildProcessTransport } from '@toolmesh/transport-stdio';
 
@@ -11,8 +12,6 @@ import { McpTool, mcpToolName, parseMcpToolName } from './mcp-tool';
 const PEER = path.join(REPO_ROOT, 'tools/test/peers/stdio-peer.mjs');
 const clientInfo = { name: 'mcp-tool-test', version: '0.0.0' };
 const effects = { level: 'mutating', destructive: true, basis: 'assumed' } as const;
-
-const EVERYTHING = path.join(__dirname, '../../../../node_modules/.bin/mcp-server-everything');
 
 async function connectedTools(flags: string[] = [], command = process.execPath, args = [PEER, ...flags]) {
   const client = new McpClient(new ChildProcessTransport({ command, args }), { serverName: 'peer', clientInfo, requestTimeoutMs: 10_000 });
@@ -95,7 +94,7 @@ describe('McpTool', () => {
     });
 
     it('returns an error result for a JSON-RPC error from a real npm server (server-everything, unknown tool)', async () => {
-      const { client, tool } = await connectedTools([], EVERYTHING, []);
+      const { client, tool } = await connectedTools([], EVERYTHING_BIN, []);
       const result = await tool('no-such-tool').execute({});
       expect(result.isError).toBe(true);
       expect(resultText(result)).toMatch(/^mcp__peer__no-such-tool failed: |no-such-tool/);

@@ -1,14 +1,13 @@
-import path from 'node:path';
+import { EVERYTHING_SCRIPT } from '@toolmesh/test-peers/mcp-servers';
 
 import { type LoopOverServers, loopOverServers, toolMessage } from '../runtime/test-support/loop-over-servers';
 import type { StdioServerConfig } from './server-config';
 
-const EVERYTHING = path.join(__dirname, '../../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const everything: StdioServerConfig = {
   name: 'everything',
   transport: 'stdio',
   command: process.execPath,
-  args: [EVERYTHING, 'stdio'],
+  args: [EVERYTHING_SCRIPT, 'stdio'],
   env: {},
   requestTimeoutMs: 20_000,
   annotationTrust: 'ignore',

@@ -1,12 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 
-import { freePort } from '@toolmesh/test-peers/free-port';
-import { until } from '@toolmesh/test-peers/process-table';
+import { type Everything, EVERYTHING_SCRIPT, startEverything } from '@toolmesh/test-peers/mcp-servers';
 
 import { resultText } from '../tools/tool';
 import { ToolRegistry } from '../tools/tool-registry';
@@ -14,14 +10,13 @@ import { TransportClientFactory } from './client-factory';
 import { McpClientManager } from './client-manager';
 import type { McpServerConfig } from './server-config';
 
-const EVERYTHING = path.join(__dirname, '../../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const FIVE_MB = 'x'.repeat(5 * 1024 * 1024);
 /** Far beyond the test's own timeout: a call that waited for it would fail the test, not pass it. */
 const LONG_TIMEOUT_MS = 600_000;
 
 let manager: McpClientManager | undefined;
 let factory: TransportClientFactory | undefined;
-let server: ChildProcess | undefined;
+let server: Everything | undefined;
 let files: Server | undefined;
 afterEach(async () => {
   files?.closeAllConnections();
@@ -29,10 +24,7 @@ afterEach(async () => {
   files = undefined;
   await manager?.close();
   await factory?.close();
-  if (server && server.exitCode === null) {
-    server.kill('SIGKILL');
-    await once(server, 'exit');
-  }
+  await server?.stop();
   manager = undefined;
   server = undefined;
 });
@@ -53,7 +45,7 @@ describe('a reply over the transport limit (4 MiB) fails its call at once (SPEC 
       name: 'everything',
       transport: 'stdio',
       command: process.execPath,
-      args: [EVERYTHING, 'stdio'],
+      args: [EVERYTHING_SCRIPT, 'stdio'],
       env: {},
       requestTimeoutMs: LONG_TIMEOUT_MS,
       annotationTrust: 'ignore',
@@ -75,19 +67,11 @@ describe('a reply over the transport limit (4 MiB) fails its call at once (SPEC 
     files = createServer((_, res) => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(noise));
     await new Promise<void>((resolve) => files?.listen(0, '127.0.0.1', resolve));
     const noiseUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}/noise.bin`;
-    const port = await freePort();
-    server = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], {
-      env: { PATH: process.env.PATH ?? '', PORT: String(port) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let log = '';
-    server.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    server.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    await until(() => log.includes(`listening on port ${port}`), 'server-everything listening');
+    server = await startEverything();
     const registry = await tools({
       name: 'web',
       transport: 'streamable-http',
-      url: new URL(`http://127.0.0.1:${port}/mcp`),
+      url: new URL(server.url),
       headers: {},
       requestTimeoutMs: LONG_TIMEOUT_MS,
       annotationTrust: 'ignore',
@@ -101,7 +85,7 @@ describe('a reply over the transport limit (4 MiB) fails its call at once (SPEC 
     expect(resultText(big ?? { isError: true, content: [] })).toMatch(
       /reply of \d+ bytes is over this client's limit of 4194304 bytes; it was dropped \[http\.message_too_large\]/,
     );
-    expect(log).not.toContain('Last-Event-ID');
+    expect(server.output()).not.toContain('Last-Event-ID');
 
     expect(await echo?.execute({ message: 'small' })).toMatchObject({ isError: false, content: [{ type: 'text', text: 'Echo: small' }] });
   }, 30_000);

@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { freePort } from '@toolmesh/test-peers/free-port';
+import { EVERYTHING_SCRIPT } from '@toolmesh/test-peers/mcp-servers';
 import { pidsWithCommandLine, until } from '@toolmesh/test-peers/process-table';
 
 import { type LoopOverServers, loopOverServers, toolMessage } from '../runtime/test-support/loop-over-servers';
 import type { HttpServerConfig, StdioServerConfig } from './server-config';
 
 const ROOT = path.join(__dirname, '../../../..');
-const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const HTTP_PEER = path.join(ROOT, 'tools/test/peers/sdk-http-server.mjs');
 
 let session: LoopOverServers | undefined;
@@ -29,7 +29,10 @@ function everythingBehind(blocker: string, tag: string): StdioServerConfig {
     name: 'everything',
     transport: 'stdio',
     command: '/bin/sh',
-    args: ['-c', `if [ -e "$BLOCKER" ]; then echo "blocked" >&2; exit 1; fi; exec "${process.execPath}" "${EVERYTHING}" stdio ${tag}`],
+    args: [
+      '-c',
+      `if [ -e "$BLOCKER" ]; then echo "blocked" >&2; exit 1; fi; exec "${process.execPath}" "${EVERYTHING_SCRIPT}" stdio ${tag}`,
+    ],
     env: { BLOCKER: blocker },
     requestTimeoutMs: 20_000,
     annotationTrust: 'ignore',

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { EVERYTHING_SCRIPT } from '@toolmesh/test-peers/mcp-servers';
 import { eventually } from '@toolmesh/test-peers/process-table';
 
 import { runBuiltCli } from '../test-support/built-cli';
@@ -11,7 +12,6 @@ import type { StdioServerConfig } from './server-config';
 
 const ROOT = path.join(__dirname, '../../../..');
 const PEER = path.join(ROOT, 'tools/test/peers/stdio-peer.mjs');
-const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
 function peer(name: string, flags: string[] = [], extra: Partial<StdioServerConfig> = {}): StdioServerConfig {
   return {
@@ -75,7 +75,7 @@ describe('server lifecycle (SPEC A20)', () => {
       name: 'everything',
       transport: 'stdio',
       command: process.execPath,
-      args: [EVERYTHING, 'stdio'],
+      args: [EVERYTHING_SCRIPT, 'stdio'],
       env: {},
       requestTimeoutMs: 1500,
       annotationTrust: 'ignore',
@@ -94,7 +94,7 @@ describe('server lifecycle (SPEC A20)', () => {
       name: 'everything',
       transport: 'stdio',
       command: process.execPath,
-      args: [EVERYTHING, 'stdio'],
+      args: [EVERYTHING_SCRIPT, 'stdio'],
       env: {},
       requestTimeoutMs: 1500,
       maxCallTimeoutMs: 2500,

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { EVERYTHING_SCRIPT } from '@toolmesh/test-peers/mcp-servers';
 import { eventually, pidsWithCommandLine } from '@toolmesh/test-peers/process-table';
 
 import { connectedServers } from '../test-support/connected-servers';
@@ -9,7 +10,6 @@ import { resultText } from '../tools/tool';
 import type { StdioServerConfig } from './server-config';
 
 const ROOT = path.join(__dirname, '../../../..');
-const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const PEER = path.join(ROOT, 'tools/test/peers/stdio-peer.mjs');
 
 /**
@@ -33,7 +33,7 @@ async function connect(config: StdioServerConfig) {
 
 describe('era detection over stdio', () => {
   it('finds server-everything legacy with era auto, in place: one process while connected, none after', async () => {
-    const script = uniquePath(EVERYTHING);
+    const script = uniquePath(EVERYTHING_SCRIPT);
     const { status, registry } = await connect({
       name: 'everything',
       transport: 'stdio',

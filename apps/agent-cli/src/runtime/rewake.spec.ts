@@ -1,6 +1,7 @@
 import path from 'node:path';
 
 import { NotificationFanout } from '@toolmesh/protocol';
+import { EVERYTHING_BIN } from '@toolmesh/test-peers/mcp-servers';
 import { eventually, pidsWithCommandLine } from '@toolmesh/test-peers/process-table';
 import { REPO_ROOT } from '@toolmesh/test-peers/server-process';
 
@@ -19,7 +20,6 @@ import { createAgentRuntime } from './runtime-factory';
  * ToolExecutor like any model tool call, wakes with the event.
  */
 const PEER = path.join(REPO_ROOT, 'tools/test/peers/notifying-peer.mjs');
-const EVERYTHING = path.join(__dirname, '../../../../node_modules/.bin/mcp-server-everything');
 const NAME = `rewake-${process.pid}`;
 const peer: StdioServerConfig = {
   name: 'jobs',
@@ -160,7 +160,7 @@ describe('WaitForEvent with server-everything from npm', () => {
           {
             name: 'everything',
             transport: 'stdio',
-            command: EVERYTHING,
+            command: EVERYTHING_BIN,
             args: ['stdio'],
             env: {},
             requestTimeoutMs: 20_000,

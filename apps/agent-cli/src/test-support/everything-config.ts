@@ -1,7 +1,4 @@
-import path from 'node:path';
-
-/** server-everything's bin, as npm installed it. */
-const EVERYTHING_BIN = path.join(__dirname, '../../../../node_modules/.bin/mcp-server-everything');
+import { EVERYTHING_BIN } from '@toolmesh/test-peers/mcp-servers';
 
 /** An agent-cli.yaml with server-everything over stdio as the one server and, given, a (scripted) model. */
 export function everythingConfigYaml(llmBaseUrl?: string): string {

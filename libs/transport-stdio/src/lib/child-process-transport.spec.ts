@@ -2,6 +2,7 @@ import path from 'node:path';
 
 import { Client } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage } from '@toolmesh/protocol';
+import { EVERYTHING_BIN } from '@toolmesh/test-peers/mcp-servers';
 import { eventually, isRunning } from '@toolmesh/test-peers/process-table';
 
 import { ChildProcessTransport } from './child-process-transport';
@@ -10,7 +11,6 @@ import { StdioErrorCode, StdioTransportError } from './stdio-errors';
 
 const ROOT = path.join(__dirname, '../../../..');
 const PEER = path.join(ROOT, 'tools/test/peers/stdio-peer.mjs');
-const EVERYTHING = path.join(ROOT, 'node_modules/.bin/mcp-server-everything');
 
 /** Every peer a test starts; closed after each test, so a failing test leaves no process behind. */
 const started: ChildProcessTransport[] = [];
@@ -40,7 +40,7 @@ describe('ChildProcessTransport', () => {
     const notifications: JSONRPCMessage[] = [];
 
     beforeAll(async () => {
-      transport = new ChildProcessTransport({ command: EVERYTHING, args: ['stdio'], env: { EVERYTHING_TEST_MARKER: 'configured' } });
+      transport = new ChildProcessTransport({ command: EVERYTHING_BIN, args: ['stdio'], env: { EVERYTHING_TEST_MARKER: 'configured' } });
       client = await connect(transport);
       // The SDK client owns onmessage after connect; wrap it to observe notifications as they arrive.
       const deliver = transport.onmessage!;

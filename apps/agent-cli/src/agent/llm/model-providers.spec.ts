@@ -2,6 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { EVERYTHING_BIN } from '@toolmesh/test-peers/mcp-servers';
+
 import { ExitCode } from '../../cli/exit-codes';
 import { runCli } from '../../cli/run-cli';
 import type { LlmProvider } from '../../config/llm-config';
@@ -22,7 +24,6 @@ import { ANTHROPIC_MESSAGES, GEMINI_GENERATE_CONTENT, OPENAI_RESPONSES } from '.
  * streaming the way its documentation shows. Each asks for an MCP tool and an image tool, then answers; the
  * requests have the provider's shapes, and the transcripts are the same whatever the provider.
  */
-const EVERYTHING_BIN = path.join(__dirname, '../../../../../node_modules/.bin/mcp-server-everything');
 const KEY = 'sk-test-key-not-logged';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each API's own request body
