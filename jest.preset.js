@@ -31,7 +31,7 @@ module.exports = {
   testEnvironment: 'node', // the Nx preset defaults to jsdom
   // Many tests start real processes (built apps, npm MCP servers, redis-server). On a loaded two-core CI
   // machine Jest's 5 s default failed seven of them; a test that needs less still finishes at once, and
-  // none asserts a timing.
+  // none asserts a timing. A test or hook names its own timeout only when it needs more than this one.
   testTimeout: 60_000,
   // Inside the checkout, so clones never share transform caches.
   cacheDirectory: path.join(__dirname, 'node_modules/.cache/jest'),

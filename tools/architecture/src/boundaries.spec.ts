@@ -422,7 +422,7 @@ describe('module boundaries', () => {
     execFileSync('npx', ['nx', 'show', 'projects'], { cwd: ROOT, stdio: 'ignore' });
     forbiddenMessages = lint(forbidden.map(([, snippet]) => snippet));
     allowedMessages = lint(allowed.map(([, snippet]) => snippet));
-  }, 60_000);
+  });
 
   it.each(forbidden.map(([name, , expected], i) => [name, i, expected] as const))('fails lint when %s', (_, i, expected) => {
     const messages = forbiddenMessages.get(String(i)) ?? [];

@@ -48,4 +48,4 @@ it('a lock left by a process that is gone is taken over; one held by a live proc
   expect(refused.stderr).toContain('[config.locked]');
   expect(configured(dir)).toEqual(['after-crash']);
   expect(readFileSync(lock, 'utf8')).toBe(String(process.pid)); // never broken while its holder lives
-}, 60_000);
+});

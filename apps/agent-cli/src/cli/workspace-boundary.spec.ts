@@ -129,4 +129,4 @@ it('--max-side-effect read-only refuses a read outside the workspace; --yes and 
   const sealed = await runBuiltCli(['call', '--yes', 'Read', JSON.stringify({ path: s.credentials })], { cwd: s.dir, env: s.env });
   expect(sealed.code).toBe(ExitCode.Failure);
   expect(sealed.stdout + sealed.stderr).not.toContain(ACCESS_TOKEN);
-}, 60_000);
+});

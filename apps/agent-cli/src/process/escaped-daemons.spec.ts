@@ -30,7 +30,7 @@ it('a daemon a stdio server started in a session of its own is killed when the C
   const daemon = Number(readFileSync(pidFile, 'utf8'));
   started.push(daemon);
   expect(await eventually(() => !isRunning(daemon))).toBe(true);
-}, 60_000);
+});
 
 it('a daemon a Bash command started with setsid is killed when the call ends', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-daemons-'));
@@ -41,4 +41,4 @@ it('a daemon a Bash command started with setsid is killed when the call ends', a
   started.push(daemon);
   expect(daemon).toBeGreaterThan(0);
   expect(await eventually(() => !isRunning(daemon))).toBe(true);
-}, 60_000);
+});

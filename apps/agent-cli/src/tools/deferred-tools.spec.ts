@@ -125,5 +125,5 @@ describe('deferred tools behind ToolSearch', () => {
     expect(toolMessage(session.llm, 'after')).toMatch(/^- mcp__adder__fresh: A tool that was not there at first$/m);
     expect(session.offered()[3]).toContain('mcp__adder__fresh');
     expect(toolMessage(session.llm, 'fresh')).toBe('fresh ran');
-  }, 60_000);
+  });
 });

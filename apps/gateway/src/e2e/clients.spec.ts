@@ -80,7 +80,7 @@ describe('real MCP clients through the gateway', () => {
         isError: boolean;
       };
       expect([called.isError, called.content[0].text]).toEqual([false, 'inspected']);
-    }, 60_000);
+    });
 
     it("the SDK's Streamable HTTP client (default 'legacy' negotiation) lists and calls a tool", async () => {
       const guid = 'legacy-client';

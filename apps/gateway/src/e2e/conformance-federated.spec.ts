@@ -34,7 +34,7 @@ describe('official MCP conformance suite through a federating gateway, tools sce
       config.mcp.bundles = [{ name: 'back', mcpServer: { url: back.url } }];
       config.mcp.catalogue.refreshTtlMillis = 200;
     });
-  }, 60_000);
+  });
   afterAll(async () => {
     await front?.stop();
     await back?.stop();

@@ -52,7 +52,7 @@ ${[bundle('hostile', '/tool-manifest'), bundle('moved', '/moved-manifest'), bund
     );
     gateway = await spawnGateway(config);
     [, mcpUrl, managementUrl] = gateway.match;
-  }, 60_000);
+  });
   afterAll(async () => {
     service?.releaseStuck();
     await gateway?.stop();
@@ -86,7 +86,7 @@ ${[bundle('hostile', '/tool-manifest'), bundle('moved', '/moved-manifest'), bund
       });
     }
     expect(await liveness()).toBe(200);
-  }, 60_000);
+  });
 
   it("keeps a third tool's calls answered while two tools of its service are stuck at their caps", async () => {
     let stuckSettled = 0;
@@ -111,7 +111,7 @@ ${[bundle('hostile', '/tool-manifest'), bundle('moved', '/moved-manifest'), bund
     expect(refused[0].body.result?.content[0].text).toBe(
       'Tool stuck_b was not called: its tool service already has 96 calls in flight and the rest of its connections are kept for its other tools; retry later.',
     );
-  }, 60_000);
+  });
 
   it('refuses the tool nested past the parser limit alone, and serves the rest of its manifest', async () => {
     const row = (await bundles()).find((bundle) => bundle.bundle === 'hostile');

@@ -407,7 +407,7 @@ describe(`tool service replies and manifests fuzz against the built gateway (see
     await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
     gateway = await spawnGateway(gatewayConfigFile(url, '  catalogue: { refreshTtlMillis: 300, manifestTimeoutMillis: 30000 }'));
-  }, 60_000);
+  });
   afterAll(async () => {
     await gateway?.stop();
     service?.closeAllConnections();

@@ -121,7 +121,7 @@ mcp:
     expect(await client.callTool({ name: 'sdk_added_later', arguments: {} })).toMatchObject({
       content: [{ type: 'text', text: 'added_later called' }],
     });
-  }, 60_000);
+  });
 
   it('a tool added on a 2025 server after it restarted: the lost connection is opened again on its own', async () => {
     await peer.stop();
@@ -133,7 +133,7 @@ mcp:
     const names = await frontToolsWith(['sdk_after_restart']);
     expect(names).not.toContain('sdk_added_later');
     await front.logged(/event=catalogue_refresh_requested route=sdk/);
-  }, 60_000);
+  });
 
   it('a tool added on a 2026-07-28 server (its subscriptions/listen stream)', async () => {
     nextLegacyChange();
@@ -146,5 +146,5 @@ mcp:
     await bothEras('2026-07-28 server', startedAt, modernSeen);
     expect(await frontTools()).toContain('gw_test_added_tool');
     expect(await frontTools(replicaClient)).toContain('gw_test_added_tool');
-  }, 60_000);
+  });
 });

@@ -75,6 +75,5 @@ describe('the SDK clients through a gateway that federates server-everything (is
         await client.close();
       }
     },
-    60_000,
   );
 });

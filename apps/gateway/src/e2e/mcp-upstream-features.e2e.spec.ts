@@ -128,7 +128,7 @@ mcp:
   });
 
   const eachEra = (name: string, test: (client: FeatureClient) => Promise<void>) =>
-    it.each([0, 1])(`${name} (client %#)`, (index) => test(clients[index]), 60_000);
+    it.each([0, 1])(`${name} (client %#)`, (index) => test(clients[index]));
 
   eachEra('declares resources and prompts, which the MCP server bundles serve', async (client) => {
     expect(client.capabilities()).toMatchObject({ tools: {}, resources: {}, prompts: {} });
@@ -235,7 +235,6 @@ mcp:
         expect.objectContaining({ uri: 'demo://resource/dynamic/text/6', text: expect.stringContaining('Resource 6') }),
       ]);
     },
-    60_000,
   );
 
   eachEra(
@@ -265,5 +264,5 @@ mcp:
     expect(stalledHolds).toBeGreaterThan(0); // answered while the stalled server still holds it: nothing waited for it
     expect(listed.some((resource) => resource.uri.startsWith('everything+'))).toBe(true);
     expect(listed.some((resource) => resource.uri.startsWith('twin+'))).toBe(true);
-  }, 60_000);
+  });
 });

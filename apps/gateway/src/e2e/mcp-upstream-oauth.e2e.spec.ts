@@ -96,5 +96,5 @@ mcp:
       lastError: { code: 'registry.mcp_server_unreachable', message: expect.stringContaining('401') },
     });
     expect(front.output()).not.toContain(CLIENT.secret);
-  }, 60_000);
+  });
 });

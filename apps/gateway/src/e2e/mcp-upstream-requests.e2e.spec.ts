@@ -140,7 +140,7 @@ mcp:
       } finally {
         await client.close();
       }
-    }, 60_000);
+    });
 
     it("seals the server's requestState, and refuses one the client forged or altered with -32602", async () => {
       const name = 'gw_test_input_required_result_tampered_state';
@@ -158,7 +158,7 @@ mcp:
       }
       const honest = await rawModernCall(frontUrl(), { name, arguments: {}, inputResponses, requestState: sealed }, { elicitation: {} });
       expect(honest.body.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'state intact' }] });
-    }, 60_000);
+    });
 
     it('tells the server only what the client declared: nothing is asked of a client that declared nothing', async () => {
       const nothing = await rawModernCall(frontUrl(), { name: 'gw_test_input_required_result_capabilities', arguments: {} }, {});
@@ -179,7 +179,7 @@ mcp:
         status: 400,
         error: { code: -32021, data: { requiredCapabilities: { sampling: {} } } },
       });
-    }, 60_000);
+    });
 
     it('tells a 2025 client, which this gateway cannot ask, in an isError result', async () => {
       const client = new V1Client({ name: 'relay-test-v1', version: '1.0.0' }, { capabilities: { elicitation: {} } });
@@ -190,7 +190,7 @@ mcp:
       } finally {
         await client.close();
       }
-    }, 60_000);
+    });
   });
 
   describe('a 2025 server that sends requests during a call', () => {
@@ -208,7 +208,7 @@ mcp:
       } finally {
         await client.close();
       }
-    }, 60_000);
+    });
 
     it("seals the held call's key: a forged one is refused, and a retry that reaches another replica is told the call is not waiting there", async () => {
       const name = 'ev_trigger-elicitation-request';
@@ -236,7 +236,7 @@ mcp:
       const here = await rawModernCall(frontUrl(), { name, arguments: {}, inputResponses, requestState: sealed }, { elicitation: {} });
       expect(here.body.result).toMatchObject({ resultType: 'complete' });
       expect(textOf(here.body.result as unknown as CallToolResult)).toContain('Ada');
-    }, 60_000);
+    });
 
     it('answers a 2026-07-28 client that did not declare elicitation with -32021 at once, not a hang', async () => {
       const refused = await rawModernCall(frontUrl(), { name: 'ev_trigger-elicitation-request', arguments: {} }, { sampling: {} });
@@ -244,7 +244,7 @@ mcp:
         status: 400,
         error: { code: -32021, data: { requiredCapabilities: { elicitation: {} } } },
       });
-    }, 60_000);
+    });
 
     it("puts its requests to a 2025 client on the call's event stream, and the client's answers back to the server", async () => {
       const client = await legacyClient(frontUrl(), true);
@@ -262,7 +262,7 @@ mcp:
       } finally {
         await client.close();
       }
-    }, 60_000);
+    });
 
     it("gives the server a 2025 client's refusal of a request it cannot answer, and the client the server's result, not a hang", async () => {
       const client = await legacyClient(frontUrl(), false);
@@ -273,6 +273,6 @@ mcp:
       } finally {
         await client.close();
       }
-    }, 60_000);
+    });
   });
 });

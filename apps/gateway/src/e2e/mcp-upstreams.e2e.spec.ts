@@ -139,7 +139,7 @@ mcp:
     // Each server's era found on its own: server-everything speaks 2025, our gateway 2026-07-28.
     await front.logged(/event=mcp_upstream_connected bundle=everything era=legacy/);
     await front.logged(/event=mcp_upstream_connected bundle=gateway era=modern/);
-  }, 60_000);
+  });
 
   it('forwards calls and passes their results on whole: text, an image, resource links, structured content', async () => {
     const direct = await connectedClient(everything.url);
@@ -163,7 +163,7 @@ mcp:
     }
     // The 2026-07-28 server: our own gateway in front of the sample tool service.
     expect(textOf(await call('gw_echo_text', { text: 'twice federated' }))).toContain('twice federated');
-  }, 60_000);
+  });
 
   it('lists and calls the tools of an SDK v2 server that speaks 2026-07-28, its era found by server/discover', async () => {
     await front.logged(/event=mcp_upstream_connected bundle=sdk2026 era=modern/);
@@ -175,7 +175,7 @@ mcp:
     expect(received.map((request) => request.rpcMethod)).toEqual(expect.arrayContaining(['server/discover', 'tools/list', 'tools/call']));
     expect(received.filter((request) => request.rpcMethod === 'initialize' || request.sessionId !== null)).toEqual([]);
     expect(received.find((request) => request.rpcMethod === 'tools/call')?.protocolVersion).toBe('2026-07-28');
-  }, 60_000);
+  });
 
   it("sends the bundle's own credential and the correlation ids in _meta and as headers, never the caller's token", async () => {
     expect(textOf(await call('sdk_echo', { text: 'hello' }))).toBe('hello');
@@ -194,7 +194,7 @@ mcp:
     // Nothing else of the caller's request comes along: only the transport's own headers and the correlation ids.
     const sent = new Set(received.flatMap((request) => Object.keys(request.headers)));
     expect([...sent].filter((name) => !UPSTREAM_HEADERS.has(name))).toEqual([]);
-  }, 60_000);
+  });
 
   it("re-creates a 2025 server's session after it restarted, and the call that found it gone succeeds", async () => {
     expect(textOf(await call('sdk_add', { a: 1, b: 2 }))).toBe('3');
@@ -205,7 +205,7 @@ mcp:
     // A new session: opened by the call that found the old one gone, or before it by the replica's
     // listening connection, which noticed the server's GET stream end.
     await front.logged(/event=mcp_upstream_connected bundle=sdk /, 2);
-  }, 60_000);
+  });
 
   it("cancels the server's call when the client hangs up", async () => {
     const hangUp = new AbortController();
@@ -229,7 +229,7 @@ mcp:
     hangUp.abort();
     await request;
     await poll('notifications/cancelled');
-  }, 60_000);
+  });
 
   it('gives an isError result for a call whose server is killed, and the next calls fail fast once its circuit opens', async () => {
     const running = call('dm_slow', { ms: 60_000 });
@@ -253,7 +253,7 @@ mcp:
       texts.push(textOf(next));
     }
     expect(texts[texts.length - 1]).toMatch(/is not being called: its last connections failed/);
-  }, 60_000);
+  });
 });
 
 describe("an MCP server bundle's warm start from Redis (issue 28)", () => {
@@ -266,7 +266,7 @@ describe("an MCP server bundle's warm start from Redis (issue 28)", () => {
 
   beforeAll(async () => {
     [redis, peer] = await Promise.all([startRedis(), startHttpPeer()]);
-  }, 60_000);
+  });
   afterAll(async () => {
     await peer?.stop();
     await redis?.kill();

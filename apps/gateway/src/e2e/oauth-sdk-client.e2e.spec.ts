@@ -42,25 +42,21 @@ afterAll(async () => {
 it.each([
   ['2025-11-25', 'legacy' as const],
   ['2026-07-28', { pin: '2026-07-28' } as const],
-])(
-  'the SDK v2 client with its OAuth provider signs in and calls a tool (%s)',
-  async (_, mode) => {
-    const client = new Client({ name: 'sdk-oauth', version: '1.0.0' }, { versionNegotiation: { mode } });
-    const authProvider = new ClientCredentialsProvider({
-      clientId: CLIENT.id,
-      clientSecret: CLIENT.secret,
-      scope: 'tools',
-      expectedIssuer: authorizationServer.issuer,
-    });
-    await client.connect(new StreamableHTTPClientTransport(new URL(gw.url), { authProvider }));
-    try {
-      const { tools: listed } = await client.listTools();
-      expect(listed.map((tool) => tool.name)).toContain('echo_text');
-      const result = await client.callTool({ name: 'echo_text', arguments: { text: 'through oauth' } });
-      expect(result.content).toEqual([expect.objectContaining({ type: 'text', text: 'through oauth' })]);
-    } finally {
-      await client.close();
-    }
-  },
-  60_000,
-);
+])('the SDK v2 client with its OAuth provider signs in and calls a tool (%s)', async (_, mode) => {
+  const client = new Client({ name: 'sdk-oauth', version: '1.0.0' }, { versionNegotiation: { mode } });
+  const authProvider = new ClientCredentialsProvider({
+    clientId: CLIENT.id,
+    clientSecret: CLIENT.secret,
+    scope: 'tools',
+    expectedIssuer: authorizationServer.issuer,
+  });
+  await client.connect(new StreamableHTTPClientTransport(new URL(gw.url), { authProvider }));
+  try {
+    const { tools: listed } = await client.listTools();
+    expect(listed.map((tool) => tool.name)).toContain('echo_text');
+    const result = await client.callTool({ name: 'echo_text', arguments: { text: 'through oauth' } });
+    expect(result.content).toEqual([expect.objectContaining({ type: 'text', text: 'through oauth' })]);
+  } finally {
+    await client.close();
+  }
+});

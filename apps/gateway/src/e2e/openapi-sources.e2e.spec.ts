@@ -271,7 +271,7 @@ describe('OpenAPI documents as a tool source (issue 27)', () => {
       expect(await toolNames(gateway)).toEqual(['getInventory', 'placeOrder']);
       legacy.close();
       modern.close();
-    }, 60_000);
+    });
 
     it('keeps the last good tools when the document breaks, and shows why in toolBundles', async () => {
       service.serve('/openapi/store.json', {
@@ -288,7 +288,7 @@ describe('OpenAPI documents as a tool source (issue 27)', () => {
       expect(await toolNames(gateway)).toEqual(['getInventory', 'placeOrder']);
       service.answer = () => ({ status: 200, json: { available: 3 } });
       expect((await call(gateway, 'getInventory', {})).result).toMatchObject({ isError: false, structuredContent: { available: 3 } });
-    }, 60_000);
+    });
   });
 
   describe('config/examples/openapi.yaml, run as documented (the built gateway)', () => {

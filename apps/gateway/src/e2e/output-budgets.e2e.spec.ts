@@ -86,7 +86,7 @@ describe('announced output budgets (built gateway process, real tool service)', 
       });
     gateway = await spawnGateway(gatewayConfigFile(service.url));
     [, mcpUrl, managementUrl] = gateway.match;
-  }, 60_000);
+  });
   afterAll(async () => {
     await gateway?.stop();
     await service?.stop();
@@ -138,7 +138,6 @@ describe('announced output budgets (built gateway process, real tool service)', 
       });
       if (era === 'modern') expect(result._meta?.['io.modelcontextprotocol/serverInfo']).toBeDefined();
     },
-    60_000,
   );
 
   it.each<Era>(['legacy', 'modern'])(
@@ -159,7 +158,6 @@ describe('announced output budgets (built gateway process, real tool service)', 
         structuredContentDropped: true,
       });
     },
-    60_000,
   );
 
   it('a reply under its budget is byte for byte what the same call gives with no budget configured, in both eras', async () => {
@@ -181,5 +179,5 @@ describe('announced output budgets (built gateway process, real tool service)', 
     expect(await bodies()).toEqual(budgeted);
     // And the big reply, unbudgeted now, passes whole: the cut above was the budget's doing.
     expect((await call('legacy', 'ledger_text')).content[0].text).toBe(BIG_TEXT);
-  }, 60_000);
+  });
 });

@@ -39,7 +39,7 @@ beforeAll(async () => {
       maxCachedTokens: 100,
     };
   });
-}, 60_000);
+});
 afterAll(async () => {
   await gateway?.stop();
   await service?.stop();

@@ -60,7 +60,7 @@ describe('search_tools over a catalogue of 10,000 tools', () => {
     }
     expect(misses).toEqual([]);
     expect(queries.queries.length).toBeGreaterThanOrEqual(20);
-  }, 60_000);
+  });
 
   it("answers with the tools' real definitions, as tools/list shows them, also as JSON text", async () => {
     const result = await search({ query: 'export invoices billing ledger csv' });
@@ -135,7 +135,7 @@ describe('search_tools off (the default)', () => {
       json: { revision: 'five', tools: few.map((tool) => ({ ...tool, endpoint: `/tools/${tool.name}` })) },
     });
     gateway = await startTestGateway(service.url);
-  }, 60_000);
+  });
   afterAll(async () => {
     await gateway?.stop();
     await service?.stop();
@@ -162,7 +162,7 @@ describe('search_tools follows the catalogue', () => {
     service = await new DocumentServer().start();
     service.serve('/tool-manifest', { json: manifestOf('first', first) });
     gateway = await startTestGateway(service.url, (config) => (config.mcp.toolSearch = true));
-  }, 60_000);
+  });
   afterAll(async () => {
     await gateway?.stop();
     await service?.stop();

@@ -147,5 +147,5 @@ not selected (117):`);
       'findPetsByStatus',
     ]).catch((error: { code: number; stdout: string }) => error);
     expect(failed).toMatchObject({ code: 1, stdout: expect.stringContaining('findPetsByStatus') });
-  }, 60_000);
+  });
 });

@@ -49,17 +49,13 @@ it.each([
   ['authorization-server', 'send an OAuth request'],
   ['registration', 'send an OAuth request'],
   ['authorization-page', 'open the sign-in page'],
-] as const)(
-  'refuses plain http to another machine for the %s step, before sending anything there',
-  async (step, what) => {
-    const run = await login({ plainHttpElsewhere: step });
-    expect(run.code).toBe(ExitCode.Failure);
-    expect(run.stderr).toContain(`refused to ${what} at ${PLAIN_HTTP_ELSEWHERE}: OAuth goes over https, or over http only to this machine`);
-    expect(run.browserOpened).toBe(false);
-    expect(run.stored).not.toContain('access_token');
-  },
-  60_000,
-);
+] as const)('refuses plain http to another machine for the %s step, before sending anything there', async (step, what) => {
+  const run = await login({ plainHttpElsewhere: step });
+  expect(run.code).toBe(ExitCode.Failure);
+  expect(run.stderr).toContain(`refused to ${what} at ${PLAIN_HTTP_ELSEWHERE}: OAuth goes over https, or over http only to this machine`);
+  expect(run.browserOpened).toBe(false);
+  expect(run.stored).not.toContain('access_token');
+});
 
 it('refuses a token response over 256 KiB and stores no token', async () => {
   const run = await login({ tokenPaddingBytes: 1024 * 1024 });
@@ -67,4 +63,4 @@ it('refuses a token response over 256 KiB and stores no token', async () => {
   expect(run.stderr).toMatch(/the OAuth response from http:\/\/127\.0\.0\.1:\d+ is larger than 256 KiB; refused/);
   expect(run.stored).not.toContain('access_token');
   for (const token of server?.issued ?? []) expect(run.stderr).not.toContain(token);
-}, 60_000);
+});

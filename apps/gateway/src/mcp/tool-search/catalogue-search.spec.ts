@@ -69,5 +69,5 @@ describe('CatalogueSearch', () => {
     await indexed;
     expect(names(search.search(generation, restore, 1, context))).toEqual(['legal_restore_contract']);
     expect(search.search(generation, 'export billing ledger', 5, context)).toHaveLength(5);
-  }, 60_000);
+  });
 });
