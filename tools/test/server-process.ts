@@ -1,8 +1,20 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-export const REPO_ROOT = path.join(__dirname, '../..');
+/**
+ * The repository's root: the nearest folder above this file that holds nx.json. Not a fixed climb from
+ * `__dirname`, since a bench bundles this file into dist/bench/<name>/, two folders deeper than tools/test/.
+ */
+export const REPO_ROOT = repositoryRoot(__dirname);
+
+function repositoryRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'nx.json'))) return dir;
+    if (path.dirname(dir) === dir) throw new Error(`no nx.json in any folder above ${from}`);
+  }
+}
 
 export interface ServerProcess {
   readonly child: ChildProcess;
