@@ -8,8 +8,9 @@ export { type HttpBinding, type OpenApiSelection } from './lib/model/http-bindin
 export { lintToolSource, type SourceLint } from './lib/catalogue/lint-tool-source';
 export { LiveCatalogue, type RequestedRefresh } from './lib/catalogue/live-catalogue';
 export { OPENAPI_DOCUMENT, PORTAL_DOCUMENT, ROUTING_HINT_DOCUMENT, TOOL_SOURCE_DOCUMENT } from './lib/model/json-source';
-export { HttpJsonSource, jsonSourceAt } from './lib/sources/http-json-source';
+export { HttpJsonSource, type HttpJsonSourceOptions, jsonSourceAt } from './lib/sources/http-json-source';
 export { FileJsonSource } from './lib/sources/file-json-source';
+export { DEFAULT_YAML_LIMITS } from './lib/sources/yaml-limits';
 export { McpServerToolsSource, type ToolLister } from './lib/sources/mcp-server-source';
 export { type RouteDirectory, StaticRouteDirectory } from './lib/portal/route-directory';
 export { PortalRouteDirectory } from './lib/portal/portal-route-directory';

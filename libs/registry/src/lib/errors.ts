@@ -16,6 +16,8 @@ export const RegistryErrorCode = {
   McpHeaderInvalid: 'registry.mcp_header_invalid',
   OpenApiUnreachable: 'registry.openapi_unreachable',
   OpenApiInvalid: 'registry.openapi_invalid',
+  YamlTooDeep: 'registry.yaml_too_deep',
+  YamlTooManyNodes: 'registry.yaml_too_many_nodes',
   OperationRefused: 'registry.operation_refused',
   RemoteRefRefused: 'registry.openapi_remote_ref',
   McpServerUnreachable: 'registry.mcp_server_unreachable',

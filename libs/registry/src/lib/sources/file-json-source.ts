@@ -3,12 +3,14 @@ import { readFile } from 'node:fs/promises';
 import { RegistryError } from '../errors';
 import { type DocumentKind, type JsonSource, MANIFEST_DOCUMENT } from '../model/json-source';
 import { parseDocument } from './parse-document';
+import type { YamlLimits } from './yaml-limits';
 
 /** A document kept in a file: the local profile's portal registry and fallback manifest, and tests. */
 export class FileJsonSource implements JsonSource {
   constructor(
     readonly location: string,
     private readonly kind: DocumentKind = MANIFEST_DOCUMENT,
+    private readonly yamlLimits?: YamlLimits,
   ) {}
 
   async fetch(): Promise<unknown> {
@@ -18,6 +20,6 @@ export class FileJsonSource implements JsonSource {
     } catch (error) {
       throw new RegistryError(this.kind.unreachable, `${this.kind.label} file ${this.location} cannot be read`, { cause: error });
     }
-    return parseDocument(text, this.kind, `${this.kind.label} file ${this.location}`);
+    return parseDocument(text, this.kind, `${this.kind.label} file ${this.location}`, this.yamlLimits);
   }
 }

@@ -8,10 +8,13 @@ import { RegistryError } from '../errors';
 import { type DocumentKind, type JsonSource, MANIFEST_DOCUMENT } from '../model/json-source';
 import { FileJsonSource } from './file-json-source';
 import { parseDocument } from './parse-document';
+import type { YamlLimits } from './yaml-limits';
 
 export interface HttpJsonSourceOptions {
   timeoutMillis: number;
   maxBytes: number;
+  /** For a kind that may be YAML; the registry's defaults when absent. */
+  yaml?: YamlLimits;
 }
 
 /**
@@ -66,7 +69,7 @@ export class HttpJsonSource implements JsonSource {
     } catch (error) {
       throw new RegistryError(this.kind.unreachable, `${this.kind.label} ${this.location}: ${errorMessage(error)}`, { cause: error });
     }
-    const document = parseDocument(body, this.kind, `${this.kind.label} ${this.location}`);
+    const document = parseDocument(body, this.kind, `${this.kind.label} ${this.location}`, this.options.yaml);
     this.answeredAt = answeredAt.href === this.url.href ? undefined : answeredAt;
     return document;
   }
@@ -102,7 +105,7 @@ function locationOf(url: URL): string {
 export function jsonSourceAt(location: string, kind: DocumentKind, options: HttpJsonSourceOptions): JsonSource {
   if (location.startsWith('file:')) {
     const path = location.startsWith('file://') ? new URL(location).pathname : location.slice('file:'.length);
-    return new FileJsonSource(path, kind);
+    return new FileJsonSource(path, kind, options.yaml);
   }
   return new HttpJsonSource(new URL(location), options, kind);
 }
