@@ -3,6 +3,7 @@ import {
   type CatalogueLog,
   FileJsonSource,
   HttpJsonSource,
+  type HttpJsonSourceOptions,
   jsonSourceAt,
   LiveCatalogue,
   McpServerToolsSource,
@@ -37,7 +38,11 @@ export interface CatalogueParts {
  * routing hints. `upstreams` lists the tools of the MCP server bundles.
  */
 export function buildCatalogue(mcp: GatewayConfig['mcp'], log: CatalogueLog, now: () => number, upstreams: McpUpstreams): CatalogueParts {
-  const fetchLimits = { timeoutMillis: mcp.catalogue.manifestTimeoutMillis, maxBytes: mcp.catalogue.maxManifestBytes };
+  const fetchLimits: HttpJsonSourceOptions = {
+    timeoutMillis: mcp.catalogue.manifestTimeoutMillis,
+    maxBytes: mcp.catalogue.maxManifestBytes,
+    yaml: { maxDepth: mcp.catalogue.maxYamlDepth, maxNodes: mcp.catalogue.maxYamlNodes },
+  };
   const cache = mcp.redis.url === undefined ? undefined : new RedisSnapshotCache({ ...mcp.redis, url: mcp.redis.url, log });
   const directory: RouteDirectory =
     mcp.portal.registryUrl === undefined
@@ -68,7 +73,7 @@ export function buildCatalogue(mcp: GatewayConfig['mcp'], log: CatalogueLog, now
 /** An `mcp.bundles` entry as a route of one tool service; the bundle's name is the route token. */
 function bundleRoute(
   bundle: BundleSettings,
-  fetchLimits: { timeoutMillis: number; maxBytes: number },
+  fetchLimits: HttpJsonSourceOptions,
   upstreams: McpUpstreams,
 ): RouteConfig {
   if (bundle.mcpServer !== undefined) return mcpServerRoute(bundle, upstreams);
@@ -100,11 +105,11 @@ function openApiRoute(
   bundle: BundleSettings,
   openapi: OpenApiBundleSettings,
   domain: string,
-  fetchLimits: { timeoutMillis: number; maxBytes: number },
+  fetchLimits: HttpJsonSourceOptions,
 ): RouteConfig {
   const document =
     openapi.documentFile !== undefined
-      ? new FileJsonSource(openapi.documentFile, OPENAPI_DOCUMENT)
+      ? new FileJsonSource(openapi.documentFile, OPENAPI_DOCUMENT, fetchLimits.yaml)
       : new HttpJsonSource(new URL(openapi.documentUrl ?? domain), fetchLimits, OPENAPI_DOCUMENT);
   return {
     token: bundle.name,

@@ -195,6 +195,8 @@ export const configSchema = {
             'requestedRefreshIntervalMillis',
             'manifestTimeoutMillis',
             'maxManifestBytes',
+            'maxYamlDepth',
+            'maxYamlNodes',
           ],
           properties: {
             refreshTtlMillis: { type: 'integer', minimum: 0 },
@@ -205,6 +207,8 @@ export const configSchema = {
             requestedRefreshIntervalMillis: { type: 'integer', minimum: 0 },
             manifestTimeoutMillis: positiveInt,
             maxManifestBytes: positiveInt,
+            maxYamlDepth: positiveInt,
+            maxYamlNodes: positiveInt,
           },
         },
         routingHints: {

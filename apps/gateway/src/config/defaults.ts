@@ -1,5 +1,7 @@
 import { isIP, isIPv6 } from 'node:net';
 
+import { DEFAULT_YAML_LIMITS } from '@toolmesh/registry';
+
 import { version } from '../../../../package.json';
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
 import type { AuthSettings, GatewayConfig } from './gateway-config';
@@ -82,6 +84,8 @@ export function defaultConfig(env: NodeJS.ProcessEnv = {}): GatewayConfig {
         requestedRefreshIntervalMillis: 1_000,
         manifestTimeoutMillis: DEFAULT_MANIFEST_TIMEOUT_MILLIS,
         maxManifestBytes: DEFAULT_MAX_MANIFEST_BYTES,
+        maxYamlDepth: DEFAULT_YAML_LIMITS.maxDepth,
+        maxYamlNodes: DEFAULT_YAML_LIMITS.maxNodes,
       },
       routingHints: { refreshTtlMillis: 300_000 },
       notifications: { maxOpenStreams: 1_024, maxStreamsPerClient: 64, maxStreamLifetimeMillis: 3_600_000, keepAliveMillis: 15_000 },

@@ -192,6 +192,10 @@ export interface GatewayConfig {
       requestedRefreshIntervalMillis: number;
       manifestTimeoutMillis: number;
       maxManifestBytes: number;
+      /** A YAML document nesting deeper is refused before it is composed (registry.yaml_too_deep). */
+      maxYamlDepth: number;
+      /** A YAML document with more nodes is refused before it is composed (registry.yaml_too_many_nodes). */
+      maxYamlNodes: number;
     };
     routingHints: { refreshTtlMillis: number };
     /** The change-notification streams of both eras (SPEC G21). */
