@@ -1,7 +1,5 @@
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import { freePort } from '@toolmesh/test-peers/free-port';
+import { type LegacyMcpServer, startLegacyMcpServer } from '@toolmesh/test-peers/legacy-mcp-server';
 import type { Logger } from '@toolmesh/transport-http/server';
 import { Agent } from 'undici';
 
@@ -14,12 +12,6 @@ import { UpstreamConnection } from './upstream-connection';
  * server that is gone but not on one that answers with its own JSON-RPC errors. The session's renewal is
  * the MCP client library's (libs/mcp-client/src/lib/session/mcp-session.spec.ts).
  */
-interface Received {
-  readonly headers: IncomingHttpHeaders;
-  readonly method: string;
-  readonly params?: Record<string, unknown>;
-}
-
 const PAGES: Record<string, { tools: unknown[]; nextCursor?: string }> = {
   '': { tools: [{ name: 'a', inputSchema: { type: 'object' } }], nextCursor: 'page-2' },
   'page-2': { tools: [{ name: 'b', inputSchema: { type: 'object' } }], nextCursor: 'page-3' },
@@ -35,55 +27,37 @@ const logger: Logger = {
 };
 
 describe('UpstreamConnection', () => {
-  let server: Server;
+  let server: LegacyMcpServer;
   let url: URL;
   let dispatcher: Agent;
-  let received: Received[];
-  let session: string;
   /** Set: every request is left unanswered. */
   let stalled: boolean;
   /** Requests of this method are left unanswered. */
   let stalledMethod: string | undefined;
 
-  const json = (res: ServerResponse, body: unknown, headers: Record<string, string> = {}) =>
-    res.writeHead(200, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
-
   beforeAll(async () => {
     dispatcher = new Agent();
-    server = createServer(async (req, res) => {
-      let text = '';
-      for await (const chunk of req) text += chunk;
-      if (stalled) return;
-      if (req.method !== 'POST') return void res.writeHead(405).end();
-      const { id, method, params } = JSON.parse(text) as { id?: number; method: string; params?: Record<string, unknown> };
-      received.push({ headers: req.headers, method, ...(params && { params }) });
-      if (method === stalledMethod) return;
-      if (method === 'initialize') {
-        session = `session-${received.length}`;
-        const result = { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'paged', version: '1' } };
-        return json(res, { jsonrpc: '2.0', id, result }, { 'mcp-session-id': session });
-      }
-      if (req.headers['mcp-session-id'] !== session) return void res.writeHead(404).end();
-      if (id === undefined) return void res.writeHead(202).end();
-      if (method === 'tools/list') return json(res, { jsonrpc: '2.0', id, result: PAGES[String(params?.cursor ?? '')] });
-      if (method === 'tools/call' && params?.name === 'refused')
-        return json(res, { jsonrpc: '2.0', id, error: { code: -32602, message: 'Unknown tool: refused' } });
-      if (method === 'tools/call') return json(res, { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'called' }] } });
-      return void json(res, { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
+    server = await startLegacyMcpServer('paged', {
+      silent: () => stalled,
+      initialize: () => (stalledMethod === 'initialize' ? 'unanswered' : undefined),
+      answer: (method, params) => {
+        if (method === stalledMethod) return 'unanswered';
+        if (method === 'tools/list') return { result: PAGES[String(params?.cursor ?? '')] };
+        if (method === 'tools/call' && params?.name === 'refused') return { error: { code: -32602, message: 'Unknown tool: refused' } };
+        if (method === 'tools/call') return { result: { content: [{ type: 'text', text: 'called' }] } };
+        return undefined;
+      },
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+    url = server.url;
   });
 
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
     await dispatcher.close();
   });
 
   beforeEach(() => {
-    received = [];
-    session = '';
+    server.reset();
     stalled = false;
     stalledMethod = undefined;
   });
@@ -110,12 +84,12 @@ describe('UpstreamConnection', () => {
     const connection = connectionTo(url);
     try {
       expect((await connection.listTools()).map((tool) => tool.name)).toEqual(['a', 'b', 'c']);
-      expect(received.filter((request) => request.method === 'tools/list').map((request) => request.params?.cursor)).toEqual([
+      expect(server.received.filter((request) => request.method === 'tools/list').map((request) => request.params?.cursor)).toEqual([
         undefined,
         'page-2',
         'page-3',
       ]);
-      expect(received.every((request) => request.headers['x-upstream-key'] === 'k1')).toBe(true);
+      expect(server.received.every((request) => request.headers['x-upstream-key'] === 'k1')).toBe(true);
     } finally {
       await connection.close();
     }
@@ -158,9 +132,9 @@ describe('UpstreamConnection', () => {
         code: 'gateway.upstream_timeout',
       });
       expect(performance.now() - started).toBeLessThan(4_000);
-      expect(received.map(({ method }) => method)).toEqual(['initialize']);
+      expect(server.received.map(({ method }) => method)).toEqual(['initialize']);
     } finally {
-      server.closeAllConnections(); // the handshake still waiting fails, so close() need not wait for it
+      server.dropConnections(); // the handshake still waiting fails, so close() need not wait for it
       await connection.close();
     }
   });
@@ -189,7 +163,7 @@ describe('UpstreamConnection', () => {
       for (let i = 0; i < 4; i += 1) {
         await expect(connection.callTool('refused', {}, { timeoutMillis: 5_000, meta: {} })).rejects.toMatchObject({ code: -32602 });
       }
-      expect(received.filter(({ method }) => method === 'tools/call')).toHaveLength(4);
+      expect(server.received.filter(({ method }) => method === 'tools/call')).toHaveLength(4);
     } finally {
       await connection.close();
     }

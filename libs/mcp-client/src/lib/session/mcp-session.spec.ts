@@ -1,6 +1,4 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
+import { type LegacyMcpServer, startLegacyMcpServer } from '@toolmesh/test-peers/legacy-mcp-server';
 import { until } from '@toolmesh/test-peers/process-table';
 import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import { Agent } from 'undici';
@@ -20,50 +18,29 @@ import { McpSession, type McpSessionEvents } from './mcp-session';
 const FAST: Backoff = { delaysMs: [10, 20], afterLast: 'repeat' };
 
 describe('McpSession', () => {
-  let server: Server;
+  let server: LegacyMcpServer;
   let url: URL;
   let dispatcher: Agent;
-  let methods: string[];
-  let session: string;
   /** How many more initialize requests are refused with 503; Infinity: all of them. */
   let refusals: number;
-
-  const json = (res: ServerResponse, body: unknown, headers: Record<string, string> = {}) =>
-    res.writeHead(200, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+  const methods = () => server.received.map(({ method }) => method);
 
   beforeAll(async () => {
     dispatcher = new Agent();
-    server = createServer(async (req, res) => {
-      let text = '';
-      for await (const chunk of req) text += chunk;
-      if (req.method !== 'POST') return void res.writeHead(405).end();
-      const { id, method } = JSON.parse(text) as { id?: number; method: string };
-      methods.push(method);
-      if (method === 'server/discover') return json(res, { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
-      if (method === 'initialize') {
-        if (refusals > 0) return void (refusals--, res.writeHead(503).end());
-        session = `session-${methods.length}`;
-        const result = { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'forgetful', version: '1' } };
-        return json(res, { jsonrpc: '2.0', id, result }, { 'mcp-session-id': session });
-      }
-      if (req.headers['mcp-session-id'] !== session) return void res.writeHead(404).end();
-      if (id === undefined) return void res.writeHead(202).end();
-      if (method === 'tools/call') return json(res, { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'called' }] } });
-      return json(res, { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
+    server = await startLegacyMcpServer('forgetful', {
+      initialize: () => (refusals > 0 ? (refusals--, 503) : undefined),
+      answer: (method) => (method === 'tools/call' ? { result: { content: [{ type: 'text', text: 'called' }] } } : undefined),
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+    url = server.url;
   });
 
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
     await dispatcher.close();
   });
 
   beforeEach(() => {
-    methods = [];
-    session = '';
+    server.reset();
     refusals = 0;
   });
 
@@ -105,9 +82,9 @@ describe('McpSession', () => {
     const { mcp, clients, told } = sessionTo({ era: 'auto' });
     try {
       expect(await mcp.run(call)).toMatchObject({ content: [{ text: 'called' }] });
-      session = 'restarted'; // what a restarted server does: it knows none of the sessions it gave out
+      server.forgetSessions();
       expect(await mcp.run(call)).toMatchObject({ content: [{ text: 'called' }] });
-      expect(methods).toEqual([
+      expect(methods()).toEqual([
         'server/discover',
         'initialize',
         'notifications/initialized',
@@ -130,10 +107,10 @@ describe('McpSession', () => {
     const { mcp } = sessionTo();
     try {
       await mcp.run(call);
-      session = 'restarted';
+      server.forgetSessions();
       refusals = Infinity;
       await expect(mcp.run(call)).rejects.toMatchObject({ code: McpClientErrorCode.NotConnected });
-      expect(methods.filter((method) => method === 'tools/call')).toHaveLength(2);
+      expect(methods().filter((method) => method === 'tools/call')).toHaveLength(2);
     } finally {
       await mcp.close();
     }
@@ -159,7 +136,7 @@ describe('McpSession', () => {
       mcp.keepLive();
       await until(() => mcp.state === 'failed', 'the session given up');
       expect(told).toEqual(['connect failed', 'connect failed', 'connect failed', 'given up after 2']);
-      expect(methods).toEqual(['initialize', 'initialize', 'initialize']);
+      expect(methods()).toEqual(['initialize', 'initialize', 'initialize']);
     } finally {
       await mcp.close();
     }
