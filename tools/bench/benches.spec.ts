@@ -22,6 +22,7 @@ const BENCHES: Array<[name: string, script: string]> = [
   ['gateway-auth', 'tools/bench/gateway-auth/run.mjs'],
   ['gateway-federation', 'tools/bench/gateway-federation/run.mjs'],
   ['gateway-gc', 'tools/bench/gateway-gc/run.mjs'],
+  ['hostile-batches', 'tools/bench/hostile-batches/run.mjs'],
   ['hostile-schema', 'tools/bench/hostile-schema/run.mjs'],
   ['hostile-tool-services', 'tools/bench/hostile-tool-services/run.mjs'],
   ['openapi', 'tools/bench/openapi/run.mjs'],

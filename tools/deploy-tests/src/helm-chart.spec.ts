@@ -37,6 +37,10 @@ describe('the Helm chart deploy/helm/toolmesh-gateway', () => {
     expect(defineBody(chart.helpers, 'toolmesh-gateway.config')).toContain('"bundles" (list (index .Values.bundles 0))');
   });
 
+  it('bounds JSON-RPC batches: its configuration states the batch limits at the gateway defaults (issue 43)', () => {
+    expect(at(chart.values, 'gatewayConfig', 'mcp')).toMatchObject({ maxBatchMembers: 32, maxBatchResponseBytes: 1_048_576 });
+  });
+
   it('probes liveness and readiness on the management port, the port the gateway is configured with', () => {
     const management = '.Values.ports.management';
     for (const [probe, pathSuffix] of [

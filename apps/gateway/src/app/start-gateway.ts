@@ -153,7 +153,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     logger,
     dispatch: eras.dispatch,
     dispatchGet: eras.dispatchGet,
-    acceptsBatch: eras.acceptsBatch,
+    batches: { accepts: eras.acceptsBatch, maxMembers: mcp.maxBatchMembers, maxResponseBytes: mcp.maxBatchResponseBytes },
     ...(eras.onAnswered && { onAnswered: eras.onAnswered }),
     streamKeepAliveMillis: mcp.notifications.keepAliveMillis,
     isDraining: () => draining,

@@ -58,6 +58,9 @@ export function defaultConfig(env: NodeJS.ProcessEnv = {}): GatewayConfig {
         preferredVersion: '2025-11-25',
       },
       maxBodyBytes: 1_048_576,
+      // A batch costs what its members do, not what its body does (issue 43; docs/configuration.md says why these).
+      maxBatchMembers: 32,
+      maxBatchResponseBytes: 1_048_576,
       requestDeadlineMillis: 270_000,
       maxToolTimeoutMillis: 30_000,
       toolSearch: false,

@@ -157,6 +157,10 @@ export interface GatewayConfig {
       assumeVersionWhenMissing?: string;
     };
     maxBodyBytes: number;
+    /** Most messages in one JSON-RPC batch (2025-03-26); a longer one is refused whole. */
+    maxBatchMembers: number;
+    /** Bytes of a batch's responses after which its remaining requests are answered with an error, not run. */
+    maxBatchResponseBytes: number;
     requestDeadlineMillis: number;
     maxToolTimeoutMillis: number;
     /** The output budget of tools whose manifest names none; unset: their results pass whole. */

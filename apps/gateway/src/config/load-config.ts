@@ -31,6 +31,8 @@ export const ENV_OVERRIDES: ReadonlyArray<[string, string, EnvKind]> = [
   ['METRICS_ENABLED', 'server.metricsEnabled', 'bool'],
   ['MCP_ENDPOINT_PATH', 'mcp.endpointPath', 'string'],
   ['MCP_MAX_BODY_BYTES', 'mcp.maxBodyBytes', 'int'],
+  ['MCP_MAX_BATCH_MEMBERS', 'mcp.maxBatchMembers', 'int'],
+  ['MCP_MAX_BATCH_RESPONSE_BYTES', 'mcp.maxBatchResponseBytes', 'int'],
   ['MCP_REQUEST_DEADLINE_MILLIS', 'mcp.requestDeadlineMillis', 'int'],
   ['MCP_MAX_TOOL_TIMEOUT_MILLIS', 'mcp.maxToolTimeoutMillis', 'int'],
   ['MCP_DEFAULT_MAX_RESULT_CHARS', 'mcp.defaultMaxResultChars', 'int'],

@@ -1,6 +1,13 @@
-import { useGatewayWithSampleService } from '../test-support/test-gateway';
+import { type TestGateway, useGatewayWithSampleService } from '../test-support/test-gateway';
 
-type Answer = { jsonrpc: string; id: unknown; result?: Record<string, unknown>; error?: { code: number; message: string } };
+type Answer = {
+  jsonrpc: string;
+  id: unknown;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+};
+const postAt = (gateway: TestGateway, body: unknown, version: string) =>
+  gateway.post(typeof body === 'string' ? body : JSON.stringify(body), { 'mcp-protocol-version': version });
 
 /** SPEC N7: 2025-03-26 servers MUST receive JSON-RPC batches; later revisions removed them. */
 describe('JSON-RPC batches', () => {
@@ -8,8 +15,7 @@ describe('JSON-RPC batches', () => {
     config.mcp.maxBodyBytes = 4096;
   });
 
-  const post = (body: unknown, version: string) =>
-    gateway().post(typeof body === 'string' ? body : JSON.stringify(body), { 'mcp-protocol-version': version });
+  const post = (body: unknown, version: string) => postAt(gateway(), body, version);
 
   it('after a 2025-03-26 initialize, answers a batch [ping, tools/list] with two results', async () => {
     const init = await post(
@@ -75,6 +81,19 @@ describe('JSON-RPC batches', () => {
     expect((await post([member, member, member], '2025-03-26')).status).toBe(413);
   });
 
+  it('refuses a batch of more than mcp.maxBatchMembers (32) messages whole, with one -32600 naming the limit', async () => {
+    const res = await post(
+      Array.from({ length: 33 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'ping' })),
+      '2025-03-26',
+    );
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as Answer).error).toEqual({
+      code: -32600,
+      message: expect.stringContaining('33 messages, more than maxBatchMembers (32)'),
+      data: { limit: 'maxBatchMembers', maximum: 32 },
+    });
+  });
+
   for (const version of ['2025-06-18', '2025-11-25']) {
     it(`still refuses a batch at ${version} with -32600`, async () => {
       const res = await post(
@@ -96,5 +115,29 @@ describe('JSON-RPC batches', () => {
     const res = await post([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }], '2026-07-28');
     expect(res.status).toBe(400);
     expect(((await res.json()) as Answer).error?.code).toBe(-32600);
+  });
+});
+
+describe('JSON-RPC batches past mcp.maxBatchResponseBytes', () => {
+  const { gateway } = useGatewayWithSampleService((config) => {
+    config.mcp.maxBatchResponseBytes = 1;
+  });
+
+  it('answers the request that crossed the limit whole, and each later request with -32600 naming the limit', async () => {
+    const call = (id: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo_text', arguments: { text: id } } });
+    const res = await postAt(
+      gateway(),
+      [call('first'), { jsonrpc: '2.0', method: 'notifications/initialized' }, call('second')],
+      '2025-03-26',
+    );
+    expect(res.status).toBe(200);
+    const answers = (await res.json()) as Answer[];
+    expect(answers.map(({ id }) => id)).toEqual(['first', 'second']);
+    expect(answers[0].result).toMatchObject({ content: [{ type: 'text', text: 'first' }], isError: false });
+    expect(answers[1].error).toEqual({
+      code: -32600,
+      message: expect.stringContaining('past maxBatchResponseBytes (1)'),
+      data: { limit: 'maxBatchResponseBytes', maximum: 1 },
+    });
   });
 });

@@ -23,6 +23,9 @@ describe('MCP HTTP front', () => {
     if (message.kind !== 'request') return undefined;
     if (message.message.method === 'explode') throw new Error('handler bug');
     if (message.message.method === 'stream') return { open: (stream) => (stream.send('{"jsonrpc":"2.0","method":"n"}'), stream.end()) };
+    if (message.message.method === 'large') {
+      return { status: 200, json: serializeResultResponse(message.message.id, { pad: 'x'.repeat(600) }), isError: false };
+    }
     if (message.message.method === 'teapot') {
       return { status: 418, json: serializeResultResponse(message.message.id, {}), isError: false, headers: { 'x-era': 'test' } };
     }
@@ -39,7 +42,7 @@ describe('MCP HTTP front', () => {
       originPolicy: LOOPBACK_ORIGIN_POLICY,
       logger: createLogger({ stream }),
       dispatch,
-      acceptsBatch: (context) => context.headers?.['mcp-protocol-version'] === '2025-03-26',
+      batches: { accepts: (context) => context.headers?.['mcp-protocol-version'] === '2025-03-26', maxMembers: 5, maxResponseBytes: 1024 },
     });
     server = await listenHttp(app, { port: 0, host: '127.0.0.1' });
     url = `${server.url}/mcp`;
@@ -103,6 +106,46 @@ describe('MCP HTTP front', () => {
       const res = await batch('[{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","id":9,"result":{}}]');
       expect(res.status).toBe(202);
       expect(await res.text()).toBe('');
+    });
+
+    it('refuses a batch of more than maxMembers messages whole, with one -32600, before any member runs', async () => {
+      const res = await batch(`[${Array.from({ length: 6 }, (_, id) => `{"jsonrpc":"2.0","id":${id},"method":"ping"}`).join(',')}]`);
+      expect(res.status).toBe(400);
+      expect(await jsonOf(res)).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: -32600,
+          message: expect.stringContaining('6 messages, more than maxBatchMembers (5)'),
+          data: { limit: 'maxBatchMembers', maximum: 5 },
+        },
+      });
+      expect(seen).toHaveLength(0);
+    });
+
+    it('answers the requests left once the responses reach maxResponseBytes with -32600, without running them', async () => {
+      const res = await batch(
+        '[{"jsonrpc":"2.0","id":1,"method":"large"},{"jsonrpc":"2.0","id":2,"method":"large"},{"jsonrpc":"2.0","id":3,"method":"ping"},{"jsonrpc":"2.0","method":"note"}]',
+      );
+      expect(res.status).toBe(200);
+      const answers = (await res.json()) as Array<{
+        id: unknown;
+        result?: unknown;
+        error?: { code: number; message: string; data: unknown };
+      }>;
+      expect(answers.map(({ id }) => id)).toEqual([1, 2, 3]);
+      expect(answers[1].result).toEqual({ pad: 'x'.repeat(600) }); // the response that crossed the limit is whole
+      expect(answers[2].error).toEqual({
+        code: -32600,
+        message: expect.stringContaining('past maxBatchResponseBytes (1024)'),
+        data: { limit: 'maxBatchResponseBytes', maximum: 1024 },
+      });
+      // the notification still reaches the application; the request past the limit never does
+      expect(seen.map(({ message }) => (message.kind === 'response' ? message.kind : message.message.method))).toEqual([
+        'large',
+        'large',
+        'note',
+      ]);
     });
 
     it('applies the body limit to the whole batch, and answers an empty one with a single -32600', async () => {

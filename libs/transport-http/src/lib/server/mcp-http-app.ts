@@ -8,6 +8,7 @@ import {
   parseJsonRpcBatchOrMessage,
   type ParseResult,
   serializedByteLength,
+  type SerializedResponse,
   serializedText,
   serializeErrorResponse,
 } from '@toolmesh/protocol';
@@ -15,6 +16,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 
 import type { Logger } from '../logging/logger';
 import type { Authentication, AuthenticationRefusal, Authenticator } from './authenticator';
+import { answerMembers, type BatchPolicy, batchResponse, tooManyMembers } from './batch-answers';
 import { readBoundedBody } from './bounded-body';
 import { correlatedHeaders, correlatedRequest, echoCorrelation, readCorrelation } from './correlated-request';
 import type { CorrelationValues } from './correlation-headers';
@@ -46,10 +48,10 @@ export interface McpHttpAppOptions {
    */
   readonly onAnswered?: (message: ParsedMessage, outcome: DispatchOutcome | undefined, context: RequestContext) => void;
   /**
-   * Whether this request may be a JSON-RPC batch: the application knows its protocol version (MCP
-   * 2025-03-26 has batches, later revisions removed them). Without it every batch is refused with -32600.
+   * Where a request may be a JSON-RPC batch, and its limits: the application knows its protocol version
+   * (MCP 2025-03-26 has batches, later revisions removed them). Without it every batch is refused with -32600.
    */
-  readonly acceptsBatch?: (context: RequestContext) => boolean;
+  readonly batches?: BatchPolicy;
   /** Answers a GET on the endpoint; without it GET is 405. */
   readonly dispatchGet?: McpGetHandler;
   /** Interval of the `:` keep-alive comments on event streams (default 15 s, the SDK's). */
@@ -308,9 +310,10 @@ async function exchange(
 }
 
 /**
- * A JSON-RPC batch, where the application accepts one: each message dispatched as it would be alone, all
- * at once and under the one request's deadline, and the responses sent back in one array (202 when there
- * are none: a batch of notifications and responses). The body limit has applied to the whole batch.
+ * A JSON-RPC batch, where the application accepts one and within its limits (batch-answers.ts): each
+ * message dispatched as it would be alone, one after another under the one request's deadline, and the
+ * responses sent back in one array (202 when there are none: a batch of notifications and responses). The
+ * body limit has applied to the whole batch.
  */
 async function answerBatch(
   res: ServerResponse,
@@ -318,23 +321,33 @@ async function answerBatch(
   context: RequestContext,
   options: McpHttpAppOptions,
 ): Promise<void> {
-  if (!options.acceptsBatch?.(context)) {
+  const policy = options.batches;
+  if (!policy?.accepts(context)) {
     refuse(res, 400, invalidRequest(null, 'batches are not supported at this protocol version; send one message per request'), context);
     return;
   }
-  const answers = await Promise.all(batch.map((item) => answerInBatch(item, context, options)));
-  const responses = answers.filter((text): text is string => text !== undefined);
+  const tooMany = tooManyMembers(batch.length, policy);
+  if (tooMany) {
+    refuse(res, 400, tooMany, context);
+    return;
+  }
+  const responses = await answerMembers(batch, policy, context, (member) => answerInBatch(member, context, options));
+  if (responses === undefined) return; // the client hung up: nobody is left to answer
   if (responses.length === 0) {
     res.writeHead(202, correlatedHeaders(context)).end();
     return;
   }
-  const json = `[${responses.join(',')}]`;
-  if (options.payloadLogging) options.logger.debug('mcp_http_response_payload', { payload: json }, context);
+  const json = batchResponse(responses);
+  if (options.payloadLogging) options.logger.debug('mcp_http_response_payload', { payload: serializedText(json) }, context);
   sendJson(res, { status: 200, json, isError: false }, context);
 }
 
-/** One member of a batch: its response text, or undefined for a notification or a client's response. */
-async function answerInBatch(item: ParseResult, context: RequestContext, options: McpHttpAppOptions): Promise<string | undefined> {
+/** One member of a batch: its response, or undefined for a notification or a client's response. */
+async function answerInBatch(
+  item: ParseResult,
+  context: RequestContext,
+  options: McpHttpAppOptions,
+): Promise<SerializedResponse | undefined> {
   if (!item.ok) return serializeErrorResponse(item.error);
   const message = item.value;
   const id = message.kind === 'request' ? message.message.id : null;
@@ -345,7 +358,7 @@ async function answerInBatch(item: ParseResult, context: RequestContext, options
     // Nothing the 2025 revisions serve on a POST streams; a stream cannot share a JSON array anyway.
     if (isStreamOutcome(outcome))
       return serializeErrorResponse(invalidRequest(id, 'an event stream cannot be part of a batch; send this request alone'));
-    return serializedText(outcome.json);
+    return outcome.json;
   } catch (error) {
     const logged = message.kind === 'response' ? NO_METHOD : loggedMethod(message.message.method);
     options.logger.error('mcp_dispatch_failed', { method: logged.name, methodLength: logged.length, error: describe(error) }, context);
