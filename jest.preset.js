@@ -33,6 +33,9 @@ module.exports = {
   // machine Jest's 5 s default failed seven of them; a test that needs less still finishes at once, and
   // none asserts a timing. A test or hook names its own timeout only when it needs more than this one.
   testTimeout: 60_000,
+  // How many `it.concurrent` tests of a file run at once: each starts processes of its own, and two cores
+  // are shared with the other project's tests.
+  maxConcurrency: 2,
   // Inside the checkout, so clones never share transform caches.
   cacheDirectory: path.join(__dirname, 'node_modules/.cache/jest'),
   transform: {

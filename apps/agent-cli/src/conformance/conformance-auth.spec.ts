@@ -62,6 +62,12 @@ const REFUSES: ReadonlyArray<[string, string, string]> = [
   ],
 ];
 
+/**
+ * Each scenario is a run of the suite of its own (its servers on ports from the OS, its own output folder),
+ * so scenarios run side by side, as many as the preset's `maxConcurrency`: one after another they took
+ * about three minutes, the longest spec on the agent CLI's path through `npm test`.
+ */
+
 /** What the suite's authorization servers hand out: none of it may reach the client's output. */
 const CREDENTIALS = /test-token-|test-client-secret|pre-registered-secret|as[12]-client-secret/;
 
@@ -69,7 +75,7 @@ describe.each([
   ['default mode', undefined, [...COMPLETES, ...COMPLETES_2025_03_26]],
   ['--spec-version 2026-07-28', '2026-07-28', COMPLETES],
 ] as const)('conformance 0.2.0-alpha.12 auth scenarios, %s', (_mode, specVersion, completes) => {
-  it.each(completes)('%s: signs in and calls the tool', async (scenario, requiredCheck) => {
+  it.concurrent.each(completes)('%s: signs in and calls the tool', async (scenario, requiredCheck) => {
     const run = await runConformanceScenario(scenario, { package: CONFORMANCE_ALPHA, specVersion });
 
     expect(run.checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')).toEqual([]);
@@ -81,7 +87,7 @@ describe.each([
     expect(`${run.clientStdout}${run.clientStderr}`).not.toMatch(CREDENTIALS);
   });
 
-  it.each(REFUSES)('%s: refuses and calls nothing', async (scenario, requiredCheck, reason) => {
+  it.concurrent.each(REFUSES)('%s: refuses and calls nothing', async (scenario, requiredCheck, reason) => {
     const run = await runConformanceScenario(scenario, { package: CONFORMANCE_ALPHA, specVersion });
 
     expect(run.checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')).toEqual([]);
