@@ -71,11 +71,7 @@ export function buildCatalogue(mcp: GatewayConfig['mcp'], log: CatalogueLog, now
 }
 
 /** An `mcp.bundles` entry as a route of one tool service; the bundle's name is the route token. */
-function bundleRoute(
-  bundle: BundleSettings,
-  fetchLimits: HttpJsonSourceOptions,
-  upstreams: McpUpstreams,
-): RouteConfig {
+function bundleRoute(bundle: BundleSettings, fetchLimits: HttpJsonSourceOptions, upstreams: McpUpstreams): RouteConfig {
   if (bundle.mcpServer !== undefined) return mcpServerRoute(bundle, upstreams);
   // Every other bundle has its serviceDomain (load-config.ts checks it).
   const domain = (bundle.serviceDomain ?? '').replace(/\/+$/, '');

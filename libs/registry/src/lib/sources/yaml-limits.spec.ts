@@ -20,7 +20,11 @@ const refusal = (text: string, limits = DEFAULT_YAML_LIMITS): RegistryError => {
 function generatedDocument(count: number): string {
   const paths: Record<string, unknown> = {};
   // a new object at each use: yaml would write one used twice as an anchor and its alias
-  const schema = () => ({ type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string', maxLength: 64 } }, required: ['id'] });
+  const schema = () => ({
+    type: 'object',
+    properties: { id: { type: 'integer' }, name: { type: 'string', maxLength: 64 } },
+    required: ['id'],
+  });
   for (let i = 0; i < count; i += 1) {
     paths[`/items${i}/{id}`] = {
       put: {

@@ -46,14 +46,20 @@ export function assertWithinYamlLimits(text: string, limits: YamlLimits, where: 
     const type: string | null = scalarFollows ? null : CST.tokenType(lexeme);
     scalarFollows = type === 'scalar';
     if (type !== null && NODE_TOKENS.has(type) && ++nodes > limits.maxNodes) {
-      throw new RegistryError(RegistryErrorCode.YamlTooManyNodes, `${where} has more than ${limits.maxNodes} YAML nodes (mcp.catalogue.maxYamlNodes)`);
+      throw new RegistryError(
+        RegistryErrorCode.YamlTooManyNodes,
+        `${where} has more than ${limits.maxNodes} YAML nodes (mcp.catalogue.maxYamlNodes)`,
+      );
     }
     const step = parser.next(lexeme);
     while (!step.next().done) {
       // what the parser completes is dropped: only its stack is read
     }
     if (openCollections(parser.stack) > limits.maxDepth) {
-      throw new RegistryError(RegistryErrorCode.YamlTooDeep, `${where} nests YAML deeper than ${limits.maxDepth} levels (mcp.catalogue.maxYamlDepth)`);
+      throw new RegistryError(
+        RegistryErrorCode.YamlTooDeep,
+        `${where} nests YAML deeper than ${limits.maxDepth} levels (mcp.catalogue.maxYamlDepth)`,
+      );
     }
   }
 }
