@@ -6,6 +6,8 @@ import { REPO_ROOT, type ServerProcess, spawnNodeScript } from './server-process
 export interface TestOAuthServer extends ServerProcess {
   /** Its issuer, `http://127.0.0.1:<port>`; its keys are at `${issuer}/jwks`. */
   readonly issuer: string;
+  /** How many introspection requests it has received so far. */
+  introspections(): Promise<number>;
 }
 
 /**
@@ -32,5 +34,8 @@ export async function startOAuthServer(
       ...(exchange.length > 0 ? [`--exchange=${exchange.join(',')}`] : []),
     ],
   );
-  return { ...server, issuer: server.match[1] };
+  const issuer = server.match[1];
+  const introspections = async () =>
+    ((await (await fetch(`${issuer}/introspections`)).json()) as { introspections: number }).introspections;
+  return { ...server, issuer, introspections };
 }

@@ -13,7 +13,8 @@
  *   --client=<id>:<secret>  also a registered confidential client for the client credentials grant
  *                       (client_secret_basic), as machine-to-machine callers use, and for introspection
  *   --opaque            access tokens are opaque (for RFC 7662 introspection, at <issuer>/token/introspection;
- *                       revocation at <issuer>/token/revocation) instead of JWTs
+ *                       revocation at <issuer>/token/revocation) instead of JWTs; GET <issuer>/introspections
+ *                       answers how many introspection requests it has received, for tests that count them
  *   --exchange=<uri,..> RFC 8693 token exchange, for the `--client` only: an access token this server issued for
  *                       `--audience` is exchanged for a JWT of the same subject whose audience is one of these
  *                       resources (`resource` parameter), with the scopes asked for among `--scopes`
@@ -160,7 +161,13 @@ async function grantAtOnce(req, res) {
 }
 
 const callback = provider.callback();
+let introspections = 0;
 server.on('request', (req, res) => {
+  if (req.method === 'POST' && req.url === '/token/introspection') introspections += 1;
+  if (req.method === 'GET' && req.url === '/introspections') {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ introspections }));
+    return;
+  }
   if (!req.url.startsWith('/interaction/')) {
     callback(req, res);
     return;

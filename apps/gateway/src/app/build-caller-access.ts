@@ -4,6 +4,7 @@ import type { Authenticator, Logger } from '@toolmesh/transport-http/server';
 import { bearerAuthenticator } from '../auth/bearer-authenticator';
 import { JwtVerifier, type TokenVerifier } from '../auth/jwt-verifier';
 import { ProtectedResource } from '../auth/protected-resource';
+import { INTROSPECTION_LIMITS, sharedIntrospection } from '../auth/shared-introspection';
 import { looksLikeJwt, TokenIntrospection } from '../auth/token-introspection';
 import { ToolAuthorization } from '../auth/tool-authorization';
 import { VerifiedTokens } from '../auth/verified-tokens';
@@ -68,10 +69,17 @@ export function buildCallerAccess(config: GatewayConfig, logger: Logger, metrics
   };
 }
 
-/** JWTs checked here; with `auth.introspection`, any other token asked about at the authorization server. */
+/**
+ * JWTs checked here; with `auth.introspection`, any other token asked about at the authorization server,
+ * one introspection per token at a time and refusals remembered (shared-introspection.ts).
+ */
 function tokenVerifier(auth: AuthSettings): TokenVerifier {
   const jwt = new JwtVerifier(auth);
-  const introspection = auth.introspection && new TokenIntrospection(auth, auth.introspection);
-  if (introspection === undefined) return (token) => jwt.verify(token);
-  return (token) => (looksLikeJwt(token) ? jwt.verify(token) : introspection.verify(token));
+  if (auth.introspection === undefined) return (token) => jwt.verify(token);
+  const introspection = new TokenIntrospection(auth, auth.introspection);
+  const introspect = sharedIntrospection((token) => introspection.verify(token), {
+    ...INTROSPECTION_LIMITS,
+    maxRefusals: auth.maxCachedTokens,
+  });
+  return (token) => (looksLikeJwt(token) ? jwt.verify(token) : introspect(token));
 }

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 import { startOAuthServer, type TestOAuthServer } from '@toolmesh/test-peers/oauth-server';
 import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
 
@@ -7,7 +9,8 @@ import { startTestGateway, type TestGateway } from '../test-support/test-gateway
 /**
  * Opaque access tokens through RFC 7662 introspection (`auth.introspection`), against a real authorization
  * server (oidc-provider issuing opaque tokens): a live token lets the call through, once asked about; a
- * revoked one is refused with 401 `invalid_token`.
+ * revoked one is refused with 401 `invalid_token`; an unknown one costs the server one introspection,
+ * however many requests carry it (issue 43).
  */
 const AUDIENCE = 'https://gateway.test.invalid/mcp';
 const CLIENT = { id: 'gateway-and-machine', secret: 'introspection-secret-for-tests' };
@@ -68,5 +71,16 @@ it('refuses a revoked opaque token with 401 invalid_token, and logs no token', a
   expect(res.status).toBe(401);
   expect(res.headers.get('www-authenticate')).toContain('error="invalid_token"');
   expect(((await res.json()) as { error: { message: string } }).error.message).toContain('(inactive)');
+  expect(gw.logs()).not.toContain(token);
+});
+
+it('asks once about an unknown token sent by many requests at once, and not again while its refusal is remembered', async () => {
+  const token = randomBytes(24).toString('hex');
+  const before = await authorizationServer.introspections();
+  const statuses = await Promise.all(Array.from({ length: 20 }, async () => (await callEcho(token)).status));
+  expect(statuses).toEqual(Array.from({ length: 20 }, () => 401));
+  expect(await authorizationServer.introspections()).toBe(before + 1);
+  expect((await callEcho(token)).status).toBe(401);
+  expect(await authorizationServer.introspections()).toBe(before + 1);
   expect(gw.logs()).not.toContain(token);
 });
