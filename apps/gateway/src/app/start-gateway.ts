@@ -64,6 +64,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     clientInfo: { name: mcp.serverInfo.name, version: mcp.serverInfo.version },
     credentials,
     listTimeoutMillis: mcp.catalogue.manifestTimeoutMillis,
+    heldCalls: mcp.heldCalls,
     logger,
   });
   const { catalogue, routingHints, cache, changes } = buildCatalogue(mcp, logger, options.now ?? Date.now, upstreams);

@@ -61,6 +61,8 @@ export function defaultConfig(env: NodeJS.ProcessEnv = {}): GatewayConfig {
       // A batch costs what its members do, not what its body does (issue 43; docs/configuration.md says why these).
       maxBatchMembers: 32,
       maxBatchResponseBytes: 1_048_576,
+      // A held call keeps its server's request open for a minute and counts against no call slot (issue 43).
+      heldCalls: { max: 256, maxPerBundle: 64 },
       requestDeadlineMillis: 270_000,
       maxToolTimeoutMillis: 30_000,
       toolSearch: false,

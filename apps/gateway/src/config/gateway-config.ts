@@ -161,6 +161,11 @@ export interface GatewayConfig {
     maxBatchMembers: number;
     /** Bytes of a batch's responses after which its remaining requests are answered with an error, not run. */
     maxBatchResponseBytes: number;
+    /**
+     * Calls whose 2025 MCP server asked a 2026-07-28 caller for input, held on this replica for the retry:
+     * at most `max` in all and `maxPerBundle` of one bundle; past either, the call is cancelled, not held.
+     */
+    heldCalls: { max: number; maxPerBundle: number };
     requestDeadlineMillis: number;
     maxToolTimeoutMillis: number;
     /** The output budget of tools whose manifest names none; unset: their results pass whole. */

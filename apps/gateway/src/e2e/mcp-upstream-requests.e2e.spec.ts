@@ -100,6 +100,8 @@ describe('server-to-client requests across the hop (issue 28)', () => {
   let everything: Everything;
   let front: ServerProcess & { match: RegExpExecArray };
   let otherReplica: ServerProcess & { match: RegExpExecArray };
+  /** A replica that holds at most two calls of a bundle for a retry. */
+  let bounded: ServerProcess & { match: RegExpExecArray };
   const frontUrl = () => front.match[1];
 
   beforeAll(async () => {
@@ -117,11 +119,21 @@ mcp:
 `,
     );
     const env = { GATEWAY_URL: upstreamGateway.url, EVERYTHING_URL: everything.url, STATE_KEY: 'a-key-both-replicas-share-0123456789' };
-    [front, otherReplica] = await Promise.all([spawnGateway(file, env), spawnGateway(file, env)]);
+    const boundedFile = writeGatewayConfig(
+      `server: { port: 0, managementPort: 0 }
+mcp:
+  shutdownDrainMillis: 1000
+  heldCalls: { max: 4, maxPerBundle: 2 }
+  catalogue: { manifestTimeoutMillis: 8000 }
+  bundles:
+    - { name: everything, namePrefix: ev_, mcpServer: { url: "\${EVERYTHING_URL}" } }
+`,
+    );
+    [front, otherReplica, bounded] = await Promise.all([spawnGateway(file, env), spawnGateway(file, env), spawnGateway(boundedFile, env)]);
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all([front?.stop(), otherReplica?.stop()]);
+    await Promise.all([front?.stop(), otherReplica?.stop(), bounded?.stop()]);
     await Promise.all([upstreamGateway?.stop(), everything?.stop()]);
     await sampleService?.stop();
   });
@@ -236,6 +248,28 @@ mcp:
       const here = await rawModernCall(frontUrl(), { name, arguments: {}, inputResponses, requestState: sealed }, { elicitation: {} });
       expect(here.body.result).toMatchObject({ resultType: 'complete' });
       expect(textOf(here.body.result as unknown as CallToolResult)).toContain('Ada');
+    });
+
+    it("holds no more of a bundle's calls than mcp.heldCalls allows: the next is cancelled with an isError result (issue 43)", async () => {
+      const name = 'ev_trigger-elicitation-request';
+      const ask = () => rawModernCall(bounded.match[1], { name, arguments: {} }, { elicitation: {} });
+      const [first, second] = [await ask(), await ask()];
+      for (const held of [first, second]) expect(held.body.result).toMatchObject({ resultType: 'input_required' });
+      const refused = await ask();
+      expect(refused.body.result).toMatchObject({
+        isError: true,
+        content: [{ text: expect.stringMatching(/already holds as many calls waiting for input as it may/) }],
+      });
+      // A held call answered frees its place.
+      const [key] = Object.keys(first.body.result?.inputRequests as object);
+      const inputResponses = { [key]: { action: 'accept', content: { name: 'Ada' } } };
+      const answered = await rawModernCall(
+        bounded.match[1],
+        { name, arguments: {}, inputResponses, requestState: first.body.result?.requestState },
+        { elicitation: {} },
+      );
+      expect(answered.body.result).toMatchObject({ resultType: 'complete' });
+      expect((await ask()).body.result).toMatchObject({ resultType: 'input_required' });
     });
 
     it('answers a 2026-07-28 client that did not declare elicitation with -32021 at once, not a hang', async () => {

@@ -16,6 +16,8 @@ export const GatewayErrorCode = {
   UpstreamTokenFailed: 'gateway.upstream_token_failed',
   /** A bundle's `tokenExchange` got no token for its tool service (RFC 8693; the exchange was refused or could not be made). */
   TokenExchangeFailed: 'gateway.token_exchange_failed',
+  /** A call whose server asked a 2026 caller for input was cancelled, not held: `mcp.heldCalls` were reached. */
+  HeldCallsFull: 'gateway.held_calls_full',
 } as const;
 
 export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];

@@ -11,6 +11,7 @@ import type { UpstreamCall, UpstreamConnection } from './upstream-connection';
  */
 const ELICIT: ServerRequest = { method: 'elicitation/create', params: { message: 'Your name?' } };
 const context = { guid: 'g', requestId: 'r' } as RequestContext;
+const LIMITS = { max: 256, maxPerBundle: 64 };
 
 /**
  * A connection whose call asks `ELICIT` and ends with what the answer was, or the error's code; `answer`
@@ -47,7 +48,7 @@ describe('forwardToolCall with a server that asks during the call', () => {
   it('refuses the request of a 2026 caller that did not declare what it needs, cancels the call, and hands the era the request to name', async () => {
     const server = askingServer();
     const forwarded = await forwardToolCall(
-      { connection: server.connection, held: new HeldCalls() },
+      { bundle: 'everything', connection: server.connection, held: new HeldCalls(LIMITS) },
       request({ callerCapabilities: { sampling: {} } }),
       context,
       undefined,
@@ -62,9 +63,9 @@ describe('forwardToolCall with a server that asks during the call', () => {
 
   it("holds the call for a 2026 caller that can answer, and the retry's answer reaches the server", async () => {
     const server = askingServer();
-    const held = new HeldCalls<ForwardedCall>();
+    const held = new HeldCalls<ForwardedCall>(LIMITS);
     const first = await forwardToolCall(
-      { connection: server.connection, held },
+      { bundle: 'everything', connection: server.connection, held },
       request({ callerCapabilities: { elicitation: {} } }),
       context,
       undefined,
@@ -73,7 +74,7 @@ describe('forwardToolCall with a server that asks during the call', () => {
     if (first.kind !== 'input_required' || first.held === undefined) throw new Error('expected a held call');
     const [key] = Object.keys(first.input.inputRequests ?? {});
     const retry = await forwardToolCall(
-      { connection: server.connection, held },
+      { bundle: 'everything', connection: server.connection, held },
       request({
         callerCapabilities: { elicitation: {} },
         answers: { inputResponses: { [key]: { action: 'accept', content: { name: 'Ada' } } }, state: { held: first.held } },
@@ -85,9 +86,37 @@ describe('forwardToolCall with a server that asks during the call', () => {
     expect(textOf(retry)).toBe('{"action":"accept","content":{"name":"Ada"}}');
   });
 
+  it("cancels the call, not holds it, when its bundle's held calls are at their limit, and tells the model so (issue 43)", async () => {
+    const held = new HeldCalls<ForwardedCall>({ max: 256, maxPerBundle: 1 });
+    const forward = (server: ReturnType<typeof askingServer>) =>
+      forwardToolCall(
+        { bundle: 'everything', connection: server.connection, held },
+        request({ callerCapabilities: { elicitation: {} } }),
+        context,
+        undefined,
+        5_000,
+      );
+    const first = await forward(askingServer());
+    expect(first).toMatchObject({ kind: 'input_required', held: expect.any(String) });
+
+    const server = askingServer();
+    const refused = await forward(server);
+    expect(refused).toMatchObject({ kind: 'result', result: { isError: true }, failure: 'gateway.held_calls_full' });
+    expect(textOf(refused)).toContain('already holds as many calls waiting for input as it may');
+    expect(await server.answer).toBe('refused -32603: the gateway holds as many calls waiting for input as it may');
+    expect(server.cancelled()).toBe(true);
+    held.close();
+  });
+
   it('answers the server with an error for a 2025 caller that cannot take an event stream, and the call goes on', async () => {
     const server = askingServer();
-    const forwarded = await forwardToolCall({ connection: server.connection, held: new HeldCalls() }, request(), context, undefined, 5_000);
+    const forwarded = await forwardToolCall(
+      { bundle: 'everything', connection: server.connection, held: new HeldCalls(LIMITS) },
+      request(),
+      context,
+      undefined,
+      5_000,
+    );
     expect(textOf(forwarded)).toBe('refused -32601: the caller of this call cannot take an event stream');
     expect(server.cancelled()).toBe(false);
   });
@@ -99,7 +128,8 @@ describe("forwardToolCall with a server's JSON-RPC error", () => {
     connection: Promise.resolve({
       callTool: () => Promise.reject(Object.assign(new Error(error.message), error)),
     } as unknown as UpstreamConnection),
-    held: new HeldCalls<ForwardedCall>(),
+    bundle: 'everything',
+    held: new HeldCalls<ForwardedCall>(LIMITS),
   });
   const MODERN = { callerCapabilities: { elicitation: {} } };
   const missingSampling = {

@@ -5,6 +5,7 @@ import type { RequestContext } from '@toolmesh/transport-http/server';
 import { type InputRequired, missingCapabilities } from '../call/input-required';
 import type { ForwardedToolResult, ToolCallOutcome } from '../call/tool-call-outcome';
 import type { TraceHeaders } from '../call/trace-context';
+import { GatewayErrorCode } from '../errors/gateway-errors';
 import { correlationMeta } from './correlation';
 import type { ForwardedState } from './forwarded-state';
 import { HELD_CALL_MILLIS, type HeldCalls } from './held-calls';
@@ -45,8 +46,10 @@ export interface ForwardedCallRequest {
   readonly callerRelay?: CallerRelay;
 }
 
-/** What forwarding needs of this replica: the tool's server, and the calls held for a retry. */
+/** What forwarding needs of this replica: the tool's server and bundle, and the calls held for a retry. */
 export interface ForwardingTo {
+  /** The tool's MCP server bundle, whose held calls are counted together. */
+  readonly bundle: string;
   /** The connection, or while it is being made, its promise. */
   readonly connection: UpstreamConnection | Promise<UpstreamConnection>;
   readonly held: HeldCalls<ForwardedCall>;
@@ -59,8 +62,9 @@ export interface ForwardingTo {
  * a failure to get one (no connection, no answer in time, a lost connection, the server's other JSON-RPC
  * errors, an open circuit) becomes an `isError` result the model can read. A request the
  * server sends during the call is put to a 2026 caller as `input_required` while the call is held here
- * for the retry, and to a 2025 caller on the call's event stream; a 2026 caller that did not declare what
- * it needs, or a 2025 caller that cannot take a stream, is not asked (the server gets an error answer).
+ * for the retry (cancelled instead, with an `isError` result, when as many as `mcp.heldCalls` allows are
+ * held), and to a 2025 caller on the call's event stream; a 2026 caller that did not declare what it
+ * needs, or a 2025 caller that cannot take a stream, is not asked (the server gets an error answer).
  * Not async: it awaits nothing itself, and an async function that returns a promise costs two more turns
  * of the microtask queue on every call (docs/adr/0005-gateway-hot-path.md).
  */
@@ -77,7 +81,7 @@ export function forwardToolCall(
     if (held === undefined)
       return Promise.resolve({ kind: 'result', result: errorResult(`Tool ${call.tool}: ${HELD_CALL_GONE}`), failure: 'held_call_gone' });
     held.answer(call.answers?.inputResponses);
-    return follow(held, call, context, timeoutMillis, to.held);
+    return follow(held, call, context, timeoutMillis, to);
   }
   const answers: { inputResponses?: Record<string, unknown>; requestState?: string } = {};
   if (call.answers?.inputResponses) answers.inputResponses = call.answers.inputResponses;
@@ -101,7 +105,7 @@ export function forwardToolCall(
       },
     ),
   );
-  return follow(relayed, call, context, timeoutMillis, to.held);
+  return follow(relayed, call, context, timeoutMillis, to);
 }
 
 /** The call on the server's connection: at once when the connection is made, else once it is. A failure is the promise's, never thrown. */
@@ -121,13 +125,16 @@ function upstreamCall(
 /** A held call is gone: the retry reached another replica, or came too late. */
 const HELD_CALL_GONE = `its call is not waiting for these answers on this replica (held ${HELD_CALL_MILLIS / 1000} s at most, on the replica that asked); call the tool again without requestState`;
 
+/** Too many calls are held: the server's request is withdrawn and the call cancelled, not held. */
+const HELD_CALLS_FULL = `its server asked for your input, but this gateway already holds as many calls waiting for input as it may, so the call was cancelled; call the tool again later`;
+
 /** Follows the call within this request's deadline and hang-up, until it ends or asks our caller for input. */
 async function follow(
   relayed: RelayedCall<ForwardedCall>,
   call: ForwardedCallRequest,
   context: RequestContext,
   timeoutMillis: number,
-  held: HeldCalls<ForwardedCall>,
+  to: ForwardingTo,
 ): Promise<ForwardedCall> {
   const { hangUp } = context;
   relayed.deadline.start(timeoutMillis);
@@ -155,7 +162,10 @@ async function follow(
         return { kind: 'input_required', input }; // answered -32021 by the 2026 era, naming what is missing
       }
       relayed.deadline.stop();
-      return { kind: 'input_required', input, held: held.hold(relayed) };
+      const held = to.held.hold(relayed, to.bundle);
+      if (held !== undefined) return { kind: 'input_required', input, held };
+      relayed.cancel('the gateway holds as many calls waiting for input as it may');
+      return { kind: 'result', result: errorResult(`Tool ${call.tool}: ${HELD_CALLS_FULL}`), failure: GatewayErrorCode.HeldCallsFull };
     }
   } finally {
     hangUp?.offHangUp(onHangUp);

@@ -8,7 +8,7 @@ import type { BundleSettings, McpServerBundleSettings, McpServerOAuthSettings } 
 import { CircuitBreaker } from './circuit-breaker';
 import type { ClientCredentialsSettings } from './client-credentials';
 import type { ForwardedCall } from './forward-tool-call';
-import { HeldCalls } from './held-calls';
+import { type HeldCallLimits, HeldCalls } from './held-calls';
 import type { UpstreamConnection, UpstreamDeps, UpstreamSettings } from './upstream-connection';
 
 /** Failed requests in a row that open an MCP server's circuit, and how long it then stays open (docs/errors.md). */
@@ -23,6 +23,8 @@ export interface McpUpstreamsOptions {
   readonly credentials: ServiceCredentials;
   /** The deadline of a connection's handshake and of one whole listing. */
   readonly listTimeoutMillis: number;
+  /** How many calls may wait for a 2026 caller's retry at once (`mcp.heldCalls`). */
+  readonly heldCalls: HeldCallLimits;
   readonly logger: Logger;
 }
 
@@ -39,12 +41,13 @@ export class McpUpstreams {
   private readonly loaded = new Map<string, UpstreamConnection>();
   private pool: Agent | undefined;
   /** The calls waiting for a 2026 caller's retry with its answers (a 2025 server asked during them). */
-  readonly held = new HeldCalls<ForwardedCall>();
+  readonly held: HeldCalls<ForwardedCall>;
 
   constructor(
     bundles: readonly BundleSettings[],
     private readonly options: McpUpstreamsOptions,
   ) {
+    this.held = new HeldCalls(options.heldCalls);
     for (const { name, mcpServer } of bundles) {
       if (mcpServer === undefined) continue;
       const url = new URL(mcpServer.url);

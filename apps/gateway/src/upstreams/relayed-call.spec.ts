@@ -12,6 +12,7 @@ import { RelayRefusal, type ServerRequest } from './server-request-relay';
 const ELICIT: ServerRequest = { method: 'elicitation/create', params: { message: 'Your name?' } };
 const ROOTS: ServerRequest = { method: 'roots/list', params: {} };
 const notAborted = () => new AbortController().signal;
+const LIMITS = { max: 256, maxPerBundle: 64 };
 
 /** A call that asks what `asks` says, in turn, and ends with the answers it got. */
 function callAsking(...asks: ServerRequest[]) {
@@ -78,23 +79,44 @@ describe('RelayedCall', () => {
 
 describe('HeldCalls', () => {
   it('gives a held call back once, and nothing for a key it does not hold', async () => {
-    const held = new HeldCalls<unknown[]>(60_000);
+    const held = new HeldCalls<unknown[]>(LIMITS, 60_000);
     const { call } = callAsking(ELICIT);
     await call.next();
-    const key = held.hold(call);
+    const key = String(held.hold(call, 'everything'));
     expect(held.take('another-replicas-key')).toBeUndefined();
     expect(held.take(key)).toBe(call);
     expect(held.take(key)).toBeUndefined();
   });
 
   it("cancels a call whose caller did not come back in time: the server's request refused, its call aborted", async () => {
-    const held = new HeldCalls<unknown[]>(50);
+    const held = new HeldCalls<unknown[]>(LIMITS, 50);
     const { call, aborted } = callAsking(ELICIT);
     await call.next();
-    const key = held.hold(call);
+    const key = String(held.hold(call, 'everything'));
     const ended = await call.next();
     expect('ended' in ended && ended.ended[0]).toEqual(expect.any(RelayRefusal));
     expect(aborted()).toBe(true);
     expect(held.take(key)).toBeUndefined();
+  });
+
+  it('holds no more calls than its limits, of one bundle and in all, and holds again once a call is taken (issue 43)', async () => {
+    const held = new HeldCalls<unknown[]>({ max: 3, maxPerBundle: 2 }, 60_000);
+    const asking = async () => {
+      const { call } = callAsking(ELICIT);
+      await call.next();
+      return call;
+    };
+    const first = held.hold(await asking(), 'a');
+    const second = held.hold(await asking(), 'a');
+    expect(held.hold(await asking(), 'a')).toBeUndefined();
+    const third = held.hold(await asking(), 'b');
+    expect(third).toEqual(expect.any(String));
+    expect(held.hold(await asking(), 'c')).toBeUndefined();
+
+    held.take(String(first));
+    expect(held.hold(await asking(), 'c')).toEqual(expect.any(String));
+    held.take(String(second));
+    expect(held.hold(await asking(), 'a')).toEqual(expect.any(String));
+    held.close();
   });
 });

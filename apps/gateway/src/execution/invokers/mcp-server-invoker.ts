@@ -49,7 +49,7 @@ export class McpServerInvoker implements ToolInvoker<McpTarget> {
     let forwarding: Promise<ForwardedCall>;
     try {
       forwarding = forwardToolCall(
-        { connection, held: upstreams.held },
+        { bundle: tool.routeToken, connection, held: upstreams.held },
         { tool: name, upstreamTool, args, callerCapabilities: extras.callerCapabilities, answers, callerRelay: extras.callerRelay },
         context,
         extras.trace,
