@@ -1,4 +1,5 @@
 import { useGatewayWithSampleService } from '../test-support/test-gateway';
+import { startTokenIssuer, type TokenIssuer } from '../test-support/token-issuer';
 
 const MODERN_META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -16,10 +17,10 @@ describe('Idempotency-Key on forwarded tool calls', () => {
   const legacyCall = (id: number, text: string, headers: Record<string, string>) =>
     gateway().post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo_text', arguments: { text } } }, headers);
 
-  const modernCall = (id: number, params: Record<string, unknown>, guid: string) =>
+  const modernCall = (id: number, params: Record<string, unknown>, guid: string, headers: Record<string, string> = {}) =>
     gateway().post(
       { jsonrpc: '2.0', id, method: 'tools/call', params: { ...params, _meta: MODERN_META } },
-      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': params.name as string, guid },
+      { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': params.name as string, guid, ...headers },
     );
 
   it('2025: the same id in the same session reaches the tool service with the same key; another id or session with another', async () => {
@@ -66,10 +67,63 @@ describe('Idempotency-Key on forwarded tool calls', () => {
     expect(new Set([first, otherArguments, otherGuid, round1, round2]).size).toBe(5);
   });
 
+  it('two callers sending the same session, id and arguments (other employee numbers) get two keys; each retry its own', async () => {
+    const as = (employee: string) => ({ 'mcp-session-id': 'session-shared', 'employee-no': employee });
+    await legacyCall(11, 'order', as('E100'));
+    await legacyCall(11, 'order', as('E200'));
+    await legacyCall(11, 'order', as('E100'));
+    await modernCall(12, { name: 'echo_text', arguments: { text: 'order' } }, 'guid-shared');
+    await modernCall(13, { name: 'echo_text', arguments: { text: 'order' } }, 'guid-shared', { 'employee-no': 'E200' });
+    const [first, other, retry, modern, modernOther] = await receivedKeys();
+    expect(retry).toBe(first);
+    expect(other).not.toBe(first);
+    expect(modernOther).not.toBe(modern);
+  });
+
   it('never carries a session id or an argument value as such', async () => {
     await legacyCall(3, 'secret-argument-value', { 'mcp-session-id': 'session-visible' });
     const [key] = await receivedKeys();
     expect(key).not.toContain('session-visible');
     expect(key).not.toContain('secret-argument-value');
+  });
+});
+
+/** With `auth`, the verified token says whose call it is: nothing a caller sends can give it another's key. */
+describe('Idempotency-Key of authenticated callers', () => {
+  const AUDIENCE = 'https://gateway.test.invalid/mcp';
+  let issuer: TokenIssuer;
+  beforeAll(async () => {
+    issuer = await startTokenIssuer(AUDIENCE);
+  });
+  afterAll(() => issuer?.close());
+  const { gateway, tools } = useGatewayWithSampleService((config) => {
+    config.auth = {
+      audience: AUDIENCE,
+      authorizationServers: [{ issuer: issuer.issuer, jwksUri: issuer.jwksUri }],
+      algorithms: ['RS256'],
+      clockSkewSeconds: 30,
+      jwksRefetchCooldownMillis: 30_000,
+      scopesSupported: [],
+      toolPolicies: [],
+      identityHeaders: {},
+      maxCachedTokens: 100,
+    };
+  });
+
+  it("two subjects sending the same session, guid, id and arguments get two keys; a subject's retry, with a new token, its own", async () => {
+    const call = async (subject: string) =>
+      gateway().post(
+        { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'echo_text', arguments: { text: 'order' } } },
+        {
+          authorization: `Bearer ${await issuer.sign({ sub: subject, jti: String(Math.random()) })}`,
+          'mcp-session-id': 's-1',
+          guid: 'g-1',
+        },
+      );
+    await tools().clearCalls();
+    for (const subject of ['alice', 'mallory', 'alice']) expect((await call(subject)).status).toBe(200);
+    const [alice, mallory, aliceRetry] = (await tools().calls()).map((received) => received.headers['idempotency-key']);
+    expect(aliceRetry).toBe(alice);
+    expect(mallory).not.toBe(alice);
   });
 });
