@@ -122,24 +122,48 @@ describe('LiveCatalogue over real HTTP tool services', () => {
     ]);
   });
 
-  it('keeps the old generation when a refresh would collide names or exceed the caps', async () => {
-    server.serve(manifestPath('a'), { json: manifestOf('shared', 'a1') }).serve(manifestPath('b'), { json: manifestOf('b1') });
+  it('serves a name two routes offer from the first in route order, every other tool of both, and says so once', async () => {
+    server.serve(manifestPath('a'), { json: manifestOf('a1') }).serve(manifestPath('b'), { json: manifestOf('shared', 'b1') });
+    const catalogue = catalogueOf([routeOn(server, 'a'), routeOn(server, 'b')]);
+    await catalogue.refreshAll();
+    expect(names(catalogue)).toEqual(['a1', 'shared', 'b1']);
+
+    // The first route takes the name whatever the catalogue held before, as a replica starting now would.
+    server.serve(manifestPath('a'), { json: manifestOf('a1', 'shared') });
+    await catalogue.refreshAll();
+    await catalogue.refreshAll();
+    expect(catalogue.isReady()).toBe(true);
+    expect(names(catalogue)).toEqual(['a1', 'shared', 'b1']);
+    expect(catalogue.current()?.tools.get('shared')?.routeToken).toBe('a');
+    expect(log.of('catalogue_tool_collision')).toEqual([`catalogue_tool_collision:${RegistryErrorCode.NameCollision}`]);
+    expect(log.of('catalogue_refresh_rejected')).toEqual([]);
+    const [first, second] = catalogue.status().bundles;
+    expect(first).toMatchObject({ bundle: 'a', toolCount: 2, refusedTools: [], lastError: null });
+    expect(second).toMatchObject({
+      bundle: 'b',
+      toolCount: 1,
+      refusedTools: [
+        { name: 'shared', code: RegistryErrorCode.NameCollision, message: expect.stringContaining('bundle a, listed before bundle b') },
+      ],
+      lastError: null,
+    });
+
+    server.serve(manifestPath('b'), { json: manifestOf('b1') });
+    await catalogue.refreshAll();
+    expect(catalogue.status().bundles[1]).toMatchObject({ toolCount: 1, refusedTools: [] });
+  });
+
+  it('keeps the old generation when a refresh would exceed the caps', async () => {
+    server.serve(manifestPath('a'), { json: manifestOf('a1', 'a2') }).serve(manifestPath('b'), { json: manifestOf('b1') });
     const catalogue = catalogueOf([routeOn(server, 'a'), routeOn(server, 'b')], {
       limits: { maxTools: 3, maxSerializedBytes: 1_000_000, toolsListPageSize: 1_000 },
     });
     const first = await catalogue.refreshAll();
 
-    server.serve(manifestPath('b'), { json: manifestOf('b1', 'shared') });
-    await catalogue.refreshAll();
-    expect(catalogue.current()).toBe(first);
-
     server.serve(manifestPath('b'), { json: manifestOf('b1', 'b2') });
     await catalogue.refreshAll();
     expect(catalogue.current()).toBe(first);
-    expect(log.of('catalogue_refresh_rejected')).toEqual([
-      `catalogue_refresh_rejected:${RegistryErrorCode.NameCollision}`,
-      `catalogue_refresh_rejected:${RegistryErrorCode.CatalogueTooLarge}`,
-    ]);
+    expect(log.of('catalogue_refresh_rejected')).toEqual([`catalogue_refresh_rejected:${RegistryErrorCode.CatalogueTooLarge}`]);
     expect(catalogue.status().bundles.map((b) => [b.bundle, b.toolCount, b.lastError?.code])).toEqual([
       ['a', 2, RegistryErrorCode.CatalogueTooLarge],
       ['b', 1, RegistryErrorCode.CatalogueTooLarge],

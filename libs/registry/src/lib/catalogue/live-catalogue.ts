@@ -10,7 +10,7 @@ import type { ToolDefinition } from '../model/tool-definition';
 import type { RouteDirectory } from '../portal/route-directory';
 import { type BundleStatus, type CatalogueStatus, describeBundle, describePortal } from '../status/bundle-status';
 import type { CatalogueGeneration } from './catalogue-generation';
-import { type CatalogueLimits, mergeRoutes, sameCatalogue } from './merge-routes';
+import { type CatalogueLimits, collisionRefusal, type MergedRoutes, mergeRoutes, type NameCollision, sameCatalogue } from './merge-routes';
 import { RouteLoader } from './route-loader';
 import { encodeRouteSnapshot } from './stored-route';
 import type { ToolCatalogue } from './tool-catalogue';
@@ -54,6 +54,8 @@ const DUE_ONLY: Forced = new Set<string>();
  */
 export class LiveCatalogue implements ToolCatalogue {
   private generation: CatalogueGeneration | undefined;
+  /** The names the routes of the last merge offered twice, and who serves each. */
+  private collisions: readonly NameCollision[] = [];
   private states = new Map<string, RouteState>();
   private readonly lastForcedRefresh = new Map<string, number>();
   private readonly lastRequestedRefresh = new Map<string, number>();
@@ -132,7 +134,7 @@ export class LiveCatalogue implements ToolCatalogue {
         if (route === undefined) return { outcome: 'unknown-route' }; // the portal dropped it meanwhile
         return {
           outcome: 'refreshed',
-          bundle: describeBundle(route, state, this.now()),
+          bundle: this.describe(route, this.now()),
           failed: state?.lastError?.at === state?.attemptedAt,
         };
       });
@@ -163,8 +165,13 @@ export class LiveCatalogue implements ToolCatalogue {
       generation: this.generation?.number ?? null,
       toolCount: this.generation?.size ?? 0,
       portal: describePortal(this.options.directory.status()),
-      bundles: (this.options.directory.routes() ?? []).map((route) => describeBundle(route, this.states.get(route.token), now)),
+      bundles: (this.options.directory.routes() ?? []).map((route) => this.describe(route, now)),
     };
+  }
+
+  private describe(route: RouteConfig, now: number): BundleStatus {
+    const leftOut = this.collisions.filter((collision) => collision.leftOutOf === route.token).map(collisionRefusal);
+    return describeBundle(route, this.states.get(route.token), now, leftOut);
   }
 
   private takeForcedRefreshSlot(route: string): boolean {
@@ -256,10 +263,10 @@ export class LiveCatalogue implements ToolCatalogue {
       return snapshot ? [[route.token, snapshot] as const] : [];
     });
     const usable = routes.length === 0 || snapshots.length > 0;
-    let candidate: CatalogueGeneration | undefined;
+    let merged: MergedRoutes | undefined;
     if (usable || this.generation) {
       try {
-        candidate = mergeRoutes(snapshots, this.options.limits, (this.generation?.number ?? 0) + 1);
+        merged = mergeRoutes(snapshots, this.options.limits, (this.generation?.number ?? 0) + 1);
       } catch (error) {
         const rejection = toRegistryError(error, RegistryErrorCode.CatalogueTooLarge);
         this.options.log.warn('catalogue_refresh_rejected', {
@@ -272,8 +279,26 @@ export class LiveCatalogue implements ToolCatalogue {
     }
     this.states = next;
     this.usable = usable;
-    if (candidate) this.install(candidate);
+    if (merged) {
+      this.noteCollisions(merged.collisions);
+      this.install(merged.generation);
+    }
     return undefined;
+  }
+
+  /** Logs each collision once, when it appears: it stays in the bundles' status while it lasts. */
+  private noteCollisions(collisions: readonly NameCollision[]): void {
+    const known = new Set(this.collisions.map(collisionKey));
+    for (const collision of collisions) {
+      if (known.has(collisionKey(collision))) continue;
+      this.options.log.warn('catalogue_tool_collision', {
+        code: RegistryErrorCode.NameCollision,
+        tool: printableName(collision.tool),
+        servedBy: collision.servedBy,
+        leftOutOf: collision.leftOutOf,
+      });
+    }
+    this.collisions = collisions;
   }
 
   private install(candidate: CatalogueGeneration): void {
@@ -292,6 +317,8 @@ export class LiveCatalogue implements ToolCatalogue {
     void this.options.cache.writeRoute(route, encodeRouteSnapshot(route, snapshot));
   }
 }
+
+const collisionKey = (collision: NameCollision) => `${collision.tool}\n${collision.servedBy}\n${collision.leftOutOf}`;
 
 function covers(running: Forced, wanted: Forced): boolean {
   if (running === 'all') return true;

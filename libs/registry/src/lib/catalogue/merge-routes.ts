@@ -1,6 +1,6 @@
 import { RegistryError, RegistryErrorCode } from '../errors';
 import type { RouteSnapshot } from '../model/route-snapshot';
-import type { ToolDefinition } from '../model/tool-definition';
+import type { RefusedTool, ToolDefinition } from '../model/tool-definition';
 import { CatalogueGeneration } from './catalogue-generation';
 
 export interface CatalogueLimits {
@@ -12,22 +12,40 @@ export interface CatalogueLimits {
   readonly toolsListPageSize: number;
 }
 
+/** A tool name two routes offer: the first of them in route order serves it, the later one's tool is left out. */
+export interface NameCollision {
+  readonly tool: string;
+  readonly servedBy: string;
+  readonly leftOutOf: string;
+}
+
+export interface MergedRoutes {
+  readonly generation: CatalogueGeneration;
+  readonly collisions: readonly NameCollision[];
+}
+
 /**
- * All routes' snapshots as one generation, checked as one catalogue: a name offered by two routes or a
+ * All routes' snapshots as one generation, checked as one catalogue. A name offered by two routes is
+ * served by the first in route order (the configuration's, or the portal registry's) and left out of the
+ * later one: every replica makes the same choice whatever it loaded before, and one route's tool cannot
+ * take a name from a route listed before it, nor keep the rest of the catalogue from being served. A
  * catalogue over the caps throws, and the caller keeps its old generation (SPEC G14).
  */
 export function mergeRoutes(
   snapshots: ReadonlyArray<readonly [string, RouteSnapshot]>,
   limits: CatalogueLimits,
   number: number,
-): CatalogueGeneration {
+): MergedRoutes {
   const tools: ToolDefinition[] = [];
+  const collisions: NameCollision[] = [];
   const owner = new Map<string, string>();
   for (const [route, snapshot] of snapshots) {
     for (const tool of snapshot.tools) {
-      const other = owner.get(tool.name);
-      if (other !== undefined)
-        throw new RegistryError(RegistryErrorCode.NameCollision, `tool ${tool.name} is offered by routes ${other} and ${route}`);
+      const servedBy = owner.get(tool.name);
+      if (servedBy !== undefined) {
+        collisions.push({ tool: tool.name, servedBy, leftOutOf: route });
+        continue;
+      }
       owner.set(tool.name, route);
       tools.push(tool);
     }
@@ -42,7 +60,19 @@ export function mergeRoutes(
       `the tool list takes ${generation.serializedBytes} bytes, over the limit of ${limits.maxSerializedBytes}`,
     );
   }
-  return generation;
+  return { generation, collisions };
+}
+
+/** How a route's status shows its tool that a collision left out: what happened, and what serves both. */
+export function collisionRefusal(collision: NameCollision): RefusedTool {
+  return {
+    name: collision.tool,
+    code: RegistryErrorCode.NameCollision,
+    message:
+      `tool ${collision.tool} is left out: bundle ${collision.servedBy}, listed before bundle ${collision.leftOutOf}, serves that name. ` +
+      "To serve both, rename one of them: an mcpServer bundle's namePrefix goes in front of its server's names, " +
+      'a manifest or OpenAPI document names its own tools.',
+  };
 }
 
 /** Same tools/list body and same execution details: installing it would change nothing. */

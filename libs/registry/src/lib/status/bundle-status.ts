@@ -1,5 +1,6 @@
 import type { RouteConfig } from '../model/route';
 import type { RouteState } from '../model/route-state';
+import type { RefusedTool } from '../model/tool-definition';
 import type { DirectoryStatus } from '../portal/route-directory';
 
 /** One row of `GET /actuator/toolBundles` (SPEC G17): what an operator needs to tell a bundle's state. */
@@ -13,8 +14,12 @@ export interface BundleStatus {
    * tools, and their calls go to a service that did not answer. Readiness stays UP (ADR 0009).
    */
   readonly degraded: boolean;
+  /** Tools the bundle serves: those its manifests offer, less those refused or another bundle serves. */
   readonly toolCount: number;
-  /** Tools the manifest offers that are not served, each with a `schema.*` code and why (SPEC N5). */
+  /**
+   * Tools the manifest offers that are not served, each with a code and why: a `schema.*` code (SPEC N5),
+   * or `registry.name_collision` for a name a bundle listed before this one serves.
+   */
   readonly refusedTools: ReadonlyArray<{ name: string; code: string; message: string }>;
   readonly manifestRevision: string | null;
   readonly manifestHash: string | null;
@@ -45,15 +50,21 @@ const iso = (millis: number | undefined): string | null => (millis === undefined
 const error = (e: { code: string; message: string; at: number } | undefined) =>
   e ? { code: e.code, message: e.message, at: new Date(e.at).toISOString() } : null;
 
-export function describeBundle(route: RouteConfig, state: RouteState | undefined, now: number): BundleStatus {
+/** `leftOut`: the bundle's tools that the merged catalogue does not serve, since another bundle serves their names. */
+export function describeBundle(
+  route: RouteConfig,
+  state: RouteState | undefined,
+  now: number,
+  leftOut: readonly RefusedTool[] = [],
+): BundleStatus {
   const snapshot = state?.snapshot;
   return {
     bundle: route.token,
     routeRevision: route.revision ?? null,
     source: snapshot?.source ?? 'none',
     degraded: snapshot?.source === 'local-fallback',
-    toolCount: snapshot?.tools.length ?? 0,
-    refusedTools: snapshot?.refusedTools ?? [],
+    toolCount: (snapshot?.tools.length ?? 0) - leftOut.length,
+    refusedTools: [...(snapshot?.refusedTools ?? []), ...leftOut],
     manifestRevision: snapshot?.revision ?? null,
     manifestHash: snapshot?.hash ?? null,
     manifestUrls: snapshot?.manifests.flatMap((manifest) => (manifest.servedFrom === undefined ? [] : [manifest.servedFrom])) ?? [],
