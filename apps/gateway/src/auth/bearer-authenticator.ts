@@ -40,7 +40,8 @@ export function bearerAuthenticator({ verify, tokens, resource, onRefused }: Bea
     return verify(token).then((verification): Authentication => {
       if ('refused' in verification) return invalid(verification.refused);
       const caller = callerOf(token, verification.payload);
-      tokens.set(token, caller, (verification.payload.exp as number) * 1000);
+      const expiresAt = (verification.payload.exp as number) * 1000;
+      tokens.set(token, caller, Math.min(expiresAt, verification.usableUntil ?? expiresAt));
       return { caller };
     });
   };

@@ -271,6 +271,8 @@ export const configSchema = {
         'authorizationServers',
         'algorithms',
         'clockSkewSeconds',
+        'tokenTypes',
+        'maxTokenAgeSeconds',
         'jwksRefetchCooldownMillis',
         'scopesSupported',
         'toolPolicies',
@@ -291,6 +293,8 @@ export const configSchema = {
         },
         algorithms: { type: 'array', minItems: 1, items: { enum: ACCEPTED_TOKEN_ALGORITHMS } },
         clockSkewSeconds: { type: 'integer', minimum: 0, maximum: 300 },
+        tokenTypes: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^[A-Za-z0-9.+/-]{1,64}$' } },
+        maxTokenAgeSeconds: { type: 'integer', minimum: 60, maximum: 31_536_000 },
         jwksRefetchCooldownMillis: { type: 'integer', minimum: 1_000 },
         scopesSupported: scopeList,
         toolPolicies: {

@@ -108,12 +108,15 @@ export function defaultConfig(env: NodeJS.ProcessEnv = {}): GatewayConfig {
 
 /**
  * What an `auth:` section given without them takes (the section itself is off by default): the asymmetric
- * algorithms authorization servers sign with, half a minute of clock skew, a JWKS refetched for an unknown
- * key at most every 30 s.
+ * algorithms authorization servers sign with, half a minute of clock skew, access tokens typed `at+jwt`
+ * (RFC 9068) or plain `JWT` (what Entra ID and Keycloak issue) issued at most a day ago (access tokens live
+ * minutes to hours), a JWKS refetched for an unknown key at most every 30 s.
  */
 export const AUTH_DEFAULTS: Omit<AuthSettings, 'audience' | 'authorizationServers'> = {
   algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
   clockSkewSeconds: 30,
+  tokenTypes: ['at+jwt', 'jwt'],
+  maxTokenAgeSeconds: 86_400,
   jwksRefetchCooldownMillis: 30_000,
   scopesSupported: [],
   toolPolicies: [],

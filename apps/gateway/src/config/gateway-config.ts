@@ -95,8 +95,15 @@ export interface AuthSettings {
   authorizationServers: AuthorizationServerSettings[];
   /** Signature algorithms accepted; asymmetric ones only. */
   algorithms: string[];
-  /** Tolerance on `exp` and `nbf`, at most 300 s. */
+  /** Tolerance on `exp`, `nbf` and `iat`, at most 300 s. */
   clockSkewSeconds: number;
+  /**
+   * The JWT `typ` headers accepted, compared without case and without an `application/` prefix; a token
+   * without `typ` counts as `jwt` (RFC 7519 §5.1). RFC 9068's `at+jwt` alone refuses every other kind.
+   */
+  tokenTypes: string[];
+  /** A JWT issued (`iat`) longer ago than this is refused, whatever its `exp`; `iat` is then required (RFC 9068). */
+  maxTokenAgeSeconds: number;
   /** Least time between two fetches of an issuer's keys for a token naming a key not seen (`kid`). */
   jwksRefetchCooldownMillis: number;
   /** Scopes announced in the metadata and in the challenge to a caller without a token. */

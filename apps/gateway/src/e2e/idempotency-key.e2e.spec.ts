@@ -1,3 +1,4 @@
+import { AUTH_DEFAULTS } from '../config/defaults';
 import { useGatewayWithSampleService } from '../test-support/test-gateway';
 import { startTokenIssuer, type TokenIssuer } from '../test-support/token-issuer';
 
@@ -98,14 +99,10 @@ describe('Idempotency-Key of authenticated callers', () => {
   afterAll(() => issuer?.close());
   const { gateway, tools } = useGatewayWithSampleService((config) => {
     config.auth = {
+      ...AUTH_DEFAULTS,
       audience: AUDIENCE,
       authorizationServers: [{ issuer: issuer.issuer, jwksUri: issuer.jwksUri }],
       algorithms: ['RS256'],
-      clockSkewSeconds: 30,
-      jwksRefetchCooldownMillis: 30_000,
-      scopesSupported: [],
-      toolPolicies: [],
-      identityHeaders: {},
       maxCachedTokens: 100,
     };
   });

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 
 import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
 
+import { AUTH_DEFAULTS } from '../config/defaults';
 import { startTestGateway, type TestGateway } from '../test-support/test-gateway';
 import { startTokenIssuer, type TokenIssuer } from '../test-support/token-issuer';
 
@@ -34,10 +35,10 @@ beforeAll(async () => {
   gw = await startTestGateway(tools.url, (config) => {
     config.server.metricsEnabled = true;
     config.auth = {
+      ...AUTH_DEFAULTS,
       audience: AUDIENCE,
       authorizationServers: [{ issuer: issuer.issuer, jwksUri: issuer.jwksUri }],
       algorithms: ['RS256', 'ES256'],
-      clockSkewSeconds: 30,
       jwksRefetchCooldownMillis: COOLDOWN_MILLIS,
       scopesSupported: ['tools', 'customers:read'],
       toolPolicies: [{ tools: 'customer_*', scopes: ['customers:read'] }],
@@ -122,6 +123,30 @@ describe('refusals', () => {
 
   it('not yet valid, beyond the clock skew', async () => {
     await expectInvalidToken(await token({ nbf: Math.floor(Date.now() / 1000) + 600 }), 'not_yet_valid');
+  });
+
+  it('issued in the future, beyond the clock skew', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    await expectInvalidToken(await token({ iat: now + 600, exp: now + 3600 }), 'issued_in_future');
+  });
+
+  it('issued longer ago than auth.maxTokenAgeSeconds (a day), though its exp is a year ahead', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    await expectInvalidToken(await token({ iat: now - 86_400 - 120, exp: now + 365 * 86_400 }), 'too_old');
+  });
+
+  it('without iat (RFC 9068 requires it)', async () => {
+    await expectInvalidToken(await token({ iat: undefined }), 'invalid_claims');
+  });
+
+  it("a JWT of another type signed with the issuer's key (a logout token, a DPoP proof, an ID token typed as one)", async () => {
+    for (const typ of ['logout+jwt', 'dpop+jwt', 'application/secevent+jwt', 'id_token+jwt'])
+      await expectInvalidToken(await token({}, { typ }), 'wrong_type');
+  });
+
+  it('typ at+jwt, application/at+jwt (RFC 9068), JWT or none are access tokens', async () => {
+    for (const typ of ['at+jwt', 'application/AT+JWT', 'JWT', null])
+      expect((await listTools(bearer(await token({}, { typ })))).status).toBe(200);
   });
 
   it('for another resource (RFC 8707 audience)', async () => {

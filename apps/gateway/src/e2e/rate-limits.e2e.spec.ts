@@ -1,6 +1,7 @@
 import { startRedis, type TestRedis } from '@toolmesh/test-peers/redis-server';
 import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
 
+import { AUTH_DEFAULTS } from '../config/defaults';
 import type { GatewayConfig } from '../config/gateway-config';
 import { startTestGateway, type TestGateway } from '../test-support/test-gateway';
 import { startTokenIssuer, type TokenIssuer } from '../test-support/token-issuer';
@@ -33,14 +34,10 @@ async function gateway(rateLimits: GatewayConfig['rateLimits'], options: { auth?
       config.mcp.redis = { ...config.mcp.redis, url: options.redisUrl, keyPrefix: options.keyPrefix ?? 'rl' };
     if (options.auth !== false) {
       config.auth = {
+        ...AUTH_DEFAULTS,
         audience: AUDIENCE,
         authorizationServers: [{ issuer: issuer.issuer, jwksUri: issuer.jwksUri }],
         algorithms: ['RS256'],
-        clockSkewSeconds: 30,
-        jwksRefetchCooldownMillis: 30_000,
-        scopesSupported: [],
-        toolPolicies: [],
-        identityHeaders: {},
         maxCachedTokens: 100,
       };
     }

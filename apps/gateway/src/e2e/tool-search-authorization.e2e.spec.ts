@@ -1,6 +1,7 @@
 import { DocumentServer } from '@toolmesh/test-peers/document-server';
 import { syntheticTools } from '@toolmesh/test-peers/synthetic-tool-catalogue';
 
+import { AUTH_DEFAULTS } from '../config/defaults';
 import { startTestGateway, type TestGateway } from '../test-support/test-gateway';
 import { startTokenIssuer, type TokenIssuer } from '../test-support/token-issuer';
 
@@ -28,14 +29,13 @@ beforeAll(async () => {
   gateway = await startTestGateway(service.url, (config) => {
     config.mcp.toolSearch = true;
     config.auth = {
+      ...AUTH_DEFAULTS,
       audience: AUDIENCE,
       authorizationServers: [{ issuer: issuer.issuer, jwksUri: issuer.jwksUri }],
       algorithms: ['RS256'],
-      clockSkewSeconds: 30,
       jwksRefetchCooldownMillis: 3_000,
       scopesSupported: ['tools', 'crm:read'],
       toolPolicies: [{ tools: 'crm_*', scopes: ['crm:read'] }],
-      identityHeaders: {},
       maxCachedTokens: 100,
     };
   });

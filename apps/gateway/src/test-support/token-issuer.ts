@@ -10,8 +10,8 @@ import { exportJWK, generateKeyPair, type JWTPayload, type KeyLike, SignJWT } fr
 export interface TokenIssuer {
   readonly issuer: string;
   readonly jwksUri: string;
-  /** A signed access token: the claims given over sensible defaults (this issuer, an hour's life). */
-  sign(claims: JWTPayload, options?: { kid?: string; key?: 'published' | 'unpublished' }): Promise<string>;
+  /** A signed access token: the claims given over sensible defaults (this issuer, an hour's life); `typ` `at+jwt` unless given (null: none). */
+  sign(claims: JWTPayload, options?: { kid?: string; key?: 'published' | 'unpublished'; typ?: string | null }): Promise<string>;
   /** The published public key as a JWK, for the tests that forge with it. */
   readonly publicJwk: Record<string, unknown>;
   jwksFetches(): number;
@@ -40,11 +40,11 @@ export async function startTokenIssuer(audience: string): Promise<TokenIssuer> {
     issuer,
     jwksUri: `${base}/jwks`,
     publicJwk,
-    sign: (claims, { kid = KID, key = 'published' } = {}) => {
+    sign: (claims, { kid = KID, key = 'published', typ = 'at+jwt' } = {}) => {
       const signingKey: KeyLike = key === 'published' ? published.privateKey : unpublished.privateKey;
       const now = Math.floor(Date.now() / 1000);
       return new SignJWT({ iss: issuer, aud: audience, sub: 'user-1', iat: now, exp: now + 3600, ...claims })
-        .setProtectedHeader({ alg: 'RS256', kid, typ: 'at+jwt' })
+        .setProtectedHeader({ alg: 'RS256', kid, ...(typ !== null && { typ }) })
         .sign(signingKey);
     },
     jwksFetches: () => fetches,
