@@ -39,7 +39,8 @@ export { ANNOTATIONS_CLAIM_META_KEY, type AnnotationsClaim } from './lib/mcp/ann
 export { type SearchableTool, ToolSearchIndex } from './lib/mcp/tool-search-index';
 export { Cancellation } from './lib/transport/cancellation';
 export { type ExchangeOptions, type McpTransport, type TransportSendOptions } from './lib/transport/mcp-transport';
-export { OVERSIZED_EDGE_BYTES, oversizedReply, oversizedReplyId } from './lib/transport/oversized-reply';
+export { BoundedJsonBody, type JsonBodyLimit } from './lib/transport/bounded-json-body';
+export { OVERSIZED_EDGE_BYTES, oversizedReply, oversizedReplyId, tooDeepReply } from './lib/transport/oversized-reply';
 export { type NotificationListener, type NotificationSource, type ServerNotification } from './lib/notifications/notification-listener';
 export { NotificationFanout } from './lib/notifications/notification-fanout';
 export {

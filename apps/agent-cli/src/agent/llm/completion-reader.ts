@@ -28,7 +28,8 @@ async function readStream(body: Body, assembler: CompletionAssembler, onText?: (
   const take = (events: SseParseEvent[]) => {
     for (const item of events) {
       if (done) return;
-      if (item.kind === 'oversized') throw malformed(`a stream chunk is larger than ${MAX_CHUNK_BYTES} bytes`);
+      // Only a chunk too large is dropped: this parser is given no depth to measure.
+      if (item.kind !== 'event') throw malformed(`a stream chunk is larger than ${MAX_CHUNK_BYTES} bytes`);
       const { data } = item.event;
       if (data.trim() === '[DONE]') {
         done = true;

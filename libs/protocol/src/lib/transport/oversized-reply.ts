@@ -1,6 +1,6 @@
 import type { JSONRPCMessage, RequestId } from '../jsonrpc/messages';
 
-/** The JSON-RPC error code of a reply the transport dropped for its size: "internal error", with `data.reason`. */
+/** The JSON-RPC error code of a reply the transport dropped for its size or depth: "internal error", with `data.reason`. */
 const OVERSIZED_REPLY_CODE = -32603;
 
 /** Bytes of the start and the end of a dropped message that transports keep to find its id. */
@@ -34,6 +34,23 @@ export function oversizedReply(id: RequestId, bytes: number, limit: number, code
       code: OVERSIZED_REPLY_CODE,
       message: `the server's reply of ${bytes} bytes is over this client's limit of ${limit} bytes; it was dropped [${code}]`,
       data: { reason: code, bytes, limit },
+    },
+  } as JSONRPCMessage;
+}
+
+/**
+ * What a transport hands its client in place of a reply it dropped, unparsed, for nesting deeper than
+ * `maxDepth` (parsing it would hold the event loop for as long as the server liked), so the request fails
+ * at once with the reason.
+ */
+export function tooDeepReply(id: RequestId, maxDepth: number, code: string): JSONRPCMessage {
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: {
+      code: OVERSIZED_REPLY_CODE,
+      message: `the server's reply is nested deeper than this client's limit of ${maxDepth} levels; it was dropped unparsed [${code}]`,
+      data: { reason: code, limit: maxDepth },
     },
   } as JSONRPCMessage;
 }

@@ -1,18 +1,19 @@
 import { TextDecoder } from 'node:util';
 
+import { BoundedJsonBody, type JsonBodyLimit } from '@toolmesh/protocol';
 import type { Dispatcher } from 'undici';
 
 import { type SseParseEvent, SseParser } from './sse-parser';
 
 /** What an exchange's reply brings, as it arrives. */
 export interface ExchangeReplyEvents {
-  /** Each event of a `200 text/event-stream` reply, or its oversized stand-in, in order. */
+  /** Each event of a `200 text/event-stream` reply, or its stand-in when too large or too deep, in order. */
   readonly onEvent: (item: SseParseEvent) => void;
   /**
-   * Any other reply, read whole up to the limit (`text` undefined past it): a JSON answer, or a refusal whose
-   * body a refused request's error quotes.
+   * Any other reply, read whole within the limits: a JSON answer, or a refusal whose body a refused request's
+   * error quotes. Past a limit, `text` is undefined and `broke` names the limit (the rest is never read).
    */
-  readonly onBody: (reply: ReplyHead, text: string | undefined) => void;
+  readonly onBody: (reply: ReplyHead, text: string | undefined, broke?: JsonBodyLimit) => void;
   /** A `200 text/event-stream` reply ended (the answer may or may not have come on it). */
   readonly onStreamEnd: () => void;
   readonly onError: (error: Error) => void;
@@ -29,20 +30,20 @@ export interface ReplyHead {
  * One exchange's reply, read at undici's handler level, as the gateway's tool client reads a tool
  * service's (docs/adr/0005-gateway-hot-path.md): no response stream, no async iteration, no per-call
  * async resource. An event stream is parsed chunk by chunk as it arrives; any other body is kept up to
- * `maxBytes`. It speaks the handler protocol undici's dispatchers run on (`onConnect` ... `onComplete`),
+ * `maxBytes` and `maxDepth` levels of JSON nesting, both measured as it arrives, as are an event's. It speaks the handler protocol undici's dispatchers run on (`onConnect` ... `onComplete`),
  * which its types mark deprecated in favour of the controller one, for the reason ADR 0005 gives.
  */
 export class ExchangeReply implements Dispatcher.DispatchHandler {
   private head: ReplyHead = { status: 0, contentType: '', wwwAuthenticate: undefined };
   private stream: { readonly parser: SseParser; readonly decoder: TextDecoder } | undefined;
-  private readonly chunks: Buffer[] = [];
-  private size = 0;
+  private body: BoundedJsonBody | undefined;
   private abortRequest: ((reason: Error) => void) | undefined;
   private stopReason: Error | undefined;
   private done = false;
 
   constructor(
     private readonly maxBytes: number,
+    private readonly maxDepth: number,
     private readonly events: ExchangeReplyEvents,
   ) {}
 
@@ -68,7 +69,9 @@ export class ExchangeReply implements Dispatcher.DispatchHandler {
     }
     this.head = { status, contentType, wwwAuthenticate };
     if (status === 200 && contentType.startsWith('text/event-stream')) {
-      this.stream = { parser: new SseParser(this.maxBytes), decoder: new TextDecoder() };
+      this.stream = { parser: new SseParser(this.maxBytes, this.maxDepth), decoder: new TextDecoder() };
+    } else {
+      this.body = new BoundedJsonBody(this.maxBytes, this.maxDepth);
     }
     return true;
   }
@@ -83,20 +86,17 @@ export class ExchangeReply implements Dispatcher.DispatchHandler {
       }
       return true;
     }
-    this.size += chunk.length;
-    if (this.size > this.maxBytes) {
-      this.finish(() => this.events.onBody(this.head, undefined));
-      this.abortRequest?.(new Error('the reply is too large'));
-      return false;
-    }
-    this.chunks.push(chunk);
-    return true;
+    const broke = this.body?.push(chunk);
+    if (broke === undefined) return true;
+    this.finish(() => this.events.onBody(this.head, undefined, broke));
+    this.abortRequest?.(new Error(broke === 'bytes' ? 'the reply is too large' : 'the reply is nested too deep'));
+    return false;
   }
 
   onComplete(): void {
     if (this.stream) return this.finish(() => this.events.onStreamEnd());
-    const body = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
-    this.finish(() => this.events.onBody(this.head, body.toString('utf8')));
+    const text = this.body?.text() ?? '';
+    this.finish(() => this.events.onBody(this.head, text));
   }
 
   onError(error: Error): void {
@@ -106,7 +106,7 @@ export class ExchangeReply implements Dispatcher.DispatchHandler {
   private finish(tell: () => void): void {
     if (this.done) return;
     this.done = true;
-    this.chunks.length = 0;
+    this.body = undefined;
     tell();
   }
 }

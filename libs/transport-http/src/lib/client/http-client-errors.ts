@@ -15,6 +15,11 @@ export const HttpClientErrorCode = {
   UnexpectedContentType: 'http.unexpected_content_type',
   /** A JSON body or an SSE event exceeded the maximum message size and was dropped. */
   MessageTooLarge: 'http.message_too_large',
+  /**
+   * A JSON body or an SSE event nested deeper than 256 levels (the JSON-RPC parser's limit) and was dropped
+   * unparsed, as it arrived.
+   */
+  MessageTooDeep: 'http.message_too_deep',
   /** A JSON body or an SSE event was not one valid JSON-RPC message and was dropped. */
   MalformedMessage: 'http.malformed_message',
   /** A reply stream ended before its answer and could not be resumed (no event id, or the server refused). */

@@ -1,7 +1,8 @@
 import { type SseParseEvent, SseParser } from './sse-parser';
 
 const events = (parser: SseParser, text: string) => parser.push(text).map(shown);
-const shown = (e: SseParseEvent) => (e.kind === 'event' ? e.event : `<${e.bytes} dropped>`);
+const shown = (e: SseParseEvent) =>
+  e.kind === 'event' ? e.event : e.kind === 'oversized' ? `<${e.bytes} dropped>` : `<deeper than ${e.maxDepth}>`;
 const message = (data: string, more: { event?: string; id?: string; retry?: number } = {}) => ({
   event: 'message',
   data,
@@ -33,6 +34,17 @@ describe('SseParser', () => {
     const parser = new SseParser(1024);
     expect(events(parser, 'data: one\n\ndata: two\r')).toEqual([message('one')]);
     expect(parser.end().map(shown)).toEqual([message('two')]);
+  });
+
+  it('drops an event whose JSON nests deeper than maxDepth, lines and chunks counted together, and recovers at the next one', () => {
+    const parser = new SseParser(1024, 3);
+    expect(events(parser, 'data: {"a":[\ndata: ["[[[ in a string"]]}\n\n')).toEqual([message('{"a":[\n["[[[ in a string"]]}')]);
+    expect(events(parser, 'data: {"a":[[')).toEqual([]);
+    expect(events(parser, '[1]]]}\n\ndata: [[]]\n\n')).toEqual(['<deeper than 3>', message('[[]]')]);
+  });
+
+  it('measures no depth when given none', () => {
+    expect(events(new SseParser(1024), `data: ${'['.repeat(300)}\n\n`)).toEqual([message('['.repeat(300))]);
   });
 
   it('drops an event larger than the limit and recovers at the next one', () => {

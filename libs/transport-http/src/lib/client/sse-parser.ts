@@ -1,3 +1,5 @@
+import { JsonDepthGauge } from '@toolmesh/protocol';
+
 /** One server-sent event, as the SSE specification (WHATWG HTML §9.2) defines its fields. */
 export interface SseEvent {
   readonly event: string;
@@ -6,13 +8,15 @@ export interface SseEvent {
   readonly retry?: number;
 }
 
-export type SseParseEvent = { kind: 'event'; event: SseEvent } | { kind: 'oversized'; bytes: number };
+export type SseParseEvent =
+  { kind: 'event'; event: SseEvent } | { kind: 'oversized'; bytes: number } | { kind: 'too_deep'; maxDepth: number };
 
 /**
  * Incremental SSE parser, shared by the MCP client transport and the agent's LLM completion reader. Feeds
  * on decoded text chunks, which may end anywhere (inside a line, or between the `\r` and `\n` of a CRLF),
  * and yields complete events. An event whose data grows beyond `maxEventBytes` is dropped (reported once)
- * so a server cannot grow our memory.
+ * so a server cannot grow our memory. Given `maxDepth`, an event whose data, read as JSON text, nests
+ * deeper is dropped too (`too_deep`), measured line by line as the lines come, before anyone parses it.
  */
 export class SseParser {
   private buffer = '';
@@ -25,8 +29,14 @@ export class SseParser {
   private id: string | undefined;
   private retry: number | undefined;
   private oversized = false;
+  /** The current event's data measured so far (only with `maxDepth`). */
+  private depth: JsonDepthGauge | undefined;
+  private tooDeep = false;
 
-  constructor(private readonly maxEventBytes: number) {}
+  constructor(
+    private readonly maxEventBytes: number,
+    private readonly maxDepth?: number,
+  ) {}
 
   push(text: string): SseParseEvent[] {
     if (this.atStart && text !== '') {
@@ -90,6 +100,7 @@ export class SseParser {
       case 'data':
         this.dataBytes += Buffer.byteLength(value) + 1;
         if (this.dataBytes > this.maxEventBytes) this.oversized = true;
+        else if (this.tooDeep || !this.withinDepth(value)) this.tooDeep = true;
         else this.data.push(value);
         break;
       case 'event':
@@ -105,16 +116,28 @@ export class SseParser {
     return undefined;
   }
 
+  /** Whether the event's data is still within `maxDepth` with `line` (a line end inside JSON text is whitespace). */
+  private withinDepth(line: string): boolean {
+    if (this.maxDepth === undefined) return true;
+    if ((this.depth ??= new JsonDepthGauge(this.maxDepth)).feedText(line)) return true;
+    this.data = []; // what came before is let go at once
+    return false;
+  }
+
   private dispatch(): SseParseEvent | undefined {
     const result: SseParseEvent | undefined = this.oversized
       ? { kind: 'oversized', bytes: this.dataBytes }
-      : this.data.length > 0
-        ? { kind: 'event', event: { event: this.eventType || 'message', data: this.data.join('\n'), id: this.id, retry: this.retry } }
-        : undefined;
+      : this.tooDeep
+        ? { kind: 'too_deep', maxDepth: this.maxDepth as number }
+        : this.data.length > 0
+          ? { kind: 'event', event: { event: this.eventType || 'message', data: this.data.join('\n'), id: this.id, retry: this.retry } }
+          : undefined;
     this.data = [];
     this.dataBytes = 0;
     this.eventType = '';
     this.oversized = false;
+    this.depth = undefined;
+    this.tooDeep = false;
     return result;
   }
 }

@@ -92,6 +92,9 @@ describe('StreamableHttpClientTransport against a misbehaving server', () => {
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
+  /** A reply within the size limit (1024 bytes) whose result nests 300 levels deep. */
+  const DEEP_REPLY = `{"jsonrpc":"2.0","id":1,"result":{"tools":${'['.repeat(300)}${']'.repeat(300)}}}`;
+
   async function sendOne(): Promise<{ messages: JSONRPCMessage[]; errors: HttpClientError[]; sent: Promise<void> }> {
     const transport = new StreamableHttpClientTransport(new URL(base), {
       dispatcher,
@@ -194,6 +197,26 @@ describe('StreamableHttpClientTransport against a misbehaving server', () => {
       expect(requests).toBe(1);
     },
   );
+
+  it.each([
+    ['a JSON body', 'application/json', DEEP_REPLY],
+    ['an SSE event', 'text/event-stream', `id: e1\ndata: ${DEEP_REPLY}\n\n`],
+  ])('answers the request itself, unparsed, when the reply is %s nested deeper than 256 levels', async (_, contentType, body) => {
+    let requests = 0;
+    reply = (_req, res) => {
+      requests += 1;
+      res.writeHead(200, { 'content-type': contentType }).end(body);
+    };
+    const { messages, errors } = await sendOne();
+    expect(messages).toEqual([
+      expect.objectContaining({
+        id: 1,
+        error: expect.objectContaining({ data: { reason: HttpClientErrorCode.MessageTooDeep, limit: 256 } }),
+      }),
+    ]);
+    expect(errors.map((e) => e.code)).toEqual([HttpClientErrorCode.MessageTooDeep]);
+    expect(requests).toBe(1);
+  });
 
   it('ignores a body a server sends with 200 instead of 202 to a notification', async () => {
     reply = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","result":{}}');

@@ -3,11 +3,14 @@ import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import {
+  BoundedJsonBody,
   type Cancellation,
+  DEFAULT_MAX_DEPTH,
   type ExchangeOptions,
   type InboundResponse,
   type JSONRPCMessage,
   type JSONRPCRequest,
+  type JsonBodyLimit,
   McpHttpHeader,
   McpMethod,
   McpNotification,
@@ -16,6 +19,7 @@ import {
   parseJsonRpcMessage,
   printable,
   type RequestId,
+  tooDeepReply,
   type TransportSendOptions,
 } from '@toolmesh/protocol';
 import { type Dispatcher, request } from 'undici';
@@ -27,8 +31,18 @@ import { addPerMessageHeaders, addStandardHeaders, modernVersionOf } from './mod
 import { isAnswerTo, PendingExchange } from './pending-exchange';
 import { type SseParseEvent, SseParser } from './sse-parser';
 
+/** An answer dropped unparsed: too large, or nested too deep. */
+type DroppedReply = Exclude<SseParseEvent, { kind: 'event' }>;
+
 /** 4 MiB, as for stdio: far above any real reply, far below what would hurt the agent. */
 const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/**
+ * The deepest nesting of a message, the envelope being level 1: what the JSON-RPC parser accepts anyway
+ * (DEFAULT_MAX_DEPTH), measured here as the bytes arrive so that a deeper reply is dropped unparsed. Parsed,
+ * 4 MB of `[[[[` cost a second of CPU and hundreds of MB before the parser could refuse it (issue 43).
+ * Not an option: a higher value would only move the parser's refusal later and make it dearer.
+ */
+const MAX_MESSAGE_DEPTH = DEFAULT_MAX_DEPTH;
 /** Wait before reopening a stream when the server sent no `retry` of its own. */
 const DEFAULT_RETRY_MS = 1000;
 /** Reopening attempts in a row that bring no event before we stop trying. */
@@ -115,8 +129,9 @@ export interface StreamableHttpClientTransportOptions {
  * version go back on every later request; a GET stream carries server-initiated notifications; close
  * ends the session with DELETE. A stream that ends early is reopened with GET and `Last-Event-ID` after
  * the server's `retry` delay: a reply stream until its answer has come, the notification stream for as
- * long as the transport is open. Inbound bodies are size-limited and parsed strictly; bad ones are
- * reported through `onerror` and dropped, and the transport stays usable.
+ * long as the transport is open. Inbound bodies and events are limited in size and in JSON nesting as they
+ * arrive, then parsed strictly; bad ones are reported through `onerror` and dropped (a request they answer
+ * fails with the reason), and the transport stays usable.
  */
 export class StreamableHttpClientTransport implements McpTransport {
   /** One POST per message: the SDK client cancels a 2026-07-28 request by aborting its `requestSignal`. */
@@ -203,8 +218,7 @@ export class StreamableHttpClientTransport implements McpTransport {
     } else if (contentType.startsWith('application/json')) {
       const text = await this.readBody(response.body);
       if (text.kind === 'text') this.deliver(text.text);
-      else if (message.id !== undefined)
-        this.onmessage?.(oversizedReply(message.id, text.bytes, this.maxMessageBytes, HttpClientErrorCode.MessageTooLarge));
+      else if (message.id !== undefined) this.onmessage?.(this.droppedReply(message.id, text));
     } else {
       await response.body.dump();
       throw new HttpClientError(
@@ -285,7 +299,7 @@ export class StreamableHttpClientTransport implements McpTransport {
     // collections (docs/adr/0005-gateway-hot-path.md, on object literals with accessors).
     const owner: StreamOwner = { cancelled: cancellation, take: pending.take, onLost: pending.fail };
     let events = 0;
-    pending.reply = new ExchangeReply(this.maxMessageBytes, {
+    pending.reply = new ExchangeReply(this.maxMessageBytes, MAX_MESSAGE_DEPTH, {
       onEvent: (item) => {
         events += 1;
         this.readEvent(item, request.id, position, pending.take);
@@ -294,11 +308,11 @@ export class StreamableHttpClientTransport implements McpTransport {
         if (!pending.isSettled)
           this.afterStream(request.id, owner, position, events, 0).catch((error: unknown) => this.streamFailed(owner, error));
       },
-      onBody: (head, text) => {
+      onBody: (head, text, broke) => {
         if (head.status < 300) {
           // Read in this turn: an async function per answer cost every forwarded call two promises (ADR 0005).
           try {
-            this.exchangeAnswer(request, pending, head, text);
+            this.exchangeAnswer(request, pending, head, text, broke);
           } catch (error) {
             pending.fail(error as Error);
           }
@@ -343,8 +357,17 @@ export class StreamableHttpClientTransport implements McpTransport {
     return false;
   }
 
-  /** An exchange's reply of a 2xx status that is not an event stream: its JSON answer, given to `pending`, or why there is none (thrown). */
-  private exchangeAnswer(request: JSONRPCRequest, pending: PendingExchange, head: ReplyHead, text: string | undefined): void {
+  /**
+   * An exchange's reply of a 2xx status that is not an event stream: its JSON answer, given to `pending`, or
+   * why there is none (thrown; `broke`, the limit a body dropped unread broke).
+   */
+  private exchangeAnswer(
+    request: JSONRPCRequest,
+    pending: PendingExchange,
+    head: ReplyHead,
+    text: string | undefined,
+    broke: JsonBodyLimit | undefined,
+  ): void {
     const { status } = head;
     if (status === 202 || !head.contentType.startsWith('application/json')) {
       throw new HttpClientError(
@@ -353,10 +376,15 @@ export class StreamableHttpClientTransport implements McpTransport {
       );
     }
     if (text === undefined) {
-      throw new HttpClientError(
-        HttpClientErrorCode.MessageTooLarge,
-        `${this.endpoint} answered with more than ${this.maxMessageBytes} bytes`,
-      );
+      throw broke === 'depth'
+        ? new HttpClientError(
+            HttpClientErrorCode.MessageTooDeep,
+            `${this.endpoint} answered with JSON nested deeper than ${MAX_MESSAGE_DEPTH} levels; the answer was dropped unparsed`,
+          )
+        : new HttpClientError(
+            HttpClientErrorCode.MessageTooLarge,
+            `${this.endpoint} answered with more than ${this.maxMessageBytes} bytes`,
+          );
     }
     const message = this.deliver(text, pending.take);
     if (message === undefined || !isAnswerTo(message, request.id)) {
@@ -481,7 +509,7 @@ export class StreamableHttpClientTransport implements McpTransport {
     position: StreamPosition,
     take?: (message: JSONRPCMessage) => boolean,
   ): Promise<{ answered: boolean; events: number }> {
-    const parser = new SseParser(this.maxMessageBytes);
+    const parser = new SseParser(this.maxMessageBytes, MAX_MESSAGE_DEPTH);
     let answered = false;
     let events = 0;
     // undici's body yields Buffers even after setEncoding('utf8'); a streaming decoder also keeps a
@@ -493,9 +521,9 @@ export class StreamableHttpClientTransport implements McpTransport {
         if (!this.readEvent(item, awaiting, position, take)) continue;
         answered = true;
         // The stream is read to its end after the answer (what follows it is still delivered, and the
-        // connection goes back to the pool), but not after an oversized one: reading on or resuming
+        // connection goes back to the pool), but not after a dropped one: reading on or resuming
         // would only bring the same event again (it is replayed after Last-Event-ID).
-        if (item.kind === 'oversized') {
+        if (item.kind !== 'event') {
           body.destroy();
           return { answered, events };
         }
@@ -506,8 +534,8 @@ export class StreamableHttpClientTransport implements McpTransport {
 
   /**
    * One item of a stream: its message delivered (to `take`, else `onmessage`), its id and retry delay kept
-   * in `position`. True when it answered `awaiting`; an oversized event on a reply stream is its answer
-   * (or blocks it), an error, so the request fails now.
+   * in `position`. True when it answered `awaiting`; an event dropped for its size or depth on a reply
+   * stream is its answer (or blocks it), an error, so the request fails now.
    */
   private readEvent(
     item: SseParseEvent,
@@ -515,10 +543,9 @@ export class StreamableHttpClientTransport implements McpTransport {
     position: StreamPosition,
     take: ((message: JSONRPCMessage) => boolean) | undefined,
   ): boolean {
-    if (item.kind === 'oversized') {
-      this.report(HttpClientErrorCode.MessageTooLarge, `dropped an event from ${this.endpoint} larger than ${this.maxMessageBytes} bytes`);
+    if (item.kind !== 'event') {
       if (awaiting === undefined) return false;
-      const reply = oversizedReply(awaiting, item.bytes, this.maxMessageBytes, HttpClientErrorCode.MessageTooLarge);
+      const reply = this.droppedReply(awaiting, item);
       if (!take?.(reply)) this.onmessage?.(reply);
       return true;
     }
@@ -662,19 +689,29 @@ export class StreamableHttpClientTransport implements McpTransport {
     setImmediate(() => void this.close());
   }
 
-  private async readBody(body: Readable): Promise<{ kind: 'text'; text: string } | { kind: 'oversized'; bytes: number }> {
-    const chunks: Buffer[] = [];
-    let size = 0;
+  /** A JSON body within the size and depth limits; past one, what was read is let go and the rest is not read. */
+  private async readBody(body: Readable): Promise<{ kind: 'text'; text: string } | DroppedReply> {
+    const bounded = new BoundedJsonBody(this.maxMessageBytes, MAX_MESSAGE_DEPTH);
     for await (const chunk of body as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > this.maxMessageBytes) {
-        body.destroy();
-        this.report(HttpClientErrorCode.MessageTooLarge, `dropped a reply from ${this.endpoint} larger than ${this.maxMessageBytes} bytes`);
-        return { kind: 'oversized', bytes: size };
-      }
-      chunks.push(chunk);
+      const broke = bounded.push(chunk);
+      if (broke === undefined) continue;
+      body.destroy();
+      return broke === 'bytes' ? { kind: 'oversized', bytes: bounded.bytes } : { kind: 'too_deep', maxDepth: MAX_MESSAGE_DEPTH };
     }
-    return { kind: 'text', text: Buffer.concat(chunks, size).toString('utf8') };
+    return { kind: 'text', text: bounded.text() };
+  }
+
+  /**
+   * What the client gets in place of an answer dropped for its size or depth: a JSON-RPC error naming the
+   * limit, so request `id` fails now instead of at its timeout. The drop is reported, by code and limit only.
+   */
+  private droppedReply(id: RequestId, dropped: DroppedReply): JSONRPCMessage {
+    if (dropped.kind === 'oversized') {
+      this.report(HttpClientErrorCode.MessageTooLarge, `dropped a reply from ${this.endpoint} larger than ${this.maxMessageBytes} bytes`);
+      return oversizedReply(id, dropped.bytes, this.maxMessageBytes, HttpClientErrorCode.MessageTooLarge);
+    }
+    this.report(HttpClientErrorCode.MessageTooDeep, `dropped a reply from ${this.endpoint} nested deeper than ${dropped.maxDepth} levels`);
+    return tooDeepReply(id, dropped.maxDepth, HttpClientErrorCode.MessageTooDeep);
   }
 
   /** Parses one message and hands it to `take`, or to `onmessage` when `take` does not take it. */

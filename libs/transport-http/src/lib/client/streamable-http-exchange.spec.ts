@@ -44,6 +44,8 @@ afterAll(async () => {
 
 const CALL: JSONRPCRequest = { jsonrpc: '2.0', id: 'x1', method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } };
 const ANSWER = { jsonrpc: '2.0', id: 'x1', result: { content: [{ type: 'text', text: 'hi' }] } };
+/** An answer whose result nests 300 levels deep: within the size limit, beyond the depth every parser here accepts. */
+const deepAnswer = () => `{"jsonrpc":"2.0","id":"x1","result":{"content":[],"deep":${'['.repeat(300)}${']'.repeat(300)}}}`;
 const event = (message: unknown, id?: string) => `${id ? `id: ${id}\n` : ''}event: message\ndata: ${JSON.stringify(message)}\n\n`;
 
 async function openTransport(): Promise<{ transport: StreamableHttpClientTransport; delivered: JSONRPCMessage[]; errors: Error[] }> {
@@ -126,10 +128,34 @@ describe('StreamableHttpClientTransport.exchange', () => {
     ['HTTP 202 and no answer', 202, '', HttpClientErrorCode.UnexpectedContentType],
     ['a JSON body above the size limit', 200, JSON.stringify({ ...ANSWER, pad: 'x'.repeat(5000) }), HttpClientErrorCode.MessageTooLarge],
     ['HTTP 500', 500, '{"jsonrpc":"2.0","id":"x1","error":{"code":-32603,"message":"boom"}}', HttpClientErrorCode.HttpStatus],
+    ['a JSON body nested deeper than 256 levels', 200, deepAnswer(), HttpClientErrorCode.MessageTooDeep],
   ])('rejects %s with a clear error', async (_what, status, body, code) => {
     reply = (_req, res) => res.writeHead(status, { 'content-type': 'application/json' }).end(body);
     const { transport } = await openTransport();
     await expect(transport.exchange(CALL)).rejects.toMatchObject({ code });
+    await transport.close();
+  });
+
+  it('answers a request itself with http.message_too_deep, unparsed, when its event nests too deep, and the transport goes on', async () => {
+    let deep = true;
+    reply = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).end(deep ? `event: message\ndata: ${deepAnswer()}\n\n` : event(ANSWER));
+      deep = false;
+    };
+    const { transport, errors } = await openTransport();
+    const answer = await transport.exchange(CALL);
+    expect(answer).toEqual({
+      jsonrpc: '2.0',
+      id: 'x1',
+      error: {
+        code: -32603,
+        message:
+          "the server's reply is nested deeper than this client's limit of 256 levels; it was dropped unparsed [http.message_too_deep]",
+        data: { reason: 'http.message_too_deep', limit: 256 },
+      },
+    });
+    expect(errors.map((error) => (error as { code?: string }).code)).toEqual([HttpClientErrorCode.MessageTooDeep]);
+    await expect(transport.exchange(CALL)).resolves.toEqual(ANSWER);
     await transport.close();
   });
 
