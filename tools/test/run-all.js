@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npm test`: lint, typecheck, build and test every project in one Nx run, then, each alone, the --smoke
- * run of every benchmark and the smoke tests of the README's own commands (tools/test/test-plan.js says
+ * `npm test`: lint, typecheck, build and test every project in Nx runs (the longest tests beside the
+ * checks, tools/test/test-plan.js says how), then, each alone, the --smoke run of every benchmark and the smoke tests of the README's own commands (tools/test/test-plan.js says
  * which and why), then print the closing line that CI reads: "N passed, N failed". Failed lint / typecheck
  * / build tasks and projects whose tests left no summary count as failures too, so the line never reads
  * better than the run was. Before any phase it checks for the programs the tests start
@@ -23,7 +23,7 @@ const path = require('node:path');
 const { stripVTControlCharacters } = require('node:util');
 
 const { descendantsOf, groupOf, processesInGroup } = require('./process-group');
-const { NX_TARGETS, aloneRuns, projectsWithTests } = require('./test-plan');
+const { aloneRuns, nxSteps, projectsWithTests } = require('./test-plan');
 const { ensureTestServices } = require('./test-services-preflight');
 
 const root = path.resolve(__dirname, '..', '..');
@@ -139,7 +139,7 @@ function projectsToRun(affected) {
   return JSON.parse(list.stdout).sort();
 }
 
-/** "nx run-many 8m02s, smoke 1m10s": where the run's time went, printed before the closing line. */
+/** "nx build 1m02s, ..., smoke 1m10s": where the run's time went, printed before the closing line. */
 const phaseTimes = [];
 async function timed(name, phase) {
   const phaseStarted = Date.now();
@@ -149,6 +149,11 @@ async function timed(name, phase) {
   return result;
 }
 
+/** Runs one lane's Nx runs in turn, each a phase of its own, and adds their results (code, output) to `results`. */
+async function runLane({ name, runs }, results) {
+  for (const args of runs) results.push(await runPhase(name, 'npx', args, { keep: true }));
+}
+
 async function main() {
   const dryRun = process.argv.includes('--dry-run');
   if (!dryRun && !ensureTestServices()) {
@@ -156,19 +161,21 @@ async function main() {
     return;
   }
   const projects = projectsToRun(process.argv.includes('--affected'));
-  const nxArgs = ['nx', 'run-many', '-t', NX_TARGETS, `--projects=${projects.join(',')}`, '--output-style=static'];
+  const steps = nxSteps(projects);
   const jestRuns = aloneRuns(projects).map((run) => ({ ...run, args: ['jest', '-c', run.config, ...run.paths] }));
   if (projects.length === 0) {
     console.log('no project is affected\n0 passed, 0 failed');
     return;
   }
   if (dryRun) {
-    for (const args of [nxArgs, ...jestRuns.map((run) => run.args)]) console.log(`npx ${args.join(' ')}`);
+    const nxCommands = steps.flat().flatMap((lane) => lane.runs);
+    for (const args of [...nxCommands, ...jestRuns.map((run) => run.args)]) console.log(`npx ${args.join(' ')}`);
     return;
   }
 
   fs.rmSync(summaryDir, { recursive: true, force: true });
-  const nx = await timed('nx run-many', () => runPhase('nx run-many', 'npx', nxArgs, { keep: true }));
+  const nxRuns = [];
+  for (const lanes of steps) await Promise.all(lanes.map((lane) => timed(lane.name, () => runLane(lane, nxRuns))));
   let aloneFailed = false;
   for (const { project, args } of jestRuns) {
     const run = await timed(project, () => runPhase(project, 'npx', args, { env: { ...process.env, NX_TASK_TARGET_PROJECT: project } }));
@@ -191,11 +198,11 @@ async function main() {
     failed += summary.failed;
     skipped += summary.skipped;
   }
-  const failedTasks = failedNonTestTasks(nx.output);
+  const failedTasks = nxRuns.flatMap((run) => failedNonTestTasks(run.output));
   if (failedTasks.length > 0) console.log(`failed checks: ${failedTasks.join(', ')}`);
   if (missing.length > 0) console.log(`projects whose tests did not report: ${missing.join(', ')}`);
   failed += failedTasks.length + missing.length;
-  if ((nx.code !== 0 || aloneFailed) && failed === 0) failed = 1; // a failure no summary reported; never print a clean line
+  if ((nxRuns.some((run) => run.code !== 0) || aloneFailed) && failed === 0) failed = 1; // a failure no summary reported; never print a clean line
 
   console.log(`time per phase: ${phaseTimes.join(', ')}; npm test ${clock()} in all`);
   console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);

@@ -4,16 +4,56 @@ const path = require('node:path');
 /**
  * What `npm test` runs for a set of projects: every project, or (`npm test -- --affected`, the pull-request
  * job) those a change affects. One list of phases for both, so a pull request runs what the README runs,
- * for less: lint, typecheck, build and test of the projects in one Nx run, then, each alone, the --smoke
- * run of every benchmark when `bench` is among them (they load both cores for minutes, which would make the
- * timing margins of the specs beside them flaky) and the smoke tests of the README's commands of each app
- * among them (they rebuild dist/).
+ * for less: lint, typecheck, build and test of the projects in Nx runs (nxSteps), then, each alone, the
+ * --smoke run of every benchmark when `bench` is among them (they load both cores for minutes, which would
+ * make the timing margins of the specs beside them flaky) and the smoke tests of the README's commands of
+ * each app among them (they rebuild dist/).
  */
 const root = path.resolve(__dirname, '..', '..');
-const NX_TARGETS = 'lint,typecheck,build,test';
 const BENCH = { project: 'bench', config: 'tools/bench/jest.bench.config.js' };
 const SMOKE = { project: 'smoke', config: 'tools/smoke/jest.smoke.config.js' };
 const SMOKE_SUITES = 'tools/smoke/src';
+
+/**
+ * The projects whose tests take longest, about 11 minutes each on two cores, most of it spent waiting on
+ * the processes they start. One Nx run would start them last: Nx runs first the tasks of the projects
+ * most others depend on, so these apps' tests began after every lint and typecheck and set the run's end.
+ */
+const LONGEST_TESTS = ['gateway', 'agent-cli'];
+
+const nxRun = (targets, projects, ...flags) => [
+  'nx',
+  'run-many',
+  '-t',
+  targets,
+  `--projects=${projects.join(',')}`,
+  '--output-style=static',
+  ...flags,
+];
+
+/**
+ * The Nx runs, as steps one after another; a step's lanes (named for the time report) run side by side,
+ * each lane's runs in turn.
+ * Everything is built first, so the test runs after it skip their build dependencies
+ * (--exclude-task-dependencies) and never rebuild dist/ under a running test. Then the longest tests start
+ * at once, each in a slot of its own, while one more slot runs the lint and typecheck of every project
+ * (lint keeps its own dependencies: knip and format-check) and then the other projects' tests: three tasks
+ * at a time, as the single run had.
+ */
+function nxSteps(projects) {
+  const longest = LONGEST_TESTS.filter((project) => projects.includes(project));
+  const others = projects.filter((project) => !longest.includes(project));
+  const lane = (name, ...runs) => ({ name, runs: runs.filter((run) => run !== null) });
+  const testsOf = (list, parallel) =>
+    list.length === 0 ? null : nxRun('test', list, '--exclude-task-dependencies', `--parallel=${parallel}`);
+  return [
+    [lane('nx build', nxRun('build', projects))],
+    [
+      lane(`nx test ${longest.join(', ')}`, testsOf(longest, longest.length)),
+      lane('nx lint, typecheck, other tests', nxRun('lint,typecheck', projects, '--parallel=1'), testsOf(others, 1)),
+    ].filter(({ runs }) => runs.length > 0),
+  ];
+}
 
 /** tools/smoke/src holds one folder per app, named after its project: the smoke tests of that app's commands. */
 function smokeSuites() {
@@ -49,4 +89,4 @@ function projectsWithTests(projects) {
   return [...withJestConfig.filter((project) => projects.includes(project)), ...aloneRuns(projects).map(({ project }) => project)];
 }
 
-module.exports = { NX_TARGETS, aloneRuns, projectsWithTests };
+module.exports = { nxSteps, aloneRuns, projectsWithTests };
