@@ -9,7 +9,7 @@ import { looksLikeJwt, TokenIntrospection } from '../auth/token-introspection';
 import { ToolAuthorization } from '../auth/tool-authorization';
 import { VerifiedTokens } from '../auth/verified-tokens';
 import type { AuthSettings, GatewayConfig } from '../config/gateway-config';
-import { callAdmission } from '../execution/call-admission';
+import { callAdmission, rateLimitAdmission } from '../execution/call-admission';
 import { CallRateLimits } from '../limits/call-rate-limits';
 import type { GatewayMetrics } from '../management/gateway-metrics';
 import type { CallerAccess } from '../mcp/build-eras';
@@ -41,9 +41,10 @@ export function buildCallerAccess(config: GatewayConfig, logger: Logger, metrics
       : undefined;
   const limits = rateLimits && new CallRateLimits(rateLimits, { keyPrefix: mcp.redis.keyPrefix, ...(redis && { redis: redis.client }) });
   const close = async () => redis?.close();
+  const limit = rateLimitAdmission({ rateLimits: limits, logger, onRateLimited: (kind) => metrics?.rateLimited(kind) });
   if (auth === undefined) {
-    const admit = callAdmission({ rateLimits: limits, logger, onRateLimited: (limit) => metrics?.rateLimited(limit) });
-    return { front: {}, eras: admit ? { admit } : {}, describeBundles: (status) => status, close };
+    const admit = callAdmission({ limit, logger });
+    return { front: {}, eras: { ...(admit && { admit }), ...(limit && { limit }) }, describeBundles: (status) => status, close };
   }
   const resource = new ProtectedResource(auth, mcp.endpointPath);
   const tools = new ToolAuthorization(auth.toolPolicies, mcp.catalogue.toolsListPageSize);
@@ -55,14 +56,13 @@ export function buildCallerAccess(config: GatewayConfig, logger: Logger, metrics
   });
   const admit = callAdmission({
     authorization: { tools, resource },
-    rateLimits: limits,
+    limit,
     logger,
     onForbidden: () => metrics?.authRefused('insufficient_scope'),
-    onRateLimited: (limit) => metrics?.rateLimited(limit),
   });
   return {
     front: { authenticate, documents: new Map([[resource.metadataPath, resource.metadata]]) },
-    eras: { view: (generation, caller) => tools.visibleCatalogue(generation, caller), ...(admit && { admit }) },
+    eras: { view: (generation, caller) => tools.visibleCatalogue(generation, caller), ...(admit && { admit }), ...(limit && { limit }) },
     identityHeaders: Object.entries(auth.identityHeaders),
     describeBundles: (status, generation) => tools.describeBundles(status, generation),
     close,

@@ -26,10 +26,14 @@ afterAll(async () => {
   await issuer?.close();
 });
 
-async function gateway(rateLimits: GatewayConfig['rateLimits'], options: { auth?: boolean; redisUrl?: string; keyPrefix?: string } = {}) {
+async function gateway(
+  rateLimits: GatewayConfig['rateLimits'],
+  options: { auth?: boolean; redisUrl?: string; keyPrefix?: string; toolSearch?: boolean } = {},
+) {
   const gw = await startTestGateway(tools.url, (config) => {
     config.server.metricsEnabled = true;
     config.rateLimits = rateLimits;
+    config.mcp.toolSearch = options.toolSearch ?? false;
     if (options.redisUrl !== undefined)
       config.mcp.redis = { ...config.mcp.redis, url: options.redisUrl, keyPrefix: options.keyPrefix ?? 'rl' };
     if (options.auth !== false) {
@@ -81,6 +85,37 @@ describe('per caller', () => {
     expect((await call(gw, undefined)).status).toBe(200);
     expect((await call(gw, undefined)).status).toBe(200);
     expect((await call(gw, undefined)).status).toBe(429);
+  });
+});
+
+describe('search_tools', () => {
+  const search = (gw: TestGateway, authorization: string) =>
+    gw.post(
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_tools', arguments: { query: 'customer' } } },
+      { authorization },
+    );
+
+  it("counts against the caller's limit as any tool call does: a caller past it is refused 429 whichever it calls", async () => {
+    const gw = await gateway({ perCaller: { points: 3, durationSeconds: 60 }, perTool: [] }, { toolSearch: true });
+    const heidi = await callerToken('heidi');
+    for (let i = 0; i < 3; i += 1) expect((await search(gw, heidi)).status).toBe(200);
+    const refused = await search(gw, heidi);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await refused.json()).toMatchObject({ id: 2, error: { code: -32004, data: { limit: 'caller' } } });
+    expect((await call(gw, heidi)).status).toBe(429);
+    expect((await search(gw, await callerToken('ivan'))).status).toBe(200);
+    expect(gw.logs()).toMatch(/tool_call_rate_limited.*search_tools/);
+  });
+
+  it('is limited by a perTool rule matching its name, for all callers together', async () => {
+    const gw = await gateway({ perTool: [{ tools: 'search_*', points: 2, durationSeconds: 60 }] }, { toolSearch: true });
+    expect((await search(gw, await callerToken('judy'))).status).toBe(200);
+    expect((await search(gw, await callerToken('ken'))).status).toBe(200);
+    const refused = await search(gw, await callerToken('leo'));
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { data: { limit: string } } }).error.data.limit).toBe('tool');
+    expect((await call(gw, await callerToken('leo'))).status).toBe(200);
   });
 });
 

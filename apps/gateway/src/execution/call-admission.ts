@@ -19,36 +19,40 @@ export type CallAdmission = (
   context: RequestContext,
 ) => AdmissionRefusal | undefined | Promise<AdmissionRefusal | undefined>;
 
-export interface CallAdmissionParts {
-  readonly authorization?: { readonly tools: ToolAuthorization; readonly resource: ProtectedResource };
+/**
+ * The rate limits alone, for a call of a tool by name: every `tools/call` (through `CallAdmission`), and
+ * the gateway's own `search_tools`, which needs no scope but costs a search of the whole catalogue.
+ */
+export type RateLimitAdmission = (tool: string, context: RequestContext) => Promise<AdmissionRefusal | undefined>;
+
+export interface RateLimitAdmissionParts {
   readonly rateLimits?: CallRateLimits;
   readonly logger: Logger;
-  readonly onForbidden?: () => void;
   readonly onRateLimited?: (limit: RateLimitKind) => void;
 }
 
+/** The configured rate limits as an admission, logged and counted when they refuse; none when `rateLimits` is off. */
+export function rateLimitAdmission({ rateLimits, logger, onRateLimited }: RateLimitAdmissionParts): RateLimitAdmission | undefined {
+  if (rateLimits === undefined) return undefined;
+  return (tool, context) =>
+    rateLimits.admit(tool, context).then((refusal): AdmissionRefusal | undefined => {
+      if (refusal === undefined) return undefined;
+      onRateLimited?.(refusal.limit);
+      logger.warn('tool_call_rate_limited', { tool, limit: refusal.limit, retryAfterSeconds: refusal.retryAfterSeconds }, context);
+      return { kind: 'rate_limited', ...refusal };
+    });
+}
+
+export interface CallAdmissionParts {
+  readonly authorization?: { readonly tools: ToolAuthorization; readonly resource: ProtectedResource };
+  readonly limit?: RateLimitAdmission;
+  readonly logger: Logger;
+  readonly onForbidden?: () => void;
+}
+
 /** The admission of the configured checks; none when neither authorization nor rate limits are on. */
-export function callAdmission({
-  authorization,
-  rateLimits,
-  logger,
-  onForbidden,
-  onRateLimited,
-}: CallAdmissionParts): CallAdmission | undefined {
-  if (authorization === undefined && rateLimits === undefined) return undefined;
-  const limited =
-    rateLimits &&
-    ((tool: ToolDefinition, context: RequestContext) =>
-      rateLimits.admit(tool.name, context).then((refusal): AdmissionRefusal | undefined => {
-        if (refusal === undefined) return undefined;
-        onRateLimited?.(refusal.limit);
-        logger.warn(
-          'tool_call_rate_limited',
-          { tool: tool.name, limit: refusal.limit, retryAfterSeconds: refusal.retryAfterSeconds },
-          context,
-        );
-        return { kind: 'rate_limited', ...refusal };
-      }));
+export function callAdmission({ authorization, limit, logger, onForbidden }: CallAdmissionParts): CallAdmission | undefined {
+  if (authorization === undefined && limit === undefined) return undefined;
   return (tool, context) => {
     if (authorization !== undefined) {
       const missing = authorization.tools.missingScopes(context.caller, tool);
@@ -59,6 +63,6 @@ export function callAdmission({
         return { kind: 'insufficient_scope', scopes, challenge: authorization.resource.insufficientScope(scopes) };
       }
     }
-    return limited?.(tool, context);
+    return limit?.(tool.name, context);
   };
 }

@@ -3,7 +3,7 @@ import type { RoutingHints, ToolCatalogue, ToolsListForm } from '@toolmesh/regis
 import type { RequestContext } from '@toolmesh/transport-http/server';
 
 import type { GatewayConfig } from '../config/gateway-config';
-import type { CallAdmission } from '../execution/call-admission';
+import type { CallAdmission, RateLimitAdmission } from '../execution/call-admission';
 import { legacyCallIdentity, modernCallIdentity } from '../execution/idempotency-key';
 import type { ToolExecutionService } from '../execution/tool-execution-service';
 import type { GatewayTracing } from '../tracing/tracing';
@@ -49,6 +49,8 @@ export interface CallerAccess {
   /** Per-caller tool lists; with it, 2026 lists are `cacheScope: "private"`. */
   readonly view?: CatalogueView;
   readonly admit?: CallAdmission;
+  /** The rate limits alone, for `search_tools`. */
+  readonly limit?: RateLimitAdmission;
 }
 
 /** Both protocol eras on the one endpoint, sharing the catalogue and the execution service (SPEC G25). */
@@ -58,7 +60,7 @@ export function buildEras(
   execution: ToolExecutionService,
   routingHints: RoutingHints,
   { tracing, onAnswered }: EraObservers = {},
-  { view, admit }: CallerAccess = {},
+  { view, admit, limit }: CallerAccess = {},
   /** The MCP servers' resources and prompts: given only when some bundle is an MCP server (else neither is declared). */
   features?: FederatedFeatures,
 ): GatewayEras {
@@ -72,7 +74,7 @@ export function buildEras(
   const withSearch = {
     list: (handler: RequestHandler) => (search ? listingSearchTools(handler, search) : handler),
     call: (handler: RequestHandler, form: ToolsListForm, errors: EraErrors) =>
-      search ? callingSearchTools(handler, search, form, errors) : handler,
+      search ? callingSearchTools(handler, search, form, errors, limit) : handler,
   };
 
   const callerRequests = new CallerRequests();

@@ -135,7 +135,7 @@ function refusedUpstream(id: RequestId, refusal: UpstreamRefusal): HandlerResult
 }
 
 /** 403 with the challenge that names the scopes to step up to, or 429 with when to retry (SPEC G27). */
-function refusedCall(id: RequestId, tool: string, refusal: AdmissionRefusal, errors: EraErrors): JsonOutcome {
+export function refusedCall(id: RequestId, tool: string, refusal: AdmissionRefusal, errors: EraErrors): JsonOutcome {
   if (refusal.kind === 'insufficient_scope') {
     const forbidden = invalidRequest(id, `forbidden: insufficient_scope: tool ${tool} needs the scopes "${refusal.scopes.join(' ')}"`);
     return { ...errorOutcome(forbidden, 403), headers: { 'WWW-Authenticate': refusal.challenge } };

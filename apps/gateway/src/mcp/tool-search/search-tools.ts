@@ -1,8 +1,10 @@
 import { RawJson } from '@toolmesh/protocol';
 import { publicToolIn, type ToolsListForm } from '@toolmesh/registry';
 
+import type { RateLimitAdmission } from '../../execution/call-admission';
 import type { EraErrors } from '../era-errors';
 import type { RequestHandler } from '../handlers/method-handler';
+import { refusedCall } from '../handlers/tools-call';
 import type { CatalogueSearch } from './catalogue-search';
 
 const SEARCH_TOOLS_NAME = 'search_tools';
@@ -63,18 +65,22 @@ export function listingSearchTools(toolsList: RequestHandler, search: CatalogueS
 /**
  * `tools/call` of `search_tools` answered from the catalogue in memory, in the era's form of the tools
  * (G30); every other call goes to `toolsCall` untouched. Bad arguments are an `isError` result the model
- * can read, as for any tool.
+ * can read, as for any tool. A search counts against the rate limits as a call of a tool named
+ * `search_tools` does (the caller's, and a `perTool` rule matching it): each one scans the catalogue.
  */
 export function callingSearchTools(
   toolsCall: RequestHandler,
   search: CatalogueSearch,
   form: ToolsListForm,
   errors: EraErrors,
+  limit?: RateLimitAdmission,
 ): RequestHandler {
   const searchTools: RequestHandler = async (params, context, id) => {
     const generation = await search.generation();
     if (!generation) return errors.registryUnavailable(id);
     if (shadowed(generation)) return toolsCall(params, context, id);
+    const refusal = await limit?.(SEARCH_TOOLS_NAME, context);
+    if (refusal) return { answered: refusedCall(id, SEARCH_TOOLS_NAME, refusal, errors) };
     const args = readArguments(params.arguments);
     if (typeof args === 'string')
       return { result: { content: [{ type: 'text', text: `invalid arguments for search_tools: ${args}` }], isError: true } };
