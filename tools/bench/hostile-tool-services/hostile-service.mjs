@@ -1,7 +1,8 @@
 // The hostile tool service of run.mjs, in a process of its own so that writing its replies does not
 // slow the benchmark's client: `echo` answers at once, `deep_reply` answers 8 MB of nested arrays,
 // `stuck_a` / `stuck_b` never answer. Steered over HTTP by run.mjs: POST /control/huge and /control/small
-// swap the manifest, POST /control/release answers the stuck calls, GET /control/stuck counts them.
+// swap the manifest, POST /control/release answers the stuck calls and any that arrive later (the gateway
+// forwards the calls it queued behind its per-tool cap as the held ones end), GET /control/stuck counts them.
 import { createServer } from 'node:http';
 
 const ARGS = { type: 'object', properties: { text: { type: 'string' } } };
@@ -18,6 +19,7 @@ const HUGE = JSON.stringify({
 const LEVELS = 4_000_000; // 8 MB of brackets: under the gateway's 8 MB reply limit
 let manifest = SMALL;
 const stuck = new Set();
+let released = false;
 
 const service = createServer((req, res) => {
   req.resume().once('end', () => {
@@ -27,12 +29,14 @@ const service = createServer((req, res) => {
     }
     if (req.url === '/control/stuck') return void res.end(String(stuck.size));
     if (req.url === '/control/release') {
+      released = true;
       for (const held of stuck) held.writeHead(200, { 'content-type': 'application/json' }).end('{"data":"released"}');
       return void res.end();
     }
     if (req.url === '/tool-manifest') return void res.writeHead(200, { 'content-type': 'application/json' }).end(manifest);
     if (req.url === '/tools/echo') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":"ok"}');
     if (req.url === '/tools/deep_reply') return deepReply(res);
+    if (released) return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":"released"}');
     stuck.add(res);
     res.once('close', () => stuck.delete(res));
   });
