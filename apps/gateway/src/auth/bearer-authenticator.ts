@@ -1,3 +1,5 @@
+import { hash } from 'node:crypto';
+
 import type { AuthenticatedCaller, Authentication, Authenticator } from '@toolmesh/transport-http/server';
 import type { JWTPayload } from 'jose';
 
@@ -47,10 +49,19 @@ export function bearerAuthenticator({ verify, tokens, resource, onRefused }: Bea
   };
 }
 
-/** The subject is the token's `sub`, or its client's id for a token of no user (client credentials). */
+/**
+ * The subject is the token's `sub`; for a token of no user (client credentials) its client's id
+ * (`client_id`, RFC 9068, else `azp`); for a token naming neither, the token itself, hashed: a caller of
+ * its own, never one subject (and so one rate-limit bucket) shared by every such token.
+ */
 function callerOf(token: string, payload: JWTPayload): AuthenticatedCaller {
-  const subject = payload.sub ?? (typeof payload.client_id === 'string' ? payload.client_id : '');
+  const subject =
+    payload.sub ?? stringClaim(payload.client_id) ?? stringClaim(payload.azp) ?? `token:${hash('sha256', token, 'base64url')}`;
   return { subject, scopes: grantedScopes(payload), claims: payload, token };
+}
+
+function stringClaim(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 /** RFC 9068 / 8693's `scope` (space-separated), or the `scp` array some servers issue instead. */

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 import { startRedis, type TestRedis } from '@toolmesh/test-peers/redis-server';
 import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
 
@@ -85,6 +87,27 @@ describe('per caller', () => {
     expect((await call(gw, undefined)).status).toBe(200);
     expect((await call(gw, undefined)).status).toBe(200);
     expect((await call(gw, undefined)).status).toBe(429);
+  });
+});
+
+describe('tokens without a subject', () => {
+  // Each token its own (`jti`): two signed in one second with the same claims would be the same string.
+  const token = async (claims: Record<string, unknown>) => `Bearer ${await issuer.sign({ sub: undefined, jti: randomUUID(), ...claims })}`;
+
+  it("count by their client's id (client_id, else azp), and a token naming neither by itself: never one bucket for all", async () => {
+    const gw = await gateway({ perCaller: { points: 2, durationSeconds: 60 }, perTool: [] });
+    const anonymous = await token({});
+    expect((await call(gw, anonymous)).status).toBe(200);
+    expect((await call(gw, anonymous)).status).toBe(200);
+    expect((await call(gw, anonymous)).status).toBe(429);
+    expect((await call(gw, await token({}))).status).toBe(200); // another token naming no one is another caller
+
+    const reporting = await token({ azp: 'reporting' });
+    expect((await call(gw, reporting)).status).toBe(200);
+    expect((await call(gw, reporting)).status).toBe(200);
+    expect((await call(gw, await token({ azp: 'reporting' }))).status).toBe(429); // another token of the same client
+    expect((await call(gw, await token({ azp: 'billing' }))).status).toBe(200);
+    expect((await call(gw, await token({ client_id: 'exports' }))).status).toBe(200);
   });
 });
 

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
-
-import type { AuthenticatedCaller, RequestContext } from '@toolmesh/transport-http/server';
+import type { RequestContext } from '@toolmesh/transport-http/server';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
+import { callerKey } from '../auth/caller-key';
 import { toolPattern } from '../auth/tool-pattern';
 import type { RateLimitSettings, RateLimitsSettings } from '../config/gateway-config';
 
@@ -23,7 +22,8 @@ export interface RateLimitStore {
 
 /**
  * Rate limits on tool calls (SPEC G27) with `rate-limiter-flexible` (ADR 0023): per caller (the verified
- * token's subject, hashed, or the client's address when nobody is authenticated) and per tool. With Redis
+ * token's issuer and subject, hashed, `callerKey`, or the client's address when nobody is authenticated)
+ * and per tool. With Redis
  * the counters hold across replicas; each Redis limiter has an in-memory twin that counts instead while
  * Redis fails, so an outage turns the limits local rather than blocking or refusing calls (the Redis
  * client queues nothing while disconnected: a command fails at once and the twin answers).
@@ -31,7 +31,6 @@ export interface RateLimitStore {
 export class CallRateLimits {
   private readonly perCaller: RateLimiterAbstract | undefined;
   private readonly perTool: ReadonlyArray<{ readonly matches: RegExp; readonly limiter: RateLimiterAbstract }>;
-  private readonly callerKeys = new WeakMap<AuthenticatedCaller, string>();
 
   constructor(settings: RateLimitsSettings, store: RateLimitStore) {
     this.perCaller = settings.perCaller && limiter(settings.perCaller, `${store.keyPrefix}:rate:caller`, store.redis);
@@ -57,13 +56,7 @@ export class CallRateLimits {
 
   /** A subject is kept only as its hash (in Redis too); an address as itself. */
   private callerKey({ caller, clientAddress }: RequestContext): string {
-    if (caller === undefined) return `address:${clientAddress ?? 'unknown'}`;
-    let key = this.callerKeys.get(caller);
-    if (key === undefined) {
-      key = `subject:${createHash('sha256').update(caller.subject).digest('base64url').slice(0, 22)}`;
-      this.callerKeys.set(caller, key);
-    }
-    return key;
+    return caller === undefined ? `address:${clientAddress ?? 'unknown'}` : `subject:${callerKey(caller)}`;
   }
 }
 

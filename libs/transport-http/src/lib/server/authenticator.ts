@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
  * what a subject or a scope means is the application's. Never logged.
  */
 export interface AuthenticatedCaller {
-  /** The verified subject (a token's `sub`). */
+  /** Who the verified caller is: a token's `sub`, or what the application takes for a token without one (its client's id, ...). */
   readonly subject: string;
   /** The scopes granted to the caller. */
   readonly scopes: ReadonlySet<string>;
