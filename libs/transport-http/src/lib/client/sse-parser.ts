@@ -19,7 +19,11 @@ export type SseParseEvent =
  * deeper is dropped too (`too_deep`), measured line by line as the lines come, before anyone parses it.
  */
 export class SseParser {
-  private buffer = '';
+  /** The pieces of a line whose end has not come yet, and their length. */
+  private pending: string[] = [];
+  private pendingChars = 0;
+  /** The last chunk ended in `\r`: its line is ended, by that `\r` alone or with the next chunk's `\n`. */
+  private crHeld = false;
   private atStart = true;
   /** The rest of a line too long to buffer is dropped up to its line end, never read as a line of its own. */
   private skippingLine = false;
@@ -45,25 +49,31 @@ export class SseParser {
       this.atStart = false;
       if (text.startsWith('\uFEFF')) text = text.slice(1);
     }
-    this.buffer += text;
     const out: SseParseEvent[] = [];
-    const lineEnd = /\r\n|\r|\n/g;
+    if (text === '') return out;
     let start = 0;
-    for (let end = lineEnd.exec(this.buffer); end !== null; end = lineEnd.exec(this.buffer)) {
-      // A `\r` that ends the chunk may be the first half of a `\r\n`: read as a line end of its own, the
-      // `\n` at the start of the next chunk would be a blank line and dispatch the event too early.
-      if (end[0] === '\r' && end.index === this.buffer.length - 1) break;
-      this.take(this.buffer.slice(start, end.index), out);
+    if (this.crHeld) {
+      // The `\r` that ended the last chunk ends its line, with this chunk's first `\n` when it has one.
+      this.crHeld = false;
+      this.take(this.pendingLine(''), out);
+      if (text.startsWith('\n')) start = 1;
+    }
+    // Only the new text is searched for line ends: a long line arriving in many chunks is read once, not
+    // once per chunk (which took seconds for one 4 MB event).
+    const lineEnd = /\r\n|\r|\n/g;
+    lineEnd.lastIndex = start;
+    for (let end = lineEnd.exec(text); end !== null; end = lineEnd.exec(text)) {
+      if (end[0] === '\r' && end.index === text.length - 1) {
+        // A `\r` that ends the chunk may be the first half of a `\r\n`: read as a line end of its own, the
+        // `\n` at the start of the next chunk would be a blank line and dispatch the event too early.
+        this.crHeld = true;
+        this.hold(text.slice(start, end.index));
+        return out;
+      }
+      this.take(this.pendingLine(text.slice(start, end.index)), out);
       start = end.index + end[0].length;
     }
-    this.buffer = this.buffer.slice(start);
-    if (this.buffer.length > this.maxEventBytes) {
-      // A single line longer than the limit: drop it now rather than buffering it whole. A pending `\r`
-      // stays, as it ends that line.
-      this.buffer = this.buffer.endsWith('\r') ? '\r' : '';
-      this.skippingLine = true;
-      this.oversized = true;
-    }
+    this.hold(text.slice(start));
     return out;
   }
 
@@ -74,10 +84,33 @@ export class SseParser {
    */
   end(): SseParseEvent[] {
     const out: SseParseEvent[] = [];
-    if (this.buffer !== '') this.take(this.buffer.endsWith('\r') ? this.buffer.slice(0, -1) : this.buffer, out);
-    this.buffer = '';
+    if (this.pending.length > 0 || this.crHeld) this.take(this.pendingLine(''), out);
+    this.crHeld = false;
     this.take('', out);
     return out;
+  }
+
+  /** The start of a line whose end has not come yet: kept, unless the line is longer than the limit. */
+  private hold(piece: string): void {
+    if (piece === '' || this.skippingLine) return;
+    this.pending.push(piece);
+    this.pendingChars += piece.length;
+    if (this.pendingChars <= this.maxEventBytes) return;
+    // A single line longer than the limit: dropped now rather than buffered whole, up to its end.
+    this.pending = [];
+    this.pendingChars = 0;
+    this.skippingLine = true;
+    this.oversized = true;
+  }
+
+  /** The line that `last` ends: the pieces held for it, then `last`. */
+  private pendingLine(last: string): string {
+    if (this.pending.length === 0) return last;
+    this.pending.push(last);
+    const line = this.pending.join('');
+    this.pending = [];
+    this.pendingChars = 0;
+    return line;
   }
 
   private take(line: string, out: SseParseEvent[]): void {

@@ -359,7 +359,7 @@ export class StreamableHttpClientTransport implements McpTransport {
 
   /**
    * An exchange's reply of a 2xx status that is not an event stream: its JSON answer, given to `pending`, or
-   * why there is none (thrown; `broke`, the limit a body dropped unread broke).
+   * why there is none (`broke`: the limit a body dropped unread broke; too large is thrown).
    */
   private exchangeAnswer(
     request: JSONRPCRequest,
@@ -375,16 +375,13 @@ export class StreamableHttpClientTransport implements McpTransport {
         `${this.endpoint} answered a request with ${status === 202 ? 'HTTP 202 and no answer' : `content type "${head.contentType.slice(0, 64)}"`}`,
       );
     }
+    // Too deep, the answer is the same JSON-RPC error as for an event of a stream, whatever the reply's shape.
+    if (broke === 'depth') return void pending.take(this.droppedReply(request.id, { kind: 'too_deep', maxDepth: MAX_MESSAGE_DEPTH }));
     if (text === undefined) {
-      throw broke === 'depth'
-        ? new HttpClientError(
-            HttpClientErrorCode.MessageTooDeep,
-            `${this.endpoint} answered with JSON nested deeper than ${MAX_MESSAGE_DEPTH} levels; the answer was dropped unparsed`,
-          )
-        : new HttpClientError(
-            HttpClientErrorCode.MessageTooLarge,
-            `${this.endpoint} answered with more than ${this.maxMessageBytes} bytes`,
-          );
+      throw new HttpClientError(
+        HttpClientErrorCode.MessageTooLarge,
+        `${this.endpoint} answered with more than ${this.maxMessageBytes} bytes`,
+      );
     }
     const message = this.deliver(text, pending.take);
     if (message === undefined || !isAnswerTo(message, request.id)) {
