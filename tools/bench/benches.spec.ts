@@ -23,6 +23,7 @@ const BENCHES: Array<[name: string, script: string]> = [
   ['gateway-federation', 'tools/bench/gateway-federation/run.mjs'],
   ['gateway-gc', 'tools/bench/gateway-gc/run.mjs'],
   ['hostile-batches', 'tools/bench/hostile-batches/run.mjs'],
+  ['hostile-mcp-replies', 'tools/bench/hostile-mcp-replies/run.mjs'],
   ['hostile-schema', 'tools/bench/hostile-schema/run.mjs'],
   ['hostile-tool-services', 'tools/bench/hostile-tool-services/run.mjs'],
   ['hostile-yaml', 'tools/bench/hostile-yaml/run.mjs'],

@@ -1,0 +1,177 @@
+#!/usr/bin/env node
+// Hostile MCP replies benchmark (issue 43, item 4): a federated MCP server answers tool calls with results
+// nested 2,000,000 levels deep (4 MB each, under the 4 MiB message limit), as JSON bodies and as SSE events
+// (tools/test/peers/hostile-mcp-server.mjs). Two built gateways run side by side, each federating that server
+// beside the bench tool service: the attacked one, whose caller sends waves of `--calls` deep calls at once,
+// one wave after another, JSON and SSE in turn, for `--seconds`; and its idle twin, which nobody attacks.
+// While the waves run, a neighbour's `tools/call` (the REST tool service's) and liveness probes are sent in
+// turn to each gateway. Reported as ratios attacked / twin, with the bounds of the issue: the neighbour's
+// p50 within 2x, liveness answered, peak RSS (VmHWM) within 1.2x, no crash; beside them each gateway's CPU
+// in the window and the longest liveness wait. `--main` measures another build (the one before the fix,
+// copied under tmp/, for the "before").
+// Usage (after `npx nx build gateway`):
+//   node tools/bench/hostile-mcp-replies/run.mjs [--calls 5] [--seconds 10] [--levels 2000000] [--main <main.js>]
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { cpuMicros, root, start, startToolService, stopAll } from '../gateway/processes.mjs';
+import { SMOKE, smokeRan } from '../smoke.mjs';
+
+const { values } = parseArgs({
+  options: {
+    calls: { type: 'string', default: '5' },
+    seconds: { type: 'string', default: SMOKE ? '1' : '10' },
+    levels: { type: 'string', default: SMOKE ? '2000' : '2000000' },
+    main: { type: 'string', default: path.join(root, 'dist/apps/gateway/main.js') },
+    smoke: { type: 'boolean', default: false },
+  },
+});
+const CALLS = Number(values.calls);
+const SECONDS = Number(values.seconds);
+/** A neighbour's call or a probe not answered within this counts as not answered. */
+const ANSWER_TIMEOUT_MILLIS = 30_000;
+
+const service = await startToolService(10);
+const hostile = await start(
+  'hostile MCP server',
+  [path.join(root, 'tools/test/peers/hostile-mcp-server.mjs')],
+  { DEEP_LEVELS: values.levels },
+  /listening on (\S+)/,
+);
+
+async function startGateway() {
+  const config = path.join(mkdtempSync(path.join(tmpdir(), 'gw-hostile-mcp-')), 'gateway.yaml');
+  writeFileSync(
+    config,
+    `server: { port: 0, managementPort: 0 }
+mcp:
+  bundles:
+    - { name: neighbour, serviceDomain: "${service.url}", manifestPath: /tool-manifest }
+    - { name: hostile, mcpServer: { url: "${hostile.url}", era: "2025" } }
+`,
+  );
+  const started = await start('gateway', [values.main, '--config', config], {}, /event=gateway_started (mcpUrl=\S+ managementUrl=\S+)/);
+  const [, url, managementUrl] = /mcpUrl=(\S+) managementUrl=(\S+)/.exec(started.url);
+  return { pid: started.pid, url, managementUrl };
+}
+const [attacked, twin] = await Promise.all([startGateway(), startGateway()]);
+
+let nextId = 1;
+const call = (gateway, name, args, timeoutMillis = ANSWER_TIMEOUT_MILLIS) =>
+  fetch(gateway.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } }),
+    signal: AbortSignal.timeout(timeoutMillis),
+  }).then((res) => res.json());
+const sleep = (millis) => new Promise((resolve) => setTimeout(resolve, millis));
+const alive = (gateway) => {
+  try {
+    process.kill(gateway.pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const peakRssMib = (gateway) => {
+  try {
+    return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${gateway.pid}/status`, 'utf8'))[1]) / 1024;
+  } catch {
+    return NaN; // gone
+  }
+};
+
+/** Milliseconds to an answer `ok` accepts, or undefined when none came (an error, a timeout, a crash). */
+async function timed(fn, ok) {
+  const started = performance.now();
+  try {
+    return ok(await fn()) ? performance.now() - started : undefined;
+  } catch {
+    return undefined;
+  }
+}
+const neighbour = (gateway) =>
+  timed(
+    () => call(gateway, 'tool_0000', { text: 'hi' }),
+    (reply) => reply.result?.isError === false,
+  );
+const liveness = (gateway) =>
+  timed(
+    () => fetch(`${gateway.managementUrl}/actuator/health/liveness`, { signal: AbortSignal.timeout(ANSWER_TIMEOUT_MILLIS) }),
+    (res) => res.status === 200,
+  );
+
+for (const gateway of [attacked, twin]) while ((await neighbour(gateway)) === undefined) await sleep(50); // catalogues loaded
+for (let i = 0; i < (SMOKE ? 5 : 50); i++) await Promise.all([neighbour(attacked), neighbour(twin)]); // warm-up
+
+/** How the deep calls ended: the code in an isError result's text, or what else came. */
+const outcomes = new Map();
+const count = (outcome) => outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+const outcomeOf = (reply) => {
+  const text = reply.result?.content?.[0]?.text ?? '';
+  if (reply.result?.isError) return /\[([a-z_.]+)\]$/.exec(text)?.[1] ?? text.replace(/\d+/g, 'N').slice(0, 80);
+  return reply.result ? 'answered' : `JSON-RPC error ${reply.error?.code}`;
+};
+const cpuAtStart = { attacked: cpuMicros(attacked.pid), twin: cpuMicros(twin.pid) };
+let waves = 0;
+let attacking = true;
+const attack = (async () => {
+  while (attacking) {
+    const tool = waves % 2 === 0 ? 'deep_json' : 'deep_sse';
+    waves += 1;
+    const replies = Array.from({ length: CALLS }, () => call(attacked, tool, {}, 120_000).then(outcomeOf, () => 'no answer'));
+    for (const outcome of await Promise.all(replies)) count(`${tool}: ${outcome}`);
+  }
+})();
+
+// The neighbour and the probes, in turn to each gateway, so that both see the same machine.
+const samples = { attacked: { calls: [], probes: [] }, twin: { calls: [], probes: [] } };
+const until = performance.now() + SECONDS * 1000;
+while (performance.now() < until || waves < 2) {
+  for (const [name, gateway] of [
+    ['attacked', attacked],
+    ['twin', twin],
+  ]) {
+    samples[name].calls.push(await neighbour(gateway));
+    samples[name].probes.push(await liveness(gateway));
+  }
+}
+attacking = false;
+await attack;
+const cpu = { attacked: (cpuMicros(attacked.pid) - cpuAtStart.attacked) / 1e6, twin: (cpuMicros(twin.pid) - cpuAtStart.twin) / 1e6 };
+const rss = { attacked: peakRssMib(attacked), twin: peakRssMib(twin) };
+const survived = alive(attacked);
+stopAll();
+
+const answered = (list) => list.filter((value) => value !== undefined);
+const p50 = (list) => {
+  const sorted = answered(list).sort((a, b) => a - b);
+  return sorted.length === 0 ? NaN : sorted[Math.floor(sorted.length / 2)];
+};
+const longest = (list) => (answered(list).length === 0 ? NaN : Math.max(...answered(list)));
+const ms = (value) => (Number.isNaN(value) ? 'none answered' : `${value.toFixed(value < 100 ? 2 : 0)} ms`);
+const ratio = (a, b) => (Number.isNaN(a) || Number.isNaN(b) ? '-' : `**${(a / b).toFixed(2)}x**`);
+const share = (list) => `${answered(list).length} of ${list.length}`;
+const { attacked: hit, twin: idle } = samples;
+const bytes = Number(values.levels) * 2;
+console.log(
+  `attack: ${waves} waves of ${CALLS} tools/call at once, each answered with a result nested ${values.levels} levels deep (${(bytes / 1e6).toFixed(1)} MB), JSON and SSE in turn, for ${SECONDS} s; gateway ${path.relative(root, values.main)}`,
+);
+console.log(`deep calls ended as: ${[...outcomes].map(([outcome, n]) => `${outcome} ${n}`).join(', ')}`);
+console.log();
+console.log('| measure | attacked | idle twin | attacked / twin | bound |');
+console.log('|---|---|---|---|---|');
+console.log(
+  `| neighbour \`tools/call\` p50 | ${ms(p50(hit.calls))} | ${ms(p50(idle.calls))} | ${ratio(p50(hit.calls), p50(idle.calls))} | 2x |`,
+);
+console.log(`| neighbour calls answered | ${share(hit.calls)} | ${share(idle.calls)} | | all |`);
+console.log(`| liveness answered | ${share(hit.probes)} | ${share(idle.probes)} | | all |`);
+console.log(
+  `| liveness p50 (longest) | ${ms(p50(hit.probes))} (${ms(longest(hit.probes))}) | ${ms(p50(idle.probes))} (${ms(longest(idle.probes))}) | ${ratio(p50(hit.probes), p50(idle.probes))} | |`,
+);
+console.log(`| CPU in the window | ${cpu.attacked.toFixed(2)} s | ${cpu.twin.toFixed(2)} s | | |`);
+console.log(`| peak RSS (VmHWM) | ${rss.attacked.toFixed(0)} MiB | ${rss.twin.toFixed(0)} MiB | ${ratio(rss.attacked, rss.twin)} | 1.2x |`);
+console.log(`| process at the end | ${survived ? 'alive' : '**crashed**'} | alive | | alive |`);
+smokeRan('hostile-mcp-replies');
