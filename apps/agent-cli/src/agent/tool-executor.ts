@@ -1,4 +1,3 @@
-import { callReach } from '../tools/builtin/builtin-tool';
 import { errorResult, type SideEffects, type Tool, type ToolResult } from '../tools/tool';
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { ApprovalReason, Approver } from './approval/approver';
@@ -29,9 +28,8 @@ export interface ToolExecutorOptions {
  * The one path every tool call takes, built-in or MCP alike: look the tool up, check the arguments
  * against its schema, hold it to the side-effect cap, ask the PreToolUse hooks, ask the approval gate, run it, tell the PostToolUse hooks. It reads only
  * the tool's declared side effects, never where the tool comes from, and never throws: every refusal is an
- * error result the model can read. The one thing read from a call's arguments is where a built-in file
- * tool's paths lead: outside the workspace a read-only call counts as mutating, so it is asked about (and
- * refused under `--max-side-effect read-only`).
+ * error result the model can read. Where a built-in file tool's paths lead is the tool's own check, below
+ * this gate (tools/builtin/workspace.ts): no answer here lets one out of the workspace.
  *
  * Order: the cap comes first because it is absolute (no hook and no `--yes` lifts it); a hook's `deny`
  * beats everything after it; `allow` skips the question; `defer` asks even for a read-only call.
@@ -68,16 +66,14 @@ export class ToolExecutor {
   }
 
   private async decide(call: ToolCall, tool: Tool, signal: AbortSignal | undefined): Promise<GateVerdict> {
-    const outside = callReach(tool, call.args) === 'outside';
-    const sideEffects = outside ? atLeastMutating(tool.sideEffects) : tool.sideEffects;
-    if (exceedsCap(sideEffects, this.cap)) {
-      const message = `${call.name} is ${sideEffectLabel(sideEffects)}${outside ? ' (a path outside the workspace)' : ''}, above --max-side-effect ${this.cap}; it was not run`;
+    if (exceedsCap(tool.sideEffects, this.cap)) {
+      const message = `${call.name} is ${sideEffectLabel(tool.sideEffects)}, above --max-side-effect ${this.cap}; it was not run`;
       return { allowed: false, by: 'cap', message };
     }
     const { decision, reason } = await this.hooks.preToolUse(call, tool, signal);
     if (decision === 'deny') return { allowed: false, by: 'hook', message: `a hook denied ${call.name}${reason ? `: ${reason}` : ''}` };
     if (decision === 'allow') return { allowed: true, by: 'hook' };
-    const question = decision === 'defer' ? 'hook-defer' : (questionFor(tool.sideEffects) ?? (outside ? 'outside-workspace' : undefined));
+    const question = decision === 'defer' ? 'hook-defer' : questionFor(tool.sideEffects);
     if (question === undefined) return { allowed: true, by: 'not-needed' };
     const answer = await this.options.approver.approve({ call, tool, reason: question }, signal);
     if (answer.approved) return { allowed: true, by: answer.by };
@@ -93,9 +89,4 @@ export class ToolExecutor {
 function questionFor(sideEffects: SideEffects): ApprovalReason | undefined {
   if (sideEffects.level === 'read-only') return undefined;
   return sideEffects.destructive ? 'destructive' : 'mutating';
-}
-
-/** A read-only call that leaves the workspace is held to what a mutating one is. */
-function atLeastMutating(sideEffects: SideEffects): SideEffects {
-  return sideEffects.level === 'read-only' ? { ...sideEffects, level: 'mutating', destructive: false } : sideEffects;
 }

@@ -6,6 +6,10 @@ const CONFIG_OPTION = `  -c, --config <file>   Configuration file (default: ./${
                         JSON file with "mcpServers" as Claude Desktop / Claude Code keep it;
                         its "skills" list the hook files (docs/agent-cli.md#hooks)
 `;
+const WORKSPACE_OPTION = `  -w, --workspace <folder>
+                        Work as if started in this folder: the built-in file tools keep to it (and to
+                        the configuration's workspaceRoots), Bash starts in it, ./${DEFAULT_CONFIG_FILE} is read from it
+`;
 const JSON_OPTION = `      --json            Print machine-readable JSON on stdout (progress stays on stderr)
 `;
 const APPROVAL_OPTIONS = `  -y, --yes             Approve every tool call that needs approval (mutating or destructive) and every
@@ -19,11 +23,11 @@ const HELP_OPTION = `  -h, --help            Show help (also: ${PROGRAM} <comman
 
 /** The options a command's help lists: only those that do something there. */
 function commandOptions(has: { readonly json: boolean; readonly approval: boolean }): string {
-  return `Options:\n${CONFIG_OPTION}${has.json ? JSON_OPTION : ''}${has.approval ? APPROVAL_OPTIONS : ''}${HELP_OPTION}`;
+  return `Options:\n${CONFIG_OPTION}${WORKSPACE_OPTION}${has.json ? JSON_OPTION : ''}${has.approval ? APPROVAL_OPTIONS : ''}${HELP_OPTION}`;
 }
 
 const GLOBAL_OPTIONS = `Options:
-${CONFIG_OPTION}${JSON_OPTION}${APPROVAL_OPTIONS}${HELP_OPTION}  -V, --version         Print the version and exit
+${CONFIG_OPTION}${WORKSPACE_OPTION}${JSON_OPTION}${APPROVAL_OPTIONS}${HELP_OPTION}  -V, --version         Print the version and exit
 `;
 const LISTING_OPTIONS = commandOptions({ json: true, approval: false });
 
@@ -233,16 +237,21 @@ Examples:
 Exit codes: 0 done; 1 the sign-in failed; 2 usage error, an unknown or taken name, a server without
 OAuth; 3 the file or the entry is invalid.
 `,
-  serve: `Usage: ${PROGRAM} serve [--yes] [--max-side-effect <level>] [--config <file>]
+  serve: `Usage: ${PROGRAM} serve --workspace <folder> [--yes] [--max-side-effect <level>] [--config <file>]
 
 Serves the agent's built-in tools (Read, Write, Edit, Glob, Grep, Bash) as an MCP server on stdin and
 stdout, for another MCP host to start as a stdio server, e.g. in its mcpServers:
-  "agent-cli": { "command": "toolmesh-agent", "args": ["serve", "--yes"] }
+  "agent-cli": { "command": "toolmesh-agent",
+                 "args": ["serve", "--workspace", "/path/to/project", "--yes", "--max-side-effect", "mutating"] }
 (toolmesh-agent: the installed package @toolmesh/agent-cli; see docs/agent-cli.md#installing-the-packages)
+The file tools keep to the workspace (--workspace, default the folder the host starts it in, and the
+configuration's workspaceRoots): a path outside it is refused whatever the flags. A workspace that is
+the file system's root or the home directory is refused at start: a host may start servers there.
 Each call takes the same path as the agent's own: the skills' hooks, --max-side-effect, and approval.
 There is no terminal to ask on (stdin is the protocol), so mutating calls are refused unless --yes;
-each tool's side effects are sent as annotations (readOnlyHint, destructiveHint) for the host to ask
-its user. The configured servers are connected for the hooks; their tools are not served.
+each tool's side effects are sent as annotations (readOnlyHint, destructiveHint, openWorldHint) for
+the host to ask its user; --max-side-effect mutating keeps Bash, which reaches past the workspace, off.
+The configured servers are connected for the hooks; their tools are not served.
 Progress and warnings go to stderr. Ends when the host closes stdin, or at Ctrl-C / SIGTERM.
 
 ${commandOptions({ json: false, approval: true })}

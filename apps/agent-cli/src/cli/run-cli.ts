@@ -3,7 +3,7 @@
  * choices the runtime factory takes (MCP client factory, warnings on stderr, startup progress). What a
  * runtime and a session wire is in runtime/runtime-factory.ts and cli/agent-session.ts.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -70,6 +70,7 @@ const OPTIONS = {
   version: { type: 'boolean', short: 'V' },
   json: { type: 'boolean' },
   config: { type: 'string', short: 'c' },
+  workspace: { type: 'string', short: 'w' },
   yes: { type: 'boolean', short: 'y' },
   'max-side-effect': { type: 'string' },
   model: { type: 'string' },
@@ -129,7 +130,12 @@ export async function runCli(args: readonly string[], rawIo: CliIo, environment:
   const approver = values.yes ? FLAG_APPROVER : io.terminal ? new TerminalApprover(io.terminal.ask) : NON_INTERACTIVE_APPROVER;
 
   const env = environment.env ?? process.env;
-  const cwd = environment.cwd ?? process.cwd();
+  // --workspace: as if started there, for a host that starts its servers in a folder of its own choosing.
+  const cwd = path.resolve(environment.cwd ?? process.cwd(), values.workspace ?? '.');
+  if (values.workspace !== undefined && !isFolder(cwd)) {
+    io.stderr(`${PROGRAM}: --workspace ${values.workspace}: no such folder\n`);
+    return ExitCode.Usage;
+  }
   const file = path.resolve(cwd, values.config ?? DEFAULT_CONFIG_FILE);
   let config: AgentConfig;
   try {
@@ -175,6 +181,14 @@ export async function runCli(args: readonly string[], rawIo: CliIo, environment:
     return report(io, error);
   } finally {
     environment.onRuntime?.(undefined);
+  }
+}
+
+function isFolder(folder: string): boolean {
+  try {
+    return statSync(folder).isDirectory();
+  } catch {
+    return false;
   }
 }
 

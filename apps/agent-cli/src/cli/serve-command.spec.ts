@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -20,7 +21,13 @@ async function connect(dir: string, ...options: string[]): Promise<Client> {
   const client = new Client({ name: 'serve-spec', version: '1.0.0' });
   clients.push(client);
   await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [AGENT_CLI_MAIN, 'serve', ...options], cwd: dir, stderr: 'pipe' }),
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [AGENT_CLI_MAIN, 'serve', ...options],
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', HOME: path.dirname(dir) },
+      stderr: 'pipe',
+    }),
   );
   return client;
 }
@@ -41,6 +48,8 @@ describe('agent-cli serve', () => {
       inputSchema: { type: 'object', required: ['path'] },
     });
     expect(tools.find((t) => t.name === 'Write')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    // A host may run a read-only, closed-world tool unasked: only Bash reaches past the workspace.
+    expect(tools.filter((t) => t.annotations?.openWorldHint).map((t) => t.name)).toEqual(['Bash']);
     expect(client.getServerVersion()?.name).toBe('agent-cli');
   });
 
@@ -83,5 +92,75 @@ describe('agent-cli serve', () => {
       isError: true,
       content: [{ text: expect.stringContaining('invalid arguments for Read') }],
     });
+  });
+});
+
+describe('agent-cli serve keeps the file tools to the workspace (issue 43, item 8)', () => {
+  /** A project (the workspace), a secret beside it, and links in the project that lead to the secret and its folder. */
+  function project(): { base: string; dir: string; secret: string } {
+    const base = mkdtempSync(path.join(tmpdir(), 'agent-cli-serve-'));
+    const dir = path.join(base, 'project');
+    const secret = path.join(base, 'secret.txt');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'notes.txt'), 'the answer is 42\n');
+    writeFileSync(secret, 'SECRET outside the workspace\n');
+    symlinkSync(secret, path.join(dir, 'link.txt'));
+    symlinkSync(base, path.join(dir, 'up'));
+    return { base, dir, secret };
+  }
+
+  it('under the documented entry (--yes --max-side-effect mutating) a path by ../, absolute or through a link is refused; inside it works', async () => {
+    const { base, dir, secret } = project();
+    const client = await connect(dir, '--workspace', dir, '--yes', '--max-side-effect', 'mutating');
+    const writer = await connect(dir, '--yes'); // Write is destructive: only without the cap
+    const outside = [
+      { name: 'Read', arguments: { path: '../secret.txt' } },
+      { name: 'Read', arguments: { path: secret } },
+      { name: 'Read', arguments: { path: 'link.txt' } },
+      { name: 'Read', arguments: { path: 'up/secret.txt' } },
+      { name: 'Edit', arguments: { path: '../secret.txt', old_string: 'SECRET', new_string: 'EDITED' } },
+      { name: 'Edit', arguments: { path: 'link.txt', old_string: 'SECRET', new_string: 'EDITED' } },
+      { name: 'Write', arguments: { path: path.join(base, 'planted.txt'), content: 'x' } },
+      { name: 'Write', arguments: { path: 'up/planted.txt', content: 'x' } },
+      { name: 'Grep', arguments: { pattern: 'SECRET', path: '..' } },
+      { name: 'Glob', arguments: { pattern: '*', path: base } },
+    ];
+    for (const call of outside) {
+      const result = await (call.name === 'Write' ? writer : client).callTool(call);
+      expect({ call, result }).toMatchObject({
+        result: {
+          isError: true,
+          content: [{ text: expect.stringMatching(/refused: .* is outside the workspace .*workspaceRoots.*\[tool\.outside_workspace\]$/) }],
+        },
+      });
+    }
+    expect(readFileSync(secret, 'utf8')).toBe('SECRET outside the workspace\n');
+    expect(existsSync(path.join(base, 'planted.txt'))).toBe(false);
+    // A walk inside the workspace does not follow its links out.
+    const grep = await client.callTool({ name: 'Grep', arguments: { pattern: 'SECRET' } });
+    expect(JSON.stringify(grep)).not.toContain('SECRET outside');
+
+    expect(await client.callTool({ name: 'Read', arguments: { path: 'notes.txt' } })).toMatchObject({
+      isError: false,
+      content: [{ text: 'the answer is 42' }],
+    });
+    expect(await client.callTool({ name: 'Edit', arguments: { path: 'notes.txt', old_string: '42', new_string: '43' } })).toMatchObject({
+      isError: false,
+    });
+    expect(readFileSync(path.join(dir, 'notes.txt'), 'utf8')).toBe('the answer is 43\n');
+  });
+
+  it('refuses to start with the home directory as its workspace, naming --workspace', async () => {
+    const { base } = project();
+    const run = spawnSync(process.execPath, [AGENT_CLI_MAIN, 'serve'], {
+      cwd: base,
+      env: { PATH: process.env.PATH ?? '', HOME: base },
+      input: '',
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(`the workspace would be ${realpathSync(base)}`);
+    expect(run.stderr).toContain('pass --workspace <project folder>');
+    expect(run.stderr).toContain('[serve.workspace_too_wide]');
   });
 });

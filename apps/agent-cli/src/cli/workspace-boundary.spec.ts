@@ -88,8 +88,8 @@ it("under --yes no file tool reads the CLI's stored tokens, and the transcript n
   const [read, readLink, grepConfig, grepWorkspace, glob, write, bash] = results;
   for (const refused of [read, readLink, write])
     expect(refused).toMatch(/refused: the path is in the agent CLI's own configuration and credentials/);
-  // Over the folder that holds the sealed one, and over the workspace with its link: the sealed files are left out.
-  expect(grepConfig).toBe('no lines match access_token');
+  // The folder that holds the sealed one is outside the workspace; over the workspace with its link, the sealed files are left out.
+  expect(grepConfig).toMatch(/Grep refused: .* is outside the workspace/);
   expect(grepWorkspace).not.toMatch(/^innocent\.json:/m); // (the transcript being written matches)
   expect(grepWorkspace).not.toContain(ACCESS_TOKEN);
   expect(glob).not.toContain('docs-0123456789abcdef.json');
@@ -99,7 +99,7 @@ it("under --yes no file tool reads the CLI's stored tokens, and the transcript n
   expect(transcript).toContain('[redacted]');
 }, 120_000);
 
-it('outside the workspace a Read asks like a mutating call (refused without a terminal); inside and in workspaceRoots it runs', async () => {
+it('outside the workspace a file tool is refused, --yes or not; inside and in workspaceRoots it runs', async () => {
   const { results, transcript } = await runCalls(
     (s) => [
       { name: 'Read', arguments: { path: path.join(s.outside, 'notes.txt') } },
@@ -107,24 +107,29 @@ it('outside the workspace a Read asks like a mutating call (refused without a te
       { name: 'Read', arguments: { path: 'inside.txt' } },
       { name: 'Read', arguments: { path: path.join(s.extraRoot, 'shared.txt') } },
     ],
-    [],
+    ['--yes'],
   );
-  expect(results[0]).toMatch(/Read needs approval \(its path is outside the workspace\), but there is no terminal to ask on/);
-  expect(results[1]).toMatch(/Glob needs approval \(its path is outside the workspace\)/);
+  expect(results[0]).toMatch(
+    /^Error: Read refused: .*notes\.txt is outside the workspace .* add its folder to workspaceRoots .*\[tool\.outside_workspace\]$/,
+  );
+  expect(results[1]).toMatch(/^Error: Glob refused: .* is outside the workspace .*\[tool\.outside_workspace\]$/);
   expect(results[2]).toContain('inside the workspace');
   expect(results[3]).toContain('in an extra root');
   expect(transcript).not.toContain('outside the workspace\\n');
 }, 120_000);
 
-it('--max-side-effect read-only refuses a read outside the workspace; --yes and call never open the sealed directory', async () => {
+it("call, the user's own action, keeps to the workspace too; --workspace moves it; --yes never opens the sealed directory", async () => {
   llm = await startScriptedLlmServer([]);
   const s = setup(llm.baseUrl);
-  const outside = await runBuiltCli(
-    ['call', 'Read', JSON.stringify({ path: path.join(s.outside, 'notes.txt') }), '--max-side-effect', 'read-only'],
-    { cwd: s.dir, env: s.env },
-  );
-  expect(outside.code).toBe(ExitCode.Denied);
-  expect(outside.stderr).toContain('Read is mutating (a path outside the workspace), above --max-side-effect read-only; it was not run');
+  const notes = path.join(s.outside, 'notes.txt');
+  const outside = await runBuiltCli(['call', 'Read', JSON.stringify({ path: notes })], { cwd: s.dir, env: s.env });
+  expect(outside.code).toBe(ExitCode.Failure);
+  expect(outside.stderr).toContain('is outside the workspace');
+  const moved = await runBuiltCli(['call', '--workspace', s.outside, 'Read', JSON.stringify({ path: 'notes.txt' })], {
+    cwd: s.dir,
+    env: s.env,
+  });
+  expect(moved.stdout).toContain('outside the workspace'); // the file's own text, read from the workspace given
 
   const sealed = await runBuiltCli(['call', '--yes', 'Read', JSON.stringify({ path: s.credentials })], { cwd: s.dir, env: s.env });
   expect(sealed.code).toBe(ExitCode.Failure);

@@ -26,6 +26,10 @@ export const AgentErrorCode = {
   ToolNotFound: 'tool.not_found',
   /** Tool arguments are not a JSON object or do not satisfy the tool's input schema. */
   InvalidArguments: 'tool.invalid_arguments',
+  /** A built-in file tool named a path outside the workspace (the working directory and `workspaceRoots`): refused. */
+  OutsideWorkspace: 'tool.outside_workspace',
+  /** `serve` would have the file system's root or the home directory as its workspace: pass `--workspace <folder>`. */
+  ServeWorkspaceTooWide: 'serve.workspace_too_wide',
   /** `run` / `chat` without a model: neither `llm.model` in the configuration nor `--model`. */
   LlmModelNotConfigured: 'llm.model_not_configured',
   /** The LLM server could not be reached (connection refused, unknown host, ...) at `llm.baseUrl`. */

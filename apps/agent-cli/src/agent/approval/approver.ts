@@ -1,16 +1,12 @@
 import type { Tool } from '../../tools/tool';
 import type { ToolCall } from '../tool-call';
 
-/**
- * Why the gate asks: the tool's declared side effects, a read-only built-in's path outside the workspace,
- * or a hook that deferred the decision to a person.
- */
-export type ApprovalReason = 'mutating' | 'destructive' | 'outside-workspace' | 'hook-defer';
+/** Why the gate asks: the tool's declared side effects, or a hook that deferred the decision to a person. */
+export type ApprovalReason = 'mutating' | 'destructive' | 'hook-defer';
 
 /** The reason as the end of "... needs approval (<reason>)". */
 export function reasonText(reason: ApprovalReason): string {
   if (reason === 'hook-defer') return 'a hook deferred the decision to a person';
-  if (reason === 'outside-workspace') return 'its path is outside the workspace';
   return `it is ${reason}`;
 }
 

@@ -51,6 +51,8 @@ export class BashTool extends BuiltinTool<BashArgs> {
     additionalProperties: false,
   } as const;
   readonly sideEffects = { level: 'mutating', destructive: true, basis: 'declared' } as const;
+  // A command reaches what the user can: any file, the network. The workspace binds the file tools only.
+  override readonly openWorld = true;
 
   constructor(
     context: BuiltinToolContext,

@@ -2,8 +2,9 @@ import path from 'node:path';
 
 import { type CompiledSchema, errorMessage, SchemaCompiler } from '@toolmesh/protocol';
 
+import { AgentErrorCode } from '../../errors/agent-errors';
 import { errorResult, type SideEffects, type Tool, type ToolResult } from '../tool';
-import { type Reach, Workspace } from './workspace';
+import { Workspace } from './workspace';
 
 // The built-in schemas are ours and fixed for the life of the process: strict, so a typo in one fails its test.
 const builtinSchemas = new SchemaCompiler({ strict: true });
@@ -33,11 +34,11 @@ export abstract class BuiltinTool<Args> implements Tool {
     this.workspace = context.workspace ?? new Workspace([context.workingDirectory], []);
   }
 
-  /** Where a call's paths lead, the farthest of them: `inside` for a tool that takes no path. */
-  reachOf(args: Record<string, unknown>): Reach {
-    const reaches = this.pathsOf(args as Args).map((file) => this.workspace.reachOf(this.resolve(file)));
-    return reaches.includes('sealed') ? 'sealed' : reaches.includes('outside') ? 'outside' : 'inside';
-  }
+  /**
+   * Whether the tool may reach past the workspace whatever its arguments say (Bash runs any command,
+   * network included): MCP's `openWorldHint`. The file tools cannot: `execute` keeps them inside.
+   */
+  readonly openWorld: boolean = false;
 
   checkArguments(args: Record<string, unknown>): string | undefined {
     const check = (this.validator ??= builtinSchemas.compile(this.inputSchema)).check(args, 'arguments');
@@ -47,10 +48,20 @@ export abstract class BuiltinTool<Args> implements Tool {
   async execute(args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {
     const problem = this.checkArguments(args);
     if (problem) return errorResult(`invalid arguments for ${this.name}: ${problem}`);
-    // Checked here, below every gate, so that no flag, hook or answer lets a call through.
-    if (this.reachOf(args) === 'sealed')
+    // Checked here, below every gate, so that no flag, hook or answer lets a call out: a host that
+    // approves a read-only Read without asking (serve) must be right that it reads only the workspace.
+    const paths = this.pathsOf(args as Args).map((file) => this.resolve(file));
+    const reaches = paths.map((absolute) => this.workspace.reachOf(absolute));
+    if (reaches.includes('sealed'))
       return errorResult(
         `${this.name} refused: the path is in the agent CLI's own configuration and credentials, which no tool may read or change`,
+      );
+    const outside = paths.find((_, i) => reaches[i] === 'outside');
+    if (outside !== undefined)
+      return errorResult(
+        `${this.name} refused: ${outside} is outside the workspace (the working directory and workspaceRoots, links resolved); ` +
+          `add its folder to workspaceRoots in the configuration, or start the CLI in a folder that holds it (--workspace <folder>) ` +
+          `[${AgentErrorCode.OutsideWorkspace}]`,
       );
     try {
       return await this.run(args as Args, signal);
@@ -66,9 +77,9 @@ export abstract class BuiltinTool<Args> implements Tool {
     return [];
   }
 
-  /** Whether a file or folder met on a walk is sealed: Glob and Grep leave it out. */
-  protected isSealed(absolute: string): boolean {
-    return this.workspace.reachOf(absolute) === 'sealed';
+  /** Whether a file or folder met on a walk leads out of the workspace or into a sealed folder: Glob and Grep leave it out. */
+  protected isOffLimits(absolute: string): boolean {
+    return this.workspace.reachOf(absolute) !== 'inside';
   }
 
   /** An argument path, resolved against the working directory. */
@@ -83,14 +94,6 @@ export abstract class BuiltinTool<Args> implements Tool {
     if (relative.startsWith('..') || path.isAbsolute(relative)) return absolute;
     return relative.split(path.sep).join('/');
   }
-}
-
-/**
- * Where a call's paths lead: a built-in file tool's, as its workspace sees them; every other tool (an MCP
- * tool, Bash) names no path the agent can judge, and counts as `inside`.
- */
-export function callReach(tool: Tool, args: Record<string, unknown>): Reach {
-  return tool instanceof BuiltinTool ? tool.reachOf(args) : 'inside';
 }
 
 export function textResult(text: string, structuredContent?: unknown): ToolResult {

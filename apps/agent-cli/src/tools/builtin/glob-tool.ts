@@ -53,7 +53,7 @@ export class GlobTool extends BuiltinTool<GlobArgs> {
     // The walk goes in path order, so the list needs no sorting.
     for await (const file of walkFiles(root, {
       enter: (relative) => matcher.match(relative, true),
-      exclude: (absolute) => this.isSealed(absolute),
+      exclude: (absolute) => this.isOffLimits(absolute),
       signal,
     })) {
       if (matcher.match(file.relative)) matches.push(this.display(file.absolute));

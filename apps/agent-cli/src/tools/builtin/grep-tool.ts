@@ -72,7 +72,7 @@ export class GrepTool extends BuiltinTool<GrepArgs> {
     try {
       const filter = glob === undefined ? undefined : new Minimatch(glob, { dot: true, matchBase: !glob.includes('/') });
       const all = (await stat(root)).isDirectory()
-        ? walkFiles(root, { exclude: (absolute) => this.isSealed(absolute), signal })
+        ? walkFiles(root, { exclude: (absolute) => this.isOffLimits(absolute), signal })
         : [{ absolute: root, relative: path.basename(root) }];
       files = filter ? onlyMatching(all, filter) : all;
     } catch (error) {

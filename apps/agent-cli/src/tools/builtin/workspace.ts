@@ -2,11 +2,11 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * Where the built-in file tools may go, and how: inside the workspace (the working directory and the
- * configured extra roots) as their declaration says; outside it only as a question, like a mutating tool;
- * into a sealed directory (the CLI's own configuration and credentials) never, whatever the flags.
- * Paths are compared as the file system resolves them, so a symbolic link inside the workspace to a
- * file outside it, or to a credential, counts as where it leads.
+ * Where the built-in file tools may go: inside the workspace (the working directory and the configured
+ * extra roots), as their declaration says; outside it, and into a sealed directory (the CLI's own
+ * configuration and credentials), never, whatever the flags or answers. Paths are compared as the file
+ * system resolves them, so `..`, an absolute path and a symbolic link inside the workspace to a file
+ * outside it, or to a credential, count as where they lead.
  */
 export type Reach = 'inside' | 'outside' | 'sealed';
 
