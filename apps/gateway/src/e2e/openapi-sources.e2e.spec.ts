@@ -291,6 +291,52 @@ describe('OpenAPI documents as a tool source (issue 27)', () => {
     });
   });
 
+  describe('header parameters that say where the request goes or how it is framed', () => {
+    const withHeader = (operationId: string, header: string) => ({
+      get: {
+        operationId,
+        tags: ['headers'],
+        parameters: [{ name: header, in: 'header', required: false, schema: { type: 'string' } }],
+        responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object' } } } } },
+      },
+    });
+    const refused = { Host: 'setHost', Connection: 'setConnection', 'Content-Length': 'setLength', 'Transfer-Encoding': 'setEncoding' };
+    let gateway: TestGateway;
+    beforeAll(async () => {
+      service.serve('/openapi/headers.json', {
+        openapi: '3.0.3',
+        info: { title: 'headers', version: '1' },
+        paths: {
+          ...Object.fromEntries(
+            Object.entries(refused).map(([header, operationId]) => [`/${operationId}`, withHeader(operationId, header)]),
+          ),
+          '/tenant': withHeader('setTenant', 'X-Tenant'),
+        },
+      });
+      gateway = await gatewayFor(service, {
+        name: 'headers',
+        openapi: { documentUrl: `${service.url}/openapi/headers.json`, tags: ['headers'] },
+      });
+    });
+    afterAll(() => gateway?.stop());
+
+    it('refuses an operation with a Host, Connection, Content-Length or Transfer-Encoding parameter as it loads, and serves the rest', async () => {
+      expect(await toolNames(gateway)).toEqual(['setTenant']);
+      const { refusedTools } = (await status(gateway)).bundles[0];
+      expect(refusedTools.map(({ name, code }) => ({ name, code })).sort((a, b) => a.name.localeCompare(b.name))).toEqual(
+        Object.values(refused)
+          .sort()
+          .map((name) => ({ name, code: 'registry.openapi_header_refused' })),
+      );
+      expect(refusedTools.find((tool) => tool.name === 'setHost')?.message).toContain('header parameter Host');
+      // A caller can still not reach the refused operation, nor another virtual host through it.
+      expect((await call(gateway, 'setHost', { Host: 'internal-admin.test.invalid' })).error?.code).toBe(-32001);
+      service.answer = () => ({ status: 200, json: { ok: true } });
+      expect((await call(gateway, 'setTenant', { 'X-Tenant': 'acme' })).result).toMatchObject({ isError: false });
+      expect(service.requests.map((request) => request.headers['x-tenant'])).toEqual(['acme']);
+    });
+  });
+
   describe('config/examples/openapi.yaml, run as documented (the built gateway)', () => {
     it('serves the operations OPENAPI_OPERATIONS names from the document at OPENAPI_URL, calling OPENAPI_SERVICE_URL', async () => {
       service.serve('/openapi/example.json', published('3.0/json/petstore.json'));

@@ -20,6 +20,7 @@ export const RegistryErrorCode = {
   YamlTooManyNodes: 'registry.yaml_too_many_nodes',
   OperationRefused: 'registry.operation_refused',
   RemoteRefRefused: 'registry.openapi_remote_ref',
+  OpenApiHeaderRefused: 'registry.openapi_header_refused',
   McpServerUnreachable: 'registry.mcp_server_unreachable',
   McpServerInvalid: 'registry.mcp_server_invalid',
   UpstreamToolRefused: 'registry.upstream_tool_refused',

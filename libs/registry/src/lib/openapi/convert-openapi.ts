@@ -94,7 +94,7 @@ async function convertUncached(document: unknown, selection: OpenApiSelection, s
         selection.timeoutMillis,
       );
       if (!converted.ok) {
-        refused.push(refusal(operationId, converted.reason, converted.remoteRef ? RegistryErrorCode.RemoteRefRefused : undefined));
+        refused.push(refusal(operationId, converted.reason, converted.code));
         continue;
       }
       tools.push(converted.tool);

@@ -1,3 +1,4 @@
+import { RegistryErrorCode } from '../errors';
 import type { CredentialPlacement, HttpBinding } from '../model/http-binding';
 import { remoteRefIn, toJsonSchema } from './json-schema-dialect';
 
@@ -15,14 +16,42 @@ export interface OperationContext {
   readonly basePath: string;
 }
 
-/** What an operation becomes: a manifest tool entry (for the manifest's own rules) and how its call is made. */
+/**
+ * What an operation becomes: a manifest tool entry (for the manifest's own rules) and how its call is made;
+ * or why not, under `registry.operation_refused` unless `code` names a more telling one.
+ */
 export type OperationTool =
-  { ok: true; tool: Record<string, unknown>; binding: HttpBinding } | { ok: false; remoteRef?: true; reason: string };
+  { ok: true; tool: Record<string, unknown>; binding: HttpBinding } | { ok: false; code?: RegistryErrorCode; reason: string };
 
 /** The body's argument; a parameter of this name would collide with it. */
 const BODY_ARGUMENT = 'body';
 /** Headers OpenAPI says a parameter does not set (the gateway sets them). */
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+/**
+ * Headers that say where a request goes, how it is framed or how a proxy handles it (RFC 9110 §7.2, §7.6.1,
+ * §8.6, §10.1.1, RFC 9112 §6.1, RFC 7239): the gateway's and the HTTP client's to set, never an
+ * argument's. A caller's value there could send the call to another virtual host behind the service's
+ * address, smuggle a second request or cut the body. An operation declaring one is refused as it loads.
+ */
+const CONTROLLED_HEADERS = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'upgrade',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'content-length',
+  'content-encoding',
+  'expect',
+  'cookie',
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+]);
 /** An HTTP header name (RFC 9110 token). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Text a path template may hold between its parameters: path characters only, and never `?`, `#` or a raw `%`. */
@@ -53,9 +82,19 @@ export function operationTool(context: OperationContext, name: string, timeoutMi
 
   // Checked first: an unresolved parameter or body is only its `$ref`.
   const remoteRef = remoteRefIn([context.pathParameters, operation]);
-  if (remoteRef !== undefined) return { ok: false, remoteRef: true, reason: `$ref ${remoteRef} is outside the document and never fetched` };
+  if (remoteRef !== undefined)
+    return { ok: false, code: RegistryErrorCode.RemoteRefRefused, reason: `$ref ${remoteRef} is outside the document and never fetched` };
 
   const parameters = mergedParameters(context.pathParameters, (operation['parameters'] as unknown[] | undefined) ?? []);
+  const controlled = parameters.find(
+    (parameter) => parameter.in === 'header' && typeof parameter.name === 'string' && CONTROLLED_HEADERS.has(parameter.name.toLowerCase()),
+  );
+  if (controlled !== undefined)
+    return {
+      ok: false,
+      code: RegistryErrorCode.OpenApiHeaderRefused,
+      reason: `header parameter ${controlled.name} would set a header only the gateway sets (where the request goes or how it is framed)`,
+    };
   const placed = placedArguments(parameters, openapiVersion);
   if (typeof placed === 'string') return { ok: false, reason: placed };
   const { properties, required, query, headers, pathArguments } = placed;
