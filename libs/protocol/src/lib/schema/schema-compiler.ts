@@ -5,6 +5,7 @@ import { errorMessage } from '../errors/error-message';
 import { printable } from '../text/printable';
 import { describeProblem } from './describe-problem';
 import { linearRegExpEngine } from './linear-regexp';
+import { declareScopeValuesLinearly } from './linear-scope-refs';
 import { SchemaError, SchemaErrorCode } from './schema-errors';
 
 export type SchemaCheck = { ok: true } | { ok: false; problems: string[] };
@@ -93,9 +94,15 @@ export class SchemaCompiler {
   private ajvFor($schema: unknown): Ajv | Ajv2020 {
     // `$schema` is dropped before compiling: Ajv would otherwise look the meta-schema up by URI, and know
     // none but its own dialect's. The dialect chooses the instance instead.
-    if (typeof $schema === 'string' && /draft-0[467]/.test($schema)) return (this.draft07 ??= new Ajv(ajvOptions(this.strict)));
-    return (this.draft2020 ??= new Ajv2020(ajvOptions(this.strict)));
+    if (typeof $schema === 'string' && /draft-0[467]/.test($schema)) return (this.draft07 ??= linear(new Ajv(ajvOptions(this.strict))));
+    return (this.draft2020 ??= linear(new Ajv2020(ajvOptions(this.strict))));
   }
+}
+
+/** A new instance, with compile time linear in a schema's patterns and references (linear-scope-refs.ts). */
+function linear<T extends Ajv | Ajv2020>(ajv: T): T {
+  declareScopeValuesLinearly(ajv);
+  return ajv;
 }
 
 function ajvOptions(strict: boolean): Options {
