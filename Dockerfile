@@ -21,7 +21,10 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean -
 
 # 3. runtime: slim Node, a numeric non-root user (runAsNonRoot can check it), nothing written but /tmp
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 MANAGEMENT_PORT=9090
+# The MCP port on every interface; the management port (bundle state, refreshes, metrics: no token asked)
+# on loopback only, where the HEALTHCHECK reaches it. Open it with MANAGEMENT_HOST=0.0.0.0 only where
+# something else keeps it private (docs/deployment.md, "The management port").
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 MANAGEMENT_PORT=9090 MANAGEMENT_HOST=127.0.0.1
 WORKDIR /app
 COPY --from=production-dependencies /app/node_modules ./node_modules
 COPY --from=production-dependencies /app/package.json ./package.json

@@ -7,6 +7,8 @@ import { gatewayConfigFile, spawnGateway } from '@toolmesh/test-peers/gateway-pr
 import { eventually } from '@toolmesh/test-peers/process-table';
 import { startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
 
+import { all, type Stage, stagesOf } from './dockerfile-source';
+
 /**
  * The Dockerfile's invariants (no container engine runs here): stages, user, health check, what the final
  * image holds. The HEALTHCHECK's own command is run against the built gateway, and the bundle's run-time
@@ -15,41 +17,9 @@ import { startSampleToolService } from '@toolmesh/test-peers/sample-tool-service
 const ROOT = path.resolve(__dirname, '../../..');
 const packageJson = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
 
-interface Instruction {
-  keyword: string;
-  args: string;
-}
-interface Stage {
-  from: string;
-  name?: string;
-  instructions: Instruction[];
-}
-
-/** Dockerfile instructions with continuation lines joined and comments dropped, grouped by FROM. */
-function stagesOf(text: string): Stage[] {
-  const lines = text
-    .replace(/\\\n/g, ' ')
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '' && !line.startsWith('#'));
-  const stages: Stage[] = [];
-  for (const line of lines) {
-    const [, keyword, args] = /^(\S+)\s*(.*)$/.exec(line) ?? [];
-    if (keyword.toUpperCase() === 'FROM') {
-      const [, from, name] = /^(\S+)(?:\s+AS\s+(\S+))?$/i.exec(args) ?? [];
-      stages.push({ from, name, instructions: [] });
-    } else {
-      stages.at(-1)?.instructions.push({ keyword: keyword.toUpperCase(), args });
-    }
-  }
-  return stages;
-}
-
 const stages = stagesOf(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'));
 const runtime = stages.at(-1) as Stage;
 const stageNamed = (name: string) => stages.find((stage) => stage.name === name);
-const all = (stage: Stage | undefined, keyword: string) =>
-  stage?.instructions.filter((instruction) => instruction.keyword === keyword).map((instruction) => instruction.args) ?? [];
 const healthCheckCommand = (): string[] => JSON.parse(/^.*?\bCMD\s+(\[.*\])$/.exec(all(runtime, 'HEALTHCHECK')[0])?.[1] ?? '[]');
 
 describe('the Dockerfile', () => {

@@ -151,8 +151,14 @@ describe.each(['deploy/kustomize/base', 'deploy/kustomize/overlays/example'])('k
     const workDir = mkdtempSync(path.join(tmpdir(), 'kustomize-config-'));
     const configFile = path.join(workDir, 'gateway.yaml');
     writeFileSync(configFile, configText);
-    // only the ports (to free ones), the address (loopback) and the log format (the ready line) are overridden
-    const gateway = await spawnGateway(configFile, { PORT: '0', MANAGEMENT_PORT: '0', HOST: '127.0.0.1', LOG_FORMAT: 'kv' });
+    // only the ports (to free ones), the addresses (loopback) and the log format (the ready line) are overridden
+    const gateway = await spawnGateway(configFile, {
+      PORT: '0',
+      MANAGEMENT_PORT: '0',
+      HOST: '127.0.0.1',
+      MANAGEMENT_HOST: '127.0.0.1',
+      LOG_FORMAT: 'kv',
+    });
     try {
       const managementUrl = gateway.match[2];
       const liveness = await fetch(`${managementUrl}${(container.livenessProbe as Probe).httpGet.path}`);

@@ -169,7 +169,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     keepAliveTimeoutMillis,
     ...(maxConnections > 0 && { maxConnections }),
   });
-  const management = await startManagementServer(config.server.managementPort, config.server.host, {
+  const management = await startManagementServer(config.server.managementPort, config.server.managementHost, {
     ready: () => !draining && catalogue.isReady(), // DOWN from the signal on, so the balancer stops first
     toolBundles: () => access.describeBundles(catalogue.status(), catalogue.current()),
     refreshBundle: (bundle) => catalogue.requestRefresh(bundle),

@@ -42,6 +42,9 @@ export function defaultConfig(env: NodeJS.ProcessEnv = {}): GatewayConfig {
       host: '127.0.0.1',
       port: 8080,
       managementPort: 9090,
+      // Apart from host: the management port answers to nobody but the pod's own probes unless opened on
+      // purpose, since it lets anyone who reaches it refresh bundles and read their state (issue 43).
+      managementHost: '127.0.0.1',
       // Slow clients are bounded (SPEC G26): headers within 10 s, a whole request within 30 s.
       headersTimeoutMillis: 10_000,
       requestTimeoutMillis: 30_000,

@@ -139,9 +139,12 @@ export interface RateLimitsSettings {
 /** Everything the gateway can be told; docs/configuration.md describes each field. */
 export interface GatewayConfig {
   server: {
+    /** Where the MCP port binds. */
     host: string;
     port: number;
     managementPort: number;
+    /** Where the management port binds: loopback unless opened on purpose (its endpoints need no token). */
+    managementHost: string;
     /** Time to receive a request's headers (slowloris). */
     headersTimeoutMillis: number;
     /** Time to receive a whole request, body included; the gateway's own work is not counted. */

@@ -46,6 +46,11 @@ mcp:
     expect(config.mcp.maxBodyBytes).toBe(defaultConfig().mcp.maxBodyBytes);
   });
 
+  it('keeps the management port on loopback when HOST opens the MCP port, until MANAGEMENT_HOST opens it too (issue 43)', () => {
+    expect(loadConfig({ env: { HOST: '0.0.0.0' } }).server).toMatchObject({ host: '0.0.0.0', managementHost: '127.0.0.1' });
+    expect(loadConfig({ env: { HOST: '0.0.0.0', MANAGEMENT_HOST: '0.0.0.0' } }).server.managementHost).toBe('0.0.0.0');
+  });
+
   it('reads GATEWAY_CONFIG when no file is given', () => {
     expect(loadConfig({ env: { GATEWAY_CONFIG: yamlFile('mcp: { maxBodyBytes: 4096 }') } }).mcp.maxBodyBytes).toBe(4096);
   });

@@ -27,6 +27,7 @@ export const ENV_OVERRIDES: ReadonlyArray<[string, string, EnvKind]> = [
   ['HOST', 'server.host', 'string'],
   ['PORT', 'server.port', 'int'],
   ['MANAGEMENT_PORT', 'server.managementPort', 'int'],
+  ['MANAGEMENT_HOST', 'server.managementHost', 'string'],
   ['MAX_CONNECTIONS', 'server.maxConnections', 'int'],
   ['METRICS_ENABLED', 'server.metricsEnabled', 'bool'],
   ['MCP_ENDPOINT_PATH', 'mcp.endpointPath', 'string'],
