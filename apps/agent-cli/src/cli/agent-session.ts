@@ -71,6 +71,7 @@ export class AgentSession {
         file,
         (message) => context.io.stderr(`warning: ${message}\n`),
         storedSecrets(userConfigDirectory(context.agent.env)),
+        context.agent.transcript ? undefined : context.agent.workingDirectory,
       );
       const client = createChatModel(settings);
       const decisions = { made: 0, refused: 0 };

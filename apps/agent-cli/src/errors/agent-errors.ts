@@ -30,6 +30,8 @@ export const AgentErrorCode = {
   OutsideWorkspace: 'tool.outside_workspace',
   /** `serve` would have the file system's root or the home directory as its workspace: pass `--workspace <folder>`. */
   ServeWorkspaceTooWide: 'serve.workspace_too_wide',
+  /** A folder of the CLI's own files under the working directory (`.agent-cli`, a folder in it) is a symbolic link: nothing is written through it. */
+  PlantedLink: 'files.planted_link',
   /** `run` / `chat` without a model: neither `llm.model` in the configuration nor `--model`. */
   LlmModelNotConfigured: 'llm.model_not_configured',
   /** The LLM server could not be reached (connection refused, unknown host, ...) at `llm.baseUrl`. */

@@ -1,7 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { errorMessage } from '@toolmesh/protocol';
+import { createOwnFile, makeOwnFolder, ownFileFailure } from '../own-folders';
 
 /** Where a session's oversized results go, under the working directory: inside the workspace, so `Read` needs no question. */
 const RESULT_OVERFLOW_DIRECTORY = path.join('.agent-cli', 'tool-results');
@@ -13,8 +13,8 @@ export type SavedResult = { readonly saved: true; readonly shown: string } | { r
  * The session's folder for tool results over `llm.maxToolResultChars`: each is written whole to a file
  * of its own, so the model can read the rest with `Read` and `Grep` instead of losing it. JSON is written
  * pretty-printed, so `Read`'s line paging reaches every part of it (a one-line 5 MB file would be cut at
- * its first 256 KiB). Files are numbered, never named after anything the model or a tool chose, and
- * never overwritten.
+ * its first 256 KiB). Files are numbered, never named after anything the model or a tool chose, never
+ * overwritten, and never written through a symbolic link planted in the workspace (own-folders.ts).
  */
 export class ResultOverflow {
   private count = 0;
@@ -36,12 +36,17 @@ export class ResultOverflow {
     const file = path.join(this.directory, `result-${this.count}.${json === undefined ? 'txt' : 'json'}`);
     const body = json === undefined ? text : `${JSON.stringify(json, null, 2)}\n`;
     try {
-      mkdirSync(this.directory, { recursive: true, mode: 0o700 });
-      writeFileSync(file, body, { flag: 'wx', mode: 0o600 });
+      makeOwnFolder(this.workingDirectory, this.directory);
+      const fd = createOwnFile(file, 0o600);
+      try {
+        writeFileSync(fd, body);
+      } finally {
+        closeSync(fd);
+      }
     } catch (error) {
       return {
         saved: false,
-        reason: (error as NodeJS.ErrnoException).code ?? errorMessage(error),
+        reason: ownFileFailure(error),
       };
     }
     return {

@@ -1,8 +1,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
-import { errorMessage } from '@toolmesh/protocol';
-
+import { createOwnFile, makeOwnFolder, ownFileFailure } from '../own-folders';
 import type { TranscriptEntry } from './transcript-entry';
 
 /** Where `run` and `chat` write their transcript when `--transcript` is not given, relative to the working directory. */
@@ -24,10 +23,17 @@ export class Transcript {
     readonly file: string,
     private readonly warn: (message: string) => void,
     private readonly secrets: readonly string[] = [],
+    /** Given for the default file (the working directory): its folders are the CLI's own, so no link planted there is followed. */
+    ownUnder?: string,
   ) {
     try {
-      mkdirSync(path.dirname(file), { recursive: true });
-      this.fd = openSync(file, 'a');
+      if (ownUnder === undefined) {
+        mkdirSync(path.dirname(file), { recursive: true });
+        this.fd = openSync(file, 'a');
+      } else {
+        makeOwnFolder(ownUnder, path.dirname(file));
+        this.fd = createOwnFile(file, 0o600);
+      }
     } catch (error) {
       this.fail(error);
     }
@@ -71,9 +77,8 @@ export class Transcript {
     this.fd = undefined;
     if (this.failed) return;
     this.failed = true;
-    this.warn(
-      `the transcript ${this.file} cannot be written (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)}); the session goes on without it`,
-    );
+    const why = ownFileFailure(error);
+    this.warn(`the transcript ${this.file} cannot be written (${why}); the session goes on without it`);
   }
 }
 
