@@ -98,7 +98,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     settings: {
       maxToolTimeoutMillis: mcp.maxToolTimeoutMillis,
       forwardAuthorization: mcp.forwardAuthorization,
-      requestStates: RequestStateSeal.fromSecret(mcp.requestStateKey),
+      requestStates: RequestStateSeal.fromSecret(mcp.requestStateKey, mcp.requestStateTtlSeconds),
       ...(access.identityHeaders && { identityHeaders: access.identityHeaders }),
     },
     credentials,

@@ -1,4 +1,5 @@
 import type { InputRequired } from './input-required';
+import type { StateRefusal } from './request-state-seal';
 
 /**
  * The `CallToolResult` the gateway makes of a tool service's reply (SPEC G13), and of its own refusals: one
@@ -28,10 +29,11 @@ export type UpstreamRefusal = { readonly invalidParams: string } | { readonly re
  * - `result`: a result to pass on, the gateway's or an MCP server's;
  * - `input_required`: the tool asks the caller for input first (MRTR), its state sealed;
  * - `refused_upstream`: an MCP server refused what the caller sent, which the caller gets as the same error;
- * - `invalid_request_state`: a retry's `requestState` was not sealed here for this tool.
+ * - `invalid_request_state`: a retry's `requestState` was refused: not sealed here for this tool, expired,
+ *   or brought by another caller or with other arguments (`reason`).
  */
 export type ToolCallOutcome =
   | { readonly kind: 'result'; readonly result: GatewayCallToolResult | ForwardedToolResult }
   | { readonly kind: 'input_required'; readonly input: InputRequired }
   | { readonly kind: 'refused_upstream'; readonly refusal: UpstreamRefusal }
-  | { readonly kind: 'invalid_request_state' };
+  | { readonly kind: 'invalid_request_state'; readonly reason: StateRefusal };

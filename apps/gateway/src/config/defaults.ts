@@ -71,6 +71,8 @@ export function defaultConfig(env: NodeJS.ProcessEnv = {}): GatewayConfig {
       toolSearch: false,
       shutdownDrainMillis: 40_000,
       forwardAuthorization: false,
+      // Time enough for a person to answer a form; a sealed state is refused after it (issue 44).
+      requestStateTtlSeconds: 600,
       allowedHosts: ['localhost', '127.0.0.1', '[::1]'],
       allowedOrigins: ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'],
       payloadLoggingEnabled: false,

@@ -189,6 +189,8 @@ export interface GatewayConfig {
      * process draws its own, and a retry reaching another replica is refused; replicas share one.
      */
     requestStateKey?: string;
+    /** How long a sealed `requestState` may come back: a retry after it is refused and starts afresh. */
+    requestStateTtlSeconds: number;
     allowedHosts: string[];
     allowedOrigins: string[];
     payloadLoggingEnabled: boolean;

@@ -41,6 +41,7 @@ export const ENV_OVERRIDES: ReadonlyArray<[string, string, EnvKind]> = [
   ['MCP_SHUTDOWN_DRAIN_MILLIS', 'mcp.shutdownDrainMillis', 'int'],
   ['MCP_FORWARD_AUTHORIZATION', 'mcp.forwardAuthorization', 'bool'],
   ['MCP_REQUEST_STATE_KEY', 'mcp.requestStateKey', 'string'],
+  ['MCP_REQUEST_STATE_TTL_SECONDS', 'mcp.requestStateTtlSeconds', 'int'],
   ['MCP_ALLOWED_HOSTS', 'mcp.allowedHosts', 'list'],
   ['MCP_ALLOWED_ORIGINS', 'mcp.allowedOrigins', 'list'],
   ['MCP_PAYLOAD_LOGGING_ENABLED', 'mcp.payloadLoggingEnabled', 'bool'],

@@ -141,7 +141,7 @@ describe('the 2026-07-28 era (SPEC G25)', () => {
       expect(first.body.result).toEqual({
         resultType: 'input_required',
         inputRequests: { name: { method: 'elicitation/create', params: expect.objectContaining({ message: 'Your name?' }) } },
-        requestState: expect.stringMatching(/^v1\.[A-Za-z0-9_-]+$/),
+        requestState: expect.stringMatching(/^v2\.[A-Za-z0-9_-]+$/),
         _meta: SERVER_INFO,
       });
       expect(first.body.result?.requestState).not.toContain(Buffer.from('asked-for-name').toString('base64url'));
@@ -187,6 +187,37 @@ describe('the 2026-07-28 era (SPEC G25)', () => {
       });
       expect(elsewhere.body.error?.code).toBe(-32602);
       expect(await tools().calls()).toEqual([]);
+    });
+
+    it('refuses a state replayed by another caller or with other arguments, saying why, before it reaches the tool service', async () => {
+      const withElicitation = { _meta: { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } } };
+      const askedOf = { 'employee-no': 'E100' };
+      const first = await modern(
+        gateway(),
+        'tools/call',
+        { name: 'test_streaming_elicitation', arguments: {}, ...withElicitation },
+        askedOf,
+      );
+      const retry = (args: Record<string, unknown>, headers: Record<string, string>) =>
+        modern(
+          gateway(),
+          'tools/call',
+          {
+            name: 'test_streaming_elicitation',
+            arguments: args,
+            inputResponses: {},
+            requestState: first.body.result?.requestState,
+            ...withElicitation,
+          },
+          headers,
+        );
+      await tools().clearCalls();
+      const otherCaller = await retry({}, { 'employee-no': 'E200' });
+      expect(otherCaller.body.error).toMatchObject({ code: -32602, message: expect.stringContaining('issued to another caller') });
+      const otherRequest = await retry({ extra: 'x' }, askedOf);
+      expect(otherRequest.body.error).toMatchObject({ code: -32602, message: expect.stringContaining('issued for other arguments') });
+      expect(await tools().calls()).toEqual([]);
+      expect((await retry({}, askedOf)).body.result).toMatchObject({ resultType: 'complete', isError: false });
     });
 
     it('refuses inputResponses that are not an object of result objects with -32602', async () => {
@@ -527,5 +558,27 @@ describe('listen streams: a per-client bound and a lifetime (issue 32)', () => {
     expect(stream.status).toBe(200);
     const text = await stream.text; // ends by itself, or the test times out
     expect(text).toContain('"resultType":"complete"');
+  });
+});
+
+describe('a sealed requestState after mcp.requestStateTtlSeconds', () => {
+  const { gateway, tools } = useGatewayWithSampleService((config) => {
+    config.mcp.requestStateTtlSeconds = 1;
+  });
+
+  it('is refused as expired, and the tool service is not called', async () => {
+    const withElicitation = { _meta: { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } } };
+    const first = await modern(gateway(), 'tools/call', { name: 'test_streaming_elicitation', arguments: {}, ...withElicitation });
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await tools().clearCalls();
+    const late = await modern(gateway(), 'tools/call', {
+      name: 'test_streaming_elicitation',
+      arguments: {},
+      inputResponses: {},
+      requestState: first.body.result?.requestState,
+      ...withElicitation,
+    });
+    expect(late.body.error).toMatchObject({ code: -32602, message: expect.stringContaining('has expired') });
+    expect(await tools().calls()).toEqual([]);
   });
 });

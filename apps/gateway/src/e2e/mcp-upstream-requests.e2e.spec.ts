@@ -162,7 +162,7 @@ mcp:
         inputRequests: { confirm: { method: 'elicitation/create' } },
       });
       const sealed = first.body.result?.requestState as string;
-      expect(sealed).toMatch(/^v1\./);
+      expect(sealed).toMatch(/^v2\./);
       const inputResponses = { confirm: { action: 'accept', content: { ok: true } } };
       for (const requestState of ['confirmation-asked', `${sealed.slice(0, -2)}AA`]) {
         const forged = await rawModernCall(frontUrl(), { name, arguments: {}, inputResponses, requestState }, { elicitation: {} });
@@ -225,7 +225,7 @@ mcp:
     it("seals the held call's key: a forged one is refused, and a retry that reaches another replica is told the call is not waiting there", async () => {
       const name = 'ev_trigger-elicitation-request';
       const first = await rawModernCall(frontUrl(), { name, arguments: {} }, { elicitation: {} });
-      expect(first.body.result).toMatchObject({ resultType: 'input_required', requestState: expect.stringMatching(/^v1\./) });
+      expect(first.body.result).toMatchObject({ resultType: 'input_required', requestState: expect.stringMatching(/^v2\./) });
       const [key] = Object.keys(first.body.result?.inputRequests as object);
       const inputResponses = { [key]: { action: 'accept', content: { name: 'Ada' } } };
       const forged = await rawModernCall(

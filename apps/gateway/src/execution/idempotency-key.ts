@@ -17,7 +17,7 @@ export type CallIdentity = (name: string, params: Record<string, unknown>, conte
  * so without this two callers sending the same ones would get one key, and a service that keeps keys
  * would answer one caller with the other's stored reply.
  */
-function callerPart({ caller, employeeNo, virtualEmployeeNo }: RequestContext): string {
+export function callerPart({ caller, employeeNo, virtualEmployeeNo }: RequestContext): string {
   if (caller !== undefined) return `token ${callerKey(caller)}`;
   return `employee ${employeeNo?.length ?? -1}:${employeeNo ?? ''}${virtualEmployeeNo ?? ''}`;
 }

@@ -14,6 +14,7 @@ import { McpServerInvoker } from './invokers/mcp-server-invoker';
 import { OpenApiInvoker } from './invokers/openapi-invoker';
 import { OutboundHeaders, type OutboundHeaderSettings } from './invokers/outbound-headers';
 import { ServiceInvoker } from './invokers/service-invoker';
+import { stateBinding } from './request-state-binding';
 import { toolResult } from './result-mapper';
 import { type CallExtras, notCalled, type ToolCallObserver } from './tool-call';
 import type { ToolConcurrencyLimit } from './tool-concurrency-limit';
@@ -101,12 +102,12 @@ export class ToolExecutionService {
     const { name } = tool;
     const { logger, settings } = this.options;
     if (extras.answers?.requestState !== undefined) {
-      const state = settings.requestStates.open(name, extras.answers.requestState);
-      if (state === undefined) {
-        logger.warn('request_state_refused', { tool: name }, context);
-        return Promise.resolve({ kind: 'invalid_request_state' });
+      const opened = settings.requestStates.open(stateBinding(name, args, context), extras.answers.requestState);
+      if ('refused' in opened) {
+        logger.warn('request_state_refused', { tool: name, reason: opened.refused }, context);
+        return Promise.resolve({ kind: 'invalid_request_state', reason: opened.refused });
       }
-      extras = { ...extras, answers: { ...extras.answers, requestState: state } };
+      extras = { ...extras, answers: { ...extras.answers, requestState: opened.state } };
     }
     // Compiled when the manifest loaded (SPEC N5): patterns run in linear time, nothing compiles here.
     const check = tool.inputValidator.check(args, 'arguments');

@@ -8,6 +8,7 @@ import type { RequestStateSeal } from '../../call/request-state-seal';
 import type { ToolCallOutcome } from '../../call/tool-call-outcome';
 import type { ToolClient, ToolHttpRequest, ToolHttpResponse } from '../../tool-client/tool-client';
 import type { CallSlots } from '../call-slots';
+import { stateBinding } from '../request-state-binding';
 import { mapToolReply, type ReplyForm } from '../result-mapper';
 import { type CallExtras, logCallEnd, notCalled, type ToolCallObserver } from '../tool-call';
 import type { OutboundHeaders } from './outbound-headers';
@@ -91,7 +92,7 @@ export abstract class HttpToolInvoker<Target extends ToolTarget> implements Tool
     this.observed(name, reply, durationMs, context);
     const mapped = mapToolReply(name, reply, durationMs, tool.output, this.replyForm);
     return 'inputRequired' in mapped
-      ? { kind: 'input_required', input: this.deps.requestStates.sealInput(name, mapped.inputRequired) }
+      ? { kind: 'input_required', input: this.deps.requestStates.sealInput(stateBinding(name, args, context), mapped.inputRequired) }
       : { kind: 'result', result: mapped };
   }
 

@@ -7,6 +7,7 @@ import { type ForwardedCall, type ForwardedCallRequest, forwardToolCall } from '
 import { forwardedStateText, readForwardedState } from '../../upstreams/forwarded-state';
 import type { McpUpstreams } from '../../upstreams/mcp-upstreams';
 import type { CallSlots } from '../call-slots';
+import { stateBinding } from '../request-state-binding';
 import { type CallExtras, logCallEnd, notCalled, type ToolCallObserver } from '../tool-call';
 import type { ToolInvoker } from './tool-invoker';
 
@@ -42,7 +43,7 @@ export class McpServerInvoker implements ToolInvoker<McpTarget> {
     const connection = upstreams?.connectionNow(tool.routeToken);
     if (upstreams === undefined || connection === undefined) return Promise.resolve(notCalled(name, 'its MCP server is not configured'));
     const answers = forwardedAnswers(extras);
-    if (answers === 'invalid') return Promise.resolve({ kind: 'invalid_request_state' });
+    if (answers === 'invalid') return Promise.resolve({ kind: 'invalid_request_state', reason: 'not_sealed_here' });
     const refused = slots.take(tool, context);
     if (refused !== undefined) return Promise.resolve(refused);
     const started = performance.now();
@@ -61,7 +62,7 @@ export class McpServerInvoker implements ToolInvoker<McpTarget> {
     return forwarding.then(
       (forwarded) => {
         slots.release(tool);
-        return this.outcomeOf(name, forwarded, context, Math.round(performance.now() - started));
+        return this.outcomeOf(name, args, forwarded, context, Math.round(performance.now() - started));
       },
       (error: unknown) => {
         slots.release(tool);
@@ -74,7 +75,13 @@ export class McpServerInvoker implements ToolInvoker<McpTarget> {
    * A forwarded call's end: observed, logged once, and passed up as it is, already an outcome; only an
    * input request changes, its state sealed for the caller.
    */
-  private outcomeOf(name: string, forwarded: ForwardedCall, context: RequestContext, durationMs: number): ToolCallOutcome {
+  private outcomeOf(
+    name: string,
+    args: Record<string, unknown>,
+    forwarded: ForwardedCall,
+    context: RequestContext,
+    durationMs: number,
+  ): ToolCallOutcome {
     const failure = forwarded.kind === 'result' ? forwarded.failure : forwarded.kind === 'refused_upstream' ? 'jsonrpc_error' : undefined;
     this.deps.observe?.(name, durationMs, failure);
     const status = context.hangUp?.happened
@@ -88,7 +95,10 @@ export class McpServerInvoker implements ToolInvoker<McpTarget> {
     const state = held !== undefined ? { held } : input.requestState !== undefined ? { upstream: input.requestState } : undefined;
     return {
       kind: 'input_required',
-      input: this.deps.requestStates.sealInput(name, { ...input, ...(state && { requestState: forwardedStateText(state) }) }),
+      input: this.deps.requestStates.sealInput(stateBinding(name, args, context), {
+        ...input,
+        ...(state && { requestState: forwardedStateText(state) }),
+      }),
     };
   }
 }

@@ -11,6 +11,7 @@ import type { ToolDefinition } from '@toolmesh/registry';
 import type { JsonOutcome, RequestContext } from '@toolmesh/transport-http/server';
 
 import { declaredInputCapabilities, inputAnswersProblem, inputCapabilitiesDeclared, readInputAnswers } from '../../call/input-required';
+import type { StateRefusal } from '../../call/request-state-seal';
 import type { ForwardedToolResult, GatewayCallToolResult, ToolCallOutcome, UpstreamRefusal } from '../../call/tool-call-outcome';
 import { traceHeaders } from '../../call/trace-context';
 import type { AdmissionRefusal, CallAdmission } from '../../execution/call-admission';
@@ -101,6 +102,14 @@ export function toolsCallHandler(
   };
 }
 
+/** Why a retry's `requestState` was refused, as its -32602 says. */
+const STATE_REFUSALS: Readonly<Record<StateRefusal, string>> = {
+  not_sealed_here: 'was not issued by this gateway for this tool, or was altered',
+  expired: 'has expired (mcp.requestStateTtlSeconds)',
+  other_caller: 'was issued to another caller',
+  other_request: 'was issued for other arguments',
+};
+
 /** A call's outcome as its era answers it. */
 function answer(
   outcome: ToolCallOutcome,
@@ -118,10 +127,7 @@ function answer(
     case 'refused_upstream':
       return refusedUpstream(id, outcome.refusal);
     case 'invalid_request_state':
-      return invalidParams(
-        id,
-        '"requestState" was not issued by this gateway for this tool, or was altered; call the tool again without it',
-      );
+      return invalidParams(id, `"requestState" ${STATE_REFUSALS[outcome.reason]}; call the tool again without it`);
   }
 }
 
