@@ -22,7 +22,14 @@ export {
   unsupportedProtocolVersion,
 } from './lib/jsonrpc/error-responses';
 export { JsonRpcErrorCode } from './lib/jsonrpc/error-codes';
-export { DEFAULT_MAX_DEPTH, exceedsDepth, parseJsonRpcBatchOrMessage, parseJsonRpcMessage, type ParseResult } from './lib/jsonrpc/parse';
+export {
+  DEFAULT_MAX_DEPTH,
+  exceedsDepth,
+  exceedsNodes,
+  parseJsonRpcBatchOrMessage,
+  parseJsonRpcMessage,
+  type ParseResult,
+} from './lib/jsonrpc/parse';
 export { JsonDepthGauge } from './lib/jsonrpc/json-depth-gauge';
 export {
   isModernProtocolVersion,

@@ -29,6 +29,7 @@ const BOUNDS = [
   'mcp.catalogue.toolsListPageSize',
   'mcp.catalogue.maxYamlDepth',
   'mcp.catalogue.maxYamlNodes',
+  'mcp.catalogue.maxSchemaNodes',
 ];
 
 /** A key's default as docs/configuration.md's reference table states it: `| \`key\` | \`1048576\` | ...`. */

@@ -212,6 +212,7 @@ export const configSchema = {
             'maxManifestBytes',
             'maxYamlDepth',
             'maxYamlNodes',
+            'maxSchemaNodes',
           ],
           properties: {
             refreshTtlMillis: { type: 'integer', minimum: 0 },
@@ -224,6 +225,7 @@ export const configSchema = {
             maxManifestBytes: positiveInt,
             maxYamlDepth: positiveInt,
             maxYamlNodes: positiveInt,
+            maxSchemaNodes: positiveInt,
           },
         },
         routingHints: {

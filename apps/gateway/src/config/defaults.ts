@@ -1,6 +1,6 @@
 import { isIP, isIPv6 } from 'node:net';
 
-import { DEFAULT_YAML_LIMITS } from '@toolmesh/registry';
+import { DEFAULT_MAX_SCHEMA_NODES, DEFAULT_YAML_LIMITS } from '@toolmesh/registry';
 
 import { version } from '../../../../package.json';
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
@@ -96,6 +96,7 @@ export function defaultConfig(env: NodeJS.ProcessEnv = {}): GatewayConfig {
         maxManifestBytes: DEFAULT_MAX_MANIFEST_BYTES,
         maxYamlDepth: DEFAULT_YAML_LIMITS.maxDepth,
         maxYamlNodes: DEFAULT_YAML_LIMITS.maxNodes,
+        maxSchemaNodes: DEFAULT_MAX_SCHEMA_NODES,
       },
       routingHints: { refreshTtlMillis: 300_000 },
       notifications: { maxOpenStreams: 1_024, maxStreamsPerClient: 64, maxStreamLifetimeMillis: 3_600_000, keepAliveMillis: 15_000 },

@@ -217,6 +217,8 @@ export interface GatewayConfig {
       maxYamlDepth: number;
       /** A YAML document with more nodes is refused before it is composed (registry.yaml_too_many_nodes). */
       maxYamlNodes: number;
+      /** A tool whose inputSchema and outputSchema hold more JSON values is refused before compiling (registry.schema_too_large). */
+      maxSchemaNodes: number;
     };
     routingHints: { refreshTtlMillis: number };
     /** The change-notification streams of both eras (SPEC G21). */

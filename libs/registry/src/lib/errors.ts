@@ -5,6 +5,7 @@ export const RegistryErrorCode = {
   ManifestInvalid: 'registry.manifest_invalid',
   ManifestTooLarge: 'registry.manifest_too_large',
   ToolTooDeep: 'registry.tool_too_deep',
+  SchemaTooLarge: 'registry.schema_too_large',
   NameCollision: 'registry.name_collision',
   CatalogueTooLarge: 'registry.catalogue_too_large',
   PortalUnreachable: 'registry.portal_unreachable',

@@ -189,6 +189,24 @@ export function exceedsDepth(root: unknown, maxDepth: number): boolean {
   return false;
 }
 
+/**
+ * Whether the `roots` hold more than `max` JSON values together (objects, arrays, strings, numbers,
+ * booleans, nulls; each root included, object keys not; an absent root is none). Iterative, as exceedsDepth is, and stops as
+ * soon as it has counted past `max`.
+ */
+export function exceedsNodes(roots: readonly unknown[], max: number): boolean {
+  const pending: unknown[] = [...roots];
+  let count = 0;
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (value === undefined) continue;
+    if (++count > max) return true;
+    if (typeof value === 'object' && value !== null)
+      for (const child of Array.isArray(value) ? value : Object.values(value)) pending.push(child);
+  }
+  return false;
+}
+
 function firstUnknownMember(value: Record<string, unknown>, allowed: ReadonlySet<string>): string | undefined {
   for (const key of Object.keys(value)) if (!allowed.has(key)) return key;
   return undefined;

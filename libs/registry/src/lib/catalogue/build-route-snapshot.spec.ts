@@ -17,7 +17,7 @@ const manifestOf = (tools: Array<{ name: string; maxLength: number }>) =>
   );
 
 async function snapshotOf(manifests: ReturnType<typeof inService>, previous?: RouteSnapshot): Promise<RouteSnapshot> {
-  const result = await buildRouteSnapshot(route, manifests, 'remote', 0, MAX_TOOLS, previous);
+  const result = await buildRouteSnapshot(route, manifests, 'remote', 0, { maxTools: MAX_TOOLS }, previous);
   if (!result.ok) throw new Error(result.problems.join('; '));
   return result.snapshot;
 }
@@ -115,7 +115,7 @@ describe('buildRouteSnapshot bounds, checked before the work they bound', () => 
       { serviceDomain: 'http://a.internal', manifest: { tools: [tool('a1'), tool('a2')] } },
       { serviceDomain: 'http://b.internal', manifest: { tools: [{ name: 'no schema' }] } },
     ];
-    const result = await buildRouteSnapshot(route, manifests, 'remote', 0, 2);
+    const result = await buildRouteSnapshot(route, manifests, 'remote', 0, { maxTools: 2 });
     expect(result).toEqual({
       ok: false,
       code: RegistryErrorCode.ManifestTooLarge,
@@ -125,7 +125,7 @@ describe('buildRouteSnapshot bounds, checked before the work they bound', () => 
   });
 
   it('serves a route of exactly maxTools tools', async () => {
-    const result = await buildRouteSnapshot(route, inService([tool('a1'), tool('a2')]), 'remote', 0, 2);
+    const result = await buildRouteSnapshot(route, inService([tool('a1'), tool('a2')]), 'remote', 0, { maxTools: 2 });
     expect(result.ok && result.snapshot.tools.map((t) => t.name)).toEqual(['a1', 'a2']);
   });
 
@@ -138,5 +138,38 @@ describe('buildRouteSnapshot bounds, checked before the work they bound', () => 
       { name: 'deep', code: RegistryErrorCode.ToolTooDeep, message: "the tool's definition is nested deeper than 253 levels" },
     ]);
     expect((snapshot.manifests[0].manifest as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toEqual(['shallow']);
+  });
+
+  describe('maxSchemaNodes (issue 43, item 2)', () => {
+    /** An inputSchema of 3 + 3n JSON values: itself, its type and properties, and per property its schema, type and pattern. */
+    const patterned = (n: number) => ({
+      type: 'object',
+      properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, { type: 'string', pattern: `^v${i}-` }])),
+    });
+    const limits = { maxTools: MAX_TOOLS, maxSchemaNodes: 303 };
+
+    it('refuses a tool whose schemas hold more JSON values than the limit on its own, before compiling it, and serves the rest', async () => {
+      const wide = { ...tool('wide', patterned(100)), outputSchema: { type: 'object' } };
+      const result = await buildRouteSnapshot(route, inService([wide, tool('narrow', patterned(100))]), 'remote', 0, limits);
+      if (!result.ok) throw new Error(result.problems.join('; '));
+      const snapshot = result.snapshot;
+      expect(snapshot.tools.map((t) => t.name)).toEqual(['narrow']);
+      expect(snapshot.refusedTools).toEqual([
+        {
+          name: 'wide',
+          code: RegistryErrorCode.SchemaTooLarge,
+          message: "the tool's inputSchema and outputSchema hold more than 303 JSON values (mcp.catalogue.maxSchemaNodes)",
+        },
+      ]);
+      expect(snapshot.schemas.size).toBe(1);
+    });
+
+    it('refuses the 10,000 patterned properties of the attack at the default limit in a fraction of a second', async () => {
+      const started = process.cpuUsage();
+      const snapshot = await snapshotOf(inService([tool('attack', patterned(10_000)), tool('neighbour')]));
+      expect(process.cpuUsage(started).user / 1e6).toBeLessThan(2);
+      expect(snapshot.tools.map((t) => t.name)).toEqual(['neighbour']);
+      expect(snapshot.refusedTools).toEqual([expect.objectContaining({ name: 'attack', code: RegistryErrorCode.SchemaTooLarge })]);
+    });
   });
 });

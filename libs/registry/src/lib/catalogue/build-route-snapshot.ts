@@ -3,9 +3,10 @@ import { createHash } from 'node:crypto';
 import { SchemaCompiler } from '@toolmesh/protocol';
 
 import { RegistryError, RegistryErrorCode, toRegistryError } from '../errors';
-import { offeredToolCount, setAsideDeepTools } from '../manifest/manifest-bounds';
+import { offeredToolCount, setAsideUnboundedTools } from '../manifest/manifest-bounds';
 import { type BundleTarget, validateManifest } from '../manifest/validate-manifest';
 import { convertMcpTools } from '../mcp-server/convert-mcp-tools';
+import { DEFAULT_MAX_SCHEMA_NODES, type RouteLimits } from '../model/route-limits';
 import type { RouteSnapshot, ServiceManifest, SnapshotBuild, SnapshotSource } from '../model/route-snapshot';
 import type { RefusedTool, UncompiledTool } from '../model/tool-definition';
 import { convertOpenApi } from '../openapi/convert-openapi';
@@ -29,7 +30,7 @@ function compilerFor(previous: RouteSnapshot | undefined): SchemaCompiler {
 /**
  * Checks what is cheap first: a route offering more than `maxTools` tools is refused before any of its
  * tools is validated or compiled (an OpenAPI document's, once converted) (the whole catalogue could not hold it anyway), and a tool nested too
- * deep is set aside on its own (manifest-bounds.ts). Then validates the route's manifests (each on its
+ * deep, or whose schemas hold more than `maxSchemaNodes` values, is set aside on its own (manifest-bounds.ts). Then validates the route's manifests (each on its
  * own, then duplicates across its services) into a snapshot, and compiles the tools' schemas with the
  * previous snapshot's compiler where it can, in slices that leave the event loop to requests
  * (compile-tool-schemas.ts). So one refresh of a route compiles at most `maxTools` schemas.
@@ -39,9 +40,10 @@ export async function buildRouteSnapshot(
   fetched: readonly ServiceManifest[],
   source: SnapshotSource,
   fetchedAt: number,
-  maxTools: number,
+  limits: RouteLimits,
   previous?: RouteSnapshot,
 ): Promise<SnapshotBuild> {
+  const { maxTools, maxSchemaNodes = DEFAULT_MAX_SCHEMA_NODES } = limits;
   const offered = offeredToolCount(fetched);
   if (offered > maxTools) {
     return {
@@ -51,14 +53,14 @@ export async function buildRouteSnapshot(
     };
   }
   // An OpenAPI document has no `tools` member: it is counted and bounded once converted (toolsOf).
-  const { kept: manifests, refused: tooDeep } = setAsideDeepTools(fetched);
+  const { kept: manifests, refused: unbounded } = setAsideUnboundedTools(fetched, maxSchemaNodes);
   const validated: UncompiledTool[] = [];
   const revisions: string[] = [];
   const problems: string[] = [];
-  const refusedAtLoad: RefusedTool[] = [...tooDeep];
+  const refusedAtLoad: RefusedTool[] = [...unbounded];
   let code: RegistryErrorCode | undefined;
   for (const service of manifests) {
-    const read = await toolsOf(service, route);
+    const read = await toolsOf(service, route, maxSchemaNodes);
     if (!read.ok) {
       problems.push(...read.problems.map((problem) => `${service.serviceDomain}: ${problem}`));
       code ??= read.code;
@@ -111,18 +113,22 @@ type ServiceTools =
  * One tool service's tools: its manifest's, or its OpenAPI document's selected operations converted to a
  * manifest (issue 27), which then meets the manifest's own rules, each tool with its call's binding.
  */
-async function toolsOf(service: ServiceManifest, route: { token: string; namePrefix?: string }): Promise<ServiceTools> {
+async function toolsOf(
+  service: ServiceManifest,
+  route: { token: string; namePrefix?: string },
+  maxSchemaNodes: number,
+): Promise<ServiceTools> {
   const target = { name: route.token, serviceDomain: service.serviceDomain, namePrefix: route.namePrefix };
   if (service.mcpServer) return mcpServerTools(service, target);
   if (service.openapi === undefined) {
     const validation = validateManifest(service.manifest, target);
     return validation.ok ? { ok: true, ...validation.manifest, tools: [...validation.manifest.tools], refused: [] } : validation;
   }
-  const converted = await convertOpenApi(service.manifest, service.openapi, service.serviceDomain).catch((error: unknown) =>
+  const converted = await convertOpenApi(service.manifest, service.openapi, service.serviceDomain, maxSchemaNodes).catch((error: unknown) =>
     toRegistryError(error, RegistryErrorCode.OpenApiInvalid),
   );
   if (converted instanceof RegistryError) return { ok: false, problems: [converted.message], code: converted.code };
-  const { kept, refused } = setAsideDeepTools([{ ...service, manifest: converted.manifest }]);
+  const { kept, refused } = setAsideUnboundedTools([{ ...service, manifest: converted.manifest }], maxSchemaNodes);
   const validation = validateManifest(kept[0]?.manifest, target);
   if (!validation.ok) return { ...validation, code: RegistryErrorCode.OpenApiInvalid };
   const tools = validation.manifest.tools.map((tool) => ({

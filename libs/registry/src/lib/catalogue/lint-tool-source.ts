@@ -27,7 +27,7 @@ const LINT_SERVICE_DOMAIN = 'http://tool-service.invalid';
 export async function lintToolSource(document: unknown, selection: OpenApiSelection): Promise<SourceLint> {
   const isOpenApi = typeof document === 'object' && document !== null && 'openapi' in document;
   const service = { serviceDomain: LINT_SERVICE_DOMAIN, manifest: document, ...(isOpenApi && { openapi: selection }) };
-  const build = await buildRouteSnapshot({ token: 'lint' }, [service], 'remote', 0, Number.MAX_SAFE_INTEGER);
+  const build = await buildRouteSnapshot({ token: 'lint' }, [service], 'remote', 0, { maxTools: Number.MAX_SAFE_INTEGER });
   const ignored = isOpenApi ? await ignoredOperations(document, selection) : [];
   const kind = isOpenApi ? 'openapi' : 'manifest';
   if (!build.ok) return { kind, tools: [], refused: [], ignored, problems: build.problems };

@@ -71,7 +71,7 @@ export class LiveCatalogue implements ToolCatalogue {
 
   constructor(private readonly options: LiveCatalogueOptions) {
     this.now = options.now ?? Date.now;
-    this.loader = new RouteLoader({ cache: options.cache, log: options.log, maxTools: options.limits.maxTools, now: this.now });
+    this.loader = new RouteLoader({ cache: options.cache, log: options.log, limits: options.limits, now: this.now });
   }
 
   current(): CatalogueGeneration | undefined {

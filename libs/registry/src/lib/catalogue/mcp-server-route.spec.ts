@@ -27,7 +27,7 @@ const service = { serviceDomain: SERVER, manifest: listed, servedFrom: SERVER, m
 
 describe('an MCP server route in the catalogue model (issue 28)', () => {
   it('serves the server tools under the prefix, each with its name on the server, the rest refused one by one', async () => {
-    const build = await buildRouteSnapshot({ token: 'everything', namePrefix: 'ev_' }, [service], 'remote', 0, 100);
+    const build = await buildRouteSnapshot({ token: 'everything', namePrefix: 'ev_' }, [service], 'remote', 0, { maxTools: 100 });
     if (!build.ok) throw new Error(build.problems.join('; '));
     expect(build.snapshot.tools.map(({ name, target, endpoint }) => ({ name, target, endpoint: endpoint.href }))).toEqual([
       { name: 'ev_echo', target: { kind: 'mcp', upstreamTool: 'echo' }, endpoint: SERVER },
@@ -44,10 +44,10 @@ describe('an MCP server route in the catalogue model (issue 28)', () => {
   });
 
   it('goes through the shared cache as a listing does: rebuilt the same, still forwarded', async () => {
-    const build = await buildRouteSnapshot({ token: 'everything' }, [service], 'remote', 0, 100);
+    const build = await buildRouteSnapshot({ token: 'everything' }, [service], 'remote', 0, { maxTools: 100 });
     if (!build.ok) throw new Error(build.problems.join('; '));
     const stored = JSON.parse(JSON.stringify(encodeRouteSnapshot('everything', build.snapshot))) as unknown;
-    const decoded = await decodeRouteSnapshot(stored, { token: 'everything' }, 100);
+    const decoded = await decodeRouteSnapshot(stored, { token: 'everything' }, { maxTools: 100 });
     if (!decoded.ok) throw new Error(decoded.problems.join('; '));
     expect(decoded.snapshot.source).toBe('redis');
     expect(decoded.snapshot.tools.map(({ name, target, publicTool }) => ({ name, target, claim: publicTool._meta }))).toEqual([
@@ -61,7 +61,9 @@ describe('an MCP server route in the catalogue model (issue 28)', () => {
   });
 
   it('refuses a listing without a tools array with registry.mcp_server_invalid', async () => {
-    expect(await buildRouteSnapshot({ token: 'everything' }, [{ ...service, manifest: { tool: [] } }], 'remote', 0, 100)).toMatchObject({
+    expect(
+      await buildRouteSnapshot({ token: 'everything' }, [{ ...service, manifest: { tool: [] } }], 'remote', 0, { maxTools: 100 }),
+    ).toMatchObject({
       ok: false,
       code: 'registry.mcp_server_invalid',
     });

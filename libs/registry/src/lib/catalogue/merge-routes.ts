@@ -1,10 +1,11 @@
 import { RegistryError, RegistryErrorCode } from '../errors';
+import type { RouteLimits } from '../model/route-limits';
 import type { RouteSnapshot } from '../model/route-snapshot';
 import type { RefusedTool, ToolDefinition } from '../model/tool-definition';
 import { CatalogueGeneration } from './catalogue-generation';
 
-export interface CatalogueLimits {
-  /** Most tools the merged catalogue may hold. */
+export interface CatalogueLimits extends RouteLimits {
+  /** Most tools the merged catalogue may hold, and one route may offer. */
   readonly maxTools: number;
   /** Largest serialized `tools/list` result, in bytes. */
   readonly maxSerializedBytes: number;

@@ -15,7 +15,7 @@ const service = {
 
 describe('an OpenAPI route in the catalogue model (issue 27)', () => {
   it('builds a snapshot whose tools carry their bindings, and whose refusals are listed', async () => {
-    const build = await buildRouteSnapshot({ token: 'pets' }, [service], 'remote', 0, 100);
+    const build = await buildRouteSnapshot({ token: 'pets' }, [service], 'remote', 0, { maxTools: 100 });
     if (!build.ok) throw new Error(build.problems.join('; '));
     const order = build.snapshot.tools.find((tool) => tool.name === 'getOrderById');
     expect(order).toMatchObject({
@@ -32,10 +32,10 @@ describe('an OpenAPI route in the catalogue model (issue 27)', () => {
   });
 
   it('goes through the shared cache as a fetch does: the document and the selection, rebuilt the same', async () => {
-    const build = await buildRouteSnapshot({ token: 'pets' }, [service], 'remote', 0, 100);
+    const build = await buildRouteSnapshot({ token: 'pets' }, [service], 'remote', 0, { maxTools: 100 });
     if (!build.ok) throw new Error(build.problems.join('; '));
     const stored = JSON.parse(JSON.stringify(encodeRouteSnapshot('pets', build.snapshot))) as unknown;
-    const decoded = await decodeRouteSnapshot(stored, { token: 'pets' }, 100);
+    const decoded = await decodeRouteSnapshot(stored, { token: 'pets' }, { maxTools: 100 });
     if (!decoded.ok) throw new Error(decoded.problems.join('; '));
     expect(decoded.snapshot.source).toBe('redis');
     expect(decoded.snapshot.hash).toBe(build.snapshot.hash);
@@ -46,7 +46,7 @@ describe('an OpenAPI route in the catalogue model (issue 27)', () => {
 
   it('keeps a broken document out: the build fails with registry.openapi_invalid', async () => {
     const broken = { ...service, manifest: { ...petstore, paths: { '/x': { get: { responses: 7 } } } } };
-    expect(await buildRouteSnapshot({ token: 'pets' }, [broken], 'remote', 0, 100)).toMatchObject({
+    expect(await buildRouteSnapshot({ token: 'pets' }, [broken], 'remote', 0, { maxTools: 100 })).toMatchObject({
       ok: false,
       code: 'registry.openapi_invalid',
       problems: [expect.stringContaining('http://pets.internal/v2: invalid OpenAPI document')],

@@ -4,6 +4,7 @@ import type { SnapshotCache } from '../cache/snapshot-cache';
 import { RegistryError, RegistryErrorCode, toRegistryError } from '../errors';
 import type { CatalogueLog } from '../model/catalogue-log';
 import { type RouteConfig, routeSignature } from '../model/route';
+import type { RouteLimits } from '../model/route-limits';
 import type { RouteSnapshot } from '../model/route-snapshot';
 import type { RouteState } from '../model/route-state';
 import { buildRouteSnapshot, emptySnapshot } from './build-route-snapshot';
@@ -13,8 +14,8 @@ export interface RouteLoaderOptions {
   /** The optional shared last-good cache (Redis), read only for a route memory holds nothing of. */
   readonly cache?: SnapshotCache;
   readonly log: CatalogueLog;
-  /** Most tools one route may offer (the catalogue's `maxTools`): a route over it is refused before any compiling. */
-  readonly maxTools: number;
+  /** What one route may offer (the catalogue's `maxTools`, `maxSchemaNodes`), checked before any compiling. */
+  readonly limits: RouteLimits;
   /** Wall clock in ms: the attempt's time, and the fetch time of what it loads. */
   readonly now: () => number;
 }
@@ -54,7 +55,7 @@ export class RouteLoader {
           return { serviceDomain, manifest, servedFrom, ...(openapi && { openapi }), ...(mcpServer && { mcpServer }) };
         }),
       );
-      const build = await buildRouteSnapshot(route, manifests, 'remote', now, this.options.maxTools, previous?.snapshot);
+      const build = await buildRouteSnapshot(route, manifests, 'remote', now, this.options.limits, previous?.snapshot);
       if (!build.ok) throw new RegistryError(build.code ?? RegistryErrorCode.ManifestInvalid, build.problems.slice(0, 20).join('; '));
       const refused = build.snapshot.refusedTools;
       if (refused.length > 0) {
@@ -83,7 +84,7 @@ export class RouteLoader {
   private async fromCache(route: RouteConfig): Promise<RouteSnapshot | undefined> {
     const document = await this.options.cache?.readRoute(route.token);
     if (document === undefined) return undefined;
-    const build = await decodeRouteSnapshot(document, route, this.options.maxTools);
+    const build = await decodeRouteSnapshot(document, route, this.options.limits);
     if (build.ok) return build.snapshot;
     this.options.log.warn('snapshot_cache_entry_invalid', {
       code: RegistryErrorCode.SnapshotCacheInvalid,
@@ -103,7 +104,7 @@ export class RouteLoader {
         [{ serviceDomain: route.services[0]?.serviceDomain ?? '', manifest }],
         'local-fallback',
         this.options.now(),
-        this.options.maxTools,
+        this.options.limits,
       );
       if (build.ok) {
         // Once, on entering: until a remote fetch succeeds, its tools' calls go to a service that did not answer.

@@ -1,3 +1,4 @@
+import type { RouteLimits } from '../model/route-limits';
 import type { RouteSnapshot, ServiceManifest, SnapshotBuild } from '../model/route-snapshot';
 import { buildRouteSnapshot } from './build-route-snapshot';
 
@@ -20,7 +21,7 @@ export function encodeRouteSnapshot(routeToken: string, snapshot: RouteSnapshot)
 export async function decodeRouteSnapshot(
   document: unknown,
   route: { token: string; namePrefix?: string },
-  maxTools: number,
+  limits: RouteLimits,
 ): Promise<SnapshotBuild> {
   const stored = document as Partial<StoredRoute> | null;
   if (typeof stored !== 'object' || stored === null || stored.format !== FORMAT) return { ok: false, problems: [`not a ${FORMAT} entry`] };
@@ -30,5 +31,5 @@ export async function decodeRouteSnapshot(
   if (!stored.manifests.every((m) => typeof m === 'object' && m !== null && typeof (m as ServiceManifest).serviceDomain === 'string')) {
     return { ok: false, problems: ['a manifest entry has no serviceDomain'] };
   }
-  return buildRouteSnapshot(route, stored.manifests, 'redis', stored.fetchedAt, maxTools);
+  return buildRouteSnapshot(route, stored.manifests, 'redis', stored.fetchedAt, limits);
 }

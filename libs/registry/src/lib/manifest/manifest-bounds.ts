@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_DEPTH, exceedsDepth, printableName } from '@toolmesh/protocol';
+import { DEFAULT_MAX_DEPTH, exceedsDepth, exceedsNodes, printableName } from '@toolmesh/protocol';
 
 import { RegistryErrorCode } from '../errors';
 import type { ServiceManifest } from '../model/route-snapshot';
@@ -26,27 +26,47 @@ export function offeredToolCount(manifests: readonly ServiceManifest[]): number 
 }
 
 /**
- * Sets aside the tools nested deeper than MAX_TOOL_DEPTH, each refused on its own: served, they would make
- * `tools/list` unreadable, and writing them back as JSON (the route's hash, the shared cache) overflows
- * the stack near 3,000 levels. The manifests returned are the ones kept: without those tools.
+ * Sets aside, each refused on its own, the tools a route could not afford to serve:
+ * - nested deeper than MAX_TOOL_DEPTH (`registry.tool_too_deep`): served, they would make `tools/list`
+ *   unreadable, and writing them back as JSON (the route's hash, the shared cache) overflows the stack
+ *   near 3,000 levels;
+ * - whose `inputSchema` and `outputSchema` hold more than `maxSchemaNodes` JSON values together
+ *   (`registry.schema_too_large`): compiling a schema holds the event loop for as long as it takes, in
+ *   proportion to its size, and is the one step no slicing can interrupt. Counted before the manifest is
+ *   validated, so such a tool costs one walk that stops at the limit.
+ * The manifests returned are the ones kept: without those tools.
  */
-export function setAsideDeepTools(manifests: readonly ServiceManifest[]): { kept: ServiceManifest[]; refused: RefusedTool[] } {
+export function setAsideUnboundedTools(
+  manifests: readonly ServiceManifest[],
+  maxSchemaNodes: number,
+): { kept: ServiceManifest[]; refused: RefusedTool[] } {
   const refused: RefusedTool[] = [];
   const kept = manifests.map((service) => {
     const tools = (service.manifest as { tools?: unknown } | null)?.tools;
     if (!Array.isArray(tools)) return service;
-    const shallow = tools.filter((tool: unknown) => {
-      if (!exceedsDepth(tool, MAX_TOOL_DEPTH)) return true;
-      refused.push({
-        name: nameOf(tool),
-        code: RegistryErrorCode.ToolTooDeep,
-        message: `the tool's definition is nested deeper than ${MAX_TOOL_DEPTH} levels`,
-      });
+    const bounded = tools.filter((tool: unknown) => {
+      const problem = unboundedBy(tool, maxSchemaNodes);
+      if (problem === undefined) return true;
+      refused.push({ name: nameOf(tool), ...problem });
       return false;
     });
-    return shallow.length === tools.length ? service : { ...service, manifest: { ...(service.manifest as object), tools: shallow } };
+    return bounded.length === tools.length ? service : { ...service, manifest: { ...(service.manifest as object), tools: bounded } };
   });
   return { kept, refused };
+}
+
+function unboundedBy(tool: unknown, maxSchemaNodes: number): Omit<RefusedTool, 'name'> | undefined {
+  if (exceedsDepth(tool, MAX_TOOL_DEPTH)) {
+    return { code: RegistryErrorCode.ToolTooDeep, message: `the tool's definition is nested deeper than ${MAX_TOOL_DEPTH} levels` };
+  }
+  const { inputSchema, outputSchema } = (tool ?? {}) as { inputSchema?: unknown; outputSchema?: unknown };
+  if (exceedsNodes([inputSchema, outputSchema], maxSchemaNodes)) {
+    return {
+      code: RegistryErrorCode.SchemaTooLarge,
+      message: `the tool's inputSchema and outputSchema hold more than ${maxSchemaNodes} JSON values (mcp.catalogue.maxSchemaNodes)`,
+    };
+  }
+  return undefined;
 }
 
 /** The name to list a refused tool under (not validated yet, so made printable). */

@@ -3,7 +3,9 @@ import { createHash } from 'node:crypto';
 import manifestSchema from '../../../../../docs/schemas/tool-manifest.schema.json';
 import { RegistryError, RegistryErrorCode, toRegistryError } from '../errors';
 import type { HttpBinding, OpenApiSelection } from '../model/http-binding';
+import { DEFAULT_MAX_SCHEMA_NODES } from '../model/route-limits';
 import type { RefusedTool } from '../model/tool-definition';
+import { METHODS, operationKey } from './operation-bounds';
 import { operationTool } from './operation-tool';
 import { readOpenApiDocument } from './read-openapi-document';
 
@@ -18,8 +20,6 @@ export interface ConvertedOpenApi {
   readonly ignored: readonly string[];
 }
 
-/** The methods an operation becomes a tool for (HEAD, OPTIONS and TRACE are not tools). */
-const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch']);
 const TOOL_NAME = new RegExp(manifestSchema.$defs.tool.properties.name.pattern);
 
 /**
@@ -32,13 +32,18 @@ const recent = new Map<string, ConvertedOpenApi | RegistryError>();
 const MAX_REMEMBERED = 64;
 
 /** convertUncached, remembered by content (above). */
-export async function convertOpenApi(document: unknown, selection: OpenApiSelection, serviceDomain: string): Promise<ConvertedOpenApi> {
+export async function convertOpenApi(
+  document: unknown,
+  selection: OpenApiSelection,
+  serviceDomain: string,
+  maxSchemaNodes = DEFAULT_MAX_SCHEMA_NODES,
+): Promise<ConvertedOpenApi> {
   const key = createHash('sha256')
-    .update(JSON.stringify([document, selection, serviceDomain]))
+    .update(JSON.stringify([document, selection, serviceDomain, maxSchemaNodes]))
     .digest('base64url');
   let converted = recent.get(key);
   if (converted === undefined) {
-    converted = await convertUncached(document, selection, serviceDomain).catch((error: unknown) =>
+    converted = await convertUncached(document, selection, serviceDomain, maxSchemaNodes).catch((error: unknown) =>
       toRegistryError(error, RegistryErrorCode.OpenApiInvalid),
     );
     recent.delete(key);
@@ -55,8 +60,13 @@ export async function convertOpenApi(document: unknown, selection: OpenApiSelect
  * `x-toolmesh-tool: false` keeps an operation out whatever the allowlist says. Rejects with a RegistryError
  * (`registry.openapi_invalid`) when the document is not a valid OpenAPI document.
  */
-async function convertUncached(document: unknown, selection: OpenApiSelection, serviceDomain: string): Promise<ConvertedOpenApi> {
-  const api = await readOpenApiDocument(document);
+async function convertUncached(
+  document: unknown,
+  selection: OpenApiSelection,
+  serviceDomain: string,
+  maxSchemaNodes: number,
+): Promise<ConvertedOpenApi> {
+  const { api, setAside } = await readOpenApiDocument(document, maxSchemaNodes);
   const basePath = new URL(serviceDomain).pathname.replace(/\/+$/, '');
   const tools: Array<Record<string, unknown>> = [];
   const bindings = new Map<string, HttpBinding>();
@@ -77,6 +87,11 @@ async function convertUncached(document: unknown, selection: OpenApiSelection, s
       const name = operationId ?? label;
       if (operationId === undefined || !TOOL_NAME.test(operationId)) {
         refused.push(refusal(name, operationId === undefined ? 'the operation has no operationId' : 'its operationId is not a tool name'));
+        continue;
+      }
+      const tooLarge = setAside.get(operationKey(method, pathTemplate));
+      if (tooLarge !== undefined) {
+        refused.push(refusal(operationId, tooLarge, RegistryErrorCode.SchemaTooLarge));
         continue;
       }
       const converted = operationTool(

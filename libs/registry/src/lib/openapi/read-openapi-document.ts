@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_DEPTH, errorMessage, exceedsDepth, printable } from '@toolmesh/protocol';
 
 import { RegistryError, RegistryErrorCode } from '../errors';
+import { setAsideCostlyOperations } from './operation-bounds';
 
 /** The parts of a dereferenced OpenAPI 3.x document the conversion reads. */
 export interface OpenApiDocument {
@@ -18,8 +19,13 @@ export interface OpenApiDocument {
  * too, so the schemas stay plain trees that the tool's schema compiler refuses rather than loops.
  * The document given is not changed: the snapshot keeps it as fetched, for its hash and the cache.
  * The library (and its own Ajv) is loaded on the first document: a gateway serving only manifests never loads it.
+ * What validating costs is bounded first (operation-bounds.ts): the operations set aside come back with
+ * why, by operationKey, for the conversion to refuse.
  */
-export async function readOpenApiDocument(document: unknown): Promise<OpenApiDocument> {
+export async function readOpenApiDocument(
+  document: unknown,
+  maxSchemaNodes: number,
+): Promise<{ api: OpenApiDocument; setAside: ReadonlyMap<string, string> }> {
   const version = (document as { openapi?: unknown } | null)?.openapi;
   if (typeof version !== 'string' || !/^3\.[01]\.\d+$/.test(version)) {
     throw new RegistryError(RegistryErrorCode.OpenApiInvalid, 'not an OpenAPI 3.0 or 3.1 document (no "openapi": "3.0.x" or "3.1.x")');
@@ -29,11 +35,14 @@ export async function readOpenApiDocument(document: unknown): Promise<OpenApiDoc
     throw new RegistryError(RegistryErrorCode.OpenApiInvalid, `the document is nested deeper than ${DEFAULT_MAX_DEPTH} levels`);
   }
   const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
+  const copy = structuredClone(document) as Record<string, unknown>;
+  const setAside = setAsideCostlyOperations(copy, maxSchemaNodes);
   try {
-    return (await SwaggerParser.validate(structuredClone(document) as never, {
+    const api = (await SwaggerParser.validate(copy as never, {
       resolve: { external: false },
       dereference: { circular: 'ignore' },
     })) as unknown as OpenApiDocument;
+    return { api, setAside };
   } catch (error) {
     throw new RegistryError(RegistryErrorCode.OpenApiInvalid, `invalid OpenAPI document: ${printable(errorMessage(error), 500)}`, {
       cause: error,
