@@ -173,7 +173,14 @@ export function modelSettings(config: AgentConfig, agent: Pick<AgentOptions, 'mo
     );
   }
   const { provider } = llm;
-  const settings = { provider, baseUrl: llm.baseUrl, model, requestTimeoutMs: llm.requestTimeoutMs, maxOutputTokens: llm.maxOutputTokens };
+  const settings = {
+    provider,
+    baseUrl: llm.baseUrl,
+    model,
+    requestTimeoutMs: llm.requestTimeoutMs,
+    maxReplyMs: llm.maxReplyMs,
+    maxOutputTokens: llm.maxOutputTokens,
+  };
   if (llm.apiKeyEnv) {
     const apiKey = agent.env[llm.apiKeyEnv];
     if (!apiKey)

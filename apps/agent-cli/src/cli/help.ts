@@ -84,7 +84,7 @@ OpenAI-compatible chat-completions server such as Ollama, vLLM, llama.cpp server
 openai-responses; gemini), baseUrl (default: the provider's; for openai-chat http://127.0.0.1:11434/v1, a
 local Ollama), model, apiKeyEnv (the NAME of the environment variable holding the key; default
 ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY or GOOGLE_API_KEY), maxTurns, requestTimeoutMs,
-systemPrompt. Every tool call goes through the approval gate (see ${PROGRAM} --help). The transcript
+maxReplyMs (the longest one reply may take, however it streams; default 15 min), systemPrompt. Every tool call goes through the approval gate (see ${PROGRAM} --help). The transcript
 records every step: the task, the model's answers, each tool call, its approval and its result.`;
 
 export const COMMAND_HELP: Readonly<Record<string, string>> = {

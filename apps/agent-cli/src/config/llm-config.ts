@@ -41,6 +41,11 @@ export interface LlmConfig {
   readonly maxTurns: number;
   /** The longest wait for a reply to start, and between two pieces of a streamed reply. */
   readonly requestTimeoutMs: number;
+  /**
+   * The longest one reply may take, start to end, however it streams: a server that sends only SSE
+   * keep-alive comments (or a byte at a time) keeps `requestTimeoutMs` from ever firing.
+   */
+  readonly maxReplyMs: number;
   readonly systemPrompt?: string;
   /** Characters of a tool result's text the model gets; the rest is cut with a note. */
   readonly maxToolResultChars: number;
@@ -59,6 +64,8 @@ export const DEFAULT_LLM_CONFIG: LlmConfig = {
   baseUrl: PROVIDER_DEFAULTS['openai-chat'].baseUrl,
   maxTurns: 20,
   requestTimeoutMs: 120_000,
+  // A long answer of a slow local model: 8,192 tokens at 10 tokens a second is under 14 minutes.
+  maxReplyMs: 900_000,
   maxToolResultChars: 100_000,
   audioInput: false,
   // About a tenth of a 100k-token context: 60 to 100 typical MCP tools are sent whole, more are deferred.
@@ -75,6 +82,7 @@ export const LLM_KEYS = [
   'apiKeyEnv',
   'maxTurns',
   'requestTimeoutMs',
+  'maxReplyMs',
   'systemPrompt',
   'maxToolResultChars',
   'audioInput',
@@ -103,6 +111,7 @@ export function readLlmConfig(llm: ConfigReader): LlmConfig {
     ...(llm.at('maxOutputTokens').present ? { maxOutputTokens: llm.at('maxOutputTokens').positiveInteger(0) } : {}),
     maxTurns: llm.at('maxTurns').positiveInteger(DEFAULT_LLM_CONFIG.maxTurns),
     requestTimeoutMs: llm.at('requestTimeoutMs').positiveInteger(DEFAULT_LLM_CONFIG.requestTimeoutMs),
+    maxReplyMs: llm.at('maxReplyMs').positiveInteger(DEFAULT_LLM_CONFIG.maxReplyMs),
     systemPrompt: llm.at('systemPrompt').optionalString(),
     maxToolResultChars: llm.at('maxToolResultChars').positiveInteger(DEFAULT_LLM_CONFIG.maxToolResultChars),
     audioInput,

@@ -306,6 +306,7 @@ describe('agent configuration: the llm section', () => {
       baseUrl: 'http://127.0.0.1:11434/v1',
       maxTurns: 20,
       requestTimeoutMs: 120_000,
+      maxReplyMs: 900_000,
       maxToolResultChars: 100_000,
       audioInput: false,
       toolDefinitionBudget: 10_000,
@@ -322,6 +323,7 @@ llm:
   apiKeyEnv: OPENAI_API_KEY
   maxTurns: 5
   requestTimeoutMs: 30000
+  maxReplyMs: 60000
   systemPrompt: Be brief.
   maxToolResultChars: 5000
   audioInput: true
@@ -335,6 +337,7 @@ llm:
       apiKeyEnv: 'OPENAI_API_KEY',
       maxTurns: 5,
       requestTimeoutMs: 30_000,
+      maxReplyMs: 60_000,
       systemPrompt: 'Be brief.',
       maxToolResultChars: 5000,
       audioInput: true,
@@ -358,7 +361,7 @@ llm:
   it.each([
     [
       'llm:\n  baseURL: http://x\n',
-      'agent-cli.yaml: llm.baseURL is not a known setting (known: provider, baseUrl, model, apiKeyEnv, maxTurns, requestTimeoutMs, systemPrompt, maxToolResultChars, audioInput, maxOutputTokens, toolDefinitionBudget)',
+      'agent-cli.yaml: llm.baseURL is not a known setting (known: provider, baseUrl, model, apiKeyEnv, maxTurns, requestTimeoutMs, maxReplyMs, systemPrompt, maxToolResultChars, audioInput, maxOutputTokens, toolDefinitionBudget)',
     ],
     ['llm:\n  provider: claude\n', 'agent-cli.yaml: llm.provider must be one of "openai-chat", "anthropic", "openai-responses", "gemini"'],
     [

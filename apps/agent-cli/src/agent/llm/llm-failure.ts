@@ -44,6 +44,14 @@ export function timedOut(settings: ModelSettings): AgentError {
   );
 }
 
+export function replyTooLong(settings: ModelSettings): AgentError {
+  return new AgentError(
+    AgentErrorCode.LlmTimeout,
+    `the LLM server at ${settings.baseUrl} did not finish its reply within llm.maxReplyMs (${settings.maxReplyMs} ms), ` +
+      `however it streamed (keep-alive comments are no progress); raise llm.maxReplyMs for a slow model's long answers`,
+  );
+}
+
 export function brokenOff(settings: ModelSettings, error: unknown): AgentError {
   return new AgentError(
     AgentErrorCode.LlmRequestFailed,

@@ -14,6 +14,8 @@ export interface ModelSettings {
   readonly apiKeyEnvConfigured?: boolean;
   /** The longest wait for the reply to start, and between two pieces of a streamed reply. */
   readonly requestTimeoutMs: number;
+  /** The longest one reply may take, start to end, however it streams (`llm.maxReplyMs`); absent: no ceiling. */
+  readonly maxReplyMs?: number;
   /** The most tokens one answer may take; absent: the provider's default (Anthropic requires one: 8192). */
   readonly maxOutputTokens?: number;
 }
