@@ -43,6 +43,15 @@ describe('SseParser', () => {
     expect(events(parser, '[1]]]}\n\ndata: [[]]\n\n')).toEqual(['<deeper than 3>', message('[[]]')]);
   });
 
+  it('reports a data line too deep as its pieces arrive, before its end, and skips the rest of the event', () => {
+    const parser = new SseParser(1 << 20, 3);
+    expect(events(parser, 'event: message\nda')).toEqual([]);
+    expect(events(parser, 'ta: [[')).toEqual([]);
+    expect(events(parser, `[[${'['.repeat(100_000)}`)).toEqual(['<deeper than 3>']);
+    expect(events(parser, `${']'.repeat(100_000)}]]]]\ndata: [[[[[\n`)).toEqual([]);
+    expect(events(parser, '\ndata: [1]\n\n')).toEqual([message('[1]')]);
+  });
+
   it('measures no depth when given none', () => {
     expect(events(new SseParser(1024), `data: ${'['.repeat(300)}\n\n`)).toEqual([message('['.repeat(300))]);
   });
@@ -60,7 +69,7 @@ describe('SseParser', () => {
 });
 
 /** Streams with what the parser must read the same however the bytes arrive, and the events they hold. */
-const STREAMS: ReadonlyArray<{ name: string; stream: string; expected: unknown[]; maxEventBytes?: number }> = [
+const STREAMS: ReadonlyArray<{ name: string; stream: string; expected: unknown[]; maxEventBytes?: number; maxDepth?: number }> = [
   { name: 'LF line ends', stream: 'data: one\n\ndata: two\n\n', expected: [message('one'), message('two')] },
   { name: 'CRLF line ends', stream: 'data: one\r\n\r\ndata: two\r\n\r\n', expected: [message('one'), message('two')] },
   { name: 'CR line ends', stream: 'data: one\r\rdata: two\r\r', expected: [message('one'), message('two')] },
@@ -86,26 +95,38 @@ const STREAMS: ReadonlyArray<{ name: string; stream: string; expected: unknown[]
     expected: ['<22 dropped>', message('ok')],
     maxEventBytes: 16,
   },
+  {
+    name: 'an event too deep, over two lines',
+    stream: 'data: {"s":"[[[[",\r\ndata: "a":[[1]]}\r\n\r\ndata: [[\r\ndata: [\r\ndata: [1]]]]\r\n\r\ndata: [[ok]]\r\n\r\n',
+    expected: [message('{"s":"[[[[",\n"a":[[1]]}'), '<deeper than 3>', message('[[ok]]')],
+    maxDepth: 3,
+  },
+  {
+    name: 'an event too deep on one line',
+    stream: 'id: 1\ndata: [[[[[[]]]]]]\nid: 2\n\ndata: []\n\n',
+    expected: ['<deeper than 3>', message('[]', { id: '2' })],
+    maxDepth: 3,
+  },
 ];
 
 /** Parses the stream given as byte chunks, decoded as a transport does (keeping a byte order mark), to its end. */
-function parse(chunks: readonly Buffer[], maxEventBytes = 1024): unknown[] {
-  const parser = new SseParser(maxEventBytes);
+function parse(chunks: readonly Buffer[], maxEventBytes = 1024, maxDepth?: number): unknown[] {
+  const parser = new SseParser(maxEventBytes, maxDepth);
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   const out = chunks.flatMap((chunk) => parser.push(decoder.decode(chunk, { stream: true })));
   return [...out, ...parser.push(decoder.decode()), ...parser.end()].map(shown);
 }
 
-describe.each(STREAMS)('SseParser on a stream with $name', ({ stream, expected, maxEventBytes }) => {
+describe.each(STREAMS)('SseParser on a stream with $name', ({ stream, expected, maxEventBytes, maxDepth }) => {
   const bytes = Buffer.from(stream);
 
   it('yields its events read whole', () => {
-    expect(parse([bytes], maxEventBytes)).toEqual(expected);
+    expect(parse([bytes], maxEventBytes, maxDepth)).toEqual(expected);
   });
 
   it('yields the same events cut in two at every byte', () => {
     for (let at = 0; at <= bytes.length; at++) {
-      expect({ at, events: parse([bytes.subarray(0, at), bytes.subarray(at)], maxEventBytes) }).toEqual({ at, events: expected });
+      expect({ at, events: parse([bytes.subarray(0, at), bytes.subarray(at)], maxEventBytes, maxDepth) }).toEqual({ at, events: expected });
     }
   });
 
@@ -114,6 +135,7 @@ describe.each(STREAMS)('SseParser on a stream with $name', ({ stream, expected, 
       parse(
         [...bytes].map((byte) => Buffer.of(byte)),
         maxEventBytes,
+        maxDepth,
       ),
     ).toEqual(expected);
   });

@@ -31,6 +31,9 @@ import { addPerMessageHeaders, addStandardHeaders, modernVersionOf } from './mod
 import { isAnswerTo, PendingExchange } from './pending-exchange';
 import { type SseParseEvent, SseParser } from './sse-parser';
 
+/** Why an exchange's stream is closed once its answer was dropped (never seen: the exchange is settled by then). */
+const DROPPED_ANSWER = new Error('the answer was dropped');
+
 /** An answer dropped unparsed: too large, or nested too deep. */
 type DroppedReply = Exclude<SseParseEvent, { kind: 'event' }>;
 
@@ -302,7 +305,8 @@ export class StreamableHttpClientTransport implements McpTransport {
     pending.reply = new ExchangeReply(this.maxMessageBytes, MAX_MESSAGE_DEPTH, {
       onEvent: (item) => {
         events += 1;
-        this.readEvent(item, request.id, position, pending.take);
+        // After an answer dropped for its size or depth nothing more of the stream is read, as in `readEvents`.
+        if (this.readEvent(item, request.id, position, pending.take) && item.kind !== 'event') pending.reply?.stop(DROPPED_ANSWER);
       },
       onStreamEnd: () => {
         if (!pending.isSettled)
