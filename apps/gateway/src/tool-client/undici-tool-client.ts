@@ -1,4 +1,4 @@
-import { JsonDepthGauge } from '@toolmesh/protocol';
+import { BoundedJsonBody } from '@toolmesh/protocol';
 import type { HangUpSignal } from '@toolmesh/transport-http/server';
 import { Agent, type Dispatcher } from 'undici';
 
@@ -77,10 +77,7 @@ export class UndiciToolClient implements ToolClient {
  */
 class ToolReplyCollector implements Dispatcher.DispatchHandler {
   private status = 0;
-  private readonly chunks: Buffer[] = [];
-  private size = 0;
-  /** Started only once the reply is long enough to be too deep (two bytes per level): most replies never need it. */
-  private depth: JsonDepthGauge | undefined;
+  private readonly body: BoundedJsonBody;
   private readonly timer: NodeJS.Timeout;
   private timedOut = false;
   private cancelled = false;
@@ -95,6 +92,7 @@ class ToolReplyCollector implements Dispatcher.DispatchHandler {
     private readonly hangUp: HangUpSignal | undefined,
     private readonly settle: (response: ToolHttpResponse) => void,
   ) {
+    this.body = new BoundedJsonBody(limits.maxReplyBytes, limits.maxReplyDepth);
     this.timer = setTimeout(this.onTimeout, timeoutMillis);
     hangUp?.onHangUp(this.onCancel);
   }
@@ -127,33 +125,23 @@ class ToolReplyCollector implements Dispatcher.DispatchHandler {
   }
 
   onData(chunk: Buffer): boolean {
-    this.size += chunk.length;
+    const broke = this.body.push(chunk);
+    if (broke === undefined) return true;
     const { maxReplyBytes, maxReplyDepth } = this.limits;
-    if (this.size > maxReplyBytes) return this.refuse('reply_too_large', `the reply exceeds ${maxReplyBytes} bytes`);
-    this.chunks.push(chunk);
-    if (this.withinDepth(chunk, maxReplyDepth)) return true;
-    return this.refuse('reply_too_deep', `the reply is nested deeper than ${maxReplyDepth} levels`);
+    return broke === 'bytes'
+      ? this.refuse('reply_too_large', `the reply exceeds ${maxReplyBytes} bytes`)
+      : this.refuse('reply_too_deep', `the reply is nested deeper than ${maxReplyDepth} levels`);
   }
 
-  /** Measures the depth from the first chunk that makes the reply long enough to be too deep, then chunk by chunk. */
-  private withinDepth(chunk: Buffer, maxReplyDepth: number): boolean {
-    if (this.depth !== undefined) return this.depth.feed(chunk);
-    if (this.size <= 2 * maxReplyDepth) return true;
-    const depth = (this.depth = new JsonDepthGauge(maxReplyDepth));
-    return this.chunks.every((earlier) => depth.feed(earlier));
-  }
-
-  /** Ends the call on what has arrived so far: nothing more is read, and what was buffered is let go. */
+  /** Ends the call on what has arrived so far: nothing more is read (what was buffered is let go already). */
   private refuse(reason: 'reply_too_large' | 'reply_too_deep', detail: string): false {
-    this.chunks.length = 0;
     this.finish({ kind: 'failure', reason, detail });
     this.abort?.(new Error(detail));
     return false;
   }
 
   onComplete(): void {
-    const body = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
-    this.finish({ kind: 'reply', status: this.status, body: body.toString('utf8') });
+    this.finish({ kind: 'reply', status: this.status, body: this.body.text() });
   }
 
   onError(error: Error): void {
