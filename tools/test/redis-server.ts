@@ -15,6 +15,10 @@ export interface TestRedis {
   keys(): Promise<string[]>;
   /** How many GET commands the server has executed: proves whether a path read Redis at all. */
   getCalls(): Promise<number>;
+  /** SIGSTOP: Redis hangs, its connections open and its commands unanswered, until `thaw`. */
+  freeze(): void;
+  /** SIGCONT: a frozen Redis answers again (what it was sent meanwhile first). */
+  thaw(): void;
   /** SIGKILL: Redis is gone at once, as when its node dies. */
   kill(): Promise<void>;
 }
@@ -61,6 +65,8 @@ export async function startRedis(port?: number): Promise<TestRedis> {
     },
     keys: () => client.keys('*'),
     getCalls: async () => Number(/cmdstat_get:calls=(\d+)/.exec(await client.info('commandstats'))?.[1] ?? 0),
+    freeze: () => child.kill('SIGSTOP'),
+    thaw: () => child.kill('SIGCONT'),
     kill: async () => {
       client.disconnect();
       if (child.exitCode !== null || child.signalCode !== null) return;

@@ -18,7 +18,7 @@ export { PortalRouteDirectory } from './lib/portal/portal-route-directory';
 export { ROUTING_HINT_PATH } from './lib/portal/portal-registry';
 export { type SnapshotCache } from './lib/cache/snapshot-cache';
 export { RedisSnapshotCache } from './lib/cache/redis-snapshot-cache';
-export { connectCounterStore } from './lib/cache/counter-store-connection';
+export { connectCounterStore, type CounterStoreConnection } from './lib/cache/counter-store-connection';
 export { type CatalogueChangeChannel } from './lib/changes/change-channel';
 export { RedisChangeChannel } from './lib/changes/redis-change-channel';
 export { RoutingHints } from './lib/hints/routing-hints';

@@ -33,13 +33,24 @@ export function buildCallerAccess(config: GatewayConfig, logger: Logger, metrics
     rateLimits && mcp.redis.url !== undefined
       ? connectCounterStore({
           url: mcp.redis.url,
-          commandTimeoutMillis: mcp.redis.commandTimeoutMillis,
-          // Once per outage: the limits are local until Redis is back.
-          onAvailability: (available) =>
-            logger[available ? 'info' : 'warn'](`rate_limits_redis_${available ? 'available' : 'unavailable'}`, {}),
+          connectTimeoutMillis: mcp.redis.commandTimeoutMillis,
+          commandTimeoutMillis: mcp.redis.rateLimitTimeoutMillis,
         })
       : undefined;
-  const limits = rateLimits && new CallRateLimits(rateLimits, { keyPrefix: mcp.redis.keyPrefix, ...(redis && { redis: redis.client }) });
+  const limits =
+    rateLimits &&
+    new CallRateLimits(rateLimits, {
+      keyPrefix: mcp.redis.keyPrefix,
+      ...(redis && {
+        redis: {
+          connection: redis,
+          retryAfterMillis: mcp.redis.rateLimitRetryMillis,
+          // Once per outage: the limits are local until Redis is back.
+          onAvailability: (available: boolean) =>
+            logger[available ? 'info' : 'warn'](`rate_limits_redis_${available ? 'available' : 'unavailable'}`, {}),
+        },
+      }),
+    });
   const close = async () => redis?.close();
   const limit = rateLimitAdmission({ rateLimits: limits, logger, onRateLimited: (kind) => metrics?.rateLimited(kind) });
   if (auth === undefined) {

@@ -6,8 +6,8 @@ export interface CircuitBreakerSettings {
 }
 
 /**
- * A circuit breaker of one MCP server (issue 28): so a dead or black-holed server costs a call one fast
- * refusal, not a timeout each. Closed, every request goes; `failureThreshold` failures in a row open it;
+ * A circuit breaker of one dependency of calls, an MCP server (issue 28) or the rate limits' Redis (issue
+ * 43): so a dead or black-holed peer costs a call one fast refusal (or fallback), not a timeout each. Closed, every request goes; `failureThreshold` failures in a row open it;
  * open, every request is refused until `coolDownMillis` have passed; then one trial goes (half-open),
  * whose success closes it and whose failure opens it for another cool-down. Small on purpose: no timers,
  * no window, only counts and the clock, read when a request asks.

@@ -248,12 +248,14 @@ export const configSchema = {
         redis: {
           type: 'object',
           additionalProperties: false,
-          required: ['keyPrefix', 'portalRegistryKey', 'commandTimeoutMillis'],
+          required: ['keyPrefix', 'portalRegistryKey', 'commandTimeoutMillis', 'rateLimitTimeoutMillis', 'rateLimitRetryMillis'],
           properties: {
             url: { type: 'string', pattern: '^rediss?://' },
             keyPrefix: { type: 'string', minLength: 1 },
             portalRegistryKey: { type: 'string', minLength: 1 },
             commandTimeoutMillis: positiveInt,
+            rateLimitTimeoutMillis: { type: 'integer', minimum: 1, maximum: 5_000 },
+            rateLimitRetryMillis: { type: 'integer', minimum: 100, maximum: 600_000 },
           },
         },
         toolClient: {

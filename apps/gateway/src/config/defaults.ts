@@ -100,7 +100,14 @@ export function defaultConfig(env: NodeJS.ProcessEnv = {}): GatewayConfig {
       },
       routingHints: { refreshTtlMillis: 300_000 },
       notifications: { maxOpenStreams: 1_024, maxStreamsPerClient: 64, maxStreamLifetimeMillis: 3_600_000, keepAliveMillis: 15_000 },
-      redis: { keyPrefix: 'toolmesh', portalRegistryKey: 'toolmesh:portal-registry:v1', commandTimeoutMillis: 1_000 },
+      redis: {
+        keyPrefix: 'toolmesh',
+        portalRegistryKey: 'toolmesh:portal-registry:v1',
+        commandTimeoutMillis: 1_000,
+        // A rate-limit command answers in a millisecond or two; past 100 ms Redis is as good as gone for a call.
+        rateLimitTimeoutMillis: 100,
+        rateLimitRetryMillis: 5_000,
+      },
       toolClient: {
         connectionsPerOrigin: 128,
         maxConcurrentCallsPerTool: 64,

@@ -238,6 +238,10 @@ export interface GatewayConfig {
       keyPrefix: string;
       portalRegistryKey: string;
       commandTimeoutMillis: number;
+      /** Longest wait for one rate-limit command: it is on the path of every limited call. */
+      rateLimitTimeoutMillis: number;
+      /** After a failed rate-limit command, how long the limits count in memory before Redis is tried again. */
+      rateLimitRetryMillis: number;
     };
     toolClient: {
       /** Keep-alive connections per tool service origin. */

@@ -1,8 +1,10 @@
+import type { CounterStoreConnection } from '@toolmesh/registry';
 import type { RequestContext } from '@toolmesh/transport-http/server';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 import { callerKey } from '../auth/caller-key';
 import { toolPattern } from '../auth/tool-pattern';
+import { CircuitBreaker } from '../call/circuit-breaker';
 import type { RateLimitSettings, RateLimitsSettings } from '../config/gateway-config';
 
 /** Which limit refused a call: the caller's own, or the tool's (all callers together). */
@@ -14,41 +16,64 @@ export interface RateLimitRefusal {
   readonly retryAfterSeconds: number;
 }
 
-/** Where the counters live: this process, or Redis shared by the replicas under `keyPrefix` (an ioredis client, connectCounterStore's). */
+/** Where the counters live: this process, or Redis shared by the replicas under `keyPrefix`. */
 export interface RateLimitStore {
-  readonly redis?: unknown;
   readonly keyPrefix: string;
+  readonly redis?: {
+    /** connectCounterStore's: its commands give up after a short timeout. */
+    readonly connection: CounterStoreConnection;
+    /** After a Redis command failed, how long the counters stay in memory before Redis is tried again. */
+    readonly retryAfterMillis: number;
+    /** Told once when the limits turn local (Redis failed or cannot be reached), and once when Redis counts again. */
+    readonly onAvailability: (available: boolean) => void;
+  };
+}
+
+/** One limit's counters: in this process, and in Redis when there is one. */
+interface Counters {
+  readonly local: RateLimiterAbstract;
+  readonly shared?: RateLimiterAbstract;
 }
 
 /**
  * Rate limits on tool calls (SPEC G27) with `rate-limiter-flexible` (ADR 0023): per caller (the verified
  * token's issuer and subject, hashed, `callerKey`, or the client's address when nobody is authenticated)
- * and per tool. With Redis
- * the counters hold across replicas; each Redis limiter has an in-memory twin that counts instead while
- * Redis fails, so an outage turns the limits local rather than blocking or refusing calls (the Redis
- * client queues nothing while disconnected: a command fails at once and the twin answers).
+ * and per tool. With Redis the counters hold across replicas; each limit also counts in memory, which
+ * answers instead while Redis fails, so an outage turns the limits local rather than blocking or refusing
+ * calls. While the connection is not ready (connecting, or Redis is gone) memory counts at once. A command
+ * that fails on a ready connection (a Redis that hangs: it times out) opens a circuit breaker: for
+ * `retryAfterMillis` no call asks Redis at all, then one call tries it again. So a hung Redis costs one
+ * call its command timeout per back-off, not every call.
  */
 export class CallRateLimits {
-  private readonly perCaller: RateLimiterAbstract | undefined;
-  private readonly perTool: ReadonlyArray<{ readonly matches: RegExp; readonly limiter: RateLimiterAbstract }>;
+  private readonly perCaller: Counters | undefined;
+  private readonly perTool: ReadonlyArray<{ readonly matches: RegExp; readonly counters: Counters }>;
+  private readonly breaker: CircuitBreaker | undefined;
+  private redisAvailable = true;
 
-  constructor(settings: RateLimitsSettings, store: RateLimitStore) {
-    this.perCaller = settings.perCaller && limiter(settings.perCaller, `${store.keyPrefix}:rate:caller`, store.redis);
+  constructor(
+    settings: RateLimitsSettings,
+    private readonly store: RateLimitStore,
+  ) {
+    const client = store.redis?.connection.client;
+    this.perCaller = settings.perCaller && counters(settings.perCaller, `${store.keyPrefix}:rate:caller`, client);
     this.perTool = settings.perTool.map((rule, index) => ({
       matches: toolPattern(rule.tools),
-      limiter: limiter(rule, `${store.keyPrefix}:rate:tool${index}`, store.redis),
+      counters: counters(rule, `${store.keyPrefix}:rate:tool${index}`, client),
     }));
+    this.breaker = store.redis && new CircuitBreaker({ failureThreshold: 1, coolDownMillis: store.redis.retryAfterMillis });
+    store.redis?.connection.onAvailability((available) => this.tell(available));
   }
 
   /** Counts one call of `tool` by the request's caller; a refusal when a limit is spent. */
   async admit(tool: string, context: RequestContext): Promise<RateLimitRefusal | undefined> {
     if (this.perCaller) {
-      const refused = await consume(this.perCaller, this.callerKey(context));
+      const refused = await this.consume(this.perCaller, this.callerKey(context));
       if (refused !== undefined) return { limit: 'caller', retryAfterSeconds: refused };
     }
     const rule = this.perTool.find((candidate) => candidate.matches.test(tool));
     if (rule) {
-      const refused = await consume(rule.limiter, tool);
+      const refused = await this.consume(rule.counters, tool);
       if (refused !== undefined) return { limit: 'tool', retryAfterSeconds: refused };
     }
     return undefined;
@@ -58,29 +83,55 @@ export class CallRateLimits {
   private callerKey({ caller, clientAddress }: RequestContext): string {
     return caller === undefined ? `address:${clientAddress ?? 'unknown'}` : `subject:${callerKey(caller)}`;
   }
-}
 
-function limiter({ points, durationSeconds }: RateLimitSettings, keyPrefix: string, redis: unknown): RateLimiterAbstract {
-  const local = new RateLimiterMemory({ points, duration: durationSeconds, keyPrefix });
-  if (redis === undefined) return local;
-  return new RateLimiterRedis({
-    storeClient: redis,
-    points,
-    duration: durationSeconds,
-    keyPrefix,
-    insuranceLimiter: local,
-    rejectIfRedisNotReady: true,
-  });
-}
-
-/** Seconds to wait when the limit is spent; undefined when the call may go. */
-async function consume(limiter: RateLimiterAbstract, key: string): Promise<number | undefined> {
-  try {
-    await limiter.consume(key);
-    return undefined;
-  } catch (outcome) {
-    // A spent limit rejects with its state; anything else is a failure of both stores, which never stops a call.
-    if (!(outcome instanceof RateLimiterRes)) return undefined;
-    return Math.max(1, Math.ceil(outcome.msBeforeNext / 1000));
+  /** Seconds to wait when the limit is spent; undefined when the call may go. Redis while the breaker lets it, else memory. */
+  private async consume({ local, shared }: Counters, key: string): Promise<number | undefined> {
+    // The breaker asked last: half-open, its `admit` lets this call be the one trial.
+    if (shared !== undefined && this.store.redis?.connection.ready() && this.breaker?.admit()) {
+      try {
+        await shared.consume(key);
+        this.redisAnswered(true);
+        return undefined;
+      } catch (outcome) {
+        // A spent limit rejects with its state; anything else is Redis failing, and memory counts instead.
+        if (outcome instanceof RateLimiterRes) {
+          this.redisAnswered(true);
+          return retryAfterSeconds(outcome);
+        }
+        this.redisAnswered(false);
+      }
+    }
+    try {
+      await local.consume(key);
+      return undefined;
+    } catch (outcome) {
+      // Memory cannot fail; a non-limit rejection would be a bug, which never stops a call.
+      return outcome instanceof RateLimiterRes ? retryAfterSeconds(outcome) : undefined;
+    }
   }
+
+  private redisAnswered(answered: boolean): void {
+    if (answered) this.breaker?.succeeded();
+    else this.breaker?.failed();
+    this.tell(answered);
+  }
+
+  /** Once per change, whether a command or the connection says so. */
+  private tell(available: boolean): void {
+    if (available === this.redisAvailable) return;
+    this.redisAvailable = available;
+    this.store.redis?.onAvailability(available);
+  }
+}
+
+function counters({ points, durationSeconds }: RateLimitSettings, keyPrefix: string, redis: unknown): Counters {
+  const local = new RateLimiterMemory({ points, duration: durationSeconds, keyPrefix });
+  if (redis === undefined) return { local };
+  // Not ready after all (the connection dropped since `ready()` was asked): refused at once, never queued.
+  const shared = new RateLimiterRedis({ storeClient: redis, points, duration: durationSeconds, keyPrefix, rejectIfRedisNotReady: true });
+  return { local, shared };
+}
+
+function retryAfterSeconds(spent: RateLimiterRes): number {
+  return Math.max(1, Math.ceil(spent.msBeforeNext / 1000));
 }

@@ -3,9 +3,9 @@ import type { ToolLister } from '@toolmesh/registry';
 import type { Logger } from '@toolmesh/transport-http/server';
 import { Agent } from 'undici';
 
+import { CircuitBreaker } from '../call/circuit-breaker';
 import type { ServiceCredentials } from '../call/service-credentials';
 import type { BundleSettings, McpServerBundleSettings, McpServerOAuthSettings } from '../config/gateway-config';
-import { CircuitBreaker } from './circuit-breaker';
 import type { ClientCredentialsSettings } from './client-credentials';
 import type { ForwardedCall } from './forward-tool-call';
 import { type HeldCallLimits, HeldCalls } from './held-calls';
