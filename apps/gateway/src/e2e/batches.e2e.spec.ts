@@ -63,6 +63,34 @@ describe('JSON-RPC batches', () => {
     expect(answers.find(({ id }) => id === 'bad')?.error?.code).toBe(-32600);
   });
 
+  it('serves a genuine 2025-03-26 client, which sends no MCP-Protocol-Version (it came in 2025-06-18): initialize, then a mixed batch', async () => {
+    const headerless = (body: unknown) =>
+      fetch(gateway().url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(body),
+      });
+    const init = await headerless({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'old', version: '1' } },
+    });
+    expect(((await init.json()) as Answer).result?.protocolVersion).toBe('2025-03-26');
+    const res = await headerless([
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 'list', method: 'tools/list' },
+      { jsonrpc: '2.0', id: 'call', method: 'tools/call', params: { name: 'echo_text', arguments: { text: 'headerless' } } },
+      { jsonrpc: '2.0', id: 'nope', method: 'no/such/method' },
+    ]);
+    expect(res.status).toBe(200);
+    const answers = (await res.json()) as Answer[];
+    expect(answers.map(({ id }) => id)).toEqual(['list', 'call', 'nope']);
+    expect((answers[0].result?.tools as Array<{ name: string }>).map(({ name }) => name)).toContain('echo_text');
+    expect(answers[1].result).toMatchObject({ content: [{ type: 'text', text: 'headerless' }], isError: false });
+    expect(answers[2].error?.code).toBe(-32601);
+  });
+
   it('answers a batch of notifications only with 202', async () => {
     const res = await post(
       [

@@ -14,6 +14,7 @@ import { type AnsweredObserver, createDispatcher, type Dispatcher } from './disp
 import { CallerRequests } from './era-2025/caller-requests';
 import { Era2025, era2025Methods } from './era-2025/era-2025';
 import { initializeHandler } from './era-2025/handlers/initialize';
+import { assumedVersion } from './era-2025/version-check';
 import { Era2026, type ModernRequestHandler } from './era-2026/era-2026';
 import { discoverHandler } from './era-2026/handlers/discover';
 import { emptyPromptsAndResources } from './era-2026/handlers/empty-prompts-and-resources';
@@ -111,7 +112,11 @@ export function buildEras(
   );
   const legacy = new Era2025(
     new Map([[McpMethod.Initialize, initialize], ...legacyMethods]),
-    { supportedVersions: legacyVersions, allSupported, assumeVersionWhenMissing: mcp.protocol.assumeVersionWhenMissing },
+    {
+      supportedVersions: legacyVersions,
+      allSupported,
+      assumeVersionWhenMissing: assumedVersion(mcp.protocol.assumeVersionWhenMissing, legacyVersions),
+    },
     listeners,
     callerRequests,
   );

@@ -5,11 +5,21 @@ export interface LegacyVersionPolicy {
   /** The 2025 versions served; a refusal lists `allSupported` (2026 ones first), so a client can pick any. */
   readonly supportedVersions: readonly string[];
   readonly allSupported: readonly string[];
-  /**
-   * The spec lets servers assume `2025-03-26` when the header is missing; the seed's contract refuses such
-   * requests. Unset (the default) refuses; set it to assume that version instead.
-   */
+  /** What a request without the header is taken to be (`assumedVersion`); none: it is refused. */
   readonly assumeVersionWhenMissing?: string;
+}
+
+/** The revision before the header existed: a client that sends none may well be speaking it. */
+const HEADERLESS_VERSION = '2025-03-26';
+
+/**
+ * What a 2025 request without `MCP-Protocol-Version` is taken to be: the configured version, else
+ * `2025-03-26` when it is served, as every revision since 2025-06-18 says a server SHOULD assume (the
+ * seed refused such requests; the specification wins, docs/gateway.md). So a genuine 2025-03-26 client,
+ * which never sends the header, is served, batches included. With that version not served, refused.
+ */
+export function assumedVersion(configured: string | undefined, supportedVersions: readonly string[]): string | undefined {
+  return configured ?? (supportedVersions.includes(HEADERLESS_VERSION) ? HEADERLESS_VERSION : undefined);
 }
 
 /**
