@@ -253,6 +253,12 @@ mcp:
       texts.push(textOf(next));
     }
     expect(texts[texts.length - 1]).toMatch(/is not being called: its last connections failed/);
+    // The caller is told the bundle and the cause's code, never where the server is.
+    const { host } = new URL(doomed.url);
+    for (const text of [textOf(result), ...texts]) {
+      expect(text).not.toContain(host);
+      expect(text).toMatch(/the MCP server of bundle \S+ /);
+    }
   });
 });
 

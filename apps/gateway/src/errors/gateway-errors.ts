@@ -10,6 +10,8 @@ export const GatewayErrorCode = {
   ConfigInvalid: 'gateway.config_invalid',
   /** An MCP server bundle's server is not called while its circuit breaker is open (its last connections failed). */
   UpstreamUnavailable: 'gateway.upstream_unavailable',
+  /** A request to an MCP server failed other than by its answer or a timeout (no connection, a lost one, no token); its cause's code in brackets. */
+  UpstreamFailed: 'gateway.upstream_failed',
   /** An MCP server did not answer a request (its handshake included) within the deadline. */
   UpstreamTimeout: 'gateway.upstream_timeout',
   /** No access token for an MCP server bundle's `mcpServer.oauth` (the token endpoint refused or could not be reached). */

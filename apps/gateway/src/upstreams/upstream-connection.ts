@@ -228,7 +228,7 @@ export class UpstreamConnection {
       return Promise.reject(
         new GatewayError(
           GatewayErrorCode.UpstreamUnavailable,
-          `MCP server ${this.settings.location} is not being called: its last connections failed; the next try is in ${Math.ceil(breaker.retryInMillis / 1000)} s`,
+          `the MCP server of bundle ${this.settings.bundle} is not being called: its last connections failed; the next try is in ${Math.ceil(breaker.retryInMillis / 1000)} s`,
         ),
       );
     }
@@ -252,19 +252,30 @@ export class UpstreamConnection {
     );
   }
 
-  /** What a failed request counts against the server, and what is thrown for it: a timeout says so. */
+  /**
+   * What a failed request counts against the server, and what is thrown for it, which our caller may read:
+   * the server's own answer as it is, else the bundle and what went wrong, never where the server is (a
+   * transport's or token endpoint's message names its address; the log line has the code, the status page
+   * the location).
+   */
   private failed(error: unknown, deadline: CallDeadline, what: string, cancelled: GuardOptions['cancelled']): unknown {
     const { breaker } = this.deps;
     if (deadline.ranOut) {
       breaker.failed();
       return new GatewayError(
         GatewayErrorCode.UpstreamTimeout,
-        `MCP server ${this.settings.location} did not answer ${what} within ${deadline.lastWaitMillis} ms`,
+        `the MCP server of bundle ${bundle} did not answer ${what} within ${deadline.lastWaitMillis} ms`,
       );
     }
-    if (cancelled?.aborted || isServerAnswer(error)) breaker.succeeded();
-    else breaker.failed();
-    return error;
+    if (cancelled?.aborted || isServerAnswer(error)) {
+      breaker.succeeded();
+      return error;
+    }
+    breaker.failed();
+    const code = codeOf(asError(error));
+    return new GatewayError(GatewayErrorCode.UpstreamFailed, `the MCP server of bundle ${bundle} could not be used for ${what} [${code}]`, {
+      cause: error,
+    });
   }
 
   /** The client of one connection: the bundle's headers and token as they are now, the correlation headers. */
