@@ -262,6 +262,7 @@ export class UpstreamConnection {
     const { breaker } = this.deps;
     if (deadline.ranOut) {
       breaker.failed();
+    const { bundle } = this.settings;
       return new GatewayError(
         GatewayErrorCode.UpstreamTimeout,
         `the MCP server of bundle ${bundle} did not answer ${what} within ${deadline.lastWaitMillis} ms`,
