@@ -50,6 +50,30 @@ describe('NdjsonStreamTransport', () => {
     expect(errors[2].message).toContain('100 bytes (limit 64)');
   });
 
+  it('drops a line nested deeper than 256 levels unparsed, answering the request it replies to, and keeps the channel open', async () => {
+    const { transport, fromServer, messages, errors } = connected(1 << 20);
+    await transport.start();
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    fromServer.write(`{"jsonrpc":"2.0","result":{"deep":${deep}},"id":7}\n{"jsonrpc":"2.0","method":"x","params":{"deep":${deep}}}\n`);
+    fromServer.write('{"jsonrpc":"2.0","id":8,"result":{"within":[[[]]]}}\n');
+    await tick();
+
+    expect(messages).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 7,
+        error: {
+          code: -32603,
+          message:
+            "the server's reply is nested deeper than this client's limit of 256 levels; it was dropped unparsed [stdio.message_too_deep]",
+          data: { reason: 'stdio.message_too_deep', limit: 256 },
+        },
+      },
+      { jsonrpc: '2.0', id: 8, result: { within: [[[]]] } },
+    ]);
+    expect(errors.map((e) => (e as StdioTransportError).code)).toEqual([StdioErrorCode.MessageTooDeep, StdioErrorCode.MessageTooDeep]);
+  });
+
   it('closes once when the server ends its output, and refuses to send afterwards', async () => {
     const { transport, fromServer } = connected();
     let closes = 0;

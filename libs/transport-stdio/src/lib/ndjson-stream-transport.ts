@@ -1,12 +1,15 @@
 import type { Readable, Writable } from 'node:stream';
 
 import {
+  DEFAULT_MAX_DEPTH,
+  JsonDepthGauge,
   type JSONRPCMessage,
   type McpTransport,
   OVERSIZED_EDGE_BYTES,
   oversizedReply,
   oversizedReplyId,
   parseJsonRpcMessage,
+  tooDeepReply,
 } from '@toolmesh/protocol';
 
 import { LineSplitter } from './framing/line-splitter';
@@ -14,6 +17,12 @@ import { StdioErrorCode, StdioTransportError } from './stdio-errors';
 
 /** 4 MiB: far above any real tool list or result, far below what would hurt the agent. */
 const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/**
+ * The deepest nesting of a message, the envelope being level 1: what the JSON-RPC parser accepts anyway,
+ * measured on the line's bytes first, so that a deeper one is dropped unparsed (parsing 4 MB of `[[[[`
+ * costs a second of CPU and hundreds of MB before the parser can refuse it).
+ */
+const MAX_MESSAGE_DEPTH = DEFAULT_MAX_DEPTH;
 
 export interface NdjsonStreamTransportOptions {
   /** Longest inbound line accepted; longer ones are dropped and reported through `onerror`. */
@@ -25,9 +34,10 @@ export interface NdjsonStreamTransportOptions {
  * streams come in through the constructor (as in the SDK's StdioServerTransport), so the framing is
  * tested on in-memory streams and reused by the child-process transport.
  *
- * Inbound lines that are too long or not one valid JSON-RPC message are dropped and reported through
- * `onerror`; the channel stays open, because one bad line from a server should not cost its session. A
- * reply too long to keep fails its request at once: the transport hands on an error response in its place.
+ * Inbound lines that are too long, nested too deep or not one valid JSON-RPC message are dropped and
+ * reported through `onerror`; the channel stays open, because one bad line from a server should not cost
+ * its session. A reply too long to keep, or too deep to parse, fails its request at once: the transport
+ * hands on an error response in its place.
  */
 export class NdjsonStreamTransport implements McpTransport {
   onmessage?: McpTransport['onmessage'];
@@ -84,6 +94,12 @@ export class NdjsonStreamTransport implements McpTransport {
         if (id !== undefined) this.onmessage?.(oversizedReply(id, event.bytes, this.maxMessageBytes, StdioErrorCode.MessageTooLarge));
         continue;
       }
+      if (!withinDepth(event.line)) {
+        this.report(StdioErrorCode.MessageTooDeep, `dropped an inbound message nested deeper than ${MAX_MESSAGE_DEPTH} levels`);
+        const id = oversizedReplyId(edge(event.line, 0), edge(event.line, event.line.length - OVERSIZED_EDGE_BYTES));
+        if (id !== undefined) this.onmessage?.(tooDeepReply(id, MAX_MESSAGE_DEPTH, StdioErrorCode.MessageTooDeep));
+        continue;
+      }
       const parsed = parseJsonRpcMessage(event.line);
       if (!parsed.ok) {
         this.report(
@@ -107,4 +123,14 @@ export class NdjsonStreamTransport implements McpTransport {
   private report(code: StdioErrorCode, message: string): void {
     this.onerror?.(new StdioTransportError(code, message));
   }
+}
+
+/** Whether a line is nested no deeper than MAX_MESSAGE_DEPTH: a line shorter than two brackets a level cannot be deeper. */
+function withinDepth(line: Buffer): boolean {
+  return line.length <= 2 * MAX_MESSAGE_DEPTH || new JsonDepthGauge(MAX_MESSAGE_DEPTH).feed(line);
+}
+
+/** OVERSIZED_EDGE_BYTES of a line from `start`, as text, to find a dropped reply's id. */
+function edge(line: Buffer, start: number): string {
+  return line.subarray(Math.max(0, start), Math.max(0, start) + OVERSIZED_EDGE_BYTES).toString('utf8');
 }

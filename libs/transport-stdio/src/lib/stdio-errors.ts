@@ -12,6 +12,8 @@ export const StdioErrorCode = {
   ProcessExited: 'stdio.process_exited',
   /** An inbound line exceeded the configured maximum message size and was dropped. */
   MessageTooLarge: 'stdio.message_too_large',
+  /** An inbound line nested deeper than 256 levels (the JSON-RPC parser's limit) and was dropped unparsed. */
+  MessageTooDeep: 'stdio.message_too_deep',
   /** An inbound line was not one valid JSON-RPC message and was dropped. */
   MalformedMessage: 'stdio.malformed_message',
 } as const;
