@@ -92,6 +92,37 @@ describe('tools/list pages and outputSchema, in both eras (SPEC G22, G25)', () =
     }
   });
 
+  it.each<Era>(['legacy', 'modern'])(
+    '%s: a walk over a list that changed between pages (a tool added, one removed) is refused with -32602, never a tool repeated or skipped',
+    async (era) => {
+      const first = await rpc(era, 'tools/list', {});
+      // One added in front and one removed at the end: page 2 of the new list would repeat page 1's last tool.
+      const added = { ...manifest.tools[0], name: 'tool_new', endpoint: '/tools/tool_new' };
+      const changed = { ...manifest, revision: `r-${era}`, tools: [added, ...manifest.tools.slice(0, -1)] };
+      service.serve('/tool-manifest', { json: changed });
+      try {
+        await refreshed(() => listAll(era).then(({ tools }) => tools.some((tool) => tool.name === 'tool_new')));
+        const next = await rpc(era, 'tools/list', { cursor: first.result?.nextCursor });
+        expect(next.error?.code).toBe(-32602);
+        const walk = (await listAll(era)).tools.map((tool) => tool.name);
+        expect(walk).toEqual(changed.tools.map((tool) => tool.name));
+      } finally {
+        service.serve('/tool-manifest', { json: manifest });
+        await refreshed(() => listAll(era).then(({ tools }) => !tools.some((tool) => tool.name === 'tool_new')));
+      }
+    },
+  );
+
+  /** Asks the catalogue to refresh the bundle (the management endpoint) until `done` says the new list is served. */
+  async function refreshed(done: () => Promise<boolean>): Promise<void> {
+    for (let tries = 0; tries < 100; tries += 1) {
+      await fetch(`${gateway.gateway.managementUrl}/actuator/toolBundles/sample/refresh`, { method: 'POST' });
+      if (await done()) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('the catalogue did not take the new manifest');
+  }
+
   it('shows an outputSchema that is not an object wrapped for 2025 clients, as written for 2026 ones', async () => {
     const schemaOf = (tools: Array<{ name: string; outputSchema?: unknown }>, name: string) =>
       tools.find((tool) => tool.name === name)?.outputSchema;

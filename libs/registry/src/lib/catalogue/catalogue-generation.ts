@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { RawJson } from '@toolmesh/protocol';
 
 import { publicToolIn, type ToolDefinition } from '../model/tool-definition';
-import { buildToolsListPages, pageAt } from './tools-list-pages';
+import { buildToolsListPages, pageAt, type ToolsListPages } from './tools-list-pages';
 
 /** Which form of the tool list: as the manifests say (2026), or with wrapped output schemas (2025). */
 export type ToolsListForm = 'modern' | 'legacy';
@@ -24,7 +24,7 @@ export class CatalogueGeneration {
   readonly legacyToolsListResult: RawJson;
   readonly createdAt = new Date();
 
-  private readonly pages: Readonly<Record<ToolsListForm, readonly RawJson[]>>;
+  private readonly pages: Readonly<Record<ToolsListForm, ToolsListPages>>;
 
   /** `pageSize`: most tools in one `tools/list` page; a larger list is paged with cursors. */
   constructor(
