@@ -99,6 +99,7 @@ export async function buildRouteSnapshot(
       source,
       fetchedAt,
       manifests,
+      documents: fetched.map((service) => service.manifest),
       schemas,
       ...(revisions.length > 0 && { revision: revisions.join(',') }),
     },

@@ -5,7 +5,7 @@ import { RegistryError, RegistryErrorCode, toRegistryError } from '../errors';
 import type { CatalogueLog } from '../model/catalogue-log';
 import { type RouteConfig, routeSignature } from '../model/route';
 import type { RouteLimits } from '../model/route-limits';
-import type { RouteSnapshot } from '../model/route-snapshot';
+import type { RouteSnapshot, ServiceManifest } from '../model/route-snapshot';
 import type { RouteState } from '../model/route-state';
 import { buildRouteSnapshot, emptySnapshot } from './build-route-snapshot';
 import { decodeRouteSnapshot } from './stored-route';
@@ -55,6 +55,12 @@ export class RouteLoader {
           return { serviceDomain, manifest, servedFrom, ...(openapi && { openapi }), ...(mcpServer && { mcpServer }) };
         }),
       );
+      const kept = previous?.signature === base.signature ? previous.snapshot : undefined;
+      if (kept !== undefined && builtFrom(kept, manifests)) {
+        // Every document as it was: nothing to validate, convert or compile again (a 50,000-tool manifest
+        // cost its whole parse and validation at every refresh, issue 43).
+        return { ...base, snapshot: { ...kept, fetchedAt: now }, lastSuccessAt: now };
+      }
       const build = await buildRouteSnapshot(route, manifests, 'remote', now, this.options.limits, previous?.snapshot);
       if (!build.ok) throw new RegistryError(build.code ?? RegistryErrorCode.ManifestInvalid, build.problems.slice(0, 20).join('; '));
       const refused = build.snapshot.refusedTools;
@@ -122,4 +128,14 @@ export class RouteLoader {
     }
     return undefined;
   }
+}
+
+/** Whether `snapshot` was built from exactly these documents: the same objects, in the same order. */
+function builtFrom(snapshot: RouteSnapshot, fetched: readonly ServiceManifest[]): boolean {
+  const { documents } = snapshot;
+  return (
+    documents !== undefined &&
+    documents.length === fetched.length &&
+    fetched.every((service, index) => service.manifest === documents[index])
+  );
 }

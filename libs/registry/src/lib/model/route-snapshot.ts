@@ -32,6 +32,12 @@ export interface RouteSnapshot {
   /** When the content was fetched from the tool services (wall clock, ms); its age in the status. */
   readonly fetchedAt: number;
   readonly manifests: readonly ServiceManifest[];
+  /**
+   * The documents the snapshot was built from, each as its source returned it. A source hands back the
+   * very same object for a document that has not changed (http-json-source.ts), so a refresh that gets
+   * all of them back builds nothing (route-loader.ts). Absent when not built from fetched documents.
+   */
+  readonly documents?: readonly unknown[];
   /** The compiler that compiled the tools' schemas; the next build of the route starts from it. */
   readonly schemas: SchemaCompiler;
 }

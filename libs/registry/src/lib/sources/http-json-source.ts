@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 
@@ -38,6 +39,24 @@ const catalogueClient: Got = got.extend({
   },
 });
 
+/** The last document read, and what identifies it: its bytes' digest and the validators it was served with. */
+interface LastDocument {
+  readonly document: unknown;
+  readonly digest: string;
+  readonly etag?: string;
+  readonly lastModified?: string;
+}
+
+/** A validator worth sending back: printable ASCII of a sane length, as a header value may be. */
+const VALIDATOR = /^[\x20-\x7E]{1,256}$/;
+
+/**
+ * A document over HTTP, refetched at every refresh but read only when it changed: the next request is
+ * conditional on the last answer's `ETag` (`If-None-Match`) and `Last-Modified` (`If-Modified-Since`),
+ * so a service that supports them answers 304 with no body; a service that does not sends the body, and
+ * when its SHA-256 is the last one's it is not parsed again. Either way the very same document object is
+ * returned, which tells the route loader that nothing needs building (route-loader.ts).
+ */
 export class HttpJsonSource implements JsonSource {
   constructor(
     private readonly url: URL,
@@ -47,6 +66,7 @@ export class HttpJsonSource implements JsonSource {
 
   /** Where the last successful fetch was answered, when a (same-origin) redirect was followed. */
   private answeredAt: URL | undefined;
+  private last: LastDocument | undefined;
 
   get location(): string {
     return locationOf(this.url);
@@ -57,27 +77,44 @@ export class HttpJsonSource implements JsonSource {
   }
 
   async fetch(): Promise<unknown> {
-    let body: string;
-    let answeredAt: URL;
+    const last = this.last;
+    let response: Response<string>;
     try {
-      const response = await this.download().catch((error: unknown) => {
+      response = await this.download(last).catch((error: unknown) => {
         if (!isResetBeforeReply(error)) throw error;
-        return this.download(); // once: a second reset is the service's, not the pool's
+        return this.download(last); // once: a second reset is the service's, not the pool's
       });
-      body = response.body;
-      answeredAt = new URL(response.url);
+      if (response.statusCode === 304 && last === undefined)
+        throw new Error('answered 304 Not Modified to a request that named no version');
     } catch (error) {
       throw new RegistryError(this.kind.unreachable, `${this.kind.label} ${this.location}: ${errorMessage(error)}`, { cause: error });
     }
-    const document = parseDocument(body, this.kind, `${this.kind.label} ${this.location}`, this.options.yaml);
+    const answeredAt = new URL(response.url);
     this.answeredAt = answeredAt.href === this.url.href ? undefined : answeredAt;
+    if (response.statusCode === 304) return (last as LastDocument).document;
+    const digest = hash('sha256', response.body, 'base64url');
+    const document =
+      digest === last?.digest
+        ? last.document
+        : parseDocument(response.body, this.kind, `${this.kind.label} ${this.location}`, this.options.yaml);
+    const { etag, 'last-modified': lastModified } = response.headers;
+    this.last = {
+      document,
+      digest,
+      ...(etag !== undefined && VALIDATOR.test(etag) && { etag }),
+      ...(lastModified !== undefined && VALIDATOR.test(lastModified) && { lastModified }),
+    };
     return document;
   }
 
-  private download(): Promise<Response<string>> {
+  private download(last: LastDocument | undefined): Promise<Response<string>> {
     const request = catalogueClient(this.url, {
       timeout: { request: this.options.timeoutMillis },
-      ...(this.kind.yaml && { headers: { accept: 'application/json, application/yaml;q=0.9, */*;q=0.1' } }),
+      headers: {
+        ...(this.kind.yaml && { accept: 'application/json, application/yaml;q=0.9, */*;q=0.1' }),
+        ...(last?.etag !== undefined && { 'if-none-match': last.etag }),
+        ...(last?.lastModified !== undefined && { 'if-modified-since': last.lastModified }),
+      },
     });
     // on() returns the request itself (a promise), which request.text() below awaits
     void request.on('downloadProgress', (progress) => {
