@@ -23,6 +23,7 @@ const BOUNDS = [
   'mcp.maxBodyBytes',
   'mcp.maxBatchMembers',
   'mcp.maxBatchResponseBytes',
+  'mcp.maxRelayedRequestsPerCall',
   'mcp.catalogue.maxTools',
   'mcp.catalogue.maxSerializedBytes',
   'mcp.catalogue.maxManifestBytes',

@@ -65,6 +65,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     credentials,
     listTimeoutMillis: mcp.catalogue.manifestTimeoutMillis,
     heldCalls: mcp.heldCalls,
+    maxRelayedRequestsPerCall: mcp.maxRelayedRequestsPerCall,
     logger,
   });
   const { catalogue, routingHints, cache, changes } = buildCatalogue(mcp, logger, options.now ?? Date.now, upstreams);

@@ -66,6 +66,8 @@ export function defaultConfig(env: NodeJS.ProcessEnv = {}): GatewayConfig {
       maxBatchResponseBytes: 1_048_576,
       // A held call keeps its server's request open for a minute and counts against no call slot (issue 43).
       heldCalls: { max: 256, maxPerBundle: 64 },
+      // An MCP server's requests to the caller during one call, waiting for answers at once (issue 43).
+      maxRelayedRequestsPerCall: 16,
       requestDeadlineMillis: 270_000,
       maxToolTimeoutMillis: 30_000,
       toolSearch: false,

@@ -176,6 +176,11 @@ export interface GatewayConfig {
      * at most `max` in all and `maxPerBundle` of one bundle; past either, the call is cancelled, not held.
      */
     heldCalls: { max: number; maxPerBundle: number };
+    /**
+     * Requests (elicitation, sampling, roots) one call's MCP server may have waiting for our caller's
+     * answers at once; past it a request is refused to the server, not relayed.
+     */
+    maxRelayedRequestsPerCall: number;
     requestDeadlineMillis: number;
     maxToolTimeoutMillis: number;
     /** The output budget of tools whose manifest names none; unset: their results pass whole. */

@@ -25,6 +25,8 @@ export interface McpUpstreamsOptions {
   readonly listTimeoutMillis: number;
   /** How many calls may wait for a 2026 caller's retry at once (`mcp.heldCalls`). */
   readonly heldCalls: HeldCallLimits;
+  /** How many requests of one call's server may wait for the caller's answers at once (`mcp.maxRelayedRequestsPerCall`). */
+  readonly maxRelayedRequestsPerCall: number;
   readonly logger: Logger;
 }
 
@@ -58,6 +60,7 @@ export class McpUpstreams {
         era: ERA[mcpServer.era ?? 'auto'],
         headers: () => options.credentials.secrets(name),
         listTimeoutMillis: options.listTimeoutMillis,
+        maxRelayedRequestsPerCall: options.maxRelayedRequestsPerCall,
         ...(mcpServer.oauth && { oauth: clientCredentials(mcpServer.oauth, options) }),
       });
     }

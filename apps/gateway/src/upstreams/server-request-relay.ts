@@ -1,4 +1,5 @@
 import type { CreateMessageResult, ElicitResult, ServerRequestHandlers } from '@toolmesh/mcp-client';
+import { JsonRpcErrorCode } from '@toolmesh/protocol';
 
 /** One request a 2025 MCP server sends us during a call: elicitation, sampling or roots, as it sent it. */
 export interface ServerRequest {
@@ -13,10 +14,7 @@ export interface ServerRequestRelay {
 }
 
 /** A caller that can be asked while its call runs: a 2025 caller, on the call's response stream (issue 28). */
-export interface CallerRelay extends ServerRequestRelay {
-  /** Called once if the caller goes away before its call ends (it closed the stream). */
-  onClose(listener: () => void): void;
-}
+export type CallerRelay = ServerRequestRelay;
 
 /** The JSON-RPC error a server gets for a request we cannot put to anyone. */
 export class RelayRefusal extends Error {
@@ -37,12 +35,28 @@ const NEVER_CANCELLED = new AbortController().signal;
  * `relay`, the call's own (the client hands them to the call they came with: no async context needed);
  * without one (the connection's own handlers: a request outside any call, or during a listing) it is
  * refused. The connection declares all three at initialize, so that any call's server may ask.
+ * At most `maxWaiting` of the call's requests wait for the caller's answers at once, whichever way they
+ * reach the caller (a 2025 caller's stream, a 2026 caller's `input_required`); past it a request is
+ * refused to the server at once, never relayed: a server sending thousands would otherwise have each
+ * kept here and put to the caller (issue 43).
  */
-export function serverRequestsTo(relay: ServerRequestRelay | undefined): ServerRequestHandlers {
-  const ask = (request: ServerRequest, signal: AbortSignal) =>
-    relay
-      ? relay.ask(request, signal)
-      : Promise.reject(new RelayRefusal(`${request.method} outside a call: this gateway has nobody to ask`));
+export function serverRequestsTo(relay: ServerRequestRelay | undefined, maxWaiting: number): ServerRequestHandlers {
+  let waiting = 0;
+  const ask = async (request: ServerRequest, signal: AbortSignal): Promise<Record<string, unknown>> => {
+    if (!relay) throw new RelayRefusal(`${request.method} outside a call: this gateway has nobody to ask`);
+    if (waiting >= maxWaiting)
+      throw new RelayRefusal(
+        `${request.method} not relayed: ${maxWaiting} requests of this call already wait for the caller's answers (mcp.maxRelayedRequestsPerCall)`,
+        JsonRpcErrorCode.InternalError,
+        { limit: 'maxRelayedRequestsPerCall', maximum: maxWaiting },
+      );
+    waiting++;
+    try {
+      return await relay.ask(request, signal);
+    } finally {
+      waiting--;
+    }
+  };
   return {
     elicitation: async (params, signal) => (await ask({ method: 'elicitation/create', params }, signal)) as ElicitResult,
     sampling: async (params, signal) => (await ask({ method: 'sampling/createMessage', params }, signal)) as CreateMessageResult,

@@ -71,6 +71,7 @@ describe('UpstreamConnection', () => {
         era: 'legacy',
         headers: () => ({ 'x-upstream-key': 'k1' }),
         listTimeoutMillis,
+        maxRelayedRequestsPerCall: 16,
       },
       {
         dispatcher,

@@ -37,6 +37,8 @@ export interface UpstreamSettings {
   readonly headers: () => Record<string, string>;
   /** The deadline of a connection's handshake and of one whole listing, every page. */
   readonly listTimeoutMillis: number;
+  /** How many of one call's requests to our caller may wait for answers at once; past it they are refused. */
+  readonly maxRelayedRequestsPerCall: number;
   /** `mcpServer.oauth`: the bearer token comes from the client credentials grant. */
   readonly oauth?: ClientCredentialsSettings;
 }
@@ -187,7 +189,7 @@ export class UpstreamConnection {
         client.callToolRelayingInput(name, args, call.answers ?? {}, cancellation, {
           timeoutMs: UNTIMED,
           meta: client.era === 'modern' ? withCallerCapabilities(call) : call.meta,
-          serverRequests: serverRequestsTo(call.relay),
+          serverRequests: serverRequestsTo(call.relay, this.settings.maxRelayedRequestsPerCall),
         }),
       { cancelled: cancellation, followsDeadline: true },
     );
@@ -302,7 +304,7 @@ export class UpstreamConnection {
       onClosed: lost,
       // Declared to a 2025 server at initialize, for every call: each call's requests go to its own
       // caller (`callTool`); one outside any call is refused (server-request-relay.ts).
-      serverRequests: serverRequestsTo(undefined),
+      serverRequests: serverRequestsTo(undefined, this.settings.maxRelayedRequestsPerCall),
     });
     client.addNotificationListener(({ notification }) => {
       if (notification.method === McpNotification.ToolsListChanged) this.onToolsChanged?.();
