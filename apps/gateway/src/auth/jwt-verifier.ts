@@ -1,6 +1,7 @@
 import { createRemoteJWKSet, decodeJwt, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from 'jose';
 
 import type { AuthSettings } from '../config/gateway-config';
+import { Audience } from './audience';
 
 /** Why a token was refused: a short code for the log line and the metric, never anything of the token. */
 export type TokenRefusalReason =
@@ -43,9 +44,12 @@ const JWKS_TIMEOUT_MILLIS = 5_000;
 export class JwtVerifier {
   private readonly keySets: ReadonlyMap<string, JWTVerifyGetKey>;
   private readonly tokenTypes: ReadonlySet<string>;
+  /** Checked here, not by jose, whose check compares the URI's text exactly. */
+  private readonly audience: Audience;
 
   constructor(private readonly settings: AuthSettings) {
     this.tokenTypes = new Set(settings.tokenTypes.map(normalizedType));
+    this.audience = new Audience(settings.audience);
     this.keySets = new Map(
       settings.authorizationServers.map(({ issuer, jwksUri }) => [
         issuer,
@@ -70,13 +74,13 @@ export class JwtVerifier {
     try {
       const { payload, protectedHeader } = await jwtVerify(token, keys, {
         issuer,
-        audience: this.settings.audience,
         algorithms: this.settings.algorithms,
         clockTolerance: this.settings.clockSkewSeconds,
         // jose refuses an `iat` in the future, or older than this, only when given a maximum age.
         maxTokenAge: this.settings.maxTokenAgeSeconds,
         requiredClaims: ['exp', 'iat'],
       });
+      if (!this.audience.isNamedBy(payload.aud)) return { refused: 'wrong_audience' };
       if (!this.tokenTypes.has(normalizedType(protectedHeader.typ ?? 'jwt'))) return { refused: 'wrong_type' };
       return { payload, usableUntil: ((payload.iat as number) + this.settings.maxTokenAgeSeconds) * 1000 };
     } catch (error) {

@@ -149,8 +149,22 @@ describe('refusals', () => {
       expect((await listTools(bearer(await token({}, { typ })))).status).toBe(200);
   });
 
-  it('for another resource (RFC 8707 audience)', async () => {
+  it('for another resource (RFC 8707 audience), or none', async () => {
     await expectInvalidToken(await token({ aud: 'https://other.test.invalid/mcp' }), 'wrong_audience');
+    await expectInvalidToken(
+      await token({ aud: ['https://other.test.invalid/mcp', 'https://gateway.test.invalid/MCP'] }),
+      'wrong_audience',
+    );
+    await expectInvalidToken(await token({ aud: undefined }), 'wrong_audience');
+  });
+
+  it('naming the gateway with another case of scheme and host, or its default port, is an access token (RFC 3986 §6.2.2)', async () => {
+    for (const aud of [
+      'HTTPS://Gateway.TEST.invalid/mcp',
+      'https://gateway.test.invalid:443/mcp',
+      ['https://other.test.invalid/mcp', AUDIENCE],
+    ])
+      expect({ aud, status: (await listTools(bearer(await token({ aud })))).status }).toEqual({ aud, status: 200 });
   });
 
   it('from an issuer not on the allowlist, even signed with a known key', async () => {
