@@ -25,6 +25,7 @@ const BENCHES: Array<[name: string, script: string]> = [
   ['hostile-batches', 'tools/bench/hostile-batches/run.mjs'],
   ['hostile-mcp-replies', 'tools/bench/hostile-mcp-replies/run.mjs'],
   ['hostile-schema', 'tools/bench/hostile-schema/run.mjs'],
+  ['hostile-schema-size', 'tools/bench/hostile-schema-size/run.mjs'],
   ['hostile-tool-services', 'tools/bench/hostile-tool-services/run.mjs'],
   ['hostile-yaml', 'tools/bench/hostile-yaml/run.mjs'],
   ['openapi', 'tools/bench/openapi/run.mjs'],
