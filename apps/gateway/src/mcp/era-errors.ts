@@ -30,8 +30,12 @@ export interface EraErrors {
    * (`candidates`: its namespaced forms, one per server, named in the message and in `data.candidates`).
    */
   readonly resourceNotFound: (id: RequestId, uri: string, candidates?: readonly string[]) => JsonRpcErrorResponse;
-  /** A read or a get an MCP server failed: its own JSON-RPC error passed on as the era allows, anything else -32603. */
-  readonly upstreamFailed: (id: RequestId, failure: unknown) => JsonRpcErrorResponse;
+  /**
+   * A read or a get an MCP server failed: its own JSON-RPC error passed on as the era allows, anything else
+   * -32603. A read's not-found carries `data.uri` (the `uri` read), as the revisions ask, whether or not the
+   * server's did.
+   */
+  readonly upstreamFailed: (id: RequestId, failure: unknown, uri?: string) => JsonRpcErrorResponse;
 }
 
 /** The codes of the 2026-07-28 revision that describe one hop (our request to the server), never to be relayed as ours. */
@@ -63,14 +67,22 @@ function eraErrors(codes: Record<ToolLookupFailure | 'rate_limited' | 'resource_
             `Resource not found: ${callerText(uri)} is served by ${candidates.length} MCP servers; read one of ${candidates.map(callerText).join(', ')}`,
             { uri, candidates },
           ),
-    upstreamFailed: (id, failure) => {
+    upstreamFailed: (id, failure, uri) => {
       const { code, data } = failure as { code?: unknown; data?: unknown };
       // The server's words, bounded and with control characters escaped: they reach the caller as they are.
       const message = printable(errorMessage(failure), 300);
       if (typeof code !== 'number' || HOP_CODES.has(code)) return jsonRpcError(id, JsonRpcErrorCode.InternalError, message);
-      return jsonRpcError(id, code === JsonRpcErrorCode.ResourceNotFound ? codes.resource_not_found : code, message, data);
+      if (code !== JsonRpcErrorCode.ResourceNotFound) return jsonRpcError(id, code, message, data);
+      return jsonRpcError(id, codes.resource_not_found, message, withUri(data, uri));
     },
   };
+}
+
+/** A not-found's `data` with the `uri` read, unless the server named one. */
+function withUri(data: unknown, uri: string | undefined): unknown {
+  const named = typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
+  if (uri === undefined || typeof named?.uri === 'string') return data;
+  return { ...named, uri };
 }
 
 export const legacyErrors = eraErrors({

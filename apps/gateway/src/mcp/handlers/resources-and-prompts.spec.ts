@@ -78,6 +78,11 @@ describe('resources and prompts handlers', () => {
     failure = Object.assign(new Error('Resource not found'), { code: -32002, data: { uri: 'test://fails' } });
     expect(await read(legacyErrors)).toMatchObject({ error: { code: -32002, data: { uri: 'test://fails' } } });
     expect(await read(modernErrors)).toMatchObject({ error: { code: -32602, data: { uri: 'test://fails' } } });
+    // A server's not-found without data.uri gets the uri read (sep-2164-resource-not-found).
+    failure = Object.assign(new Error('Resource not found'), { code: -32002 });
+    expect(await read(modernErrors)).toMatchObject({ error: { code: -32602, data: { uri: 'test://fails' } } });
+    failure = Object.assign(new Error('Resource not found'), { code: -32002, data: { reason: 'gone' } });
+    expect(await read(legacyErrors)).toMatchObject({ error: { code: -32002, data: { reason: 'gone', uri: 'test://fails' } } });
     failure = Object.assign(new Error('Unsupported protocol version'), { code: -32022 });
     expect(await read(modernErrors)).toMatchObject({ error: { code: -32603 } });
     failure = Object.assign(new Error('MCP server http://s/mcp did not answer resources/read within 10 ms'), {

@@ -31,17 +31,18 @@ export function resourcesAndPromptsHandlers(
     id: Parameters<RequestHandler>[2],
     forwarded: Forwarded<T>,
     notFound: (candidates?: readonly string[]) => HandlerResult,
+    uri?: string,
   ) =>
     'result' in forwarded
       ? { result: forwarded.result }
       : 'notFound' in forwarded
         ? notFound(forwarded.candidates)
-        : errors.upstreamFailed(id, forwarded.failed);
+        : errors.upstreamFailed(id, forwarded.failed, uri);
 
   const read: RequestHandler = async (params, context, id) => {
     const { uri } = params;
     if (typeof uri !== 'string') return invalidParams(id, '"uri" must be a string');
-    return answer(id, await features.readResource(uri, context), (candidates) => errors.resourceNotFound(id, uri, candidates));
+    return answer(id, await features.readResource(uri, context), (candidates) => errors.resourceNotFound(id, uri, candidates), uri);
   };
   const get: RequestHandler = async (params, context, id) => {
     const { name, arguments: args } = params;
