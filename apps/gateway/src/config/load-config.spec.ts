@@ -231,6 +231,21 @@ mcp:
     expect(set.mcp.redis.url).toBe('redis://cache:7000');
   });
 
+  it("takes numbers and booleans from ${VAR} (and Spring's ${VAR:default}) where a field wants one, refusing what is neither", () => {
+    const file = yamlFile(
+      'server:\n  port: ${LISTEN_PORT}\n  managementPort: ${MANAGEMENT_PORT:9191}\n  metricsEnabled: ${METRICS:-false}\n',
+    );
+    const config = loadConfig({ file, env: { LISTEN_PORT: '8181' } });
+    expect(config.server).toMatchObject({ port: 8181, managementPort: 9191, metricsEnabled: false });
+    expect(loadConfig({ file, env: { LISTEN_PORT: '8181', METRICS: 'TRUE' } }).server.metricsEnabled).toBe(true);
+    expect(() => loadConfig({ file, env: { LISTEN_PORT: 'eighty' } })).toThrow(
+      expect.objectContaining({ code: 'gateway.config_invalid', message: expect.stringMatching(/server\.port.* must be integer/) }),
+    );
+    // A string field keeps the digits as text.
+    const named = yamlFile('mcp: { bundles: [{ name: "${BUNDLE}", serviceDomain: "http://127.0.0.1:1", manifestPath: /m }] }\n');
+    expect(loadConfig({ file: named, env: { BUNDLE: '42' } }).mcp.bundles[0].name).toBe('42');
+  });
+
   it('refuses a ${VAR} without a default whose variable is unset, naming the variable, the field and the file', () => {
     const file = yamlFile('mcp:\n  redis: { url: "redis://${REDIS_HOST}:6379" }\n');
     expect(() => loadConfig({ file, env: {} })).toThrow(

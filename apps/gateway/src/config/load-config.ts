@@ -14,6 +14,7 @@ import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
 import { configSchema } from './config-schema';
 import { AUTH_DEFAULTS, defaultConfig } from './defaults';
 import type { BundleSettings, GatewayConfig } from './gateway-config';
+import { withScalarFieldsConverted } from './scalar-fields';
 
 /** The gateway refuses to start on a configuration it cannot use, and says what to fix. */
 function configInvalid(message: string): GatewayError {
@@ -63,7 +64,7 @@ const configDocument = new SchemaCompiler({ strict: true, maxProblems: 20 }).com
 export function loadConfig(options: { file?: string; env: NodeJS.ProcessEnv }): GatewayConfig {
   let config: unknown = defaultConfig(options.env);
   const file = options.file ?? options.env.GATEWAY_CONFIG;
-  if (file) config = mergeDeep(config, readYaml(file, options.env));
+  if (file) config = mergeDeep(config, withScalarFieldsConverted(readYaml(file, options.env), configSchema));
   config = withSectionDefaults(config as Record<string, unknown>);
   for (const [variable, path, kind] of ENV_OVERRIDES) {
     const raw = options.env[variable];

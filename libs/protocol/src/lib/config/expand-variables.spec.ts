@@ -10,6 +10,10 @@ describe('expandVariables (`${VAR}` in configuration files, shared by the gatewa
     expect(expandVariables('http://${HOST}:${PORT:-8081}/${EMPTY:-x}', env, 'url', missing)).toBe('http://tools.internal:8081/x');
   });
 
+  it("takes Spring's ${VAR:default} as well, the original design's form; a default starting with - needs ${VAR:--1}", () => {
+    expect(expandVariables('${PORT:8080} ${HOST:other} ${EMPTY:} ${N:--1}', env, 'text', missing)).toBe('8080 tools.internal  -1');
+  });
+
   it('writes $${ as a literal ${', () => {
     expect(expandVariables('$${HOST} ${HOST}', env, 'text', missing)).toBe('${HOST} tools.internal');
   });

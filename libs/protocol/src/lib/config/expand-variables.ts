@@ -10,11 +10,13 @@ export type MissingVariableError = (message: string) => Error;
 /**
  * Replaces `${NAME}` in a configured value with the variable from our environment, so addresses and
  * secrets such as tokens stay out of configuration files; `${NAME:-default}` uses the default when the
- * variable is unset or empty (as the shell does). `$${` writes a literal `${`. A missing variable without
+ * variable is unset or empty (as the shell does), and so does Spring's `${NAME:default}`, the original
+ * design's form (so a default that starts with `-` needs the shell's form: `${N:--1}`). `$${` writes a
+ * literal `${`. A missing variable without
  * a default is an error that names the variable and where it is used, never a value.
  */
 export function expandVariables(text: string, env: VariableEnvironment, where: string, missing: MissingVariableError): string {
-  return text.replace(/\$?\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (match, name: string, fallback: string | undefined) => {
+  return text.replace(/\$?\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-?([^}]*))?\}/g, (match, name: string, fallback: string | undefined) => {
     if (match.startsWith('$$')) return match.slice(1);
     const value = env[name];
     if (fallback !== undefined) return value === undefined || value === '' ? fallback : value;
