@@ -103,7 +103,17 @@ const liveness = (gateway) =>
     (res) => res.status === 200,
   );
 
-for (const gateway of [attacked, twin]) while ((await neighbour(gateway)) === undefined) await sleep(50); // catalogues loaded
+// Catalogues loaded; a gateway that never serves the neighbour fails the run rather than holding it.
+const loadedBy = performance.now() + 60_000;
+for (const gateway of [attacked, twin]) {
+  while ((await neighbour(gateway)) === undefined) {
+    if (performance.now() > loadedBy) {
+      stopAll();
+      throw new Error(`${gateway.url} did not serve tool_0000 within 60 s`);
+    }
+    await sleep(50);
+  }
+}
 for (let i = 0; i < (SMOKE ? 5 : 50); i++) await Promise.all([neighbour(attacked), neighbour(twin)]); // warm-up
 
 /** How the deep calls ended: the code in an isError result's text, or what else came. */
