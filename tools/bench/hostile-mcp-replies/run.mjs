@@ -28,6 +28,10 @@ const { values } = parseArgs({
     smoke: { type: 'boolean', default: false },
   },
 });
+// Whatever ends the run, a failure included, ends its servers: one left running would hold the caller's
+// stderr (theirs is inherited) and the run would never be over for it.
+process.once('exit', stopAll);
+
 const CALLS = Number(values.calls);
 const SECONDS = Number(values.seconds);
 /** A neighbour's call or a probe not answered within this counts as not answered. */
@@ -107,10 +111,7 @@ const liveness = (gateway) =>
 const loadedBy = performance.now() + 60_000;
 for (const gateway of [attacked, twin]) {
   while ((await neighbour(gateway)) === undefined) {
-    if (performance.now() > loadedBy) {
-      stopAll();
-      throw new Error(`${gateway.url} did not serve tool_0000 within 60 s`);
-    }
+    if (performance.now() > loadedBy) throw new Error(`${gateway.url} did not serve tool_0000 within 60 s`);
     await sleep(50);
   }
 }
