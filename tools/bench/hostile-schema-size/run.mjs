@@ -157,15 +157,27 @@ async function measure(twin, attacked) {
       await sleep(50);
     }
   })();
+  // On a loop of its own too, so that the echo calls wait out a held loop themselves.
   let loadedAt;
+  const loaded = (async () => {
+    while (loadedAt === undefined) {
+      const hash = alive(attacked)
+        ? await bundleOf(attacked).then(
+            (bundle) => bundle.manifestHash,
+            () => undefined,
+          )
+        : undefined;
+      if (hash !== goodHash) loadedAt = performance.now();
+      else await sleep(50);
+    }
+  })();
   while (loadedAt === undefined || performance.now() - loadedAt < TTL_MILLIS) {
     samples.twinEcho.push(await echo(twin));
     samples.echo.push(await echo(attacked).catch(() => Infinity));
-    if (loadedAt === undefined && (!alive(attacked) || (await bundleOf(attacked)).manifestHash !== goodHash)) loadedAt = performance.now();
     await sleep(20);
   }
   running = false;
-  await probes;
+  await Promise.all([probes, loaded]);
   const bundle = alive(attacked) ? await bundleOf(attacked) : undefined;
   const result = {
     name: attacked.name,
