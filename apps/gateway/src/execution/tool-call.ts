@@ -3,6 +3,7 @@ import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
 import type { InputAnswers } from '../call/input-required';
 import type { ToolCallOutcome } from '../call/tool-call-outcome';
 import type { TraceHeaders } from '../call/trace-context';
+import type { CallerStream } from '../upstreams/caller-stream';
 import type { CallerRelay } from '../upstreams/server-request-relay';
 import { toolResult } from './result-mapper';
 
@@ -19,6 +20,8 @@ export interface CallExtras {
   readonly answers?: InputAnswers;
   /** A 2025 caller that can be asked on the call's event stream, when it is an MCP server's tool. */
   readonly callerRelay?: CallerRelay;
+  /** The caller as the answer of an MCP server's tool reaches it: its going away, its progress (issue 44). */
+  readonly callerStream?: CallerStream;
 }
 
 /** Told of every call that reached a tool's source: for the tool-call metrics (SPEC G23). `failure`: its kind, when it failed. */

@@ -19,7 +19,7 @@ import { Era2026, type ModernRequestHandler } from './era-2026/era-2026';
 import { discoverHandler } from './era-2026/handlers/discover';
 import { emptyPromptsAndResources } from './era-2026/handlers/empty-prompts-and-resources';
 import { listenHandler } from './era-2026/handlers/listen';
-import { paramHeaderRefusal } from './era-2026/handlers/tools-call';
+import { modernCallStream, paramHeaderRefusal } from './era-2026/handlers/tools-call';
 import { ModernResults } from './era-2026/modern-results';
 import { type EraErrors, legacyErrors, modernErrors } from './era-errors';
 import type { RequestHandler } from './handlers/method-handler';
@@ -90,7 +90,7 @@ export function buildEras(
             errors: legacyErrors,
             identify: legacyCallIdentity,
             shapeResult: toolResultShaper('legacy', mcp.defaultMaxResultChars),
-            relayToCaller: (id, tool, context) => callerRequests.relayFor(id, tool, context),
+            streamToCaller: (id, params, context) => callerRequests.relayFor(id, params, context),
           },
           tracing,
           admit,
@@ -141,6 +141,7 @@ export function buildEras(
               identify: modernCallIdentity,
               refuse: paramHeaderRefusal,
               shapeResult: toolResultShaper('modern', mcp.defaultMaxResultChars),
+              streamToCaller: modernCallStream(results),
             },
             tracing,
             admit,

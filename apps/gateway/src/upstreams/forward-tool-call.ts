@@ -6,6 +6,7 @@ import { type InputRequired, missingCapabilities } from '../call/input-required'
 import type { ForwardedToolResult, ToolCallOutcome } from '../call/tool-call-outcome';
 import type { TraceHeaders } from '../call/trace-context';
 import { GatewayErrorCode } from '../errors/gateway-errors';
+import type { CallerStream } from './caller-stream';
 import { correlationMeta } from './correlation';
 import type { ForwardedState } from './forwarded-state';
 import { HELD_CALL_MILLIS, type HeldCalls } from './held-calls';
@@ -44,6 +45,8 @@ export interface ForwardedCallRequest {
   readonly callerCapabilities?: Readonly<Record<string, unknown>>;
   /** A 2025 caller that can be asked on its call's event stream. */
   readonly callerRelay?: CallerRelay;
+  /** The caller as the call's answer reaches it: told the call's progress when it asked, and of its going away. */
+  readonly callerStream?: CallerStream;
 }
 
 /** What forwarding needs of this replica: the tool's server and bundle, and the calls held for a retry. */
@@ -57,7 +60,8 @@ export interface ForwardingTo {
 
 /**
  * Forwards one `tools/call` to the tool's MCP server (issue 28) with what is left of the deadline, the
- * correlation ids and trace context in `_meta` and as headers, and the caller's hang-up as its cancellation. The server's
+ * correlation ids and trace context in `_meta` and as headers, the caller's hang-up as its cancellation, and
+ * the server's progress to a caller that asked for it (under the caller's own token: issue 44). The server's
  * result goes back whole, and so does its refusal of what our caller sent (-32602, a 2026 caller's -32021);
  * a failure to get one (no connection, no answer in time, a lost connection, the server's other JSON-RPC
  * errors, an open circuit) becomes an `isError` result the model can read. A request the
@@ -95,6 +99,7 @@ export function forwardToolCall(
       answers,
       relay,
       deadline: relay.deadline,
+      onProgress: call.callerStream?.progress,
     }).then(
       (result): ForwardedCall =>
         isInputRequired(result) ? { kind: 'input_required', input: inputOf(result) } : { kind: 'result', result: passedOn(result) },
@@ -140,7 +145,7 @@ async function follow(
   relayed.deadline.start(timeoutMillis);
   const onHangUp = () => relayed.cancel('the caller hung up');
   hangUp?.onHangUp(onHangUp);
-  call.callerRelay?.onClose(onHangUp);
+  call.callerStream?.onClose(onHangUp);
   try {
     for (;;) {
       const progress = await relayed.next();

@@ -22,6 +22,7 @@ import type { Dispatcher } from 'undici';
 import type { CircuitBreaker } from '../call/circuit-breaker';
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
 import { CallDeadline } from './call-deadline';
+import type { ProgressUpdate } from './caller-stream';
 import { type ClientCredentialsSettings, ClientCredentialsToken } from './client-credentials';
 import { correlationHeaders } from './correlation';
 import { type ServerRequestRelay, serverRequestsTo } from './server-request-relay';
@@ -76,6 +77,8 @@ export interface UpstreamCall {
   readonly callerCapabilities?: Readonly<Record<string, unknown>>;
   /** Where the server's requests during the call go (elicitation, sampling, roots); refused without one. */
   readonly relay?: ServerRequestRelay;
+  /** Each progress notification of the call, when our caller asked for them (its token is ours, `progressToken` in `_meta`). */
+  readonly onProgress?: (update: ProgressUpdate) => void;
   /**
    * Already started, moved by the relay, and aborting its `cancellation` when it runs out; without it the call
    * has `timeoutMillis` from now.
@@ -188,6 +191,7 @@ export class UpstreamConnection {
       (client) =>
         client.callToolRelayingInput(name, args, call.answers ?? {}, cancellation, {
           timeoutMs: UNTIMED,
+          onProgress: call.onProgress,
           meta: client.era === 'modern' ? withCallerCapabilities(call) : call.meta,
           serverRequests: serverRequestsTo(call.relay, this.settings.maxRelayedRequestsPerCall),
         }),

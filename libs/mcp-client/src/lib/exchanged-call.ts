@@ -1,4 +1,4 @@
-import { type CallToolResult, type InputRequiredResult, ProtocolError } from '@modelcontextprotocol/client';
+import { type CallToolResult, type InputRequiredResult, type Progress, ProtocolError } from '@modelcontextprotocol/client';
 import {
   type Cancellation,
   type InboundResponse,
@@ -23,6 +23,8 @@ export interface ExchangedCall {
   readonly serverRequests: ServerRequestHandlers;
   /** A 2025 server is told of a cancellation with `notifications/cancelled`; a 2026-07-28 one by the closed stream alone. */
   readonly tellsCancellation: boolean;
+  /** Each `notifications/progress` of the call: its params must name the call's `id` as their `progressToken`. */
+  readonly onProgress?: (progress: Progress) => void;
 }
 
 /**
@@ -34,7 +36,7 @@ export interface ExchangedCall {
  */
 export function exchangeToolCall(transport: ExchangingTransport, call: ExchangedCall): Promise<CallToolResult | InputRequiredResult> {
   const request: JSONRPCRequest = { jsonrpc: '2.0', id: call.id, method: 'tools/call', params: call.params };
-  const asked = new ServerRequestsOfCall(transport, call.serverRequests);
+  const asked = new ServerRequestsOfCall(transport, call.serverRequests, call.onProgress && { token: call.id, tell: call.onProgress });
   let exchanged: Promise<InboundResponse>;
   try {
     exchanged = transport.exchange(request, { cancellation: call.cancellation, route: (message) => asked.route(message) });
@@ -87,7 +89,8 @@ function resultOf(answer: InboundResponse): CallToolResult | InputRequiredResult
 
 /**
  * The requests a server sends on one call's stream, each answered by the handlers with a message of
- * our own (the transport's `send`), and cancelled when the server says so or the call ends.
+ * our own (the transport's `send`), and cancelled when the server says so or the call ends; and the
+ * call's progress notifications, when it asked for them.
  */
 class ServerRequestsOfCall {
   /** Made for the first request: most calls bring none. */
@@ -96,10 +99,13 @@ class ServerRequestsOfCall {
   constructor(
     private readonly transport: ExchangingTransport,
     private readonly handlers: ServerRequestHandlers,
+    private readonly progress?: { readonly token: string; readonly tell: (progress: Progress) => void },
   ) {}
 
-  /** Takes the server's requests and its cancellations of them; leaves every other message to the client. */
+  /** Takes the server's requests, its cancellations of them and the call's progress; leaves every other message to the client. */
   route(message: JSONRPCMessage): boolean {
+    if (this.progress !== undefined && 'method' in message && message.method === 'notifications/progress' && !('id' in message))
+      return this.progressed(message.params);
     if ('method' in message && 'id' in message && message.id !== undefined) {
       void this.answer(message.id, message.method, message.params);
       return true;
@@ -111,6 +117,19 @@ class ServerRequestsOfCall {
       return running !== undefined;
     }
     return false;
+  }
+
+  /** A progress notification of this call is told (its token and fields checked); one of another token is not ours. */
+  private progressed(params: unknown): boolean {
+    const { progressToken, progress, total, message } = (params ?? {}) as Record<string, unknown>;
+    if (this.progress === undefined || progressToken !== this.progress.token) return false;
+    if (typeof progress !== 'number') return true; // malformed: dropped, as the SDK drops it
+    this.progress.tell({
+      progress,
+      ...(typeof total === 'number' && { total }),
+      ...(typeof message === 'string' && { message }),
+    });
+    return true;
   }
 
   /** The call is over: whatever the server still waits for is abandoned. */

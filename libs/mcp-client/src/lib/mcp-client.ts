@@ -268,7 +268,7 @@ export class McpClient implements NotificationSource {
     options: CallToolOptions = {},
   ): Promise<CallToolResult | InputRequiredResult> {
     const params = toolCallParams(name, args, answers);
-    if (this.transport.exchange && this.isConnected && this.needsNoMirroring(name) && !options.onProgress) {
+    if (this.transport.exchange && this.isConnected && this.needsNoMirroring(name)) {
       return this.exchangeCall(this.transport as ExchangingTransport, params, cancellation, options);
     }
     return this.call(params, cancellation?.signal, options, true);
@@ -327,12 +327,15 @@ export class McpClient implements NotificationSource {
     // A 2025 call's `_meta` is the caller's own object: a copy of it per call is garbage. Merged with
     // Object.assign, not a spread: a spread of a call's objects promoted them (ADR 0005, twelfth round).
     const meta = envelope ? Object.assign({}, envelope, options.meta) : options.meta;
-    if (meta !== undefined) params._meta = meta;
+    const id = `x${(this.exchanged += 1)}`;
+    // The call's own id is its progress token: unique among this connection's calls, whoever made them.
+    if (options.onProgress) params._meta = Object.assign({}, meta, { progressToken: id });
+    else if (meta !== undefined) params._meta = meta;
     this.running += 1;
     // Handlers on the call's promise, not an async function (ADR 0005, fourteenth round); exchangeToolCall
     // never throws, its failures are its promise's.
     return exchangeToolCall(transport, {
-      id: `x${(this.exchanged += 1)}`,
+      id,
       params,
       cancellation:
         cancellation ??
@@ -341,6 +344,7 @@ export class McpClient implements NotificationSource {
         ),
       serverRequests: options.serverRequests ?? this.options.serverRequests ?? {},
       tellsCancellation: !modern,
+      ...(options.onProgress && { onProgress: options.onProgress }),
     }).then(
       (result) => {
         this.running -= 1;

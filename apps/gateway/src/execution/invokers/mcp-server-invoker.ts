@@ -51,7 +51,15 @@ export class McpServerInvoker implements ToolInvoker<McpTarget> {
     try {
       forwarding = forwardToolCall(
         { bundle: tool.routeToken, connection, held: upstreams.held },
-        { tool: name, upstreamTool, args, callerCapabilities: extras.callerCapabilities, answers, callerRelay: extras.callerRelay },
+        {
+          tool: name,
+          upstreamTool,
+          args,
+          callerCapabilities: extras.callerCapabilities,
+          answers,
+          callerRelay: extras.callerRelay,
+          callerStream: extras.callerStream,
+        },
         context,
         extras.trace,
         timeoutMillis,

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 
 import { type ParsedMessage, type RequestId, serializedText, serializeErrorResponse, serializeResultResponse } from '@toolmesh/protocol';
-import type { DispatchOutcome, EventStream, RequestContext } from '@toolmesh/transport-http/server';
+import type { RequestContext } from '@toolmesh/transport-http/server';
 
 import { type CallerRelay, RelayRefusal, type ServerRequest } from '../../upstreams/server-request-relay';
+import { CallStream, type ProgressToken, progressTokenOf } from '../handlers/call-stream';
 import type { HandlerResult } from '../handlers/method-handler';
 import { acceptsEventStream } from '../request-headers';
 
@@ -24,11 +25,12 @@ export class CallerRequests {
   private readonly waiting = new Map<string, Waiting>();
 
   /**
-   * The relay of one `tools/call` (request `id`, of `tool`), whose first request turns the answer into an
-   * event stream; none for a caller that cannot take an event stream, which is then never asked.
+   * The relay of one `tools/call` (request `id`), whose first request or progress notification turns the
+   * answer into an event stream; none for a caller that cannot take an event stream, which is then never
+   * asked nor told its progress.
    */
-  relayFor(id: RequestId, tool: string, context: RequestContext): StreamedCall | undefined {
-    return acceptsEventStream(context) ? new StreamedCall(id, tool, this) : undefined;
+  relayFor(id: RequestId, params: Record<string, unknown>, context: RequestContext): StreamedCall | undefined {
+    return acceptsEventStream(context) ? new StreamedCall(id, String(params.name), this, progressTokenOf(params)) : undefined;
   }
 
   /** A caller's response: settles the request it answers, if this replica sent it. */
@@ -59,75 +61,39 @@ export class CallerRequests {
 }
 
 /**
- * One 2025 `tools/call` whose server may ask its caller for input: the first request turns the call's
- * answer into an event stream, which carries the requests and, at the end, the call's response.
+ * One 2025 `tools/call` whose server may ask its caller for input: each request goes on the call's stream
+ * (CallStream), and its caller's response comes back in a POST of its own.
  */
-export class StreamedCall implements CallerRelay {
-  /** Set by the first request of the server: the answer is an event stream from then on. */
-  private opened = false;
-  /** Told of the first request, by `firstOf`. */
-  private onOpened: ((nothing: undefined) => void) | undefined;
-  private stream: EventStream | undefined;
-  /** The requests sent before the stream was open, and every request sent; made for the first (most calls ask nothing). */
-  private backlog: string[] | undefined;
+export class StreamedCall extends CallStream implements CallerRelay {
+  /** Every request sent; made for the first (most calls ask nothing). */
   private sent: string[] | undefined;
-  private readonly closeListeners: Array<() => void> = [];
 
   constructor(
-    private readonly id: RequestId,
-    private readonly tool: string,
+    id: RequestId,
+    tool: string,
     private readonly requests: CallerRequests,
-  ) {}
+    progressToken: ProgressToken | undefined,
+  ) {
+    super((answer) => responseText(id, tool, answer), progressToken);
+  }
 
-  /**
-   * The call's answer when it comes before the server asks anything, else undefined once it asks: the
-   * answer is then to be `streamed`. One promise, where a race of the two cost three a call (ADR 0005).
-   */
-  firstOf(answer: Promise<HandlerResult>): Promise<HandlerResult | undefined> {
-    return new Promise((resolve, reject) => {
-      if (this.opened) return resolve(undefined);
-      // The promise's own resolve, not a closure around it: with a closure made here, a 2025 call promoted
-      // 950 bytes to the old generation instead of 200 (tools/bench/gateway-gc), for no reason V8 tells.
-      this.onOpened = resolve;
-      answer.then(resolve, reject);
-    });
+  override get relay(): CallerRelay {
+    return this;
   }
 
   ask(request: ServerRequest, signal: AbortSignal): Promise<Record<string, unknown>> {
-    if (!this.opened) {
-      this.opened = true;
-      this.onOpened?.(undefined);
-    }
-    return this.requests.ask(request, (id, json) => this.send(id, json), signal);
-  }
-
-  onClose(listener: () => void): void {
-    this.closeListeners.push(listener);
-  }
-
-  /** The event stream answer, ended with the call's own response once `answer` settles. */
-  streamed(answer: Promise<HandlerResult>): DispatchOutcome {
-    return {
-      open: (stream) => {
-        this.stream = stream;
-        for (const json of this.backlog?.splice(0) ?? []) stream.send(json);
-        stream.onClose(() => {
-          for (const id of this.sent ?? []) this.requests.forget(id, 'the caller closed the stream');
-          for (const listener of this.closeListeners.splice(0)) listener();
-        });
-        void answer.then((result) => {
-          this.closeListeners.length = 0; // the call is over: the close that follows is its end, not a hang-up
-          stream.send(responseText(this.id, this.tool, result));
-          stream.end();
-        });
+    return this.requests.ask(
+      request,
+      (id, json) => {
+        (this.sent ??= []).push(id);
+        this.push(json);
       },
-    };
+      signal,
+    );
   }
 
-  private send(id: string, json: string): void {
-    (this.sent ??= []).push(id);
-    if (this.stream === undefined) (this.backlog ??= []).push(json);
-    else this.stream.send(json);
+  protected override closed(): void {
+    for (const id of this.sent ?? []) this.requests.forget(id, 'the caller closed the stream');
   }
 }
 

@@ -2,7 +2,7 @@ import { McpMetaKey, missingRequiredClientCapability, RawJson, type RequestId } 
 import type { DispatchOutcome } from '@toolmesh/transport-http/server';
 
 import { type InputRequired, missingCapabilities } from '../../call/input-required';
-import type { RequestHandler } from '../handlers/method-handler';
+import type { HandlerResult, RequestHandler } from '../handlers/method-handler';
 import { errorOutcome, resultOutcome } from '../outcomes';
 import type { ModernRequestHandler } from './era-2026';
 
@@ -45,16 +45,24 @@ export class ModernResults {
 
   /** A handler shared with the 2025 era (built with the modern errors): its result gets `members`. */
   adapt(handler: RequestHandler, members: () => Record<string, unknown>): ModernRequestHandler {
-    return async (params, context, id, envelope) => {
-      const outcome = await handler(params, context, id);
-      if ('inputRequired' in outcome) return this.inputRequired(id, outcome.inputRequired, envelope.clientCapabilities);
-      if ('answered' in outcome) return outcome.answered;
-      if (!('result' in outcome)) return errorOutcome(outcome);
-      const added = members();
-      // A tool's own `_meta` is kept beside ours.
-      const ownMeta = outcome.result instanceof RawJson ? undefined : (outcome.result as { _meta?: Record<string, unknown> })._meta;
-      if (ownMeta !== undefined) added._meta = { ...ownMeta, ...this.meta };
-      return resultOutcome(id, outcome.result, added);
-    };
+    return async (params, context, id, envelope) =>
+      this.answer(id, await handler(params, context, id), envelope.clientCapabilities, members);
+  }
+
+  /** A handler's outcome as the 2026 era answers it, its result with `members`; also the last event of a call's stream. */
+  answer(
+    id: RequestId,
+    outcome: HandlerResult,
+    declared: Readonly<Record<string, unknown>>,
+    members: () => Record<string, unknown>,
+  ): DispatchOutcome {
+    if ('inputRequired' in outcome) return this.inputRequired(id, outcome.inputRequired, declared);
+    if ('answered' in outcome) return outcome.answered;
+    if (!('result' in outcome)) return errorOutcome(outcome);
+    const added = members();
+    // A tool's own `_meta` is kept beside ours.
+    const ownMeta = outcome.result instanceof RawJson ? undefined : (outcome.result as { _meta?: Record<string, unknown> })._meta;
+    if (ownMeta !== undefined) added._meta = { ...ownMeta, ...this.meta };
+    return resultOutcome(id, outcome.result, added);
   }
 }

@@ -18,9 +18,9 @@ import type { AdmissionRefusal, CallAdmission } from '../../execution/call-admis
 import { type CallIdentity, idempotencyKey } from '../../execution/idempotency-key';
 import type { ToolExecutionService } from '../../execution/tool-execution-service';
 import type { CallTrace, GatewayTracing } from '../../tracing/tracing';
-import type { StreamedCall } from '../era-2025/caller-requests';
 import type { EraErrors } from '../era-errors';
 import { errorOutcome } from '../outcomes';
+import type { CallStream } from './call-stream';
 import type { HandlerResult, RequestHandler } from './method-handler';
 
 /** An era's own refusal of a call before it runs, already answered (the 2026 era's `Mcp-Param-*` headers). */
@@ -43,8 +43,11 @@ export interface ToolsCallEra {
   readonly identify: CallIdentity;
   readonly refuse?: CallRefusal;
   readonly shapeResult?: ToolResultShaper;
-  /** The 2025 era: where an MCP server's requests during the call go (the caller, on the call's event stream). */
-  readonly relayToCaller?: (id: RequestId, tool: string, context: RequestContext) => StreamedCall | undefined;
+  /**
+   * The answer of an MCP server's tool as it may become an event stream (call-stream.ts): the call's
+   * progress, when the caller asked for it, and in the 2025 era the server's requests during the call.
+   */
+  readonly streamToCaller?: (id: RequestId, params: Record<string, unknown>, context: RequestContext) => CallStream | undefined;
 }
 
 /**
@@ -82,9 +85,9 @@ export function toolsCallHandler(
     const caller = traceHeaders(params, context);
     const traced = tracing?.startCall(name, caller);
     const declared = declaredCapabilitiesOf(params);
-    // Only an MCP server's tool can ask its caller anything on the way (issue 28).
+    // Only an MCP server's tool can ask its caller anything, or tell its progress, on the way (issues 28, 44).
     const forwarded = found.target.kind === 'mcp';
-    const relay = forwarded ? era.relayToCaller?.(id, name, context) : undefined;
+    const stream = forwarded ? era.streamToCaller?.(id, params, context) : undefined;
     const extras = {
       trace: traced?.outbound ?? caller,
       // A tool service's header (SPEC N7); an MCP server's call carries none, so none is hashed for it.
@@ -92,13 +95,14 @@ export function toolsCallHandler(
       inputCapabilities: declared && declaredInputCapabilities(declared),
       callerCapabilities: declared && inputCapabilitiesDeclared(declared),
       answers: readInputAnswers(params),
-      callerRelay: relay,
+      callerRelay: stream?.relay,
+      callerStream: stream,
     };
     const running = execution.call(found, args as Record<string, unknown>, context, extras);
-    if (relay === undefined) return answer(await running, found, id, era, traced);
+    if (stream === undefined) return answer(await running, found, id, era, traced);
     const answered = running.then((outcome) => answer(outcome, found, id, era, traced));
-    // The answer is JSON unless the server asks the caller something first: then an event stream carries both.
-    return (await relay.firstOf(answered)) ?? { answered: relay.streamed(answered) };
+    // The answer is JSON unless something reaches the caller first: then an event stream carries both.
+    return (await stream.firstOf(answered)) ?? { answered: stream.streamed(answered) };
   };
 }
 

@@ -1,5 +1,10 @@
-import type { CallRefusal } from '../../handlers/tools-call';
+import { McpMetaKey, serializedText } from '@toolmesh/protocol';
+
+import { CallStream, progressTokenOf } from '../../handlers/call-stream';
+import type { CallRefusal, ToolsCallEra } from '../../handlers/tools-call';
 import { errorOutcome } from '../../outcomes';
+import { acceptsEventStream } from '../../request-headers';
+import type { ModernResults } from '../modern-results';
 import { checkParamHeaders } from '../param-headers';
 
 /**
@@ -11,3 +16,20 @@ export const paramHeaderRefusal: CallRefusal = (tool, args, context, id) => {
   const mismatch = checkParamHeaders(id, tool.mcpHeaders, args, context);
   return mismatch ? errorOutcome(mismatch, 400) : undefined;
 };
+
+/**
+ * A 2026 call's answer as an event stream once its MCP server tells progress, for a caller that sent a
+ * `progressToken` and takes a stream (the revision: progress only on that request's stream; issue 44).
+ * Nothing else goes on it: the server's requests reach a 2026 caller as `input_required`.
+ */
+export function modernCallStream(results: ModernResults): NonNullable<ToolsCallEra['streamToCaller']> {
+  return (id, params, context) => {
+    const token = progressTokenOf(params);
+    if (token === undefined || !acceptsEventStream(context)) return undefined;
+    const declared = (params._meta as Record<string, unknown>)[McpMetaKey.ClientCapabilities] as Record<string, unknown>;
+    return new CallStream((answer) => {
+      const outcome = results.answer(id, answer, declared ?? {}, () => results.complete());
+      return 'json' in outcome ? serializedText(outcome.json) : '';
+    }, token);
+  };
+}

@@ -1,0 +1,17 @@
+/** One progress notification of a forwarded call, as its server sent it, without the token (ours, not the caller's). */
+export interface ProgressUpdate {
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+/**
+ * The caller of one forwarded call, as far as the call's answer reaches it (issue 44): it may go away
+ * before the answer, and it may have asked for the call's progress.
+ */
+export interface CallerStream {
+  /** Called once if the caller goes away before its call ends (it closed the stream, or cancelled the call). */
+  onClose(listener: () => void): void;
+  /** Tells the caller one progress notification of the call; set only when it sent a `progressToken`. */
+  readonly progress: ((update: ProgressUpdate) => void) | undefined;
+}
