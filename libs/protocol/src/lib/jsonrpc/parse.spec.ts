@@ -1,6 +1,6 @@
 import { JsonRpcErrorCode } from './error-codes';
 import { internalError, invalidParams, methodNotFound } from './error-responses';
-import { parseJsonRpcBatchOrMessage, parseJsonRpcMessage, type ParseResult } from './parse';
+import { exceedsNodes, parseJsonRpcBatchOrMessage, parseJsonRpcMessage, type ParseResult } from './parse';
 
 function errorOf(result: ParseResult) {
   if (result.ok) throw new Error(`expected an error, got a ${result.value.kind}`);
@@ -242,5 +242,22 @@ describe('parseJsonRpcBatchOrMessage (MCP 2025-03-26 batches)', () => {
       ok: false,
       error: { error: { message: expect.stringContaining('deeper than 4') } },
     });
+  });
+});
+
+describe('exceedsNodes', () => {
+  it('counts every JSON value of the roots, each root included and object keys not, an absent root as none', () => {
+    const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }; // 7 values
+    expect(exceedsNodes([schema, undefined], 7)).toBe(false);
+    expect(exceedsNodes([schema, undefined], 6)).toBe(true);
+    expect(exceedsNodes([schema, { type: 'object' }], 8)).toBe(true);
+    expect(exceedsNodes([null, false, 0, ''], 4)).toBe(false);
+  });
+
+  it('stops as soon as it has counted past the limit', () => {
+    const huge = Array.from({ length: 1_000_000 }, () => ({ value: 1 }));
+    const started = process.hrtime.bigint();
+    expect(exceedsNodes([huge], 10)).toBe(true);
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(100);
   });
 });

@@ -191,20 +191,23 @@ export function exceedsDepth(root: unknown, maxDepth: number): boolean {
 
 /**
  * Whether the `roots` hold more than `max` JSON values together (objects, arrays, strings, numbers,
- * booleans, nulls; each root included, object keys not; an absent root is none). Iterative, as exceedsDepth is, and stops as
- * soon as it has counted past `max`.
+ * booleans, nulls; each root included, object keys not; an absent root is none). Iterative, as
+ * exceedsDepth is, and it stops as soon as the values seen and those waiting are past `max`: a hostile
+ * document costs about `max` steps (and a listing of the members of each object it opens), however large.
  */
 export function exceedsNodes(roots: readonly unknown[], max: number): boolean {
-  const pending: unknown[] = [...roots];
+  const pending = roots.filter((root) => root !== undefined);
   let count = 0;
   while (pending.length > 0) {
     const value = pending.pop();
-    if (value === undefined) continue;
-    if (++count > max) return true;
-    if (typeof value === 'object' && value !== null)
-      for (const child of Array.isArray(value) ? value : Object.values(value)) pending.push(child);
+    count += 1;
+    if (typeof value !== 'object' || value === null) continue;
+    const children = Array.isArray(value) ? value : Object.values(value);
+    // Each value waiting is at least one more: a wide array is over the limit before it is walked.
+    if (count + pending.length + children.length > max) return true;
+    for (const child of children) pending.push(child);
   }
-  return false;
+  return count > max;
 }
 
 function firstUnknownMember(value: Record<string, unknown>, allowed: ReadonlySet<string>): string | undefined {
