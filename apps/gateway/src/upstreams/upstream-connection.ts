@@ -266,9 +266,9 @@ export class UpstreamConnection {
    */
   private failed(error: unknown, deadline: CallDeadline, what: string, cancelled: GuardOptions['cancelled']): unknown {
     const { breaker } = this.deps;
+    const { bundle } = this.settings;
     if (deadline.ranOut) {
       breaker.failed();
-    const { bundle } = this.settings;
       return new GatewayError(
         GatewayErrorCode.UpstreamTimeout,
         `the MCP server of bundle ${bundle} did not answer ${what} within ${deadline.lastWaitMillis} ms`,
