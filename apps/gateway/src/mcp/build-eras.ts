@@ -12,6 +12,7 @@ import { ChangeListeners } from './change-notifications/change-listeners';
 import { declaredCapabilities } from './declared-capabilities';
 import { type AnsweredObserver, createDispatcher, type Dispatcher } from './dispatcher';
 import { CallerRequests } from './era-2025/caller-requests';
+import { CallsInFlight } from './era-2025/calls-in-flight';
 import { Era2025, era2025Methods } from './era-2025/era-2025';
 import { initializeHandler } from './era-2025/handlers/initialize';
 import { assumedVersion } from './era-2025/version-check';
@@ -79,6 +80,7 @@ export function buildEras(
   };
 
   const callerRequests = new CallerRequests();
+  const inFlight = new CallsInFlight();
   const pageSize = mcp.catalogue.toolsListPageSize;
   const legacyMethods = era2025Methods(
     {
@@ -90,7 +92,7 @@ export function buildEras(
             errors: legacyErrors,
             identify: legacyCallIdentity,
             shapeResult: toolResultShaper('legacy', mcp.defaultMaxResultChars),
-            streamToCaller: (id, params, context) => callerRequests.relayFor(id, params, context),
+            streamToCaller: (id, params, context) => inFlight.tracked(id, context, callerRequests.relayFor(id, params, context)),
           },
           tracing,
           admit,
@@ -119,6 +121,7 @@ export function buildEras(
     },
     listeners,
     callerRequests,
+    inFlight,
   );
 
   const results = new ModernResults(mcp.serverInfo, mcp.catalogue.refreshTtlMillis);

@@ -145,7 +145,7 @@ async function follow(
   relayed.deadline.start(timeoutMillis);
   const onHangUp = () => relayed.cancel('the caller hung up');
   hangUp?.onHangUp(onHangUp);
-  call.callerStream?.onClose(onHangUp);
+  call.callerStream?.onClose(() => relayed.cancel('the caller cancelled the call or closed its stream'));
   try {
     for (;;) {
       const progress = await relayed.next();

@@ -18,6 +18,7 @@ import { errorOutcome, resultOutcome } from '../outcomes';
 import type { ProtocolEra } from '../protocol-era';
 import { acceptsEventStream, headerValue } from '../request-headers';
 import { type CallerRequests, inputNotRelayed } from './caller-requests';
+import type { CallsInFlight } from './calls-in-flight';
 import { setLevelHandler } from './handlers/set-level';
 import { checkLegacyVersion, type LegacyVersionPolicy } from './version-check';
 
@@ -38,6 +39,7 @@ export class Era2025 implements ProtocolEra {
     private readonly versions: LegacyVersionPolicy,
     private readonly listeners: ChangeListeners,
     private readonly callerRequests: CallerRequests,
+    private readonly inFlight: CallsInFlight,
   ) {}
 
   async dispatch(message: ParsedMessage, context: RequestContext): Promise<DispatchOutcome | undefined> {
@@ -56,9 +58,12 @@ export class Era2025 implements ProtocolEra {
       const refused = checkLegacyVersion(id, header, this.versions);
       if (refused) return errorOutcome(refused, 400);
     }
-    // Notifications (initialized, cancelled, ...) are acknowledged with 202 and nothing is kept; so is a
-    // response, once it settled the relayed request it answers (caller-requests.ts).
+    // Notifications (initialized, cancelled, ...) are acknowledged with 202 and nothing is kept, once a
+    // cancellation stopped the call it names (calls-in-flight.ts); so is a response, once it settled the
+    // relayed request it answers (caller-requests.ts).
     if (message.kind === 'response') this.callerRequests.answered(message.message);
+    else if (message.kind === 'notification' && method === McpNotification.Cancelled)
+      this.inFlight.cancel(message.message.params as Record<string, unknown> | undefined, context);
     if (message.kind !== 'request') return undefined;
     const params = (message.message.params ?? {}) as Record<string, unknown>;
     const handler = this.requests.get(message.message.method);

@@ -29,6 +29,10 @@ export class CallStream implements CallerStream {
   /** The messages sent before the stream was open; made for the first (most calls send none). */
   private backlog: string[] | undefined;
   private readonly closeListeners: Array<() => void> = [];
+  /** Set by `cancel`: the caller wants nothing more of this call, its answer least of all. */
+  private cancelled = false;
+  /** Told once the call's answer settles, sent or not (the calls in flight: calls-in-flight.ts). */
+  private onSettled: (() => void) | undefined;
 
   constructor(
     private readonly finish: (answer: HandlerResult) => string,
@@ -47,6 +51,8 @@ export class CallStream implements CallerStream {
    * the answer is then to be `streamed`. One promise, where a race of the two cost three a call (ADR 0005).
    */
   firstOf(answer: Promise<HandlerResult>): Promise<HandlerResult | undefined> {
+    const settled = this.onSettled;
+    if (settled !== undefined) answer.then(settled, settled);
     return new Promise((resolve, reject) => {
       if (this.opened) return resolve(undefined);
       // The promise's own resolve, not a closure around it: with a closure made here, a 2025 call promoted
@@ -60,6 +66,24 @@ export class CallStream implements CallerStream {
     this.closeListeners.push(listener);
   }
 
+  /** `listener` is told once the call's answer settles; given before `firstOf`. */
+  whenSettled(listener: () => void): void {
+    this.onSettled = listener;
+  }
+
+  /**
+   * The caller cancelled the call (a 2025 caller's `notifications/cancelled`, issue 44): whoever follows it
+   * is told as of a hang-up, and its answer is never sent: the stream, opened now if it was not yet, ends
+   * without it (the revisions: no response to a cancelled request).
+   */
+  cancel(): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    for (const listener of this.closeListeners.splice(0)) listener();
+    if (this.stream !== undefined) this.stream.end();
+    else this.open();
+  }
+
   /** The event stream answer, ended with the call's own response once `answer` settles. */
   streamed(answer: Promise<HandlerResult>): DispatchOutcome {
     return {
@@ -69,8 +93,10 @@ export class CallStream implements CallerStream {
           this.closed();
           for (const listener of this.closeListeners.splice(0)) listener();
         });
+        if (this.cancelled) return stream.end();
         for (const json of this.backlog?.splice(0) ?? []) stream.send(json);
         void answer.then((result) => {
+          if (this.cancelled) return;
           this.closeListeners.length = 0; // the call is over: the close that follows is its end, not a hang-up
           stream.send(this.finish(result));
           stream.end();
@@ -81,6 +107,7 @@ export class CallStream implements CallerStream {
 
   /** Sends one message to the caller before the call's answer, which is an event stream from then on. */
   protected push(json: string): void {
+    if (this.cancelled) return;
     this.open();
     if (this.stream === undefined) (this.backlog ??= []).push(json);
     else this.stream.send(json);
