@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 /**
  * Runs scenarios of the official MCP conformance suite (the devDependency, so no download) and prints one
- * line per scenario, then "N passed, M failed". A scenario passes when none of its checks is a FAILURE,
- * the suite's own rule.
+ * line per scenario, then "N passed, M failed" (and how many of the passed warned). A scenario passes when
+ * none of its checks is a FAILURE, the suite's own rule; one that passes with WARNING checks (a SHOULD not
+ * met, or a check that could not be made) is printed as WARN with them, never as a plain pass.
  *
  *   node tools/conformance/run-conformance.js server <url> <scenario...>
  *   node tools/conformance/run-conformance.js client "<client command>" <scenario...>
  *
- * Options: --json prints {scenario: {passed, failures: [...]}} instead; --suite 0.2 runs
+ * Options: --json prints {scenario: {passed, failures: [...], warnings: [...]}} instead; --suite 0.2 runs
  * 0.2.0-alpha.12 (installed as @modelcontextprotocol/conformance-2026) instead of 0.1.16;
  * --spec-version <v> is passed to the suite (0.2 only, e.g. 2026-07-28). Exit code 0 when all passed.
  */
@@ -33,9 +34,10 @@ function runScenario(mode, target, scenario, options) {
     env: { ...process.env, CONFORMANCE_PACKAGE: SUITE_PACKAGES[options.suite] },
   });
   const checks = findChecks(out).flatMap((file) => JSON.parse(fs.readFileSync(file, 'utf8')));
-  const failures = checks.filter((c) => c.status === 'FAILURE').map((c) => `${c.id}: ${c.errorMessage ?? c.description ?? ''}`);
+  const described = (status) => checks.filter((c) => c.status === status).map((c) => `${c.id}: ${c.errorMessage ?? c.description ?? ''}`);
+  const failures = described('FAILURE');
   if (checks.length === 0) failures.push(`no results written (exit ${run.status}): ${(run.stderr || run.stdout || '').slice(-500)}`);
-  return { passed: failures.length === 0, failures };
+  return { passed: failures.length === 0, failures, warnings: described('WARNING') };
 }
 
 function findChecks(dir) {
@@ -65,9 +67,11 @@ function main() {
   if (json) process.stdout.write(`${JSON.stringify(results)}\n`);
   else {
     for (const [scenario, r] of Object.entries(results)) {
-      process.stdout.write(`${r.passed ? 'PASS' : 'FAIL'} ${scenario}\n${r.failures.map((f) => `     ${f}\n`).join('')}`);
+      const verdict = !r.passed ? 'FAIL' : r.warnings.length > 0 ? 'WARN' : 'PASS';
+      process.stdout.write(`${verdict} ${scenario}\n${[...r.failures, ...r.warnings].map((f) => `     ${f}\n`).join('')}`);
     }
-    process.stdout.write(`${scenarios.length - failed} passed, ${failed} failed\n`);
+    const warned = Object.values(results).filter((r) => r.passed && r.warnings.length > 0).length;
+    process.stdout.write(`${scenarios.length - failed} passed${warned > 0 ? ` (${warned} with warnings)` : ''}, ${failed} failed\n`);
   }
   process.exit(failed === 0 ? 0 : 1);
 }

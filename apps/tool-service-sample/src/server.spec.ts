@@ -46,16 +46,22 @@ describe('tool service (in process, real HTTP)', () => {
       expect(await getJson('/tool-manifest')).toEqual(fallback);
     });
 
-    it('changes when test_trigger_tool_change is called: test_added_tool comes, then goes', async () => {
-      const before = (await getJson('/tool-manifest')) as { revision: string; tools: Array<{ name: string }> };
+    it('changes at every call of test_trigger_tool_change: test_added_tool comes, then goes, and a new test_change_<n> each time', async () => {
+      type Manifest = { revision: string; tools: Array<{ name: string }> };
+      const names = (manifest: Manifest) => manifest.tools.map((tool) => tool.name);
+      const before = (await getJson('/tool-manifest')) as Manifest;
       expect(json(await call('test_trigger_tool_change'))).toEqual({ data: 'test_added_tool added' });
-      const added = (await getJson('/tool-manifest')) as typeof before;
-      expect(added.tools.map((tool) => tool.name)).toContain('test_added_tool');
+      const added = (await getJson('/tool-manifest')) as Manifest;
+      expect(names(added)).toEqual([...names(before), 'test_added_tool', 'test_change_1']);
       expect(added.revision).not.toBe(before.revision);
       expect(json(await call('test_added_tool'))).toEqual({ data: 'added' });
-      await call('test_trigger_tool_change');
-      expect(await getJson('/tool-manifest')).toEqual(before);
+      expect(json(await call('test_trigger_tool_change'))).toEqual({ data: 'test_added_tool removed' });
+      // Two calls never cancel out: whoever reads the list only before and after both sees a change.
+      const removed = (await getJson('/tool-manifest')) as Manifest;
+      expect(names(removed)).toEqual([...names(before), 'test_change_2']);
+      expect(removed.revision).not.toBe(before.revision);
       expect((await call('test_added_tool')).status).toBe(404);
+      expect((await call('test_change_1')).status).toBe(404);
     });
 
     it('lists every tool once, each at /tools/<name> with a timeout, annotations and a closed input schema', async () => {
@@ -70,7 +76,9 @@ describe('tool service (in process, real HTTP)', () => {
         revision: expect.stringMatching(/^[0-9a-f]{12}$/),
         service: { name: 'tool-service-sample' },
       });
-      expect(manifest.tools.map((tool) => tool.name).sort()).toEqual(
+      // Less the mark of the last change an earlier test made (test_change_<n>, changing-tools.ts).
+      const names = manifest.tools.map((tool) => tool.name).filter((name) => !/^test_change_\d+$/.test(name));
+      expect(names.sort()).toEqual(
         [
           'always_fails',
           'customer_lookup',

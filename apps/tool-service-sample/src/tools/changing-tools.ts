@@ -14,13 +14,29 @@ const addedTool = defineTool<Record<string, never>>({
   handle: () => dataReply('added'),
 });
 
+/** `test_change_<n>`: the tool that names the latest of the trigger's calls, a new one each call. */
+function changeMark(calls: number): Tool {
+  return defineTool<Record<string, never>>({
+    name: `test_change_${calls}`,
+    title: 'The latest change of the tool list',
+    description: `Present after the call number ${calls} of test_trigger_tool_change, until the next one.`,
+    inputSchema: NO_ARGUMENTS,
+    annotations: READ_ONLY,
+    timeoutMillis: DEFAULT_TIMEOUT_MILLIS,
+    handle: () => dataReply({ change: calls }),
+  });
+}
+
 /**
  * The service's tool list, which one tool can change: `test_trigger_tool_change` (the name the conformance
  * suite calls) adds `test_added_tool`, or removes it again, so a test can make the manifest change and the
- * gateway's `notifications/tools/list_changed` fire. Each instance of the service has its own list.
+ * gateway's `notifications/tools/list_changed` fire. Each call also puts a new `test_change_<n>` in place
+ * of the last, so two calls never cancel out: a gateway that reads the list once after both still sees a
+ * change, as the suite's list-changed check expects. Each instance of the service has its own list.
  */
 export class ChangingTools {
-  private added = false;
+  private calls = 0;
+  private mark: Tool | undefined;
   private readonly trigger: Tool;
 
   constructor(
@@ -35,14 +51,20 @@ export class ChangingTools {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       timeoutMillis: DEFAULT_TIMEOUT_MILLIS,
       handle: () => {
-        this.added = !this.added;
+        this.calls += 1;
+        this.mark = changeMark(this.calls);
         this.onChange();
         return dataReply(this.added ? `${ADDED_TOOL_NAME} added` : `${ADDED_TOOL_NAME} removed`);
       },
     });
   }
 
+  /** After every odd call. */
+  private get added(): boolean {
+    return this.calls % 2 === 1;
+  }
+
   list(): readonly Tool[] {
-    return this.added ? [...this.fixed, this.trigger, addedTool] : [...this.fixed, this.trigger];
+    return [...this.fixed, this.trigger, ...(this.added ? [addedTool] : []), ...(this.mark ? [this.mark] : [])];
   }
 }
