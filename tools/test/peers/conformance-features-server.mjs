@@ -2,7 +2,8 @@
 /**
  * A Streamable HTTP MCP server built with the SDK (@modelcontextprotocol/server) on node:http, port 0,
  * stateless, serving exactly the resources and prompts the conformance suites' resources-* and prompts-*
- * scenarios ask their reference server for (their URIs and names, read from the suites' scenario source):
+ * scenarios ask their reference server for (their URIs and names, read from the suites' scenario source),
+ * and the tool of tools-call-with-progress:
  * so that those scenarios can run against a gateway that has this server behind it as an `mcpServer`
  * bundle without a prefix. Prints "LISTENING <url>" on stdout once it accepts connections.
  */
@@ -68,6 +69,16 @@ function mcpServer() {
       ],
     }),
   );
+  // tools-call-with-progress (issue 44): three progress notifications on the call's stream, then the result.
+  server.registerTool('test_tool_with_progress', { description: 'A tool that reports its progress' }, async (ctx) => {
+    const progressToken = ctx.mcpReq._meta?.progressToken;
+    for (const progress of [0, 50, 100]) {
+      if (progressToken !== undefined)
+        await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, total: 100 } });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return { content: [{ type: 'text', text: 'Progress test completed' }] };
+  });
   server.registerPrompt('test_prompt_with_image', { description: 'A prompt with image content' }, async () => ({
     messages: [
       { role: 'user', content: { type: 'image', data: PNG, mimeType: 'image/png' } },
@@ -88,11 +99,13 @@ const http = createServer(async (req, res) => {
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(key, value);
   const request = new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body });
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  // Event-stream answers, passed on as they come: a call's progress goes on its stream before the result.
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   await mcpServer().connect(transport);
   const response = await transport.handleRequest(request);
   res.writeHead(response.status, Object.fromEntries(response.headers));
-  res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
+  if (response.body) for await (const chunk of response.body) res.write(chunk);
+  res.end();
 });
 
 http.listen(0, '127.0.0.1', () => {
