@@ -75,5 +75,6 @@ mcp:
     await until(() => cancellationsReceived().length === 1, 'the server told of the cancellation');
     // The gateway's own id of the call it made, never the caller's.
     expect(cancellationsReceived()[0].params).toMatchObject({ requestId: expect.stringMatching(/^x\d+$/) });
+    await until(() => gateway.output().includes('event=tool_call_cancelled'), 'the call logged as cancelled');
   }, 30_000);
 });

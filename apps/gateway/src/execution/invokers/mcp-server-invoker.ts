@@ -70,7 +70,8 @@ export class McpServerInvoker implements ToolInvoker<McpTarget> {
     return forwarding.then(
       (forwarded) => {
         slots.release(tool);
-        return this.outcomeOf(name, args, forwarded, context, Math.round(performance.now() - started));
+        const cancelled = context.hangUp?.happened === true || extras.callerStream?.cancelled === true;
+        return this.outcomeOf(name, args, forwarded, context, Math.round(performance.now() - started), cancelled);
       },
       (error: unknown) => {
         slots.release(tool);
@@ -89,10 +90,12 @@ export class McpServerInvoker implements ToolInvoker<McpTarget> {
     forwarded: ForwardedCall,
     context: RequestContext,
     durationMs: number,
+    /** The caller hung up or cancelled the call: nobody reads its result. */
+    cancelled: boolean,
   ): ToolCallOutcome {
     const failure = forwarded.kind === 'result' ? forwarded.failure : forwarded.kind === 'refused_upstream' ? 'jsonrpc_error' : undefined;
     this.deps.observe?.(name, durationMs, failure);
-    const status = context.hangUp?.happened
+    const status = cancelled
       ? 'cancelled'
       : forwarded.kind === 'input_required'
         ? 'input_required'

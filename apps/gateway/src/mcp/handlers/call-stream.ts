@@ -30,7 +30,7 @@ export class CallStream implements CallerStream {
   private backlog: string[] | undefined;
   private readonly closeListeners: Array<() => void> = [];
   /** Set by `cancel`: the caller wants nothing more of this call, its answer least of all. */
-  private cancelled = false;
+  private cancelledByCaller = false;
   /** Told once the call's answer settles, sent or not (the calls in flight: calls-in-flight.ts). */
   private onSettled: (() => void) | undefined;
 
@@ -39,6 +39,10 @@ export class CallStream implements CallerStream {
     progressToken: ProgressToken | undefined,
   ) {
     if (progressToken !== undefined) this.progress = (update) => this.push(progressText(progressToken, update));
+  }
+
+  get cancelled(): boolean {
+    return this.cancelledByCaller;
   }
 
   /** Where the call's MCP server may ask the caller for input on this stream: only a 2025 caller's (StreamedCall). */
@@ -77,8 +81,8 @@ export class CallStream implements CallerStream {
    * without it (the revisions: no response to a cancelled request).
    */
   cancel(): void {
-    if (this.cancelled) return;
-    this.cancelled = true;
+    if (this.cancelledByCaller) return;
+    this.cancelledByCaller = true;
     for (const listener of this.closeListeners.splice(0)) listener();
     if (this.stream !== undefined) this.stream.end();
     else this.open();
@@ -93,10 +97,10 @@ export class CallStream implements CallerStream {
           this.closed();
           for (const listener of this.closeListeners.splice(0)) listener();
         });
-        if (this.cancelled) return stream.end();
+        if (this.cancelledByCaller) return stream.end();
         for (const json of this.backlog?.splice(0) ?? []) stream.send(json);
         void answer.then((result) => {
-          if (this.cancelled) return;
+          if (this.cancelledByCaller) return;
           this.closeListeners.length = 0; // the call is over: the close that follows is its end, not a hang-up
           stream.send(this.finish(result));
           stream.end();
@@ -107,7 +111,7 @@ export class CallStream implements CallerStream {
 
   /** Sends one message to the caller before the call's answer, which is an event stream from then on. */
   protected push(json: string): void {
-    if (this.cancelled) return;
+    if (this.cancelledByCaller) return;
     this.open();
     if (this.stream === undefined) (this.backlog ??= []).push(json);
     else this.stream.send(json);
