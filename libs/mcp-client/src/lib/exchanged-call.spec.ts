@@ -170,6 +170,38 @@ describe('exchangeToolCall', () => {
     },
   );
 
+  it("tells onProgress the call's progress notifications, its own token only, before the answer (issue 44)", async () => {
+    const progress = (progressToken: string, value: number) => ({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken, progress: value, total: 2, message: `step ${value}` },
+    });
+    reply = (res) =>
+      res
+        .writeHead(200, { 'content-type': 'text/event-stream' })
+        .end(event(progress('x1', 1)) + event(progress('other', 9)) + event(progress('x1', 2)) + event(answer(CONTENT)));
+    const told: unknown[] = [];
+    const others: JSONRPCMessage[] = [];
+    const transport = new StreamableHttpClientTransport(url, { dispatcher, listen: false });
+    transport.onmessage = (message) => others.push(message);
+    await transport.start();
+    transports.push(transport);
+    const result = await exchangeToolCall(transport, {
+      id: 'x1',
+      params: { name: 'ask', arguments: {} },
+      serverRequests: {},
+      tellsCancellation: true,
+      onProgress: (update) => told.push(update),
+    });
+    expect(result).toEqual(CONTENT);
+    expect(told).toEqual([
+      { progress: 1, total: 2, message: 'step 1' },
+      { progress: 2, total: 2, message: 'step 2' },
+    ]);
+    // Another token's notification is not this call's: it is left to the client, as before.
+    expect(others).toEqual([progress('other', 9)]);
+  });
+
   it('fails its promise, never throws, when the transport throws instead of rejecting', async () => {
     const transport = new StreamableHttpClientTransport(url, { dispatcher, listen: false });
     transport.exchange = () => {
