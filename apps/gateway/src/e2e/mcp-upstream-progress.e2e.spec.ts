@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextproto
 import { spawnEverythingGateway } from '@toolmesh/test-peers/federating-gateway';
 import { spawnGateway, writeGatewayConfig } from '@toolmesh/test-peers/gateway-process';
 import { type Everything, startEverything } from '@toolmesh/test-peers/mcp-servers';
+import { until } from '@toolmesh/test-peers/process-table';
 import type { ServerProcess } from '@toolmesh/test-peers/server-process';
 
 /**
@@ -80,6 +81,42 @@ mcp:
   });
 
   const everyStep = Array.from({ length: STEPS }, (_, step) => ({ progress: step + 1, total: STEPS }));
+
+  it("cancels the server's call when a 2026-07-28 caller closes the stream its progress came on", async () => {
+    const hangUp = new AbortController();
+    const response = await fetch(front.match[1], {
+      method: 'POST',
+      signal: hangUp.signal,
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': TOOL,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: TOOL,
+          arguments: { duration: 20, steps: 20 },
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+            'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+            progressToken: 'p1',
+          },
+        },
+      }),
+    });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const first = await response.body?.getReader().read();
+    expect(new TextDecoder().decode(first?.value)).toContain('"progressToken":"p1"');
+    hangUp.abort();
+    // Both hops cancel: the front its call to the middle gateway, which cancels its own to server-everything.
+    for (const gateway of [front, middle]) await until(() => gateway.output().includes('event=tool_call_cancelled'), 'the call cancelled');
+  }, 30_000);
 
   for (const [upstream, url] of [
     ['a 2025 server', () => middle.match[1]],

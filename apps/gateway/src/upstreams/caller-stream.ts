@@ -12,7 +12,7 @@ export interface ProgressUpdate {
 export interface CallerStream {
   /** Called once if the caller goes away before its call ends (it closed the stream, or cancelled the call). */
   onClose(listener: () => void): void;
-  /** Whether the caller cancelled the call (a 2025 caller's `notifications/cancelled`): its result goes nowhere. */
+  /** Whether the caller cancelled the call (a 2025 caller's `notifications/cancelled`) or closed its stream: its result goes nowhere. */
   readonly cancelled: boolean;
   /** Tells the caller one progress notification of the call; set only when it sent a `progressToken`. */
   readonly progress: ((update: ProgressUpdate) => void) | undefined;

@@ -29,8 +29,10 @@ export class CallStream implements CallerStream {
   /** The messages sent before the stream was open; made for the first (most calls send none). */
   private backlog: string[] | undefined;
   private readonly closeListeners: Array<() => void> = [];
-  /** Set by `cancel`: the caller wants nothing more of this call, its answer least of all. */
-  private cancelledByCaller = false;
+  /** Set by `cancel`, or the stream closed before the answer: the caller wants nothing more of this call. */
+  private gone = false;
+  /** Set once the answer is written: the close that follows is its end. */
+  private answered = false;
   /** Told once the call's answer settles, sent or not (the calls in flight: calls-in-flight.ts). */
   private onSettled: (() => void) | undefined;
 
@@ -42,7 +44,7 @@ export class CallStream implements CallerStream {
   }
 
   get cancelled(): boolean {
-    return this.cancelledByCaller;
+    return this.gone;
   }
 
   /** Where the call's MCP server may ask the caller for input on this stream: only a 2025 caller's (StreamedCall). */
@@ -81,8 +83,8 @@ export class CallStream implements CallerStream {
    * without it (the revisions: no response to a cancelled request).
    */
   cancel(): void {
-    if (this.cancelledByCaller) return;
-    this.cancelledByCaller = true;
+    if (this.gone) return;
+    this.gone = true;
     for (const listener of this.closeListeners.splice(0)) listener();
     if (this.stream !== undefined) this.stream.end();
     else this.open();
@@ -94,13 +96,15 @@ export class CallStream implements CallerStream {
       open: (stream) => {
         this.stream = stream;
         stream.onClose(() => {
+          if (!this.answered) this.gone = true;
           this.closed();
           for (const listener of this.closeListeners.splice(0)) listener();
         });
-        if (this.cancelledByCaller) return stream.end();
+        if (this.gone) return stream.end();
         for (const json of this.backlog?.splice(0) ?? []) stream.send(json);
         void answer.then((result) => {
-          if (this.cancelledByCaller) return;
+          if (this.gone) return;
+          this.answered = true;
           this.closeListeners.length = 0; // the call is over: the close that follows is its end, not a hang-up
           stream.send(this.finish(result));
           stream.end();
@@ -111,7 +115,7 @@ export class CallStream implements CallerStream {
 
   /** Sends one message to the caller before the call's answer, which is an event stream from then on. */
   protected push(json: string): void {
-    if (this.cancelledByCaller) return;
+    if (this.gone) return;
     this.open();
     if (this.stream === undefined) (this.backlog ??= []).push(json);
     else this.stream.send(json);
