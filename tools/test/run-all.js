@@ -41,10 +41,13 @@ function clock(ms = Date.now() - started) {
   return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`;
 }
 
-/** "apps/agent-cli (jest, 4m12s)" for each Jest process the phase started: where the time goes. */
+/**
+ * "apps/agent-cli (jest, 4m12s)" for each Jest process the phase started: where the time goes. Jest's own
+ * executable only: an Nx plugin worker loading `@nx/jest/plugin` is none.
+ */
 function runningTests(leader) {
   return descendantsOf(leader)
-    .filter(({ command }) => /[\\/]jest(\.js)?\b/.test(command) && !command.includes('jest-worker'))
+    .filter(({ command }) => /[\\/]\.bin[\\/]jest\b/.test(command))
     .map(({ cwd, ageMs }) => `${path.relative(root, cwd) || '.'} (jest, ${clock(ageMs)})`);
 }
 
