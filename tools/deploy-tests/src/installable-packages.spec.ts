@@ -42,6 +42,9 @@ function pack(app: string): string {
 }
 
 /** The JSON host entry under docs/agent-cli.md's "serve" section: { mcpServers: { name: { command, args } } }. */
+/** How docs/agent-cli.md's serve entry names the project folder. */
+const PROJECT_PLACEHOLDER = '/path/to/project';
+
 function documentedServeEntry(): { command: string; args: string[] } {
   const doc = readFileSync(path.join(ROOT, 'docs/agent-cli.md'), 'utf8');
   const section = doc.slice(doc.indexOf('## serve: the built-in tools for other hosts'));
@@ -126,10 +129,14 @@ describe('installable packages', () => {
   it('the documented serve host entry runs the installed bin for an SDK client', async () => {
     const entry = documentedServeEntry();
     expect(entry.command).toBe('toolmesh-agent');
+    // The entry names the project as a placeholder, which the user replaces with their folder.
+    expect(entry.args).toContain(PROJECT_PLACEHOLDER);
+    const args = entry.args.map((arg) => (arg === PROJECT_PLACEHOLDER ? elsewhere : arg));
     writeFileSync(path.join(elsewhere, 'notes.txt'), 'installed and serving\n');
     const client = new Client({ name: 'host', version: '1.0.0' });
-    const env = { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, HOME: elsewhere };
-    await client.connect(new StdioClientTransport({ command: entry.command, args: entry.args, cwd: elsewhere, env, stderr: 'pipe' }));
+    const env = { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, HOME: scratch };
+    // Started where a host may start it (not the project), so the workspace is the one the entry names.
+    await client.connect(new StdioClientTransport({ command: entry.command, args, cwd: scratch, env, stderr: 'pipe' }));
     try {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toContain('Read');
