@@ -36,8 +36,15 @@ async function gateway(
     config.server.metricsEnabled = true;
     config.rateLimits = rateLimits;
     config.mcp.toolSearch = options.toolSearch ?? false;
+    // What is shown here is the count shared through Redis: a command slowed past the default 100 ms by a
+    // loaded test machine would make the limits local for a while (hung-redis.e2e.spec.ts shows that).
     if (options.redisUrl !== undefined)
-      config.mcp.redis = { ...config.mcp.redis, url: options.redisUrl, keyPrefix: options.keyPrefix ?? 'rl' };
+      config.mcp.redis = {
+        ...config.mcp.redis,
+        url: options.redisUrl,
+        keyPrefix: options.keyPrefix ?? 'rl',
+        rateLimitTimeoutMillis: 5_000,
+      };
     if (options.auth !== false) {
       config.auth = {
         ...AUTH_DEFAULTS,
