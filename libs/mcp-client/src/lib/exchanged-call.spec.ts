@@ -202,6 +202,38 @@ describe('exchangeToolCall', () => {
     expect(others).toEqual([progress('other', 9)]);
   });
 
+  it("tells onLog the log messages on the call's stream, in order before the answer, a malformed one dropped (issue 44)", async () => {
+    const log = (params: Record<string, unknown>) => event({ jsonrpc: '2.0', method: 'notifications/message', params });
+    reply = (res) =>
+      res
+        .writeHead(200, { 'content-type': 'text/event-stream' })
+        .end(
+          log({ level: 'info', data: 'started' }) +
+            log({ level: 'loud', data: 'not a level' }) +
+            log({ level: 'error', logger: 'db', data: { code: 7 } }) +
+            event(answer(CONTENT)),
+        );
+    const told: unknown[] = [];
+    const others: JSONRPCMessage[] = [];
+    const transport = new StreamableHttpClientTransport(url, { dispatcher, listen: false });
+    transport.onmessage = (message) => others.push(message);
+    await transport.start();
+    transports.push(transport);
+    const result = await exchangeToolCall(transport, {
+      id: 'x1',
+      params: { name: 'ask', arguments: {} },
+      serverRequests: {},
+      tellsCancellation: true,
+      onLog: (message) => told.push(message),
+    });
+    expect(result).toEqual(CONTENT);
+    expect(told).toEqual([
+      { level: 'info', data: 'started' },
+      { level: 'error', logger: 'db', data: { code: 7 } },
+    ]);
+    expect(others).toEqual([]);
+  });
+
   it('fails its promise, never throws, when the transport throws instead of rejecting', async () => {
     const transport = new StreamableHttpClientTransport(url, { dispatcher, listen: false });
     transport.exchange = () => {

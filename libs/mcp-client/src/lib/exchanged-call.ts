@@ -1,7 +1,14 @@
-import { type CallToolResult, type InputRequiredResult, type Progress, ProtocolError } from '@modelcontextprotocol/client';
+import {
+  type CallToolResult,
+  type InputRequiredResult,
+  type LoggingMessageNotificationParams,
+  type Progress,
+  ProtocolError,
+} from '@modelcontextprotocol/client';
 import {
   type Cancellation,
   type InboundResponse,
+  isLoggingLevel,
   JsonRpcErrorCode,
   type JSONRPCMessage,
   type JSONRPCRequest,
@@ -25,6 +32,8 @@ export interface ExchangedCall {
   readonly tellsCancellation: boolean;
   /** Each `notifications/progress` of the call: its params must name the call's `id` as their `progressToken`. */
   readonly onProgress?: (progress: Progress) => void;
+  /** Each `notifications/message` on the call's stream: the server's log messages while it ran the call. */
+  readonly onLog?: (message: LoggingMessageNotificationParams) => void;
 }
 
 /**
@@ -36,7 +45,12 @@ export interface ExchangedCall {
  */
 export function exchangeToolCall(transport: ExchangingTransport, call: ExchangedCall): Promise<CallToolResult | InputRequiredResult> {
   const request: JSONRPCRequest = { jsonrpc: '2.0', id: call.id, method: 'tools/call', params: call.params };
-  const asked = new ServerRequestsOfCall(transport, call.serverRequests, call.onProgress && { token: call.id, tell: call.onProgress });
+  const asked = new ServerRequestsOfCall(
+    transport,
+    call.serverRequests,
+    call.onProgress && { token: call.id, tell: call.onProgress },
+    call.onLog,
+  );
   let exchanged: Promise<InboundResponse>;
   try {
     exchanged = transport.exchange(request, { cancellation: call.cancellation, route: (message) => asked.route(message) });
@@ -100,12 +114,18 @@ class ServerRequestsOfCall {
     private readonly transport: ExchangingTransport,
     private readonly handlers: ServerRequestHandlers,
     private readonly progress?: { readonly token: string; readonly tell: (progress: Progress) => void },
+    private readonly log?: (message: LoggingMessageNotificationParams) => void,
   ) {}
 
-  /** Takes the server's requests, its cancellations of them and the call's progress; leaves every other message to the client. */
+  /**
+   * Takes the server's requests, its cancellations of them, the call's progress and its log messages; leaves
+   * every other message to the client.
+   */
   route(message: JSONRPCMessage): boolean {
     if (this.progress !== undefined && 'method' in message && message.method === 'notifications/progress' && !('id' in message))
       return this.progressed(message.params);
+    if (this.log !== undefined && 'method' in message && message.method === 'notifications/message' && !('id' in message))
+      return this.logged(message.params);
     if ('method' in message && 'id' in message && message.id !== undefined) {
       void this.answer(message.id, message.method, message.params);
       return true;
@@ -129,6 +149,17 @@ class ServerRequestsOfCall {
       ...(typeof total === 'number' && { total }),
       ...(typeof message === 'string' && { message }),
     });
+    return true;
+  }
+
+  /**
+   * A log message on the call's stream is the call's (a server sends one of no request on its GET stream,
+   * or with 2026-07-28 never): told when well-formed, dropped otherwise, as the SDK drops it.
+   */
+  private logged(params: unknown): boolean {
+    const { level, data, logger } = (params ?? {}) as Record<string, unknown>;
+    if (!isLoggingLevel(level) || data === undefined) return true;
+    this.log?.({ level: level as LoggingMessageNotificationParams['level'], data, ...(typeof logger === 'string' && { logger }) });
     return true;
   }
 

@@ -6,6 +6,7 @@ import {
   type GetPromptResult,
   type Implementation,
   type InputRequiredResult,
+  type LoggingMessageNotificationParams,
   type Progress,
   type Prompt,
   type ReadResourceResult,
@@ -345,6 +346,7 @@ export class McpClient implements NotificationSource {
       serverRequests: options.serverRequests ?? this.options.serverRequests ?? {},
       tellsCancellation: !modern,
       ...(options.onProgress && { onProgress: options.onProgress }),
+      ...(options.onLog && { onLog: options.onLog }),
     }).then(
       (result) => {
         this.running -= 1;
@@ -486,6 +488,11 @@ export interface RelayedAnswers {
 export interface CallToolOptions {
   /** Each progress notification of the call; giving it sends a progress token. */
   readonly onProgress?: (progress: Progress) => void;
+  /**
+   * Each log message the server sends on the call's stream (`notifications/message`), over a transport that
+   * exchanges the call (exchanged-call.ts); what level a server sends at is its own, or `meta`'s at 2026-07-28.
+   */
+  readonly onLog?: (message: LoggingMessageNotificationParams) => void;
   /** With `onProgress`: the hard cap on the whole call, however often progress restarts its timeout. */
   readonly maxTotalTimeoutMs?: number;
   /** This call's timeout instead of the client's `requestTimeoutMs` (a gateway's remaining deadline). */
