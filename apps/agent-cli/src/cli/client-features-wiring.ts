@@ -17,19 +17,19 @@ export interface ClientFeatureSettings {
   readonly cap: SideEffectCap;
   /** `--yes`: approves sampling requests (never elicitation forms). */
   readonly yes: boolean;
-  readonly agent: Pick<AgentOptions, 'model' | 'env' | 'workingDirectory'>;
+  readonly agent: Pick<AgentOptions, 'model' | 'env'>;
 }
 
 /**
  * The client features every server of this process gets (SPEC A16), from the command line's choices:
  * the configured LLM for sampling (made on the first request, closed with the runtime), the sampling
- * gate, the terminal for forms, and each server's configured roots (the working directory where it names none).
+ * gate, the terminal for forms, and each server's configured roots (none where it names none).
  */
 export function createClientFeatures(settings: ClientFeatureSettings): ClientFeatures {
   const { io } = settings;
   const terminal = io.terminal;
   return new ClientFeatures({
-    rootsFor: (server) => settings.config.servers.find((s) => s.name === server)?.roots ?? [settings.agent.workingDirectory],
+    rootsFor: (server) => settings.config.servers.find((s) => s.name === server)?.roots ?? [],
     model: samplingModel(settings),
     samplingGate: samplingGate(settings),
     terminal: terminal && { ask: terminal.ask, show: (text) => io.stderr(text) },

@@ -154,7 +154,8 @@ describe('elicitation', () => {
 });
 
 describe('roots', () => {
-  it('are the working directory', async () => {
+  it('are the folders the entry names (here ".", the folder of the configuration file)', async () => {
+    writeFileSync(path.join(dir, 'agent-cli.yaml'), `${everythingConfigYaml(llm.baseUrl)}      roots: [.]\n`);
     const { code, stdout } = await cli(['call', 'mcp__everything__get-roots-list']);
     expect(code).toBe(ExitCode.Ok);
     expect(stdout).toContain(`Current MCP Roots (1 total)`);

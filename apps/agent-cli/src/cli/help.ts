@@ -59,8 +59,8 @@ terminal (stdin and stderr must be a TTY). Without a terminal and without --yes 
 Servers may ask the client back: sampling (the configured model answers a server's request) is
 decided like a mutating call: asked at the terminal, approved by --yes, refused without either or
 under --max-side-effect read-only; elicitation (a server asks you for information) is a form on the
-terminal, declined without one; the roots offered are the server's "roots" (default: the working
-directory; none for an imported mcpServers entry).
+terminal, declined without one; the roots offered are the server's "roots" (default: none, so a
+server keeps the folders its own arguments give).
 An MCP server's read-only / destructive annotations count only under annotationTrust: trust (and its
 read-only claims alone under annotationTrust: read-only), and are shown as the server's claims. A
 toolmesh gateway's tools federated from other MCP servers carry those servers' claims: read-only
@@ -220,7 +220,14 @@ needed. "logout" deletes them. Neither prints a token.
 Options:
   -t, --transport <stdio|http|sse>  Default: http when the target is an http(s):// URL, else stdio
   -e, --env KEY=value               An environment variable of a stdio server (repeatable)
-  -H, --header "Name: value"        A header of an http or sse server (repeatable)
+  -H, --header "Name: value"        A header of an http or sse server (repeatable; also Name=value)
+      --era <auto|2026-07-28|legacy>
+                                    The protocol era to speak (default auto); legacy for a server
+                                    whose 2026-07-28 support fails
+      --timeout <30s|2m|1500ms>     Timeout of each request to it (default 30s)
+      --roots <folder>              Offer it this folder as an MCP root (repeatable; "." is this one).
+                                    Default none: it keeps the folders its own arguments give
+                                    (a filesystem server serves the roots instead, when given)
       --annotation-trust <ignore|read-only|read-only-federated|trust>
                                     How far its tool annotations are believed (default ignore);
                                     read-only for a toolmesh gateway (docs/agent-cli.md#trust)
@@ -231,6 +238,7 @@ Examples:
   ${PROGRAM} mcp add memory -e MEMORY_FILE_PATH=/tmp/memory.jsonl -- npx -y @modelcontextprotocol/server-memory
   ${PROGRAM} mcp add docs https://docs.example.com/mcp -H "Authorization: Bearer \${DOCS_TOKEN}"
   ${PROGRAM} mcp add gateway --annotation-trust read-only http://127.0.0.1:8080/mcp   (a toolmesh gateway)
+  ${PROGRAM} mcp add fs --roots . -- npx -y @modelcontextprotocol/server-filesystem   (serves this folder)
   ${PROGRAM} mcp remove docs
   ${PROGRAM} mcp login linear
 

@@ -24,6 +24,9 @@ async function cli(cwd: string, ...args: string[]) {
   return { code, ...out };
 }
 
+/** What `mcp add` says when it was given no --roots. */
+const NO_ROOTS = 'roots: none (it keeps the folders its own arguments give; --roots <folder> offers folders, --roots . this one)';
+
 const ORIGINAL = `# kept by the round trip
 llm:
   model: llama3.1 # a comment on the model
@@ -56,7 +59,7 @@ describe('agent-cli mcp', () => {
     );
     expect(added).toMatchObject({
       code: ExitCode.Ok,
-      stdout: `added the stdio server "memory" (npx -y @modelcontextprotocol/server-memory) to ${file}\n`,
+      stdout: `added the stdio server "memory" (npx -y @modelcontextprotocol/server-memory) to ${file}\n${NO_ROOTS}\n`,
     });
     const web = await cli(dir, 'mcp', 'add', 'docs', 'https://docs.example.com/mcp', '-H', 'Authorization: Bearer ${DOCS_TOKEN}');
     expect(web.code).toBe(ExitCode.Ok);
@@ -129,7 +132,7 @@ describe('agent-cli mcp', () => {
     });
     expect(await cli(dir, 'mcp', 'add', 'web', 'https://x/mcp', '-e', 'A=b')).toMatchObject({
       code: ExitCode.Usage,
-      stderr: expect.stringContaining('-e variables are for stdio servers'),
+      stderr: expect.stringContaining('-e / --env variables are for stdio servers'),
     });
     expect(await cli(dir, 'mcp', 'add', 'mem', 'npx', '-e', 'novalue')).toMatchObject({
       code: ExitCode.Usage,
@@ -172,6 +175,42 @@ describe('agent-cli mcp', () => {
     ]);
   });
 
+  it('writes --era, --timeout, --header (Name: value or Name=value), --env and --roots as the keys the CLI then reads', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-mcp-'));
+    mkdirSync(path.join(dir, 'data'));
+    const web = ['docs', 'https://docs.example.com/mcp', '--era', 'legacy', '--timeout', '45s', '--header', 'X-Key=a:b=c'];
+    expect(await cli(dir, 'mcp', 'add', ...web, '-H', 'Authorization: Bearer ${T}')).toMatchObject({ code: ExitCode.Ok });
+    const local = ['fs', '--env', 'LOG=debug', '--timeout', '2m', '--era', '2026-07-28', '--roots', 'data', '--', 'npx', 'server'];
+    expect(await cli(dir, 'mcp', 'add', ...local)).toMatchObject({ code: ExitCode.Ok });
+
+    const file = path.join(dir, 'agent-cli.yaml');
+    const config = parseConfig(readFileSync(file, 'utf8'), file, { T: 't' });
+    expect(config.servers).toEqual([
+      expect.objectContaining({
+        name: 'docs',
+        era: 'legacy',
+        requestTimeoutMs: 45_000,
+        headers: { 'X-Key': 'a:b=c', Authorization: 'Bearer t' },
+      }),
+      expect.objectContaining({
+        name: 'fs',
+        era: '2026-07-28',
+        requestTimeoutMs: 120_000,
+        env: { LOG: 'debug' },
+        roots: [path.join(dir, 'data')],
+      }),
+    ]);
+    const refused = async (args: string[], problem: string) =>
+      expect(await cli(dir, 'mcp', 'add', 'x', ...args)).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining(problem) });
+    await refused(['https://x/mcp', '--era', '2025'], '--era must be one of auto, legacy, 2026-07-28, not "2025"');
+    await refused(['https://x/mcp', '--timeout', '300'], '--timeout takes a duration with its unit (30s, 2m, 1500ms), not "300"');
+    await refused(['npx', '--header', 'X-Key=1'], '-H / --header headers are for http and sse servers');
+    expect(await cli(dir, 'mcp', 'add', 'old', '--transport', 'sse', '--era', '2026-07-28', 'http://127.0.0.1:1/sse')).toMatchObject({
+      code: ExitCode.Config,
+      stderr: expect.stringContaining('"legacy" or "auto" with transport sse'),
+    });
+  });
+
   it('suggests .gitignore entries when it creates the file inside a git work tree, and only then', async () => {
     const repo = mkdtempSync(path.join(tmpdir(), 'agent-cli-mcp-'));
     mkdirSync(path.join(repo, '.git'));
@@ -190,7 +229,7 @@ describe('agent-cli mcp', () => {
     const added = await cli(dir, '--config', 'f.yaml', 'mcp', 'add', 'memory', '--', 'npx', '-y', '@modelcontextprotocol/server-memory');
     expect(added).toMatchObject({
       code: ExitCode.Ok,
-      stdout: `added the stdio server "memory" (npx -y @modelcontextprotocol/server-memory) to ${path.join(dir, 'f.yaml')}\n`,
+      stdout: `added the stdio server "memory" (npx -y @modelcontextprotocol/server-memory) to ${path.join(dir, 'f.yaml')}\n${NO_ROOTS}\n`,
     });
     expect(JSON.parse((await cli(dir, '-c', 'f.yaml', '--json', 'mcp', 'list')).stdout)).toMatchObject({ servers: [{ name: 'memory' }] });
   });

@@ -153,7 +153,7 @@ export async function runCli(args: readonly string[], rawIo: CliIo, environment:
       io,
       cap,
       yes: values.yes === true,
-      agent: { model: values.model, env, workingDirectory: cwd },
+      agent: { model: values.model, env },
     });
     const runtime = await createAgentRuntime(
       servers ? { ...config, servers: config.servers.filter((s) => servers.includes(s.name)) } : config,

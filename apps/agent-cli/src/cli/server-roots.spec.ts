@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -9,8 +9,7 @@ import { runCli } from './run-cli';
 /**
  * Roots the user chooses, with the real server-filesystem, which replaces the folders it was started with
  * by the client's roots whenever the client declares roots. Configured for one folder and given no roots
- * it keeps serving that folder; given roots it serves exactly those; the working directory is offered
- * only where the agent's own configuration says nothing.
+ * it keeps serving that folder; given roots it serves exactly those. Nothing is offered unless asked for.
  */
 const FILESYSTEM_BIN = path.join(__dirname, '../../../../node_modules/.bin/mcp-server-filesystem');
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'agent-cli-roots-')));
@@ -19,18 +18,19 @@ const chosen = path.join(base, 'chosen');
 const workingDirectory = path.join(base, 'work');
 for (const dir of [configured, chosen, workingDirectory]) mkdirSync(dir);
 
+/** Runs the CLI in-process in `cwd`, as a user at a terminal-less shell there would. */
+async function cli(cwd: string, args: readonly string[]) {
+  const out = { stdout: '', stderr: '' };
+  const io = { stdout: (t: string) => (out.stdout += t), stderr: (t: string) => (out.stderr += t) };
+  const code = await runCli(args, io, { version: '0.0.0-test', cwd, env: { PATH: process.env.PATH } });
+  return { code, ...out };
+}
+
 /** The folders server-filesystem serves, as its list_allowed_directories tool answers, for a configuration file's text. */
 async function allowedDirectories(file: string, text: string): Promise<string[]> {
   writeFileSync(path.join(base, file), text);
-  let stdout = '';
-  let stderr = '';
-  const io = { stdout: (t: string) => (stdout += t), stderr: (t: string) => (stderr += t) };
-  const code = await runCli(['call', 'mcp__files__list_allowed_directories', '--config', path.join(base, file)], io, {
-    version: '0.0.0-test',
-    cwd: workingDirectory,
-    env: { PATH: process.env.PATH },
-  });
-  expect({ code, stderr }).toEqual({ code: ExitCode.Ok, stderr: expect.any(String) });
+  const { code, stdout } = await cli(workingDirectory, ['call', 'mcp__files__list_allowed_directories', '--config', path.join(base, file)]);
+  expect(code).toBe(ExitCode.Ok);
   return stdout.split('\n').filter((line) => line.startsWith('/'));
 }
 
@@ -60,8 +60,60 @@ describe('roots the user chooses', () => {
     expect(await allowedDirectories('one.yaml', yamlEntry('      roots: [./chosen]\n'))).toEqual([chosen]);
   });
 
-  it('without roots the agent format offers the working directory, the documented default', async () => {
-    expect(await allowedDirectories('default.yaml', yamlEntry(''))).toEqual([workingDirectory]);
+  it('without roots the agent format offers none either: the configured folder stays, not the working directory', async () => {
+    expect(await allowedDirectories('default.yaml', yamlEntry(''))).toEqual([configured]);
+  });
+
+  it('mcp add for a folder, then a call from another folder reads it; with --roots it serves those instead', async () => {
+    const project = path.join(base, 'project');
+    mkdirSync(project);
+    writeFileSync(path.join(configured, 'x'), 'in the configured folder');
+    writeFileSync(path.join(chosen, 'y'), 'in the chosen folder');
+    const read = (config: string, file: string) =>
+      cli(workingDirectory, ['call', 'mcp__fs__read_text_file', JSON.stringify({ path: file }), '--config', path.join(project, config)]);
+
+    const added = await cli(project, ['mcp', 'add', 'fs', '--', FILESYSTEM_BIN, configured]);
+    expect(added).toMatchObject({
+      code: ExitCode.Ok,
+      stdout: expect.stringContaining('\nroots: none (it keeps the folders its own arguments give'),
+    });
+    expect(await read('agent-cli.yaml', path.join(configured, 'x'))).toMatchObject({
+      code: ExitCode.Ok,
+      stdout: expect.stringContaining('in the configured folder'),
+    });
+
+    // `--roots ../chosen` is relative to where mcp add runs; outside the file's folder it is written absolute.
+    const rooted = await cli(project, [
+      'mcp',
+      'add',
+      'fs',
+      '--config',
+      'rooted.yaml',
+      '--roots',
+      '../chosen',
+      '--',
+      FILESYSTEM_BIN,
+      configured,
+    ]);
+    expect(rooted.stdout).toContain(`\nroots: ${chosen} (offered to it as its MCP roots;`);
+    expect(readFileSync(path.join(project, 'rooted.yaml'), 'utf8')).toContain(`roots:\n        - ${chosen}\n`);
+    expect(await read('rooted.yaml', path.join(chosen, 'y'))).toMatchObject({
+      code: ExitCode.Ok,
+      stdout: expect.stringContaining('in the chosen folder'),
+    });
+    const refused = await read('rooted.yaml', path.join(configured, 'x'));
+    expect(refused.code).not.toBe(ExitCode.Ok);
+    expect(refused.stdout + refused.stderr).toContain('Access denied');
+  });
+
+  it('mcp add --roots refuses what is not a directory; --roots . is the folder it runs in, written relative to the file', async () => {
+    expect(await cli(chosen, ['mcp', 'add', 'fs', '--roots', 'y', '--', FILESYSTEM_BIN])).toMatchObject({
+      code: ExitCode.Usage,
+      stderr: expect.stringContaining('--roots y is not a directory'),
+    });
+    const here = await cli(chosen, ['mcp', 'add', 'fs', '--roots', '.', '--json', '--', FILESYSTEM_BIN]);
+    expect(JSON.parse(here.stdout)).toMatchObject({ added: 'fs', roots: [chosen] });
+    expect(readFileSync(path.join(chosen, 'agent-cli.yaml'), 'utf8')).toContain('roots:\n        - .\n');
   });
 
   it("chat's /roots gives a server the directories the user names, tells it, and refuses what is not a directory", async () => {

@@ -1,3 +1,4 @@
+import type { EraSetting } from '@toolmesh/mcp-client';
 import { type Document, isMap, isSeq, parseDocument } from 'yaml';
 
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
@@ -17,6 +18,10 @@ export interface NewServerEntry {
   readonly url?: string;
   readonly headers?: Readonly<Record<string, string>>;
   readonly annotationTrust?: AnnotationTrust;
+  readonly era?: EraSetting;
+  readonly requestTimeoutMs?: number;
+  /** As written in the file: relative to it, or absolute. */
+  readonly roots?: readonly string[];
 }
 
 /** One configured server as the file holds it (before `${VAR}` expansion): what `mcp list` and `mcp get` show. */

@@ -201,7 +201,6 @@ it('reads the legacy SSE transport, as "transport: sse" and as the "type": "sse"
       headers: { 'X-Key': 'k' },
       requestTimeoutMs: 30_000,
       annotationTrust: 'ignore',
-      roots: [],
     },
   ]);
 });
@@ -233,7 +232,6 @@ describe('mcpServers import (Claude Desktop / Claude Code JSON)', () => {
         cwd: undefined,
         requestTimeoutMs: 30_000,
         annotationTrust: 'ignore',
-        roots: [],
       },
       // No Authorization header of its own: OAuth is on, with the defaults (SPEC A19).
       {
@@ -244,7 +242,6 @@ describe('mcpServers import (Claude Desktop / Claude Code JSON)', () => {
         oauth: {},
         requestTimeoutMs: 30_000,
         annotationTrust: 'ignore',
-        roots: [],
       },
     ]);
   });

@@ -135,8 +135,7 @@ function readAgentFormat(root: ConfigReader, configDirectory: string): McpServer
  * Other hosts add their own keys (`disabled`, `autoApprove`, ...); an import ignores what it does not use.
  * A file kept for another host may hold an entry this agent cannot use (a name it does not allow, a
  * transport it lacks, a missing command): that entry is left out with a warning saying what to fix,
- * and the others are used (SPEC A20). Our own YAML format stays strict. An imported entry offers no roots
- * unless it names them: its own arguments (a filesystem server's folders) keep their meaning.
+ * and the others are used (SPEC A20). Our own YAML format stays strict.
  */
 function importMcpServers(servers: ConfigReader, configDirectory: string, warn: (warning: string) => void): McpServerConfig[] {
   return servers
@@ -145,7 +144,7 @@ function importMcpServers(servers: ConfigReader, configDirectory: string, warn: 
     .flatMap(([name, entry]) => {
       try {
         if (!entry.isObject()) throw entry.error('a map with "command" or "url"');
-        return [readServerEntry(name, entry, { configDirectory, defaultRoots: [] })];
+        return [readServerEntry(name, entry, { configDirectory })];
       } catch (error) {
         if (!(error instanceof AgentError)) throw error;
         warn(

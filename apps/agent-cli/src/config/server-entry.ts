@@ -12,10 +12,9 @@ import { readOAuthEntry } from './oauth-entry';
 /** The transports a configuration may name; `http` is `streamable-http`, `sse` the legacy HTTP+SSE transport. */
 const TRANSPORT_NAMES = ['stdio', 'streamable-http', 'http', 'sse'] as const;
 
-/** Where an entry's relative paths start, and the roots of an entry that names none (absent: the working directory). */
+/** Where an entry's relative paths start. */
 export interface ServerEntryContext {
   readonly configDirectory: string;
-  readonly defaultRoots?: readonly string[];
 }
 
 /**
@@ -65,9 +64,12 @@ export function readServerEntry(name: string, entry: ConfigReader, context: Serv
   return { ...common, transport: 'streamable-http', url, headers, ...(oauth ? { oauth } : {}) };
 }
 
-/** `roots: [dir, ...]`, relative to the configuration file; `roots: []` offers none. */
-function readRoots(field: ConfigReader, { configDirectory, defaultRoots }: ServerEntryContext): { roots?: readonly string[] } {
-  if (!field.present) return defaultRoots ? { roots: defaultRoots } : {};
+/**
+ * `roots: [dir, ...]`, relative to the configuration file. Absent or `[]`: none, and no roots capability,
+ * so a server keeps the folders its own arguments give (server-filesystem replaces them by any roots).
+ */
+function readRoots(field: ConfigReader, { configDirectory }: ServerEntryContext): { roots?: readonly string[] } {
+  if (!field.present) return {};
   return { roots: field.stringList().map((entry) => path.resolve(configDirectory, entry)) };
 }
 

@@ -36,8 +36,8 @@ interface CommonServerConfig {
    */
   readonly era?: EraSetting;
   /**
-   * The directories offered to this server as its roots (`roots/list`), absolute; empty: none, and the
-   * roots capability is not declared to it; absent: the working directory (the documented default).
+   * The directories offered to this server as its roots (`roots/list`), absolute; empty or absent: none,
+   * and the roots capability is not declared to it (it keeps the folders its own arguments give).
    */
   readonly roots?: readonly string[];
 }

@@ -8,13 +8,13 @@ import { ConfigEditor, type NewServerEntry } from '../../config/config-editor';
 import { withFileLock } from '../../config/config-file-lock';
 import { DEFAULT_CONFIG_FILE, parseConfig } from '../../config/load-config';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
-import { ANNOTATION_TRUST, type AnnotationTrust } from '../../mcp/annotation-trust';
 import { PROGRAM } from '../../program-name';
 import type { CliIo } from '../command-context';
 import { ExitCode } from '../exit-codes';
 import { formatTable } from '../format-table';
 import { COMMAND_HELP } from '../help';
 import { terminalSafeIo } from '../terminal';
+import { newEntry } from './mcp-add-entry';
 import { mcpLogin, mcpLogout } from './mcp-login-command';
 
 /** A name typed wrong (absent, taken, not allowed) is a usage error; a file or an entry that cannot be read is a configuration error. */
@@ -24,13 +24,6 @@ const USAGE_CODES: ReadonlySet<string> = new Set([
   AgentErrorCode.InvalidServerName,
   AgentErrorCode.OAuthNotConfigured,
 ]);
-
-const TRANSPORTS: Readonly<Record<string, NewServerEntry['transport']>> = {
-  stdio: 'stdio',
-  http: 'streamable-http',
-  'streamable-http': 'streamable-http',
-  sse: 'sse',
-};
 
 /**
  * `agent-cli mcp add | remove | list | get`: the configuration's server list, edited like `claude mcp`
@@ -55,6 +48,9 @@ export async function mcpCommand(
         env: { type: 'string', short: 'e', multiple: true },
         header: { type: 'string', short: 'H', multiple: true },
         'annotation-trust': { type: 'string' },
+        era: { type: 'string' },
+        timeout: { type: 'string' },
+        roots: { type: 'string', multiple: true },
       },
       allowPositionals: true,
     });
@@ -72,7 +68,7 @@ export async function mcpCommand(
   try {
     switch (action) {
       case 'add': {
-        const entry = newEntry(rest, { ...values, annotationTrust: values['annotation-trust'] });
+        const entry = newEntry(rest, { ...values, annotationTrust: values['annotation-trust'] }, { cwd: where.cwd, file });
         return 'problem' in entry ? usage(io, entry.problem) : await add(io, file, entry, values.json === true);
       }
       case 'remove':
@@ -114,54 +110,6 @@ export async function mcpCommand(
   }
 }
 
-interface AddOptions {
-  readonly transport?: string;
-  readonly env?: string[];
-  readonly header?: string[];
-  readonly annotationTrust?: string;
-}
-
-/** A scheme followed by "//": a URL, never a command, whatever its scheme. */
-const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
-
-/** `add <name> <command> [args...]` or `add [--transport http] <name> <url>`, with `-e` / `-H`; or what is wrong with the words. */
-function newEntry([name, target, ...args]: readonly string[], options: AddOptions): NewServerEntry | { problem: string } {
-  if (name === undefined || target === undefined) return { problem: '"add" takes a name and a command (stdio) or a URL (http, sse)' };
-  // Without --transport, "ftp://foo" would otherwise be taken for a command to run.
-  if (options.transport === undefined && URL_LIKE.test(target) && !/^https?:\/\//i.test(target))
-    return { problem: `"${target}" is a URL, but servers are reached over http:// or https:// only (a stdio server is a command)` };
-  const trust = options.annotationTrust;
-  if (trust !== undefined && !(ANNOTATION_TRUST as readonly string[]).includes(trust))
-    return { problem: `--annotation-trust must be one of ${ANNOTATION_TRUST.join(', ')}, not "${trust}"` };
-  const annotationTrust = trust as AnnotationTrust | undefined;
-  const transport =
-    options.transport === undefined ? (/^https?:\/\//.test(target) ? 'streamable-http' : 'stdio') : TRANSPORTS[options.transport];
-  if (transport === undefined)
-    return { problem: `--transport must be one of ${Object.keys(TRANSPORTS).join(', ')}, not "${options.transport}"` };
-  const env = pairs(options.env ?? [], '=');
-  const headers = pairs(options.header ?? [], ':');
-  if (typeof env === 'string') return { problem: `"${env}" is not -e KEY=value` };
-  if (typeof headers === 'string') return { problem: `"${headers}" is not -H "Name: value"` };
-  if (transport === 'stdio')
-    return options.header
-      ? { problem: '-H headers are for http and sse servers' }
-      : { name, transport, command: target, args, env, annotationTrust };
-  if (options.env) return { problem: '-e variables are for stdio servers' };
-  if (args.length > 0) return { problem: `an ${transport} server takes one URL, not also "${args.join(' ')}"` };
-  return { name, transport, url: target, headers, annotationTrust };
-}
-
-/** `KEY=value` (env) or `Name: value` (headers) words as a map, or the first word that is not one. */
-function pairs(words: readonly string[], separator: string): Record<string, string> | string {
-  const map: Record<string, string> = {};
-  for (const word of words) {
-    const at = word.indexOf(separator);
-    if (at <= 0) return word;
-    map[word.slice(0, at).trim()] = word.slice(at + 1).trim();
-  }
-  return map;
-}
-
 async function add(io: CliIo, file: string, entry: NewServerEntry, json: boolean): Promise<number> {
   // The entry alone, read as the CLI reads a configuration (name, transport, URL): so a bad entry never
   // reaches the file. ${VAR}s are checked for form only; they may be set later, where the CLI runs.
@@ -175,20 +123,31 @@ async function add(io: CliIo, file: string, entry: NewServerEntry, json: boolean
       `note: for a toolmesh gateway, add it with --annotation-trust read-only: its read-only tools (annotated by their tool service's owner) then run without asking\n`,
     );
   }
+  const roots = (entry.roots ?? []).map((root) => path.resolve(path.dirname(file), root));
   const created = !existsSync(file);
   const done = await edit(
     io,
     file,
     (editor) => editor.add(entry),
     json
-      ? { added: entry.name, transport: entry.transport, file }
-      : `added the ${entry.transport} server "${entry.name}" (${described}) to ${file}`,
+      ? { added: entry.name, transport: entry.transport, file, roots }
+      : `added the ${entry.transport} server "${entry.name}" (${described}) to ${file}\n${rootsChosen(roots)}`,
   );
   // The file may come to hold headers with tokens, and .agent-cli/ keeps the transcripts of conversations.
   if (created && insideGitWorkTree(path.dirname(file))) {
     io.stderr(`note: ${path.basename(file)} may come to hold credentials and .agent-cli/ holds transcripts: add both to .gitignore\n`);
   }
   return done;
+}
+
+/**
+ * What the entry offers as roots, said at once: a server that reads roots (server-filesystem) serves them
+ * in place of the folders its arguments give, so the choice changes what it serves.
+ */
+function rootsChosen(roots: readonly string[]): string {
+  return roots.length > 0
+    ? `roots: ${roots.join(', ')} (offered to it as its MCP roots; a filesystem server serves these instead of the folders in its arguments)`
+    : 'roots: none (it keeps the folders its own arguments give; --roots <folder> offers folders, --roots . this one)';
 }
 
 function insideGitWorkTree(directory: string): boolean {

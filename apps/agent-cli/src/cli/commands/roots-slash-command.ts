@@ -22,5 +22,5 @@ export function rootsCommand(roots: ServerRoots | undefined, servers: readonly s
   const told = roots.setRoots(server, chosen);
   return told
     ? `roots of ${server}: ${chosen.join(', ')} (the server was told)`
-    : `roots of ${server}: ${chosen.join(', ')}, from its next connection (it was connected without roots: roots: [] in the configuration)`;
+    : `roots of ${server}: ${chosen.join(', ')}, from its next connection (it was connected without roots: its entry names none)`;
 }
