@@ -7,7 +7,7 @@ import { eventually } from '@toolmesh/test-peers/process-table';
 import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import { Agent } from 'undici';
 
-import { type ExchangedCall, exchangeToolCall } from './exchanged-call';
+import { type ExchangedCall, exchangeRequest } from './exchanged-call';
 import type { ServerRequestHandlers } from './server-requests';
 
 /**
@@ -29,7 +29,7 @@ beforeAll(async () => {
     for await (const chunk of req) body += chunk;
     const message = JSON.parse(body) as JSONRPCMessage;
     posted.push(message);
-    if ('method' in message && message.method === 'tools/call') return reply(res);
+    if ('method' in message && 'id' in message) return reply(res);
     res.writeHead(202).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -56,8 +56,9 @@ async function call(handlers: ServerRequestHandlers = {}, overrides: Partial<Exc
   const transport = new StreamableHttpClientTransport(url, { dispatcher, listen: false });
   await transport.start();
   transports.push(transport);
-  return exchangeToolCall(transport, {
+  return exchangeRequest(transport, {
     id: 'x1',
+    method: 'tools/call',
     params: { name: 'ask', arguments: {} },
     serverRequests: handlers,
     tellsCancellation: true,
@@ -65,19 +66,19 @@ async function call(handlers: ServerRequestHandlers = {}, overrides: Partial<Exc
   });
 }
 
-/** Writes the server's request on the stream, then the answer once the client has answered it. */
-function askThenAnswer(request: Record<string, unknown>): (res: ServerResponse) => void {
+/** Writes the server's request on the stream, then the answer (`result`) once the client has answered it. */
+function askThenAnswer(request: Record<string, unknown>, result: object = CONTENT): (res: ServerResponse) => void {
   return (res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' }).write(event({ jsonrpc: '2.0', ...request }));
     void eventually(() => posted.some((message) => 'id' in message && message.id === request.id && !('method' in message)), 5000).then(() =>
-      res.end(event(answer(CONTENT))),
+      res.end(event(answer(result))),
     );
   };
 }
 
 const answerTo = (id: number) => posted.find((message) => 'id' in message && message.id === id && !('method' in message));
 
-describe('exchangeToolCall', () => {
+describe('exchangeRequest', () => {
   it("answers the server's elicitation with the call's own handler, then returns the call's result", async () => {
     const asked: unknown[] = [];
     reply = askThenAnswer({ id: 5, method: 'elicitation/create', params: { message: 'name?', requestedSchema: { type: 'object' } } });
@@ -186,8 +187,9 @@ describe('exchangeToolCall', () => {
     transport.onmessage = (message) => others.push(message);
     await transport.start();
     transports.push(transport);
-    const result = await exchangeToolCall(transport, {
+    const result = await exchangeRequest(transport, {
       id: 'x1',
+      method: 'tools/call',
       params: { name: 'ask', arguments: {} },
       serverRequests: {},
       tellsCancellation: true,
@@ -219,8 +221,9 @@ describe('exchangeToolCall', () => {
     transport.onmessage = (message) => others.push(message);
     await transport.start();
     transports.push(transport);
-    const result = await exchangeToolCall(transport, {
+    const result = await exchangeRequest(transport, {
       id: 'x1',
+      method: 'tools/call',
       params: { name: 'ask', arguments: {} },
       serverRequests: {},
       tellsCancellation: true,
@@ -234,6 +237,22 @@ describe('exchangeToolCall', () => {
     expect(others).toEqual([]);
   });
 
+  it("relays a prompts/get and a resources/read as a call, the server's elicitation to the request's own handler, each result checked for its own array (issue 44)", async () => {
+    const PROMPT = { messages: [{ role: 'user', content: { type: 'text', text: 'Hello, Ada' } }] };
+    reply = askThenAnswer(
+      { id: 8, method: 'elicitation/create', params: { message: 'name?', requestedSchema: { type: 'object' } } },
+      PROMPT,
+    );
+    const elicitation = async () => ({ action: 'accept' as const, content: { name: 'Ada' } });
+    expect(await call({ elicitation }, { method: 'prompts/get', params: { name: 'greet' } })).toEqual(PROMPT);
+    expect(posted[0]).toMatchObject({ method: 'prompts/get', params: { name: 'greet' } });
+    expect(answerTo(8)).toEqual({ jsonrpc: '2.0', id: 8, result: { action: 'accept', content: { name: 'Ada' } } });
+    reply = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer(CONTENT)));
+    await expect(call({}, { method: 'resources/read', params: { uri: 'test://a' } })).rejects.toThrow(
+      'the server answered resources/read with a result that has no contents array',
+    );
+  });
+
   it('fails its promise, never throws, when the transport throws instead of rejecting', async () => {
     const transport = new StreamableHttpClientTransport(url, { dispatcher, listen: false });
     transport.exchange = () => {
@@ -241,8 +260,9 @@ describe('exchangeToolCall', () => {
     };
     let running: Promise<unknown> | undefined;
     expect(() => {
-      running = exchangeToolCall(transport, {
+      running = exchangeRequest(transport, {
         id: 'x1',
+        method: 'tools/call',
         params: { name: 'ask', arguments: {} },
         serverRequests: {},
         tellsCancellation: false,

@@ -1,9 +1,11 @@
 import {
   type CallToolResult,
+  type GetPromptResult,
   type InputRequiredResult,
   type LoggingMessageNotificationParams,
   type Progress,
   ProtocolError,
+  type ReadResourceResult,
 } from '@modelcontextprotocol/client';
 import {
   type Cancellation,
@@ -20,10 +22,31 @@ import { isRefusal, type ServerRequestHandlers } from './server-requests';
 /** A transport that can send one request and return its answer (Streamable HTTP). */
 export type ExchangingTransport = McpTransport & Required<Pick<McpTransport, 'exchange'>>;
 
-/** One `tools/call` sent through the transport's `exchange`, its answer passed on unread. */
+/**
+ * The requests whose server may ask for input on the way, as 2026-07-28 says (`input_required`) and a 2025
+ * server does with requests on the request's stream: a gateway relays each to its own caller (issue 44).
+ */
+export type RelayedMethod = 'tools/call' | 'prompts/get' | 'resources/read';
+
+/** The result each of them completes with. */
+export interface RelayedResults {
+  readonly 'tools/call': CallToolResult;
+  readonly 'prompts/get': GetPromptResult;
+  readonly 'resources/read': ReadResourceResult;
+}
+
+/** The array member a result of each must have to be passed on: all it is checked for, the rest is the caller's to read. */
+export const RESULT_MEMBER: Readonly<Record<RelayedMethod, string>> = {
+  'tools/call': 'content',
+  'prompts/get': 'messages',
+  'resources/read': 'contents',
+};
+
+/** One relayed request sent through the transport's `exchange`, its answer passed on unread. */
 export interface ExchangedCall {
   /** Of the client's own id space (a string, where the SDK's are numbers), so the two never meet. */
   readonly id: string;
+  readonly method: RelayedMethod;
   readonly params: Record<string, unknown>;
   readonly cancellation?: Cancellation;
   /** Where the requests the server sends during the call go (elicitation, sampling, roots). */
@@ -37,14 +60,18 @@ export interface ExchangedCall {
 }
 
 /**
- * A gateway's forwarded call (issue 28) without the SDK client's request machinery: one POST, its answer
- * read from the JSON body or the event stream, the requests the server sends on that stream answered by
- * `serverRequests` (so each goes to the caller of the call it came with, without any async context), and
- * the result returned as the server sent it when it is a `tools/call` result: a `content` array, or an
- * `input_required` result. The server's JSON-RPC error is thrown as the SDK would throw it.
+ * A gateway's forwarded call, prompt or read (issues 28, 44) without the SDK client's request machinery:
+ * one POST, its answer read from the JSON body or the event stream, the requests the server sends on that
+ * stream answered by `serverRequests` (so each goes to the caller of the request it came with, without any
+ * async context), and the result returned as the server sent it when it is one of the method's (its
+ * `RESULT_MEMBER` array), or an `input_required` result. The server's JSON-RPC error is thrown as the SDK
+ * would throw it.
  */
-export function exchangeToolCall(transport: ExchangingTransport, call: ExchangedCall): Promise<CallToolResult | InputRequiredResult> {
-  const request: JSONRPCRequest = { jsonrpc: '2.0', id: call.id, method: 'tools/call', params: call.params };
+export function exchangeRequest<M extends RelayedMethod>(
+  transport: ExchangingTransport,
+  call: ExchangedCall & { readonly method: M },
+): Promise<RelayedResults[M] | InputRequiredResult> {
+  const request: JSONRPCRequest = { jsonrpc: '2.0', id: call.id, method: call.method, params: call.params };
   const asked = new ServerRequestsOfCall(
     transport,
     call.serverRequests,
@@ -64,7 +91,7 @@ export function exchangeToolCall(transport: ExchangingTransport, call: Exchanged
     (answer) => {
       asked.end();
       try {
-        return resultOf(answer);
+        return resultOf(call.method, answer);
       } catch (error) {
         return failed(transport, call, error);
       }
@@ -86,19 +113,20 @@ function failed(transport: ExchangingTransport, call: ExchangedCall, error: unkn
   throw error;
 }
 
-function resultOf(answer: InboundResponse): CallToolResult | InputRequiredResult {
+function resultOf<M extends RelayedMethod>(method: M, answer: InboundResponse): RelayedResults[M] | InputRequiredResult {
   if ('error' in answer) throw new ProtocolError(answer.error.code, answer.error.message, answer.error.data);
-  const result = answer.result as { resultType?: unknown; content?: unknown };
-  if (result.resultType === 'input_required') return result as InputRequiredResult;
-  if (!Array.isArray(result.content)) {
-    throw new ProtocolError(JsonRpcErrorCode.InternalError, 'the server answered tools/call with a result that has no content array');
+  const result = answer.result as Record<string, unknown>;
+  if (result.resultType === 'input_required') return result as unknown as InputRequiredResult;
+  const member = RESULT_MEMBER[method];
+  if (!Array.isArray(result[member])) {
+    throw new ProtocolError(JsonRpcErrorCode.InternalError, `the server answered ${method} with a result that has no ${member} array`);
   }
-  if (result.resultType !== 'complete') return result as CallToolResult;
+  if (result.resultType !== 'complete') return result as unknown as RelayedResults[M];
   // A 2026-07-28 `complete` is the era's to say again, as the SDK's own results leave it out. Copied
   // rather than deleted: a deleted key leaves the object slow to read and to serialize.
   const complete: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(result)) if (key !== 'resultType') complete[key] = value;
-  return complete as CallToolResult;
+  return complete as unknown as RelayedResults[M];
 }
 
 /**

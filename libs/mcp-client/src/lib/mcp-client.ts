@@ -34,7 +34,7 @@ import { isConnectionClosed } from '@toolmesh/transport-http/client';
 import { ChangeSubscription } from './change-subscription';
 import { type EraSetting, type EraVerdict, versionNegotiation } from './client-era';
 import { McpClientError, McpClientErrorCode } from './client-errors';
-import { exchangeToolCall, type ExchangingTransport } from './exchanged-call';
+import { exchangeRequest, type ExchangingTransport, type RelayedMethod, type RelayedResults, RESULT_MEMBER } from './exchanged-call';
 import { SdkTransport } from './sdk-transport';
 import { ServerFeatures } from './server-features';
 import { clientCapabilities, registerServerRequests, type ServerRequestHandlers } from './server-requests';
@@ -248,7 +248,7 @@ export class McpClient implements NotificationSource {
     signal?: AbortSignal,
     options: CallToolOptions = {},
   ): Promise<CallToolResult> {
-    return (await this.call({ name, arguments: args }, signal, options, false)) as CallToolResult;
+    return (await this.call('tools/call', { name, arguments: args }, signal, options, false)) as CallToolResult;
   }
 
   /**
@@ -268,19 +268,36 @@ export class McpClient implements NotificationSource {
     cancellation?: Cancellation,
     options: CallToolOptions = {},
   ): Promise<CallToolResult | InputRequiredResult> {
-    const params = toolCallParams(name, args, answers);
-    if (this.transport.exchange && this.isConnected && this.needsNoMirroring(name)) {
-      return this.exchangeCall(this.transport as ExchangingTransport, params, cancellation, options);
+    return this.requestRelayingInput('tools/call', name, args, answers, cancellation, options);
+  }
+
+  /**
+   * `callToolRelayingInput` for any request whose server may ask for input on the way (issue 44): a tool's
+   * call, a prompt's get (`target` its name, `args` its arguments) or a resource's read (`target` its URI),
+   * relayed the same way. A prompt or a resource mirrors no argument in headers.
+   */
+  requestRelayingInput<M extends RelayedMethod>(
+    method: M,
+    target: string,
+    args: Record<string, unknown> | undefined,
+    answers: RelayedAnswers,
+    cancellation?: Cancellation,
+    options: CallToolOptions = {},
+  ): Promise<RelayedResults[M] | InputRequiredResult> {
+    const params = relayedParams(method, target, args, answers);
+    if (this.transport.exchange && this.isConnected && (method !== 'tools/call' || this.needsNoMirroring(target))) {
+      return this.exchangeCall(this.transport as ExchangingTransport, method, params, cancellation, options);
     }
-    return this.call(params, cancellation?.signal, options, true);
+    return this.call(method, params, cancellation?.signal, options, true) as Promise<RelayedResults[M] | InputRequiredResult>;
   }
 
   private async call(
-    params: { name: string; arguments: Record<string, unknown> } & RelayedAnswers,
+    method: RelayedMethod,
+    params: RelayedParams,
     signal: AbortSignal | undefined,
     options: CallToolOptions,
     allowInputRequired: boolean,
-  ): Promise<CallToolResult | InputRequiredResult> {
+  ): Promise<RelayedResults[RelayedMethod] | InputRequiredResult> {
     this.assertConnected();
     // Our own abort as well as the caller's, so close() can cancel the call before the transport goes;
     // without a caller's signal the shared one alone (no allocation on the hot path).
@@ -299,11 +316,11 @@ export class McpClient implements NotificationSource {
     try {
       // A relayed call's result is passed on, not read: it skips the SDK's validation of every result
       // against the full schema and the tool's output schema, unless its arguments are mirrored in headers.
-      return allowInputRequired && this.needsNoMirroring(params.name)
-        ? await this.sdk.request({ method: 'tools/call', params: request }, PASSED_ON_RESULT, requestOptions)
-        : ((await this.sdk.callTool(request, requestOptions)) as CallToolResult | InputRequiredResult);
+      return method !== 'tools/call' || (allowInputRequired && this.needsNoMirroring(targetOf(params)))
+        ? await this.sdk.request({ method, params: request }, PASSED_ON_RESULT[method], requestOptions)
+        : ((await this.sdk.callTool(request as ToolCallRequestParams, requestOptions)) as CallToolResult | InputRequiredResult);
     } catch (error) {
-      if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) throw this.connectionLost(params.name, error);
+      if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) throw this.connectionLost(targetOf(params), error);
       throw error;
     } finally {
       abort?.unlink();
@@ -317,12 +334,13 @@ export class McpClient implements NotificationSource {
    * `options.serverRequests` (the client's own handlers without them). Closing the client ends it, as the
    * closed transport does.
    */
-  private exchangeCall(
+  private exchangeCall<M extends RelayedMethod>(
     transport: ExchangingTransport,
-    params: ToolCallParams,
+    method: M,
+    params: RelayedParams,
     cancellation: Cancellation | undefined,
     options: CallToolOptions,
-  ): Promise<CallToolResult | InputRequiredResult> {
+  ): Promise<RelayedResults[M] | InputRequiredResult> {
     const modern = this.sdk.getProtocolEra() === 'modern';
     const envelope = modern ? (this.envelope ??= this.modernEnvelope()) : undefined;
     // A 2025 call's `_meta` is the caller's own object: a copy of it per call is garbage. Merged with
@@ -333,10 +351,11 @@ export class McpClient implements NotificationSource {
     if (options.onProgress) params._meta = Object.assign({}, meta, { progressToken: id });
     else if (meta !== undefined) params._meta = meta;
     this.running += 1;
-    // Handlers on the call's promise, not an async function (ADR 0005, fourteenth round); exchangeToolCall
+    // Handlers on the call's promise, not an async function (ADR 0005, fourteenth round); exchangeRequest
     // never throws, its failures are its promise's.
-    return exchangeToolCall(transport, {
+    return exchangeRequest(transport, {
       id,
+      method,
       params,
       cancellation:
         cancellation ??
@@ -354,7 +373,7 @@ export class McpClient implements NotificationSource {
       },
       (error: unknown) => {
         this.running -= 1;
-        throw isConnectionClosed(error) ? this.connectionLost(params.name, error) : error;
+        throw isConnectionClosed(error) ? this.connectionLost(targetOf(params), error) : error;
       },
     );
   }
@@ -368,10 +387,10 @@ export class McpClient implements NotificationSource {
     };
   }
 
-  private connectionLost(tool: string, cause: unknown): McpClientError {
+  private connectionLost(target: string, cause: unknown): McpClientError {
     return new McpClientError(
       McpClientErrorCode.ConnectionLost,
-      `the connection to MCP server "${this.options.serverName}" ended while "${tool}" was running; it may have run, so it was not repeated`,
+      `the connection to MCP server "${this.options.serverName}" ended while "${target}" was running; it may have run, so it was not repeated`,
       { cause },
     );
   }
@@ -459,24 +478,39 @@ export class McpClient implements NotificationSource {
   }
 }
 
-/** A relayed `tools/call`'s params, made for the one request (so its members are filled in one by one). */
-type ToolCallParams = {
-  name: string;
-  arguments: Record<string, unknown>;
+/** A relayed request's params, made for the one request (so its members are filled in one by one). */
+type RelayedParams = {
+  name?: string;
+  uri?: string;
+  arguments?: Record<string, unknown>;
   inputResponses?: Record<string, unknown>;
   requestState?: string;
   _meta?: Readonly<Record<string, unknown>>;
 };
 
+type ToolCallRequestParams = Parameters<Client['callTool']>[0];
+
 /**
- * Built member by member: a spread of each call's answers into a new literal kept the call's objects past
- * two young collections (docs/adr/0005-gateway-hot-path.md, twelfth round).
+ * A read names its resource by `uri`, the others by `name`. Built member by member: a spread of each call's
+ * answers into a new literal kept the call's objects past two young collections
+ * (docs/adr/0005-gateway-hot-path.md, twelfth round).
  */
-function toolCallParams(name: string, args: Record<string, unknown>, answers: RelayedAnswers): ToolCallParams {
-  const params: ToolCallParams = { name, arguments: args };
+function relayedParams(
+  method: RelayedMethod,
+  target: string,
+  args: Record<string, unknown> | undefined,
+  answers: RelayedAnswers,
+): RelayedParams {
+  const params: RelayedParams = method === 'resources/read' ? { uri: target } : { name: target };
+  if (args !== undefined) params.arguments = args;
   if (answers.inputResponses !== undefined) params.inputResponses = answers.inputResponses;
   if (answers.requestState !== undefined) params.requestState = answers.requestState;
   return params;
+}
+
+/** The tool, prompt or resource a request names, for messages. */
+function targetOf(params: RelayedParams): string {
+  return params.name ?? params.uri ?? '';
 }
 
 /** A retry's answers to a 2026-07-28 server's `input_required` result, passed on as the client gave them. */
@@ -507,18 +541,27 @@ export interface CallToolOptions {
 }
 
 /**
- * What a relayed result must be to be passed on: an object with a `content` array, or an
- * `input_required` result (which the SDK returns before this check).
+ * What a relayed result must be to be passed on: an object with its method's array (`content`,
+ * `messages`, `contents`), or an `input_required` result (which the SDK returns before this check).
  */
-const PASSED_ON_RESULT: StandardSchemaV1<unknown, CallToolResult> = {
-  '~standard': {
-    version: 1,
-    vendor: 'toolmesh',
-    validate: (value) =>
-      Array.isArray((value as { content?: unknown } | null)?.content)
-        ? { value: value as CallToolResult }
-        : { issues: [{ message: 'a tools/call result needs a content array' }] },
-  },
+function passedOnResult<M extends RelayedMethod>(method: M): StandardSchemaV1<unknown, RelayedResults[M]> {
+  const member = RESULT_MEMBER[method];
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'toolmesh',
+      validate: (value) =>
+        Array.isArray((value as Record<string, unknown> | null)?.[member])
+          ? { value: value as RelayedResults[M] }
+          : { issues: [{ message: `a ${method} result needs a ${member} array` }] },
+    },
+  };
+}
+
+const PASSED_ON_RESULT: { readonly [M in RelayedMethod]: StandardSchemaV1<unknown, RelayedResults[M]> } = {
+  'tools/call': passedOnResult('tools/call'),
+  'prompts/get': passedOnResult('prompts/get'),
+  'resources/read': passedOnResult('resources/read'),
 };
 
 function marksNoHeader(tool: Tool): boolean {
