@@ -46,7 +46,7 @@ Commands:
   resources [list|templates|read]
                         List the connected servers' resources and templates, or read one
   prompts [list|get]    List the connected servers' prompts, or get one with its arguments
-  mcp add|remove|list|get|login|logout
+  mcp add|remove|enable|disable|list|get|login|logout
                         Edit the configuration's server list (like claude mcp); starts no server;
                         login / logout: sign in to an http server with OAuth, or forget it
   serve                 Serve the built-in tools as an MCP server on stdio, for another MCP host
@@ -196,6 +196,8 @@ ${EXIT_CODES_HELP}`,
   mcp: `Usage: ${PROGRAM} mcp add [options] <name> <command> [args...]     a stdio server
        ${PROGRAM} mcp add [options] <name> <url>                      an http server (or --transport sse)
        ${PROGRAM} mcp remove <name>
+       ${PROGRAM} mcp disable <name>                                  turn it off, kept in the file
+       ${PROGRAM} mcp enable <name>                                   turn it on again
        ${PROGRAM} mcp list
        ${PROGRAM} mcp get <name>
        ${PROGRAM} mcp login <name>                                    sign in to an http server (OAuth)
@@ -207,7 +209,8 @@ keeps its other keys. "add" creates the file when there is none, refuses a name 
 checks the entry as the CLI will read it before writing. Put -- before a command whose arguments start
 with "-". Values are written as given: "\${TOKEN}" stays a reference, expanded when the CLI reads the file.
 "list" and "get" show the entries as written, with the protocol era each is spoken to with (auto unless
-set); "${PROGRAM} servers" connects them and shows the version each speaks.
+set); "${PROGRAM} servers" connects them and shows the version each speaks. "disable" turns a server
+off without deleting it (enabled: false; "disabled": true in an mcpServers file), "enable" turns it on.
 
 "login" signs in to an http server that uses OAuth (any http server without an Authorization header
 or "oauth: false"): it connects the server, and when the server asks (HTTP 401) opens the

@@ -211,6 +211,45 @@ describe('agent-cli mcp', () => {
     });
   });
 
+  it('turns a server off without deleting it, and on again: never started while off, the file back as it was', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-mcp-'));
+    const file = path.join(dir, 'agent-cli.yaml');
+    await cli(dir, 'mcp', 'add', 'everything', '--', EVERYTHING_BIN, 'stdio');
+    await cli(dir, 'mcp', 'add', 'other', '--', EVERYTHING_BIN, 'stdio');
+    const before = readFileSync(file, 'utf8');
+
+    expect(await cli(dir, 'mcp', 'disable', 'other')).toMatchObject({
+      code: ExitCode.Ok,
+      stdout: `turned off the server "other" in ${file}: kept, never started; agent-cli mcp enable other turns it on\n`,
+    });
+    expect(readFileSync(file, 'utf8')).toContain('enabled: false');
+    expect((await cli(dir, 'mcp', 'list')).stdout).toMatch(/\nother \(off\)\s+stdio/);
+    const servers = await cli(dir, 'servers', '--json');
+    expect(JSON.parse(servers.stdout)).toMatchObject({ servers: [{ name: 'everything', state: 'connected' }], off: ['other'] });
+    expect(await cli(dir, 'call', 'mcp__other__echo', '{"message":"hi"}')).toMatchObject({
+      code: ExitCode.Usage,
+      stderr: expect.stringContaining('the server "other" is turned off (agent-cli mcp enable other turns it on)'),
+    });
+
+    expect(await cli(dir, 'mcp', 'enable', 'other')).toMatchObject({ code: ExitCode.Ok });
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(await cli(dir, 'mcp', 'enable', 'nope')).toMatchObject({
+      code: ExitCode.Usage,
+      stderr: expect.stringContaining('no server named "nope"'),
+    });
+
+    // An mcpServers file is turned off in its own spelling, which Claude Desktop reads too.
+    const json = path.join(dir, 'claude.json');
+    writeFileSync(json, JSON.stringify({ mcpServers: { docs: { type: 'http', url: 'https://docs.example.com/mcp' } } }));
+    await cli(dir, 'mcp', 'disable', 'docs', '--config', json);
+    expect(JSON.parse(readFileSync(json, 'utf8')).mcpServers.docs).toEqual({
+      type: 'http',
+      url: 'https://docs.example.com/mcp',
+      disabled: true,
+    });
+    expect(parseConfig(readFileSync(json, 'utf8'), json, {})).toMatchObject({ servers: [], disabledServers: ['docs'] });
+  });
+
   it('suggests .gitignore entries when it creates the file inside a git work tree, and only then', async () => {
     const repo = mkdtempSync(path.join(tmpdir(), 'agent-cli-mcp-'));
     mkdirSync(path.join(repo, '.git'));

@@ -98,6 +98,19 @@ export class ConfigEditor {
     this.document.deleteIn(['mcp', 'servers', index]);
   }
 
+  /**
+   * Turns a server off without deleting it, or on again, in the file's own spelling: `enabled: false` in
+   * ours, `"disabled": true` in an `mcpServers` file (as Claude Desktop and other hosts read it). On is the
+   * absence of both keys, so `disable` then `enable` gives the file back as it was.
+   */
+  setEnabled(name: string, enabled: boolean): void {
+    const at = this.format === 'mcpServers' ? ['mcpServers', name] : ['mcp', 'servers', this.list().findIndex((s) => s.name === name)];
+    if (!this.list().some((s) => s.name === name)) throw this.notFound(name);
+    if (enabled) for (const key of ['enabled', 'disabled']) this.document.deleteIn([...at, key]);
+    else if (this.format === 'mcpServers') this.document.setIn([...at, 'disabled'], true);
+    else this.document.setIn([...at, 'enabled'], false);
+  }
+
   /** The edited file: YAML as the document prints it, JSON pretty-printed for an `mcpServers` file. */
   toString(): string {
     return this.format === 'mcpServers'

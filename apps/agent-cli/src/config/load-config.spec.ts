@@ -205,6 +205,28 @@ it('reads the legacy SSE transport, as "transport: sse" and as the "type": "sse"
   ]);
 });
 
+describe('servers turned off (enabled: false)', () => {
+  const text = (enabled: string) => `mcp:
+  servers:
+    - { name: jobs, command: x, enabled: ${enabled} }
+    - { name: docs, url: "https://docs.example.com/mcp", enabled: true }
+rewake:
+  rules: [{ method: notifications/jobs/done, type: job.finished, server: jobs }]
+`;
+
+  it('are left out and named, and a rewake rule for one stays valid', () => {
+    const config = parseConfig(text('false'), 'agent-cli.yaml', {});
+    expect(config.servers.map((s) => s.name)).toEqual(['docs']);
+    expect(config.disabledServers).toEqual(['jobs']);
+    expect(config.rewake?.rules).toEqual([expect.objectContaining({ server: 'jobs' })]);
+  });
+
+  it('refuses a value that is not true or false, and still refuses a typo in a server turned off', () => {
+    expect(failure(text('"no"')).message).toContain('mcp.servers[0].enabled must be true or false');
+    expect(failure('mcp:\n  servers:\n    - { name: jobs, command: x, enabled: false, comand: y }\n').message).toContain('comand');
+  });
+});
+
 describe('mcpServers import (Claude Desktop / Claude Code JSON)', () => {
   it('imports stdio and HTTP entries, mapping "type": "http" to Streamable HTTP and skipping disabled ones', () => {
     const servers = parse(

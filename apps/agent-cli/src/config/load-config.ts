@@ -26,6 +26,8 @@ export interface AgentConfig {
   readonly rewake?: RewakeConfig;
   /** Folders besides the working directory the built-in file tools work in without asking (`workspaceRoots`), absolute. */
   readonly workspaceRoots?: readonly string[];
+  /** The servers turned off (`enabled: false`, `"disabled": true`): kept in the file, never started. */
+  readonly disabledServers?: readonly string[];
   /** What was left out of an imported `mcpServers` file and how to fix it; the CLI prints each as a warning. */
   readonly warnings?: readonly string[];
 }
@@ -49,6 +51,7 @@ export const SERVER_KEYS = [
   'oauth',
   'serverRequests',
   'roots',
+  'enabled',
 ];
 
 /**
@@ -82,9 +85,12 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv):
   const imported = root.at('mcpServers').present;
   const warnings: string[] = [];
   const configDirectory = path.dirname(file);
+  const entries = imported ? root.at('mcpServers').entries() : agentFormatEntries(root);
+  const disabledServers = entries.filter(([, entry]) => isDisabled(entry)).map(([name]) => name);
+  const enabled = entries.filter(([, entry]) => !isDisabled(entry));
   const servers = imported
-    ? importMcpServers(root.at('mcpServers'), configDirectory, (warning) => warnings.push(`${file}: ${warning}`))
-    : readAgentFormat(root, configDirectory);
+    ? importMcpServers(enabled, configDirectory, (warning) => warnings.push(`${file}: ${warning}`))
+    : enabled.map(([name, entry]) => readServerEntry(name, entry, { configDirectory }));
   assertUniqueNames(servers, file);
   // Skill files are the agent format's; paths are relative to the configuration file, not to where the CLI runs.
   const skillFiles = imported
@@ -95,10 +101,8 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv):
         .map((entry) => path.resolve(path.dirname(file), entry));
   // The MCP host format has no llm section: there `--model` and the defaults apply.
   const llm = imported ? DEFAULT_LLM_CONFIG : readLlmConfig(root.at('llm'));
-  const rewake = readRewakeConfig(
-    root.at('rewake'),
-    servers.map((s) => s.name),
-  );
+  // A rule for a server turned off stays valid: it applies again once the server is turned on.
+  const rewake = readRewakeConfig(root.at('rewake'), [...servers.map((s) => s.name), ...disabledServers]);
   // Relative to the configuration file, like skill files.
   const workspaceRoots = imported
     ? []
@@ -113,11 +117,13 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv):
     rewake,
     llm,
     ...(workspaceRoots.length > 0 ? { workspaceRoots } : {}),
+    ...(disabledServers.length > 0 ? { disabledServers } : {}),
     ...(warnings.length > 0 ? { warnings } : {}),
   };
 }
 
-function readAgentFormat(root: ConfigReader, configDirectory: string): McpServerConfig[] {
+/** The agent format's server entries by name, their keys checked (a typo is refused, in a server turned off too). */
+function agentFormatEntries(root: ConfigReader): Array<[string, ConfigReader]> {
   root.onlyKeys(['mcp', 'skills', 'rewake', 'llm', 'workspaceRoots']);
   const mcp = root.at('mcp');
   if (!mcp.present) return [];
@@ -127,8 +133,16 @@ function readAgentFormat(root: ConfigReader, configDirectory: string): McpServer
     .list()
     .map((entry) => {
       entry.onlyKeys(SERVER_KEYS);
-      return readServerEntry(entry.at('name').string(), entry, { configDirectory });
+      return [entry.at('name').string(), entry];
     });
+}
+
+/**
+ * Turned off without being deleted (`mcp disable`): `enabled: false` (ours, goose's) or `"disabled": true`
+ * (Claude Desktop's and other hosts' `mcpServers` files). Such an entry is not read further.
+ */
+function isDisabled(entry: ConfigReader): boolean {
+  return entry.at('disabled').value === true || !entry.at('enabled').boolean(true);
 }
 
 /**
@@ -137,22 +151,23 @@ function readAgentFormat(root: ConfigReader, configDirectory: string): McpServer
  * transport it lacks, a missing command): that entry is left out with a warning saying what to fix,
  * and the others are used (SPEC A20). Our own YAML format stays strict.
  */
-function importMcpServers(servers: ConfigReader, configDirectory: string, warn: (warning: string) => void): McpServerConfig[] {
-  return servers
-    .entries()
-    .filter(([, entry]) => entry.at('disabled').value !== true)
-    .flatMap(([name, entry]) => {
-      try {
-        if (!entry.isObject()) throw entry.error('a map with "command" or "url"');
-        return [readServerEntry(name, entry, { configDirectory })];
-      } catch (error) {
-        if (!(error instanceof AgentError)) throw error;
-        warn(
-          `the server "${printableName(name)}" was left out: ${error.message} (fix the entry, or add "disabled": true, to use the other servers without this warning)`,
-        );
-        return [];
-      }
-    });
+function importMcpServers(
+  servers: ReadonlyArray<[string, ConfigReader]>,
+  configDirectory: string,
+  warn: (warning: string) => void,
+): McpServerConfig[] {
+  return servers.flatMap(([name, entry]) => {
+    try {
+      if (!entry.isObject()) throw entry.error('a map with "command" or "url"');
+      return [readServerEntry(name, entry, { configDirectory })];
+    } catch (error) {
+      if (!(error instanceof AgentError)) throw error;
+      warn(
+        `the server "${printableName(name)}" was left out: ${error.message} (fix the entry, or add "disabled": true, to use the other servers without this warning)`,
+      );
+      return [];
+    }
+  });
 }
 
 function assertUniqueNames(servers: readonly McpServerConfig[], file: string): void {

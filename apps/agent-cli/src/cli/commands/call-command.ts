@@ -33,7 +33,12 @@ export const callCommand: Command = async (context) => {
             ExitCode.ServerUnavailable,
           );
         const meant = server === undefined ? await qualifiedNames(context, toolName) : [];
-        const hint = meant.length > 0 ? `did you mean ${meant.join(' or ')}?` : `run "${PROGRAM} tools" to list the tools`;
+        const off = server !== undefined && (context.config.disabledServers ?? []).includes(server);
+        const hint = off
+          ? `the server "${server}" is turned off (${PROGRAM} mcp enable ${server} turns it on)`
+          : meant.length > 0
+            ? `did you mean ${meant.join(' or ')}?`
+            : `run "${PROGRAM} tools" to list the tools`;
         return fail(context.io, new AgentError(AgentErrorCode.ToolNotFound, `no tool named "${toolName}"; ${hint}`), ExitCode.Usage);
       }
       let refused = false;

@@ -79,6 +79,21 @@ export async function mcpCommand(
           (editor) => editor.remove(rest[0]),
           values.json === true ? { removed: rest[0], file } : `removed the server "${rest[0]}" from ${file}`,
         );
+      case 'enable':
+      case 'disable': {
+        if (rest.length !== 1) return usage(io, `"${action}" takes the name of one server`);
+        const on = action === 'enable';
+        return await edit(
+          io,
+          file,
+          (editor) => editor.setEnabled(rest[0], on),
+          values.json === true
+            ? { server: rest[0], enabled: on, file }
+            : on
+              ? `turned on the server "${rest[0]}" in ${file}`
+              : `turned off the server "${rest[0]}" in ${file}: kept, never started; ${PROGRAM} mcp enable ${rest[0]} turns it on`,
+        );
+      }
       case 'list':
         if (rest.length > 0) return usage(io, '"list" takes no arguments');
         return list(io, file, values.json === true);
@@ -92,7 +107,7 @@ export async function mcpCommand(
         return action === 'login' ? await mcpLogin(rest[0], context) : mcpLogout(rest[0], context);
       }
       default:
-        return usage(io, `unknown action "${action}"; use add, remove, list, get, login or logout`);
+        return usage(io, `unknown action "${action}"; use add, remove, enable, disable, list, get, login or logout`);
     }
   } catch (error) {
     // A sign-in that fails (the server, the browser, the authorization server) is a failure, not a usage error.
@@ -181,7 +196,7 @@ function list(io: CliIo, file: string, json: boolean): number {
     io.stdout(`no MCP servers configured in ${file}; add one with ${PROGRAM} mcp add\n`);
   } else {
     const rows = servers.map(({ name, entry }) => [
-      name,
+      isOff(entry) ? `${name} (off)` : name,
       transportOf(entry),
       eraOf(entry),
       String(entry.url ?? [entry.command, ...((entry.args as unknown[]) ?? [])].join(' ')),
@@ -208,6 +223,11 @@ function get(io: CliIo, file: string, name: string, json: boolean): number {
     io.stdout(`${name}:\n${fields.join('\n')}\n`);
   }
   return ExitCode.Ok;
+}
+
+/** As the CLI reads it: `enabled: false`, or `"disabled": true` in an `mcpServers` file. */
+function isOff(entry: Readonly<Record<string, unknown>>): boolean {
+  return entry.enabled === false || entry.disabled === true;
 }
 
 function transportOf(entry: Readonly<Record<string, unknown>>): string {

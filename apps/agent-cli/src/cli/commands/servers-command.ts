@@ -1,6 +1,7 @@
 import { printable } from '@toolmesh/protocol';
 
 import type { ServerStatus } from '../../mcp/client-manager';
+import { PROGRAM } from '../../program-name';
 import { type Command, withRuntime } from '../command-context';
 import { ExitCode } from '../exit-codes';
 import { formatTable } from '../format-table';
@@ -9,8 +10,9 @@ import { formatTable } from '../format-table';
 export const serversCommand: Command = (context) =>
   withRuntime(context, async (runtime) => {
     const servers = runtime.servers;
+    const off = context.config.disabledServers ?? [];
     if (context.json) {
-      context.io.stdout(`${JSON.stringify({ servers }, null, 2)}\n`);
+      context.io.stdout(`${JSON.stringify({ servers, ...(off.length > 0 ? { off } : {}) }, null, 2)}\n`);
     } else if (servers.length === 0) {
       context.io.stdout(`no MCP servers configured in ${context.config.file}\n`);
     } else {
@@ -28,5 +30,7 @@ export const serversCommand: Command = (context) =>
       ]);
       context.io.stdout(formatTable(['SERVER', 'TRANSPORT', 'STATE', 'PROTOCOL', 'TOOLS', 'TIME', 'DETAIL'], rows));
     }
+    if (off.length > 0 && !context.json)
+      context.io.stdout(`turned off, not started: ${off.join(', ')} (${PROGRAM} mcp enable <name> turns one on)\n`);
     return servers.some((s) => s.state === 'failed') ? ExitCode.ServerUnavailable : ExitCode.Ok;
   });
