@@ -18,25 +18,45 @@ const os = require('node:os');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 
-/** The suite itself, with the Node 20 shim it needs (conformance.mjs). */
-const SUITE = path.join(__dirname, 'conformance.mjs');
+/** Runs the suite's invocations in one process (suite-runs.mjs says why), with the Node 20 shim it needs. */
+const SUITE_RUNS = path.join(__dirname, 'suite-runs.mjs');
+/** How long one scenario may take, as the suite itself allows it (30 s) with room for a loaded machine. */
+const SCENARIO_TIMEOUT_MS = 120_000;
 
 /** The suites installed, by the name `--suite` takes. */
 const SUITE_PACKAGES = { 0.1: '@modelcontextprotocol/conformance', 0.2: '@modelcontextprotocol/conformance-2026' };
 
-function runScenario(mode, target, scenario, options) {
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), `conformance-${scenario.replace(/\W/g, '-')}-`));
+/** Runs the scenarios, each into an output folder of its own, and returns each one's verdict. */
+function runScenarios(mode, target, scenarios, options) {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'conformance-'));
   const args = mode === 'server' ? ['server', '--url', target] : ['client', '--command', target];
   const specVersion = options.specVersion ? ['--spec-version', options.specVersion] : [];
-  const run = spawnSync(process.execPath, [SUITE, ...args, '--scenario', scenario, ...specVersion, '-o', out], {
+  const outputs = scenarios.map((scenario) => path.join(work, scenario.replace(/\W/g, '-')));
+  const runsFile = path.join(work, 'runs.json');
+  const resultsFile = path.join(work, 'results.json');
+  fs.writeFileSync(
+    runsFile,
+    JSON.stringify(scenarios.map((scenario, i) => [...args, '--scenario', scenario, ...specVersion, '-o', outputs[i]])),
+  );
+  const run = spawnSync(process.execPath, [SUITE_RUNS, resultsFile, runsFile], {
     encoding: 'utf8',
-    timeout: 120_000,
+    timeout: SCENARIO_TIMEOUT_MS * scenarios.length,
     env: { ...process.env, CONFORMANCE_PACKAGE: SUITE_PACKAGES[options.suite] },
   });
-  const checks = findChecks(out).flatMap((file) => JSON.parse(fs.readFileSync(file, 'utf8')));
+  const ran = fs.existsSync(resultsFile) ? JSON.parse(fs.readFileSync(resultsFile, 'utf8')) : [];
+  const verdicts = scenarios.map((scenario, i) =>
+    verdict(outputs[i], ran[i] ?? { code: run.status, output: `${run.stderr || run.stdout || run.error?.message || ''}` }),
+  );
+  fs.rmSync(work, { recursive: true, force: true });
+  return Object.fromEntries(scenarios.map((scenario, i) => [scenario, verdicts[i]]));
+}
+
+/** A scenario passes when none of the checks it wrote is a FAILURE; one that wrote none fails. */
+function verdict(out, { code, output }) {
+  const checks = fs.existsSync(out) ? findChecks(out).flatMap((file) => JSON.parse(fs.readFileSync(file, 'utf8'))) : [];
   const described = (status) => checks.filter((c) => c.status === status).map((c) => `${c.id}: ${c.errorMessage ?? c.description ?? ''}`);
   const failures = described('FAILURE');
-  if (checks.length === 0) failures.push(`no results written (exit ${run.status}): ${(run.stderr || run.stdout || '').slice(-500)}`);
+  if (checks.length === 0) failures.push(`no results written (exit ${code}): ${output.slice(-500)}`);
   return { passed: failures.length === 0, failures, warnings: described('WARNING') };
 }
 
@@ -62,7 +82,7 @@ function main() {
   }
   const options = { suite: values.suite, specVersion: values['spec-version'] };
   const json = values.json;
-  const results = Object.fromEntries(scenarios.map((s) => [s, runScenario(mode, target, s, options)]));
+  const results = runScenarios(mode, target, scenarios, options);
   const failed = Object.values(results).filter((r) => !r.passed).length;
   if (json) process.stdout.write(`${JSON.stringify(results)}\n`);
   else {

@@ -1,4 +1,4 @@
-import { CONFORMANCE_ALPHA, reachedToolCall, runConformanceScenario } from '../test-support/conformance-suite';
+import { CONFORMANCE_ALPHA, reachedToolCall, runConformanceScenarios, type ScenarioRun } from '../test-support/conformance-suite';
 
 /**
  * The `auth/*` client scenarios of the official conformance suite 0.2.0-alpha.12, in its default mode
@@ -62,12 +62,6 @@ const REFUSES: ReadonlyArray<[string, string, string]> = [
   ],
 ];
 
-/**
- * Each scenario is a run of the suite of its own (its servers on ports from the OS, its own output folder),
- * so scenarios run side by side, as many as the preset's `maxConcurrency`: one after another they took
- * about three minutes, the longest spec on the agent CLI's path through `npm test`.
- */
-
 /** What the suite's authorization servers hand out: none of it may reach the client's output. */
 const CREDENTIALS = /test-token-|test-client-secret|pre-registered-secret|as[12]-client-secret/;
 
@@ -75,8 +69,16 @@ describe.each([
   ['default mode', undefined, [...COMPLETES, ...COMPLETES_2025_03_26]],
   ['--spec-version 2026-07-28', '2026-07-28', COMPLETES],
 ] as const)('conformance 0.2.0-alpha.12 auth scenarios, %s', (_mode, specVersion, completes) => {
-  it.concurrent.each(completes)('%s: signs in and calls the tool', async (scenario, requiredCheck) => {
-    const run = await runConformanceScenario(scenario, { package: CONFORMANCE_ALPHA, specVersion });
+  // Each scenario has its servers on ports from the OS and an output folder of its own; all of them run first, side by side.
+  let runs: Map<string, ScenarioRun>;
+  beforeAll(async () => {
+    const scenarios = [...completes, ...REFUSES].map(([scenario]) => scenario);
+    runs = await runConformanceScenarios(scenarios, { package: CONFORMANCE_ALPHA, specVersion });
+  }, 600_000);
+  const runOf = (scenario: string) => runs.get(scenario) as ScenarioRun;
+
+  it.each(completes)('%s: signs in and calls the tool', (scenario, requiredCheck) => {
+    const run = runOf(scenario);
 
     expect(run.checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')).toEqual([]);
     expect(run.checks).toContainEqual(expect.objectContaining({ id: requiredCheck, status: 'SUCCESS' }));
@@ -87,8 +89,8 @@ describe.each([
     expect(`${run.clientStdout}${run.clientStderr}`).not.toMatch(CREDENTIALS);
   });
 
-  it.concurrent.each(REFUSES)('%s: refuses and calls nothing', async (scenario, requiredCheck, reason) => {
-    const run = await runConformanceScenario(scenario, { package: CONFORMANCE_ALPHA, specVersion });
+  it.each(REFUSES)('%s: refuses and calls nothing', (scenario, requiredCheck, reason) => {
+    const run = runOf(scenario);
 
     expect(run.checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')).toEqual([]);
     expect(run.checks).toContainEqual(expect.objectContaining({ id: requiredCheck, status: 'SUCCESS' }));

@@ -1,4 +1,9 @@
-import { CONFORMANCE_ALPHA as ALPHA, runConformanceScenario as runScenario, type SuiteOptions } from '../test-support/conformance-suite';
+import {
+  CONFORMANCE_ALPHA as ALPHA,
+  runConformanceScenarios,
+  type ScenarioRun,
+  type SuiteOptions,
+} from '../test-support/conformance-suite';
 
 /**
  * The official MCP conformance suite (node_modules/@modelcontextprotocol/conformance, through
@@ -7,25 +12,38 @@ import { CONFORMANCE_ALPHA as ALPHA, runConformanceScenario as runScenario, type
  * the 0.1.16 suite, and the 0.2.0-alpha.12 one (installed as conformance-2026) in its default mode and
  * with --spec-version 2026-07-28. The suite prints PASSED for some scenarios when the client exits
  * early, so each scenario must also show its own SUCCESS check: the client really connected and did it.
+ * Each block runs its scenarios first (runConformanceScenarios), then reads what each recorded.
  */
-async function expectPassed(scenario: string, requiredChecks: readonly string[], suite?: SuiteOptions): Promise<void> {
-  const { code, output, checks } = await runScenario(scenario, suite);
+
+/** Runs `scenarios` before the block's tests; the returned function gives a scenario's run. */
+function useScenarioRuns(scenarios: readonly string[], suite?: SuiteOptions): (scenario: string) => ScenarioRun {
+  let runs: Map<string, ScenarioRun>;
+  beforeAll(async () => {
+    runs = await runConformanceScenarios([...new Set(scenarios)], suite);
+  }, 600_000);
+  return (scenario) => runs.get(scenario) as ScenarioRun;
+}
+function expectPassed({ code, output, checks }: ScenarioRun, requiredChecks: readonly string[]): void {
   expect(checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')).toEqual([]);
   for (const id of requiredChecks) expect(checks).toContainEqual(expect.objectContaining({ id, status: 'SUCCESS' }));
   expect(output).toContain('OVERALL: PASSED');
   expect(code).toBe(0);
 }
 
-describe('MCP conformance suite 0.1.16, client scenarios', () => {
-  it.each([
-    ['initialize', 'mcp-client-initialization'],
-    ['tools_call', 'tool-add-numbers'],
-    ['sse-retry', 'client-sse-graceful-reconnect'],
-    ['elicitation-sep1034-client-defaults', 'client-elicitation-sep1034-string-default'],
-  ])('passes %s', (scenario, requiredCheck) => expectPassed(scenario, [requiredCheck]));
+const SUITE_01_SCENARIOS = [
+  ['initialize', 'mcp-client-initialization'],
+  ['tools_call', 'tool-add-numbers'],
+  ['sse-retry', 'client-sse-graceful-reconnect'],
+  ['elicitation-sep1034-client-defaults', 'client-elicitation-sep1034-string-default'],
+] as const;
 
-  it('fills in every kind of schema default in an accepted form (SEP-1034)', async () => {
-    const { checks } = await runScenario('elicitation-sep1034-client-defaults');
+describe('MCP conformance suite 0.1.16, client scenarios', () => {
+  const runOf = useScenarioRuns(SUITE_01_SCENARIOS.map(([scenario]) => scenario));
+
+  it.each(SUITE_01_SCENARIOS)('passes %s', (scenario, requiredCheck) => expectPassed(runOf(scenario), [requiredCheck]));
+
+  it('fills in every kind of schema default in an accepted form (SEP-1034)', () => {
+    const { checks } = runOf('elicitation-sep1034-client-defaults');
     const defaults = ['string', 'integer', 'number', 'enum', 'boolean'].map((kind) => `client-elicitation-sep1034-${kind}-default`);
     expect(checks.filter((c) => defaults.includes(c.id)).map((c) => [c.id, c.status])).toEqual(defaults.map((id) => [id, 'SUCCESS']));
   });
@@ -83,17 +101,23 @@ const ALPHA_2025_ONLY: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['elicitation-sep1034-client-defaults', ['client-elicitation-sep1034-string-default', 'client-elicitation-sep1034-boolean-default']],
 ];
 
-describe('MCP conformance suite 0.2.0-alpha.12, client scenarios (era auto)', () => {
+const ALL_ALPHA_SCENARIOS = [...ALPHA_2025_ONLY, ...ALPHA_SCENARIOS].map(([scenario]) => scenario);
+
+describe('MCP conformance suite 0.2.0-alpha.12, client scenarios (era auto), default mode', () => {
+  const runOf = useScenarioRuns(ALL_ALPHA_SCENARIOS, { package: ALPHA });
+
   it.each([...ALPHA_2025_ONLY, ...ALPHA_SCENARIOS])('passes %s in the default mode', (scenario, checks) =>
-    expectPassed(scenario, checks, { package: ALPHA }),
+    expectPassed(runOf(scenario), checks),
   );
+});
 
-  it.each(ALPHA_SCENARIOS)('passes %s with --spec-version 2026-07-28', (scenario, checks) =>
-    expectPassed(scenario, checks, { package: ALPHA, specVersion: '2026-07-28' }),
-  );
+describe('MCP conformance suite 0.2.0-alpha.12, client scenarios (era auto), --spec-version 2026-07-28', () => {
+  const runOf = useScenarioRuns(ALL_ALPHA_SCENARIOS, { package: ALPHA, specVersion: '2026-07-28' });
 
-  it('keeps the SEP-2106 keywords at 2026-07-28 ($anchor, allOf/anyOf, if/then/else)', async () => {
-    const { checks } = await runScenario('json-schema-2020-12-preservation', { package: ALPHA, specVersion: '2026-07-28' });
+  it.each(ALPHA_SCENARIOS)('passes %s with --spec-version 2026-07-28', (scenario, checks) => expectPassed(runOf(scenario), checks));
+
+  it('keeps the SEP-2106 keywords at 2026-07-28 ($anchor, allOf/anyOf, if/then/else)', () => {
+    const { checks } = runOf('json-schema-2020-12-preservation');
     const ids = [
       'sep-2106-client-composition-keywords-preserved',
       'sep-2106-client-conditional-keywords-preserved',
@@ -104,8 +128,8 @@ describe('MCP conformance suite 0.2.0-alpha.12, client scenarios (era auto)', ()
 
   it.each(ALPHA_2025_ONLY.map(([scenario]) => scenario))(
     'is told %s does not apply at 2026-07-28 (removed in that revision)',
-    async (scenario) => {
-      const { code, output } = await runScenario(scenario, { package: ALPHA, specVersion: '2026-07-28' });
+    (scenario) => {
+      const { code, output } = runOf(scenario);
       expect(output).toContain(`SKIPPED: scenario '${scenario}' is not applicable at spec version 2026-07-28`);
       expect(code).toBe(0);
     },

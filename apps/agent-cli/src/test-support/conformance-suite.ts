@@ -1,16 +1,23 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
+
+import { REPO_ROOT } from '@toolmesh/test-peers/server-process';
 
 /**
- * Runs one client scenario of the official MCP conformance suite (through tools/conformance/conformance.mjs,
- * its Node 20 shim) against the built conformance client, dist/apps/agent-cli/conformance/conformance-client.js,
- * and reads back what the suite recorded: its checks and the client's own stdout and stderr.
+ * Runs client scenarios of the official MCP conformance suite against the built conformance client,
+ * dist/apps/agent-cli/conformance/conformance-client.js, and reads back what the suite recorded for each: its
+ * checks and the client's own stdout and stderr. The scenarios run in tools/conformance/suite-runs.mjs (the
+ * suite loaded once per process, with its Node 20 shim), split over LANES processes side by side: a scenario
+ * spends most of its time waiting on the client it starts.
  */
-const ROOT = path.join(__dirname, '../../../..');
-const SUITE = path.join(ROOT, 'tools/conformance/conformance.mjs');
-const CLIENT = `node ${path.join(ROOT, 'dist/apps/agent-cli/conformance/conformance-client.js')}`;
+const SUITE_RUNS = path.join(REPO_ROOT, 'tools/conformance/suite-runs.mjs');
+const CLIENT = `node ${path.join(REPO_ROOT, 'dist/apps/agent-cli/conformance/conformance-client.js')}`;
+const LANES = 2;
+/** How long one scenario may take: the suite's own client timeout (30 s) with room for a loaded machine. */
+const SCENARIO_TIMEOUT_MS = 120_000;
 /** 0.2.0-alpha.12, installed beside 0.1.16 under this alias. */
 export const CONFORMANCE_ALPHA = '@modelcontextprotocol/conformance-2026';
 
@@ -36,33 +43,61 @@ export interface SuiteOptions {
   readonly specVersion?: string;
 }
 
-export function runConformanceScenario(scenario: string, options: SuiteOptions = {}): Promise<ScenarioRun> {
-  const out = mkdtempSync(path.join(tmpdir(), 'conformance-'));
+/** Runs each scenario once, and returns each one's run by its name. */
+export async function runConformanceScenarios(scenarios: readonly string[], options: SuiteOptions = {}): Promise<Map<string, ScenarioRun>> {
+  const work = mkdtempSync(path.join(tmpdir(), 'conformance-'));
+  try {
+    const lanes = Array.from({ length: LANES }, (_, lane) => scenarios.filter((_, i) => i % LANES === lane)).filter((l) => l.length > 0);
+    const runs = await Promise.all(lanes.map((lane, i) => runLane(lane, options, path.join(work, `lane-${i}`))));
+    return new Map(runs.flat());
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function runLane(scenarios: readonly string[], options: SuiteOptions, work: string): Promise<Array<[string, ScenarioRun]>> {
   const specVersion = options.specVersion ? ['--spec-version', options.specVersion] : [];
+  const outputs = scenarios.map((scenario) => path.join(work, scenario.replace(/\W/g, '-')));
+  const runsFile = path.join(work, 'runs.json');
+  const resultsFile = path.join(work, 'results.json');
+  mkdirSync(work, { recursive: true });
+  writeFileSync(
+    runsFile,
+    JSON.stringify(
+      scenarios.map((scenario, i) => [
+        'client',
+        '--command',
+        CLIENT,
+        '--scenario',
+        scenario,
+        '--timeout',
+        '30000',
+        '-o',
+        outputs[i],
+        ...specVersion,
+      ]),
+    ),
+  );
   const env = options.package ? { ...process.env, CONFORMANCE_PACKAGE: options.package } : process.env;
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [SUITE, 'client', '--command', CLIENT, '--scenario', scenario, '--timeout', '30000', '-o', out, ...specVersion],
-      { cwd: ROOT, env },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      // Results land in <out>/<scenario dirs>/<run>/; a scenario the suite skips leaves none.
-      const runs = findRunDirectories(out);
-      const read = (file: string) =>
-        runs
-          .map((dir) => path.join(dir, file))
-          .filter((f) => existsSync(f))
-          .map((f) => readFileSync(f, 'utf8'));
-      const checks = read('checks.json').flatMap((text) => JSON.parse(text) as ConformanceCheck[]);
-      resolve({ code, output, checks, clientStdout: read('stdout.txt').join(''), clientStderr: read('stderr.txt').join('') });
-      rmSync(out, { recursive: true, force: true });
-    });
-  });
+  const host = await promisify(execFile)(process.execPath, [SUITE_RUNS, resultsFile, runsFile], {
+    cwd: REPO_ROOT,
+    env,
+    timeout: SCENARIO_TIMEOUT_MS * scenarios.length,
+  }).catch((error: { stderr?: string; message: string }) => ({ stderr: error.stderr || error.message }));
+  const ran: Array<{ code: number | null; output: string }> = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : [];
+  return scenarios.map((scenario, i) => [scenario, readRun(outputs[i], ran[i] ?? { code: null, output: host.stderr })]);
+}
+
+/** Results land in <out>/<scenario dirs>/<run>/; a scenario the suite skips leaves none. */
+function readRun(out: string, { code, output }: { code: number | null; output: string }): ScenarioRun {
+  const runs = existsSync(out) ? findRunDirectories(out) : [];
+  const read = (file: string) =>
+    runs
+      .map((dir) => path.join(dir, file))
+      .filter((f) => existsSync(f))
+      .map((f) => readFileSync(f, 'utf8'));
+  const checks = read('checks.json').flatMap((text) => JSON.parse(text) as ConformanceCheck[]);
+  return { code, output, checks, clientStdout: read('stdout.txt').join(''), clientStderr: read('stderr.txt').join('') };
 }
 
 function findRunDirectories(directory: string): string[] {
