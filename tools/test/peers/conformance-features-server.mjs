@@ -3,7 +3,7 @@
  * A Streamable HTTP MCP server built with the SDK (@modelcontextprotocol/server) on node:http, port 0,
  * stateless, serving exactly the resources and prompts the conformance suites' resources-* and prompts-*
  * scenarios ask their reference server for (their URIs and names, read from the suites' scenario source),
- * and the tool of tools-call-with-progress:
+ * and the tools of tools-call-with-progress and tools-call-with-logging:
  * so that those scenarios can run against a gateway that has this server behind it as an `mcpServer`
  * bundle without a prefix. Prints "LISTENING <url>" on stdout once it accepts connections.
  */
@@ -16,7 +16,8 @@ import * as z from 'zod';
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 function mcpServer() {
-  const server = new McpServer({ name: 'conformance-features', version: '1.0.0' });
+  // `logging`: its log messages are sent (at the session's level at 2025, the request's `_meta` level at 2026-07-28).
+  const server = new McpServer({ name: 'conformance-features', version: '1.0.0' }, { capabilities: { logging: {} } });
   server.registerResource(
     'static-text',
     'test://static-text',
@@ -78,6 +79,14 @@ function mcpServer() {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     return { content: [{ type: 'text', text: 'Progress test completed' }] };
+  });
+  // tools-call-with-logging (issue 44): three info messages on the call's stream, ~50 ms apart, then the result.
+  server.registerTool('test_tool_with_logging', { description: 'A tool that logs while it runs' }, async (ctx) => {
+    for (const [index, data] of ['Tool execution started', 'Tool processing data', 'Tool execution completed'].entries()) {
+      if (index > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      await ctx.mcpReq.log('info', data);
+    }
+    return { content: [{ type: 'text', text: 'Logging test completed' }] };
   });
   server.registerPrompt('test_prompt_with_image', { description: 'A prompt with image content' }, async () => ({
     messages: [

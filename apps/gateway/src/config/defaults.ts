@@ -68,6 +68,8 @@ export function defaultConfig(env: NodeJS.ProcessEnv = {}): GatewayConfig {
       heldCalls: { max: 256, maxPerBundle: 64 },
       // An MCP server's requests to the caller during one call, waiting for answers at once (issue 43).
       maxRelayedRequestsPerCall: 16,
+      // About 100 bytes each: 10,000 sessions' levels are a megabyte (issue 44).
+      maxSessionLogLevels: 10_000,
       requestDeadlineMillis: 270_000,
       maxToolTimeoutMillis: 30_000,
       toolSearch: false,

@@ -181,6 +181,11 @@ export interface GatewayConfig {
      * answers at once; past it a request is refused to the server, not relayed.
      */
     maxRelayedRequestsPerCall: number;
+    /**
+     * 2025 sessions whose `logging/setLevel` this replica keeps for their later calls of MCP servers' tools;
+     * past it the one set longest ago is forgotten (its calls then get every message its servers send).
+     */
+    maxSessionLogLevels: number;
     requestDeadlineMillis: number;
     maxToolTimeoutMillis: number;
     /** The output budget of tools whose manifest names none; unset: their results pass whole. */

@@ -14,7 +14,9 @@ import { type AnsweredObserver, createDispatcher, type Dispatcher } from './disp
 import { CallerRequests } from './era-2025/caller-requests';
 import { CallsInFlight } from './era-2025/calls-in-flight';
 import { Era2025, era2025Methods } from './era-2025/era-2025';
+import { setLevelHandler } from './era-2025/handlers/set-level';
 import { initializeHandler } from './era-2025/handlers/initialize';
+import { SessionLogLevels } from './era-2025/session-log-levels';
 import { assumedVersion } from './era-2025/version-check';
 import { Era2026, type ModernRequestHandler } from './era-2026/era-2026';
 import { discoverHandler } from './era-2026/handlers/discover';
@@ -81,6 +83,7 @@ export function buildEras(
 
   const callerRequests = new CallerRequests();
   const inFlight = new CallsInFlight();
+  const logLevels = new SessionLogLevels(mcp.maxSessionLogLevels);
   const pageSize = mcp.catalogue.toolsListPageSize;
   const legacyMethods = era2025Methods(
     {
@@ -92,7 +95,8 @@ export function buildEras(
             errors: legacyErrors,
             identify: legacyCallIdentity,
             shapeResult: toolResultShaper('legacy', mcp.defaultMaxResultChars),
-            streamToCaller: (id, params, context) => inFlight.tracked(id, context, callerRequests.relayFor(id, params, context)),
+            streamToCaller: (id, params, context) =>
+              inFlight.tracked(id, context, callerRequests.relayFor(id, params, context, logLevels.of(context))),
           },
           tracing,
           admit,
@@ -101,7 +105,10 @@ export function buildEras(
         legacyErrors,
       ),
     },
-    features ? resourcesAndPromptsHandlers(features, legacyErrors, pageSize) : [],
+    // Logging only with an MCP server bundle: its servers' log messages are the only ones a caller gets (issue 44).
+    features
+      ? [...resourcesAndPromptsHandlers(features, legacyErrors, pageSize), [McpMethod.LoggingSetLevel, setLevelHandler(logLevels)]]
+      : [],
   );
   const initialize = initializeHandler(
     {
@@ -160,7 +167,9 @@ export function buildEras(
     ...(features ? modernResourcesAndPrompts(features, results, pageSize) : emptyPromptsAndResources(results)),
   ]);
   // Every version served, 2026 first: a client may pick any, as a -32022 offers them.
-  const discover = discoverHandler({ supportedVersions: allSupported, capabilities: declaredCapabilities(modernMethods) }, () =>
+  // 2026-07-28 has no setLevel: `logging` is declared for the MCP servers' log messages relayed on calls' streams.
+  const capabilities = declaredCapabilities(modernMethods, features ? { logging: {} } : {});
+  const discover = discoverHandler({ supportedVersions: allSupported, capabilities }, () =>
     results.cacheable(),
   );
   const modern = new Era2026(new Map([[McpMethod.ServerDiscover, discover], ...modernMethods]), {

@@ -17,8 +17,12 @@ const CAPABILITIES: ReadonlyArray<{ readonly name: string; readonly methods: rea
  * what would then fail with -32601 (SPEC N7). A method served without the rest of its capability does not
  * make the capability declared.
  */
-export function declaredCapabilities(served: { has(method: string): boolean }): Record<string, object> {
-  const declared: Record<string, object> = {};
+export function declaredCapabilities(
+  served: { has(method: string): boolean },
+  /** What is declared for what the gateway relays without a method of its own: `logging` at 2026-07-28, which has no setLevel. */
+  relayed: Readonly<Record<string, object>> = {},
+): Record<string, object> {
+  const declared: Record<string, object> = { ...relayed };
   for (const { name, methods, value } of CAPABILITIES) if (methods.every((method) => served.has(method))) declared[name] = value;
   return declared;
 }

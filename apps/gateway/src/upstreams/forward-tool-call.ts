@@ -100,6 +100,8 @@ export function forwardToolCall(
       relay,
       deadline: relay.deadline,
       onProgress: call.callerStream?.progress,
+      onLog: call.callerStream?.log,
+      logLevel: call.callerStream?.logLevel,
     }).then(
       (result): ForwardedCall =>
         isInputRequired(result) ? { kind: 'input_required', input: inputOf(result) } : { kind: 'result', result: passedOn(result) },

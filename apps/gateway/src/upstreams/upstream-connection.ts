@@ -22,7 +22,7 @@ import type { Dispatcher } from 'undici';
 import type { CircuitBreaker } from '../call/circuit-breaker';
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
 import { CallDeadline } from './call-deadline';
-import type { ProgressUpdate } from './caller-stream';
+import type { LogMessage, ProgressUpdate } from './caller-stream';
 import { type ClientCredentialsSettings, ClientCredentialsToken } from './client-credentials';
 import { correlationHeaders } from './correlation';
 import { type ServerRequestRelay, serverRequestsTo } from './server-request-relay';
@@ -79,6 +79,13 @@ export interface UpstreamCall {
   readonly relay?: ServerRequestRelay;
   /** Each progress notification of the call, when our caller asked for them (its token is ours, `progressToken` in `_meta`). */
   readonly onProgress?: (update: ProgressUpdate) => void;
+  /** Each log message the server sends on the call's stream, when our caller wants them. */
+  readonly onLog?: (message: LogMessage) => void;
+  /**
+   * The level our caller asked for: a 2026-07-28 server is asked the same in the call's `_meta` (and sends
+   * nothing without it); a 2025 server sends at its connection's level, which is this replica's, not a caller's.
+   */
+  readonly logLevel?: string;
   /**
    * Already started, moved by the relay, and aborting its `cancellation` when it runs out; without it the call
    * has `timeoutMillis` from now.
@@ -192,6 +199,7 @@ export class UpstreamConnection {
         client.callToolRelayingInput(name, args, call.answers ?? {}, cancellation, {
           timeoutMs: UNTIMED,
           onProgress: call.onProgress,
+          onLog: call.onLog,
           meta: client.era === 'modern' ? withCallerCapabilities(call) : call.meta,
           serverRequests: serverRequestsTo(call.relay, this.settings.maxRelayedRequestsPerCall),
         }),
@@ -332,13 +340,14 @@ function codeOf(error: Error): string {
 }
 
 /**
- * A 2026-07-28 call's `_meta`: the correlation ids and our caller's input capabilities. Not a spread: a
+ * A 2026-07-28 call's `_meta`: the correlation ids, our caller's input capabilities and log level. Not a spread: a
  * spread of each call's objects into a new literal kept them past two young collections (ADR 0005,
  * twelfth round).
  */
 function withCallerCapabilities(call: UpstreamCall): Record<string, unknown> {
   const meta: Record<string, unknown> = Object.assign({}, call.meta);
   meta[McpMetaKey.ClientCapabilities] = call.callerCapabilities ?? {};
+  if (call.logLevel !== undefined) meta[McpMetaKey.LogLevel] = call.logLevel;
   return meta;
 }
 

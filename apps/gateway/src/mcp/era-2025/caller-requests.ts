@@ -4,7 +4,7 @@ import { type ParsedMessage, type RequestId, serializedText, serializeErrorRespo
 import type { RequestContext } from '@toolmesh/transport-http/server';
 
 import { type CallerRelay, RelayRefusal, type ServerRequest } from '../../upstreams/server-request-relay';
-import { CallStream, type ProgressToken, progressTokenOf } from '../handlers/call-stream';
+import { type CallLogging, CallStream, type ProgressToken, progressTokenOf } from '../handlers/call-stream';
 import type { HandlerResult } from '../handlers/method-handler';
 import { acceptsEventStream } from '../request-headers';
 
@@ -25,12 +25,14 @@ export class CallerRequests {
   private readonly waiting = new Map<string, Waiting>();
 
   /**
-   * The relay of one `tools/call` (request `id`), whose first request or progress notification turns the
-   * answer into an event stream; none for a caller that cannot take an event stream, which is then never
-   * asked nor told its progress.
+   * The relay of one `tools/call` (request `id`), whose first request, progress notification or log message
+   * turns the answer into an event stream; none for a caller that cannot take an event stream, which is then
+   * never asked nor told anything. `logLevel`: what its session set, if anything.
    */
-  relayFor(id: RequestId, params: Record<string, unknown>, context: RequestContext): StreamedCall | undefined {
-    return acceptsEventStream(context) ? new StreamedCall(id, String(params.name), this, progressTokenOf(params)) : undefined;
+  relayFor(id: RequestId, params: Record<string, unknown>, context: RequestContext, logLevel: string | undefined): StreamedCall | undefined {
+    return acceptsEventStream(context)
+      ? new StreamedCall(id, String(params.name), this, progressTokenOf(params), { level: logLevel })
+      : undefined;
   }
 
   /** A caller's response: settles the request it answers, if this replica sent it. */
@@ -73,8 +75,9 @@ export class StreamedCall extends CallStream implements CallerRelay {
     tool: string,
     private readonly requests: CallerRequests,
     progressToken: ProgressToken | undefined,
+    logging: CallLogging,
   ) {
-    super((answer) => responseText(id, tool, answer), progressToken);
+    super((answer) => responseText(id, tool, answer), progressToken, logging);
   }
 
   override get relay(): CallerRelay {

@@ -16,7 +16,7 @@ const contextOf = (who: AuthenticatedCaller | undefined, sessionId: string | und
 
 /** A call in flight whose cancellation is seen by whoever follows it, as forwarding does. */
 function running(): { call: CallStream; cancelled: () => boolean; settle: () => Promise<void> } {
-  const call = new CallStream(() => '', undefined);
+  const call = new CallStream(() => '', undefined, undefined);
   let cancelled = false;
   call.onClose(() => (cancelled = true));
   let settle: (result: HandlerResult) => void = () => undefined;

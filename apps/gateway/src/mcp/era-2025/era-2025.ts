@@ -19,7 +19,6 @@ import type { ProtocolEra } from '../protocol-era';
 import { acceptsEventStream, headerValue } from '../request-headers';
 import { type CallerRequests, inputNotRelayed } from './caller-requests';
 import type { CallsInFlight } from './calls-in-flight';
-import { setLevelHandler } from './handlers/set-level';
 import { checkLegacyVersion, type LegacyVersionPolicy } from './version-check';
 
 const TOOLS_LIST_CHANGED = JSON.stringify({ jsonrpc: '2.0', method: McpNotification.ToolsListChanged });
@@ -123,14 +122,13 @@ export class Era2025 implements ProtocolEra {
  */
 export function era2025Methods(
   handlers: { toolsList: RequestHandler; toolsCall: RequestHandler },
-  /** The resources and prompts methods, when some bundle serves them. */
+  /** The resources, prompts and logging methods, when some bundle is an MCP server. */
   more: ReadonlyArray<[string, RequestHandler]> = [],
 ): ReadonlyMap<string, RequestHandler> {
   return new Map<string, RequestHandler>([
     [McpMethod.Ping, async () => ({ result: {} })],
     [McpMethod.ToolsList, handlers.toolsList],
     [McpMethod.ToolsCall, handlers.toolsCall],
-    [McpMethod.LoggingSetLevel, setLevelHandler],
     ...more,
   ]);
 }

@@ -1,6 +1,7 @@
+import { LOGGING_LEVELS } from '@toolmesh/protocol';
 import type { DispatchOutcome, EventStream } from '@toolmesh/transport-http/server';
 
-import type { CallerStream, ProgressUpdate } from '../../upstreams/caller-stream';
+import type { CallerStream, LogMessage, ProgressUpdate } from '../../upstreams/caller-stream';
 import type { CallerRelay } from '../../upstreams/server-request-relay';
 import type { HandlerResult } from './method-handler';
 
@@ -14,13 +15,23 @@ export function progressTokenOf(params: Record<string, unknown>): ProgressToken 
 }
 
 /**
+ * What a caller wants of a call's log messages: those at or above `level`, or with none named every one the
+ * server sends (a 2025 caller that never set a level gets what the server chooses to send).
+ */
+export interface CallLogging {
+  readonly level: string | undefined;
+}
+
+/**
  * The answer of one forwarded `tools/call` (issues 28 and 44): JSON, unless something must reach the caller
- * before it, a progress notification it asked for (both eras) or its MCP server's request (a 2025 caller:
- * StreamedCall); the first such message turns the answer into an event stream, which carries them in order
+ * before it, a progress notification it asked for (both eras), a log message at its level (both eras) or its
+ * MCP server's request (a 2025 caller: StreamedCall); the first such message turns the answer into an event stream, which carries them in order
  * and, last, the call's response as the era writes it (`finish`).
  */
 export class CallStream implements CallerStream {
   readonly progress: ((update: ProgressUpdate) => void) | undefined;
+  readonly log: ((message: LogMessage) => void) | undefined;
+  readonly logLevel: string | undefined;
   /** Set by the first message to the caller: the answer is an event stream from then on. */
   private opened = false;
   /** Told of the first message, by `firstOf`. */
@@ -39,8 +50,16 @@ export class CallStream implements CallerStream {
   constructor(
     private readonly finish: (answer: HandlerResult) => string,
     progressToken: ProgressToken | undefined,
+    logging: CallLogging | undefined,
   ) {
     if (progressToken !== undefined) this.progress = (update) => this.push(progressText(progressToken, update));
+    if (logging !== undefined) {
+      const least = logging.level === undefined ? 0 : LOGGING_LEVELS.indexOf(logging.level);
+      this.logLevel = logging.level;
+      this.log = (message) => {
+        if (LOGGING_LEVELS.indexOf(message.level) >= least) this.push(logText(message));
+      };
+    }
   }
 
   get cancelled(): boolean {
@@ -137,4 +156,9 @@ export class CallStream implements CallerStream {
 /** A progress notification under the caller's own token (the server saw only the gateway's). */
 function progressText(progressToken: ProgressToken, { progress, total, message }: ProgressUpdate): string {
   return JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, progress, total, message } });
+}
+
+/** A log message as the server sent it: its level, its logger and its data, nothing of ours. */
+function logText({ level, logger, data }: LogMessage): string {
+  return JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level, logger, data } });
 }

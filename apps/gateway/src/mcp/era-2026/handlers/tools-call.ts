@@ -18,18 +18,25 @@ export const paramHeaderRefusal: CallRefusal = (tool, args, context, id) => {
 };
 
 /**
- * A 2026 call's answer as an event stream once its MCP server tells progress, for a caller that sent a
- * `progressToken` and takes a stream (the revision: progress only on that request's stream; issue 44).
- * Nothing else goes on it: the server's requests reach a 2026 caller as `input_required`.
+ * A 2026 call's answer as an event stream once its MCP server tells progress or logs, for a caller that
+ * sent a `progressToken` or a `_meta` log level and takes a stream (the revision: both only on that
+ * request's stream, log messages only at or above the level the request names; issue 44). Nothing else
+ * goes on it: the server's requests reach a 2026 caller as `input_required`.
  */
 export function modernCallStream(results: ModernResults): NonNullable<ToolsCallEra['streamToCaller']> {
   return (id, params, context) => {
     const token = progressTokenOf(params);
-    if (token === undefined || !acceptsEventStream(context)) return undefined;
-    const declared = (params._meta as Record<string, unknown>)[McpMetaKey.ClientCapabilities] as Record<string, unknown>;
-    return new CallStream((answer) => {
-      const outcome = results.answer(id, answer, declared ?? {}, () => results.complete());
-      return 'json' in outcome ? serializedText(outcome.json) : '';
-    }, token);
+    const meta = params._meta as Record<string, unknown>;
+    const logLevel = meta[McpMetaKey.LogLevel] as string | undefined;
+    if ((token === undefined && logLevel === undefined) || !acceptsEventStream(context)) return undefined;
+    const declared = meta[McpMetaKey.ClientCapabilities] as Record<string, unknown>;
+    return new CallStream(
+      (answer) => {
+        const outcome = results.answer(id, answer, declared ?? {}, () => results.complete());
+        return 'json' in outcome ? serializedText(outcome.json) : '';
+      },
+      token,
+      logLevel === undefined ? undefined : { level: logLevel },
+    );
   };
 }
