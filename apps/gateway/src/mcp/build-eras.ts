@@ -169,9 +169,7 @@ export function buildEras(
   // Every version served, 2026 first: a client may pick any, as a -32022 offers them.
   // 2026-07-28 has no setLevel: `logging` is declared for the MCP servers' log messages relayed on calls' streams.
   const capabilities = declaredCapabilities(modernMethods, features ? { logging: {} } : {});
-  const discover = discoverHandler({ supportedVersions: allSupported, capabilities }, () =>
-    results.cacheable(),
-  );
+  const discover = discoverHandler({ supportedVersions: allSupported, capabilities }, () => results.cacheable());
   const modern = new Era2026(new Map([[McpMethod.ServerDiscover, discover], ...modernMethods]), {
     servedVersions: modernVersions,
     allSupported,

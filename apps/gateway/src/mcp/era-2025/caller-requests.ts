@@ -29,7 +29,12 @@ export class CallerRequests {
    * turns the answer into an event stream; none for a caller that cannot take an event stream, which is then
    * never asked nor told anything. `logLevel`: what its session set, if anything.
    */
-  relayFor(id: RequestId, params: Record<string, unknown>, context: RequestContext, logLevel: string | undefined): StreamedCall | undefined {
+  relayFor(
+    id: RequestId,
+    params: Record<string, unknown>,
+    context: RequestContext,
+    logLevel: string | undefined,
+  ): StreamedCall | undefined {
     return acceptsEventStream(context)
       ? new StreamedCall(id, String(params.name), this, progressTokenOf(params), { level: logLevel })
       : undefined;
