@@ -17,6 +17,7 @@ export const RegistryErrorCode = {
   McpHeaderInvalid: 'registry.mcp_header_invalid',
   OpenApiUnreachable: 'registry.openapi_unreachable',
   OpenApiInvalid: 'registry.openapi_invalid',
+  DocumentTooLarge: 'registry.document_too_large',
   YamlTooDeep: 'registry.yaml_too_deep',
   YamlTooManyNodes: 'registry.yaml_too_many_nodes',
   OperationRefused: 'registry.operation_refused',

@@ -36,4 +36,8 @@ export interface OpenApiSelection {
   readonly tags: readonly string[];
   /** The timeout of an operation whose `x-toolmesh-tool` names none. */
   readonly timeoutMillis?: number;
+  /** Tool names by operationId, where the bundle gives one (operation-names.ts: otherwise derived from the operationId). */
+  readonly names?: Readonly<Record<string, string>>;
+  /** `none`: no tool advertises an `outputSchema`, so a reply is passed on as text, never checked; `enforce` (unset) as derived. */
+  readonly outputSchemas?: 'enforce' | 'none';
 }

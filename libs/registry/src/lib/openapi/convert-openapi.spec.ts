@@ -161,6 +161,70 @@ describe('convertOpenApi', () => {
     });
   });
 
+  describe('tool names (GitHub-style operationIds, issue 45)', () => {
+    /** One GET operation per operationId, each on a path of its own. */
+    const documentOf = (...operationIds: string[]) => ({
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: Object.fromEntries(
+        operationIds.map((operationId, index) => [
+          `/op${index}`,
+          {
+            get: {
+              operationId,
+              responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object' } } } } },
+            },
+          },
+        ]),
+      ),
+    });
+    const namesOf = (converted: { manifest: { tools: Array<Record<string, unknown>> } }) =>
+      converted.manifest.tools.map((tool) => tool['name']);
+
+    it('keeps an operationId that is a tool name, and sanitises any other: each run of other characters than letters, digits and _ is one _', async () => {
+      const converted = await convertOpenApi(
+        documentOf('repos/get-content', 'getPetById', 'place-order.v2', 'a//b..c'),
+        select(['repos/get-content', 'getPetById', 'place-order.v2', 'a//b..c']),
+        SERVICE,
+      );
+      expect(namesOf(converted)).toEqual(['repos_get_content', 'getPetById', 'place-order.v2', 'a_b_c']);
+      expect(converted.bindings.get('repos_get_content')).toMatchObject({ method: 'GET', path: ['/v2/op0'] });
+      expect(converted.refused).toEqual([]);
+    });
+
+    it('refuses both operations that would have one name, each naming the other, and takes a name the bundle gives', async () => {
+      const document = documentOf('repos/get', 'repos_get', 'pulls/get');
+      const operations = ['repos/get', 'repos_get', 'pulls/get'];
+      const collided = await convertOpenApi(document, select(operations), SERVICE);
+      expect(namesOf(collided)).toEqual(['pulls_get']);
+      expect(collided.refused).toEqual([
+        {
+          name: 'repos/get',
+          code: 'registry.name_collision',
+          message: expect.stringContaining('repos_get is also that of operation repos_get'),
+        },
+        { name: 'repos_get', code: 'registry.name_collision', message: expect.stringContaining('also that of operation repos/get') },
+      ]);
+      const named = await convertOpenApi(document, { ...select(operations), names: { 'repos/get': 'get_repository' } }, SERVICE);
+      expect(namesOf(named)).toEqual(['get_repository', 'repos_get', 'pulls_get']);
+      const badName = await convertOpenApi(document, { ...select(['pulls/get']), names: { 'pulls/get': 'pulls get' } }, SERVICE);
+      expect(badName.refused).toEqual([
+        {
+          name: 'pulls/get',
+          code: 'registry.operation_refused',
+          message: expect.stringContaining('openapi.names gives it, pulls get, is not'),
+        },
+      ]);
+    });
+
+    it('advertises no outputSchema with outputSchemas: none, and one by default', async () => {
+      const document = documentOf('repos/get');
+      expect((await convertOpenApi(document, select(['repos/get']), SERVICE)).manifest.tools[0]).toHaveProperty('outputSchema');
+      const none = await convertOpenApi(document, { ...select(['repos/get']), outputSchemas: 'none' }, SERVICE);
+      expect(none.manifest.tools[0]).not.toHaveProperty('outputSchema');
+    });
+  });
+
   describe('a $ref to another server', () => {
     let remote: DocumentServer;
     beforeAll(async () => {

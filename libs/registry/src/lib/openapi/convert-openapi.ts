@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 
-import manifestSchema from '../../../../../docs/schemas/tool-manifest.schema.json';
 import { RegistryError, RegistryErrorCode, toRegistryError } from '../errors';
 import type { HttpBinding, OpenApiSelection } from '../model/http-binding';
 import { DEFAULT_MAX_SCHEMA_NODES } from '../model/route-limits';
 import type { RefusedTool } from '../model/tool-definition';
 import { METHODS, operationKey } from './operation-bounds';
+import { operationNames } from './operation-names';
 import { operationTool } from './operation-tool';
 import { readOpenApiDocument } from './read-openapi-document';
 
@@ -19,8 +19,6 @@ export interface ConvertedOpenApi {
   /** Operations no allowlist or extension selected, as `METHOD /path (operationId)`: for the lint command. */
   readonly ignored: readonly string[];
 }
-
-const TOOL_NAME = new RegExp(manifestSchema.$defs.tool.properties.name.pattern);
 
 /**
  * The last conversions, by content (document, selection, service domain), failures included. Validating a
@@ -73,6 +71,7 @@ async function convertUncached(
   const refused: RefusedTool[] = [];
   const ignored: string[] = [];
   const found = new Set<string>();
+  const selected: Array<{ method: string; pathTemplate: string; operationId: string }> = [];
   for (const [pathTemplate, pathItem] of Object.entries(api.paths ?? {})) {
     // In the document's order, so that the lint command lists operations as their owner wrote them.
     for (const method of Object.keys(pathItem ?? {}).filter((key) => METHODS.has(key))) {
@@ -80,41 +79,47 @@ async function convertUncached(
       const operationId = typeof operation['operationId'] === 'string' ? operation['operationId'] : undefined;
       const label = `${method.toUpperCase()} ${pathTemplate}${operationId === undefined ? '' : ` (${operationId})`}`;
       if (operationId !== undefined) found.add(operationId);
-      if (!isSelected(operation, operationId, selection)) {
-        ignored.push(label);
-        continue;
-      }
-      const name = operationId ?? label;
-      if (operationId === undefined || !TOOL_NAME.test(operationId)) {
-        refused.push(refusal(name, operationId === undefined ? 'the operation has no operationId' : 'its operationId is not a tool name'));
-        continue;
-      }
-      const tooLarge = setAside.get(operationKey(method, pathTemplate));
-      if (tooLarge !== undefined) {
-        refused.push(refusal(operationId, tooLarge, RegistryErrorCode.SchemaTooLarge));
-        continue;
-      }
-      const converted = operationTool(
-        {
-          method,
-          pathTemplate,
-          operation,
-          pathParameters: (pathItem?.['parameters'] as unknown[] | undefined) ?? [],
-          openapiVersion: api.openapi,
-          securitySchemes: api.components?.securitySchemes ?? {},
-          defaultSecurity: api.security ?? [],
-          basePath,
-        },
-        operationId,
-        selection.timeoutMillis,
-      );
-      if (!converted.ok) {
-        refused.push(refusal(operationId, converted.reason, converted.code));
-        continue;
-      }
-      tools.push(converted.tool);
-      bindings.set(operationId, converted.binding);
+      if (!isSelected(operation, operationId, selection)) ignored.push(label);
+      else if (operationId === undefined) refused.push(refusal(label, 'the operation has no operationId'));
+      else selected.push({ method, pathTemplate, operationId });
     }
+  }
+  // Named together, so that two operations of one name are both seen (operation-names.ts).
+  const names = operationNames(
+    selected.map(({ operationId }) => operationId),
+    selection.names,
+  );
+  for (const { method, pathTemplate, operationId } of selected) {
+    const named = names.get(operationId);
+    if (named === undefined || 'refused' in named) {
+      if (named !== undefined) refused.push(named.refused);
+      continue;
+    }
+    const tooLarge = setAside.get(operationKey(method, pathTemplate));
+    if (tooLarge !== undefined) {
+      refused.push(refusal(operationId, tooLarge, RegistryErrorCode.SchemaTooLarge));
+      continue;
+    }
+    const pathItem = api.paths?.[pathTemplate];
+    const converted = operationTool(
+      {
+        method,
+        pathTemplate,
+        operation: pathItem?.[method] as Record<string, unknown>,
+        pathParameters: (pathItem?.['parameters'] as unknown[] | undefined) ?? [],
+        openapiVersion: api.openapi,
+        securitySchemes: api.components?.securitySchemes ?? {},
+        defaultSecurity: api.security ?? [],
+        basePath,
+      },
+      { name: named.name, timeoutMillis: selection.timeoutMillis, outputSchema: selection.outputSchemas !== 'none' },
+    );
+    if (!converted.ok) {
+      refused.push(refusal(operationId, converted.reason, converted.code));
+      continue;
+    }
+    tools.push(converted.tool);
+    bindings.set(named.name, converted.binding);
   }
   for (const operationId of selection.operations) {
     if (!found.has(operationId))

@@ -74,7 +74,10 @@ interface Parameter {
  * an object, annotations from its method (overridable by `x-toolmesh-tool`), and the binding that places
  * each argument in the request. Anything the gateway cannot place safely refuses the operation, with why.
  */
-export function operationTool(context: OperationContext, name: string, timeoutMillis: number | undefined): OperationTool {
+export function operationTool(
+  context: OperationContext,
+  { name, timeoutMillis, outputSchema: advertised }: { name: string; timeoutMillis?: number; outputSchema: boolean },
+): OperationTool {
   const { operation, openapiVersion } = context;
   const literals = context.pathTemplate.split(/\{[^}]*\}/);
   const bad = literals.find((literal) => !PATH_LITERAL.test(literal) || literal.split('/').some((s) => s === '.' || s === '..'));
@@ -117,7 +120,8 @@ export function operationTool(context: OperationContext, name: string, timeoutMi
     ...(required.length > 0 && { required }),
     additionalProperties: false,
   };
-  const outputSchema = successSchema(operation['responses'], openapiVersion);
+  // Without one (the bundle's `outputSchemas: none`), a reply is passed on as text and never checked.
+  const outputSchema = advertised ? successSchema(operation['responses'], openapiVersion) : undefined;
 
   const credentials = credentialPlacements(context);
   if (typeof credentials === 'string') return { ok: false, reason: credentials };

@@ -3,18 +3,21 @@ import type { AddressInfo } from 'node:net';
 
 import { RegistryError, RegistryErrorCode } from '../errors';
 import { PORTAL_DOCUMENT } from '../model/json-source';
-import { HttpJsonSource } from './http-json-source';
+import { HttpJsonSource, type HttpJsonSourceOptions } from './http-json-source';
 
 describe('HttpJsonSource (got, the catalogue keep-alive pool)', () => {
   let server: Server;
-  let reply: { status: number; body: string; delayMillis?: number };
+  let reply: { status: number; body: string; delayMillis?: number; chunked?: boolean };
   beforeAll(async () => {
     server = createServer((req, res) => {
       // A hostile tool service: its manifest path sends the fetch elsewhere, on its own origin or another.
       if (req.url === '/moved-here') return void res.writeHead(302, { location: '/doc' }).end();
       if (req.url === '/moved-away')
         return void res.writeHead(307, { location: `http://localhost:${(server.address() as AddressInfo).port}/doc` }).end();
-      setTimeout(() => res.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body), reply.delayMillis ?? 0);
+      // Chunked, the service announces no length: the download is stopped past the cap.
+      if (reply.chunked) return void res.writeHead(reply.status, { 'content-type': 'application/json' }).write(reply.body, () => res.end());
+      const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(reply.body) };
+      setTimeout(() => res.writeHead(reply.status, headers).end(reply.body), reply.delayMillis ?? 0);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   });
@@ -25,7 +28,7 @@ describe('HttpJsonSource (got, the catalogue keep-alive pool)', () => {
       maxBytes: 1_000,
     });
 
-  const source = (options = { timeoutMillis: 2_000, maxBytes: 1_000 }) =>
+  const source = (options: HttpJsonSourceOptions = { timeoutMillis: 2_000, maxBytes: 1_000 }) =>
     new HttpJsonSource(new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/doc?x=1`), options);
   const failure = (promise: Promise<unknown>) =>
     promise.then(
@@ -41,12 +44,27 @@ describe('HttpJsonSource (got, the catalogue keep-alive pool)', () => {
 
   it.each([
     ['an HTTP error', { status: 503, body: '{}' }, RegistryErrorCode.ManifestUnreachable],
-    ['a body over maxBytes', { status: 200, body: JSON.stringify({ pad: 'x'.repeat(5_000) }) }, RegistryErrorCode.ManifestUnreachable],
+    ['a body over maxBytes', { status: 200, body: JSON.stringify({ pad: 'x'.repeat(5_000) }) }, RegistryErrorCode.DocumentTooLarge],
     ['a reply slower than the timeout', { status: 200, body: '{}', delayMillis: 300 }, RegistryErrorCode.ManifestUnreachable],
     ['a body that is not JSON', { status: 200, body: '<html>' }, RegistryErrorCode.ManifestInvalid],
   ])('fails on %s with a RegistryError, never a document', async (_, scripted, code) => {
     reply = scripted;
     expect(await failure(source({ timeoutMillis: 100, maxBytes: 1_000 }).fetch())).toBe(code);
+  });
+
+  it('says how large a document over the cap is and which setting to raise, not that the download was cancelled', async () => {
+    reply = { status: 200, body: JSON.stringify({ pad: 'x'.repeat(5_000) }) };
+    const capped = source({ timeoutMillis: 2_000, maxBytes: 1_000, maxBytesSetting: 'openapi.maxDocumentBytes of bundle github' });
+    await expect(capped.fetch()).rejects.toMatchObject({
+      code: RegistryErrorCode.DocumentTooLarge,
+      message: expect.stringMatching(
+        /^manifest http:\/\/127\.0\.0\.1:\d+\/doc is 5010 bytes, over the limit of 1000 bytes \(openapi\.maxDocumentBytes of bundle github\); raise/,
+      ),
+    });
+    reply = { status: 200, body: JSON.stringify({ pad: 'x'.repeat(5_000) }), chunked: true };
+    await expect(source().fetch()).rejects.toMatchObject({
+      message: expect.stringContaining('is larger than the limit of 1000 bytes (mcp.catalogue.maxManifestBytes); raise'),
+    });
   });
 
   it('follows a redirect within its origin and says where the document was served from', async () => {

@@ -7,6 +7,7 @@ import got, { type Got, RequestError, type Response } from 'got';
 
 import { RegistryError } from '../errors';
 import { type DocumentKind, type JsonSource, MANIFEST_DOCUMENT } from '../model/json-source';
+import { documentTooLarge } from './document-size-cap';
 import { FileJsonSource } from './file-json-source';
 import { parseDocument } from './parse-document';
 import type { YamlLimits } from './yaml-limits';
@@ -14,6 +15,8 @@ import type { YamlLimits } from './yaml-limits';
 export interface HttpJsonSourceOptions {
   timeoutMillis: number;
   maxBytes: number;
+  /** The setting `maxBytes` comes from, named when a document is over it; `mcp.catalogue.maxManifestBytes` unless given. */
+  maxBytesSetting?: string;
   /** For a kind that may be YAML; the registry's defaults when absent. */
   yaml?: YamlLimits;
 }
@@ -87,6 +90,7 @@ export class HttpJsonSource implements JsonSource {
       if (response.statusCode === 304 && last === undefined)
         throw new Error('answered 304 Not Modified to a request that named no version');
     } catch (error) {
+      if (error instanceof RegistryError) throw error; // too large: said as such, not as unreachable
       throw new RegistryError(this.kind.unreachable, `${this.kind.label} ${this.location}: ${errorMessage(error)}`, { cause: error });
     }
     const answeredAt = new URL(response.url);
@@ -116,11 +120,20 @@ export class HttpJsonSource implements JsonSource {
         ...(last?.lastModified !== undefined && { 'if-modified-since': last.lastModified }),
       },
     });
-    // on() returns the request itself (a promise), which request.text() below awaits
-    void request.on('downloadProgress', (progress) => {
-      if (progress.transferred > this.options.maxBytes) request.cancel(`${this.kind.label} larger than ${this.options.maxBytes} bytes`);
+    // Stopped at the announced length when it is over the cap, else at the first byte past it; got's own
+    // error then says only "Promise was canceled", so the size and the setting are told instead.
+    let tooLarge: RegistryError | undefined;
+    const cap = { maxBytes: this.options.maxBytes, setting: this.options.maxBytesSetting ?? 'mcp.catalogue.maxManifestBytes' };
+    // on() returns the request itself (a promise), which is awaited below
+    void request.on('downloadProgress', ({ transferred, total }) => {
+      const announced = total !== undefined && total > cap.maxBytes;
+      if (tooLarge !== undefined || (!announced && transferred <= cap.maxBytes)) return;
+      tooLarge = documentTooLarge(`${this.kind.label} ${this.location}`, cap, announced ? total : transferred, announced);
+      request.cancel();
     });
-    return request;
+    return request.catch((error: unknown) => {
+      throw tooLarge ?? error;
+    });
   }
 }
 
