@@ -8,12 +8,25 @@
 // RSS within 1.2x, no crash. `--main` measures another build (the one before the fix, for the "before").
 // Usage (after `npx nx build gateway`):
 //   node tools/bench/hostile-batches/run.mjs [--members 300] [--attackers 4] [--seconds 10] [--main <main.js>]
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { root, startGateway, startToolService, stopAll } from '../gateway/processes.mjs';
+import { root, startToolService, stopAll } from '../gateway/processes.mjs';
 import { SMOKE, smokeRan } from '../smoke.mjs';
+import {
+  alive,
+  answered,
+  p50,
+  printTable,
+  ratio,
+  servedAndWarm,
+  share,
+  sleep,
+  startGateway,
+  statusMib,
+  timedCall,
+  timedLiveness,
+} from '../twin-run.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -32,62 +45,18 @@ const SECONDS = Number(values.seconds);
 const ANSWER_TIMEOUT_MILLIS = 10_000;
 
 const service = await startToolService(1000);
+const gatewayYaml = `mcp:\n  bundles: [{ name: bench, serviceDomain: "${service.url}", manifestPath: /tool-manifest }]\n`;
 const gatewayOptions = { main: values.main, nodeOptions: [`--max-old-space-size=${values.heap}`] };
-const [attacked, twin] = await Promise.all(
-  [0, 1].map(async () => {
-    const gateway = await startGateway(service.url, gatewayOptions);
-    return { ...gateway, managementUrl: /managementUrl=(\S+)/.exec(gateway.output())[1] };
-  }),
-);
+const [attacked, twin] = await Promise.all(['attacked', 'twin'].map((name) => startGateway(name, gatewayYaml, gatewayOptions)));
 
 const ATTACK = JSON.stringify(Array.from({ length: MEMBERS }, (_, id) => ({ jsonrpc: '2.0', id, method: 'tools/list' })));
-const NEIGHBOUR = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'tool_0000', arguments: { text: 'hi' } } });
-const post = (gateway, body, version) =>
-  fetch(gateway.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'mcp-protocol-version': version },
-    body,
-    signal: AbortSignal.timeout(ANSWER_TIMEOUT_MILLIS),
-  });
-const sleep = (millis) => new Promise((resolve) => setTimeout(resolve, millis));
-const alive = (gateway) => {
-  try {
-    process.kill(gateway.pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-const rssMib = (gateway) => {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${gateway.pid}/status`, 'utf8'))[1]) / 1024;
-  } catch {
-    return 0; // gone
-  }
-};
+/** Milliseconds to an answer, or undefined when none came (an error, a timeout, a crash). */
+const neighbour = (gateway) => timedCall(gateway, 'tool_0000', { text: 'hi' }, ANSWER_TIMEOUT_MILLIS).catch(() => undefined);
+const liveness = (gateway) => timedLiveness(gateway, ANSWER_TIMEOUT_MILLIS).catch(() => undefined);
 
-/** Milliseconds to an answer `ok` accepts, or undefined when none came (an error, a timeout, a crash). */
-async function timed(fn, ok) {
-  const started = performance.now();
-  try {
-    return ok(await fn()) ? performance.now() - started : undefined;
-  } catch {
-    return undefined;
-  }
-}
-const neighbour = (gateway) =>
-  timed(
-    () => post(gateway, NEIGHBOUR, '2025-11-25').then((res) => res.json()),
-    (reply) => reply.result?.isError === false,
-  );
-const liveness = (gateway) =>
-  timed(
-    () => fetch(`${gateway.managementUrl}/actuator/health/liveness`, { signal: AbortSignal.timeout(ANSWER_TIMEOUT_MILLIS) }),
-    (res) => res.status === 200,
-  );
-
-for (const gateway of [attacked, twin]) while ((await neighbour(gateway)) === undefined) await sleep(50); // catalogue loaded
-for (let i = 0; i < 50; i++) await Promise.all([neighbour(attacked), neighbour(twin)]); // warm-up
+await servedAndWarm([attacked, twin], (gateway) => timedCall(gateway, 'tool_0000', { text: 'hi' }, ANSWER_TIMEOUT_MILLIS), {
+  warmUps: 50,
+});
 
 const attackAnswers = new Map();
 const count = (outcome) => attackAnswers.set(outcome, (attackAnswers.get(outcome) ?? 0) + 1);
@@ -96,7 +65,7 @@ let attacking = true;
 const attackers = Array.from({ length: ATTACKERS }, async () => {
   while (attacking) {
     try {
-      const res = await fetch(attacked.url, {
+      const res = await fetch(attacked.mcpUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-03-26' },
         body: ATTACK,
@@ -122,7 +91,8 @@ while (performance.now() < until) {
   ]) {
     samples[name].calls.push(await neighbour(gateway));
     samples[name].probes.push(await liveness(gateway));
-    samples[name].rss = Math.max(samples[name].rss, rssMib(gateway));
+    const rss = statusMib(gateway, 'VmRSS'); // NaN once gone
+    if (rss > samples[name].rss) samples[name].rss = rss;
   }
 }
 attacking = false;
@@ -130,28 +100,35 @@ await Promise.all(attackers);
 const survived = alive(attacked);
 stopAll();
 
-const answered = (values) => values.filter((value) => value !== undefined);
-const p50 = (values) => {
-  const sorted = answered(values).sort((a, b) => a - b);
-  return sorted.length === 0 ? NaN : sorted[Math.floor(sorted.length / 2)];
-};
+const answeredP50 = (values) => p50(answered(values));
 const ms = (value) => (Number.isNaN(value) ? 'none answered' : `${value.toFixed(2)} ms`);
-const ratio = (a, b) => (Number.isNaN(a) || Number.isNaN(b) ? '-' : `**${(a / b).toFixed(2)}x**`);
-const share = (values) => `${answered(values).length} of ${values.length}`;
 const { attacked: hit, twin: idle } = samples;
 console.log(`attack: ${ATTACKERS} clients sending a batch of ${MEMBERS} tools/list members (${ATTACK.length} bytes) for ${SECONDS} s`);
 console.log(
   `attack answers: ${[...attackAnswers].map(([outcome, n]) => `${outcome} ${n}`).join(', ')}; largest ${(attackBytes / 1024).toFixed(1)} KiB`,
 );
 console.log();
-console.log('| measure | attacked | idle twin | attacked / twin | bound |');
-console.log('|---|---|---|---|---|');
-console.log(
-  `| neighbour \`tools/call\` p50 | ${ms(p50(hit.calls))} | ${ms(p50(idle.calls))} | ${ratio(p50(hit.calls), p50(idle.calls))} | 2x |`,
+printTable(
+  ['measure', 'attacked', 'idle twin', 'attacked / twin', 'bound'],
+  [
+    [
+      'neighbour `tools/call` p50',
+      ms(answeredP50(hit.calls)),
+      ms(answeredP50(idle.calls)),
+      ratio(answeredP50(hit.calls), answeredP50(idle.calls)),
+      '2x',
+    ],
+    ['neighbour calls answered', share(hit.calls), share(idle.calls), '', 'all'],
+    ['liveness answered', share(hit.probes), share(idle.probes), '', 'all'],
+    [
+      'liveness p50',
+      ms(answeredP50(hit.probes)),
+      ms(answeredP50(idle.probes)),
+      ratio(answeredP50(hit.probes), answeredP50(idle.probes)),
+      '',
+    ],
+    ['RSS, highest sampled', `${hit.rss.toFixed(0)} MiB`, `${idle.rss.toFixed(0)} MiB`, ratio(hit.rss, idle.rss), '1.2x'],
+    ['process at the end', survived ? 'alive' : '**crashed**', 'alive', '', 'alive'],
+  ],
 );
-console.log(`| neighbour calls answered | ${share(hit.calls)} | ${share(idle.calls)} | | all |`);
-console.log(`| liveness answered | ${share(hit.probes)} | ${share(idle.probes)} | | all |`);
-console.log(`| liveness p50 | ${ms(p50(hit.probes))} | ${ms(p50(idle.probes))} | ${ratio(p50(hit.probes), p50(idle.probes))} | |`);
-console.log(`| RSS, highest sampled | ${hit.rss.toFixed(0)} MiB | ${idle.rss.toFixed(0)} MiB | ${ratio(hit.rss, idle.rss)} | 1.2x |`);
-console.log(`| process at the end | ${survived ? 'alive' : '**crashed**'} | alive | | alive |`);
 smokeRan('hostile-batches');

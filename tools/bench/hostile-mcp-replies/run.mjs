@@ -11,13 +11,26 @@
 // copied under tmp/, for the "before").
 // Usage (after `npx nx build gateway`):
 //   node tools/bench/hostile-mcp-replies/run.mjs [--calls 5] [--seconds 10] [--levels 2000000] [--main <main.js>]
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { cpuMicros, root, start, startToolService, stopAll } from '../gateway/processes.mjs';
+import { root, start, startToolService, stopAll } from '../gateway/processes.mjs';
 import { SMOKE, smokeRan } from '../smoke.mjs';
+import {
+  alive,
+  answered,
+  callTool,
+  cpuSeconds,
+  p50,
+  printTable,
+  ratio,
+  servedAndWarm,
+  share,
+  startGateway,
+  statusMib,
+  timedCall,
+  timedLiveness,
+} from '../twin-run.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -45,77 +58,20 @@ const hostile = await start(
   /listening on (\S+)/,
 );
 
-async function startGateway() {
-  const config = path.join(mkdtempSync(path.join(tmpdir(), 'gw-hostile-mcp-')), 'gateway.yaml');
-  writeFileSync(
-    config,
-    `server: { port: 0, managementPort: 0 }
-mcp:
+const gatewayYaml = `mcp:
   bundles:
     - { name: neighbour, serviceDomain: "${service.url}", manifestPath: /tool-manifest }
     - { name: hostile, mcpServer: { url: "${hostile.url}", era: "2025" } }
-`,
-  );
-  const started = await start('gateway', [values.main, '--config', config], {}, /event=gateway_started (mcpUrl=\S+ managementUrl=\S+)/);
-  const [, url, managementUrl] = /mcpUrl=(\S+) managementUrl=(\S+)/.exec(started.url);
-  return { pid: started.pid, url, managementUrl };
-}
-const [attacked, twin] = await Promise.all([startGateway(), startGateway()]);
+`;
+const [attacked, twin] = await Promise.all(['attacked', 'twin'].map((name) => startGateway(name, gatewayYaml, { main: values.main })));
 
-let nextId = 1;
-const call = (gateway, name, args, timeoutMillis = ANSWER_TIMEOUT_MILLIS) =>
-  fetch(gateway.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } }),
-    signal: AbortSignal.timeout(timeoutMillis),
-  }).then((res) => res.json());
-const sleep = (millis) => new Promise((resolve) => setTimeout(resolve, millis));
-const alive = (gateway) => {
-  try {
-    process.kill(gateway.pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-const peakRssMib = (gateway) => {
-  try {
-    return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${gateway.pid}/status`, 'utf8'))[1]) / 1024;
-  } catch {
-    return NaN; // gone
-  }
-};
+/** Milliseconds to an answer, or undefined when none came (an error, a timeout, a crash). */
+const neighbour = (gateway) => timedCall(gateway, 'tool_0000', { text: 'hi' }, ANSWER_TIMEOUT_MILLIS).catch(() => undefined);
+const liveness = (gateway) => timedLiveness(gateway, ANSWER_TIMEOUT_MILLIS).catch(() => undefined);
 
-/** Milliseconds to an answer `ok` accepts, or undefined when none came (an error, a timeout, a crash). */
-async function timed(fn, ok) {
-  const started = performance.now();
-  try {
-    return ok(await fn()) ? performance.now() - started : undefined;
-  } catch {
-    return undefined;
-  }
-}
-const neighbour = (gateway) =>
-  timed(
-    () => call(gateway, 'tool_0000', { text: 'hi' }),
-    (reply) => reply.result?.isError === false,
-  );
-const liveness = (gateway) =>
-  timed(
-    () => fetch(`${gateway.managementUrl}/actuator/health/liveness`, { signal: AbortSignal.timeout(ANSWER_TIMEOUT_MILLIS) }),
-    (res) => res.status === 200,
-  );
-
-// Catalogues loaded; a gateway that never serves the neighbour fails the run rather than holding it.
-const loadedBy = performance.now() + 60_000;
-for (const gateway of [attacked, twin]) {
-  while ((await neighbour(gateway)) === undefined) {
-    if (performance.now() > loadedBy) throw new Error(`${gateway.url} did not serve tool_0000 within 60 s`);
-    await sleep(50);
-  }
-}
-for (let i = 0; i < (SMOKE ? 5 : 50); i++) await Promise.all([neighbour(attacked), neighbour(twin)]); // warm-up
+await servedAndWarm([attacked, twin], (gateway) => timedCall(gateway, 'tool_0000', { text: 'hi' }, ANSWER_TIMEOUT_MILLIS), {
+  warmUps: SMOKE ? 5 : 50,
+});
 
 /** How the deep calls ended: the code in an isError result's text, or what else came. */
 const outcomes = new Map();
@@ -125,14 +81,14 @@ const outcomeOf = (reply) => {
   if (reply.result?.isError) return /\[([a-z_.]+)\]$/.exec(text)?.[1] ?? text.replace(/\d+/g, 'N').slice(0, 80);
   return reply.result ? 'answered' : `JSON-RPC error ${reply.error?.code}`;
 };
-const cpuAtStart = { attacked: cpuMicros(attacked.pid), twin: cpuMicros(twin.pid) };
+const cpuAtStart = { attacked: cpuSeconds(attacked), twin: cpuSeconds(twin) };
 let waves = 0;
 let attacking = true;
 const attack = (async () => {
   while (attacking) {
     const tool = waves % 2 === 0 ? 'deep_json' : 'deep_sse';
     waves += 1;
-    const replies = Array.from({ length: CALLS }, () => call(attacked, tool, {}, 120_000).then(outcomeOf, () => 'no answer'));
+    const replies = Array.from({ length: CALLS }, () => callTool(attacked, tool, {}, 120_000).then(outcomeOf, () => 'no answer'));
     for (const outcome of await Promise.all(replies)) count(`${tool}: ${outcome}`);
   }
 })();
@@ -154,20 +110,14 @@ await Promise.all([
 ]);
 attacking = false;
 await attack;
-const cpu = { attacked: (cpuMicros(attacked.pid) - cpuAtStart.attacked) / 1e6, twin: (cpuMicros(twin.pid) - cpuAtStart.twin) / 1e6 };
-const rss = { attacked: peakRssMib(attacked), twin: peakRssMib(twin) };
+const cpu = { attacked: cpuSeconds(attacked) - cpuAtStart.attacked, twin: cpuSeconds(twin) - cpuAtStart.twin };
+const rss = { attacked: statusMib(attacked, 'VmHWM'), twin: statusMib(twin, 'VmHWM') };
 const survived = alive(attacked);
 stopAll();
 
-const answered = (list) => list.filter((value) => value !== undefined);
-const p50 = (list) => {
-  const sorted = answered(list).sort((a, b) => a - b);
-  return sorted.length === 0 ? NaN : sorted[Math.floor(sorted.length / 2)];
-};
+const answeredP50 = (list) => p50(answered(list));
 const longest = (list) => (answered(list).length === 0 ? NaN : Math.max(...answered(list)));
 const ms = (value) => (Number.isNaN(value) ? 'none answered' : `${value.toFixed(value < 100 ? 2 : 0)} ms`);
-const ratio = (a, b) => (Number.isNaN(a) || Number.isNaN(b) ? '-' : `**${(a / b).toFixed(2)}x**`);
-const share = (list) => `${answered(list).length} of ${list.length}`;
 const { attacked: hit, twin: idle } = samples;
 const bytes = Number(values.levels) * 2;
 console.log(
@@ -175,17 +125,28 @@ console.log(
 );
 console.log(`deep calls ended as: ${[...outcomes].map(([outcome, n]) => `${outcome} ${n}`).join(', ')}`);
 console.log();
-console.log('| measure | attacked | idle twin | attacked / twin | bound |');
-console.log('|---|---|---|---|---|');
-console.log(
-  `| neighbour \`tools/call\` p50 (longest) | ${ms(p50(hit.calls))} (${ms(longest(hit.calls))}) | ${ms(p50(idle.calls))} (${ms(longest(idle.calls))}) | ${ratio(p50(hit.calls), p50(idle.calls))} | 2x |`,
+printTable(
+  ['measure', 'attacked', 'idle twin', 'attacked / twin', 'bound'],
+  [
+    [
+      'neighbour `tools/call` p50 (longest)',
+      `${ms(answeredP50(hit.calls))} (${ms(longest(hit.calls))})`,
+      `${ms(answeredP50(idle.calls))} (${ms(longest(idle.calls))})`,
+      ratio(answeredP50(hit.calls), answeredP50(idle.calls)),
+      '2x',
+    ],
+    ['neighbour calls answered', share(hit.calls), share(idle.calls), '', 'all'],
+    ['liveness answered', share(hit.probes), share(idle.probes), '', 'all'],
+    [
+      'liveness p50 (longest)',
+      `${ms(answeredP50(hit.probes))} (${ms(longest(hit.probes))})`,
+      `${ms(answeredP50(idle.probes))} (${ms(longest(idle.probes))})`,
+      ratio(answeredP50(hit.probes), answeredP50(idle.probes)),
+      '',
+    ],
+    ['CPU in the window', `${cpu.attacked.toFixed(2)} s`, `${cpu.twin.toFixed(2)} s`, '', ''],
+    ['peak RSS (VmHWM)', `${rss.attacked.toFixed(0)} MiB`, `${rss.twin.toFixed(0)} MiB`, ratio(rss.attacked, rss.twin), '1.2x'],
+    ['process at the end', survived ? 'alive' : '**crashed**', 'alive', '', 'alive'],
+  ],
 );
-console.log(`| neighbour calls answered | ${share(hit.calls)} | ${share(idle.calls)} | | all |`);
-console.log(`| liveness answered | ${share(hit.probes)} | ${share(idle.probes)} | | all |`);
-console.log(
-  `| liveness p50 (longest) | ${ms(p50(hit.probes))} (${ms(longest(hit.probes))}) | ${ms(p50(idle.probes))} (${ms(longest(idle.probes))}) | ${ratio(p50(hit.probes), p50(idle.probes))} | |`,
-);
-console.log(`| CPU in the window | ${cpu.attacked.toFixed(2)} s | ${cpu.twin.toFixed(2)} s | | |`);
-console.log(`| peak RSS (VmHWM) | ${rss.attacked.toFixed(0)} MiB | ${rss.twin.toFixed(0)} MiB | ${ratio(rss.attacked, rss.twin)} | 1.2x |`);
-console.log(`| process at the end | ${survived ? 'alive' : '**crashed**'} | alive | | alive |`);
 smokeRan('hostile-mcp-replies');
