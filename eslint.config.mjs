@@ -55,6 +55,11 @@ const TEST_PEERS_ALIAS = '^@toolmesh/test-peers/';
 // fails the Nx rule ("Imports of apps are forbidden").
 const BENCH_SEAMS = ['^(\\.\\./)+apps/agent-cli/src/bench-seam$'];
 
+// A benchmark that Node runs as a script (.mjs) cannot resolve the test peers' alias, so it imports a peer's
+// module by path (the federation benchmark's MCP server shares the bare MCP peers' HTTP side); a TypeScript
+// benchmark still uses the alias (toolmesh/test-peers-by-alias).
+const BENCH_SCRIPT_PEERS = '^(\\.\\./)+test/peers/[\\w.-]+\\.mjs$';
+
 // The root package.json gives the version the apps report; docs/schemas holds the JSON Schemas that both
 // document a format and validate it, so the two cannot drift apart. Any other relative import out of a
 // project fails the Nx rule ("External resources cannot be imported using a relative or absolute path").
@@ -192,7 +197,14 @@ export default [
   {
     // Benchmarks sit beside tools/test; they reach an app only through its bench seam.
     files: ['tools/bench/**'],
-    rules: { '@nx/enforce-module-boundaries': moduleBoundaries([...ALLOWED_OUTSIDE_PROJECTS, TEST_PEERS_ALIAS, ...BENCH_SEAMS]) },
+    rules: {
+      '@nx/enforce-module-boundaries': moduleBoundaries([
+        ...ALLOWED_OUTSIDE_PROJECTS,
+        TEST_PEERS_ALIAS,
+        BENCH_SCRIPT_PEERS,
+        ...BENCH_SEAMS,
+      ]),
+    },
   },
   {
     files: PRODUCT_CODE,

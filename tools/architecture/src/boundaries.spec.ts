@@ -345,6 +345,10 @@ const allowed: Array<[string, Snippet]> = [
     'a benchmark imports a tools/test helper',
     importingAt('tools/bench/reconnect/boundary-fixture.ts', '@toolmesh/test-peers/process-table'),
   ],
+  [
+    "a benchmark's Node script imports a tools/test peer's module by path",
+    importingAt('tools/bench/gateway-federation/boundary-fixture.mjs', '../../test/peers/bare-mcp-http.mjs'),
+  ],
   // the agent CLI's floors, upwards only in specs
   ['agent CLI agent/hooks imports config', importingAt('apps/agent-cli/src/agent/hooks/boundary-fixture.ts', '../../config/skill')],
   ['agent CLI config imports mcp', importingAt('apps/agent-cli/src/config/boundary-fixture.ts', '../mcp/server-config')],

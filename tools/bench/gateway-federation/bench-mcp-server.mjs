@@ -3,7 +3,7 @@
 // endpoint, each request by its MCP-Protocol-Version header: `server/discover` and 2026-07-28 results
 // (`resultType`, a listing's cache hints), or `initialize` and a session id it never checks. One tool, `echo`, answers its
 // arguments as JSON text. Prints "listening on <url>" once it accepts connections.
-import { createServer } from 'node:http';
+import { answerJson, serveBareMcp } from '../../test/peers/bare-mcp-http.mjs';
 
 const MODERN = '2026-07-28';
 const ECHO = { name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } };
@@ -31,25 +31,8 @@ function resultOf(message) {
   }
 }
 
-const server = createServer((req, res) => {
-  const chunks = [];
-  req.on('data', (chunk) => chunks.push(chunk));
-  req.on('end', () => {
-    if (req.method !== 'POST') return res.writeHead(405).end();
-    const message = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    if (message.id === undefined) return res.writeHead(202).end();
-    const result = resultOf(message);
-    const modern = req.headers['mcp-protocol-version'] === MODERN;
-    const body = JSON.stringify(
-      result === undefined
-        ? { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } }
-        : { jsonrpc: '2.0', id: message.id, result: modern ? { resultType: 'complete', ...result } : result },
-    );
-    const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
-    if (message.method === 'initialize') headers['mcp-session-id'] = 'bench-session';
-    res.writeHead(200, headers).end(body);
-  });
+serveBareMcp('bench MCP server', (message, req, res) => {
+  const result = resultOf(message);
+  const modern = req.headers['mcp-protocol-version'] === MODERN;
+  answerJson(res, message, result && modern ? { resultType: 'complete', ...result } : result, 'bench-session');
 });
-server.keepAliveTimeout = 65_000;
-server.listen(0, '127.0.0.1', () => console.log(`bench MCP server listening on http://127.0.0.1:${server.address().port}/mcp`));
-process.on('SIGTERM', () => server.close(() => process.exit(0)));

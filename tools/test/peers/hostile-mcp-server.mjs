@@ -9,7 +9,7 @@
  * the depth. Every reply is built once, at start, and written as fast as the client reads it. Prints
  * "hostile MCP server listening on <url>" once it accepts connections.
  */
-import { createServer } from 'node:http';
+import { answerJson, serveBareMcp } from './bare-mcp-http.mjs';
 
 const LEVELS = Number(process.env.DEEP_LEVELS ?? 2_000_000);
 const NESTED = `${'['.repeat(LEVELS)}${']'.repeat(LEVELS)}`;
@@ -36,24 +36,10 @@ function resultOf(message) {
   }
 }
 
-const server = createServer((req, res) => {
-  const chunks = [];
-  req.on('data', (chunk) => chunks.push(chunk));
-  req.on('end', () => {
-    if (req.method !== 'POST') return void res.writeHead(405).end();
-    const message = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    if (message.id === undefined) return void res.writeHead(202).end();
-    const tool = message.method === 'tools/call' ? message.params.name : undefined;
-    if (tool === 'deep_json') return void res.writeHead(200, { 'content-type': 'application/json' }).end(deepAnswer(message.id));
-    if (tool === 'deep_sse')
-      return void res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`event: message\ndata: ${deepAnswer(message.id)}\n\n`);
-    const result = resultOf(message);
-    const answer = result === undefined ? { error: { code: -32601, message: 'Method not found' } } : { result };
-    const headers = { 'content-type': 'application/json' };
-    if (message.method === 'initialize') headers['mcp-session-id'] = 'hostile-session';
-    res.writeHead(200, headers).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, ...answer }));
-  });
+serveBareMcp('hostile MCP server', (message, _req, res) => {
+  const tool = message.method === 'tools/call' ? message.params.name : undefined;
+  if (tool === 'deep_json') return void res.writeHead(200, { 'content-type': 'application/json' }).end(deepAnswer(message.id));
+  if (tool === 'deep_sse')
+    return void res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`event: message\ndata: ${deepAnswer(message.id)}\n\n`);
+  answerJson(res, message, resultOf(message), 'hostile-session');
 });
-server.keepAliveTimeout = 65_000;
-server.listen(0, '127.0.0.1', () => console.log(`hostile MCP server listening on http://127.0.0.1:${server.address().port}/mcp`));
-process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -8,16 +8,12 @@
  *          {"answered": n, "refused": n, "refusal": <the first error>}.
  * Prints "request-flood MCP server listening on <url>" once it accepts connections.
  */
-import { createServer } from 'node:http';
+import { answerJson, serveBareMcp } from './bare-mcp-http.mjs';
 
 const SESSION = 'flood-session';
 const FLOOD_TOOL = { name: 'flood', inputSchema: { type: 'object', properties: { count: { type: 'integer' } } } };
 /** The answers each request of a flood is waiting for, by request id. */
 const waiting = new Map();
-
-function json(res, body, headers = {}) {
-  res.writeHead(200, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
-}
 
 /** Sends `count` requests on the call's stream, then the call's result once every one is answered. */
 function flood(res, callId, count) {
@@ -41,42 +37,30 @@ function flood(res, callId, count) {
   }
 }
 
-const server = createServer((req, res) => {
-  const chunks = [];
-  req.on('data', (chunk) => chunks.push(chunk));
-  req.on('end', () => {
-    if (req.method !== 'POST') return void res.writeHead(405).end();
-    const message = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    if (message.method === undefined) {
-      // A response of the client to one of our requests.
-      waiting.get(message.id)?.(message);
-      waiting.delete(message.id);
-      return void res.writeHead(202).end();
-    }
-    if (message.id === undefined) return void res.writeHead(202).end();
-    switch (message.method) {
-      case 'initialize':
-        return json(
-          res,
-          {
-            jsonrpc: '2.0',
-            id: message.id,
-            result: {
-              protocolVersion: message.params.protocolVersion,
-              capabilities: { tools: {} },
-              serverInfo: { name: 'request-flood', version: '1' },
-            },
-          },
-          { 'mcp-session-id': SESSION },
-        );
-      case 'tools/list':
-        return json(res, { jsonrpc: '2.0', id: message.id, result: { tools: [FLOOD_TOOL] } });
-      case 'tools/call':
-        return flood(res, message.id, Number(message.params.arguments?.count ?? 1));
-      default:
-        return json(res, { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } });
-    }
-  });
+serveBareMcp('request-flood MCP server', (message, _req, res) => {
+  if (message.method === undefined) {
+    // A response of the client to one of our requests.
+    waiting.get(message.id)?.(message);
+    waiting.delete(message.id);
+    return void res.writeHead(202).end();
+  }
+  switch (message.method) {
+    case 'initialize':
+      return answerJson(
+        res,
+        message,
+        {
+          protocolVersion: message.params.protocolVersion,
+          capabilities: { tools: {} },
+          serverInfo: { name: 'request-flood', version: '1' },
+        },
+        SESSION,
+      );
+    case 'tools/list':
+      return answerJson(res, message, { tools: [FLOOD_TOOL] });
+    case 'tools/call':
+      return flood(res, message.id, Number(message.params.arguments?.count ?? 1));
+    default:
+      return answerJson(res, message, undefined);
+  }
 });
-server.listen(0, '127.0.0.1', () => console.log(`request-flood MCP server listening on http://127.0.0.1:${server.address().port}/mcp`));
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
