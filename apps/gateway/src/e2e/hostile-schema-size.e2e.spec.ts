@@ -1,6 +1,6 @@
-import { DocumentServer } from '@toolmesh/test-peers/document-server';
-import { spawnGateway, writeGatewayConfig } from '@toolmesh/test-peers/gateway-process';
-import type { ServerProcess } from '@toolmesh/test-peers/server-process';
+import { writeGatewayConfig } from '@toolmesh/test-peers/gateway-process';
+
+import { useDocumentGateway } from '../test-support/document-gateway';
 
 /**
  * Issue 43, item 2, against the built gateway as its own process: a tool whose schema is too large to
@@ -43,42 +43,25 @@ interface Status {
   bundles: Array<{ bundle: string; refusedTools: Array<{ name: string; code: string; message: string }> }>;
 }
 
-describe('hostile schema sizes (built gateway process, real tool service)', () => {
-  let service: DocumentServer;
-  let gateway: ServerProcess & { match: RegExpExecArray };
-  let mcpUrl: string;
-  let managementUrl: string;
+type ListOrCall = { result?: { isError?: boolean; tools?: Array<{ name: string }> } };
 
-  beforeAll(async () => {
-    service = await new DocumentServer().start();
-    service
-      .serve('/tool-manifest', { json: manifest })
-      .serve('/openapi.json', { json: openapi })
-      .serve('/tools/echo', { json: { data: { echoed: true } } })
-      .serve('/echo', { json: { echoed: true } });
-    gateway = await spawnGateway(
+describe('hostile schema sizes (built gateway process, real tool service)', () => {
+  const running = useDocumentGateway(
+    (service) =>
+      service
+        .serve('/tool-manifest', { json: manifest })
+        .serve('/openapi.json', { json: openapi })
+        .serve('/tools/echo', { json: { data: { echoed: true } } })
+        .serve('/echo', { json: { echoed: true } }),
+    (url) =>
       writeGatewayConfig(`server: { port: 0, managementPort: 0 }
 mcp:
   bundles:
-    - { name: sample, serviceDomain: "${service.url}", manifestPath: /tool-manifest }
-    - { name: api, serviceDomain: "${service.url}", openapi: { documentUrl: "${service.url}/openapi.json", operations: [wide_operation, api_echo] } }
+    - { name: sample, serviceDomain: "${url}", manifestPath: /tool-manifest }
+    - { name: api, serviceDomain: "${url}", openapi: { documentUrl: "${url}/openapi.json", operations: [wide_operation, api_echo] } }
 `),
-    );
-    [, mcpUrl, managementUrl] = gateway.match;
-  });
-  afterAll(async () => {
-    await gateway?.stop();
-    await service?.stop();
-  });
-
-  async function rpc(method: string, params: unknown) {
-    const res = await fetch(mcpUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    });
-    return (await res.json()) as { result?: { isError?: boolean; tools?: Array<{ name: string }> } };
-  }
+  );
+  const rpc = (method: string, params: unknown) => running().rpc<ListOrCall>(method, params);
 
   it('refuses the over-large tool and operation alone, says why in toolBundles, and serves the rest', async () => {
     const started = performance.now();
@@ -88,6 +71,7 @@ mcp:
     expect(performance.now() - started).toBeLessThan(10_000);
     expect(list.result?.tools?.map((tool) => tool.name).sort()).toEqual(['api_echo', 'plain_echo']);
 
+    const { managementUrl } = running();
     const status = (await (await fetch(`${managementUrl}/actuator/toolBundles`)).json()) as Status;
     const refused = Object.fromEntries(status.bundles.map((bundle) => [bundle.bundle, bundle.refusedTools]));
     expect(refused).toEqual({

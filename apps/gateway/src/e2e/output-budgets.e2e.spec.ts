@@ -1,6 +1,4 @@
-import { DocumentServer } from '@toolmesh/test-peers/document-server';
-import { gatewayConfigFile, spawnGateway } from '@toolmesh/test-peers/gateway-process';
-import type { ServerProcess } from '@toolmesh/test-peers/server-process';
+import { useDocumentGateway } from '../test-support/document-gateway';
 
 /**
  * Announced output budgets against the built gateway, as its own process, and a real tool service on
@@ -67,30 +65,14 @@ interface CallResult {
 }
 
 describe('announced output budgets (built gateway process, real tool service)', () => {
-  let service: DocumentServer;
-  let gateway: ServerProcess & { match: RegExpExecArray };
-  let mcpUrl: string;
-  let managementUrl: string;
-
-  beforeAll(async () => {
-    service = await new DocumentServer().start();
+  const running = useDocumentGateway((service) =>
     service
       .serve('/tool-manifest', { json: manifest(BUDGET) })
       .serve('/tools/big-text', { json: { data: BIG_TEXT } })
       .serve('/tools/big-rows', { json: { data: BIG_ROWS } })
-      .serve('/tools/small-text', {
-        json: { data: 'Ledger closed: 3 open items.' },
-      })
-      .serve('/tools/small-rows', {
-        json: { data: { rows: [{ id: 'row-1', amount: 7 }] } },
-      });
-    gateway = await spawnGateway(gatewayConfigFile(service.url));
-    [, mcpUrl, managementUrl] = gateway.match;
-  });
-  afterAll(async () => {
-    await gateway?.stop();
-    await service?.stop();
-  });
+      .serve('/tools/small-text', { json: { data: 'Ledger closed: 3 open items.' } })
+      .serve('/tools/small-rows', { json: { data: { rows: [{ id: 'row-1', amount: 7 }] } } }),
+  );
 
   /** The raw body of one `tools/call` in the given era. */
   async function callRaw(era: Era, name: string): Promise<string> {
@@ -99,7 +81,7 @@ describe('announced output budgets (built gateway process, real tool service)', 
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
       'io.modelcontextprotocol/clientCapabilities': {},
     };
-    const res = await fetch(mcpUrl, {
+    const res = await fetch(running().mcpUrl, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -173,8 +155,8 @@ describe('announced output budgets (built gateway process, real tool service)', 
     const budgeted = await bodies();
     expect(budgeted.every((body) => !body.includes(META_KEY) && !body.includes('[toolmesh: cut'))).toBe(true);
 
-    service.serve('/tool-manifest', { json: manifest(undefined) });
-    const refresh = await fetch(`${managementUrl}/actuator/toolBundles/sample/refresh`, { method: 'POST' });
+    running().service.serve('/tool-manifest', { json: manifest(undefined) });
+    const refresh = await fetch(`${running().managementUrl}/actuator/toolBundles/sample/refresh`, { method: 'POST' });
     expect(((await refresh.json()) as { manifestRevision?: string }).manifestRevision).toBe('unbudgeted');
     expect(await bodies()).toEqual(budgeted);
     // And the big reply, unbudgeted now, passes whole: the cut above was the budget's doing.
