@@ -64,4 +64,5 @@ export { errorMessage } from './lib/errors/error-message';
 export { type CompiledSchema, SchemaCompiler } from './lib/schema/schema-compiler';
 export { compileLinearRegExp, type LinearRegExp } from './lib/schema/linear-regexp';
 export { SchemaError, SchemaErrorCode } from './lib/schema/schema-errors';
+export { globPattern } from './lib/text/glob';
 export { escapeControlCharacters, printable, printableName } from './lib/text/printable';

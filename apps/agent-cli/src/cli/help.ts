@@ -211,6 +211,8 @@ with "-". Values are written as given: "\${TOKEN}" stays a reference, expanded w
 "list" and "get" show the entries as written, with the protocol era each is spoken to with (auto unless
 set); "${PROGRAM} servers" connects them and shows the version each speaks. "disable" turns a server
 off without deleting it (enabled: false; "disabled": true in an mcpServers file), "enable" turns it on.
+An entry's "tools: { allow: [...], deny: [...] }" (names or patterns with *, of the server's own tool
+names) limits the tools the agent sees and may call (docs/agent-cli.md#configuration).
 
 "login" signs in to an http server that uses OAuth (any http server without an Authorization header
 or "oauth: false"): it connects the server, and when the server asks (HTTP 401) opens the

@@ -227,6 +227,25 @@ rewake:
   });
 });
 
+describe("a server's tools allow and deny lists", () => {
+  const entry = (tools: string) => `mcp:\n  servers:\n    - { name: files, command: x, tools: ${tools} }\n`;
+
+  it('are read as given, either list alone', () => {
+    expect(parse(entry('{ allow: ["read_*", list_directory], deny: ["*_media_*"] }'))[0].tools).toEqual({
+      allow: ['read_*', 'list_directory'],
+      deny: ['*_media_*'],
+    });
+    expect(parse(entry('{ deny: [write_file] }'))[0].tools).toEqual({ deny: ['write_file'] });
+  });
+
+  it('refuse what is not a list of names, and keys other than allow and deny', () => {
+    expect(failure(entry('{ allow: [""] }')).message).toContain('mcp.servers[0].tools.allow[0] must be a tool name, or a pattern with *');
+    expect(failure(entry('{ allow: read_file }')).message).toContain('mcp.servers[0].tools.allow must be a list of strings');
+    expect(failure(entry('{ only: [x] }')).message).toContain('mcp.servers[0].tools.only is not a known setting (known: allow, deny)');
+    expect(failure(entry('[read_file]')).message).toContain('mcp.servers[0].tools must be a map');
+  });
+});
+
 describe('mcpServers import (Claude Desktop / Claude Code JSON)', () => {
   it('imports stdio and HTTP entries, mapping "type": "http" to Streamable HTTP and skipping disabled ones', () => {
     const servers = parse(

@@ -52,6 +52,7 @@ export const SERVER_KEYS = [
   'serverRequests',
   'roots',
   'enabled',
+  'tools',
 ];
 
 /**

@@ -6,6 +6,7 @@ import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import { ANNOTATION_TRUST } from '../mcp/annotation-trust';
 import { DEFAULT_SERVER_REQUEST_LIMITS, SERVER_REQUEST_LIMIT_KEYS, type ServerRequestLimits } from '../mcp/host/server-request-limits';
 import { assertServerName, DEFAULT_REQUEST_TIMEOUT_MS, type McpServerConfig } from '../mcp/server-config';
+import type { ToolFilter } from '../mcp/tool-filter';
 import type { ConfigReader } from './config-reader';
 import { readOAuthEntry } from './oauth-entry';
 
@@ -41,6 +42,7 @@ export function readServerEntry(name: string, entry: ConfigReader, context: Serv
     ...(entry.at('era').present ? { era: entry.at('era').oneOf(ERA_SETTINGS, 'auto') } : {}),
     ...(entry.at('serverRequests').present ? { serverRequests: readServerRequestLimits(entry.at('serverRequests')) } : {}),
     ...readRoots(entry.at('roots'), context),
+    ...(entry.at('tools').present ? { tools: readToolFilter(entry.at('tools')) } : {}),
   };
   // The HTTP+SSE transport of 2024-11-05 has no 2026-07-28 form to pin.
   if (transport === 'sse' && common.era === '2026-07-28')
@@ -71,6 +73,20 @@ export function readServerEntry(name: string, entry: ConfigReader, context: Serv
 function readRoots(field: ConfigReader, { configDirectory }: ServerEntryContext): { roots?: readonly string[] } {
   if (!field.present) return {};
   return { roots: field.stringList().map((entry) => path.resolve(configDirectory, entry)) };
+}
+
+/** `tools: { allow: [pattern, ...], deny: [...] }`, each a tool name of the server or a pattern with `*`. */
+function readToolFilter(field: ConfigReader): ToolFilter {
+  field.onlyKeys(['allow', 'deny']);
+  const patterns = (key: 'allow' | 'deny') => {
+    const list = field.at(key);
+    if (!list.present) return {};
+    const names = list.stringList();
+    const empty = names.indexOf('');
+    if (empty >= 0) throw list.at(empty).error('a tool name, or a pattern with * (e.g. "get_*")');
+    return { [key]: names };
+  };
+  return { ...patterns('allow'), ...patterns('deny') };
 }
 
 /** `serverRequests: { maxConcurrent, perMinute }`, each positive; one left out keeps its default. */

@@ -19,6 +19,7 @@ import type { McpClientFactory } from './client-factory';
 import { McpTool } from './mcp-tool';
 import { assertServerName, DEFAULT_MAX_CALL_TIMEOUT_MS, type McpServerConfig } from './server-config';
 import { ServerConnection } from './server-connection';
+import { toolFilterTest } from './tool-filter';
 
 /** Covers spawning a server process, the one step no request timeout bounds (seed §5.3). */
 const STARTUP_SPAWN_ALLOWANCE_MS = 30_000;
@@ -225,15 +226,17 @@ export class McpClientManager implements NotificationSource {
   }
 
   /**
-   * The server's tools as the agent's: trust resolved once per tool, schemas compiled (a tool whose
-   * schema cannot be used is skipped), and a name the server lists twice kept once, so that no tool is
-   * left registered that cannot be called.
+   * The server's tools as the agent's: those its entry's `tools` filter lets through (the others are never
+   * registered, so never seen and never called), trust resolved once per tool, schemas compiled (a tool
+   * whose schema cannot be used is skipped), and a name the server lists twice kept once, so that no tool
+   * is left registered that cannot be called.
    */
   private async listTools(connection: ServerConnection): Promise<McpTool[]> {
     const { config } = connection;
     const client = connection.current;
     if (!client) throw new Error(connection.downReason);
-    const definitions = await client.listTools();
+    const allowed = toolFilterTest(config.tools);
+    const definitions = (await client.listTools()).filter((definition) => allowed(definition.name));
     // One compiler per tool list: its compiled schemas are released with the list (SPEC N5).
     const schemas = new SchemaCompiler();
     const tools = new Map<string, McpTool>();

@@ -4,6 +4,7 @@ import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import type { AnnotationTrust } from './annotation-trust';
 import type { ServerRequestLimits } from './host/server-request-limits';
 import type { OAuthSettings } from './oauth/oauth-settings';
+import type { ToolFilter } from './tool-filter';
 
 /** `^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`: the server name becomes part of every tool name (`mcp__<server>__<tool>`). */
 const SERVER_NAME_PATTERN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
@@ -40,6 +41,8 @@ interface CommonServerConfig {
    * and the roots capability is not declared to it (it keeps the folders its own arguments give).
    */
   readonly roots?: readonly string[];
+  /** The tools of this server the agent uses (`tools: { allow, deny }`); absent: all. */
+  readonly tools?: ToolFilter;
 }
 
 export interface StdioServerConfig extends CommonServerConfig {

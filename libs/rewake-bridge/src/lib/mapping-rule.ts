@@ -61,15 +61,6 @@ export function ruleProblem(rule: MappingRule): { readonly field: keyof MappingR
   return undefined;
 }
 
-/** A glob with `*` as its only wildcard, as an anchored regular expression. */
-export function methodPattern(glob: string): RegExp {
-  const source = glob
-    .split('*')
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(`^${source}$`);
-}
-
 export function levelRank(level: unknown): number {
   return LOG_LEVELS.indexOf(level as LogLevel);
 }

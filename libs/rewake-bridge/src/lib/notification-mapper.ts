@@ -1,8 +1,8 @@
-import type { ServerNotification } from '@toolmesh/protocol';
+import { globPattern, type ServerNotification } from '@toolmesh/protocol';
 
 import { summarize } from './event-summary';
 import type { ExternalEvent } from './external-event';
-import { DEFAULT_RULES, levelRank, type MappingRule, methodPattern, PROTOCOL_NOTIFICATIONS, ruleProblem } from './mapping-rule';
+import { DEFAULT_RULES, levelRank, type MappingRule, PROTOCOL_NOTIFICATIONS, ruleProblem } from './mapping-rule';
 import { RewakeError, RewakeErrorCode } from './rewake-errors';
 
 /** An event before the bridge numbers it. */
@@ -39,7 +39,7 @@ export class NotificationMapper implements NotificationMapping {
     });
     this.rules = [...rules, ...(options.defaults === false ? [] : DEFAULT_RULES)].map((rule) => ({
       rule,
-      method: methodPattern(rule.method),
+      method: globPattern(rule.method),
       minRank: rule.minLevel === undefined ? -1 : levelRank(rule.minLevel),
     }));
   }

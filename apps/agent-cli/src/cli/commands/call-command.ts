@@ -4,6 +4,7 @@ import type { Approver } from '../../agent/approval/approver';
 import type { AgentConfig } from '../../config/load-config';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import { parseMcpToolName } from '../../mcp/mcp-tool';
+import { toolFilterTest } from '../../mcp/tool-filter';
 import { PROGRAM } from '../../program-name';
 import { resultText } from '../../tools/tool';
 import { type CliIo, type Command, type CommandContext, withRuntime } from '../command-context';
@@ -32,13 +33,7 @@ export const callCommand: Command = async (context) => {
             new AgentError(AgentErrorCode.ServerUnavailable, `server "${down.name}" is unavailable: ${down.error}`),
             ExitCode.ServerUnavailable,
           );
-        const meant = server === undefined ? await qualifiedNames(context, toolName) : [];
-        const off = server !== undefined && (context.config.disabledServers ?? []).includes(server);
-        const hint = off
-          ? `the server "${server}" is turned off (${PROGRAM} mcp enable ${server} turns it on)`
-          : meant.length > 0
-            ? `did you mean ${meant.join(' or ')}?`
-            : `run "${PROGRAM} tools" to list the tools`;
+        const hint = configuredAway(toolName, context.config) ?? (await suggestion(context, toolName));
         return fail(context.io, new AgentError(AgentErrorCode.ToolNotFound, `no tool named "${toolName}"; ${hint}`), ExitCode.Usage);
       }
       let refused = false;
@@ -53,6 +48,23 @@ export const callCommand: Command = async (context) => {
     serversFor(toolName, context.config),
   );
 };
+
+/** Why the configuration keeps a tool of an MCP server from the agent, if it does: its server is off, or its `tools` filter leaves it out. */
+function configuredAway(toolName: string, config: AgentConfig): string | undefined {
+  const named = parseMcpToolName(toolName);
+  if (named === undefined) return undefined;
+  if ((config.disabledServers ?? []).includes(named.server))
+    return `the server "${named.server}" is turned off (${PROGRAM} mcp enable ${named.server} turns it on)`;
+  const filter = config.servers.find((s) => s.name === named.server)?.tools;
+  if (!toolFilterTest(filter)(named.tool))
+    return `the "tools" allow / deny list of the server "${named.server}" in ${config.file} leaves it out: the agent never offers or calls it`;
+  return undefined;
+}
+
+async function suggestion(context: CommandContext, toolName: string): Promise<string> {
+  const meant = parseMcpToolName(toolName) === undefined ? await qualifiedNames(context, toolName) : [];
+  return meant.length > 0 ? `did you mean ${meant.join(' or ')}?` : `run "${PROGRAM} tools" to list the tools`;
+}
 
 /**
  * The servers one call needs (SPEC A20): the tool's own (none for a built-in) and those the skills' hooks
