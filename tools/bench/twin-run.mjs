@@ -101,6 +101,35 @@ export async function servedAndWarm(gateways, call, { warmUps, withinMillis = 60
   for (let i = 0; i < warmUps; i++) await Promise.all(gateways.map(call));
 }
 
+/**
+ * The attacked gateway and its idle twin, started alike on `yaml` with `options` (those of `startGateway`),
+ * both serving a neighbour's call (`tool` with `args`) and warmed by `warmUps` more. Resolves them with
+ * `neighbour(gateway)` and `liveness(gateway)`: milliseconds to an answer, or undefined when none came (an
+ * error, a timeout, a crash).
+ */
+export async function startTwins(yaml, options, { tool, args, timeoutMillis, warmUps }) {
+  const [attacked, twin] = await Promise.all(['attacked', 'twin'].map((name) => startGateway(name, yaml, options)));
+  const call = (gateway) => timedCall(gateway, tool, args, timeoutMillis);
+  await servedAndWarm([attacked, twin], call, { warmUps });
+  return {
+    attacked,
+    twin,
+    neighbour: (gateway) => call(gateway).catch(() => undefined),
+    liveness: (gateway) => timedLiveness(gateway, timeoutMillis).catch(() => undefined),
+  };
+}
+
+/** How often each outcome came, printed as "<outcome> <n>, ..." in the order they first came. */
+export class Tally {
+  #counts = new Map();
+  add(outcome) {
+    this.#counts.set(outcome, (this.#counts.get(outcome) ?? 0) + 1);
+  }
+  toString() {
+    return [...this.#counts].map(([outcome, n]) => `${outcome} ${n}`).join(', ');
+  }
+}
+
 /** The middle value (the upper one of an even count); NaN for none. */
 export const p50 = (values) => (values.length === 0 ? NaN : [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]);
 /** The values that are not undefined: the calls and probes that were answered. */

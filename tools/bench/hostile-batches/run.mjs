@@ -13,20 +13,7 @@ import { parseArgs } from 'node:util';
 
 import { root, startToolService, stopAll } from '../gateway/processes.mjs';
 import { SMOKE, smokeRan } from '../smoke.mjs';
-import {
-  alive,
-  answered,
-  p50,
-  printTable,
-  ratio,
-  servedAndWarm,
-  share,
-  sleep,
-  startGateway,
-  statusMib,
-  timedCall,
-  timedLiveness,
-} from '../twin-run.mjs';
+import { alive, answered, p50, printTable, ratio, share, sleep, startTwins, statusMib, Tally } from '../twin-run.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -47,19 +34,16 @@ const ANSWER_TIMEOUT_MILLIS = 10_000;
 const service = await startToolService(1000);
 const gatewayYaml = `mcp:\n  bundles: [{ name: bench, serviceDomain: "${service.url}", manifestPath: /tool-manifest }]\n`;
 const gatewayOptions = { main: values.main, nodeOptions: [`--max-old-space-size=${values.heap}`] };
-const [attacked, twin] = await Promise.all(['attacked', 'twin'].map((name) => startGateway(name, gatewayYaml, gatewayOptions)));
 
-const ATTACK = JSON.stringify(Array.from({ length: MEMBERS }, (_, id) => ({ jsonrpc: '2.0', id, method: 'tools/list' })));
-/** Milliseconds to an answer, or undefined when none came (an error, a timeout, a crash). */
-const neighbour = (gateway) => timedCall(gateway, 'tool_0000', { text: 'hi' }, ANSWER_TIMEOUT_MILLIS).catch(() => undefined);
-const liveness = (gateway) => timedLiveness(gateway, ANSWER_TIMEOUT_MILLIS).catch(() => undefined);
-
-await servedAndWarm([attacked, twin], (gateway) => timedCall(gateway, 'tool_0000', { text: 'hi' }, ANSWER_TIMEOUT_MILLIS), {
+const { attacked, twin, neighbour, liveness } = await startTwins(gatewayYaml, gatewayOptions, {
+  tool: 'tool_0000',
+  args: { text: 'hi' },
+  timeoutMillis: ANSWER_TIMEOUT_MILLIS,
   warmUps: 50,
 });
+const ATTACK = JSON.stringify(Array.from({ length: MEMBERS }, (_, id) => ({ jsonrpc: '2.0', id, method: 'tools/list' })));
 
-const attackAnswers = new Map();
-const count = (outcome) => attackAnswers.set(outcome, (attackAnswers.get(outcome) ?? 0) + 1);
+const attackAnswers = new Tally();
 let attackBytes = 0;
 let attacking = true;
 const attackers = Array.from({ length: ATTACKERS }, async () => {
@@ -73,9 +57,9 @@ const attackers = Array.from({ length: ATTACKERS }, async () => {
       });
       const body = await res.arrayBuffer();
       attackBytes = Math.max(attackBytes, body.byteLength);
-      count(`HTTP ${res.status}`);
+      attackAnswers.add(`HTTP ${res.status}`);
     } catch {
-      count('no answer');
+      attackAnswers.add('no answer');
       await sleep(100); // the gateway is gone: no busy loop against a closed port
     }
   }
@@ -104,9 +88,7 @@ const answeredP50 = (values) => p50(answered(values));
 const ms = (value) => (Number.isNaN(value) ? 'none answered' : `${value.toFixed(2)} ms`);
 const { attacked: hit, twin: idle } = samples;
 console.log(`attack: ${ATTACKERS} clients sending a batch of ${MEMBERS} tools/list members (${ATTACK.length} bytes) for ${SECONDS} s`);
-console.log(
-  `attack answers: ${[...attackAnswers].map(([outcome, n]) => `${outcome} ${n}`).join(', ')}; largest ${(attackBytes / 1024).toFixed(1)} KiB`,
-);
+console.log(`attack answers: ${attackAnswers}; largest ${(attackBytes / 1024).toFixed(1)} KiB`);
 console.log();
 printTable(
   ['measure', 'attacked', 'idle twin', 'attacked / twin', 'bound'],

@@ -16,21 +16,7 @@ import { parseArgs } from 'node:util';
 
 import { root, start, startToolService, stopAll } from '../gateway/processes.mjs';
 import { SMOKE, smokeRan } from '../smoke.mjs';
-import {
-  alive,
-  answered,
-  callTool,
-  cpuSeconds,
-  p50,
-  printTable,
-  ratio,
-  servedAndWarm,
-  share,
-  startGateway,
-  statusMib,
-  timedCall,
-  timedLiveness,
-} from '../twin-run.mjs';
+import { alive, answered, callTool, cpuSeconds, p50, printTable, ratio, share, startTwins, statusMib, Tally } from '../twin-run.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -63,19 +49,14 @@ const gatewayYaml = `mcp:
     - { name: neighbour, serviceDomain: "${service.url}", manifestPath: /tool-manifest }
     - { name: hostile, mcpServer: { url: "${hostile.url}", era: "2025" } }
 `;
-const [attacked, twin] = await Promise.all(['attacked', 'twin'].map((name) => startGateway(name, gatewayYaml, { main: values.main })));
-
-/** Milliseconds to an answer, or undefined when none came (an error, a timeout, a crash). */
-const neighbour = (gateway) => timedCall(gateway, 'tool_0000', { text: 'hi' }, ANSWER_TIMEOUT_MILLIS).catch(() => undefined);
-const liveness = (gateway) => timedLiveness(gateway, ANSWER_TIMEOUT_MILLIS).catch(() => undefined);
-
-await servedAndWarm([attacked, twin], (gateway) => timedCall(gateway, 'tool_0000', { text: 'hi' }, ANSWER_TIMEOUT_MILLIS), {
-  warmUps: SMOKE ? 5 : 50,
-});
+const { attacked, twin, neighbour, liveness } = await startTwins(
+  gatewayYaml,
+  { main: values.main },
+  { tool: 'tool_0000', args: { text: 'hi' }, timeoutMillis: ANSWER_TIMEOUT_MILLIS, warmUps: SMOKE ? 5 : 50 },
+);
 
 /** How the deep calls ended: the code in an isError result's text, or what else came. */
-const outcomes = new Map();
-const count = (outcome) => outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+const outcomes = new Tally();
 const outcomeOf = (reply) => {
   const text = reply.result?.content?.[0]?.text ?? '';
   if (reply.result?.isError) return /\[([a-z_.]+)\]$/.exec(text)?.[1] ?? text.replace(/\d+/g, 'N').slice(0, 80);
@@ -89,7 +70,7 @@ const attack = (async () => {
     const tool = waves % 2 === 0 ? 'deep_json' : 'deep_sse';
     waves += 1;
     const replies = Array.from({ length: CALLS }, () => callTool(attacked, tool, {}, 120_000).then(outcomeOf, () => 'no answer'));
-    for (const outcome of await Promise.all(replies)) count(`${tool}: ${outcome}`);
+    for (const outcome of await Promise.all(replies)) outcomes.add(`${tool}: ${outcome}`);
   }
 })();
 
@@ -123,7 +104,7 @@ const bytes = Number(values.levels) * 2;
 console.log(
   `attack: ${waves} waves of ${CALLS} tools/call at once, each answered with a result nested ${values.levels} levels deep (${(bytes / 1e6).toFixed(1)} MB), JSON and SSE in turn, for ${SECONDS} s; gateway ${path.relative(root, values.main)}`,
 );
-console.log(`deep calls ended as: ${[...outcomes].map(([outcome, n]) => `${outcome} ${n}`).join(', ')}`);
+console.log(`deep calls ended as: ${outcomes}`);
 console.log();
 printTable(
   ['measure', 'attacked', 'idle twin', 'attacked / twin', 'bound'],
