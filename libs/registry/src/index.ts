@@ -13,7 +13,7 @@ export { type DocumentSizeCap } from './lib/sources/document-size-cap';
 export { FileJsonSource } from './lib/sources/file-json-source';
 export { DEFAULT_MAX_SCHEMA_NODES } from './lib/model/route-limits';
 export { DEFAULT_YAML_LIMITS } from './lib/sources/yaml-limits';
-export { McpServerToolsSource, type ToolLister } from './lib/sources/mcp-server-source';
+export { type McpToolListing, McpServerToolsSource, type ToolLister } from './lib/sources/mcp-server-source';
 export { type RouteDirectory, StaticRouteDirectory } from './lib/portal/route-directory';
 export { PortalRouteDirectory } from './lib/portal/portal-route-directory';
 export { ROUTING_HINT_PATH } from './lib/portal/portal-registry';

@@ -49,7 +49,6 @@ export const ENV_OVERRIDES: ReadonlyArray<[string, string, EnvKind]> = [
   ['MCP_PORTAL_REGISTRY_URL', 'mcp.portal.registryUrl', 'string'],
   ['MCP_PORTAL_REFRESH_TTL_MILLIS', 'mcp.portal.refreshTtlMillis', 'int'],
   ['MCP_CATALOGUE_REFRESH_TTL_MILLIS', 'mcp.catalogue.refreshTtlMillis', 'int'],
-  ['MCP_CATALOGUE_MAX_OPENAPI_DOCUMENT_BYTES', 'mcp.catalogue.maxOpenApiDocumentBytes', 'int'],
   ['MCP_ROUTING_HINTS_REFRESH_TTL_MILLIS', 'mcp.routingHints.refreshTtlMillis', 'int'],
   ['REDIS_URL', 'mcp.redis.url', 'string'],
   ['LOG_LEVEL', 'logging.level', 'string'],

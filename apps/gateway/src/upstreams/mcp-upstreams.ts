@@ -59,7 +59,7 @@ export class McpUpstreams {
         url,
         location: `${url.origin}${url.pathname}`,
         era: ERA[mcpServer.era ?? 'auto'],
-        headers: () => options.credentials.headers(name),
+        headers: () => options.credentials.secrets(name),
         listTimeoutMillis: options.listTimeoutMillis,
         maxRelayedRequestsPerCall: options.maxRelayedRequestsPerCall,
         ...(mcpServer.oauth && { oauth: clientCredentials(mcpServer.oauth, options) }),
@@ -115,7 +115,7 @@ export class McpUpstreams {
       location: settings.location,
       listTools: async () => {
         const connection = await this.connection(bundle);
-        return connection === undefined ? [] : connection.listTools().catch(throwForOperators);
+        return connection === undefined ? { tools: [] } : connection.listTools().catch(throwForOperators);
       },
     };
   }

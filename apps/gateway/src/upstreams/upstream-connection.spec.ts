@@ -84,8 +84,15 @@ describe('UpstreamConnection', () => {
   it("reads every page of the server's tools/list, with the bundle's headers", async () => {
     const connection = connectionTo(url);
     try {
-      expect((await connection.listTools()).map((tool) => tool.name)).toEqual(['a', 'b', 'c']);
+      expect(await connection.listTools()).toEqual({
+        tools: ['a', 'b', 'c'].map((name) => expect.objectContaining({ name })),
+        requiredCapabilities: {},
+      });
+      // Then once more as a client declaring no capability (capability-attribution.ts): the same tools, so no more.
       expect(server.received.filter((request) => request.method === 'tools/list').map((request) => request.params?.cursor)).toEqual([
+        undefined,
+        'page-2',
+        'page-3',
         undefined,
         'page-2',
         'page-3',

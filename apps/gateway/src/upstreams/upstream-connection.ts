@@ -1,6 +1,7 @@
 import {
   type CallToolResult,
   type EraSetting,
+  type EraVerdict,
   type GetPromptResult,
   type Implementation,
   type InputRequiredResult,
@@ -11,10 +12,11 @@ import {
   type RelayedAnswers,
   type Resource,
   type ResourceTemplate,
-  type SessionConnection,
+  type ServerRequestHandlers,
   type Tool,
 } from '@toolmesh/mcp-client';
 import { McpMetaKey, McpNotification } from '@toolmesh/protocol';
+import type { McpToolListing } from '@toolmesh/registry';
 import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import type { Logger } from '@toolmesh/transport-http/server';
 import type { Dispatcher } from 'undici';
@@ -22,6 +24,7 @@ import type { Dispatcher } from 'undici';
 import type { CircuitBreaker } from '../call/circuit-breaker';
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
 import { CallDeadline } from './call-deadline';
+import { attributeCapabilities, RELAYED_CAPABILITIES, type RelayedCapability } from './capability-attribution';
 import type { LogMessage, ProgressUpdate } from './caller-stream';
 import { type ClientCredentialsSettings, ClientCredentialsToken } from './client-credentials';
 import { correlationHeaders } from './correlation';
@@ -142,9 +145,18 @@ export class UpstreamConnection {
     });
   }
 
-  /** Every page of the server's `tools/list` (the SDK follows `nextCursor`, at most 64 pages), within the listing deadline. */
-  listTools(): Promise<Tool[]> {
-    return this.guarded(startedDeadline(this.settings.listTimeoutMillis), 'tools/list', (client) => client.listTools());
+  /**
+   * Every page of the server's `tools/list` (the SDK follows `nextCursor`, at most 64 pages), and which of
+   * its tools it lists only to clients declaring some capability, all within the listing deadline: those
+   * are found out by listing again as clients declaring fewer (capability-attribution.ts).
+   */
+  listTools(): Promise<McpToolListing> {
+    return this.guarded(startedDeadline(this.settings.listTimeoutMillis), 'tools/list', async (client) => {
+      const tools = await client.listTools();
+      const prior = client.eraVerdict;
+      const requiredCapabilities = await attributeCapabilities(tools, (declared) => this.listAs(declared, prior));
+      return { tools, requiredCapabilities };
+    });
   }
 
   /** Every page of the server's resources, resource templates and prompts, all three within one listing deadline. */
@@ -293,8 +305,30 @@ export class UpstreamConnection {
     });
   }
 
-  /** The client of one connection: the bundle's headers and token as they are now, the correlation headers. */
-  private newClient({ prior, lost }: SessionConnection): McpClient {
+  /**
+   * The server's tools as a client declaring only `declared` sees them: a client of its own, outside the
+   * session (a 2025 server keys its list on the session's `initialize`), that hears no changes and is
+   * closed once it has listed. `prior`: the session's era, so no probe is repeated.
+   */
+  private async listAs(declared: readonly RelayedCapability[], prior: EraVerdict | undefined): Promise<Tool[]> {
+    const client = this.newClient({ prior }, declared);
+    try {
+      await client.connect();
+      return await client.listTools();
+    } finally {
+      await client.close().catch(() => undefined);
+    }
+  }
+
+  /**
+   * The client of one connection: the bundle's headers and token as they are now, the correlation headers.
+   * The session's (with `lost`) declares every relayed capability and hears the server's changes; a
+   * listing's (without) declares `declared` and hears nothing.
+   */
+  private newClient(
+    { prior, lost }: { readonly prior: EraVerdict | undefined; readonly lost?: () => void },
+    declared: readonly RelayedCapability[] = RELAYED_CAPABILITIES,
+  ): McpClient {
     const { bundle, url, era, headers, listTimeoutMillis } = this.settings;
     // A 2025 server's list changes come on its GET stream; when that ends for good, the connection is given
     // up, and opened again (by `watch`, or by the next request).
@@ -303,7 +337,7 @@ export class UpstreamConnection {
       headers: headers(),
       messageHeaders: correlationHeaders,
       ...(this.authorization && { authorization: this.authorization }),
-      onListenEnded: lost,
+      ...(lost ? { onListenEnded: lost } : { listen: false }),
     });
     const client = new McpClient(transport, {
       serverName: bundle,
@@ -313,16 +347,22 @@ export class UpstreamConnection {
       ...(prior && { prior }),
       // Codes only: a report's message may quote what the server said.
       onError: (error) => this.deps.logger.warn('mcp_upstream_report', { bundle, code: codeOf(error) }),
-      onClosed: lost,
+      ...(lost ? { onClosed: lost } : { listenForChanges: false }),
       // Declared to a 2025 server at initialize, for every call: each call's requests go to its own
       // caller (`callTool`); one outside any call is refused (server-request-relay.ts).
-      serverRequests: serverRequestsTo(undefined, this.settings.maxRelayedRequestsPerCall),
+      serverRequests: declaring(serverRequestsTo(undefined, this.settings.maxRelayedRequestsPerCall), declared),
     });
-    client.addNotificationListener(({ notification }) => {
-      if (notification.method === McpNotification.ToolsListChanged) this.onToolsChanged?.();
-    });
+    if (lost)
+      client.addNotificationListener(({ notification }) => {
+        if (notification.method === McpNotification.ToolsListChanged) this.onToolsChanged?.();
+      });
     return client;
   }
+}
+
+/** Only the handlers of `declared`: a client declares the capabilities whose handlers it has (server-requests.ts in mcp-client). */
+function declaring(handlers: ServerRequestHandlers, declared: readonly RelayedCapability[]): ServerRequestHandlers {
+  return Object.fromEntries(declared.map((capability) => [capability, handlers[capability]]));
 }
 
 /** A JSON-RPC error the server answered (the only errors with a numeric code): the server is alive. */

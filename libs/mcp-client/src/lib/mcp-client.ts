@@ -79,6 +79,11 @@ export interface McpClientOptions {
   readonly era?: EraSetting;
   /** What an earlier connection found out: connect without probing (re-probed only if this fails). */
   readonly prior?: EraVerdict;
+  /**
+   * False: a 2026-07-28 server's change notifications are not listened for (no `subscriptions/listen`), for a
+   * client made for one listing. Default true.
+   */
+  readonly listenForChanges?: boolean;
 }
 
 /**
@@ -220,7 +225,8 @@ export class McpClient implements NotificationSource {
     }
     // The transport may have ended during the handshake's last step.
     if (this.state === 'connecting') this.state = 'connected';
-    if (this.state === 'connected' && this.sdk.getProtocolEra() === 'modern') await this.listenForChanges();
+    if (this.state === 'connected' && this.sdk.getProtocolEra() === 'modern' && this.options.listenForChanges !== false)
+      await this.listenForChanges();
     if (this.state === 'connected') this.watchRoots();
   }
 

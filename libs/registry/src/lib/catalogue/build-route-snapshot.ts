@@ -8,7 +8,7 @@ import { type BundleTarget, validateManifest } from '../manifest/validate-manife
 import { convertMcpTools } from '../mcp-server/convert-mcp-tools';
 import { DEFAULT_MAX_SCHEMA_NODES, type RouteLimits } from '../model/route-limits';
 import type { RouteSnapshot, ServiceManifest, SnapshotBuild, SnapshotSource } from '../model/route-snapshot';
-import type { RefusedTool, UncompiledTool } from '../model/tool-definition';
+import type { RefusedTool, ToolTarget, UncompiledTool } from '../model/tool-definition';
 import { convertOpenApi } from '../openapi/convert-openapi';
 import { compileToolSchemas } from './compile-tool-schemas';
 
@@ -151,9 +151,14 @@ function mcpServerTools(service: ServiceManifest, target: BundleTarget): Service
   const tools = validation.manifest.tools.map((tool) => ({
     ...tool,
     publicTool: { ...tool.publicTool, _meta: converted.publicMeta.get(tool.name) },
-    target: { kind: 'mcp', upstreamTool: convertedEntry(converted.upstreamNames, tool.name) } as const,
+    target: mcpTarget(convertedEntry(converted.upstreamNames, tool.name), converted.requiredCapabilities.get(tool.name)),
   }));
   return { ok: true, tools, refused: [...converted.refused] };
+}
+
+/** An MCP server's tool's target: `requiredCapabilities` only on a tool that needs some, so the others' stay as they were. */
+function mcpTarget(upstreamTool: string, requiredCapabilities: readonly string[] | undefined): ToolTarget {
+  return requiredCapabilities === undefined ? { kind: 'mcp', upstreamTool } : { kind: 'mcp', upstreamTool, requiredCapabilities };
 }
 
 /** What a conversion recorded for one of its tools: validation keeps the names a conversion gave, so each has its entry. */

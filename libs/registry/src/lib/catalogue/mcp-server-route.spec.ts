@@ -60,6 +60,33 @@ describe('an MCP server route in the catalogue model (issue 28)', () => {
     ]);
   });
 
+  it('puts the capabilities a tool needs on its target, through the shared cache too (issue 44)', async () => {
+    const manifest = { ...listed, requiredCapabilities: { structured: ['sampling', 'roots'] } };
+    const build = await buildRouteSnapshot({ token: 'everything', namePrefix: 'ev_' }, [{ ...service, manifest }], 'remote', 0, {
+      maxTools: 100,
+    });
+    if (!build.ok) throw new Error(build.problems.join('; '));
+    const targets = (snapshot: typeof build.snapshot) => snapshot.tools.map(({ target }) => target);
+    const expected = [
+      { kind: 'mcp', upstreamTool: 'echo' },
+      { kind: 'mcp', upstreamTool: 'structured', requiredCapabilities: ['sampling', 'roots'] },
+    ];
+    expect(targets(build.snapshot)).toEqual(expected);
+    const stored = JSON.parse(JSON.stringify(encodeRouteSnapshot('everything', build.snapshot))) as unknown;
+    const decoded = await decodeRouteSnapshot(stored, { token: 'everything', namePrefix: 'ev_' }, { maxTools: 100 });
+    if (!decoded.ok) throw new Error(decoded.problems.join('; '));
+    expect(targets(decoded.snapshot)).toEqual(expected);
+  });
+
+  it('refuses a listing whose requiredCapabilities are not lists of names with registry.mcp_server_invalid', async () => {
+    const manifest = { ...listed, requiredCapabilities: { echo: 'sampling' } };
+    expect(await buildRouteSnapshot({ token: 'everything' }, [{ ...service, manifest }], 'remote', 0, { maxTools: 100 })).toMatchObject({
+      ok: false,
+      code: 'registry.mcp_server_invalid',
+      problems: [expect.stringContaining('requiredCapabilities')],
+    });
+  });
+
   it('refuses a listing without a tools array with registry.mcp_server_invalid', async () => {
     expect(
       await buildRouteSnapshot({ token: 'everything' }, [{ ...service, manifest: { tool: [] } }], 'remote', 0, { maxTools: 100 }),

@@ -19,6 +19,8 @@ export interface ConvertedMcpTools {
   readonly publicMeta: ReadonlyMap<string, Record<string, unknown>>;
   /** Tools the gateway cannot serve, each on its own: the rest of the server's tools are served. */
   readonly refused: readonly RefusedTool[];
+  /** The client capabilities a tool needs, by its name in the catalogue: only for tools that need some. */
+  readonly requiredCapabilities: ReadonlyMap<string, readonly string[]>;
 }
 
 /**
@@ -37,6 +39,9 @@ export function convertMcpTools(
 ): ConvertedMcpTools | { problem: string } {
   const tools = (document as { tools?: unknown } | null)?.tools;
   if (!Array.isArray(tools)) return { problem: 'the tools/list result has no "tools" array' };
+  const needed = readRequiredCapabilities((document as { requiredCapabilities?: unknown }).requiredCapabilities);
+  if (typeof needed === 'string') return { problem: needed };
+  const requiredCapabilities = new Map<string, readonly string[]>();
   const converted: Array<Record<string, unknown>> = [];
   const upstreamNames = new Map<string, string>();
   const publicMeta = new Map<string, Record<string, unknown>>();
@@ -57,8 +62,20 @@ export function convertMcpTools(
     converted.push(manifestTool);
     upstreamNames.set(name, upstream.name as string);
     publicMeta.set(name, { ...metaOf(upstream), [ANNOTATIONS_CLAIM_META_KEY]: claim });
+    const capabilities = needed[upstream.name as string];
+    if (capabilities !== undefined && capabilities.length > 0) requiredCapabilities.set(name, capabilities);
   }
-  return { manifest: { tools: converted }, upstreamNames, publicMeta, refused };
+  return { manifest: { tools: converted }, upstreamNames, publicMeta, refused, requiredCapabilities };
+}
+
+/** The listing's `requiredCapabilities` (McpToolListing): by the server's tool name, capability names. */
+function readRequiredCapabilities(value: unknown): Readonly<Record<string, readonly string[]>> | string {
+  if (value === undefined) return {};
+  const problem = '"requiredCapabilities" must map tool names to arrays of capability names';
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return problem;
+  const entries = Object.values(value as Record<string, unknown>);
+  const valid = entries.every((names) => Array.isArray(names) && names.every((name) => typeof name === 'string'));
+  return valid ? (value as Record<string, readonly string[]>) : problem;
 }
 
 function toolProblem(tool: Record<string, unknown>, namePrefix: string): string | undefined {

@@ -15,12 +15,13 @@ export interface PublicTool {
  * - `service`: a manifest's tool service; its call is one POST of the arguments to `endpoint`.
  * - `openapi`: an OpenAPI operation (issue 27); `http` says where each argument goes.
  * - `mcp`: a tool of an MCP server (issue 28); its call is forwarded as MCP `tools/call` of `upstreamTool`,
- *   the tool's name on that server.
+ *   the tool's name on that server. `requiredCapabilities`, when the server lists the tool only to clients
+ *   declaring them (issue 44): a caller is shown it, and may call it, only when it declares them all.
  */
 export type ToolTarget =
   | { readonly kind: 'service' }
   | { readonly kind: 'openapi'; readonly http: HttpBinding }
-  | { readonly kind: 'mcp'; readonly upstreamTool: string };
+  | { readonly kind: 'mcp'; readonly upstreamTool: string; readonly requiredCapabilities?: readonly string[] };
 
 /** The target of every manifest tool: one object, shared. */
 export const SERVICE_TARGET: ToolTarget = Object.freeze({ kind: 'service' });
