@@ -163,8 +163,9 @@ async function main() {
     process.exitCode = 1;
     return;
   }
-  const projects = projectsToRun(process.argv.includes('--affected'));
-  const steps = nxSteps(projects);
+  const affected = process.argv.includes('--affected');
+  const projects = projectsToRun(affected);
+  const steps = nxSteps(projects, { everyProject: !affected });
   const jestRuns = aloneRuns(projects).map((run) => ({ ...run, args: ['jest', '-c', run.config, ...run.paths] }));
   if (projects.length === 0) {
     console.log('no project is affected\n0 passed, 0 failed');
