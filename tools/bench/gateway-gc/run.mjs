@@ -109,7 +109,7 @@ const fedCall = (era) => mcpRequest(era, 'tools/call', { name: 'echo', arguments
 try {
   const toolService = await startToolService(10);
   const mcpServer = await startBenchMcpServer();
-  const targets = [
+  const allTargets = [
     { name: 'REST tool, 2025', call: callRequest('legacy'), upstream: toolService.url },
     { name: 'REST tool, 2026-07-28', call: callRequest('modern'), upstream: toolService.url },
     {
@@ -125,6 +125,10 @@ try {
       bundle: `mcpServer: { url: "${mcpServer.url}", era: "2026-07-28" }`,
     },
   ];
+  // Under --smoke one target per kind of tool, each in another era: every path of the script, half the processes.
+  const targets = SMOKE
+    ? allTargets.filter((target) => target.name === 'REST tool, 2025' || target.name === 'MCP tool, 2026-07-28')
+    : allTargets;
   const builds = [path.join(root, 'dist/apps/gateway/main.js'), ...options.compare.map((main) => path.resolve(main))];
   console.log(`${rate} calls/s (autocannon), ${warmup} s of warm-up, ${duration} s measured per target, node ${process.version}\n`);
   console.log(

@@ -150,9 +150,10 @@ try {
   ];
 
   console.log(`\n${load}, ${connections} connections, ${rounds} rounds of ${duration} s per scenario, node ${process.version}\n`);
-  for (const scenario of scenarios) {
+  // Warm-up (JIT, connection pools); not under --smoke, whose one measured run goes the same way.
+  for (const scenario of SMOKE ? [] : scenarios) {
     await settle();
-    await runLoad(load, { ...scenario, connections, duration: 1 }); // warm-up: JIT, connection pools
+    await runLoad(load, { ...scenario, connections, duration: 1 });
   }
   const perRound = [];
   for (let round = 0; round < rounds; round += 1) {

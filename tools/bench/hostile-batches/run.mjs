@@ -31,7 +31,8 @@ const SECONDS = Number(values.seconds);
 /** A neighbour's call or a probe not answered within this counts as not answered. */
 const ANSWER_TIMEOUT_MILLIS = 10_000;
 
-const service = await startToolService(1000);
+// Under --smoke a 100-tool catalogue: the same path, a tenth of the catalogue to load and list.
+const service = await startToolService(SMOKE ? 100 : 1000);
 const gatewayYaml = `mcp:\n  bundles: [{ name: bench, serviceDomain: "${service.url}", manifestPath: /tool-manifest }]\n`;
 const gatewayOptions = { main: values.main, nodeOptions: [`--max-old-space-size=${values.heap}`] };
 
@@ -39,7 +40,7 @@ const { attacked, twin, neighbour, liveness } = await startTwins(gatewayYaml, ga
   tool: 'tool_0000',
   args: { text: 'hi' },
   timeoutMillis: ANSWER_TIMEOUT_MILLIS,
-  warmUps: 50,
+  warmUps: SMOKE ? 5 : 50,
 });
 const ATTACK = JSON.stringify(Array.from({ length: MEMBERS }, (_, id) => ({ jsonrpc: '2.0', id, method: 'tools/list' })));
 

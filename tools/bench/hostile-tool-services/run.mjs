@@ -24,7 +24,7 @@ const { values } = parseArgs({
 });
 const CALLS = Number(values.calls);
 const TTLS = Number(values.ttls);
-const TTL_MILLIS = 2_000;
+const TTL_MILLIS = SMOKE ? 500 : 2_000;
 
 const serviceUrl = (await start('hostile tool service', [path.join(import.meta.dirname, 'hostile-service.mjs')], {}, /listening on (\S+)/))
   .url;

@@ -25,7 +25,7 @@ const { values } = parseArgs({
     smoke: { type: 'boolean', default: false },
   },
 });
-const TTL_MILLIS = 2_000;
+const TTL_MILLIS = SMOKE ? 500 : 2_000;
 const WINDOW_MILLIS = Number(values.ttls) * TTL_MILLIS;
 const DEPTH = Math.floor((Number(values.mb) * 1_048_576) / 2);
 /** A call, a probe or a status read not answered within this fails the run. */
@@ -69,7 +69,7 @@ const lastError = async (gateway) => {
   return status.bundles[0].lastError?.code ?? 'none';
 };
 
-await servedAndWarm([twin, after, before].filter(Boolean), echo, { warmUps: 20 });
+await servedAndWarm([twin, after, before].filter(Boolean), echo, { warmUps: SMOKE ? 2 : 20 });
 
 /**
  * One window of at least `WINDOW_MILLIS`, and until the attacked gateway has refused the document at
