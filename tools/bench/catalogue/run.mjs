@@ -7,6 +7,8 @@
 //               while serving.
 // Event-loop delay is measured inside the gateway process (event-loop-probe.mjs, loaded with --import);
 // throughput and latency by autocannon. Usage: npx nx run gateway:bench-catalogue [-- --duration 10 --connections 16]
+import '../usage.mjs';
+
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -15,6 +15,8 @@
 //   node tools/bench/gateway-gc/run.mjs [--rate 2000 --duration 6 --warmup 6 --compare <main.js>]
 //     --compare <main.js>  also measures another gateway build (a copy inside the repository, so that it
 //                          finds node_modules), target by target (repeatable)
+import '../usage.mjs';
+
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

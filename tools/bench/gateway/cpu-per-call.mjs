@@ -38,6 +38,8 @@
 // `auth` and `limits`), so that the ratio to the baseline is read against what the required work costs:
 //     --floor-without <parts>  also measures the floor without these parts (comma-separated, e.g. logs,metrics):
 //                          what each part of the required work costs (repeatable)
+import '../usage.mjs';
+
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';

@@ -9,6 +9,8 @@
 //
 // Usage (after `npx nx build gateway`):
 //   node tools/bench/openapi/run.mjs [--rate 2000 --duration 3 --rounds 9 --warmup 10]
+import '../usage.mjs';
+
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -2,9 +2,10 @@
 // The evidence behind ADR 0004: one keep-alive client POSTing small JSON to a local node:http service,
 // 64 calls in flight, with got (the design's choice), undici's pool (the gateway's) and bare node:http
 // as the baseline, all in one run. Usage: node tools/bench/tool-client/run.mjs [calls]
+import '../usage.mjs';
+
 import http from 'node:http';
 
-import got from 'got';
 import { Pool } from 'undici';
 
 import { SMOKE, smokeRan } from '../smoke.mjs';
@@ -20,6 +21,8 @@ const origin = `http://127.0.0.1:${server.address().port}`;
 const body = JSON.stringify({ query: 'x', limit: 3 });
 const headers = { 'content-type': 'application/json' };
 
+// got is an ES module package: imported here, after --help has had its say (usage.mjs), not parsed for it.
+const { default: got } = await import('got');
 const agent = new http.Agent({ keepAlive: true, maxSockets: inFlight });
 const gotClient = got.extend({ agent: { http: agent }, retry: { limit: 0 }, timeout: { request: 5_000 } });
 const pool = new Pool(origin, { connections: inFlight });
