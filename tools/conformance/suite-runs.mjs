@@ -17,7 +17,7 @@
  * swallowed here. A run that has not ended after RUN_TIMEOUT_MS stops the whole process; results.json then
  * holds the runs before it, and the caller counts the others as runs that wrote nothing.
  */
-import { readFileSync,writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire, register } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { format } from 'node:util';

@@ -46,9 +46,9 @@ export class RecordingRestService {
         const target = req.url ?? '';
         if (req.method === 'GET' && this.documents.has(target)) {
           const document = this.documents.get(target);
-          res
-            .writeHead(200, { 'content-type': 'application/json' })
-            .end(typeof document === 'string' ? document : JSON.stringify(document));
+          const text = typeof document === 'string' ? document : JSON.stringify(document);
+          // With its length, as a web server serves a file: a document over a cap is refused by its size.
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
           return;
         }
         const request = {

@@ -10,6 +10,7 @@ export { LiveCatalogue, type RequestedRefresh } from './lib/catalogue/live-catal
 export { OPENAPI_DOCUMENT, PORTAL_DOCUMENT, ROUTING_HINT_DOCUMENT, TOOL_SOURCE_DOCUMENT } from './lib/model/json-source';
 export { HttpJsonSource, type HttpJsonSourceOptions, jsonSourceAt } from './lib/sources/http-json-source';
 export { type DocumentSizeCap } from './lib/sources/document-size-cap';
+export { CONTROLLED_HEADERS } from './lib/openapi/operation-tool';
 export { FileJsonSource } from './lib/sources/file-json-source';
 export { DEFAULT_MAX_SCHEMA_NODES } from './lib/model/route-limits';
 export { DEFAULT_YAML_LIMITS } from './lib/sources/yaml-limits';

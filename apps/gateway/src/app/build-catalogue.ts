@@ -1,6 +1,7 @@
 import {
   type CatalogueChangeChannel,
   type CatalogueLog,
+  type DocumentSizeCap,
   FileJsonSource,
   HttpJsonSource,
   type HttpJsonSourceOptions,
@@ -46,7 +47,9 @@ export function buildCatalogue(mcp: GatewayConfig['mcp'], log: CatalogueLog, now
   const cache = mcp.redis.url === undefined ? undefined : new RedisSnapshotCache({ ...mcp.redis, url: mcp.redis.url, log });
   const directory: RouteDirectory =
     mcp.portal.registryUrl === undefined
-      ? new StaticRouteDirectory(mcp.bundles.map((bundle) => bundleRoute(bundle, fetchLimits, upstreams)))
+      ? new StaticRouteDirectory(
+          mcp.bundles.map((bundle) => bundleRoute(bundle, fetchLimits, upstreams, mcp.catalogue.maxOpenApiDocumentBytes)),
+        )
       : new PortalRouteDirectory({
           source: jsonSourceAt(mcp.portal.registryUrl, PORTAL_DOCUMENT, fetchLimits),
           routes: { fetch: fetchLimits, ...(mcp.portal.namePrefix !== undefined && { namePrefix: mcp.portal.namePrefix }) },
@@ -71,11 +74,22 @@ export function buildCatalogue(mcp: GatewayConfig['mcp'], log: CatalogueLog, now
 }
 
 /** An `mcp.bundles` entry as a route of one tool service; the bundle's name is the route token. */
-function bundleRoute(bundle: BundleSettings, fetchLimits: HttpJsonSourceOptions, upstreams: McpUpstreams): RouteConfig {
+function bundleRoute(
+  bundle: BundleSettings,
+  fetchLimits: HttpJsonSourceOptions,
+  upstreams: McpUpstreams,
+  maxOpenApiDocumentBytes: number,
+): RouteConfig {
   if (bundle.mcpServer !== undefined) return mcpServerRoute(bundle, upstreams);
   // Every other bundle has its serviceDomain (load-config.ts checks it).
   const domain = (bundle.serviceDomain ?? '').replace(/\/+$/, '');
-  if (bundle.openapi !== undefined) return openApiRoute(bundle, bundle.openapi, domain, fetchLimits);
+  if (bundle.openapi !== undefined) {
+    const sizeCap =
+      bundle.openapi.maxDocumentBytes === undefined
+        ? { maxBytes: maxOpenApiDocumentBytes, setting: 'mcp.catalogue.maxOpenApiDocumentBytes, MCP_CATALOGUE_MAX_OPENAPI_DOCUMENT_BYTES' }
+        : { maxBytes: bundle.openapi.maxDocumentBytes, setting: `openapi.maxDocumentBytes of bundle ${bundle.name}` };
+    return openApiRoute(bundle, bundle.openapi, domain, fetchLimits, sizeCap);
+  }
   const manifest =
     bundle.manifestFile !== undefined
       ? new FileJsonSource(bundle.manifestFile)
@@ -102,11 +116,16 @@ function openApiRoute(
   openapi: OpenApiBundleSettings,
   domain: string,
   fetchLimits: HttpJsonSourceOptions,
+  sizeCap: DocumentSizeCap,
 ): RouteConfig {
   const document =
     openapi.documentFile !== undefined
-      ? new FileJsonSource(openapi.documentFile, OPENAPI_DOCUMENT, fetchLimits.yaml)
-      : new HttpJsonSource(new URL(openapi.documentUrl ?? domain), fetchLimits, OPENAPI_DOCUMENT);
+      ? new FileJsonSource(openapi.documentFile, OPENAPI_DOCUMENT, fetchLimits.yaml, sizeCap)
+      : new HttpJsonSource(
+          new URL(openapi.documentUrl ?? domain),
+          { ...fetchLimits, maxBytes: sizeCap.maxBytes, maxBytesSetting: sizeCap.setting },
+          OPENAPI_DOCUMENT,
+        );
   return {
     token: bundle.name,
     services: [{ serviceDomain: domain, manifest: document, openapi: openApiSelection(openapi) }],
@@ -128,11 +147,15 @@ function mcpServerRoute(bundle: BundleSettings, upstreams: McpUpstreams): RouteC
 }
 
 /** `operations` may be one comma-separated string, as an environment variable gives it. */
-export function openApiSelection(openapi: Pick<OpenApiBundleSettings, 'operations' | 'tags' | 'timeoutMillis'>): OpenApiSelection {
+export function openApiSelection(
+  openapi: Pick<OpenApiBundleSettings, 'operations' | 'tags' | 'timeoutMillis' | 'names' | 'outputSchemas'>,
+): OpenApiSelection {
   const operations = typeof openapi.operations === 'string' ? openapi.operations.split(',') : (openapi.operations ?? []);
   return {
     operations: operations.map((operation) => operation.trim()).filter((operation) => operation !== ''),
     tags: openapi.tags ?? [],
     ...(openapi.timeoutMillis !== undefined && { timeoutMillis: openapi.timeoutMillis }),
+    ...(openapi.names !== undefined && { names: openapi.names }),
+    ...(openapi.outputSchemas !== undefined && { outputSchemas: openapi.outputSchemas }),
   };
 }

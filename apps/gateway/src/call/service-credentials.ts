@@ -13,6 +13,8 @@ const FILE_REREAD_MILLIS = 30_000;
  */
 export class ServiceCredentials {
   private readonly sources = new Map<string, ReadonlyMap<string, CredentialSource>>();
+  /** The headers a bundle sends on every call, by bundle: an MCP server's, or an OpenAPI bundle's own (issue 45). */
+  private readonly headerSources = new Map<string, ReadonlyMap<string, CredentialSource>>();
   private readonly files = new Map<string, { value: string | undefined; readAt: number }>();
 
   constructor(
@@ -21,8 +23,10 @@ export class ServiceCredentials {
     private readonly now: () => number = Date.now,
   ) {
     for (const bundle of bundles) {
-      const credentials = bundle.openapi?.credentials ?? bundle.mcpServer?.headers;
+      const credentials = bundle.openapi?.credentials;
       if (credentials !== undefined) this.sources.set(bundle.name, new Map(Object.entries(credentials)));
+      const headers = bundle.openapi?.headers ?? bundle.mcpServer?.headers;
+      if (headers !== undefined) this.headerSources.set(bundle.name, new Map(Object.entries(headers)));
     }
   }
 
@@ -38,11 +42,11 @@ export class ServiceCredentials {
     return this.fileSecret(source.file);
   }
 
-  /** Every secret of the bundle that can be read now, by name: an MCP server bundle's headers. */
-  secrets(routeToken: string): Record<string, string> {
+  /** The bundle's headers whose values can be read now, by name (an unreadable one is left out). */
+  headers(routeToken: string): Record<string, string> {
     const named: Record<string, string> = {};
-    for (const name of this.sources.get(routeToken)?.keys() ?? []) {
-      const value = this.secret(routeToken, name);
+    for (const [name, source] of this.headerSources.get(routeToken) ?? []) {
+      const value = this.read(source);
       if (value !== undefined) named[name] = value;
     }
     return named;

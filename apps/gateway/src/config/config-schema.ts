@@ -9,6 +9,8 @@ const stringList = { type: 'array', items: { type: 'string', minLength: 1 } };
 const scopeList = { type: 'array', items: { type: 'string', pattern: '^[\\x21\\x23-\\x5B\\x5D-\\x7E]{1,128}$' } };
 const httpUrl = { type: 'string', pattern: '^https?://[^#]+$' };
 /** Where a secret is: an environment variable or a mounted file (OpenAPI credentials, an MCP server's headers). */
+/** An HTTP header name (RFC 9110 token), for headers the configuration sends. */
+const headerName = "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$";
 const credentialSource = {
   type: 'object',
   additionalProperties: false,
@@ -166,6 +168,10 @@ export const configSchema = {
                   tags: stringList,
                   timeoutMillis: positiveInt,
                   credentials: { type: 'object', additionalProperties: credentialSource },
+                  headers: { type: 'object', propertyNames: { pattern: headerName }, additionalProperties: credentialSource },
+                  names: { type: 'object', additionalProperties: { type: 'string', minLength: 1 } },
+                  outputSchemas: { enum: ['enforce', 'none'] },
+                  maxDocumentBytes: positiveInt,
                 },
                 oneOf: [{ required: ['documentUrl'] }, { required: ['documentFile'] }],
               },
@@ -178,7 +184,7 @@ export const configSchema = {
                   era: { enum: ['auto', '2025', '2026-07-28'] },
                   headers: {
                     type: 'object',
-                    propertyNames: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$" },
+                    propertyNames: { pattern: headerName },
                     additionalProperties: credentialSource,
                   },
                   oauth: tokenClient({}),
@@ -214,6 +220,7 @@ export const configSchema = {
             'requestedRefreshIntervalMillis',
             'manifestTimeoutMillis',
             'maxManifestBytes',
+            'maxOpenApiDocumentBytes',
             'maxYamlDepth',
             'maxYamlNodes',
             'maxSchemaNodes',
@@ -227,6 +234,7 @@ export const configSchema = {
             requestedRefreshIntervalMillis: { type: 'integer', minimum: 0 },
             manifestTimeoutMillis: positiveInt,
             maxManifestBytes: positiveInt,
+            maxOpenApiDocumentBytes: positiveInt,
             maxYamlDepth: positiveInt,
             maxYamlNodes: positiveInt,
             maxSchemaNodes: positiveInt,

@@ -9,6 +9,11 @@ import type { AuthSettings, GatewayConfig } from './gateway-config';
 /** Also the lint command's, which reads a document as the catalogue would. */
 export const DEFAULT_MANIFEST_TIMEOUT_MILLIS = 5_000;
 export const DEFAULT_MAX_MANIFEST_BYTES = 8 * 1_048_576;
+/**
+ * Room for the largest published descriptions (GitHub's api.github.com, 13 MB; its GHEC one, 14 MB) twice
+ * over: what reading one costs is bounded by the YAML and schema limits, not by refusing it (docs/gateway.md).
+ */
+export const DEFAULT_MAX_OPENAPI_DOCUMENT_BYTES = 32 * 1_048_576;
 
 /**
  * Where the local profile's bundle finds the sample tool service: where `nx serve gateway` started it,
@@ -98,6 +103,7 @@ export function defaultConfig(env: NodeJS.ProcessEnv = {}): GatewayConfig {
         requestedRefreshIntervalMillis: 1_000,
         manifestTimeoutMillis: DEFAULT_MANIFEST_TIMEOUT_MILLIS,
         maxManifestBytes: DEFAULT_MAX_MANIFEST_BYTES,
+        maxOpenApiDocumentBytes: DEFAULT_MAX_OPENAPI_DOCUMENT_BYTES,
         maxYamlDepth: DEFAULT_YAML_LIMITS.maxDepth,
         maxYamlNodes: DEFAULT_YAML_LIMITS.maxNodes,
         maxSchemaNodes: DEFAULT_MAX_SCHEMA_NODES,

@@ -75,6 +75,17 @@ export interface OpenApiBundleSettings {
   timeoutMillis?: number;
   /** By security scheme name: the environment variable or mounted file holding its secret (a `user:password` for basic). */
   credentials?: Record<string, CredentialSource>;
+  /**
+   * Headers sent on every call of the bundle's tools, by name: the environment variable or mounted file
+   * holding the whole value (`Bearer ghp_...`). For documents that declare no security scheme; never logged.
+   */
+  headers?: Record<string, CredentialSource>;
+  /** Tool names by operationId, for operations whose sanitised operationId is not wanted or collides. */
+  names?: Record<string, string>;
+  /** `enforce` (the default): a JSON object reply is checked against the derived outputSchema; `none`: no outputSchema, the reply passed as text. */
+  outputSchemas?: 'enforce' | 'none';
+  /** Largest document read for this bundle; unset, `mcp.catalogue.maxOpenApiDocumentBytes`. */
+  maxDocumentBytes?: number;
 }
 
 export type CredentialSource = { env: string } | { file: string };
@@ -223,6 +234,8 @@ export interface GatewayConfig {
       requestedRefreshIntervalMillis: number;
       manifestTimeoutMillis: number;
       maxManifestBytes: number;
+      /** An OpenAPI document over this is refused as it downloads (registry.document_too_large); a bundle may set its own. */
+      maxOpenApiDocumentBytes: number;
       /** A YAML document nesting deeper is refused before it is composed (registry.yaml_too_deep). */
       maxYamlDepth: number;
       /** A YAML document with more nodes is refused before it is composed (registry.yaml_too_many_nodes). */

@@ -99,6 +99,11 @@ mcp:
       'mcpServer.oauth and mcpServer.headers.Authorization would both set the token; keep one',
     ],
     [
+      "an OpenAPI bundle's header that only the gateway sets",
+      'mcp: { bundles: [{ name: a, serviceDomain: "http://a", openapi: { documentFile: d.json, headers: { Host: { env: H } } } }] }',
+      'mcp.bundles a: openapi.headers Host is a header only the gateway sets',
+    ],
+    [
       'an MCP server OAuth client secret given as a literal value',
       'mcp: { bundles: [{ name: a, mcpServer: { url: "http://a/mcp", oauth: { tokenUrl: "http://as/token", clientId: c, clientSecret: s3cret } } }] }',
       'config.mcp.bundles.0.mcpServer.oauth.clientSecret must be object',

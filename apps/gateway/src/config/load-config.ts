@@ -8,6 +8,7 @@ import {
   SchemaCompiler,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@toolmesh/protocol';
+import { CONTROLLED_HEADERS } from '@toolmesh/registry';
 import { parse as parseYaml } from 'yaml';
 
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
@@ -49,6 +50,7 @@ export const ENV_OVERRIDES: ReadonlyArray<[string, string, EnvKind]> = [
   ['MCP_PORTAL_REGISTRY_URL', 'mcp.portal.registryUrl', 'string'],
   ['MCP_PORTAL_REFRESH_TTL_MILLIS', 'mcp.portal.refreshTtlMillis', 'int'],
   ['MCP_CATALOGUE_REFRESH_TTL_MILLIS', 'mcp.catalogue.refreshTtlMillis', 'int'],
+  ['MCP_CATALOGUE_MAX_OPENAPI_DOCUMENT_BYTES', 'mcp.catalogue.maxOpenApiDocumentBytes', 'int'],
   ['MCP_ROUTING_HINTS_REFRESH_TTL_MILLIS', 'mcp.routingHints.refreshTtlMillis', 'int'],
   ['REDIS_URL', 'mcp.redis.url', 'string'],
   ['LOG_LEVEL', 'logging.level', 'string'],
@@ -81,6 +83,7 @@ export function loadConfig(options: { file?: string; env: NodeJS.ProcessEnv }): 
   for (const bundle of valid.mcp.bundles) {
     checkBundleSource(bundle);
     checkOpenApiDocumentUrl(bundle);
+    checkOpenApiHeaders(bundle);
     checkTokenExchange(bundle, valid.auth !== undefined);
   }
   checkToolClient(valid.mcp.toolClient);
@@ -237,6 +240,16 @@ function checkOpenApiDocumentUrl({ name, serviceDomain = '', openapi }: BundleSe
   if (url === undefined) return;
   if (!URL.canParse(url) || !URL.canParse(serviceDomain) || new URL(url).origin !== new URL(serviceDomain).origin) {
     throw configInvalid(`mcp.bundles ${name}: openapi.documentUrl must be a URL on the origin of serviceDomain (${serviceDomain})`);
+  }
+}
+
+/** A bundle's own headers (issue 45) never say where a call goes or how it is framed: those are the gateway's. */
+function checkOpenApiHeaders({ name, openapi }: BundleSettings): void {
+  const controlled = Object.keys(openapi?.headers ?? {}).find((header) => CONTROLLED_HEADERS.has(header.toLowerCase()));
+  if (controlled !== undefined) {
+    throw configInvalid(
+      `mcp.bundles ${name}: openapi.headers ${controlled} is a header only the gateway sets (where a call goes or how it is framed)`,
+    );
   }
 }
 

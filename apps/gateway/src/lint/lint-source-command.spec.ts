@@ -128,6 +128,29 @@ not selected (117):`);
     }
   });
 
+  describe("GitHub's published description (13 MB; @octokit/openapi, ADR 0026)", () => {
+    const github = require.resolve('@octokit/openapi/generated/api.github.com.json');
+
+    it('names operations by the stated rule or by --name, and --output-schemas is read', async () => {
+      const result = await lint(github, '--operations', 'repos/get,repos/get-content', '--name', 'repos/get=get_repository', '--json');
+      expect(result.code).toBe(0);
+      expect((JSON.parse(result.stdout) as { tools: unknown[] }).tools).toEqual([
+        { name: 'get_repository', call: 'GET /repos/{owner}/{repo}' },
+        { name: 'repos_get_content', call: 'GET /repos/{owner}/{repo}/contents/{path}' },
+      ]);
+      expect((await lint(github, '--name', 'repos/get')).code).toBe(2);
+      expect((await lint(github, '--output-schemas', 'strict')).code).toBe(2);
+    });
+
+    it('refuses it under a lower --max-document-bytes, saying its size and the setting', async () => {
+      expect(await lint(github, '--max-document-bytes', '8388608')).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `gateway lint-source: document file ${github} is 13001822 bytes, over the limit of 8388608 bytes (--max-document-bytes); raise --max-document-bytes to read it\n`,
+      });
+    });
+  });
+
   it('usage errors exit 2; an unreadable file exits 1', async () => {
     expect((await lint()).code).toBe(2);
     expect((await lint('a', 'b')).code).toBe(2);

@@ -35,15 +35,23 @@ export class ServerFeatures {
     return Boolean(this.sdk.getServerCapabilities()?.[feature]);
   }
 
+  /**
+   * Each list is asked only of a server that offers its feature: for one that does not, the SDK answers an
+   * empty list itself and says so with `console.debug`, a line on stdout outside any log format (a gateway's
+   * JSON lines, issue 44), at every listing.
+   */
   async listResources(options: FeatureRequestOptions = {}): Promise<Resource[]> {
+    if (!this.offers('resources')) return [];
     return (await this.sdk.listResources(undefined, this.requestOptions(options))).resources;
   }
 
   async listResourceTemplates(options: FeatureRequestOptions = {}): Promise<ResourceTemplate[]> {
+    if (!this.offers('resources')) return [];
     return (await this.sdk.listResourceTemplates(undefined, this.requestOptions(options))).resourceTemplates;
   }
 
   async listPrompts(options: FeatureRequestOptions = {}): Promise<Prompt[]> {
+    if (!this.offers('prompts')) return [];
     return (await this.sdk.listPrompts(undefined, this.requestOptions(options))).prompts;
   }
 

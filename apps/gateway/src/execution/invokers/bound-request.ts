@@ -17,7 +17,8 @@ const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
 /**
  * Places an OpenAPI tool's arguments (issue 27): path and query values by outboundPath, header parameters
  * as headers (printable ASCII only; the gateway's own headers, already in `headers`, win), the body argument
- * as the JSON body, and the credentials the operation needs from the bundle's configuration, never from the
+ * as the JSON body, the bundle's own headers (`openapi.headers`, issue 45: after the gateway's, before any
+ * argument's), and the credentials the operation needs from the bundle's configuration, never from the
  * caller (they win over everything). `headers` is the call's own object, added to in place. A problem is
  * the caller's (or the operator's) to fix, named in an `isError` result; the service is not called.
  */
@@ -27,6 +28,13 @@ export function boundRequest(
   headers: Record<string, string>,
   credentials: { readonly store: ServiceCredentials | undefined; readonly routeToken: string },
 ): BoundRequest | { problem: string } {
+  for (const [name, value] of Object.entries(credentials.store?.headers(credentials.routeToken) ?? {})) {
+    const header = name.toLowerCase();
+    if (headers[header] !== undefined) continue;
+    // An operator's value, but a mounted file may still end in a line break, which would add headers.
+    if (!HEADER_VALUE.test(value)) return { problem: `the bundle's header ${header} has characters a header cannot carry` };
+    headers[header] = value;
+  }
   let credentialQuery: Array<readonly [string, string]> | undefined;
   for (const { scheme, kind, name } of binding.credentials) {
     const secret = credentials.store?.secret(credentials.routeToken, scheme);

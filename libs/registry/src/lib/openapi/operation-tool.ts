@@ -31,9 +31,10 @@ const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
  * Headers that say where a request goes, how it is framed or how a proxy handles it (RFC 9110 §7.2, §7.6.1,
  * §8.6, §10.1.1, RFC 9112 §6.1, RFC 7239): the gateway's and the HTTP client's to set, never an
  * argument's. A caller's value there could send the call to another virtual host behind the service's
- * address, smuggle a second request or cut the body. An operation declaring one is refused as it loads.
+ * address, smuggle a second request or cut the body. An operation declaring one is refused as it loads, and
+ * a bundle's own `openapi.headers` may not name one (the gateway's load-config.ts).
  */
-const CONTROLLED_HEADERS = new Set([
+export const CONTROLLED_HEADERS: ReadonlySet<string> = new Set([
   'host',
   'connection',
   'keep-alive',

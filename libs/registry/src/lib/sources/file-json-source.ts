@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 
 import { RegistryError } from '../errors';
 import { type DocumentKind, type JsonSource, MANIFEST_DOCUMENT } from '../model/json-source';
-import { documentTooLarge, type DocumentSizeCap } from './document-size-cap';
+import { type DocumentSizeCap, documentTooLarge } from './document-size-cap';
 import { parseDocument } from './parse-document';
 import type { YamlLimits } from './yaml-limits';
 
