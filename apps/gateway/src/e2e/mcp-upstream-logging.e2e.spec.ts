@@ -1,6 +1,6 @@
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LoggingMessageNotificationSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import { type LoggingLevel, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { spawnGateway, writeGatewayConfig } from '@toolmesh/test-peers/gateway-process';
 import { CONFORMANCE_FEATURES_SCRIPT, type HttpPeer, startHttpPeer } from '@toolmesh/test-peers/peers/http-peer';
 import type { ServerProcess } from '@toolmesh/test-peers/server-process';

@@ -14,8 +14,8 @@ import { type AnsweredObserver, createDispatcher, type Dispatcher } from './disp
 import { CallerRequests } from './era-2025/caller-requests';
 import { CallsInFlight } from './era-2025/calls-in-flight';
 import { Era2025, era2025Methods } from './era-2025/era-2025';
-import { setLevelHandler } from './era-2025/handlers/set-level';
 import { initializeHandler } from './era-2025/handlers/initialize';
+import { setLevelHandler } from './era-2025/handlers/set-level';
 import { SessionLogLevels } from './era-2025/session-log-levels';
 import { assumedVersion } from './era-2025/version-check';
 import { Era2026, type ModernRequestHandler } from './era-2026/era-2026';
