@@ -59,7 +59,7 @@ export class McpUpstreams {
         url,
         location: `${url.origin}${url.pathname}`,
         era: ERA[mcpServer.era ?? 'auto'],
-        headers: () => options.credentials.secrets(name),
+        headers: () => options.credentials.headers(name),
         listTimeoutMillis: options.listTimeoutMillis,
         maxRelayedRequestsPerCall: options.maxRelayedRequestsPerCall,
         ...(mcpServer.oauth && { oauth: clientCredentials(mcpServer.oauth, options) }),
