@@ -9,7 +9,7 @@
  */
 import { createServer } from 'node:http';
 
-import { McpServer, ResourceTemplate, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { acceptedContent, createMcpHandler, inputRequired, McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 
 /** A 1x1 transparent PNG. */
@@ -88,6 +88,21 @@ function mcpServer() {
     }
     return { content: [{ type: 'text', text: 'Logging test completed' }] };
   });
+  // input-required-result-non-tool-request (issue 44): a prompt that asks for the context first (an input_required
+  // round at 2026-07-28, as the suite's reference server does), then is given.
+  server.registerPrompt('test_input_required_result_prompt', { description: 'A prompt that asks for its context first' }, async (ctx) => {
+    const context = acceptedContent(ctx.mcpReq.inputResponses, 'user_context')?.context;
+    if (typeof context === 'string')
+      return { messages: [{ role: 'user', content: { type: 'text', text: `Use this context: ${context}` } }] };
+    return inputRequired({
+      inputRequests: {
+        user_context: inputRequired.elicit({
+          message: 'What context should the prompt use?',
+          requestedSchema: { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] },
+        }),
+      },
+    });
+  });
   server.registerPrompt('test_prompt_with_image', { description: 'A prompt with image content' }, async () => ({
     messages: [
       { role: 'user', content: { type: 'image', data: PNG, mimeType: 'image/png' } },
@@ -103,15 +118,19 @@ async function readBody(req) {
   return chunks.length && req.method !== 'GET' ? Buffer.concat(chunks) : undefined;
 }
 
+/**
+ * The SDK's 2026-07-28 entry, as the suites' reference server serves: a fresh server per request, with
+ * 2025 requests served statelessly beside it (a gateway in front, era `auto`, speaks 2026-07-28 to it).
+ */
+const handler = createMcpHandler(() => mcpServer(), { responseMode: 'auto' });
+
 const http = createServer(async (req, res) => {
   const body = await readBody(req);
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(key, value);
   const request = new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body });
   // Event-stream answers, passed on as they come: a call's progress goes on its stream before the result.
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-  await mcpServer().connect(transport);
-  const response = await transport.handleRequest(request);
+  const response = await handler.fetch(request);
   res.writeHead(response.status, Object.fromEntries(response.headers));
   if (response.body) for await (const chunk of response.body) res.write(chunk);
   res.end();

@@ -8,6 +8,9 @@
  *   --port=<n>        listen on this port instead of one the OS picks (to restart a server in place)
  *   --modern          the SDK's 2026-07-28 entry (createMcpHandler): server/discover and stateless per-request
  *                     serving, with 2025 requests served statelessly beside it
+ *   --asking          also serves a prompt "greet" and a resource "test://greeting" that ask for the user's name
+ *                     (an elicitation) before they are given: an `input_required` result at 2026-07-28, a request
+ *                     on the prompt's or read's own stream at 2025 (the SDK's legacy shim; issue 44)
  *
  * Tools: "add" {a, b}; "echo" {text} (read-only, with a `_meta` of its own); "notify-later" sends a logging notification 50 ms after answering
  * (so it travels on the GET notification stream); "slow" {ms} answers after ms milliseconds, or never once
@@ -19,7 +22,13 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 
-import { createMcpHandler, McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import {
+  acceptedContent,
+  createMcpHandler,
+  inputRequired,
+  McpServer,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 import * as z from 'zod';
 
 const flags = new Set(process.argv.slice(2));
@@ -71,7 +80,35 @@ function mcpServer() {
     return { content: [{ type: 'text', text: 'scheduled' }] };
   });
   for (const name of addedTools) addTool(server, name);
+  if (flags.has('--asking')) addAskingFeatures(server);
   return server;
+}
+
+/** --asking: a prompt and a resource that need the user's name first (the SDK asks it the way the request's era has). */
+function addAskingFeatures(server) {
+  const askName = inputRequired({
+    inputRequests: {
+      user_name: inputRequired.elicit({
+        message: 'What is your name?',
+        requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+      }),
+    },
+  });
+  const nameOf = (ctx) => acceptedContent(ctx.mcpReq.inputResponses, 'user_name')?.name;
+  server.registerPrompt(
+    'greet',
+    { description: 'Greets the user by name, asked first', argsSchema: z.object({ style: z.string() }) },
+    async ({ style }, ctx) => {
+      const name = nameOf(ctx);
+      if (typeof name !== 'string') return askName;
+      return { messages: [{ role: 'user', content: { type: 'text', text: `Greet ${name} (${style})` } }] };
+    },
+  );
+  server.registerResource('greeting', 'test://greeting', { mimeType: 'text/plain' }, async (uri, ctx) => {
+    const name = nameOf(ctx);
+    if (typeof name !== 'string') return askName;
+    return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: `Hello, ${name}` }] };
+  });
 }
 
 async function statefulTransport() {

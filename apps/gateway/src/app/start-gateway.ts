@@ -92,6 +92,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       { timeoutMillis: mcp.catalogue.manifestTimeoutMillis, maxEntries: config.auth.maxCachedTokens },
       credentials,
     );
+  // One seal for every MRTR round, a tool's call's or a prompt's or resource's (issue 44).
+  const requestStates = RequestStateSeal.fromSecret(mcp.requestStateKey, mcp.requestStateTtlSeconds);
   const execution = new ToolExecutionService({
     catalogue,
     client: toolClient,
@@ -99,7 +101,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     settings: {
       maxToolTimeoutMillis: mcp.maxToolTimeoutMillis,
       forwardAuthorization: mcp.forwardAuthorization,
-      requestStates: RequestStateSeal.fromSecret(mcp.requestStateKey, mcp.requestStateTtlSeconds),
+      requestStates,
       ...(access.identityHeaders && { identityHeaders: access.identityHeaders }),
     },
     credentials,
@@ -112,6 +114,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   const features = new FederatedFeatures(mcp.bundles, upstreams, {
     ttlMillis: mcp.catalogue.refreshTtlMillis,
     maxCallMillis: mcp.maxToolTimeoutMillis,
+    requestStates,
     now: options.now ?? Date.now,
     logger,
   });

@@ -4,7 +4,7 @@ describe('RequestStateSeal', () => {
   const SECRET = 'a-shared-secret-of-at-least-32-characters';
   let now = 1_000_000;
   const seal = RequestStateSeal.fromSecret(SECRET, 600, () => now);
-  const call: StateBinding = { tool: 'order_create', principal: 'token alice', request: '{"item":"c-17"}' };
+  const call: StateBinding = { target: 'order_create', principal: 'token alice', request: '{"item":"c-17"}' };
 
   it('gives the tool service its state back byte for byte, and hides it from the client', () => {
     const state = 'round-2 {"cart":"c-17"} Grüße';
@@ -24,7 +24,7 @@ describe('RequestStateSeal', () => {
     for (const tampered of [flipped, `${sealed}-TAMPERED`, `${sealed}x`, 'v2.', 'state', '', sealed.slice(3)]) {
       expect({ tampered, opened: seal.open(call, tampered) }).toEqual({ tampered, opened: { refused: 'not_sealed_here' } });
     }
-    expect(seal.open({ ...call, tool: 'order_cancel' }, sealed)).toEqual({ refused: 'not_sealed_here' });
+    expect(seal.open({ ...call, target: 'order_cancel' }, sealed)).toEqual({ refused: 'not_sealed_here' });
   });
 
   it('refuses a state replayed later, by another caller, or with other arguments', () => {

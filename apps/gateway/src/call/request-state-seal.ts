@@ -7,11 +7,12 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /**
- * What a sealed state is bound to, besides the tool: who asked (`principal`, an opaque caller identity)
- * and what they asked (`request`, the call's arguments as sent). The retry of an MRTR round repeats both.
+ * What a sealed state is bound to: what was asked for (`target`: a tool's name, or a prompt's get or a
+ * resource's read with its name or URI), who asked (`principal`, an opaque caller identity) and with what
+ * (`request`, the arguments as sent). The retry of an MRTR round repeats all three.
  */
 export interface StateBinding {
-  readonly tool: string;
+  readonly target: string;
   readonly principal: string;
   readonly request: string;
 }
@@ -36,7 +37,7 @@ const digest = (text: string) => hash('sha256', text, 'base64url');
  * the client can neither read, forge nor alter it, nor use it later or as someone else (the revision:
  * servers MUST treat it as attacker-controlled, and SHOULD bind it to the authenticated principal, a short
  * expiry and the originating request). The state leaves the gateway encrypted and authenticated
- * (AES-256-GCM, the tool as associated data) with its expiry and the digests of its caller and request
+ * (AES-256-GCM, the target as associated data) with its expiry and the digests of its caller and request
  * inside, and is opened when the client's retry brings it back: a state that does not open, has expired,
  * or comes from another caller or with other arguments is refused before the call reaches any tool
  * service, and the service gets its own state back byte for byte.
@@ -66,7 +67,7 @@ export class RequestStateSeal {
       state,
     };
     const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv).setAAD(Buffer.from(binding.tool, 'utf8'));
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv).setAAD(Buffer.from(binding.target, 'utf8'));
     const sealed = Buffer.concat([iv, cipher.update(JSON.stringify(envelope), 'utf8'), cipher.final(), cipher.getAuthTag()]);
     return `${FORMAT}${sealed.toString('base64url')}`;
   }
@@ -78,7 +79,7 @@ export class RequestStateSeal {
 
   /** The state as the tool service issued it, or why it is refused. */
   open(binding: StateBinding, sealed: string): OpenedState {
-    const envelope = this.decrypt(binding.tool, sealed);
+    const envelope = this.decrypt(binding.target, sealed);
     if (envelope === undefined) return { refused: 'not_sealed_here' };
     if (this.now() > envelope.expires) return { refused: 'expired' };
     if (envelope.principal !== digest(binding.principal)) return { refused: 'other_caller' };
@@ -86,13 +87,13 @@ export class RequestStateSeal {
     return { state: envelope.state };
   }
 
-  /** The envelope; undefined when it was not sealed here for this tool, or was altered. */
-  private decrypt(tool: string, sealed: string): Envelope | undefined {
+  /** The envelope; undefined when it was not sealed here for this target, or was altered. */
+  private decrypt(target: string, sealed: string): Envelope | undefined {
     if (!sealed.startsWith(FORMAT)) return undefined;
     const bytes = Buffer.from(sealed.slice(FORMAT.length), 'base64url');
     // Base64url decoding skips what is not Base64url: only a canonical encoding is this seal's own.
     if (bytes.length < IV_BYTES + TAG_BYTES || bytes.toString('base64url') !== sealed.slice(FORMAT.length)) return undefined;
-    const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(0, IV_BYTES)).setAAD(Buffer.from(tool, 'utf8'));
+    const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(0, IV_BYTES)).setAAD(Buffer.from(target, 'utf8'));
     decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
     let plain: string;
     try {

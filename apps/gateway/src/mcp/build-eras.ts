@@ -27,7 +27,7 @@ import { ModernResults } from './era-2026/modern-results';
 import { type EraErrors, legacyErrors, modernErrors } from './era-errors';
 import type { RequestHandler } from './handlers/method-handler';
 import { resourcesAndPromptsHandlers } from './handlers/resources-and-prompts';
-import { toolsCallHandler } from './handlers/tools-call';
+import { toolsCallHandler, type ToolsCallEra } from './handlers/tools-call';
 import { type CatalogueView, toolsListHandler } from './handlers/tools-list';
 import { toolResultShaper } from './tool-result-shaping';
 import { CatalogueSearch, type ToolVisibility } from './tool-search/catalogue-search';
@@ -85,6 +85,9 @@ export function buildEras(
   const inFlight = new CallsInFlight();
   const logLevels = new SessionLogLevels(mcp.maxSessionLogLevels);
   const pageSize = mcp.catalogue.toolsListPageSize;
+  // A 2025 caller's answer from an MCP server, a call's, a get's or a read's: an event stream once the server asks it or tells it something.
+  const legacyStream: ToolsCallEra['streamToCaller'] = (id, params, context) =>
+    inFlight.tracked(id, context, callerRequests.relayFor(id, params, context, logLevels.of(context)));
   const legacyMethods = era2025Methods(
     {
       toolsList: withSearch.list(toolsListHandler(catalogue, 'legacy', legacyErrors, view)),
@@ -95,8 +98,7 @@ export function buildEras(
             errors: legacyErrors,
             identify: legacyCallIdentity,
             shapeResult: toolResultShaper('legacy', mcp.defaultMaxResultChars),
-            streamToCaller: (id, params, context) =>
-              inFlight.tracked(id, context, callerRequests.relayFor(id, params, context, logLevels.of(context))),
+            streamToCaller: legacyStream,
           },
           tracing,
           admit,
@@ -107,7 +109,10 @@ export function buildEras(
     },
     // Logging only with an MCP server bundle: its servers' log messages are the only ones a caller gets (issue 44).
     features
-      ? [...resourcesAndPromptsHandlers(features, legacyErrors, pageSize), [McpMethod.LoggingSetLevel, setLevelHandler(logLevels)]]
+      ? [
+          ...resourcesAndPromptsHandlers(features, legacyErrors, pageSize, legacyStream),
+          [McpMethod.LoggingSetLevel, setLevelHandler(logLevels)],
+        ]
       : [],
   );
   const initialize = initializeHandler(

@@ -1,31 +1,35 @@
 import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
 
+import { RequestStateSeal } from '../call/request-state-seal';
 import type { BundleSettings } from '../config/gateway-config';
 import { FederatedFeatures } from './federated-features';
+import { HeldCalls } from './held-calls';
 import type { McpUpstreams } from './mcp-upstreams';
-import type { UpstreamConnection, UpstreamFeatures } from './upstream-connection';
+import type { UpstreamCall, UpstreamConnection, UpstreamFeatures } from './upstream-connection';
 
 /** A server as the federation sees it: what it lists, and a record of what it was asked. */
 function server(features: UpstreamFeatures) {
   const asked: string[] = [];
   const connection = {
     listFeatures: async () => features,
-    readResource: async (uri: string, call: { timeoutMillis: number; meta: Record<string, unknown> }) => {
-      asked.push(`read ${uri}`);
-      if (uri.startsWith('fail://')) throw Object.assign(new Error('Resource not found: fail://x'), { code: -32002 });
-      return {
-        contents: [
-          {
-            uri,
-            text: `${uri} (within ${call.timeoutMillis > 0 ? 'the deadline' : 'nothing'}, guid ${String(call.meta['io.toolmesh/guid'])})`,
-          },
-        ],
-      };
-    },
-    getPrompt: async (name: string, args: Record<string, string> | undefined) => {
-      asked.push(`get ${name}`);
-      return { messages: [{ role: 'user', content: { type: 'text', text: `${name} ${JSON.stringify(args)}` } }] };
-    },
+    relayRequest: async (method: string, target: string, args: unknown, call: UpstreamCall) =>
+      method === 'resources/read' ? read(target, call) : get(target, args as Record<string, string> | undefined),
+  };
+  const read = async (uri: string, call: UpstreamCall) => {
+    asked.push(`read ${uri}`);
+    if (uri.startsWith('fail://')) throw Object.assign(new Error('Resource not found: fail://x'), { code: -32002 });
+    return {
+      contents: [
+        {
+          uri,
+          text: `${uri} (within ${call.timeoutMillis > 0 ? 'the deadline' : 'nothing'}, guid ${String(call.meta['io.toolmesh/guid'])})`,
+        },
+      ],
+    };
+  };
+  const get = async (name: string, args: Record<string, string> | undefined) => {
+    asked.push(`get ${name}`);
+    return { messages: [{ role: 'user', content: { type: 'text', text: `${name} ${JSON.stringify(args)}` } }] };
   };
   return { asked, connection: connection as unknown as UpstreamConnection };
 }
@@ -74,8 +78,17 @@ describe('FederatedFeatures', () => {
     { name: 'prefixed', namePrefix: 'p_', mcpServer: { url: 'http://prefixed/mcp' } },
     { name: 'again', namePrefix: 'a_', mcpServer: { url: 'http://again/mcp' } },
   ] as BundleSettings[];
-  const upstreams = { connection: async (bundle: string) => servers[bundle].connection } as unknown as McpUpstreams;
-  const features = new FederatedFeatures(bundles, upstreams, { ttlMillis: 60_000, maxCallMillis: 30_000, now: () => 0, logger });
+  const upstreams = {
+    connection: async (bundle: string) => servers[bundle].connection,
+    held: new HeldCalls({ max: 1, maxPerBundle: 1 }),
+  } as unknown as McpUpstreams;
+  const features = new FederatedFeatures(bundles, upstreams, {
+    ttlMillis: 60_000,
+    maxCallMillis: 30_000,
+    requestStates: RequestStateSeal.fromSecret(undefined, 60),
+    now: () => 0,
+    logger,
+  });
 
   it("merges the servers' lists in configuration order: the first keeps a shared URI or name, the prefixed bundle's are its own", async () => {
     const lists = await features.lists();

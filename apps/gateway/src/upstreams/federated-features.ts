@@ -2,12 +2,17 @@ import type { GetPromptResult, ReadResourceResult } from '@toolmesh/mcp-client';
 import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
 
 import { callTimeoutMillis } from '../call/call-timeout';
+import type { InputAnswers, InputRequired } from '../call/input-required';
+import type { RequestStateSeal, StateRefusal } from '../call/request-state-seal';
 import type { BundleSettings } from '../config/gateway-config';
+import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
+import { featureStateBinding } from '../execution/request-state-binding';
 import { correlationMeta } from './correlation';
 import { FeatureListings } from './feature-listings';
 import { FeatureNamespace } from './feature-namespace';
-import { withHangUp } from './forward-tool-call';
+import { type ForwardedState, readForwardedState, sealedInput } from './forwarded-state';
 import type { McpUpstreams } from './mcp-upstreams';
+import { forwardRelayed, type RelayedRequest, type RelayEnds } from './relayed-request';
 import { resourceTarget, type ServedUris } from './resource-target';
 import type { UpstreamConnection, UpstreamFeatures } from './upstream-connection';
 
@@ -23,16 +28,32 @@ export interface FederatedLists {
 
 /**
  * A read or a get: the server's result, or why there is none (`candidates`: the namespaced URIs of a URI
- * several servers serve; `failed`: what the server or the connection threw).
+ * several servers serve; `failed`: what the server or the connection threw), or the input its server asks
+ * our caller for first, its state sealed (issue 44), or why a retry's `requestState` was refused.
  */
 export type Forwarded<T> =
-  { readonly result: T } | { readonly notFound: true; readonly candidates?: readonly string[] } | { readonly failed: unknown };
+  | { readonly result: T }
+  | { readonly notFound: true; readonly candidates?: readonly string[] }
+  | { readonly failed: unknown }
+  | { readonly inputRequired: InputRequired }
+  | { readonly invalidState: StateRefusal | 'not_held_here' };
+
+/**
+ * What of the caller goes with a get or a read, whose server may ask it for input on the way as a tool's
+ * may (issue 44): a 2026 caller's declared input capabilities and its retry's answers (`requestState` as
+ * sealed here), a 2025 caller's event stream.
+ */
+export type FeatureCaller = Pick<RelayedRequest, 'callerCapabilities' | 'callerRelay' | 'callerStream'> & {
+  readonly answers?: InputAnswers;
+};
 
 export interface FederatedFeaturesOptions {
   /** How long a server's listing is served before it is listed again. */
   readonly ttlMillis: number;
   /** The longest a read or a get may take, whatever is left of the request's deadline (`mcp.maxToolTimeoutMillis`). */
   readonly maxCallMillis: number;
+  /** Seals the state of a get or a read whose server asked for input, and opens it on the retry (as a tool call's). */
+  readonly requestStates: RequestStateSeal;
   readonly now: () => number;
   readonly logger: Logger;
 }
@@ -87,49 +108,76 @@ export class FederatedFeatures {
     return this.current();
   }
 
-  async readResource(uri: string, context: RequestContext): Promise<Forwarded<ReadResourceResult>> {
+  async readResource(uri: string, context: RequestContext, caller: FeatureCaller = {}): Promise<Forwarded<ReadResourceResult>> {
     const target = resourceTarget(uri, (await this.current()).served);
     if (target === undefined) return { notFound: true };
     if ('ambiguous' in target) return { notFound: true, candidates: target.ambiguous };
     // The contents under the URI the caller read: namespaced when it wrote the namespace, the server's own when it did not.
     const shown = target.namespaced ? (this.namespaces.get(target.bundle) as FeatureNamespace) : undefined;
-    return this.forward(target.bundle, context, async (connection, call) => {
-      const { contents, _meta } = await connection.readResource(target.uri, call);
-      return {
+    const forwarded = await this.forward(target.bundle, { method: 'resources/read', target: target.uri }, uri, context, caller);
+    if (!('result' in forwarded)) return forwarded;
+    const { contents, _meta } = forwarded.result as ReadResourceResult;
+    return {
+      result: {
         contents: shown === undefined ? contents : contents.map((content) => ({ ...content, uri: shown.uri(content.uri) })),
         ...(_meta !== undefined && { _meta }),
-      };
-    });
+      },
+    };
   }
 
-  async getPrompt(name: string, args: Record<string, string> | undefined, context: RequestContext): Promise<Forwarded<GetPromptResult>> {
+  async getPrompt(
+    name: string,
+    args: Record<string, string> | undefined,
+    context: RequestContext,
+    caller: FeatureCaller = {},
+  ): Promise<Forwarded<GetPromptResult>> {
     const target = (await this.current()).promptTargets.get(name);
     if (target === undefined) return { notFound: true };
-    return this.forward(target.bundle, context, async (connection, call) => {
-      const { description, messages, _meta } = await connection.getPrompt(target.name, args, call);
-      return { ...(description !== undefined && { description }), messages, ...(_meta !== undefined && { _meta }) };
-    });
+    const forwarded = await this.forward(target.bundle, { method: 'prompts/get', target: target.name, args }, name, context, caller);
+    if (!('result' in forwarded)) return forwarded;
+    const { description, messages, _meta } = forwarded.result as GetPromptResult;
+    return { result: { ...(description !== undefined && { description }), messages, ...(_meta !== undefined && { _meta }) } };
   }
 
-  private async forward<T>(
+  /**
+   * A get or a read relayed to its server as a tool's call is (relayed-request.ts), its state sealed to the
+   * method, the prompt or URI as our caller named it (`shown`), the caller and the arguments.
+   */
+  private async forward(
     bundle: string,
+    request: Pick<RelayedRequest, 'method' | 'target' | 'args'> & { readonly method: 'prompts/get' | 'resources/read' },
+    shown: string,
     context: RequestContext,
-    run: (
-      connection: UpstreamConnection,
-      call: { timeoutMillis: number; meta: Record<string, unknown>; signal?: AbortSignal },
-    ) => Promise<T>,
-  ): Promise<Forwarded<T>> {
-    const timeoutMillis = callTimeoutMillis(this.options.maxCallMillis, context);
-    try {
-      const connection = await this.connection(bundle);
-      return {
-        result: await withHangUp(context, (signal) =>
-          run(connection, { timeoutMillis, meta: correlationMeta(context, undefined), ...(signal && { signal }) }),
-        ),
-      };
-    } catch (error) {
-      return { failed: error };
+    caller: FeatureCaller,
+  ): Promise<Forwarded<unknown>> {
+    const { requestStates, logger } = this.options;
+    const binding = featureStateBinding(request.method, shown, request.args, context);
+    let state: ForwardedState | undefined;
+    const sealed = caller.answers?.requestState;
+    if (sealed !== undefined) {
+      const opened = requestStates.open(binding, sealed);
+      if ('refused' in opened) {
+        logger.warn('request_state_refused', { method: request.method, reason: opened.refused }, context);
+        return { invalidState: opened.refused };
+      }
+      state = readForwardedState(opened.state);
+      if (state === undefined) return { invalidState: 'not_sealed_here' };
     }
+    const inputResponses = caller.answers?.inputResponses as Record<string, unknown> | undefined;
+    const forwarded = await forwardRelayed(
+      { bundle, connection: this.connection(bundle), held: this.upstreams.held },
+      {
+        ...request,
+        ...caller,
+        answers: { ...(inputResponses !== undefined && { inputResponses }), ...(state && { state }) },
+      },
+      context,
+      correlationMeta(context, undefined),
+      callTimeoutMillis(this.options.maxCallMillis, context),
+      FEATURE_ENDS,
+    );
+    if (!('held' in forwarded)) return forwarded;
+    return { inputRequired: sealedInput(requestStates, binding, forwarded.inputRequired, forwarded.held) };
   }
 
   private connection(bundle: string): Promise<UpstreamConnection> {
@@ -189,3 +237,19 @@ export class FederatedFeatures {
     return { resources, resourceTemplates, prompts, version, promptTargets, served };
   }
 }
+
+/** How a get or a read ends: its result, its failure, or its server's request for input (its state sealed by `forward`). */
+const FEATURE_ENDS: RelayEnds<Forwarded<unknown> | { readonly inputRequired: InputRequired; readonly held: string | undefined }> = {
+  answered: (result) => ({ result }),
+  failed: (error) => ({ failed: error }),
+  inputRequired: (inputRequired, held) => ({ inputRequired, held }),
+  notHeld: (why) =>
+    why === 'gone'
+      ? { invalidState: 'not_held_here' }
+      : {
+          failed: new GatewayError(
+            GatewayErrorCode.HeldCallsFull,
+            `its server asked for your input, but this gateway already holds as many requests waiting for input as it may (mcp.heldCalls), so the request was cancelled; send it again later`,
+          ),
+        },
+};

@@ -2,6 +2,7 @@ import type { RequestContext } from '@toolmesh/transport-http/server';
 
 import { type ForwardedCall, type ForwardedCallRequest, forwardToolCall } from './forward-tool-call';
 import { HeldCalls } from './held-calls';
+import type { UpstreamAnswer } from './relayed-request';
 import type { ServerRequest } from './server-request-relay';
 import type { UpstreamCall, UpstreamConnection } from './upstream-connection';
 
@@ -22,7 +23,7 @@ function askingServer() {
   let answered: (text: string) => void = () => undefined;
   const answer = new Promise<string>((resolve) => (answered = resolve));
   const connection = {
-    callTool: async (_name: string, _args: Record<string, unknown>, upstreamCall: UpstreamCall) => {
+    relayRequest: async (_method: string, _name: string, _args: Record<string, unknown>, upstreamCall: UpstreamCall) => {
       call = upstreamCall;
       const answer = await upstreamCall.relay?.ask(ELICIT, new AbortController().signal).then(
         (result) => JSON.stringify(result),
@@ -36,8 +37,9 @@ function askingServer() {
 }
 
 const request = (extra: Partial<ForwardedCallRequest> = {}): ForwardedCallRequest => ({
+  method: 'tools/call',
   tool: 'ev_ask',
-  upstreamTool: 'ask',
+  target: 'ask',
   args: {},
   ...extra,
 });
@@ -57,13 +59,13 @@ describe('forwardToolCall with a server that asks during the call', () => {
     if (forwarded.kind !== 'input_required') throw new Error('expected the request');
     expect(Object.values(forwarded.input.inputRequests ?? {})).toEqual([ELICIT]);
     expect(forwarded.held).toBeUndefined();
-    expect(await server.answer).toBe('refused -32601: the caller of this call did not declare elicitation');
+    expect(await server.answer).toBe('refused -32601: the caller of this request did not declare elicitation');
     expect(server.cancelled()).toBe(true);
   });
 
   it("holds the call for a 2026 caller that can answer, and the retry's answer reaches the server", async () => {
     const server = askingServer();
-    const held = new HeldCalls<ForwardedCall>(LIMITS);
+    const held = new HeldCalls<UpstreamAnswer>(LIMITS);
     const first = await forwardToolCall(
       { bundle: 'everything', connection: server.connection, held },
       request({ callerCapabilities: { elicitation: {} } }),
@@ -87,7 +89,7 @@ describe('forwardToolCall with a server that asks during the call', () => {
   });
 
   it("cancels the call, not holds it, when its bundle's held calls are at their limit, and tells the model so (issue 43)", async () => {
-    const held = new HeldCalls<ForwardedCall>({ max: 256, maxPerBundle: 1 });
+    const held = new HeldCalls<UpstreamAnswer>({ max: 256, maxPerBundle: 1 });
     const forward = (server: ReturnType<typeof askingServer>) =>
       forwardToolCall(
         { bundle: 'everything', connection: server.connection, held },
@@ -103,7 +105,7 @@ describe('forwardToolCall with a server that asks during the call', () => {
     const refused = await forward(server);
     expect(refused).toMatchObject({ kind: 'result', result: { isError: true }, failure: 'gateway.held_calls_full' });
     expect(textOf(refused)).toContain('already holds as many calls waiting for input as it may');
-    expect(await server.answer).toBe('refused -32603: the gateway holds as many calls waiting for input as it may');
+    expect(await server.answer).toBe('refused -32603: the gateway holds as many requests waiting for input as it may');
     expect(server.cancelled()).toBe(true);
     held.close();
   });
@@ -117,7 +119,7 @@ describe('forwardToolCall with a server that asks during the call', () => {
       undefined,
       5_000,
     );
-    expect(textOf(forwarded)).toBe('refused -32601: the caller of this call cannot take an event stream');
+    expect(textOf(forwarded)).toBe('refused -32601: the caller of this request cannot take an event stream');
     expect(server.cancelled()).toBe(false);
   });
 });
@@ -126,10 +128,10 @@ describe("forwardToolCall with a server's JSON-RPC error", () => {
   /** A connection whose call fails with `error`, as the client throws a server's JSON-RPC error: its code, message and data. */
   const failing = (error: { code: number | string; message: string; data?: unknown }) => ({
     connection: Promise.resolve({
-      callTool: () => Promise.reject(Object.assign(new Error(error.message), error)),
+      relayRequest: () => Promise.reject(Object.assign(new Error(error.message), error)),
     } as unknown as UpstreamConnection),
     bundle: 'everything',
-    held: new HeldCalls<ForwardedCall>(LIMITS),
+    held: new HeldCalls<UpstreamAnswer>(LIMITS),
   });
   const MODERN = { callerCapabilities: { elicitation: {} } };
   const missingSampling = {

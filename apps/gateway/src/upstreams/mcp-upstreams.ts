@@ -8,8 +8,8 @@ import type { ServiceCredentials } from '../call/service-credentials';
 import type { BundleSettings, McpServerBundleSettings, McpServerOAuthSettings } from '../config/gateway-config';
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
 import type { ClientCredentialsSettings } from './client-credentials';
-import type { ForwardedCall } from './forward-tool-call';
 import { type HeldCallLimits, HeldCalls } from './held-calls';
+import type { UpstreamAnswer } from './relayed-request';
 import type { UpstreamConnection, UpstreamDeps, UpstreamSettings } from './upstream-connection';
 
 /** Failed requests in a row that open an MCP server's circuit, and how long it then stays open (docs/errors.md). */
@@ -43,8 +43,8 @@ export class McpUpstreams {
   /** The same connections once their module has loaded. */
   private readonly loaded = new Map<string, UpstreamConnection>();
   private pool: Agent | undefined;
-  /** The calls waiting for a 2026 caller's retry with its answers (a 2025 server asked during them). */
-  readonly held: HeldCalls<ForwardedCall>;
+  /** The calls, gets and reads waiting for a 2026 caller's retry with its answers (a 2025 server asked during them). */
+  readonly held: HeldCalls<UpstreamAnswer>;
 
   constructor(
     bundles: readonly BundleSettings[],

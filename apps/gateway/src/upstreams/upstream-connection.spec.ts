@@ -122,7 +122,7 @@ describe('UpstreamConnection', () => {
       await connection.listTools();
       stalledMethod = 'tools/call';
       const started = performance.now();
-      await expect(connection.callTool('a', {}, { timeoutMillis: 300, meta: {} })).rejects.toMatchObject({
+      await expect(connection.relayRequest('tools/call', 'a', {}, { timeoutMillis: 300, meta: {} })).rejects.toMatchObject({
         code: 'gateway.upstream_timeout',
         message: expect.stringContaining('did not answer tools/call of a within 300 ms'),
       });
@@ -137,7 +137,7 @@ describe('UpstreamConnection', () => {
     const connection = connectionTo(url);
     try {
       const started = performance.now();
-      await expect(connection.callTool('a', {}, { timeoutMillis: 300, meta: {} })).rejects.toMatchObject({
+      await expect(connection.relayRequest('tools/call', 'a', {}, { timeoutMillis: 300, meta: {} })).rejects.toMatchObject({
         code: 'gateway.upstream_timeout',
       });
       expect(performance.now() - started).toBeLessThan(4_000);
@@ -153,12 +153,12 @@ describe('UpstreamConnection', () => {
     const connection = connectionTo(gone);
     try {
       for (let i = 0; i < 3; i += 1) {
-        await expect(connection.callTool('a', {}, { timeoutMillis: 5_000, meta: {} })).rejects.toMatchObject({
+        await expect(connection.relayRequest('tools/call', 'a', {}, { timeoutMillis: 5_000, meta: {} })).rejects.toMatchObject({
           code: 'gateway.upstream_failed',
           message: 'the MCP server of bundle paged could not be used for tools/call of a [client.connect_failed]',
         });
       }
-      await expect(connection.callTool('a', {}, { timeoutMillis: 5_000, meta: {} })).rejects.toMatchObject({
+      await expect(connection.relayRequest('tools/call', 'a', {}, { timeoutMillis: 5_000, meta: {} })).rejects.toMatchObject({
         code: 'gateway.upstream_unavailable',
         message: expect.stringContaining('the MCP server of bundle paged is not being called'),
       });
@@ -171,7 +171,9 @@ describe('UpstreamConnection', () => {
     const connection = connectionTo(url);
     try {
       for (let i = 0; i < 4; i += 1) {
-        await expect(connection.callTool('refused', {}, { timeoutMillis: 5_000, meta: {} })).rejects.toMatchObject({ code: -32602 });
+        await expect(connection.relayRequest('tools/call', 'refused', {}, { timeoutMillis: 5_000, meta: {} })).rejects.toMatchObject({
+          code: -32602,
+        });
       }
       expect(server.received.filter(({ method }) => method === 'tools/call')).toHaveLength(4);
     } finally {

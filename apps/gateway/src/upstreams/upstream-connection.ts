@@ -1,15 +1,14 @@
 import {
-  type CallToolResult,
   type EraSetting,
   type EraVerdict,
-  type GetPromptResult,
   type Implementation,
   type InputRequiredResult,
   McpClient,
   McpSession,
   type Prompt,
-  type ReadResourceResult,
   type RelayedAnswers,
+  type RelayedMethod,
+  type RelayedResults,
   type Resource,
   type ResourceTemplate,
   type ServerRequestHandlers,
@@ -66,8 +65,6 @@ export interface UpstreamFeatures {
 export interface UpstreamCall {
   /** What is left of the request's deadline, capped by the tool's timeout. */
   readonly timeoutMillis: number;
-  /** Aborted when the caller hangs up: the server is told the request is cancelled (a call's is its deadline's `cancellation`). */
-  readonly signal?: AbortSignal;
   /** The request's `_meta`: the correlation ids. */
   readonly meta: Readonly<Record<string, unknown>>;
   /** A 2026-07-28 retry's answers to the server's `input_required` result, its own `requestState` among them. */
@@ -176,39 +173,28 @@ export class UpstreamConnection {
     );
   }
 
-  readResource(uri: string, call: UpstreamCall): Promise<ReadResourceResult> {
-    return this.guarded(
-      startedDeadline(call.timeoutMillis),
-      'resources/read',
-      (client) => client.features.readResource(uri, featureRequest(call)),
-      { cancelled: call.signal },
-    );
-  }
-
-  getPrompt(name: string, args: Record<string, string> | undefined, call: UpstreamCall): Promise<GetPromptResult> {
-    return this.guarded(
-      startedDeadline(call.timeoutMillis),
-      'prompts/get',
-      (client) => client.features.getPrompt(name, args, featureRequest(call)),
-      { cancelled: call.signal },
-    );
-  }
-
   /**
-   * A 2026-07-28 server's `input_required` result comes back as it is, for our caller to answer (MRTR
-   * relayed); a 2025 server's requests during the call go to `call.relay`. The call ends when its deadline
-   * does (`call.deadline`, moved by the relay while our caller is asked; else `timeoutMillis` from now).
+   * A tool's call, a prompt's get or a resource's read (`target`: the tool's or prompt's name, the
+   * resource's URI), any of which the server may answer with `input_required` (issue 44). A 2026-07-28
+   * server's `input_required` result comes back as it is, for our caller to answer (MRTR relayed); a 2025
+   * server's requests on the way go to `call.relay`. The request ends when its deadline does
+   * (`call.deadline`, moved by the relay while our caller is asked; else `timeoutMillis` from now).
    */
-  callTool(name: string, args: Record<string, unknown>, call: UpstreamCall): Promise<CallToolResult | InputRequiredResult> {
-    // The deadline's cancellation is the call's (a relayed call's: its hang-up too), not `signal`: it costs
-    // nothing until it is used (cancellation.ts in protocol).
+  relayRequest<M extends RelayedMethod>(
+    method: M,
+    target: string,
+    args: Record<string, unknown> | undefined,
+    call: UpstreamCall,
+  ): Promise<RelayedResults[M] | InputRequiredResult> {
+    // The deadline's cancellation is the request's (a relayed one's: its hang-up too), not an AbortSignal:
+    // it costs nothing until it is used (cancellation.ts in protocol).
     const deadline = call.deadline ?? startedDeadline(call.timeoutMillis);
     const { cancellation } = deadline;
     return this.guarded(
       deadline,
-      `tools/call of ${name}`,
+      `${method} of ${target}`,
       (client) =>
-        client.callToolRelayingInput(name, args, call.answers ?? {}, cancellation, {
+        client.requestRelayingInput(method, target, args, call.answers ?? {}, cancellation, {
           timeoutMs: UNTIMED,
           onProgress: call.onProgress,
           onLog: call.onLog,
@@ -348,8 +334,8 @@ export class UpstreamConnection {
       // Codes only: a report's message may quote what the server said.
       onError: (error) => this.deps.logger.warn('mcp_upstream_report', { bundle, code: codeOf(error) }),
       ...(lost ? { onClosed: lost } : { listenForChanges: false }),
-      // Declared to a 2025 server at initialize, for every call: each call's requests go to its own
-      // caller (`callTool`); one outside any call is refused (server-request-relay.ts).
+      // Declared to a 2025 server at initialize, for every request: each relayed request's go to its own
+      // caller (`relayRequest`); one outside any is refused (server-request-relay.ts).
       serverRequests: declaring(serverRequestsTo(undefined, this.settings.maxRelayedRequestsPerCall), declared),
     });
     if (lost)
@@ -392,9 +378,6 @@ function withCallerCapabilities(call: UpstreamCall): Record<string, unknown> {
 }
 
 /** A forwarded resource or prompt request's deadline, hang-up and correlation ids. */
-function featureRequest(call: UpstreamCall): { timeoutMs: number; signal?: AbortSignal; meta: Readonly<Record<string, unknown>> } {
-  return { timeoutMs: call.timeoutMillis, meta: call.meta, ...(call.signal && { signal: call.signal }) };
-}
 
 /** A deadline `millis` from now, for a request that is not relayed. */
 function startedDeadline(millis: number): CallDeadline {

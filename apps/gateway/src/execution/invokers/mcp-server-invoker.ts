@@ -4,7 +4,7 @@ import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
 import type { RequestStateSeal } from '../../call/request-state-seal';
 import type { ToolCallOutcome } from '../../call/tool-call-outcome';
 import { type ForwardedCall, type ForwardedCallRequest, forwardToolCall } from '../../upstreams/forward-tool-call';
-import { forwardedStateText, readForwardedState } from '../../upstreams/forwarded-state';
+import { readForwardedState, sealedInput } from '../../upstreams/forwarded-state';
 import type { McpUpstreams } from '../../upstreams/mcp-upstreams';
 import type { CallSlots } from '../call-slots';
 import { stateBinding } from '../request-state-binding';
@@ -52,8 +52,9 @@ export class McpServerInvoker implements ToolInvoker<McpTarget> {
       forwarding = forwardToolCall(
         { bundle: tool.routeToken, connection, held: upstreams.held },
         {
+          method: 'tools/call',
           tool: name,
-          upstreamTool,
+          target: upstreamTool,
           args,
           callerCapabilities: extras.callerCapabilities,
           answers,
@@ -102,14 +103,9 @@ export class McpServerInvoker implements ToolInvoker<McpTarget> {
         : (failure ?? (forwarded.kind === 'result' && forwarded.result.isError ? 'is_error' : 'ok'));
     logCallEnd(this.deps.logger, name, status, durationMs, context);
     if (forwarded.kind !== 'input_required') return forwarded;
-    const { input, held } = forwarded;
-    const state = held !== undefined ? { held } : input.requestState !== undefined ? { upstream: input.requestState } : undefined;
     return {
       kind: 'input_required',
-      input: this.deps.requestStates.sealInput(stateBinding(name, args, context), {
-        ...input,
-        ...(state && { requestState: forwardedStateText(state) }),
-      }),
+      input: sealedInput(this.deps.requestStates, stateBinding(name, args, context), forwarded.input, forwarded.held),
     };
   }
 }

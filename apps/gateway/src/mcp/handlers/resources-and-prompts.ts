@@ -1,22 +1,40 @@
-import { invalidParams, McpMethod } from '@toolmesh/protocol';
+import { invalidParams, jsonRpcError, JsonRpcErrorCode, McpMethod, type RequestId } from '@toolmesh/protocol';
+import type { RequestContext } from '@toolmesh/transport-http/server';
 
-import type { FederatedFeatures, FederatedLists, Forwarded } from '../../upstreams/federated-features';
+import { inputAnswersProblem, inputCapabilitiesDeclared, readInputAnswers } from '../../call/input-required';
+import type { StateRefusal } from '../../call/request-state-seal';
+import type { FeatureCaller, FederatedFeatures, FederatedLists, Forwarded } from '../../upstreams/federated-features';
+import { HELD_CALL_MILLIS } from '../../upstreams/held-calls';
 import type { EraErrors } from '../era-errors';
 import type { HandlerResult, RequestHandler } from './method-handler';
+import { declaredCapabilitiesOf, type ToolsCallEra } from './tools-call';
 
 /** Cursors are opaque to clients; inside, the offset of the page, so any replica holding the same lists can read them. */
 const CURSOR_PREFIX = 'toolmesh-offset:';
+
+/** Why a retry's `requestState` was refused, as its -32602 says. */
+const STATE_REFUSALS: Readonly<Record<StateRefusal | 'not_held_here', string>> = {
+  not_sealed_here: 'was not issued by this gateway for this request, or was altered',
+  expired: 'has expired (mcp.requestStateTtlSeconds)',
+  other_caller: 'was issued to another caller',
+  other_request: 'was issued for other arguments',
+  not_held_here: `names a request that is not waiting for these answers on this replica (held ${HELD_CALL_MILLIS / 1000} s at most, on the replica that asked)`,
+};
 
 /**
  * `resources/list`, `resources/templates/list`, `resources/read`, `prompts/list` and `prompts/get` of the
  * `mcpServer` bundles' servers (issue 28), for either era (built with its errors). Lists are paged as
  * `tools/list` is (`pageSize`); a read or a get goes to its server (federated-features.ts), and what the
- * server answers comes back whole, or its error as the era allows.
+ * server answers comes back whole, or its error as the era allows. A server may ask our caller for input on
+ * the way, as a tool's may (issue 44): a 2026 caller gets `input_required` and retries with its answers, a
+ * 2025 caller is asked on the request's event stream (`streamToCaller`, the 2025 era's); a 2026-07-28
+ * server's `input_required` cannot reach a 2025 caller, which makes no retry, and is answered -32603.
  */
 export function resourcesAndPromptsHandlers(
   features: FederatedFeatures,
   errors: EraErrors,
   pageSize: number,
+  streamToCaller?: ToolsCallEra['streamToCaller'],
 ): ReadonlyArray<[string, RequestHandler]> {
   const list =
     (member: 'resources' | 'resourceTemplates' | 'prompts'): RequestHandler =>
@@ -28,28 +46,71 @@ export function resourcesAndPromptsHandlers(
       return { result: { [member]: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) } };
     };
   const answer = <T extends object>(
-    id: Parameters<RequestHandler>[2],
+    id: RequestId,
     forwarded: Forwarded<T>,
+    caller: FeatureCaller,
     notFound: (candidates?: readonly string[]) => HandlerResult,
     uri?: string,
-  ) =>
-    'result' in forwarded
-      ? { result: forwarded.result }
-      : 'notFound' in forwarded
-        ? notFound(forwarded.candidates)
-        : errors.upstreamFailed(id, forwarded.failed, uri);
+  ): HandlerResult => {
+    if ('result' in forwarded) return { result: forwarded.result };
+    if ('notFound' in forwarded) return notFound(forwarded.candidates);
+    if ('invalidState' in forwarded)
+      return invalidParams(id, `"requestState" ${STATE_REFUSALS[forwarded.invalidState]}; send the request again without it`);
+    if (!('inputRequired' in forwarded)) return errors.upstreamFailed(id, forwarded.failed, uri);
+    if (caller.callerCapabilities !== undefined) return { inputRequired: forwarded.inputRequired };
+    return jsonRpcError(
+      id,
+      JsonRpcErrorCode.InternalError,
+      'its MCP server needs input from the user or the client (an elicitation, sampling or roots request) in a round that this gateway relays to 2026-07-28 clients only',
+    );
+  };
+  /** The request answered as `forwarded` settles: JSON, or an event stream once the server asks a 2025 caller or tells it something. */
+  const relayed = async <T extends object>(
+    params: Record<string, unknown>,
+    context: RequestContext,
+    id: RequestId,
+    forward: (caller: FeatureCaller) => Promise<Forwarded<T>>,
+    notFound: (candidates?: readonly string[]) => HandlerResult,
+    uri?: string,
+  ): Promise<HandlerResult> => {
+    const answersProblem = inputAnswersProblem(params);
+    if (answersProblem) return invalidParams(id, answersProblem);
+    const declared = declaredCapabilitiesOf(params);
+    const stream = streamToCaller?.(id, params, context);
+    const answers = readInputAnswers(params);
+    const caller: FeatureCaller = {
+      ...(declared && { callerCapabilities: inputCapabilitiesDeclared(declared) }),
+      ...(answers && { answers }),
+      ...(stream && { callerRelay: stream.relay, callerStream: stream }),
+    };
+    const answered = forward(caller).then((forwarded) => answer(id, forwarded, caller, notFound, uri));
+    if (stream === undefined) return answered;
+    // The answer is JSON unless something reaches the caller first: then an event stream carries both.
+    return (await stream.firstOf(answered)) ?? { answered: stream.streamed(answered) };
+  };
 
   const read: RequestHandler = async (params, context, id) => {
     const { uri } = params;
     if (typeof uri !== 'string') return invalidParams(id, '"uri" must be a string');
-    return answer(id, await features.readResource(uri, context), (candidates) => errors.resourceNotFound(id, uri, candidates), uri);
+    return relayed(
+      params,
+      context,
+      id,
+      (caller) => features.readResource(uri, context, caller),
+      (candidates) => errors.resourceNotFound(id, uri, candidates),
+      uri,
+    );
   };
   const get: RequestHandler = async (params, context, id) => {
     const { name, arguments: args } = params;
     if (typeof name !== 'string') return invalidParams(id, '"name" must be a string');
     if (args !== undefined && !isStringRecord(args)) return invalidParams(id, '"arguments" must be an object of strings');
-    return answer(id, await features.getPrompt(name, args, context), () =>
-      invalidParams(id, `no prompt named ${JSON.stringify(name.slice(0, 64))}`),
+    return relayed(
+      params,
+      context,
+      id,
+      (caller) => features.getPrompt(name, args, context, caller),
+      () => invalidParams(id, `no prompt named ${JSON.stringify(name.slice(0, 64))}`),
     );
   };
   return [

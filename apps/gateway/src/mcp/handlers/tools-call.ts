@@ -154,7 +154,7 @@ export function refusedCall(id: RequestId, tool: string, refusal: AdmissionRefus
 }
 
 /** A 2026 request's declared capabilities (its `_meta`); a 2025 request has none to tell. */
-function declaredCapabilitiesOf(params: Record<string, unknown>): Record<string, unknown> | undefined {
+export function declaredCapabilitiesOf(params: Record<string, unknown>): Record<string, unknown> | undefined {
   const declared = (params._meta as Record<string, unknown> | undefined)?.[McpMetaKey.ClientCapabilities];
   return typeof declared === 'object' && declared !== null ? (declared as Record<string, unknown>) : undefined;
 }
