@@ -4,7 +4,8 @@ import { EXIT_CODES_HELP } from './exit-codes';
 
 const CONFIG_OPTION = `  -c, --config <file>   Configuration file (default: ./${DEFAULT_CONFIG_FILE}). YAML with mcp.servers, or a
                         JSON file with "mcpServers" as Claude Desktop / Claude Code keep it;
-                        its "skills" list the hook files (docs/agent-cli.md#hooks)
+                        its "skills" list the hook files (docs/agent-cli.md#hooks). It is read over
+                        the user's, $XDG_CONFIG_HOME/toolmesh-agent/${DEFAULT_CONFIG_FILE}, if any
 `;
 const WORKSPACE_OPTION = `  -w, --workspace <folder>
                         Work as if started in this folder: the built-in file tools keep to it (and to
@@ -237,6 +238,9 @@ Options:
                                     How far its tool annotations are believed (default ignore);
                                     read-only for a toolmesh gateway (docs/agent-cli.md#trust)
   -c, --config <file>               The configuration file to edit
+  -s, --scope <project|user>        project (default): that file; user: the user's configuration,
+                                    $XDG_CONFIG_HOME/toolmesh-agent/${DEFAULT_CONFIG_FILE} (default ~/.config/...),
+                                    read under every project's file
       --json                        Print the result as JSON
 
 Examples:
@@ -244,6 +248,7 @@ Examples:
   ${PROGRAM} mcp add docs https://docs.example.com/mcp -H "Authorization: Bearer \${DOCS_TOKEN}"
   ${PROGRAM} mcp add gateway --annotation-trust read-only http://127.0.0.1:8080/mcp   (a toolmesh gateway)
   ${PROGRAM} mcp add fs --roots . -- npx -y @modelcontextprotocol/server-filesystem   (serves this folder)
+  ${PROGRAM} mcp add --scope user memory -- npx -y @modelcontextprotocol/server-memory   (every project)
   ${PROGRAM} mcp remove docs
   ${PROGRAM} mcp login linear
 

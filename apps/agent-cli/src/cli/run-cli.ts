@@ -3,7 +3,7 @@
  * choices the runtime factory takes (MCP client factory, warnings on stderr, startup progress). What a
  * runtime and a session wire is in runtime/runtime-factory.ts and cli/agent-session.ts.
  */
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -12,7 +12,7 @@ import { errorMessage } from '@toolmesh/protocol';
 import { FLAG_APPROVER, NON_INTERACTIVE_APPROVER } from '../agent/approval/approver';
 import { isSideEffectCap, SIDE_EFFECT_CAPS } from '../agent/approval/side-effect-cap';
 import { TerminalApprover } from '../agent/approval/terminal-approver';
-import { type AgentConfig, DEFAULT_CONFIG_FILE, emptyConfig, loadConfig } from '../config/load-config';
+import { type AgentConfig, DEFAULT_CONFIG_FILE } from '../config/load-config';
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import { TransportClientFactory } from '../mcp/client-factory';
 import { cliOAuthHost } from '../mcp/oauth/cli-oauth-host';
@@ -38,6 +38,7 @@ import { ExitCode } from './exit-codes';
 import { COMMAND_HELP, HELP } from './help';
 import { progressReporter } from './progress-reporter';
 import { terminalSafeIo } from './terminal';
+import { loadLayeredConfig } from './user-config';
 
 export type { CliIo };
 export { ExitCode, HELP };
@@ -139,8 +140,8 @@ export async function runCli(args: readonly string[], rawIo: CliIo, environment:
   const file = path.resolve(cwd, values.config ?? DEFAULT_CONFIG_FILE);
   let config: AgentConfig;
   try {
-    // Without --config a missing ./agent-cli.yaml just means no servers: the built-in tools still work.
-    config = values.config === undefined && !existsSync(file) ? emptyConfig(file) : loadConfig(file, env);
+    // Without --config a missing ./agent-cli.yaml just means no servers but the user's: the built-in tools still work.
+    config = loadLayeredConfig(file, values.config !== undefined, env);
   } catch (error) {
     return report(io, error);
   }

@@ -60,14 +60,14 @@ export const SERVER_KEYS = [
  * as is, the `mcpServers` JSON that Claude Desktop, Claude Code and other MCP hosts keep
  * (`{"mcpServers": {"name": {...}}}`). YAML is a superset of JSON, so one parser reads both.
  */
-export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): AgentConfig {
+export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env, under?: AgentConfig): AgentConfig {
   const read = readTextFile(file);
   if (!read.ok)
     throw new AgentError(
       AgentErrorCode.ConfigNotFound,
       `configuration file ${file} ${read.reason}; create it or pass --config <file> (see docs/agent-cli.md)`,
     );
-  return parseConfig(read.text, file, env);
+  return parseConfig(read.text, file, env, under);
 }
 
 /** No servers, no skills, the default LLM settings: an empty file, or no default file at all. */
@@ -75,13 +75,18 @@ export function emptyConfig(file: string): AgentConfig {
   return { file, servers: [], llm: DEFAULT_LLM_CONFIG };
 }
 
-export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv): AgentConfig {
+/**
+ * Reads one configuration file; given `under` (the user's configuration), the file is read over it: its
+ * servers by name (one of the file's replaces the user's of the same name, turned off or not), and each
+ * other section (llm, skills, rewake, workspaceRoots) the file's when it sets it, else the user's.
+ */
+export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv, under?: AgentConfig): AgentConfig {
   const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (document.errors.length > 0) {
     throw new AgentError(AgentErrorCode.ConfigInvalid, `${file} is not valid YAML or JSON: ${document.errors[0].message}`);
   }
   const root = new ConfigReader(file, expandStrings(document.toJS({ maxAliasCount: 100 }), env, '', missingConfigVariable), '');
-  if (!root.present) return emptyConfig(file);
+  if (!root.present) return under ? { ...under, file } : emptyConfig(file);
   if (!root.isObject()) throw root.error('a map with "mcp" (agent format) or "mcpServers" (MCP host format)');
   const imported = root.at('mcpServers').present;
   const warnings: string[] = [];
@@ -93,6 +98,8 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv):
     ? importMcpServers(enabled, configDirectory, (warning) => warnings.push(`${file}: ${warning}`))
     : enabled.map(([name, entry]) => readServerEntry(name, entry, { configDirectory }));
   assertUniqueNames(servers, file);
+  const own = (section: string) => under === undefined || root.at(section).present;
+  const layered = under ? serversOver(under, servers, disabledServers) : { servers, disabledServers };
   // Skill files are the agent format's; paths are relative to the configuration file, not to where the CLI runs.
   const skillFiles = imported
     ? []
@@ -103,7 +110,9 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv):
   // The MCP host format has no llm section: there `--model` and the defaults apply.
   const llm = imported ? DEFAULT_LLM_CONFIG : readLlmConfig(root.at('llm'));
   // A rule for a server turned off stays valid: it applies again once the server is turned on.
-  const rewake = readRewakeConfig(root.at('rewake'), [...servers.map((s) => s.name), ...disabledServers]);
+  const rewake = own('rewake')
+    ? readRewakeConfig(root.at('rewake'), [...layered.servers.map((s) => s.name), ...layered.disabledServers])
+    : under?.rewake;
   // Relative to the configuration file, like skill files.
   const workspaceRoots = imported
     ? []
@@ -113,13 +122,13 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv):
         .map((entry) => path.resolve(path.dirname(file), entry));
   return {
     file,
-    servers,
-    skills: loadSkills(skillFiles, env),
-    rewake,
-    llm,
-    ...(workspaceRoots.length > 0 ? { workspaceRoots } : {}),
-    ...(disabledServers.length > 0 ? { disabledServers } : {}),
-    ...(warnings.length > 0 ? { warnings } : {}),
+    servers: layered.servers,
+    skills: own('skills') ? loadSkills(skillFiles, env) : under?.skills,
+    ...(rewake ? { rewake } : {}),
+    llm: own('llm') ? llm : under?.llm,
+    ...nonEmpty('workspaceRoots', own('workspaceRoots') ? workspaceRoots : (under?.workspaceRoots ?? [])),
+    ...nonEmpty('disabledServers', layered.disabledServers),
+    ...nonEmpty('warnings', [...(under?.warnings ?? []), ...warnings]),
   };
 }
 
@@ -169,6 +178,24 @@ function importMcpServers(
       return [];
     }
   });
+}
+
+/** The user's servers with the file's over them, by name: a name the file uses, turned off or not, is the file's. */
+function serversOver(
+  under: AgentConfig,
+  servers: readonly McpServerConfig[],
+  disabledServers: readonly string[],
+): { servers: McpServerConfig[]; disabledServers: string[] } {
+  const named = new Set([...servers.map((s) => s.name), ...disabledServers]);
+  return {
+    servers: [...under.servers.filter((s) => !named.has(s.name)), ...servers],
+    disabledServers: [...(under.disabledServers ?? []).filter((name) => !named.has(name)), ...disabledServers],
+  };
+}
+
+/** `{ key: list }` to spread into a configuration, or nothing when the list is empty (the key stays unset). */
+function nonEmpty<K extends string>(key: K, list: readonly string[]): { [key in K]?: readonly string[] } {
+  return list.length > 0 ? ({ [key]: list } as { [key in K]: readonly string[] }) : {};
 }
 
 function assertUniqueNames(servers: readonly McpServerConfig[], file: string): void {

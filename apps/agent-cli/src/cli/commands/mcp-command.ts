@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -14,6 +14,7 @@ import { ExitCode } from '../exit-codes';
 import { formatTable } from '../format-table';
 import { COMMAND_HELP } from '../help';
 import { terminalSafeIo } from '../terminal';
+import { userConfigFile } from '../user-config';
 import { newEntry } from './mcp-add-entry';
 import { mcpLogin, mcpLogout } from './mcp-login-command';
 
@@ -51,6 +52,7 @@ export async function mcpCommand(
         era: { type: 'string' },
         timeout: { type: 'string' },
         roots: { type: 'string', multiple: true },
+        scope: { type: 'string', short: 's' },
       },
       allowPositionals: true,
     });
@@ -64,12 +66,19 @@ export async function mcpCommand(
     io.stdout(COMMAND_HELP.mcp);
     return ExitCode.Ok;
   }
-  const file = path.resolve(where.cwd, values.config ?? DEFAULT_CONFIG_FILE);
+  const scope = values.scope ?? 'project';
+  if (scope !== 'project' && scope !== 'user') return usage(io, `--scope must be project or user, not "${scope}"`);
+  if (scope === 'user' && values.config !== undefined)
+    return usage(io, '--scope user edits the user configuration, --config a project file: give one of them');
+  const file = scope === 'user' ? userConfigFile(where.env) : path.resolve(where.cwd, values.config ?? DEFAULT_CONFIG_FILE);
   try {
     switch (action) {
       case 'add': {
         const entry = newEntry(rest, { ...values, annotationTrust: values['annotation-trust'] }, { cwd: where.cwd, file });
-        return 'problem' in entry ? usage(io, entry.problem) : await add(io, file, entry, values.json === true);
+        if ('problem' in entry) return usage(io, entry.problem);
+        // The user's folder may not exist yet; it holds credentials too, so only its owner may enter it.
+        if (scope === 'user') mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+        return await add(io, file, entry, values.json === true);
       }
       case 'remove':
         if (rest.length !== 1) return usage(io, '"remove" takes the name of one server');
