@@ -8,6 +8,7 @@ import { legacyCallIdentity, modernCallIdentity } from '../execution/idempotency
 import type { ToolExecutionService } from '../execution/tool-execution-service';
 import type { GatewayTracing } from '../tracing/tracing';
 import type { FederatedFeatures } from '../upstreams/federated-features';
+import { CapabilityViews } from './caller-capabilities';
 import { ChangeListeners } from './change-notifications/change-listeners';
 import { declaredCapabilities } from './declared-capabilities';
 import { type AnsweredObserver, createDispatcher, type Dispatcher } from './dispatcher';
@@ -73,12 +74,14 @@ export function buildEras(
   const legacyVersions = served.filter((version) => !isModernProtocolVersion(version));
   const allSupported = [...modernVersions, ...legacyVersions];
   const listeners = new ChangeListeners(mcp.notifications);
+  // Tools an MCP server lists only to clients declaring a capability are shown to callers that declare it (issue 44).
+  const shownByCapabilities = new CapabilityViews(mcp.catalogue.toolsListPageSize);
   // search_tools (G30) wraps an era's tools/list and tools/call only when it is on: off, they are untouched.
   const search = mcp.toolSearch ? new CatalogueSearch(catalogue, view && visibleThrough(view, catalogue)) : undefined;
   const withSearch = {
     list: (handler: RequestHandler) => (search ? listingSearchTools(handler, search) : handler),
     call: (handler: RequestHandler, form: ToolsListForm, errors: EraErrors) =>
-      search ? callingSearchTools(handler, search, form, errors, limit) : handler,
+      search ? callingSearchTools(handler, search, form, errors, shownByCapabilities, limit) : handler,
   };
 
   const callerRequests = new CallerRequests();
@@ -90,7 +93,7 @@ export function buildEras(
     inFlight.tracked(id, context, callerRequests.relayFor(id, params, context, logLevels.of(context)));
   const legacyMethods = era2025Methods(
     {
-      toolsList: withSearch.list(toolsListHandler(catalogue, 'legacy', legacyErrors, view)),
+      toolsList: withSearch.list(toolsListHandler(catalogue, 'legacy', legacyErrors, shownByCapabilities, view)),
       toolsCall: withSearch.call(
         toolsCallHandler(
           execution,
@@ -140,9 +143,9 @@ export function buildEras(
   const modernMethods = new Map<string, ModernRequestHandler>([
     [
       McpMethod.ToolsList,
-      // A list shown per caller is for that caller alone: no shared cache may serve it to another.
-      results.adapt(withSearch.list(toolsListHandler(catalogue, 'modern', modernErrors, view)), () =>
-        results.cacheable(view ? 'private' : 'public'),
+      // A list shown per caller (or per declared capabilities) is for that caller alone: no shared cache may serve it to another.
+      results.adapt(withSearch.list(toolsListHandler(catalogue, 'modern', modernErrors, shownByCapabilities, view)), () =>
+        results.cacheable(view || shownPerCapabilities(shownByCapabilities, catalogue) ? 'private' : 'public'),
       ),
     ],
     [
@@ -180,6 +183,12 @@ export function buildEras(
     allSupported,
   });
   return { ...createDispatcher({ modern, legacy }, onAnswered), listeners, acceptsBatch: legacy.acceptsBatch, ...(search && { search }) };
+}
+
+/** Whether the catalogue in memory shows some callers tools it hides from others, by their declared capabilities. */
+function shownPerCapabilities(capabilities: CapabilityViews, catalogue: ToolCatalogue): boolean {
+  const generation = catalogue.current();
+  return generation !== undefined && capabilities.gated(generation);
 }
 
 /** `search_tools` shows a caller only what its `tools/list` shows it: the one per-caller filter (SPEC G27). */

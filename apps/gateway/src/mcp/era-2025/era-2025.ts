@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-
 import {
   headerMismatch,
   invalidRequest,
@@ -14,6 +12,7 @@ import type { DispatchOutcome, RequestContext } from '@toolmesh/transport-http/s
 
 import { type ChangeListeners, noRoomMessage } from '../change-notifications/change-listeners';
 import type { RequestHandler } from '../handlers/method-handler';
+import { sessionIdFor } from '../caller-capabilities';
 import { errorOutcome, resultOutcome } from '../outcomes';
 import type { ProtocolEra } from '../protocol-era';
 import { acceptsEventStream, headerValue } from '../request-headers';
@@ -28,7 +27,7 @@ const BATCH_VERSION = '2025-03-26';
 /**
  * The initialize-based revisions (2025-03-26, 2025-06-18, 2025-11-25), served statelessly: every request
  * stands alone, `notifications/initialized` is acknowledged and forgotten (SPEC G7), `Mcp-Session-Id` is
- * opaque correlation, never stored. A GET on the endpoint opens the stream of list-changed notifications.
+ * correlation, never stored, that carries the relayed capabilities `initialize` declared (caller-capabilities.ts). A GET on the endpoint opens the stream of list-changed notifications.
  */
 export class Era2025 implements ProtocolEra {
   readonly name = '2025';
@@ -72,8 +71,9 @@ export class Era2025 implements ProtocolEra {
     if ('answered' in outcome) return outcome.answered;
     if (!('result' in outcome)) return errorOutcome(outcome);
     const answer = resultOutcome(message.message.id, outcome.result);
-    // Opaque correlation for the caller's later requests; never stored, never checked (SPEC G1).
-    return method === McpMethod.Initialize ? { ...answer, headers: { 'Mcp-Session-Id': randomUUID() } } : answer;
+    // Correlation for the caller's later requests, never stored (SPEC G1), carrying the capabilities it
+    // declared, which decide what it is shown (caller-capabilities.ts).
+    return method === McpMethod.Initialize ? { ...answer, headers: { 'Mcp-Session-Id': sessionIdFor(params.capabilities) } } : answer;
   }
 
   /**

@@ -18,6 +18,7 @@ import type { AdmissionRefusal, CallAdmission } from '../../execution/call-admis
 import { type CallIdentity, idempotencyKey } from '../../execution/idempotency-key';
 import type { ToolExecutionService } from '../../execution/tool-execution-service';
 import type { CallTrace, GatewayTracing } from '../../tracing/tracing';
+import { callerCapabilities, mayUse } from '../caller-capabilities';
 import type { EraErrors } from '../era-errors';
 import { errorOutcome } from '../outcomes';
 import type { CallStream } from './call-stream';
@@ -71,6 +72,10 @@ export function toolsCallHandler(
 
     const found = execution.toolInMemory(name) ?? (await execution.lookUp(name, context));
     if (typeof found === 'string') return era.errors.lookupFailed(id, found, name);
+    // A tool the caller's declared capabilities do not show it is unknown to it (issue 44); asked only of such a tool.
+    const { target } = found;
+    if (target.kind === 'mcp' && target.requiredCapabilities !== undefined && !mayUse(found, callerCapabilities(params, context)))
+      return era.errors.lookupFailed(id, 'unknown_tool', name);
     if (admit) {
       // Awaited only when the check could not answer at once (a rate limit): a promise per call costs (ADR 0005).
       const admission = admit(found, context);

@@ -2,6 +2,7 @@ import { RawJson } from '@toolmesh/protocol';
 import { publicToolIn, type ToolsListForm } from '@toolmesh/registry';
 
 import type { RateLimitAdmission } from '../../execution/call-admission';
+import type { CapabilityViews } from '../caller-capabilities';
 import type { EraErrors } from '../era-errors';
 import type { RequestHandler } from '../handlers/method-handler';
 import { refusedCall } from '../handlers/tools-call';
@@ -66,13 +67,15 @@ export function listingSearchTools(toolsList: RequestHandler, search: CatalogueS
  * `tools/call` of `search_tools` answered from the catalogue in memory, in the era's form of the tools
  * (G30); every other call goes to `toolsCall` untouched. Bad arguments are an `isError` result the model
  * can read, as for any tool. A search counts against the rate limits as a call of a tool named
- * `search_tools` does (the caller's, and a `perTool` rule matching it): each one scans the catalogue.
+ * `search_tools` does (the caller's, and a `perTool` rule matching it): each one scans the catalogue. It
+ * finds only what the caller's `tools/list` shows it (`capabilities`, and the search's own visibility).
  */
 export function callingSearchTools(
   toolsCall: RequestHandler,
   search: CatalogueSearch,
   form: ToolsListForm,
   errors: EraErrors,
+  capabilities: CapabilityViews,
   limit?: RateLimitAdmission,
 ): RequestHandler {
   const searchTools: RequestHandler = async (params, context, id) => {
@@ -84,7 +87,8 @@ export function callingSearchTools(
     const args = readArguments(params.arguments);
     if (typeof args === 'string')
       return { result: { content: [{ type: 'text', text: `invalid arguments for search_tools: ${args}` }], isError: true } };
-    const tools = search.search(generation, args.query, args.limit, context).map((tool) => publicToolIn(form, tool));
+    const shown = capabilities.visible(generation, params, context);
+    const tools = search.search(shown, args.query, args.limit, context).map((tool) => publicToolIn(form, tool));
     return { result: { content: [{ type: 'text', text: JSON.stringify({ tools }) }], structuredContent: { tools }, isError: false } };
   };
   // Not async: every other call goes on with no promise of this layer's own (docs/adr/0005-gateway-hot-path.md).
