@@ -7,6 +7,10 @@ const CONFIG_OPTION = `  -c, --config <file>   Configuration file (default: ./${
                         its "skills" list the hook files (docs/agent-cli.md#hooks). It is read over
                         the user's, $XDG_CONFIG_HOME/toolmesh-agent/${DEFAULT_CONFIG_FILE}, if any
 `;
+const MCP_SERVER_OPTION = `      --mcp-server <name>=<command line | http(s) URL>
+                        A server for this run alone (repeatable), besides the configured ones (it
+                        replaces one of the same name); the command line is split at spaces
+`;
 const WORKSPACE_OPTION = `  -w, --workspace <folder>
                         Work as if started in this folder: the built-in file tools keep to it (and to
                         the configuration's workspaceRoots), Bash starts in it, ./${DEFAULT_CONFIG_FILE} is read from it
@@ -24,11 +28,11 @@ const HELP_OPTION = `  -h, --help            Show help (also: ${PROGRAM} <comman
 
 /** The options a command's help lists: only those that do something there. */
 function commandOptions(has: { readonly json: boolean; readonly approval: boolean }): string {
-  return `Options:\n${CONFIG_OPTION}${WORKSPACE_OPTION}${has.json ? JSON_OPTION : ''}${has.approval ? APPROVAL_OPTIONS : ''}${HELP_OPTION}`;
+  return `Options:\n${CONFIG_OPTION}${MCP_SERVER_OPTION}${WORKSPACE_OPTION}${has.json ? JSON_OPTION : ''}${has.approval ? APPROVAL_OPTIONS : ''}${HELP_OPTION}`;
 }
 
 const GLOBAL_OPTIONS = `Options:
-${CONFIG_OPTION}${WORKSPACE_OPTION}${JSON_OPTION}${APPROVAL_OPTIONS}${HELP_OPTION}  -V, --version         Print the version and exit
+${CONFIG_OPTION}${MCP_SERVER_OPTION}${WORKSPACE_OPTION}${JSON_OPTION}${APPROVAL_OPTIONS}${HELP_OPTION}  -V, --version         Print the version and exit
 `;
 const LISTING_OPTIONS = commandOptions({ json: true, approval: false });
 

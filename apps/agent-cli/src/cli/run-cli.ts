@@ -37,6 +37,7 @@ import { watchCommand } from './commands/watch-command';
 import { ExitCode } from './exit-codes';
 import { COMMAND_HELP, HELP } from './help';
 import { progressReporter } from './progress-reporter';
+import { withSessionServers } from './session-servers';
 import { terminalSafeIo } from './terminal';
 import { loadLayeredConfig } from './user-config';
 
@@ -79,6 +80,7 @@ const OPTIONS = {
   transcript: { type: 'string' },
   timeout: { type: 'string' },
   count: { type: 'string' },
+  'mcp-server': { type: 'string', multiple: true },
 } as const;
 
 /** Runs the CLI with the given arguments (without `node` and the script) and resolves to the exit code. */
@@ -141,7 +143,7 @@ export async function runCli(args: readonly string[], rawIo: CliIo, environment:
   let config: AgentConfig;
   try {
     // Without --config a missing ./agent-cli.yaml just means no servers but the user's: the built-in tools still work.
-    config = loadLayeredConfig(file, values.config !== undefined, env);
+    config = withSessionServers(loadLayeredConfig(file, values.config !== undefined, env), values['mcp-server'] ?? [], cwd);
   } catch (error) {
     return report(io, error);
   }

@@ -13,6 +13,11 @@ import { readOAuthEntry } from './oauth-entry';
 /** The transports a configuration may name; `http` is `streamable-http`, `sse` the legacy HTTP+SSE transport. */
 const TRANSPORT_NAMES = ['stdio', 'streamable-http', 'http', 'sse'] as const;
 
+/** A scheme followed by "//": a URL, never a command, whatever its scheme (where a word may be either). */
+export function isUrlLike(text: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(text);
+}
+
 /** Where an entry's relative paths start. */
 export interface ServerEntryContext {
   readonly configDirectory: string;

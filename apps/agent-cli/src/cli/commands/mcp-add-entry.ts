@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ERA_SETTINGS, type EraSetting } from '@toolmesh/mcp-client';
 
 import type { NewServerEntry } from '../../config/config-editor';
+import { isUrlLike } from '../../config/server-entry';
 import { ANNOTATION_TRUST, type AnnotationTrust } from '../../mcp/annotation-trust';
 
 const TRANSPORTS: Readonly<Record<string, NewServerEntry['transport']>> = {
@@ -30,9 +31,6 @@ export interface AddPlace {
   readonly file: string;
 }
 
-/** A scheme followed by "//": a URL, never a command, whatever its scheme. */
-const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
-
 /** `30s`, `2m`, `1500ms`: a unit is required, since goose counts seconds and our file milliseconds. */
 const DURATION = /^([1-9][0-9]*)(ms|s|m)$/;
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000 };
@@ -48,7 +46,7 @@ export function newEntry(
 ): NewServerEntry | { problem: string } {
   if (name === undefined || target === undefined) return { problem: '"add" takes a name and a command (stdio) or a URL (http, sse)' };
   // Without --transport, "ftp://foo" would otherwise be taken for a command to run.
-  if (options.transport === undefined && URL_LIKE.test(target) && !/^https?:\/\//i.test(target))
+  if (options.transport === undefined && isUrlLike(target) && !/^https?:\/\//i.test(target))
     return { problem: `"${target}" is a URL, but servers are reached over http:// or https:// only (a stdio server is a command)` };
   const trust = options.annotationTrust;
   if (trust !== undefined && !(ANNOTATION_TRUST as readonly string[]).includes(trust))
