@@ -8,8 +8,9 @@ import type { ServerProcess } from '@toolmesh/test-peers/server-process';
 /**
  * Logging across the hop (issue 44), built gateways in front of the conformance features peer, whose
  * `test_tool_with_logging` logs three `info` messages while it runs (at the level its caller asked: a
- * 2025 session's, a 2026-07-28 request's `_meta`). `middle` federates the peer (a 2025 server); `front`
- * federates `middle` (a 2026-07-28 server to it). Each caller, the v1 SDK client at 2025 (its session's
+ * 2025 session's, a 2026-07-28 request's `_meta`; every one to a 2025 session that set none). `legacy`
+ * federates the peer pinned to 2025 (a 2025 server, whose level is the gateway's connection's); `modern`
+ * federates it at 2026-07-28, and `front` federates `legacy` at 2026-07-28 (a gateway as the server). Each caller, the v1 SDK client at 2025 (its session's
  * `logging/setLevel`) and a 2026-07-28 caller (`_meta` `io.modelcontextprotocol/logLevel`), gets the
  * messages on its call's stream at the level it asked, and none above it.
  */
@@ -89,7 +90,8 @@ async function capabilities(url: string, era: '2025' | typeof MODERN): Promise<R
 
 describe('logging across the hop (issue 44)', () => {
   let peer: HttpPeer;
-  let middle: ServerProcess & { match: RegExpExecArray };
+  let legacy: ServerProcess & { match: RegExpExecArray };
+  let modern: ServerProcess & { match: RegExpExecArray };
   let front: ServerProcess & { match: RegExpExecArray };
 
   beforeAll(async () => {
@@ -103,21 +105,25 @@ mcp:
     - { name: next, mcpServer: { url: "\${NEXT_URL}", era: "${era}" } }
 `,
       );
-    middle = await spawnGateway(bundle('auto'), { NEXT_URL: peer.url });
-    front = await spawnGateway(bundle(MODERN), { NEXT_URL: middle.match[1] });
+    [legacy, modern] = await Promise.all([
+      spawnGateway(bundle('2025'), { NEXT_URL: peer.url }),
+      spawnGateway(bundle(MODERN), { NEXT_URL: peer.url }),
+    ]);
+    front = await spawnGateway(bundle(MODERN), { NEXT_URL: legacy.match[1] });
   }, 120_000);
 
   afterAll(async () => {
     await front?.stop();
-    await middle?.stop();
+    await modern?.stop();
+    await legacy?.stop();
     await peer?.stop();
   });
 
   it('declares logging in both eras, and takes only the revision levels in logging/setLevel', async () => {
-    expect(await capabilities(middle.match[1], '2025')).toHaveProperty('logging', {});
-    expect(await capabilities(middle.match[1], MODERN)).toHaveProperty('logging', {});
+    expect(await capabilities(legacy.match[1], '2025')).toHaveProperty('logging', {});
+    expect(await capabilities(legacy.match[1], MODERN)).toHaveProperty('logging', {});
     const setLevel = (level: unknown) =>
-      fetch(middle.match[1], {
+      fetch(legacy.match[1], {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'logging/setLevel', params: { level } }),
@@ -127,8 +133,9 @@ mcp:
   });
 
   for (const [upstream, url] of [
-    ['a 2025 server', () => middle.match[1]],
-    ['a 2026-07-28 server', () => front.match[1]],
+    ['a 2025 server', () => legacy.match[1]],
+    ['a 2026-07-28 server', () => modern.match[1]],
+    ['a 2026-07-28 gateway', () => front.match[1]],
   ] as const) {
     it(`brings a 2025 session the log messages of ${upstream} at the level it set, and none below it`, async () => {
       expect(await legacyCall(url(), 'info')).toEqual({ told: LOGGED, text: DONE });
@@ -142,4 +149,9 @@ mcp:
       expect(await modernCall(url(), undefined)).toEqual({ told: [], text: DONE });
     });
   }
+
+  it('brings a 2025 session that set no level every message of a 2025 server, and none of a 2026-07-28 one, which sends none unasked', async () => {
+    expect(await legacyCall(legacy.match[1], undefined)).toEqual({ told: LOGGED, text: DONE });
+    expect(await legacyCall(modern.match[1], undefined)).toEqual({ told: [], text: DONE });
+  });
 });
