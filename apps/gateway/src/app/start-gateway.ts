@@ -8,6 +8,7 @@ import { BundleTokenExchanges } from '../auth/bundle-token-exchanges';
 import { RequestStateSeal } from '../call/request-state-seal';
 import { ServiceCredentials } from '../call/service-credentials';
 import type { GatewayConfig } from '../config/gateway-config';
+import { featureStateBinding } from '../execution/request-state-binding';
 import { ToolConcurrencyLimit } from '../execution/tool-concurrency-limit';
 import { ToolExecutionService } from '../execution/tool-execution-service';
 import { GatewayMetrics, type RequestOutcome } from '../management/gateway-metrics';
@@ -115,6 +116,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     ttlMillis: mcp.catalogue.refreshTtlMillis,
     maxCallMillis: mcp.maxToolTimeoutMillis,
     requestStates,
+    bindState: featureStateBinding,
     now: options.now ?? Date.now,
     logger,
   });

@@ -28,7 +28,7 @@ import { ModernResults } from './era-2026/modern-results';
 import { type EraErrors, legacyErrors, modernErrors } from './era-errors';
 import type { RequestHandler } from './handlers/method-handler';
 import { resourcesAndPromptsHandlers } from './handlers/resources-and-prompts';
-import { toolsCallHandler, type ToolsCallEra } from './handlers/tools-call';
+import { type ToolsCallEra, toolsCallHandler } from './handlers/tools-call';
 import { type CatalogueView, toolsListHandler } from './handlers/tools-list';
 import { toolResultShaper } from './tool-result-shaping';
 import { CatalogueSearch, type ToolVisibility } from './tool-search/catalogue-search';

@@ -86,6 +86,7 @@ describe('FederatedFeatures', () => {
     ttlMillis: 60_000,
     maxCallMillis: 30_000,
     requestStates: RequestStateSeal.fromSecret(undefined, 60),
+    bindState: (method, target, args) => ({ target: `${method} ${target}`, principal: '', request: JSON.stringify(args ?? {}) }),
     now: () => 0,
     logger,
   });

@@ -3,10 +3,9 @@ import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
 
 import { callTimeoutMillis } from '../call/call-timeout';
 import type { InputAnswers, InputRequired } from '../call/input-required';
-import type { RequestStateSeal, StateRefusal } from '../call/request-state-seal';
+import type { RequestStateSeal, StateBinding, StateRefusal } from '../call/request-state-seal';
 import type { BundleSettings } from '../config/gateway-config';
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
-import { featureStateBinding } from '../execution/request-state-binding';
 import { correlationMeta } from './correlation';
 import { FeatureListings } from './feature-listings';
 import { FeatureNamespace } from './feature-namespace';
@@ -54,6 +53,13 @@ export interface FederatedFeaturesOptions {
   readonly maxCallMillis: number;
   /** Seals the state of a get or a read whose server asked for input, and opens it on the retry (as a tool call's). */
   readonly requestStates: RequestStateSeal;
+  /** What such a state is bound to (execution/request-state-binding.ts: the method, the prompt or URI, the caller, the arguments). */
+  readonly bindState: (
+    method: 'prompts/get' | 'resources/read',
+    target: string,
+    args: Record<string, unknown> | undefined,
+    context: RequestContext,
+  ) => StateBinding;
   readonly now: () => number;
   readonly logger: Logger;
 }
@@ -150,8 +156,8 @@ export class FederatedFeatures {
     context: RequestContext,
     caller: FeatureCaller,
   ): Promise<Forwarded<unknown>> {
-    const { requestStates, logger } = this.options;
-    const binding = featureStateBinding(request.method, shown, request.args, context);
+    const { requestStates, logger, bindState } = this.options;
+    const binding = bindState(request.method, shown, request.args, context);
     let state: ForwardedState | undefined;
     const sealed = caller.answers?.requestState;
     if (sealed !== undefined) {

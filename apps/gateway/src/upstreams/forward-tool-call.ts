@@ -8,7 +8,7 @@ import type { TraceHeaders } from '../call/trace-context';
 import { GatewayErrorCode } from '../errors/gateway-errors';
 import { correlationMeta } from './correlation';
 import { HELD_CALL_MILLIS } from './held-calls';
-import { forwardRelayed, type ForwardingTo, type RelayedRequest, type RelayEnds } from './relayed-request';
+import { type ForwardingTo, forwardRelayed, type RelayedRequest, type RelayEnds } from './relayed-request';
 import { refusalOf } from './upstream-refusal';
 
 export type { ForwardingTo } from './relayed-request';

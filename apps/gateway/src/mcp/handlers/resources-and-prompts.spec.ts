@@ -5,6 +5,7 @@ import { legacyErrors, modernErrors } from '../era-errors';
 import type { RequestHandler } from './method-handler';
 import { resourcesAndPromptsHandlers } from './resources-and-prompts';
 
+const ASKED = { inputRequests: { user_name: { method: 'elicitation/create', params: { message: 'Name?' } } } };
 const RESOURCES = Array.from({ length: 5 }, (_, i) => ({ uri: `test://${i}`, name: `r${i}` }));
 let failure: unknown;
 const features = {
@@ -17,7 +18,8 @@ const features = {
         : uri === 'both://x'
           ? { notFound: true, candidates: ['a+both://x', 'b+both://x'] }
           : { notFound: true },
-  getPrompt: async (name: string) => (name === 'p' ? { result: { messages: [] } } : { notFound: true }),
+  getPrompt: async (name: string) =>
+    name === 'p' ? { result: { messages: [] } } : name === 'asks' ? { inputRequired: ASKED } : { notFound: true },
 } as unknown as FederatedFeatures;
 const context = {} as RequestContext;
 
@@ -26,6 +28,15 @@ function handlers(errors = legacyErrors): Map<string, RequestHandler> {
 }
 
 describe('resources and prompts handlers', () => {
+  it("passes a server's input_required to a 2026 caller, and tells a 2025 caller, which makes no retry, -32603 and why (issue 44)", async () => {
+    const get = handlers().get('prompts/get') as RequestHandler;
+    const declared = { _meta: { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } } };
+    expect(await get({ name: 'asks', ...declared }, context, 1)).toEqual({ inputRequired: ASKED });
+    expect(await get({ name: 'asks' }, context, 1)).toMatchObject({
+      error: { code: -32603, message: expect.stringContaining('relays to 2026-07-28 clients only') },
+    });
+  });
+
   it('pages a list as tools/list is paged, every page reachable by its cursor, and refuses a cursor it did not issue', async () => {
     const list = handlers().get('resources/list') as RequestHandler;
     const seen: unknown[] = [];
