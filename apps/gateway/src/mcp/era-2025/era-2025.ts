@@ -10,9 +10,9 @@ import {
 } from '@toolmesh/protocol';
 import type { DispatchOutcome, RequestContext } from '@toolmesh/transport-http/server';
 
+import { sessionIdFor } from '../caller-capabilities';
 import { type ChangeListeners, noRoomMessage } from '../change-notifications/change-listeners';
 import type { RequestHandler } from '../handlers/method-handler';
-import { sessionIdFor } from '../caller-capabilities';
 import { errorOutcome, resultOutcome } from '../outcomes';
 import type { ProtocolEra } from '../protocol-era';
 import { acceptsEventStream, headerValue } from '../request-headers';
