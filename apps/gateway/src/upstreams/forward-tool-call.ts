@@ -11,8 +11,6 @@ import { HELD_CALL_MILLIS } from './held-calls';
 import { type ForwardingTo, forwardRelayed, type RelayedRequest, type RelayEnds } from './relayed-request';
 import { refusalOf } from './upstream-refusal';
 
-export type { ForwardingTo } from './relayed-request';
-
 /**
  * How a forwarded call ended, in the outcome's own words (`ToolCallOutcome`), so that it goes up to the era
  * as it is, with what only forwarding knows beside it.
