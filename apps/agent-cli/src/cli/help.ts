@@ -266,6 +266,8 @@ stdout, for another MCP host to start as a stdio server, e.g. in its mcpServers:
   "agent-cli": { "command": "toolmesh-agent",
                  "args": ["serve", "--workspace", "/path/to/project", "--yes", "--max-side-effect", "mutating"] }
 (toolmesh-agent: the installed package @toolmesh/agent-cli; see docs/agent-cli.md#installing-the-packages)
+It speaks both protocol eras: 2026-07-28 to a host that opens with server/discover, 2025 to one that
+opens with initialize.
 The file tools keep to the workspace (--workspace, default the folder the host starts it in, and the
 configuration's workspaceRoots): a path outside it is refused whatever the flags. A workspace that is
 the file system's root or the home directory is refused at start: a host may start servers there.

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
-import { AGENT_CLI_MAIN } from '../test-support/built-cli';
+import { AGENT_CLI_MAIN, runBuiltCli } from '../test-support/built-cli';
 
 /**
  * `agent-cli serve` as another MCP host uses it (SPEC A20): the SDK's Client starts the built CLI over
@@ -18,7 +18,10 @@ afterEach(async () => {
 });
 
 async function connect(dir: string, ...options: string[]): Promise<Client> {
-  const client = new Client({ name: 'serve-spec', version: '1.0.0' });
+  return connectAs(new Client({ name: 'serve-spec', version: '1.0.0' }), dir, ...options);
+}
+
+async function connectAs(client: Client, dir: string, ...options: string[]): Promise<Client> {
   clients.push(client);
   await client.connect(
     new StdioClientTransport({
@@ -51,6 +54,29 @@ describe('agent-cli serve', () => {
     // A host may run a read-only, closed-world tool unasked: only Bash reaches past the workspace.
     expect(tools.filter((t) => t.annotations?.openWorldHint).map((t) => t.name)).toEqual(['Bash']);
     expect(client.getServerVersion()?.name).toBe('agent-cli');
+  });
+
+  it('speaks 2026-07-28 to a client that pins it, and 2025 to one that does not', async () => {
+    const dir = workspace();
+    const modern = await connectAs(
+      new Client({ name: 'serve-spec', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } }),
+      dir,
+    );
+    expect(modern.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    expect((await modern.listTools()).tools.map((t) => t.name)).toContain('Read');
+    expect(await modern.callTool({ name: 'Read', arguments: { path: 'notes.txt' } })).toMatchObject({
+      isError: false,
+      content: [{ type: 'text', text: expect.stringContaining('the answer is 42') }],
+    });
+    expect((await connect(dir)).getNegotiatedProtocolVersion()).toMatch(/^2025-/);
+    // The agent's own client (era: auto) finds it out by server/discover.
+    const self = await runBuiltCli(['servers', '--json', '--mcp-server', `self=${process.execPath} ${AGENT_CLI_MAIN} serve`], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', HOME: path.dirname(dir) },
+    });
+    expect(JSON.parse(self.stdout).servers).toEqual([
+      expect.objectContaining({ name: 'self', protocolVersion: '2026-07-28', toolCount: 6 }),
+    ]);
   });
 
   it('runs a read-only call, refuses a mutating one without --yes, and runs it with --yes', async () => {

@@ -42,31 +42,43 @@ export const serveCommand: Command = async (context) => {
   }
   // Loaded here, not at start-up: only this command runs a server.
   const { Server } = await import('@modelcontextprotocol/server');
-  const { StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
+  const { serveStdio, StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
   return withRuntime(context, async (runtime) => {
     const tools = runtime.tools.list().filter((tool) => parseMcpToolName(tool.name) === undefined && !SERVER_FACING.has(tool.name));
     const executor = runtime.executor(context.gate);
-    const server = new Server({ name: 'agent-cli', version }, { capabilities: { tools: {} } });
-    server.setRequestHandler('tools/list', async () => ({ tools: tools.map(describe) }));
-    server.setRequestHandler('tools/call', async (request, ctx) => {
-      const name = request.params.name;
-      if (!tools.some((t) => t.name === name))
-        return { isError: true, content: [{ type: 'text', text: `no tool named "${name}"; tools/list lists the ones served` }] };
-      const result = await executor.execute({ id: String(ctx.mcpReq.id), name, args: request.params.arguments ?? {} }, ctx.mcpReq.signal);
-      return {
-        isError: result.isError,
-        content: [...result.content],
-        ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }),
-      } as CallToolResult;
-    });
+    // One server per era the host opens with: serveStdio answers `server/discover` (2026-07-28) and
+    // `initialize` (2025) alike, pinning the connection to the era of its first exchange.
+    const serverForEra = () => {
+      const server = new Server({ name: 'agent-cli', version }, { capabilities: { tools: {} } });
+      server.setRequestHandler('tools/list', async () => ({ tools: tools.map(describe) }));
+      server.setRequestHandler('tools/call', async (request, ctx) => {
+        const name = request.params.name;
+        if (!tools.some((t) => t.name === name))
+          return { isError: true, content: [{ type: 'text', text: `no tool named "${name}"; tools/list lists the ones served` }] };
+        const result = await executor.execute({ id: String(ctx.mcpReq.id), name, args: request.params.arguments ?? {} }, ctx.mcpReq.signal);
+        return {
+          isError: result.isError,
+          content: [...result.content],
+          ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }),
+        } as CallToolResult;
+      });
+      return server;
+    };
+    const transport = new StdioServerTransport();
+    const served = serveStdio(serverForEra, { transport, onerror: (error) => context.io.stderr(`warning: ${error.message}\n`) });
+    // serveStdio owns the transport's onclose (the host closed stdin); the command ends then too. A
+    // server's own onclose would not do: a discarded server/discover probe closes one as well.
     const closed = new Promise<void>((resolve) => {
-      server.onclose = () => resolve();
+      const ownedBySdk = transport.onclose;
+      transport.onclose = () => {
+        ownedBySdk?.();
+        resolve();
+      };
       context.agent.signal?.addEventListener('abort', () => resolve(), { once: true });
     });
-    await server.connect(new StdioServerTransport());
-    context.io.stderr(`serving ${tools.length} tools on stdio: ${tools.map((t) => t.name).join(', ')}\n`);
+    context.io.stderr(`serving ${tools.length} tools on stdio (2026-07-28 and 2025): ${tools.map((t) => t.name).join(', ')}\n`);
     await closed;
-    await server.close();
+    await served.close();
     return ExitCode.Ok;
   });
 };
