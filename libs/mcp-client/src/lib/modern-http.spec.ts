@@ -145,6 +145,25 @@ describe('McpClient over Streamable HTTP, 2026-07-28', () => {
     },
   );
 
+  it('opens no change stream for a client made for one listing, whose tools/list declares its own capabilities (issue 44)', async () => {
+    const client = new McpClient(new StreamableHttpClientTransport(url, { dispatcher }), {
+      serverName: 'modern',
+      clientInfo: { name: 't', version: '0' },
+      requestTimeoutMs: 5000,
+      era: 'auto',
+      listenForChanges: false,
+      serverRequests: { sampling: async () => ({ refused: 'not here' }) },
+    });
+    try {
+      await client.connect();
+      await client.listTools();
+      expect(sent('subscriptions/listen')).toHaveLength(0);
+      expect(sent('tools/list')[0].body.params?._meta).toMatchObject({ 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } });
+    } finally {
+      await client.close();
+    }
+  });
+
   it('serves the tool list from the cache while its ttlMs lasts, and lists again at once when a change is told', async () => {
     const { client, notifications } = await connected();
     expect(client.era).toBe('modern');
