@@ -16,6 +16,9 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
   });
 }
+// So does one that fails (a server that does not start, an error thrown): a server left running would
+// hold the caller's stderr (theirs is inherited), and the run would never be over for it.
+process.once('exit', () => stopAll());
 
 /**
  * Starts `node ...args` and resolves with the first capture group of `ready` in its output, then keeps

@@ -27,10 +27,6 @@ const { values } = parseArgs({
     smoke: { type: 'boolean', default: false },
   },
 });
-// Whatever ends the run, a failure included, ends its servers: one left running would hold the caller's
-// stderr (theirs is inherited) and the run would never be over for it.
-process.once('exit', stopAll);
-
 const CALLS = Number(values.calls);
 const SECONDS = Number(values.seconds);
 /** A neighbour's call or a probe not answered within this counts as not answered. */
