@@ -8,7 +8,7 @@ import type { AuthSettings, GatewayConfig } from './gateway-config';
 
 /** Also the lint command's, which reads a document as the catalogue would. */
 export const DEFAULT_MANIFEST_TIMEOUT_MILLIS = 5_000;
-export const DEFAULT_MAX_MANIFEST_BYTES = 8 * 1_048_576;
+const DEFAULT_MAX_MANIFEST_BYTES = 8 * 1_048_576;
 /**
  * Room for the largest published descriptions (GitHub's api.github.com, 13 MB; its GHEC one, 14 MB) twice
  * over: what reading one costs is bounded by the YAML and schema limits, not by refusing it (docs/gateway.md).
