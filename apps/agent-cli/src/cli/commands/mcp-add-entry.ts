@@ -37,7 +37,7 @@ const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000 };
 
 /**
  * `add <name> <command> [args...]` or `add [--transport http] <name> <url>`, with its options; or what is
- * wrong with the words. Each option becomes the entry's key of the same meaning (docs/agent-cli.md, "mcp").
+ * wrong with the words. Each option becomes the entry's key of the same meaning (docs/agent-cli.md, "Editing the server list: mcp").
  */
 export function newEntry(
   [name, target, ...args]: readonly string[],

@@ -8,7 +8,7 @@ const TOOL_NAME = new RegExp(manifestSchema.$defs.tool.properties.name.pattern);
 export type OperationName = { name: string } | { refused: RefusedTool };
 
 /**
- * The tool names of the selected operations, by operationId (docs/gateway.md, "The tool"). A name the
+ * The tool names of the selected operations, by operationId (docs/gateway.md, "OpenAPI documents as a tool source", its point "The tool"). A name the
  * bundle gives (`openapi.names`) is used as it is; an operationId that is already a tool name (letters,
  * digits, `_`, `-`, `.`, at most 128) is the name; any other is sanitised: each run of characters other
  * than ASCII letters, digits and `_` becomes one `_`, so GitHub's `repos/get-content` is
