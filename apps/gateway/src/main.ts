@@ -21,9 +21,10 @@ Options:
   -h, --help            Show this help and exit
   -V, --version         Print the version and exit
 
-Without configuration it serves http://127.0.0.1:8080/mcp with the sample tool service at
-http://127.0.0.1:8081 (or where TOOL_SERVICE_HOST / TOOL_SERVICE_PORT put it) as its one bundle, and
-health on http://127.0.0.1:9090/actuator/health.
+Without configuration it serves http://127.0.0.1:8080/mcp with one bundle, the repository's sample tool
+service at http://127.0.0.1:8081 (or where TOOL_SERVICE_HOST / TOOL_SERVICE_PORT put it; the package does
+not ship it: start it with npx nx serve tool-service-sample in the repository, or give --config your own
+bundles), and health on http://127.0.0.1:9090/actuator/health.
 Every setting and variable: docs/configuration.md.
 
 Exit codes: 0 stopped cleanly, 1 could not start (the message says why), 2 usage error.

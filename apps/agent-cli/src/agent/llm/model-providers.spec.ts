@@ -332,7 +332,7 @@ describe('model providers (llm.provider)', () => {
     expect(loadConfig(example, {}).llm).toMatchObject({
       provider: 'anthropic',
       baseUrl: 'https://api.anthropic.com',
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-5-5',
     });
     const env = { ANTHROPIC_BASE_URL: 'http://127.0.0.1:8999', ANTHROPIC_MODEL: 'claude-haiku-4-5' };
     expect(loadConfig(example, env).llm).toMatchObject({
