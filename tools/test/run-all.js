@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * `npm test`: lint, typecheck, build and test every project in Nx runs (the longest tests beside the
- * checks, tools/test/test-plan.js says how), then, each alone, the --smoke run of every benchmark and the smoke tests of the README's own commands (tools/test/test-plan.js says
- * which and why), then print the closing line that CI reads: "N passed, N failed". Failed lint / typecheck
+ * `npm test`: lint, typecheck, build and test every project in Nx runs, and the --smoke run of every
+ * benchmark (the longest tests beside the checks, tools/test/test-plan.js says how), then, alone, the smoke
+ * tests of the README's own commands (tools/test/test-plan.js says which and why), then print the closing
+ * line that CI reads: "N passed, N failed". Failed lint / typecheck
  * / build tasks and projects whose tests left no summary count as failures too, so the line never reads
  * better than the run was. Before any phase it checks for the programs the tests start
  * (tools/test/test-services-preflight.js); after them it prints the time each phase took.

@@ -4,9 +4,8 @@ const path = require('node:path');
 /**
  * What `npm test` runs for a set of projects: every project, or (`npm test -- --affected`, the pull-request
  * job) those a change affects. One list of phases for both, so a pull request runs what the README runs,
- * for less: lint, typecheck, build and test of the projects in Nx runs (nxSteps), then, each alone, the
- * --smoke run of every benchmark when `bench` is among them (they load both cores for minutes, which would
- * make the timing margins of the specs beside them flaky) and the smoke tests of the README's commands of
+ * for less: lint, typecheck, build and test of the projects in Nx runs, and the --smoke run of every
+ * benchmark when `bench` is among them (nxSteps), then, alone, the smoke tests of the README's commands of
  * each app among them (they rebuild dist/).
  */
 const root = path.resolve(__dirname, '..', '..');
@@ -42,6 +41,10 @@ const nxRun = (targets, projects, ...flags) => [
  * When every project runs, their lint is one ESLint run over the workspace (architecture:lint-workspace, the
  * same rules on the same files): each project's own run types the libraries it imports again, which cost
  * about 50 s of CPU more in all.
+ * The benchmarks' --smoke runs (tools/bench/benches.spec.ts) end that lane. Run alone after the Nx runs they
+ * added their 2m38s to the run's end, though that lane ended about two minutes before the longest tests,
+ * which wait on the processes they start more than they use the cores (a fresh clone of 27eef90: 12m04s and
+ * 14m00s). The specs beside them have shared the cores with a lane of checks all along.
  */
 function nxSteps(projects, { everyProject = false } = {}) {
   const longest = LONGEST_TESTS.filter((project) => projects.includes(project));
@@ -54,10 +57,11 @@ function nxSteps(projects, { everyProject = false } = {}) {
     [
       lane(`nx test ${longest.join(', ')}`, testsOf(longest, longest.length)),
       lane(
-        'nx lint, typecheck, other tests',
+        'nx lint, typecheck, other tests, bench',
         everyProject ? nxRun('typecheck', projects, '--parallel=1') : nxRun('lint,typecheck', projects, '--parallel=1'),
         everyProject ? ['nx', 'run', 'architecture:lint-workspace', '--output-style=static'] : null,
         testsOf(others, 1),
+        projects.includes(BENCH.project) ? ['jest', '-c', BENCH.config] : null,
       ),
     ].filter(({ runs }) => runs.length > 0),
   ];
@@ -78,7 +82,6 @@ function smokeSuites() {
  */
 function aloneRuns(projects) {
   const runs = [];
-  if (projects.includes(BENCH.project)) runs.push({ ...BENCH, paths: [] });
   const suites = smokeSuites().filter((app) => projects.includes(SMOKE.project) || projects.includes(app));
   if (suites.length > 0) runs.push({ ...SMOKE, paths: suites.map((app) => `${SMOKE_SUITES}/${app}/`) });
   return runs;
@@ -94,7 +97,12 @@ function projectsWithTests(projects) {
       .filter((name) => fs.existsSync(path.join(dir, name, 'jest.config.js')))
       .map((name) => JSON.parse(fs.readFileSync(path.join(dir, name, 'project.json'), 'utf8')).name);
   });
-  return [...withJestConfig.filter((project) => projects.includes(project)), ...aloneRuns(projects).map(({ project }) => project)];
+  const bench = projects.includes(BENCH.project) ? [BENCH.project] : [];
+  return [
+    ...withJestConfig.filter((project) => projects.includes(project)),
+    ...bench,
+    ...aloneRuns(projects).map(({ project }) => project),
+  ];
 }
 
 module.exports = { nxSteps, aloneRuns, projectsWithTests };
