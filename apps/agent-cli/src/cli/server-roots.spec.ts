@@ -34,6 +34,24 @@ async function allowedDirectories(file: string, text: string): Promise<string[]>
   return stdout.split('\n').filter((line) => line.startsWith('/'));
 }
 
+/**
+ * `allowedDirectories` for an entry that declares roots: server-filesystem asks for them only once it is
+ * initialized and answers a call that comes first from its own folders, so a run that raced it is retried.
+ */
+async function allowedDirectoriesOnceRooted(file: string, text: string, expected: readonly string[]): Promise<string[]> {
+  return onceRooted(
+    () => allowedDirectories(file, text),
+    (served) => served.join('\n') === expected.join('\n'),
+  );
+}
+
+/** `run` again, up to five runs in all, until `rooted` says the server had its roots when it answered. */
+async function onceRooted<T>(run: () => Promise<T>, rooted: (result: T) => boolean): Promise<T> {
+  let result = await run();
+  for (let attempt = 1; attempt < 5 && !rooted(result); attempt++) result = await run();
+  return result;
+}
+
 const yamlEntry = (roots: string) =>
   `mcp:\n  servers:\n    - name: files\n      command: ${JSON.stringify(FILESYSTEM_BIN)}\n      args: [${JSON.stringify(configured)}]\n${roots}`;
 const importedEntry = (extra: object) =>
@@ -45,7 +63,7 @@ describe('roots the user chooses', () => {
   });
 
   it('an imported entry with roots (relative to the file) serves those', async () => {
-    expect(await allowedDirectories('imported-roots.json', importedEntry({ roots: ['chosen'] }))).toEqual([chosen]);
+    expect(await allowedDirectoriesOnceRooted('imported-roots.json', importedEntry({ roots: ['chosen'] }), [chosen])).toEqual([chosen]);
   });
 
   it('roots: [] in the agent format offers none, so the configured folder stays', async () => {
@@ -53,11 +71,9 @@ describe('roots the user chooses', () => {
   });
 
   it('roots in the agent format are the only ones sent: not the working directory, not the configured folder', async () => {
-    expect(await allowedDirectories('chosen.yaml', yamlEntry(`      roots: [chosen, ${JSON.stringify(configured)}]\n`))).toEqual([
-      chosen,
-      configured,
-    ]);
-    expect(await allowedDirectories('one.yaml', yamlEntry('      roots: [./chosen]\n'))).toEqual([chosen]);
+    const both = yamlEntry(`      roots: [chosen, ${JSON.stringify(configured)}]\n`);
+    expect(await allowedDirectoriesOnceRooted('chosen.yaml', both, [chosen, configured])).toEqual([chosen, configured]);
+    expect(await allowedDirectoriesOnceRooted('one.yaml', yamlEntry('      roots: [./chosen]\n'), [chosen])).toEqual([chosen]);
   });
 
   it('without roots the agent format offers none either: the configured folder stays, not the working directory', async () => {
@@ -97,11 +113,15 @@ describe('roots the user chooses', () => {
     ]);
     expect(rooted.stdout).toContain(`\nroots: ${chosen} (offered to it as its MCP roots;`);
     expect(readFileSync(path.join(project, 'rooted.yaml'), 'utf8')).toContain(`roots:\n        - ${chosen}\n`);
-    expect(await read('rooted.yaml', path.join(chosen, 'y'))).toMatchObject({
-      code: ExitCode.Ok,
-      stdout: expect.stringContaining('in the chosen folder'),
-    });
-    const refused = await read('rooted.yaml', path.join(configured, 'x'));
+    const allowed = await onceRooted(
+      () => read('rooted.yaml', path.join(chosen, 'y')),
+      (run) => run.code === ExitCode.Ok,
+    );
+    expect(allowed).toMatchObject({ code: ExitCode.Ok, stdout: expect.stringContaining('in the chosen folder') });
+    const refused = await onceRooted(
+      () => read('rooted.yaml', path.join(configured, 'x')),
+      (run) => run.code !== ExitCode.Ok,
+    );
     expect(refused.code).not.toBe(ExitCode.Ok);
     expect(refused.stdout + refused.stderr).toContain('Access denied');
   });
