@@ -82,12 +82,15 @@ describe('UndiciToolClient', () => {
 
   it('ends a call still waiting for a free connection when the time is up, and never sends it', async () => {
     const oneConnection = new UndiciToolClient({ connectionsPerOrigin: 1, maxReplyBytes: 1024, maxReplyDepth: 256 });
+    // Only this test's requests count: on a busy machine, an earlier test's request can still reach the
+    // server after that test has ended.
+    const headers = { 'x-test': 'free-connection' };
     const reached: string[] = [];
-    const record = (req: IncomingMessage) => reached.push(req.url ?? '');
+    const record = (req: IncomingMessage) => req.headers['x-test'] === headers['x-test'] && reached.push(req.url ?? '');
     server.on('request', record);
     try {
-      const occupying = oneConnection.post({ endpoint: new URL('/silent', origin), body: '{}', headers: {}, timeoutMillis: 1_000 });
-      const queued = oneConnection.post({ endpoint: new URL('/echo', origin), body: '{}', headers: {}, timeoutMillis: 200 });
+      const occupying = oneConnection.post({ endpoint: new URL('/silent', origin), body: '{}', headers, timeoutMillis: 1_000 });
+      const queued = oneConnection.post({ endpoint: new URL('/echo', origin), body: '{}', headers, timeoutMillis: 200 });
       await expect(queued).resolves.toEqual({ kind: 'failure', reason: 'timeout', detail: 'no complete reply within 200 ms' });
       await expect(occupying).resolves.toMatchObject({ kind: 'failure', reason: 'timeout' });
       await new Promise((resolve) => setTimeout(resolve, 100)); // the connection is free again: the queued call would go now
