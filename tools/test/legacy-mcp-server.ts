@@ -37,7 +37,7 @@ export interface LegacyMcpServer {
 /**
  * A hand-written 2025 MCP server on loopback, for the specs of session handling: JSON answers, a session id
  * made at each `initialize` (404 to any other), `server/discover` refused with -32601 as a 2025 server does,
- * and what else it answers the spec's (`behaviour`).
+ * `tools` and `logging` declared, and what else it answers the spec's (`behaviour`).
  */
 export async function startLegacyMcpServer(name: string, behaviour: LegacyMcpBehaviour = {}): Promise<LegacyMcpServer> {
   let received: ReceivedMcpRequest[] = [];
@@ -57,7 +57,7 @@ export async function startLegacyMcpServer(name: string, behaviour: LegacyMcpBeh
       if (refusal === 'unanswered') return;
       if (refusal !== undefined) return void res.writeHead(refusal).end();
       session = `session-${received.length}`;
-      const result = { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name, version: '1' } };
+      const result = { protocolVersion: '2025-11-25', capabilities: { tools: {}, logging: {} }, serverInfo: { name, version: '1' } };
       return void json(res, { jsonrpc: '2.0', id, result }, { 'mcp-session-id': session });
     }
     if (req.headers['mcp-session-id'] !== session) return void res.writeHead(404).end();

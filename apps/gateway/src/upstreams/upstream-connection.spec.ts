@@ -18,10 +18,12 @@ const PAGES: Record<string, { tools: unknown[]; nextCursor?: string }> = {
   'page-3': { tools: [{ name: 'c', inputSchema: { type: 'object' } }] },
 };
 
+/** What the connection logged at warn, by event. */
+const warned: string[] = [];
 const logger: Logger = {
   debug: () => undefined,
   info: () => undefined,
-  warn: () => undefined,
+  warn: (event) => void warned.push(event),
   error: () => undefined,
   flush: () => undefined,
 };
@@ -43,6 +45,7 @@ describe('UpstreamConnection', () => {
       answer: (method, params) => {
         if (method === stalledMethod) return 'unanswered';
         if (method === 'tools/list') return { result: PAGES[String(params?.cursor ?? '')] };
+        if (method === 'logging/setLevel' && params?.level !== 'emergency') return { result: {} };
         if (method === 'tools/call' && params?.name === 'refused') return { error: { code: -32602, message: 'Unknown tool: refused' } };
         if (method === 'tools/call') return { result: { content: [{ type: 'text', text: 'called' }] } };
         return undefined;
@@ -58,6 +61,7 @@ describe('UpstreamConnection', () => {
 
   beforeEach(() => {
     server.reset();
+    warned.length = 0;
     stalled = false;
     stalledMethod = undefined;
   });
@@ -176,6 +180,43 @@ describe('UpstreamConnection', () => {
         });
       }
       expect(server.received.filter(({ method }) => method === 'tools/call')).toHaveLength(4);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it("asks a 2025 server for a call's log level before the call, once for each level lower than any it was asked for", async () => {
+    const connection = connectionTo(url);
+    const asked = () =>
+      server.received
+        .filter(({ method }) => method === 'logging/setLevel' || method === 'tools/call')
+        .map(({ method, params }) => (method === 'tools/call' ? method : `${method} ${String(params?.level)}`));
+    try {
+      for (const logLevel of ['info', 'warning', undefined, 'info', 'debug', 'error'])
+        await connection.relayRequest('tools/call', 'a', {}, { timeoutMillis: 5_000, meta: {}, logLevel });
+      expect(asked()).toEqual([
+        'logging/setLevel info',
+        'tools/call',
+        'tools/call',
+        'tools/call',
+        'tools/call',
+        'logging/setLevel debug',
+        'tools/call',
+        'tools/call',
+      ]);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('calls all the same when the server refuses the level, and logs the refusal by its code', async () => {
+    const connection = connectionTo(url);
+    try {
+      await expect(
+        connection.relayRequest('tools/call', 'a', {}, { timeoutMillis: 5_000, meta: {}, logLevel: 'emergency' }),
+      ).resolves.toMatchObject({ content: [{ type: 'text', text: 'called' }] });
+      expect(server.received.map(({ method }) => method)).toContain('logging/setLevel');
+      expect(warned).toEqual(['mcp_upstream_set_level_failed']);
     } finally {
       await connection.close();
     }

@@ -14,7 +14,7 @@ import {
   type ServerRequestHandlers,
   type Tool,
 } from '@toolmesh/mcp-client';
-import { McpMetaKey, McpNotification } from '@toolmesh/protocol';
+import { type Cancellation, McpMetaKey, McpNotification } from '@toolmesh/protocol';
 import type { McpToolListing } from '@toolmesh/registry';
 import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import type { Logger } from '@toolmesh/transport-http/server';
@@ -28,6 +28,7 @@ import { attributeCapabilities, RELAYED_CAPABILITIES, type RelayedCapability } f
 import { type ClientCredentialsSettings, ClientCredentialsToken } from './client-credentials';
 import { correlationHeaders } from './correlation';
 import { type ServerRequestRelay, serverRequestsTo } from './server-request-relay';
+import { UpstreamLogLevels } from './upstream-log-levels';
 
 export interface UpstreamSettings {
   /** The bundle's name: in logs, and the name the client gives the server. */
@@ -83,7 +84,8 @@ export interface UpstreamCall {
   readonly onLog?: (message: LogMessage) => void;
   /**
    * The level our caller asked for: a 2026-07-28 server is asked the same in the call's `_meta` (and sends
-   * nothing without it); a 2025 server sends at its connection's level, which is this replica's, not a caller's.
+   * nothing without it); a 2025 server's session, which is this replica's, is asked for it first when it was
+   * asked for none as low (upstream-log-levels.ts).
    */
   readonly logLevel?: string;
   /**
@@ -120,6 +122,7 @@ export class UpstreamConnection {
   private onToolsChanged: (() => void) | undefined;
   /** Kept across connections, so a new one reuses the token while it lasts. */
   private readonly authorization: ClientCredentialsToken | undefined;
+  private readonly logLevels: UpstreamLogLevels;
 
   constructor(
     private readonly settings: UpstreamSettings,
@@ -128,6 +131,9 @@ export class UpstreamConnection {
     this.authorization = settings.oauth && new ClientCredentialsToken(settings.oauth, deps.dispatcher);
     const { bundle } = settings;
     // Codes only in every log line: a message may quote what the server said.
+    this.logLevels = new UpstreamLogLevels(settings.listTimeoutMillis, (error) =>
+      deps.logger.warn('mcp_upstream_set_level_failed', { bundle, code: codeOf(asError(error)) }),
+    );
     this.session = new McpSession({
       newClient: (connection) => this.newClient(connection),
       backoff: REOPEN_BACKOFF,
@@ -193,16 +199,31 @@ export class UpstreamConnection {
     return this.guarded(
       deadline,
       `${method} of ${target}`,
-      (client) =>
-        client.requestRelayingInput(method, target, args, call.answers ?? {}, cancellation, {
-          timeoutMs: UNTIMED,
-          onProgress: call.onProgress,
-          onLog: call.onLog,
-          meta: client.era === 'modern' ? withCallerCapabilities(call) : call.meta,
-          serverRequests: serverRequestsTo(call.relay, this.settings.maxRelayedRequestsPerCall),
-        }),
+      (client) => {
+        // Only a call whose level is lower than any the session was asked for waits for it to be asked, once.
+        const lowering = this.logLevels.lowerFor(client, call.logLevel);
+        if (lowering === undefined) return this.request(client, method, target, args, call, cancellation);
+        return lowering.then(() => this.request(client, method, target, args, call, cancellation));
+      },
       { cancelled: cancellation, followsDeadline: true },
     );
+  }
+
+  private request<M extends RelayedMethod>(
+    client: McpClient,
+    method: M,
+    target: string,
+    args: Record<string, unknown> | undefined,
+    call: UpstreamCall,
+    cancellation: Cancellation,
+  ): Promise<RelayedResults[M] | InputRequiredResult> {
+    return client.requestRelayingInput(method, target, args, call.answers ?? {}, cancellation, {
+      timeoutMs: UNTIMED,
+      onProgress: call.onProgress,
+      onLog: call.onLog,
+      meta: client.era === 'modern' ? withCallerCapabilities(call) : call.meta,
+      serverRequests: serverRequestsTo(call.relay, this.settings.maxRelayedRequestsPerCall),
+    });
   }
 
   /**

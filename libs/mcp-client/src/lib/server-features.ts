@@ -1,14 +1,16 @@
 import type {
   Client,
   GetPromptResult,
+  LoggingLevel,
   Prompt,
   ReadResourceResult,
   Resource,
   ResourceTemplateType as ResourceTemplate,
 } from '@modelcontextprotocol/client';
+import { isLoggingLevel, LOGGING_LEVELS, printable } from '@toolmesh/protocol';
 
 /** A server feature beside tools, by its capability name. */
-export type ServerFeature = 'resources' | 'prompts';
+export type ServerFeature = 'resources' | 'prompts' | 'logging';
 
 export interface FeatureRequestOptions {
   /** This request's timeout instead of the client's `requestTimeoutMs` (a gateway's remaining deadline). */
@@ -61,6 +63,18 @@ export class ServerFeatures {
 
   getPrompt(name: string, args?: Record<string, string>, options: FeatureRequestOptions = {}): Promise<GetPromptResult> {
     return this.sdk.getPrompt({ name, ...(args && { arguments: args }), ...metaOf(options) }, this.requestOptions(options));
+  }
+
+  /**
+   * Asks a 2025 server that offers `logging` to send log messages at `level` and above from now on, for the
+   * whole session (`logging/setLevel`); whether it was asked. A 2026-07-28 server is never asked: that
+   * revision has no such method, and a request names its level in its `_meta` instead.
+   */
+  async setLogLevel(level: string, options: FeatureRequestOptions = {}): Promise<boolean> {
+    if (!isLoggingLevel(level)) throw new RangeError(`"${printable(level, 40)}" is no log level: one of ${LOGGING_LEVELS.join(', ')}`);
+    if (this.sdk.getProtocolEra() !== 'legacy' || !this.offers('logging')) return false;
+    await this.sdk.setLoggingLevel(level as LoggingLevel, this.requestOptions(options));
+    return true;
   }
 
   private requestOptions({ timeoutMs, signal }: FeatureRequestOptions): { timeout: number; signal?: AbortSignal } {
