@@ -15,6 +15,8 @@
 //   node tools/bench/gateway-gc/run.mjs [--rate 2000 --duration 6 --warmup 6 --compare <main.js>]
 //     --compare <main.js>  also measures another gateway build (a copy inside the repository, so that it
 //                          finds node_modules), target by target (repeatable)
+//     --target <name>      only this target, e.g. --target "REST tool, 2025" (repeatable; a bisection's
+//                          runs need only the target that moved)
 import '../usage.mjs';
 
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -43,6 +45,7 @@ const { values: options } = parseArgs({
     duration: { type: 'string', default: SMOKE ? '1' : '6' },
     warmup: { type: 'string', default: SMOKE ? '1' : '6' },
     compare: { type: 'string', multiple: true, default: [] },
+    target: { type: 'string', multiple: true, default: [] },
     smoke: { type: 'boolean', default: false },
   },
 });
@@ -128,9 +131,9 @@ try {
     },
   ];
   // Under --smoke one target per kind of tool, each in another era: every path of the script, half the processes.
-  const targets = SMOKE
-    ? allTargets.filter((target) => target.name === 'REST tool, 2025' || target.name === 'MCP tool, 2026-07-28')
-    : allTargets;
+  const chosen = SMOKE ? ['REST tool, 2025', 'MCP tool, 2026-07-28'] : options.target;
+  const targets = chosen.length === 0 ? allTargets : allTargets.filter((target) => chosen.includes(target.name));
+  if (targets.length === 0) throw new Error(`--target must name one of: ${allTargets.map((target) => target.name).join('; ')}`);
   const builds = [path.join(root, 'dist/apps/gateway/main.js'), ...options.compare.map((main) => path.resolve(main))];
   console.log(`${rate} calls/s (autocannon), ${warmup} s of warm-up, ${duration} s measured per target, node ${process.version}\n`);
   console.log(
