@@ -6,7 +6,6 @@ import { Agent } from 'undici';
 import { CircuitBreaker } from '../call/circuit-breaker';
 import type { ServiceCredentials } from '../call/service-credentials';
 import type { BundleSettings, McpServerBundleSettings, McpServerOAuthSettings } from '../config/gateway-config';
-import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
 import type { ClientCredentialsSettings } from './client-credentials';
 import { type HeldCallLimits, HeldCalls } from './held-calls';
 import type { UpstreamAnswer } from './relayed-request';
@@ -115,7 +114,7 @@ export class McpUpstreams {
       location: settings.location,
       listTools: async () => {
         const connection = await this.connection(bundle);
-        return connection === undefined ? { tools: [] } : connection.listTools().catch(throwForOperators);
+        return connection === undefined ? { tools: [] } : connection.listTools();
       },
     };
   }
@@ -138,13 +137,4 @@ function clientCredentials(oauth: McpServerOAuthSettings, options: McpUpstreamsO
     ...(oauth.scope !== undefined && { scope: oauth.scope }),
     ...(oauth.resource !== undefined && { resource: oauth.resource }),
   };
-}
-
-/**
- * A listing's failure goes to the bundle's status (`/actuator/toolBundles`, the operator's, which shows the
- * server's location anyway): the cause as the transport told it (`HTTP 401`, `ECONNREFUSED`), not the
- * address-free summary a caller gets (upstream-connection.ts).
- */
-function throwForOperators(error: unknown): never {
-  throw error instanceof GatewayError && error.code === GatewayErrorCode.UpstreamFailed && error.cause !== undefined ? error.cause : error;
 }

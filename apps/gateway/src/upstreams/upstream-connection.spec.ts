@@ -171,6 +171,17 @@ describe('UpstreamConnection', () => {
     }
   });
 
+  it("fails a listing of a server that is gone with the transport's own error, for the bundle's status (the operator's)", async () => {
+    const gone = new URL(`http://127.0.0.1:${await freePort()}/mcp`);
+    const connection = connectionTo(gone);
+    try {
+      const failure = await connection.listTools().catch((error: unknown) => error);
+      expect(failure).toMatchObject({ code: 'client.connect_failed', message: expect.stringContaining(gone.host) });
+    } finally {
+      await connection.close();
+    }
+  });
+
   it('keeps calling a server that answers its own JSON-RPC errors: they say it is alive, so they never open the circuit', async () => {
     const connection = connectionTo(url);
     try {

@@ -101,6 +101,12 @@ interface GuardOptions {
   readonly cancelled?: { readonly aborted: boolean };
   /** The request itself ends when the deadline's `cancellation` aborts: only waiting for a connection is raced. */
   readonly followsDeadline?: boolean;
+  /**
+   * The failure is read by operators only (a listing's, on the bundle's status, `/actuator/toolBundles`, which
+   * shows the server's location anyway): the transport's own error (`HTTP 401`, `ECONNREFUSED`), not the
+   * address-free summary a caller gets.
+   */
+  readonly forOperators?: boolean;
 }
 
 /** Waits before each new connection of a watched server whose connection was lost; the last repeats. */
@@ -151,15 +157,21 @@ export class UpstreamConnection {
   /**
    * Every page of the server's `tools/list` (the SDK follows `nextCursor`, at most 64 pages), and which of
    * its tools it lists only to clients declaring some capability, all within the listing deadline: those
-   * are found out by listing again as clients declaring fewer (capability-attribution.ts).
+   * are found out by listing again as clients declaring fewer (capability-attribution.ts). Its failure
+   * goes to the bundle's status, the operator's (`forOperators`).
    */
   listTools(): Promise<McpToolListing> {
-    return this.guarded(startedDeadline(this.settings.listTimeoutMillis), 'tools/list', async (client) => {
-      const tools = await client.listTools();
-      const prior = client.eraVerdict;
-      const requiredCapabilities = await attributeCapabilities(tools, (declared) => this.listAs(declared, prior));
-      return { tools, requiredCapabilities };
-    });
+    return this.guarded(
+      startedDeadline(this.settings.listTimeoutMillis),
+      'tools/list',
+      async (client) => {
+        const tools = await client.listTools();
+        const prior = client.eraVerdict;
+        const requiredCapabilities = await attributeCapabilities(tools, (declared) => this.listAs(declared, prior));
+        return { tools, requiredCapabilities };
+      },
+      { forOperators: true },
+    );
   }
 
   /** Every page of the server's resources, resource templates and prompts, all three within one listing deadline. */
@@ -253,7 +265,7 @@ export class UpstreamConnection {
     deadline: CallDeadline,
     what: string,
     run: (client: McpClient) => Promise<T>,
-    { cancelled, followsDeadline = false }: GuardOptions = {},
+    { cancelled, followsDeadline = false, forOperators = false }: GuardOptions = {},
   ): Promise<T> {
     const { breaker } = this.deps;
     if (!breaker.admit()) {
@@ -280,7 +292,7 @@ export class UpstreamConnection {
       },
       (error: unknown) => {
         deadline.stop();
-        throw this.failed(error, deadline, what, cancelled);
+        throw this.failed(error, deadline, what, cancelled, forOperators);
       },
     );
   }
@@ -289,9 +301,15 @@ export class UpstreamConnection {
    * What a failed request counts against the server, and what is thrown for it, which our caller may read:
    * the server's own answer as it is, else the bundle and what went wrong, never where the server is (a
    * transport's or token endpoint's message names its address; the log line has the code, the status page
-   * the location).
+   * the location). A failure only operators read is thrown as the transport told it.
    */
-  private failed(error: unknown, deadline: CallDeadline, what: string, cancelled: GuardOptions['cancelled']): unknown {
+  private failed(
+    error: unknown,
+    deadline: CallDeadline,
+    what: string,
+    cancelled: GuardOptions['cancelled'],
+    forOperators: boolean,
+  ): unknown {
     const { breaker } = this.deps;
     const { bundle } = this.settings;
     if (deadline.ranOut) {
@@ -306,6 +324,7 @@ export class UpstreamConnection {
       return error;
     }
     breaker.failed();
+    if (forOperators) return error;
     const code = codeOf(asError(error));
     return new GatewayError(GatewayErrorCode.UpstreamFailed, `the MCP server of bundle ${bundle} could not be used for ${what} [${code}]`, {
       cause: error,
