@@ -37,9 +37,12 @@ beforeAll(async () => {
 });
 /** Closed after each test, not after each call: a cancellation is still on its way when the call has ended. */
 let transports: StreamableHttpClientTransport[];
+/** What the stream brought that the call did not take: the client's (`onmessage`). */
+let others: JSONRPCMessage[];
 beforeEach(() => {
   posted = [];
   transports = [];
+  others = [];
 });
 afterEach(() => Promise.all(transports.map((transport) => transport.close())));
 afterAll(async () => {
@@ -54,6 +57,7 @@ const CONTENT = { content: [{ type: 'text', text: 'done' }] };
 
 async function call(handlers: ServerRequestHandlers = {}, overrides: Partial<ExchangedCall> = {}) {
   const transport = new StreamableHttpClientTransport(url, { dispatcher, listen: false });
+  transport.onmessage = (message) => others.push(message);
   await transport.start();
   transports.push(transport);
   return exchangeRequest(transport, {
@@ -182,20 +186,7 @@ describe('exchangeRequest', () => {
         .writeHead(200, { 'content-type': 'text/event-stream' })
         .end(event(progress('x1', 1)) + event(progress('other', 9)) + event(progress('x1', 2)) + event(answer(CONTENT)));
     const told: unknown[] = [];
-    const others: JSONRPCMessage[] = [];
-    const transport = new StreamableHttpClientTransport(url, { dispatcher, listen: false });
-    transport.onmessage = (message) => others.push(message);
-    await transport.start();
-    transports.push(transport);
-    const result = await exchangeRequest(transport, {
-      id: 'x1',
-      method: 'tools/call',
-      params: { name: 'ask', arguments: {} },
-      serverRequests: {},
-      tellsCancellation: true,
-      onProgress: (update) => told.push(update),
-    });
-    expect(result).toEqual(CONTENT);
+    expect(await call({}, { onProgress: (update) => told.push(update) })).toEqual(CONTENT);
     expect(told).toEqual([
       { progress: 1, total: 2, message: 'step 1' },
       { progress: 2, total: 2, message: 'step 2' },
@@ -216,20 +207,7 @@ describe('exchangeRequest', () => {
             event(answer(CONTENT)),
         );
     const told: unknown[] = [];
-    const others: JSONRPCMessage[] = [];
-    const transport = new StreamableHttpClientTransport(url, { dispatcher, listen: false });
-    transport.onmessage = (message) => others.push(message);
-    await transport.start();
-    transports.push(transport);
-    const result = await exchangeRequest(transport, {
-      id: 'x1',
-      method: 'tools/call',
-      params: { name: 'ask', arguments: {} },
-      serverRequests: {},
-      tellsCancellation: true,
-      onLog: (message) => told.push(message),
-    });
-    expect(result).toEqual(CONTENT);
+    expect(await call({}, { onLog: (message) => told.push(message) })).toEqual(CONTENT);
     expect(told).toEqual([
       { level: 'info', data: 'started' },
       { level: 'error', logger: 'db', data: { code: 7 } },
