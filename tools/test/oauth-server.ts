@@ -14,13 +14,18 @@ export interface TestOAuthServer extends ServerProcess {
  * Starts an authorization server that issues JWT access tokens for `audience` with `scopes`; with
  * `client`, it also knows that confidential client, for the client credentials grant and introspection;
  * `opaque`: its access tokens are opaque, for introspection; `exchange`: the resources that client may
- * exchange an access token for (RFC 8693).
+ * exchange an access token for (RFC 8693); `strictRegistration`: a dynamically registered client may ask
+ * only for the scopes it registered with.
  */
 export async function startOAuthServer(
   audience: string,
   scopes: readonly string[],
   client?: { readonly id: string; readonly secret: string },
-  { opaque = false, exchange = [] }: { readonly opaque?: boolean; readonly exchange?: readonly string[] } = {},
+  {
+    opaque = false,
+    exchange = [],
+    strictRegistration = false,
+  }: { readonly opaque?: boolean; readonly exchange?: readonly string[]; readonly strictRegistration?: boolean } = {},
 ): Promise<TestOAuthServer> {
   const server = await spawnNodeScript(
     path.join(REPO_ROOT, 'tools/test/peers/oauth-server.mjs'),
@@ -32,6 +37,7 @@ export async function startOAuthServer(
       ...(client ? [`--client=${client.id}:${client.secret}`] : []),
       ...(opaque ? ['--opaque'] : []),
       ...(exchange.length > 0 ? [`--exchange=${exchange.join(',')}`] : []),
+      ...(strictRegistration ? ['--strict-registration'] : []),
     ],
   );
   const issuer = server.match[1];

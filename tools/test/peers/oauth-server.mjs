@@ -3,13 +3,22 @@
  * A real OAuth 2.1 authorization server on loopback, for the gateway's tests and for trying
  * config/examples/oauth.yaml: oidc-provider (ADR 0023) with dynamic client registration, PKCE (S256,
  * required), resource indicators (RFC 8707: access tokens are JWTs whose audience is the resource asked
- * for) and refresh tokens. Nobody types a password: every authorization is granted at once, as user
- * `--subject`, with the scopes asked for. For trying and tests only, never for production.
+ * for) and refresh tokens (for `offline_access`). Nobody types a password: every authorization is granted
+ * at once, as user `--subject`, with the scopes asked for. For trying and tests only, never for production.
+ *
+ * Step-up (a second authorization for more scope) works for the MCP SDKs' own clients (issue 45): a
+ * dynamically registered client may ask for any scope this server grants, whatever `scope` it registered
+ * with (RFC 7591 §3.2.1 lets a server replace it), as both SDKs register once with their first, minimal
+ * scope and ask for more later; and a refresh token is issued only when `offline_access` is asked for, as
+ * OpenID Connect has it, since SDK 1.x answers a 403 `insufficient_scope` with a refresh while it holds one,
+ * which can never add a scope (RFC 6749 §6), and gives up (`403 after trying upscoping`).
  *
  *   --port=<n>          port on 127.0.0.1 (default 0: any free one)
  *   --audience=<uri>    the one resource it issues tokens for (the gateway's auth.audience); required
  *   --scopes=<a,b>      the scopes it grants for that resource (default tools,customers:read)
  *   --subject=<id>      the user every authorization is for (default user-1)
+ *   --strict-registration  a dynamically registered client may ask only for the scopes it registered with
+ *                       (oidc-provider's own rule, which some production servers share): the SDKs cannot step up
  *   --client=<id>:<secret>  also a registered confidential client for the client credentials grant
  *                       (client_secret_basic), as machine-to-machine callers use, and for introspection
  *   --opaque            access tokens are opaque (for RFC 7662 introspection, at <issuer>/token/introspection;
@@ -41,6 +50,7 @@ const scopes = (flags.scopes || 'tools,customers:read').split(',').filter(Boolea
 const subject = flags.subject || 'user-1';
 const [machineId, machineSecret] = (flags.client || '').split(':');
 const exchangeResources = (flags.exchange || '').split(',').filter(Boolean);
+const strictRegistration = flags['strict-registration'] !== undefined;
 
 const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
@@ -68,6 +78,14 @@ const provider = new Provider(issuer, {
       ]
     : [],
   scopes: ['openid', 'offline_access', ...scopes],
+  // oidc-provider refuses a client any scope beyond the `scope` it registered with: dropped for the
+  // registrations of clients that ask for more scope later (see above), kept for the configured `--client`.
+  extraClientMetadata: {
+    properties: ['scope'],
+    validator: (ctx, _key, _value, metadata) => {
+      if (!strictRegistration && ctx?.oidc?.route === 'registration') delete metadata.scope;
+    },
+  },
   features: {
     devInteractions: { enabled: false },
     clientCredentials: { enabled: true },
@@ -87,7 +105,7 @@ const provider = new Provider(issuer, {
     },
   },
   pkce: { required: () => true },
-  issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+  issueRefreshToken: async (_ctx, client, code) => client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
   clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'none' },
   findAccount: (_ctx, accountId) => ({ accountId, claims: () => ({ sub: accountId }) }),
   cookies: { keys: [signingKey.kid] },

@@ -35,7 +35,10 @@ beforeAll(async () => {
   tools = await startSampleToolService();
   const port = await freePort();
   const audience = `http://127.0.0.1:${port}/mcp`;
-  authorizationServer = await startOAuthServer(audience, ['tools', 'customers:read', 'orders:read']);
+  // Strict, as some production servers are: the CLI's step-up registers anew for the scope it adds.
+  authorizationServer = await startOAuthServer(audience, ['tools', 'customers:read', 'orders:read'], undefined, {
+    strictRegistration: true,
+  });
   dir = mkdtempSync(path.join(tmpdir(), 'gateway-oauth-'));
   const gatewayConfig = path.join(dir, 'gateway.yaml');
   // The challenge to a caller without a token asks for `tools` only: the customer tools need a step-up.
