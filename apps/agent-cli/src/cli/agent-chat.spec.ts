@@ -5,6 +5,7 @@ import path from 'node:path';
 
 import { type ScriptedLlmServer, startScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
 import { AGENT_CLI_MAIN } from '../test-support/built-cli';
+import { cliTestEnv } from '../test-support/cli-env';
 
 /**
  * `agent-cli chat` as a person uses it: the built CLI on a pseudo-terminal (util-linux `script` gives it
@@ -36,7 +37,9 @@ class PtySession {
   }
 
   static start(command: string, cwd: string): PtySession {
-    return new PtySession(spawn('script', ['-qfec', command, '/dev/null'], { cwd, env: { PATH: process.env.PATH, TERM: 'dumb' } }));
+    return new PtySession(
+      spawn('script', ['-qfec', command, '/dev/null'], { cwd, env: cliTestEnv({ PATH: process.env.PATH, TERM: 'dumb' }) }),
+    );
   }
 
   /** Waits until `text` appears after what was already seen, and moves past it. */
@@ -134,7 +137,7 @@ describe('agent-cli chat', () => {
       { toolCalls: [{ id: 'w', name: 'Write', arguments: { path: 'piped.txt', content: 'x' } }] },
       { text: 'I was not allowed.' },
     ]);
-    const child = spawn(process.execPath, [AGENT_CLI_MAIN, 'chat'], { cwd: dir, env: { PATH: process.env.PATH } });
+    const child = spawn(process.execPath, [AGENT_CLI_MAIN, 'chat'], { cwd: dir, env: cliTestEnv({ PATH: process.env.PATH }) });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stdin.end('hi\n\nwrite piped.txt\n');

@@ -5,6 +5,7 @@ import path from 'node:path';
 
 import { type ScriptedLlmServer, startScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
 import { AGENT_CLI_MAIN } from '../test-support/built-cli';
+import { cliTestEnv } from '../test-support/cli-env';
 
 /**
  * Rewake end to end (issue #6): `agent-cli run` (the built CLI) with a real MCP server that notifies
@@ -46,7 +47,7 @@ it('the agent sleeps in WaitForEvent, a real server notifies later, the next req
   const child = spawn(
     process.execPath,
     [AGENT_CLI_MAIN, 'run', 'tell me when the daily report changes', '--transcript', 'transcript.jsonl'],
-    { cwd: dir, env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: dir, env: cliTestEnv({ PATH: process.env.PATH }), stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -8,6 +8,7 @@ import { eventually, pidsWithCommandLine } from '@toolmesh/test-peers/process-ta
 
 import { type Script, type ScriptedLlmServer, startScriptedLlmServer, unreachableBaseUrl } from '../agent/test-support/scripted-llm-server';
 import { AGENT_CLI_MAIN, type CliRun, runBuiltCli } from '../test-support/built-cli';
+import { cliTestEnv } from '../test-support/cli-env';
 import { ExitCode } from './exit-codes';
 
 /**
@@ -204,7 +205,7 @@ describe('agent-cli run: interruptions and a transcript that cannot be written',
     const { dir, llm: server } = await scripted([{ hang: true }]);
     const child = spawn(process.execPath, [AGENT_CLI_MAIN, 'run', 'wait', '--transcript', 'transcript.jsonl'], {
       cwd: dir,
-      env: { PATH: process.env.PATH },
+      env: cliTestEnv({ PATH: process.env.PATH }),
       stdio: 'ignore',
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));

@@ -5,8 +5,8 @@ import { pathToFileURL } from 'node:url';
 
 import { type ScriptedLlmServer, startScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
 import { everythingConfigYaml } from '../test-support/everything-config';
+import { runCliInProcess } from '../test-support/in-process-cli';
 import { ExitCode } from './exit-codes';
-import { runCli } from './run-cli';
 import type { Terminal } from './terminal';
 
 /**
@@ -39,15 +39,7 @@ function scriptedTerminal(answers: readonly string[]): Terminal & { questions: s
   };
 }
 
-async function cli(args: string[], terminal?: Terminal) {
-  const out = { stdout: '', stderr: '' };
-  const code = await runCli(
-    args,
-    { stdout: (t) => (out.stdout += t), stderr: (t) => (out.stderr += t), terminal },
-    { version: '0.0.0-test', cwd: dir, env: { PATH: process.env.PATH } },
-  );
-  return { code, ...out };
-}
+const cli = (args: string[], terminal?: Terminal) => runCliInProcess(args, { cwd: dir, terminal });
 
 const SAMPLE = ['call', 'mcp__everything__trigger-sampling-request', JSON.stringify({ prompt: 'What is 2+2?', maxTokens: 20 })];
 

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { runCliInProcess } from '../test-support/in-process-cli';
 import { ExitCode } from './exit-codes';
-import { runCli } from './run-cli';
 
 /**
  * Names and descriptions from a server are its own text: in tables they are escaped, so no escape
@@ -20,15 +20,7 @@ beforeAll(() => {
   );
 });
 
-async function cli(...args: string[]) {
-  const out = { stdout: '', stderr: '' };
-  const code = await runCli(
-    args,
-    { stdout: (t) => (out.stdout += t), stderr: (t) => (out.stderr += t) },
-    { version: '0.0.0-test', cwd: dir, env: { PATH: process.env.PATH } },
-  );
-  return { code, ...out };
-}
+const cli = (...args: string[]) => runCliInProcess(args, { cwd: dir });
 
 // eslint-disable-next-line no-control-regex -- what must not be there
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;

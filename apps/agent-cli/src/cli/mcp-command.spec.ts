@@ -5,24 +5,16 @@ import path from 'node:path';
 import { EVERYTHING_BIN } from '@toolmesh/test-peers/mcp-servers';
 
 import { parseConfig } from '../config/load-config';
+import { runCliInProcess } from '../test-support/in-process-cli';
 import { ExitCode } from './exit-codes';
 import { COMMAND_HELP } from './help';
-import { runCli } from './run-cli';
 
 /**
  * `agent-cli mcp add | remove | list | get` (SPEC A20) through runCli on real files: the round trip keeps
  * the rest of the file, and what it adds is what `servers` then connects (server-everything over stdio).
  */
 
-async function cli(cwd: string, ...args: string[]) {
-  const out = { stdout: '', stderr: '' };
-  const code = await runCli(
-    args,
-    { stdout: (t) => (out.stdout += t), stderr: (t) => (out.stderr += t) },
-    { version: '0.0.0-test', cwd, env: { PATH: process.env.PATH } },
-  );
-  return { code, ...out };
-}
+const cli = (cwd: string, ...args: string[]) => runCliInProcess(args, { cwd });
 
 /** What `mcp add` says when it was given no --roots. */
 const NO_ROOTS = 'roots: none (it keeps the folders its own arguments give; --roots <folder> offers folders, --roots . this one)';

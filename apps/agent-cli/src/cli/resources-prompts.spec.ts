@@ -1,11 +1,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 
 import { type ScriptedLlmServer, startScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
 import { everythingConfigYaml } from '../test-support/everything-config';
+import { runCliInProcess } from '../test-support/in-process-cli';
 import { ExitCode } from './exit-codes';
-import { runCli } from './run-cli';
 
 /**
  * `resources`, `prompts`, the model's resource tools and chat's /prompt (SPEC A13) against
@@ -19,17 +20,8 @@ function writeConfig(baseUrl = 'http://127.0.0.1:9/v1'): void {
   writeFileSync(path.join(dir, 'agent-cli.yaml'), everythingConfigYaml(baseUrl));
 }
 
-async function cli(args: string[], stdin?: string) {
-  const out = { stdout: '', stderr: '' };
-  const { Readable } = await import('node:stream');
-  const io = {
-    stdout: (t: string) => (out.stdout += t),
-    stderr: (t: string) => (out.stderr += t),
-    stdin: stdin === undefined ? undefined : Readable.from([stdin]),
-  };
-  const code = await runCli(args, io, { version: '0.0.0-test', cwd: dir, env: { PATH: process.env.PATH } });
-  return { code, ...out };
-}
+const cli = (args: string[], stdin?: string) =>
+  runCliInProcess(args, { cwd: dir, stdin: stdin === undefined ? undefined : Readable.from([stdin]) });
 
 beforeAll(() => writeConfig());
 afterEach(async () => {

@@ -2,20 +2,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { runCliInProcess } from '../test-support/in-process-cli';
 import { COMMAND_HELP } from './help';
-import { ExitCode, HELP, runCli } from './run-cli';
+import { ExitCode, HELP } from './run-cli';
 
 const cwd = mkdtempSync(path.join(tmpdir(), 'agent-cli-run-'));
 
-async function run(...args: string[]) {
-  const out = { stdout: '', stderr: '' };
-  const code = await runCli(
-    args,
-    { stdout: (t) => (out.stdout += t), stderr: (t) => (out.stderr += t) },
-    { version: '1.2.3', cwd, env: {} },
-  );
-  return { code, ...out };
-}
+const run = (...args: string[]) => runCliInProcess(args, { cwd, env: {}, version: '1.2.3' });
 
 describe('runCli', () => {
   it.each([[[]], [['--help']], [['-h']], [['help']]])('prints help for %j', async (args) => {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 
+import { runCliInProcess } from '../test-support/in-process-cli';
 import { ExitCode } from './exit-codes';
-import { runCli } from './run-cli';
 
 /**
  * Roots the user chooses, with the real server-filesystem, which replaces the folders it was started with
@@ -19,12 +19,7 @@ const workingDirectory = path.join(base, 'work');
 for (const dir of [configured, chosen, workingDirectory]) mkdirSync(dir);
 
 /** Runs the CLI in-process in `cwd`, as a user at a terminal-less shell there would. */
-async function cli(cwd: string, args: readonly string[]) {
-  const out = { stdout: '', stderr: '' };
-  const io = { stdout: (t: string) => (out.stdout += t), stderr: (t: string) => (out.stderr += t) };
-  const code = await runCli(args, io, { version: '0.0.0-test', cwd, env: { PATH: process.env.PATH } });
-  return { code, ...out };
-}
+const cli = (cwd: string, args: readonly string[]) => runCliInProcess(args, { cwd });
 
 /** The folders server-filesystem serves, as its list_allowed_directories tool answers, for a configuration file's text. */
 async function allowedDirectories(file: string, text: string): Promise<string[]> {
@@ -138,17 +133,10 @@ describe('roots the user chooses', () => {
 
   it("chat's /roots gives a server the directories the user names, tells it, and refuses what is not a directory", async () => {
     writeFileSync(path.join(base, 'chat.yaml'), yamlEntry('      roots: [chosen]\n'));
-    let stderr = '';
     const lines = [`/roots files`, `/roots files ../configured`, `/roots files`, `/roots files nowhere`, `/roots nope ${base}`, '/exit'];
-    const io = {
-      stdout: () => undefined,
-      stderr: (t: string) => void (stderr += t),
-      stdin: Readable.from(lines.map((line) => `${line}\n`)),
-    };
-    const code = await runCli(['chat', '--model', 'never-asked', '--config', path.join(base, 'chat.yaml')], io, {
-      version: '0.0.0-test',
+    const { code, stderr } = await runCliInProcess(['chat', '--model', 'never-asked', '--config', path.join(base, 'chat.yaml')], {
       cwd: workingDirectory,
-      env: { PATH: process.env.PATH },
+      stdin: Readable.from(lines.map((line) => `${line}\n`)),
     });
 
     expect(code).toBe(ExitCode.Ok);

@@ -4,8 +4,8 @@ import path from 'node:path';
 
 import { type ScriptedLlmServer, startScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
 import { everythingConfigYaml } from '../test-support/everything-config';
+import { runCliInProcess } from '../test-support/in-process-cli';
 import { ExitCode } from './exit-codes';
-import { runCli } from './run-cli';
 
 /**
  * A server's `tools: { allow, deny }` (the habit of Codex's enabled_tools / disabled_tools and goose's
@@ -16,12 +16,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-tool-filter-'));
 const FILTER = `      tools: { allow: ["get-*", echo], deny: ["get-tiny-*", get-env] }\n`;
 let llm: ScriptedLlmServer;
 
-async function cli(args: readonly string[]) {
-  const out = { stdout: '', stderr: '' };
-  const io = { stdout: (t: string) => (out.stdout += t), stderr: (t: string) => (out.stderr += t) };
-  const code = await runCli(args, io, { version: '0.0.0-test', cwd: dir, env: { PATH: process.env.PATH } });
-  return { code, ...out };
-}
+const cli = (args: readonly string[]) => runCliInProcess(args, { cwd: dir });
 
 beforeAll(async () => {
   llm = await startScriptedLlmServer([

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { EVERYTHING_BIN } from '@toolmesh/test-peers/mcp-servers';
 
 import { type ScriptedLlmServer, startScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
+import { runCliInProcess } from '../test-support/in-process-cli';
 import { ExitCode } from './exit-codes';
-import { runCli } from './run-cli';
 
 /**
  * `--mcp-server name=<command line or URL>`: a server for one run (goose's --with-extension, fast-agent's
@@ -16,12 +16,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-session-servers-'));
 const EVERYTHING = `ev=${EVERYTHING_BIN} stdio`;
 let llm: ScriptedLlmServer;
 
-async function cli(...args: string[]) {
-  const out = { stdout: '', stderr: '' };
-  const io = { stdout: (t: string) => (out.stdout += t), stderr: (t: string) => (out.stderr += t) };
-  const code = await runCli(args, io, { version: '0.0.0-test', cwd: dir, env: { PATH: process.env.PATH } });
-  return { code, ...out };
-}
+const cli = (...args: string[]) => runCliInProcess(args, { cwd: dir });
 
 beforeAll(async () => {
   llm = await startScriptedLlmServer([{ text: 'Done.' }]);

@@ -5,6 +5,7 @@ import path from 'node:path';
 
 import { type ScriptedLlmServer, startScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
 import { AGENT_CLI_MAIN, runBuiltCli } from '../test-support/built-cli';
+import { cliTestEnv } from '../test-support/cli-env';
 import { ExitCode } from './exit-codes';
 
 /**
@@ -62,7 +63,7 @@ async function modelCallingTheTool(): Promise<ScriptedLlmServer> {
 async function onTerminal(dir: string, command: string, steps: ReadonlyArray<readonly [string, string]>): Promise<string> {
   const child = spawn('script', ['-qfec', `${process.execPath} ${AGENT_CLI_MAIN} ${command}`, '/dev/null'], {
     cwd: dir,
-    env: { PATH: process.env.PATH, TERM: 'dumb' },
+    env: cliTestEnv({ PATH: process.env.PATH, TERM: 'dumb' }),
   });
   let screen = '';
   child.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString('utf8')));

@@ -4,8 +4,9 @@ import path from 'node:path';
 
 import { EVERYTHING_BIN } from '@toolmesh/test-peers/mcp-servers';
 
+import { runBuiltCli } from '../test-support/built-cli';
+import { runCliInProcess } from '../test-support/in-process-cli';
 import { ExitCode } from './exit-codes';
-import { runCli } from './run-cli';
 import { loadLayeredConfig, userConfigFile } from './user-config';
 
 /**
@@ -21,12 +22,7 @@ const folder = (name: string) => {
   return dir;
 };
 
-async function cli(cwd: string, ...args: string[]) {
-  const out = { stdout: '', stderr: '' };
-  const io = { stdout: (t: string) => (out.stdout += t), stderr: (t: string) => (out.stderr += t) };
-  const code = await runCli(args, io, { version: '0.0.0-test', cwd, env });
-  return { code, ...out };
-}
+const cli = (cwd: string, ...args: string[]) => runCliInProcess(args, { cwd, env });
 
 const serverEntry = (name: string, extra = '') =>
   `    - name: ${name}\n      command: ${JSON.stringify(EVERYTHING_BIN)}\n      args: [stdio]\n${extra}`;
@@ -79,5 +75,17 @@ describe('the user configuration', () => {
       stderr: expect.stringContaining('--scope user edits the user configuration, --config a project file: give one of them'),
     });
     expect(readFileSync(USER_FILE, 'utf8')).toContain('the-users-model');
+  });
+});
+
+describe("a test's run of the CLI (test-support/cli-env.ts)", () => {
+  it('never reads the user configuration in the home it is given, in process or as a child', async () => {
+    const home = folder('home');
+    mkdirSync(path.join(home, '.config', 'toolmesh-agent'), { recursive: true });
+    writeFileSync(path.join(home, '.config', 'toolmesh-agent', 'agent-cli.yaml'), `mcp:\n  servers:\n${serverEntry('from-home')}`);
+    const args = ['mcp', 'list', '--scope', 'user', '--json'];
+    const homeOnly = { PATH: process.env.PATH, HOME: home };
+    for (const run of [await runCliInProcess(args, { cwd: home, env: homeOnly }), await runBuiltCli(args, { cwd: home, env: homeOnly })])
+      expect(JSON.parse(run.stdout)).toEqual({ file: expect.not.stringContaining(home), servers: [] });
   });
 });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { eventually, pidsWithCommandLine } from '@toolmesh/test-peers/process-table';
 
 import { AGENT_CLI_MAIN } from '../test-support/built-cli';
+import { cliTestEnv } from '../test-support/cli-env';
 import { ExitCode } from './exit-codes';
 
 /**
@@ -39,7 +40,11 @@ afterEach(() => leftovers.splice(0).forEach((kill) => kill()));
 
 function watch(name: string, ...args: string[]) {
   leftovers.push(() => pidsWithCommandLine(`--name=${name}`).forEach((pid) => process.kill(pid, 'SIGKILL')));
-  const child = spawn(process.execPath, [AGENT_CLI_MAIN, 'watch', ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [AGENT_CLI_MAIN, 'watch', ...args], {
+    cwd: dir,
+    env: cliTestEnv(process.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   leftovers.push(() => child.exitCode === null && child.kill('SIGKILL'));
   const out = { stdout: '', stderr: '' };
   child.stdout.on('data', (chunk: Buffer) => (out.stdout += chunk.toString()));

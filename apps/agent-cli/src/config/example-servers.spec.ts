@@ -1,7 +1,7 @@
 import path from 'node:path';
 
 import { ExitCode } from '../cli/exit-codes';
-import { runCli } from '../cli/run-cli';
+import { runCliInProcess } from '../test-support/in-process-cli';
 
 /**
  * config/examples/agent-servers.yaml run as its header says (the packages npx finds in this repository):
@@ -11,10 +11,7 @@ const REPO = path.join(__dirname, '../../../..');
 const EXAMPLE = path.join(REPO, 'config/examples/agent-servers.yaml');
 
 it("config/examples/agent-servers.yaml offers the files server's allowed tools, and memory is off", async () => {
-  let stdout = '';
-  const io = { stdout: (t: string) => (stdout += t), stderr: () => undefined };
-  const code = await runCli(['tools', '--json', '--config', EXAMPLE], io, {
-    version: '0.0.0-test',
+  const { code, stdout } = await runCliInProcess(['tools', '--json', '--config', EXAMPLE], {
     cwd: REPO,
     env: { PATH: process.env.PATH, HOME: process.env.HOME },
   });

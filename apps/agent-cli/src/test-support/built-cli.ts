@@ -3,6 +3,8 @@ import path from 'node:path';
 
 import { REPO_ROOT } from '@toolmesh/test-peers/server-process';
 
+import { cliTestEnv } from './cli-env';
+
 /** The built CLI (`nx build agent-cli`): the tests run it as users do, as a child process. */
 export const AGENT_CLI_MAIN = path.join(REPO_ROOT, 'dist/apps/agent-cli/main.js');
 
@@ -12,12 +14,15 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** Runs the built CLI with no terminal (stdin ignored) and resolves with its exit code and output. */
+/**
+ * Runs the built CLI with no terminal (stdin ignored) and resolves with its exit code and output; `env`
+ * gets a user configuration folder of the test's own (cli-env.ts).
+ */
 export function runBuiltCli(args: readonly string[], options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv }): Promise<CliRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [AGENT_CLI_MAIN, ...args], {
       cwd: options.cwd,
-      env: options.env,
+      env: cliTestEnv(options.env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -47,7 +52,7 @@ export function runBuiltCliOnTerminal(
   return new Promise((resolve) => {
     const child = spawn('script', ['-q', '-e', '-c', builtCliCommandLine(args), '/dev/null'], {
       cwd: options.cwd,
-      env: { TERM: 'dumb', ...options.env },
+      env: cliTestEnv({ TERM: 'dumb', ...options.env }),
     });
     let screen = '';
     child.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString()));

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 
+import { cliTestEnv } from './cli-env';
+
 /** A program on a pseudo-terminal whose screen the test reads in order and types into, like a person watching it. */
 export interface TerminalSession {
   readonly exited: Promise<number | null>;
@@ -22,7 +24,7 @@ export interface TerminalSession {
 export function onTerminal(command: string, options: { readonly cwd: string; readonly term?: string }): TerminalSession {
   const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH, TERM: options.term ?? 'dumb' },
+    env: cliTestEnv({ PATH: process.env.PATH, TERM: options.term ?? 'dumb' }),
   });
   let screen = '';
   let seen = 0;

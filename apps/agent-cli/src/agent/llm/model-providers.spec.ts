@@ -8,6 +8,7 @@ import { ExitCode } from '../../cli/exit-codes';
 import { runCli } from '../../cli/run-cli';
 import type { LlmProvider } from '../../config/llm-config';
 import { loadConfig } from '../../config/load-config';
+import { cliTestEnv } from '../../test-support/cli-env';
 import {
   type RecordedRequest,
   type Script,
@@ -261,7 +262,7 @@ async function runWith(testCase: ProviderCase, script: Script, env: NodeJS.Proce
   const code = await runCli(['run', TASK, '--yes', '--transcript', 'transcript.jsonl'], io, {
     version: '0.0.0-test',
     cwd: dir,
-    env: { PATH: process.env.PATH, ...env },
+    env: cliTestEnv({ PATH: process.env.PATH, ...env }),
   });
   return { code, stdout, stderr, dir, writes };
 }
