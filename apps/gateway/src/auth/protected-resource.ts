@@ -1,6 +1,8 @@
 import type { AuthSettings } from '../config/gateway-config';
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
+/** RFC 6749 §3.3 `scope-token`: printable ASCII without space, `"` or `\`. */
+const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
 /**
  * The gateway's side of the MCP authorization specification's discovery (RFC 9728): its metadata document,
@@ -40,9 +42,17 @@ export class ProtectedResource {
     return this.challenge([['error', 'invalid_token']], this.auth.scopesSupported);
   }
 
-  /** To a valid token without the scopes a tool needs: they are named, so the client can step up (RFC 6750 `insufficient_scope`). */
-  insufficientScope(needed: readonly string[]): string {
-    return this.challenge([['error', 'insufficient_scope']], needed);
+  /**
+   * To a valid token without the scopes a tool needs, so the client can step up (RFC 6750
+   * `insufficient_scope`): the scopes to ask for are those the token grants, then those the tool needs
+   * besides. The MCP authorization specification's recommended approach, so that a client asking for
+   * exactly what the challenge names (SDK 1.x does) keeps what it had. A granted value that is no scope
+   * token (RFC 6749 §3.3) is left out: it could not be written in the quoted parameter.
+   */
+  insufficientScope(needed: readonly string[], granted: ReadonlySet<string>): string {
+    const scopes = new Set([...granted].filter((scope) => SCOPE_TOKEN.test(scope)));
+    for (const scope of needed) scopes.add(scope);
+    return this.challenge([['error', 'insufficient_scope']], [...scopes]);
   }
 
   private challenge(parameters: Array<[string, string]>, scopes: readonly string[]): string {

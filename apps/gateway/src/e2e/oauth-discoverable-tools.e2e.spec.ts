@@ -79,7 +79,7 @@ it('refuses the call of a discoverable tool without its scope, with the challeng
   const res = await callCustomerLookup('tools');
   expect(res.status).toBe(403);
   expect(res.headers.get('www-authenticate')).toBe(
-    `Bearer error="insufficient_scope", resource_metadata="${METADATA_URL}", scope="customers:read"`,
+    `Bearer error="insufficient_scope", resource_metadata="${METADATA_URL}", scope="tools customers:read"`,
   );
   expect(await tools.calls()).toEqual([]);
 });

@@ -259,7 +259,7 @@ describe('per-tool authorization', () => {
     );
     expect(res.status).toBe(403);
     expect(res.headers.get('www-authenticate')).toBe(
-      `Bearer error="insufficient_scope", resource_metadata="${METADATA_URL}", scope="customers:read"`,
+      `Bearer error="insufficient_scope", resource_metadata="${METADATA_URL}", scope="tools customers:read"`,
     );
     expect(((await res.json()) as { id: number }).id).toBe(7);
     expect(await tools.calls()).toEqual([]);

@@ -60,7 +60,8 @@ export function callAdmission({ authorization, limit, logger, onForbidden }: Cal
         onForbidden?.();
         logger.info('tool_call_forbidden', { tool: tool.name, missingScopes: missing.length }, context);
         const scopes = authorization.tools.requiredScopes(tool);
-        return { kind: 'insufficient_scope', scopes, challenge: authorization.resource.insufficientScope(scopes) };
+        const granted = context.caller?.scopes ?? new Set<string>();
+        return { kind: 'insufficient_scope', scopes, challenge: authorization.resource.insufficientScope(scopes, granted) };
       }
     }
     return limit?.(tool.name, context);
