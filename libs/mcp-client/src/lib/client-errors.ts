@@ -17,6 +17,12 @@ export const McpClientErrorCode = {
    * that exits on any request before `initialize`. Connect again with the legacy verdict.
    */
   ProbeClosed: 'client.probe_closed',
+  /**
+   * A 2026-07-28 server failed a call because its handler asked the client (elicitation, sampling, roots)
+   * with a request of its own, which that revision removed (legacy-asks.ts). The session connects again
+   * with 2025-11-25 and runs the call once more (`McpSession.run`); thrown on only when that is not possible.
+   */
+  ServerRequestsNeedLegacy: 'client.server_requests_need_legacy',
   /** Reported, not thrown: a 2026-07-28 server listed a tool whose `x-mcp-header` annotations break the rules; it was left out. */
   ToolDropped: 'client.tool_dropped',
   /** Reported, not thrown: the `subscriptions/listen` stream for a 2026-07-28 server's changes could not be opened; it is tried again. */

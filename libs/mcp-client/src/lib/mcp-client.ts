@@ -35,6 +35,7 @@ import { ChangeSubscription } from './change-subscription';
 import { type EraSetting, type EraVerdict, versionNegotiation } from './client-era';
 import { McpClientError, McpClientErrorCode } from './client-errors';
 import { exchangeRequest, type ExchangingTransport, type RelayedMethod, type RelayedResults, RESULT_MEMBER } from './exchanged-call';
+import { askedTheLegacyWay } from './legacy-asks';
 import { SdkTransport } from './sdk-transport';
 import { ServerFeatures } from './server-features';
 import { clientCapabilities, registerServerRequests, type ServerRequestHandlers } from './server-requests';
@@ -319,19 +320,33 @@ export class McpClient implements NotificationSource {
         ? { onprogress: (p: Progress) => progress(p), resetTimeoutOnProgress: true, maxTotalTimeout: options.maxTotalTimeoutMs }
         : {}),
     };
+    let result: RelayedResults[RelayedMethod] | InputRequiredResult;
     try {
       // A relayed call's result is passed on, not read: it skips the SDK's validation of every result
       // against the full schema and the tool's output schema, unless its arguments are mirrored in headers.
-      return method !== 'tools/call' || (allowInputRequired && this.needsNoMirroring(targetOf(params)))
-        ? await this.sdk.request({ method, params: request }, PASSED_ON_RESULT[method], requestOptions)
-        : ((await this.sdk.callTool(request as ToolCallRequestParams, requestOptions)) as CallToolResult | InputRequiredResult);
+      result =
+        method !== 'tools/call' || (allowInputRequired && this.needsNoMirroring(targetOf(params)))
+          ? await this.sdk.request({ method, params: request }, PASSED_ON_RESULT[method], requestOptions)
+          : ((await this.sdk.callTool(request as ToolCallRequestParams, requestOptions)) as CallToolResult | InputRequiredResult);
     } catch (error) {
       if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) throw this.connectionLost(targetOf(params), error);
-      throw error;
+      throw this.legacyAskIn(error, true) ?? error;
     } finally {
       abort?.unlink();
       this.running -= 1;
     }
+    const legacyAsk = this.legacyAskIn(result, false);
+    if (legacyAsk) throw legacyAsk;
+    return result;
+  }
+
+  /**
+   * A 2026-07-28 call that failed because its server asked us the 2025 way (legacy-asks.ts), as the error
+   * that makes the session speak 2025-11-25 with it; undefined for any other outcome, and for every outcome
+   * of a 2025 connection.
+   */
+  private legacyAskIn(outcome: unknown, failed: boolean): McpClientError | undefined {
+    return this.sdk.getProtocolEra() === 'modern' ? askedTheLegacyWay(this.options.serverName, outcome, failed) : undefined;
   }
 
   /**
@@ -375,11 +390,14 @@ export class McpClient implements NotificationSource {
     }).then(
       (result) => {
         this.running -= 1;
+        const legacyAsk = modern ? askedTheLegacyWay(this.options.serverName, result, false) : undefined;
+        if (legacyAsk) throw legacyAsk;
         return result;
       },
       (error: unknown) => {
         this.running -= 1;
-        throw isConnectionClosed(error) ? this.connectionLost(targetOf(params), error) : error;
+        if (isConnectionClosed(error)) throw this.connectionLost(targetOf(params), error);
+        throw (modern && askedTheLegacyWay(this.options.serverName, error, true)) || error;
       },
     );
   }

@@ -4,6 +4,7 @@ import { isSessionExpired } from '@toolmesh/transport-http/client';
 import { type Backoff, delayBefore } from '../backoff';
 import type { EraVerdict } from '../client-era';
 import { McpClientError, McpClientErrorCode } from '../client-errors';
+import { isLegacyAsk } from '../legacy-asks';
 import type { McpClient } from '../mcp-client';
 
 /** What the session gives the client it makes for one connection. */
@@ -45,6 +46,11 @@ export interface McpSessionEvents {
   readonly onGivenUp?: (attempts: number) => void;
   /** The server answered 404 to the session: the request never ran, and goes once more on a new session. */
   readonly onRenewed?: () => void;
+  /**
+   * A 2026-07-28 server failed a call by asking the 2025 way (`client.server_requests_need_legacy`, `why`):
+   * the session speaks 2025-11-25 with it from now on, and runs the call once more on that connection.
+   */
+  readonly onLegacyChosen?: (why: McpClientError) => void;
   /** A client the session let go of failed to close. */
   readonly onCloseFailed?: (error: unknown) => void;
 }
@@ -135,8 +141,13 @@ export class McpSession {
     await Promise.all([...this.closing]);
   }
 
-  /** A 404 to our session: the request never ran, so it goes once more, on a new session. Any other failure is thrown. */
+  /**
+   * A 404 to our session: the request never ran, so it goes once more, on a new session. A call its
+   * 2026-07-28 server failed by asking the 2025 way goes once more with 2025-11-25 (legacyChosen). Any other
+   * failure is thrown.
+   */
   private async renewed<T>(error: unknown, client: McpClient, use: (client: McpClient) => Promise<T>, wait?: ConnectionWait): Promise<T> {
+    if (isLegacyAsk(error)) return this.legacyChosen(error, client, use, wait);
     if (!isSessionExpired(error)) throw error;
     this.options.events?.onRenewed?.();
     this.drop(client);
@@ -147,6 +158,38 @@ export class McpSession {
       throw new McpClientError(
         McpClientErrorCode.NotConnected,
         `MCP server "${client.serverName}" no longer knows our session, and a new one could not be opened: ${errorMessage(cause)}`,
+        { cause },
+      );
+    }
+    return use(next);
+  }
+
+  /**
+   * The server speaks 2026-07-28 but its handlers ask the 2025 way, which only 2025-11-25 carries (the
+   * SDKs' `ctx.elicit`, `createMessage`): the verdict becomes legacy, so this and every later connection
+   * of the session sends `initialize`, and the call runs once more there. The server failed it where it
+   * asked, so what its handler did before asking is done again; `era: legacy` avoids that. A server that
+   * does not take `initialize` fails the call with the reason.
+   */
+  private async legacyChosen<T>(
+    why: McpClientError,
+    client: McpClient,
+    use: (client: McpClient) => Promise<T>,
+    wait?: ConnectionWait,
+  ): Promise<T> {
+    if (this.client === client) {
+      this.verdict = { kind: 'legacy' };
+      this.client = undefined;
+      this.letGo(client);
+      this.options.events?.onLegacyChosen?.(why);
+    }
+    let next: McpClient;
+    try {
+      next = await this.connectedWithin(wait);
+    } catch (cause) {
+      throw new McpClientError(
+        McpClientErrorCode.ServerRequestsNeedLegacy,
+        `${why.message}; and it could not be connected with 2025-11-25: ${errorMessage(cause)}`,
         { cause },
       );
     }
