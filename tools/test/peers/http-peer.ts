@@ -54,3 +54,51 @@ export function startHttpPeer(flags: string[] = [], script = SCRIPT): Promise<Ht
     });
   });
 }
+
+/**
+ * A replay of a Python `mcp` 2.3.0 server whose tools ask the 2025 way (python-mcp-server.mjs): its wire
+ * as captured, for CI, which has no PyPI.
+ */
+export const PYTHON_MCP_REPLAY_SCRIPT = path.join(__dirname, 'python-mcp-server.mjs');
+
+/**
+ * The real Python server the replay was captured from (python-mcp-server.py), run by `python` (a venv's,
+ * with `mcp` 2.3.0) on `port`; resolves once it answers `server/discover`.
+ */
+export async function startPythonMcpServer(python: string, port: number): Promise<Pick<HttpPeer, 'url' | 'stop'>> {
+  const child = spawn(python, [path.join(__dirname, 'python-mcp-server.py'), String(port)], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const stop = () =>
+    new Promise<void>((done) => {
+      if (child.exitCode !== null || child.signalCode !== null) return done();
+      child.once('exit', () => done());
+      child.kill('SIGTERM');
+    });
+  const discover = { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: MODERN_META } };
+  for (let tries = 0; tries < 100; tries += 1) {
+    if (child.exitCode !== null) throw new Error(`${python} python-mcp-server.py exited with ${child.exitCode}`);
+    const answered = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'server/discover',
+      },
+      body: JSON.stringify(discover),
+    }).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (answered) return { url, stop };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await stop();
+  throw new Error('python-mcp-server.py did not answer server/discover within 10 s');
+}
+
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'toolmesh-test', version: '1' },
+};

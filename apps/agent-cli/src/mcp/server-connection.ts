@@ -72,6 +72,10 @@ export class ServerConnection implements ToolChannel {
         },
         onGivenUp: (attempts) => this.givenUp(attempts),
         onReconnected: () => this.reconnected(),
+        onLegacyChosen: (why) =>
+          deps.warn(
+            `${why.message}; it is spoken to with 2025-11-25 from now on, and the call runs again (era: legacy in its entry, or mcp add --era legacy, starts it so)`,
+          ),
         onCloseFailed: (error) => deps.warn(`closing MCP server "${this.serverName}" failed: ${errorMessage(error)}`),
       },
     });
