@@ -5,7 +5,7 @@ import path from 'node:path';
 import { EVERYTHING_BIN } from '@toolmesh/test-peers/mcp-servers';
 
 import { parseConfig } from '../config/load-config';
-import { runCliInProcess } from '../test-support/in-process-cli';
+import { refused, runCliInProcess } from '../test-support/in-process-cli';
 import { ExitCode } from './exit-codes';
 import { COMMAND_HELP } from './help';
 
@@ -110,44 +110,31 @@ describe('agent-cli mcp', () => {
     const file = path.join(dir, 'agent-cli.yaml');
     writeFileSync(file, ORIGINAL);
 
-    expect(await cli(dir, 'mcp', 'add', 'files', 'x')).toMatchObject({
-      code: ExitCode.Usage,
-      stderr: expect.stringMatching(/already has a server named "files"; remove it first.*\[config\.duplicate_server\]/),
-    });
-    expect(await cli(dir, 'mcp', 'add', 'My Server', 'x')).toMatchObject({
-      code: ExitCode.Usage,
-      stderr: expect.stringContaining('"my-server"'),
-    });
-    expect(await cli(dir, 'mcp', 'add', 'web', 'ftp://x/mcp', '--transport', 'http')).toMatchObject({
-      code: ExitCode.Config,
-      stderr: expect.stringContaining('url must be an http:// or https:// URL'),
-    });
-    expect(await cli(dir, 'mcp', 'add', 'web', 'https://x/mcp', '-e', 'A=b')).toMatchObject({
-      code: ExitCode.Usage,
-      stderr: expect.stringContaining('-e / --env variables are for stdio servers'),
-    });
-    expect(await cli(dir, 'mcp', 'add', 'mem', 'npx', '-e', 'novalue')).toMatchObject({
-      code: ExitCode.Usage,
-      stderr: expect.stringContaining('"novalue" is not -e KEY=value'),
-    });
-    expect(await cli(dir, 'mcp', 'remove', 'nope')).toMatchObject({
-      code: ExitCode.Usage,
-      stderr: expect.stringContaining('has no server named "nope" (configured: files)'),
-    });
-    expect(await cli(dir, 'mcp', 'frob')).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('unknown action "frob"') });
+    expect(await cli(dir, 'mcp', 'add', 'files', 'x')).toMatchObject(
+      refused(ExitCode.Usage, /already has a server named "files"; remove it first.*\[config\.duplicate_server\]/),
+    );
+    expect(await cli(dir, 'mcp', 'add', 'My Server', 'x')).toMatchObject(refused(ExitCode.Usage, '"my-server"'));
+    expect(await cli(dir, 'mcp', 'add', 'web', 'ftp://x/mcp', '--transport', 'http')).toMatchObject(
+      refused(ExitCode.Config, 'url must be an http:// or https:// URL'),
+    );
+    expect(await cli(dir, 'mcp', 'add', 'web', 'https://x/mcp', '-e', 'A=b')).toMatchObject(
+      refused(ExitCode.Usage, '-e / --env variables are for stdio servers'),
+    );
+    expect(await cli(dir, 'mcp', 'add', 'mem', 'npx', '-e', 'novalue')).toMatchObject(
+      refused(ExitCode.Usage, '"novalue" is not -e KEY=value'),
+    );
+    expect(await cli(dir, 'mcp', 'remove', 'nope')).toMatchObject(
+      refused(ExitCode.Usage, 'has no server named "nope" (configured: files)'),
+    );
+    expect(await cli(dir, 'mcp', 'frob')).toMatchObject(refused(ExitCode.Usage, 'unknown action "frob"'));
     // Without --transport, a URL of another scheme is refused rather than taken for a command to run.
-    expect(await cli(dir, 'mcp', 'add', 'x', 'ftp://foo')).toMatchObject({
-      code: ExitCode.Usage,
-      stderr: expect.stringContaining('"ftp://foo" is a URL, but servers are reached over http:// or https:// only'),
-    });
-    expect(await cli(dir, 'mcp', 'add', 'web', 'https://x/mcp', '--annotation-trust', 'some')).toMatchObject({
-      code: ExitCode.Usage,
-      stderr: expect.stringContaining('--annotation-trust must be one of ignore, read-only, read-only-federated, trust, not "some"'),
-    });
-    expect(await cli(dir, '--yes', 'mcp', 'list')).toMatchObject({
-      code: ExitCode.Usage,
-      stderr: expect.stringContaining("Unknown option '--yes'"),
-    });
+    expect(await cli(dir, 'mcp', 'add', 'x', 'ftp://foo')).toMatchObject(
+      refused(ExitCode.Usage, '"ftp://foo" is a URL, but servers are reached over http:// or https:// only'),
+    );
+    expect(await cli(dir, 'mcp', 'add', 'web', 'https://x/mcp', '--annotation-trust', 'some')).toMatchObject(
+      refused(ExitCode.Usage, '--annotation-trust must be one of ignore, read-only, read-only-federated, trust, not "some"'),
+    );
+    expect(await cli(dir, '--yes', 'mcp', 'list')).toMatchObject(refused(ExitCode.Usage, "Unknown option '--yes'"));
     expect(readFileSync(file, 'utf8')).toBe(ORIGINAL);
   });
 
@@ -156,10 +143,7 @@ describe('agent-cli mcp', () => {
     const gateway = await cli(dir, 'mcp', 'add', 'gateway', '--annotation-trust', 'read-only', 'http://127.0.0.1:8080/mcp');
     expect(gateway).toMatchObject({ code: ExitCode.Ok, stderr: '' });
     const other = await cli(dir, 'mcp', 'add', 'docs', 'https://docs.example.com/mcp');
-    expect(other).toMatchObject({
-      code: ExitCode.Ok,
-      stderr: expect.stringContaining('for a toolmesh gateway, add it with --annotation-trust read-only'),
-    });
+    expect(other).toMatchObject(refused(ExitCode.Ok, 'for a toolmesh gateway, add it with --annotation-trust read-only'));
     const config = parseConfig(readFileSync(path.join(dir, 'agent-cli.yaml'), 'utf8'), 'agent-cli.yaml', {});
     expect(config.servers.map((s) => [s.name, s.annotationTrust])).toEqual([
       ['gateway', 'read-only'],
@@ -192,15 +176,14 @@ describe('agent-cli mcp', () => {
         roots: [path.join(dir, 'data')],
       }),
     ]);
-    const refused = async (args: string[], problem: string) =>
-      expect(await cli(dir, 'mcp', 'add', 'x', ...args)).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining(problem) });
-    await refused(['https://x/mcp', '--era', '2025'], '--era must be one of auto, legacy, 2026-07-28, not "2025"');
-    await refused(['https://x/mcp', '--timeout', '300'], '--timeout takes a duration with its unit (30s, 2m, 1500ms), not "300"');
-    await refused(['npx', '--header', 'X-Key=1'], '-H / --header headers are for http and sse servers');
-    expect(await cli(dir, 'mcp', 'add', 'old', '--transport', 'sse', '--era', '2026-07-28', 'http://127.0.0.1:1/sse')).toMatchObject({
-      code: ExitCode.Config,
-      stderr: expect.stringContaining('"legacy" or "auto" with transport sse'),
-    });
+    const addRefused = async (args: string[], problem: string) =>
+      expect(await cli(dir, 'mcp', 'add', 'x', ...args)).toMatchObject(refused(ExitCode.Usage, problem));
+    await addRefused(['https://x/mcp', '--era', '2025'], '--era must be one of auto, legacy, 2026-07-28, not "2025"');
+    await addRefused(['https://x/mcp', '--timeout', '300'], '--timeout takes a duration with its unit (30s, 2m, 1500ms), not "300"');
+    await addRefused(['npx', '--header', 'X-Key=1'], '-H / --header headers are for http and sse servers');
+    expect(await cli(dir, 'mcp', 'add', 'old', '--transport', 'sse', '--era', '2026-07-28', 'http://127.0.0.1:1/sse')).toMatchObject(
+      refused(ExitCode.Config, '"legacy" or "auto" with transport sse'),
+    );
   });
 
   it('turns a server off without deleting it, and on again: never started while off, the file back as it was', async () => {
@@ -218,17 +201,13 @@ describe('agent-cli mcp', () => {
     expect((await cli(dir, 'mcp', 'list')).stdout).toMatch(/\nother \(off\)\s+stdio/);
     const servers = await cli(dir, 'servers', '--json');
     expect(JSON.parse(servers.stdout)).toMatchObject({ servers: [{ name: 'everything', state: 'connected' }], off: ['other'] });
-    expect(await cli(dir, 'call', 'mcp__other__echo', '{"message":"hi"}')).toMatchObject({
-      code: ExitCode.Usage,
-      stderr: expect.stringContaining('the server "other" is turned off (agent-cli mcp enable other turns it on)'),
-    });
+    expect(await cli(dir, 'call', 'mcp__other__echo', '{"message":"hi"}')).toMatchObject(
+      refused(ExitCode.Usage, 'the server "other" is turned off (agent-cli mcp enable other turns it on)'),
+    );
 
     expect(await cli(dir, 'mcp', 'enable', 'other')).toMatchObject({ code: ExitCode.Ok });
     expect(readFileSync(file, 'utf8')).toBe(before);
-    expect(await cli(dir, 'mcp', 'enable', 'nope')).toMatchObject({
-      code: ExitCode.Usage,
-      stderr: expect.stringContaining('no server named "nope"'),
-    });
+    expect(await cli(dir, 'mcp', 'enable', 'nope')).toMatchObject(refused(ExitCode.Usage, 'no server named "nope"'));
 
     // An mcpServers file is turned off in its own spelling, which Claude Desktop reads too.
     const json = path.join(dir, 'claude.json');

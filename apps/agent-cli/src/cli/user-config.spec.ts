@@ -5,7 +5,7 @@ import path from 'node:path';
 import { EVERYTHING_BIN } from '@toolmesh/test-peers/mcp-servers';
 
 import { runBuiltCli } from '../test-support/built-cli';
-import { runCliInProcess } from '../test-support/in-process-cli';
+import { refused, runCliInProcess } from '../test-support/in-process-cli';
 import { ExitCode } from './exit-codes';
 import { loadLayeredConfig, userConfigFile } from './user-config';
 
@@ -66,14 +66,12 @@ describe('the user configuration', () => {
   });
 
   it('mcp --scope takes project or user, and user never with --config', async () => {
-    expect(await cli(base, 'mcp', 'list', '--scope', 'global')).toMatchObject({
-      code: ExitCode.Usage,
-      stderr: expect.stringContaining('--scope must be project or user, not "global"'),
-    });
-    expect(await cli(base, 'mcp', 'list', '--scope', 'user', '--config', 'x.yaml')).toMatchObject({
-      code: ExitCode.Usage,
-      stderr: expect.stringContaining('--scope user edits the user configuration, --config a project file: give one of them'),
-    });
+    expect(await cli(base, 'mcp', 'list', '--scope', 'global')).toMatchObject(
+      refused(ExitCode.Usage, '--scope must be project or user, not "global"'),
+    );
+    expect(await cli(base, 'mcp', 'list', '--scope', 'user', '--config', 'x.yaml')).toMatchObject(
+      refused(ExitCode.Usage, '--scope user edits the user configuration, --config a project file: give one of them'),
+    );
     expect(readFileSync(USER_FILE, 'utf8')).toContain('the-users-model');
   });
 });

@@ -35,3 +35,8 @@ export async function runCliInProcess(args: readonly string[], options: InProces
   });
   return { code, ...out };
 }
+
+/** What a refused run matches: its exit code, and stderr that says `message` (a string it contains, or a pattern). */
+export function refused(code: number, message: string | RegExp): { code: number; stderr: unknown } {
+  return { code, stderr: typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message) };
+}
