@@ -1,115 +1,83 @@
 #!/usr/bin/env node
 /**
- * A Streamable HTTP MCP server built with the SDK (@modelcontextprotocol/server) on node:http, port 0,
- * stateless, serving exactly the resources and prompts the conformance suites' resources-* and prompts-*
- * scenarios ask their reference server for (their URIs and names, read from the suites' scenario source),
- * and the tools of tools-call-with-progress and tools-call-with-logging:
- * so that those scenarios can run against a gateway that has this server behind it as an `mcpServer`
- * bundle without a prefix. Prints "LISTENING <url>" on stdout once it accepts connections.
+ * A Streamable HTTP MCP server built with the SDK (@modelcontextprotocol/server) on node:http, port 0: our
+ * stand-in for the conformance suites' reference server (`everything-server`, not published), serving what
+ * every server scenario of both suites asks for (the suites' scenario source says what; the catalogue and
+ * tools modules beside this file serve it), so that they can run against it directly and against a gateway
+ * that has it behind it as an `mcpServer` bundle without a prefix. Prints "LISTENING <url>" on stdout once it
+ * accepts connections.
+ *
+ * 2026-07-28 requests go to the SDK's 2026-07-28 entry (createMcpHandler, a fresh server per request); 2025
+ * requests to a server per session, so that a tool can ask the client (sampling, elicitation) on its call's
+ * stream and hear the answer on a later POST of the same session, and subscriptions have somewhere to live.
  */
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 
-import { acceptedContent, createMcpHandler, inputRequired, McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
-import * as z from 'zod';
+import {
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  isLegacyRequest,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  McpServer,
+  originValidationResponse,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 
-/** A 1x1 transparent PNG. */
-const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+import { registerPrompts, registerResources, registerSubscriptions } from './conformance-features-catalogue.mjs';
+import { registerInputRequiredTools } from './conformance-features-input-required.mjs';
+import { registerTools, REQUEST_STATES } from './conformance-features-tools.mjs';
 
-function mcpServer() {
+/** A server of everything; a 2025 (`legacy`) one also takes subscriptions, which the 2026-07-28 revision removed. */
+function mcpServer(legacy) {
   // `logging`: its log messages are sent (at the session's level at 2025, the request's `_meta` level at 2026-07-28).
-  const server = new McpServer({ name: 'conformance-features', version: '1.0.0' }, { capabilities: { logging: {} } });
-  server.registerResource(
-    'static-text',
-    'test://static-text',
-    { description: 'A static text resource', mimeType: 'text/plain' },
-    async (uri) => ({
-      contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'This is the content of the static text resource.' }],
-    }),
+  const server = new McpServer(
+    { name: 'conformance-features', version: '1.0.0' },
+    {
+      capabilities: { logging: {}, tools: { listChanged: true }, prompts: { listChanged: true } },
+      requestState: { verify: REQUEST_STATES.verify },
+    },
   );
-  server.registerResource(
-    'static-binary',
-    'test://static-binary',
-    { description: 'A static binary resource', mimeType: 'image/png' },
-    async (uri) => ({
-      contents: [{ uri: uri.href, mimeType: 'image/png', blob: PNG }],
-    }),
-  );
-  server.registerResource(
-    'template',
-    new ResourceTemplate('test://template/{id}/data', { list: undefined }),
-    { description: 'A resource template with one parameter', mimeType: 'application/json' },
-    async (uri, { id }) => ({
-      contents: [
-        { uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) },
-      ],
-    }),
-  );
-  server.registerPrompt('test_simple_prompt', { description: 'A simple prompt without arguments' }, async () => ({
-    messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }],
-  }));
-  server.registerPrompt(
-    'test_prompt_with_arguments',
-    { description: 'A prompt with arguments', argsSchema: z.object({ arg1: z.string(), arg2: z.string() }) },
-    async ({ arg1, arg2 }) => ({
-      messages: [{ role: 'user', content: { type: 'text', text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } }],
-    }),
-  );
-  server.registerPrompt(
-    'test_prompt_with_embedded_resource',
-    { description: 'A prompt with an embedded resource', argsSchema: z.object({ resourceUri: z.string() }) },
-    async ({ resourceUri }) => ({
-      messages: [
-        {
-          role: 'user',
-          content: {
-            type: 'resource',
-            resource: { uri: resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' },
-          },
-        },
-        { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
-      ],
-    }),
-  );
-  // tools-call-with-progress (issue 44): three progress notifications on the call's stream, then the result.
-  server.registerTool('test_tool_with_progress', { description: 'A tool that reports its progress' }, async (ctx) => {
-    const progressToken = ctx.mcpReq._meta?.progressToken;
-    for (const progress of [0, 50, 100]) {
-      if (progressToken !== undefined)
-        await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, total: 100 } });
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    return { content: [{ type: 'text', text: 'Progress test completed' }] };
-  });
-  // tools-call-with-logging (issue 44): three info messages on the call's stream, ~50 ms apart, then the result.
-  server.registerTool('test_tool_with_logging', { description: 'A tool that logs while it runs' }, async (ctx) => {
-    for (const [index, data] of ['Tool execution started', 'Tool processing data', 'Tool execution completed'].entries()) {
-      if (index > 0) await new Promise((resolve) => setTimeout(resolve, 50));
-      await ctx.mcpReq.log('info', data);
-    }
-    return { content: [{ type: 'text', text: 'Logging test completed' }] };
-  });
-  // input-required-result-non-tool-request (issue 44): a prompt that asks for the context first (an input_required
-  // round at 2026-07-28, as the suite's reference server does), then is given.
-  server.registerPrompt('test_input_required_result_prompt', { description: 'A prompt that asks for its context first' }, async (ctx) => {
-    const context = acceptedContent(ctx.mcpReq.inputResponses, 'user_context')?.context;
-    if (typeof context === 'string')
-      return { messages: [{ role: 'user', content: { type: 'text', text: `Use this context: ${context}` } }] };
-    return inputRequired({
-      inputRequests: {
-        user_context: inputRequired.elicit({
-          message: 'What context should the prompt use?',
-          requestedSchema: { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] },
-        }),
-      },
-    });
-  });
-  server.registerPrompt('test_prompt_with_image', { description: 'A prompt with image content' }, async () => ({
-    messages: [
-      { role: 'user', content: { type: 'image', data: PNG, mimeType: 'image/png' } },
-      { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
-    ],
-  }));
+  registerResources(server);
+  registerPrompts(server);
+  registerTools(server, listChanges);
+  registerInputRequiredTools(server);
+  if (legacy) registerSubscriptions(server);
   return server;
+}
+
+const modern = createMcpHandler(() => mcpServer(false), { legacy: 'reject', responseMode: 'auto' });
+
+/** The 2025 sessions' servers, by session id; a DELETE removes one. */
+const sessions = new Map();
+
+/** Tells every listener that a list changed: 2026-07-28 subscriptions/listen streams, and each 2025 session. */
+const listChanges = {
+  toolsChanged() {
+    modern.notify.toolsChanged();
+    for (const { server } of sessions.values()) server.sendToolListChanged();
+  },
+  promptsChanged() {
+    modern.notify.promptsChanged();
+    for (const { server } of sessions.values()) server.sendPromptListChanged();
+  },
+};
+
+/** The 2025 serving: the request's session, a new one for an initialize, 404 to a session it does not know. */
+async function legacyResponse(request) {
+  const id = request.headers.get('mcp-session-id');
+  const session = id ? sessions.get(id) : undefined;
+  if (session) return session.transport.handleRequest(request);
+  if (id) return Response.json({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }, { status: 404 });
+  const server = mcpServer(true);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    onsessioninitialized: (sessionId) => sessions.set(sessionId, { transport, server }),
+    onsessionclosed: (sessionId) => sessions.delete(sessionId),
+  });
+  await server.connect(transport);
+  return transport.handleRequest(request);
 }
 
 async function readBody(req) {
@@ -118,25 +86,34 @@ async function readBody(req) {
   return chunks.length && req.method !== 'GET' ? Buffer.concat(chunks) : undefined;
 }
 
-/**
- * The SDK's 2026-07-28 entry, as the suites' reference server serves: a fresh server per request, with
- * 2025 requests served statelessly beside it (a gateway in front, era `auto`, speaks 2026-07-28 to it).
- */
-const handler = createMcpHandler(() => mcpServer(), { responseMode: 'auto' });
-
 const http = createServer(async (req, res) => {
   const body = await readBody(req);
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(key, value);
   const request = new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body });
-  // Event-stream answers, passed on as they come: a call's progress goes on its stream before the result.
-  const response = await handler.fetch(request);
+  // dns-rebinding-protection: a foreign Host or Origin is refused before anything is served.
+  const refused =
+    hostHeaderValidationResponse(request, localhostAllowedHostnames()) ?? originValidationResponse(request, localhostAllowedOrigins());
+  const response = refused ?? ((await isLegacyRequest(request)) ? await legacyResponse(request) : await modern.fetch(request));
   res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (response.body) for await (const chunk of response.body) res.write(chunk);
+  if (!response.body) return res.end();
+  // Event-stream answers, passed on as they come (a call's progress goes on its stream before the result);
+  // a caller that goes away ends the stream.
+  const reader = response.body.getReader();
+  res.on('close', () => void reader.cancel().catch(() => undefined));
+  try {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) res.write(chunk.value);
+  } catch {
+    // the caller went away
+  }
   res.end();
 });
 
 http.listen(0, '127.0.0.1', () => {
   process.stdout.write(`LISTENING http://127.0.0.1:${http.address().port}/mcp\n`);
 });
-process.on('SIGTERM', () => http.close(() => process.exit(0)));
+process.on('SIGTERM', () => {
+  http.close(() => process.exit(0));
+  // A 2025 session's notification stream stays open until its caller goes: closed here.
+  http.closeAllConnections();
+});

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 
 const SCRIPT = path.join(__dirname, 'sdk-http-server.mjs');
-/** The server of exactly the resources and prompts the conformance suites' scenarios ask for (no `requests()`). */
+/** Our stand-in for the conformance suites' reference server: what every server scenario asks for (no `requests()`). */
 export const CONFORMANCE_FEATURES_SCRIPT = path.join(__dirname, 'conformance-features-server.mjs');
 
 /** One HTTP request the peer received: its method and headers, and the JSON-RPC message's method and `_meta`. */
