@@ -36,17 +36,36 @@ const RUNS = [
   },
 ];
 
+/** Where docs/gateway.md documents these limits of the hop. */
+const DOCUMENTED = '[MCP servers as a tool source](#mcp-servers-as-a-tool-source)';
+
+/** tools-call-sampling and the like, at era `auto`: a 2025 caller of a 2026-07-28 server cannot be asked. */
+const ASKS_A_2025_CALLER =
+  'at era `auto` the gateway speaks 2026-07-28 to the server, whose tool answers `input_required`; a 2025 caller makes ' +
+  `no retry, so it gets an \`isError\` result saying the tool needs input (${DOCUMENTED}). Pinned to 2025 ` +
+  "the server asks on the call's stream, relayed on the caller's: passes";
+
 /**
  * Why a scenario that passes directly cannot pass through a gateway: a documented limit of the hop, or of
  * this peer behind it (never a defect: one of those is fixed, not listed). Keyed by scenario; printed on each
  * row where direct passes and a gateway fails, and "not explained" on such a row that has no entry here.
  */
 const WHY_NOT_THROUGH = {
-  'input-required-result-non-tool-request':
-    "the peer's limit at 2025, not the hop's: pinned to 2025 the gateway speaks 2025 to it, and the SDK's 2026-07-28 entry " +
-    'serves a 2025 request alone, without a session to ask its client through, so it answers the get with an error, ' +
-    "relayed as is. A 2025 server with sessions asks on the get's stream, which the gateway relays to a 2026-07-28 caller as " +
-    '`input_required` (mcp-upstream-feature-input.e2e.spec.ts)',
+  'completion-complete': `the gateway offers no \`completion/complete\` (${DOCUMENTED})`,
+  'resources-subscribe': `the gateway offers no subscriptions (${DOCUMENTED})`,
+  'resources-unsubscribe': `the gateway offers no subscriptions (${DOCUMENTED})`,
+  'tools-call-sampling': ASKS_A_2025_CALLER,
+  'tools-call-elicitation': ASKS_A_2025_CALLER,
+  'elicitation-sep1034-defaults': ASKS_A_2025_CALLER,
+  'elicitation-sep1330-enums': ASKS_A_2025_CALLER,
+  'input-required-result-basic-elicitation':
+    "pinned to 2025: the scenario wants the server's own key (`user_name`) in `inputRequests`, and a 2025 server's request " +
+    "on the call's stream carries no key, so the gateway names the keys itself (the other input-required scenarios take " +
+    'any key and pass)',
+  'input-required-result-capability-check':
+    "pinned to 2025: a 2025 server knows one declaration per session, and the gateway's session (serving every caller) " +
+    'declares all three, so the server asks for elicitation and roots too; the gateway does not ask a caller what it did ' +
+    `not declare and answers -32021 (${DOCUMENTED})`,
 };
 
 const HELP = `usage: node tools/conformance/hop-table.mjs [--gateway <main.js>]
