@@ -1,11 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 
-import { DocumentServer } from '@toolmesh/test-peers/document-server';
-import { spawnGateway } from '@toolmesh/test-peers/gateway-process';
-import type { ServerProcess } from '@toolmesh/test-peers/server-process';
+import { writeGatewayConfig } from '@toolmesh/test-peers/gateway-process';
+
+import { useDocumentGateway } from '../test-support/document-gateway';
 
 /**
  * The gateway's `server.*` connection limits (SPEC G26) reach its HTTP server: a client that never finishes
@@ -13,33 +10,19 @@ import type { ServerProcess } from '@toolmesh/test-peers/server-process';
  * `maxConnections` are closed as they arrive, until one of the others ends.
  */
 describe('connection limits of the built gateway', () => {
-  let service: DocumentServer;
-  let gateway: ServerProcess & { match: RegExpExecArray };
-  let port: number;
-
-  beforeAll(async () => {
-    service = await new DocumentServer().start();
-    service.serve('/tool-manifest', { json: { tools: [] } });
-    const config = path.join(mkdtempSync(path.join(tmpdir(), 'gw-limits-')), 'gateway.yaml');
-    writeFileSync(
-      config,
-      `server: { port: 0, managementPort: 0, headersTimeoutMillis: 500, requestTimeoutMillis: 1000, maxConnections: 3 }
+  const running = useDocumentGateway(
+    (service) => service.serve('/tool-manifest', { json: { tools: [] } }),
+    (serviceUrl) =>
+      writeGatewayConfig(`server: { port: 0, managementPort: 0, headersTimeoutMillis: 500, requestTimeoutMillis: 1000, maxConnections: 3 }
 mcp:
   bundles:
-    - { name: sample, serviceDomain: "${service.url}", manifestPath: /tool-manifest }
-`,
-    );
-    gateway = await spawnGateway(config);
-    port = Number(new URL(gateway.match[1]).port);
-  });
-  afterAll(async () => {
-    await gateway?.stop();
-    await service?.stop();
-  });
+    - { name: sample, serviceDomain: "${serviceUrl}", manifestPath: /tool-manifest }
+`),
+  );
 
   const open = () =>
     new Promise<Socket>((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1', () => resolve(socket));
+      const socket = connect(Number(new URL(running().mcpUrl).port), '127.0.0.1', () => resolve(socket));
       socket.once('error', reject);
     });
   /** Everything the server sends until it closes the socket. */
@@ -51,7 +34,7 @@ mcp:
       socket.once('close', () => resolve(received));
     });
   const ping = () =>
-    fetch(gateway.match[1], {
+    fetch(running().mcpUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' },
       body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',

@@ -1,8 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-
-import { spawnGateway } from '@toolmesh/test-peers/gateway-process';
+import { spawnGateway, writeGatewayConfig } from '@toolmesh/test-peers/gateway-process';
 import { HostileToolService } from '@toolmesh/test-peers/hostile-tool-service';
 import { rawExchange } from '@toolmesh/test-peers/raw-http';
 import type { ServerProcess } from '@toolmesh/test-peers/server-process';
@@ -39,9 +35,7 @@ describe('hostile tool services (built gateway process)', () => {
     service = await new HostileToolService().start();
     const bundle = (name: string, manifestPath: string) =>
       `    - { name: ${name}, serviceDomain: "${service.url}", manifestPath: ${manifestPath} }`;
-    const config = path.join(mkdtempSync(path.join(tmpdir(), 'gw-hostile-')), 'gateway.yaml');
-    writeFileSync(
-      config,
+    const config = writeGatewayConfig(
       `server: { port: 0, managementPort: 0 }
 mcp:
   maxToolTimeoutMillis: 60000

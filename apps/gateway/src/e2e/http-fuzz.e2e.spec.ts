@@ -1,13 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { DocumentServer } from '@toolmesh/test-peers/document-server';
 import { gatewayConfigFile, spawnGateway } from '@toolmesh/test-peers/gateway-process';
 import { HEAP_PROBE_ENV, liveBytesAfterFullGc } from '@toolmesh/test-peers/heap-probe';
 import { DEEP_REPLY_LEVELS, HOSTILE_MANIFEST, HUGE_MANIFEST, writeDeepReply } from '@toolmesh/test-peers/hostile-tool-service';
 import { type RawExchange, rawExchange } from '@toolmesh/test-peers/raw-http';
 import { type SeededRandom, seededRandom } from '@toolmesh/test-peers/seeded-random';
 import type { ServerProcess } from '@toolmesh/test-peers/server-process';
+
+import { useDocumentGateway } from '../test-support/document-gateway';
 
 /**
  * Property (SPEC G26, N2): whatever a client sends (mutated JSON-RPC bodies, odd headers, broken HTTP
@@ -244,21 +245,14 @@ function violation(status: number, body: Buffer): string | undefined {
 }
 
 describe(`HTTP fuzz against the built gateway (seed ${SEED}, ${REQUESTS} requests)`, () => {
-  let service: DocumentServer;
-  let gateway: ServerProcess & { match: RegExpExecArray };
-
-  beforeAll(async () => {
-    service = await new DocumentServer().start();
-    service.serve('/tool-manifest', { json: manifest }).serve('/tools/echo', { json: { data: 'echoed' } });
-    gateway = await spawnGateway(gatewayConfigFile(service.url, '  allowedOrigins: ["http://localhost:6274"]'), HEAP_PROBE_ENV);
-  });
-  afterAll(async () => {
-    await gateway?.stop();
-    await service?.stop();
-  });
+  const running = useDocumentGateway(
+    (service) => service.serve('/tool-manifest', { json: manifest }).serve('/tools/echo', { json: { data: 'echoed' } }),
+    (serviceUrl) => gatewayConfigFile(serviceUrl, '  allowedOrigins: ["http://localhost:6274"]'),
+    HEAP_PROBE_ENV,
+  );
 
   it('answers every request below 500 with a JSON-RPC body, never hangs, stays alive, and gives its memory back', async () => {
-    const [, mcpUrl, managementUrl] = gateway.match;
+    const { gateway, mcpUrl, managementUrl } = running();
     const origin = new URL(mcpUrl).origin;
     const r = seededRandom(SEED);
     const cases = Array.from({ length: REQUESTS }, () => (r.next() < 0.2 ? rawCase(r) : fetchCase(r)));

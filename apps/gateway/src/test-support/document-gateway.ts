@@ -19,12 +19,14 @@ export interface DocumentGateway {
 
 /**
  * Starts the service, lets `serve` give it its documents, then starts a gateway with the configuration
- * `config` writes for the service's URL (by default one bundle, `sample`, of its /tool-manifest), before the
- * block's tests; stops both after them. The returned function gives the running pair.
+ * `config` writes for the service's URL (by default one bundle, `sample`, of its /tool-manifest) and `env`
+ * added to its environment, before the block's tests; stops both after them. The returned function gives
+ * the running pair.
  */
 export function useDocumentGateway(
   serve: (service: DocumentServer) => void,
   config: (serviceUrl: string) => string = (url) => gatewayConfigFile(url),
+  env: Record<string, string> = {},
 ): () => DocumentGateway {
   let running: DocumentGateway | undefined;
   let service: DocumentServer | undefined;
@@ -33,7 +35,7 @@ export function useDocumentGateway(
   beforeAll(async () => {
     service = await new DocumentServer().start();
     serve(service);
-    gateway = await spawnGateway(config(service.url));
+    gateway = await spawnGateway(config(service.url), env);
     const [, mcpUrl, managementUrl] = gateway.match;
     running = { service, gateway, mcpUrl, managementUrl, rpc: (method, params) => rpc(mcpUrl, method, params) };
   });
