@@ -124,9 +124,23 @@ mcp:
     }
   }, 60_000);
 
-  it("a 2026-07-28 server's round cannot reach a 2025 caller, which makes no retry: -32603, never the gateway's -32601", async () => {
-    // The server is told the capabilities of a 2025 caller, none, and refuses to ask: its -32603 comes back as it said it.
+  it("a 2025 caller, which makes no retry, is asked a 2026-07-28 server's round on its stream, and the gateway retries for it", async () => {
+    // The server is told what the caller's session declared (elicitation), so it asks; the gateway puts the
+    // request to the caller and sends the get and the read again with its answer.
     const client = await legacyClient(url());
+    try {
+      const got = await client.getPrompt({ name: 'new_greet', arguments: { style: 'brief' } });
+      expect(textOf(got as never)).toBe('Greet Grace (brief)');
+      const read = await client.readResource({ uri: 'modern+test://greeting' });
+      expect(read.contents).toEqual([{ uri: 'modern+test://greeting', mimeType: 'text/plain', text: 'Hello, Grace' }]);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it("a 2025 caller that declared no elicitation is not asked: the 2026-07-28 server's refusal comes back as it said it", async () => {
+    const client = new V1Client({ name: 'feature-input-test-v1', version: '1.0.0' }, { capabilities: {} });
+    await client.connect(new V1Transport(new URL(url())));
     try {
       await expect(client.getPrompt({ name: 'new_greet', arguments: { style: 'brief' } })).rejects.toMatchObject({
         code: -32603,

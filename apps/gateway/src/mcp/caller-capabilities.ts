@@ -45,6 +45,13 @@ export function callerCapabilities(params: Record<string, unknown>, context: Req
   return session === null ? 0 : Number(session[1]);
 }
 
+/** The relayed capabilities `bits` stand for, as a declaration (`{ elicitation: {}, roots: {} }`). */
+export function declarationOf(bits: number): Record<string, object> {
+  const declared: Record<string, object> = {};
+  for (const [capability, bit] of BIT) if ((bits & bit) !== 0) declared[capability] = {};
+  return declared;
+}
+
 /** Whether a caller that declared `bits` may see and call the tool: only an MCP server's tool may need any. */
 export function mayUse(tool: ToolDefinition, bits: number): boolean {
   if (tool.target.kind !== 'mcp' || tool.target.requiredCapabilities === undefined) return true;

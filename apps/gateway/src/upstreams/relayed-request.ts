@@ -2,11 +2,12 @@ import type { InputRequiredResult, RelayedMethod, RelayedResults } from '@toolme
 import type { RequestContext } from '@toolmesh/transport-http/server';
 
 import { type InputRequired, missingCapabilities } from '../call/input-required';
+import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
 import type { CallerStream } from './caller-stream';
 import type { ForwardedState } from './forwarded-state';
 import type { HeldCalls } from './held-calls';
 import { RelayedCall } from './relayed-call';
-import { type CallerRelay, RelayRefusal } from './server-request-relay';
+import { type CallerRelay, RelayRefusal, type ServerRequest } from './server-request-relay';
 import type { UpstreamCall, UpstreamConnection } from './upstream-connection';
 
 /** What a server answered a relayed request: its result as it sent it, or its own `input_required` (2026-07-28). */
@@ -31,6 +32,8 @@ export interface RelayedRequest {
   readonly callerRelay?: CallerRelay;
   /** The caller as the answer reaches it: told the progress and log messages it asked for, and of its going away. */
   readonly callerStream?: CallerStream;
+  /** How many rounds of a 2026-07-28 server's `input_required` the gateway already answered for a 2025 caller. */
+  readonly bridgedRounds?: number;
 }
 
 /**
@@ -81,7 +84,7 @@ export function forwardRelayed<T, R extends RelayedRequest>(
     const held = to.held.take(state.held);
     if (held === undefined) return Promise.resolve(ends.notHeld('gone', request));
     held.answer(request.answers?.inputResponses);
-    return follow(held, request, context, timeoutMillis, to, ends);
+    return follow(held, request, context, meta, timeoutMillis, to, ends);
   }
   const answers: { inputResponses?: Record<string, unknown>; requestState?: string } = {};
   if (request.answers?.inputResponses) answers.inputResponses = request.answers.inputResponses;
@@ -90,7 +93,8 @@ export function forwardRelayed<T, R extends RelayedRequest>(
     upstreamRequest(to.connection, request, {
       timeoutMillis,
       meta,
-      callerCapabilities: request.callerCapabilities ?? {},
+      // A 2025 caller's are what its session declared: a 2026-07-28 server then asks it what it can answer.
+      callerCapabilities: request.callerCapabilities ?? request.callerRelay?.declared ?? {},
       answers,
       relay,
       deadline: relay.deadline,
@@ -99,7 +103,7 @@ export function forwardRelayed<T, R extends RelayedRequest>(
       logLevel: request.callerStream?.logLevel,
     }),
   );
-  return follow(relayed, request, context, timeoutMillis, to, ends);
+  return follow(relayed, request, context, meta, timeoutMillis, to, ends);
 }
 
 /** The request on the server's connection: at once when the connection is made, else once it is. A failure is the promise's, never thrown. */
@@ -118,6 +122,7 @@ async function follow<T, R extends RelayedRequest>(
   relayed: RelayedCall<UpstreamAnswer>,
   request: R,
   context: RequestContext,
+  meta: Record<string, unknown>,
   timeoutMillis: number,
   to: ForwardingTo,
   ends: RelayEnds<T, R>,
@@ -137,7 +142,13 @@ async function follow<T, R extends RelayedRequest>(
       }
       if ('ended' in progress) {
         const answer = progress.ended;
-        return isInputRequired(answer) ? ends.inputRequired(inputOf(answer), undefined, request) : ends.answered(answer, request);
+        if (!isInputRequired(answer)) return ends.answered(answer, request);
+        const { callerRelay } = request;
+        // A 2025 caller makes no retry: the gateway asks it on its stream, and retries for it.
+        if (request.callerCapabilities === undefined && callerRelay !== undefined)
+          // Awaited here, so the caller's hang-up still cancels while it is asked.
+          return await retriedForCaller(answer, callerRelay, relayed.signal, request, context, meta, timeoutMillis, to, ends);
+        return ends.inputRequired(inputOf(answer), undefined, request);
       }
       const input: InputRequired = { inputRequests: Object.fromEntries(progress.asks) };
       const declared = request.callerCapabilities;
@@ -164,6 +175,56 @@ async function follow<T, R extends RelayedRequest>(
   } finally {
     hangUp?.offHangUp(onHangUp);
   }
+}
+
+/**
+ * A 2026-07-28 server's `input_required` for a 2025 caller (issue 44): each of its requests is put to the
+ * caller on its request's event stream, as a 2025 server's would be, and the request is sent again with the
+ * answers and the server's `requestState`, within a deadline of its own, as the caller's own retry would
+ * be. At most BRIDGED_ROUNDS rounds: a server that keeps asking cannot hold the caller's stream for ever.
+ * A caller's refusal of a request (its JSON-RPC error) ends the request with it.
+ */
+async function retriedForCaller<T, R extends RelayedRequest>(
+  answer: InputRequiredResult,
+  callerRelay: CallerRelay,
+  signal: AbortSignal,
+  request: R,
+  context: RequestContext,
+  meta: Record<string, unknown>,
+  timeoutMillis: number,
+  to: ForwardingTo,
+  ends: RelayEnds<T, R>,
+): Promise<T> {
+  const round = (request.bridgedRounds ?? 0) + 1;
+  if (round > BRIDGED_ROUNDS)
+    return ends.failed(
+      new GatewayError(
+        GatewayErrorCode.UpstreamFailed,
+        `the MCP server of bundle ${to.bundle} asked for input more than ${BRIDGED_ROUNDS} times in one request`,
+      ),
+      request,
+    );
+  const inputResponses: Record<string, unknown> = {};
+  try {
+    await Promise.all(
+      Object.entries(answer.inputRequests ?? {}).map(async ([key, asked]) => {
+        if (!isServerRequest(asked))
+          throw new RelayRefusal(`the server asked for ${String(asked.method)}, which no caller can answer`, -32603);
+        inputResponses[key] = await callerRelay.ask(asked, signal);
+      }),
+    );
+  } catch (error) {
+    return ends.failed(error, request);
+  }
+  const answers = { inputResponses, ...(answer.requestState !== undefined && { state: { upstream: answer.requestState } }) };
+  return forwardRelayed(to, { ...request, answers, bridgedRounds: round }, context, meta, timeoutMillis, ends);
+}
+
+/** Rounds of a 2026-07-28 server's `input_required` the gateway answers for a 2025 caller in one request. */
+const BRIDGED_ROUNDS = 8;
+
+function isServerRequest(asked: { readonly method: string; readonly params?: unknown }): asked is ServerRequest {
+  return asked.method === 'elicitation/create' || asked.method === 'sampling/createMessage' || asked.method === 'roots/list';
 }
 
 function isInputRequired(answer: UpstreamAnswer): answer is InputRequiredResult {

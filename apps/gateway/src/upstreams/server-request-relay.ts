@@ -14,7 +14,13 @@ export interface ServerRequestRelay {
 }
 
 /** A caller that can be asked while its call runs: a 2025 caller, on the call's response stream (issue 28). */
-export type CallerRelay = ServerRequestRelay;
+export interface CallerRelay extends ServerRequestRelay {
+  /**
+   * What the caller declared it can be asked (`elicitation`, `sampling`, `roots`) at its session's
+   * `initialize`, as its session id tells: what a 2026-07-28 server is told of this caller (relayed-request.ts).
+   */
+  readonly declared: Readonly<Record<string, object>>;
+}
 
 /** The JSON-RPC error a server gets for a request we cannot put to anyone. */
 export class RelayRefusal extends Error {

@@ -4,6 +4,7 @@ import { type ParsedMessage, type RequestId, serializedText, serializeErrorRespo
 import type { RequestContext } from '@toolmesh/transport-http/server';
 
 import { type CallerRelay, RelayRefusal, type ServerRequest } from '../../upstreams/server-request-relay';
+import { callerCapabilities, declarationOf } from '../caller-capabilities';
 import { type CallLogging, CallStream, type ProgressToken, progressTokenOf } from '../handlers/call-stream';
 import type { HandlerResult } from '../handlers/method-handler';
 import { acceptsEventStream } from '../request-headers';
@@ -35,9 +36,9 @@ export class CallerRequests {
     context: RequestContext,
     logLevel: string | undefined,
   ): StreamedCall | undefined {
-    return acceptsEventStream(context)
-      ? new StreamedCall(id, String(params.name), this, progressTokenOf(params), { level: logLevel })
-      : undefined;
+    if (!acceptsEventStream(context)) return undefined;
+    const declared = declarationOf(callerCapabilities(params, context));
+    return new StreamedCall(id, String(params.name), this, progressTokenOf(params), { level: logLevel }, declared);
   }
 
   /** A caller's response: settles the request it answers, if this replica sent it. */
@@ -81,6 +82,7 @@ export class StreamedCall extends CallStream implements CallerRelay {
     private readonly requests: CallerRequests,
     progressToken: ProgressToken | undefined,
     logging: CallLogging,
+    readonly declared: Readonly<Record<string, object>>,
   ) {
     super((answer) => responseText(id, tool, answer), progressToken, logging);
   }
