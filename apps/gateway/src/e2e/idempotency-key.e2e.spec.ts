@@ -1,6 +1,5 @@
-import { AUTH_DEFAULTS } from '../config/defaults';
 import { useGatewayWithSampleService } from '../test-support/test-gateway';
-import { startTokenIssuer, type TokenIssuer } from '../test-support/token-issuer';
+import { authTrusting, startTokenIssuer, type TokenIssuer } from '../test-support/token-issuer';
 
 const MODERN_META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -99,9 +98,7 @@ describe('Idempotency-Key of authenticated callers', () => {
   afterAll(() => issuer?.close());
   const { gateway, tools } = useGatewayWithSampleService((config) => {
     config.auth = {
-      ...AUTH_DEFAULTS,
-      audience: AUDIENCE,
-      authorizationServers: [{ issuer: issuer.issuer, jwksUri: issuer.jwksUri }],
+      ...authTrusting(issuer, AUDIENCE),
       algorithms: ['RS256'],
       maxCachedTokens: 100,
     };

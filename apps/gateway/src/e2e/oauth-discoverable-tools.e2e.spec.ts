@@ -1,8 +1,7 @@
 import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
 
-import { AUTH_DEFAULTS } from '../config/defaults';
 import { startTestGateway, type TestGateway } from '../test-support/test-gateway';
-import { startTokenIssuer, type TokenIssuer } from '../test-support/token-issuer';
+import { authTrusting, startTokenIssuer, type TokenIssuer } from '../test-support/token-issuer';
 
 /**
  * `auth.toolPolicies[].discoverable` (SPEC G27; docs/gateway.md, "Who may call what"): the scope
@@ -24,9 +23,7 @@ beforeAll(async () => {
   gw = await startTestGateway(tools.url, (config) => {
     config.mcp.toolSearch = true;
     config.auth = {
-      ...AUTH_DEFAULTS,
-      audience: AUDIENCE,
-      authorizationServers: [{ issuer: issuer.issuer, jwksUri: issuer.jwksUri }],
+      ...authTrusting(issuer, AUDIENCE),
       scopesSupported: ['tools'],
       toolPolicies: [
         { tools: 'customer_*', scopes: ['customers:read'], discoverable: true },

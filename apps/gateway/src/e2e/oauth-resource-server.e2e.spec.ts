@@ -2,9 +2,8 @@ import { createHmac } from 'node:crypto';
 
 import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
 
-import { AUTH_DEFAULTS } from '../config/defaults';
 import { startTestGateway, type TestGateway } from '../test-support/test-gateway';
-import { startTokenIssuer, type TokenIssuer } from '../test-support/token-issuer';
+import { authTrusting, startTokenIssuer, type TokenIssuer } from '../test-support/token-issuer';
 
 /**
  * The gateway as an OAuth 2.1 protected resource (SPEC G27), end to end over loopback: a real JWKS
@@ -35,9 +34,7 @@ beforeAll(async () => {
   gw = await startTestGateway(tools.url, (config) => {
     config.server.metricsEnabled = true;
     config.auth = {
-      ...AUTH_DEFAULTS,
-      audience: AUDIENCE,
-      authorizationServers: [{ issuer: issuer.issuer, jwksUri: issuer.jwksUri }],
+      ...authTrusting(issuer, AUDIENCE),
       algorithms: ['RS256', 'ES256'],
       jwksRefetchCooldownMillis: COOLDOWN_MILLIS,
       scopesSupported: ['tools', 'customers:read'],

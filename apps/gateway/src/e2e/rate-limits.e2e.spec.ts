@@ -3,10 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { startRedis, type TestRedis } from '@toolmesh/test-peers/redis-server';
 import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
 
-import { AUTH_DEFAULTS } from '../config/defaults';
 import type { GatewayConfig } from '../config/gateway-config';
 import { startTestGateway, type TestGateway } from '../test-support/test-gateway';
-import { startTokenIssuer, type TokenIssuer } from '../test-support/token-issuer';
+import { authTrusting, startTokenIssuer, type TokenIssuer } from '../test-support/token-issuer';
 
 /**
  * Rate limits on tool calls (SPEC G27): per caller and per tool, refused with 429 before the tool service
@@ -47,9 +46,7 @@ async function gateway(
       };
     if (options.auth !== false) {
       config.auth = {
-        ...AUTH_DEFAULTS,
-        audience: AUDIENCE,
-        authorizationServers: [{ issuer: issuer.issuer, jwksUri: issuer.jwksUri }],
+        ...authTrusting(issuer, AUDIENCE),
         algorithms: ['RS256'],
         maxCachedTokens: 100,
       };

@@ -1,9 +1,8 @@
 import { DocumentServer } from '@toolmesh/test-peers/document-server';
 import { syntheticTools } from '@toolmesh/test-peers/synthetic-tool-catalogue';
 
-import { AUTH_DEFAULTS } from '../config/defaults';
 import { startTestGateway, type TestGateway } from '../test-support/test-gateway';
-import { startTokenIssuer, type TokenIssuer } from '../test-support/token-issuer';
+import { authTrusting, startTokenIssuer, type TokenIssuer } from '../test-support/token-issuer';
 
 /**
  * `search_tools` with `auth` on (G30 with G27, docs/gateway.md "Searching the catalogue"), end to end: a
@@ -29,9 +28,7 @@ beforeAll(async () => {
   gateway = await startTestGateway(service.url, (config) => {
     config.mcp.toolSearch = true;
     config.auth = {
-      ...AUTH_DEFAULTS,
-      audience: AUDIENCE,
-      authorizationServers: [{ issuer: issuer.issuer, jwksUri: issuer.jwksUri }],
+      ...authTrusting(issuer, AUDIENCE),
       algorithms: ['RS256'],
       jwksRefetchCooldownMillis: 3_000,
       scopesSupported: ['tools', 'crm:read'],

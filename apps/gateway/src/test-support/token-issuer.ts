@@ -3,6 +3,9 @@ import type { AddressInfo } from 'node:net';
 
 import { exportJWK, generateKeyPair, type JWTPayload, type KeyLike, SignJWT } from 'jose';
 
+import { AUTH_DEFAULTS } from '../config/defaults';
+import type { AuthSettings } from '../config/gateway-config';
+
 /**
  * A stand-in authorization server for the gateway's token checks: one RSA key published as a JWKS on
  * loopback (counting its fetches), and tokens signed with it, or with a key it never published.
@@ -50,4 +53,9 @@ export async function startTokenIssuer(audience: string): Promise<TokenIssuer> {
     jwksFetches: () => fetches,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The gateway's `auth` trusting `issuer` alone for `audience`, the rest its defaults: a spec spreads its own settings over it. */
+export function authTrusting(issuer: TokenIssuer, audience: string): AuthSettings {
+  return { ...AUTH_DEFAULTS, audience, authorizationServers: [{ issuer: issuer.issuer, jwksUri: issuer.jwksUri }] };
 }
