@@ -39,12 +39,6 @@ const RUNS = [
 /** Where docs/gateway.md documents these limits of the hop. */
 const DOCUMENTED = '[MCP servers as a tool source](#mcp-servers-as-a-tool-source)';
 
-/** tools-call-sampling and the like, at era `auto`: a 2025 caller of a 2026-07-28 server cannot be asked. */
-const ASKS_A_2025_CALLER =
-  'at era `auto` the gateway speaks 2026-07-28 to the server, whose tool answers `input_required`; a 2025 caller makes ' +
-  `no retry, so it gets an \`isError\` result saying the tool needs input (${DOCUMENTED}). Pinned to 2025 ` +
-  "the server asks on the call's stream, relayed on the caller's: passes";
-
 /**
  * Why a scenario that passes directly cannot pass through a gateway: a documented limit of the hop, or of
  * this peer behind it (never a defect: one of those is fixed, not listed). Keyed by scenario; printed on each
@@ -54,10 +48,6 @@ const WHY_NOT_THROUGH = {
   'completion-complete': `the gateway offers no \`completion/complete\` (${DOCUMENTED})`,
   'resources-subscribe': `the gateway offers no subscriptions (${DOCUMENTED})`,
   'resources-unsubscribe': `the gateway offers no subscriptions (${DOCUMENTED})`,
-  'tools-call-sampling': ASKS_A_2025_CALLER,
-  'tools-call-elicitation': ASKS_A_2025_CALLER,
-  'elicitation-sep1034-defaults': ASKS_A_2025_CALLER,
-  'elicitation-sep1330-enums': ASKS_A_2025_CALLER,
   'input-required-result-basic-elicitation':
     "pinned to 2025: the scenario wants the server's own key (`user_name`) in `inputRequests`, and a 2025 server's request " +
     "on the call's stream carries no key, so the gateway names the keys itself (the other input-required scenarios take " +
