@@ -88,6 +88,8 @@ const FEATURE_SCENARIOS = [
   'prompts-get-with-args',
   'prompts-get-embedded-resource',
   'prompts-get-with-image',
+  // A prompt's argument completed by its server (issue 44).
+  'completion-complete',
 ];
 /**
  * Tools that ask the suite's client for input (sampling, elicitation) while they run: the gateway speaks

@@ -211,6 +211,8 @@ function modernResourcesAndPrompts(
   const members: Record<string, () => Record<string, unknown>> = {
     [McpMethod.ResourcesRead]: () => results.uncached(),
     [McpMethod.PromptsGet]: () => results.complete(),
+    // The server's suggestions for what was typed so far: never served from a cache.
+    [McpMethod.CompletionComplete]: () => results.uncached(),
   };
   return resourcesAndPromptsHandlers(features, modernErrors, pageSize).map(([method, handler]) => [
     method,

@@ -9,6 +9,7 @@ const CAPABILITIES: ReadonlyArray<{ readonly name: string; readonly methods: rea
   { name: 'prompts', methods: [McpMethod.PromptsList, McpMethod.PromptsGet], value: {} },
   { name: 'resources', methods: [McpMethod.ResourcesList, McpMethod.ResourcesRead, McpMethod.ResourceTemplatesList], value: {} },
   { name: 'logging', methods: [McpMethod.LoggingSetLevel], value: {} },
+  { name: 'completions', methods: [McpMethod.CompletionComplete], value: {} },
 ];
 
 /**

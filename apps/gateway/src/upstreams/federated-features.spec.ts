@@ -1,3 +1,4 @@
+import type { CompletionParams } from '@toolmesh/mcp-client';
 import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
 
 import { RequestStateSeal } from '../call/request-state-seal';
@@ -14,6 +15,10 @@ function server(features: UpstreamFeatures) {
     listFeatures: async () => features,
     relayRequest: async (method: string, target: string, args: unknown, call: UpstreamCall) =>
       method === 'resources/read' ? read(target, call) : get(target, args as Record<string, string> | undefined),
+    complete: async ({ ref, argument }: CompletionParams) => {
+      asked.push(`complete ${ref.type === 'ref/prompt' ? ref.name : ref.uri} ${argument.name}=${argument.value}`);
+      return { completion: { values: [`${argument.value}1`], hasMore: false } };
+    },
   };
   const read = async (uri: string, call: UpstreamCall) => {
     asked.push(`read ${uri}`);
@@ -149,5 +154,20 @@ describe('FederatedFeatures', () => {
     expect(await features.getPrompt('other', undefined, context)).toMatchObject({ result: {} });
     expect(second.asked).toContain('get other');
     expect(await features.getPrompt('p_other', undefined, context)).toEqual({ notFound: true });
+  });
+
+  it("asks the server of a listed prompt or resource template for completions, by the server's own name or template", async () => {
+    const argument = { name: 'id', value: 'a' };
+    expect(await features.complete({ ref: { type: 'ref/prompt', name: 'p_greet' }, argument }, context)).toEqual({
+      result: { completion: { values: ['a1'], hasMore: false } },
+    });
+    expect(await features.complete({ ref: { type: 'ref/resource', uri: 'prefixed+prefixed://{id}' }, argument }, context)).toMatchObject({
+      result: {},
+    });
+    expect(prefixed.asked).toEqual(expect.arrayContaining(['complete greet id=a', 'complete prefixed://{id} id=a']));
+    expect(await features.complete({ ref: { type: 'ref/prompt', name: 'p_other' }, argument }, context)).toEqual({ notFound: true });
+    expect(await features.complete({ ref: { type: 'ref/resource', uri: 'prefixed://{id}' }, argument }, context)).toEqual({
+      notFound: true,
+    });
   });
 });

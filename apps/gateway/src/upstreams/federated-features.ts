@@ -1,4 +1,4 @@
-import type { GetPromptResult, ReadResourceResult } from '@toolmesh/mcp-client';
+import type { CompleteResult, CompletionParams, GetPromptResult, ReadResourceResult } from '@toolmesh/mcp-client';
 import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
 
 import { callTimeoutMillis } from '../call/call-timeout';
@@ -71,6 +71,8 @@ interface Combined extends FederatedLists {
   readonly promptTargets: ReadonlyMap<string, { readonly bundle: string; readonly name: string }>;
   /** Each bundle's server's URIs and templates, for choosing the server of a read (resource-target.ts). */
   readonly served: readonly ServedUris[];
+  /** Each listed resource template's server and its template there, by its template toward clients. */
+  readonly templateTargets: ReadonlyMap<string, { readonly bundle: string; readonly template: string }>;
 }
 
 /**
@@ -146,6 +148,34 @@ export class FederatedFeatures {
   }
 
   /**
+   * A `completion/complete` of a listed prompt's or resource template's argument, asked of its server under
+   * the server's own name or template, with what is left of the request's deadline.
+   */
+  async complete(params: CompletionParams, context: RequestContext): Promise<Forwarded<CompleteResult>> {
+    const { promptTargets, templateTargets } = await this.current();
+    const { ref } = params;
+    let target: { readonly bundle: string; readonly ref: CompletionParams['ref'] } | undefined;
+    if (ref.type === 'ref/prompt') {
+      const prompt = promptTargets.get(ref.name);
+      target = prompt && { bundle: prompt.bundle, ref: { ...ref, name: prompt.name } };
+    } else {
+      const template = templateTargets.get(ref.uri);
+      target = template && { bundle: template.bundle, ref: { ...ref, uri: template.template } };
+    }
+    if (target === undefined) return { notFound: true };
+    try {
+      const connection = await this.connection(target.bundle);
+      const result = await connection.complete(
+        { ...params, ref: target.ref },
+        { timeoutMillis: callTimeoutMillis(this.options.maxCallMillis, context), meta: correlationMeta(context, undefined) },
+      );
+      return { result };
+    } catch (error) {
+      return { failed: error };
+    }
+  }
+
+  /**
    * A get or a read relayed to its server as a tool's call is (relayed-request.ts), its state sealed to the
    * method, the prompt or URI as our caller named it (`shown`), the caller and the arguments.
    */
@@ -201,8 +231,8 @@ export class FederatedFeatures {
     const resourceTemplates: object[] = [];
     const prompts: object[] = [];
     const promptTargets = new Map<string, { bundle: string; name: string }>();
+    const templateTargets = new Map<string, { bundle: string; template: string }>();
     const uris = new Set<string>();
-    const templates = new Set<string>();
     const served: ServedUris[] = [];
     for (const [bundle, features] of listings) {
       const namespace = this.namespaces.get(bundle) as FeatureNamespace;
@@ -224,8 +254,8 @@ export class FederatedFeatures {
       }
       for (const template of features?.resourceTemplates ?? []) {
         const uriTemplate = namespace.uri(template.uriTemplate);
-        claim(templates, uriTemplate, () => {
-          templates.add(uriTemplate);
+        claim(templateTargets, uriTemplate, () => {
+          templateTargets.set(uriTemplate, { bundle, template: template.uriTemplate });
           own.templates.push(template.uriTemplate);
           resourceTemplates.push({ ...template, uriTemplate });
         });
@@ -240,7 +270,7 @@ export class FederatedFeatures {
       // The count only: the names are the servers' own text.
       if (collisions > 0) this.options.logger.warn('mcp_upstream_feature_collision', { bundle, leftOut: collisions });
     }
-    return { resources, resourceTemplates, prompts, version, promptTargets, served };
+    return { resources, resourceTemplates, prompts, version, promptTargets, served, templateTargets };
   }
 }
 

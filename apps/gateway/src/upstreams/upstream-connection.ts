@@ -1,4 +1,6 @@
 import {
+  type CompleteResult,
+  type CompletionParams,
   type EraSetting,
   type EraVerdict,
   type Implementation,
@@ -196,6 +198,13 @@ export class UpstreamConnection {
    * resource's URI), any of which the server may answer with `input_required` (issue 44). A 2026-07-28
    * server's `input_required` result comes back as it is, for our caller to answer (MRTR relayed); a 2025
    * server's requests on the way go to `call.relay`. The request ends when its deadline does
+  /** The server's completions of a prompt's or a resource template's argument, within `timeoutMillis`. */
+  complete(params: CompletionParams, call: Pick<UpstreamCall, 'timeoutMillis' | 'meta'>): Promise<CompleteResult> {
+    return this.guarded(startedDeadline(call.timeoutMillis), 'completion/complete', ({ features }) =>
+      features.complete(params, { timeoutMs: call.timeoutMillis, meta: call.meta }),
+    );
+  }
+
    * (`call.deadline`, moved by the relay while our caller is asked; else `timeoutMillis` from now).
    */
   relayRequest<M extends RelayedMethod>(

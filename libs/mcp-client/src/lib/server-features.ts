@@ -1,5 +1,7 @@
 import type {
   Client,
+  CompleteRequest,
+  CompleteResult,
   GetPromptResult,
   LoggingLevel,
   Prompt,
@@ -9,8 +11,12 @@ import type {
 } from '@modelcontextprotocol/client';
 import { isLoggingLevel, LOGGING_LEVELS, printable } from '@toolmesh/protocol';
 
+/** What `completion/complete` asks: the prompt or resource template (`ref`), the argument, the others given. */
+export type CompletionParams = CompleteRequest['params'];
+export type { CompleteResult };
+
 /** A server feature beside tools, by its capability name. */
-export type ServerFeature = 'resources' | 'prompts' | 'logging';
+export type ServerFeature = 'resources' | 'prompts' | 'logging' | 'completions';
 
 export interface FeatureRequestOptions {
   /** This request's timeout instead of the client's `requestTimeoutMs` (a gateway's remaining deadline). */
@@ -63,6 +69,15 @@ export class ServerFeatures {
 
   getPrompt(name: string, args?: Record<string, string>, options: FeatureRequestOptions = {}): Promise<GetPromptResult> {
     return this.sdk.getPrompt({ name, ...(args && { arguments: args }), ...metaOf(options) }, this.requestOptions(options));
+  }
+
+  /**
+   * The server's completions of a prompt's or a resource template's argument (`completion/complete`); a
+   * server that offers no completions has none to give, and is not asked: an empty list.
+   */
+  complete(params: CompletionParams, options: FeatureRequestOptions = {}): Promise<CompleteResult> {
+    if (!this.offers('completions')) return Promise.resolve({ completion: { values: [], hasMore: false } });
+    return this.sdk.complete({ ...params, ...metaOf(options) }, this.requestOptions(options));
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { CompletionParams } from '@toolmesh/mcp-client';
 import { invalidParams, jsonRpcError, JsonRpcErrorCode, McpMethod, type RequestId } from '@toolmesh/protocol';
 import type { RequestContext } from '@toolmesh/transport-http/server';
 
@@ -22,13 +23,14 @@ const STATE_REFUSALS: Readonly<Record<StateRefusal | 'not_held_here', string>> =
 };
 
 /**
- * `resources/list`, `resources/templates/list`, `resources/read`, `prompts/list` and `prompts/get` of the
- * `mcpServer` bundles' servers (issue 28), for either era (built with its errors). Lists are paged as
+ * `resources/list`, `resources/templates/list`, `resources/read`, `prompts/list`, `prompts/get` and
+ * `completion/complete` of the `mcpServer` bundles' servers (issues 28, 44), for either era (built with its errors). Lists are paged as
  * `tools/list` is (`pageSize`); a read or a get goes to its server (federated-features.ts), and what the
  * server answers comes back whole, or its error as the era allows. A server may ask our caller for input on
  * the way, as a tool's may (issue 44): a 2026 caller gets `input_required` and retries with its answers, a
- * 2025 caller is asked on the request's event stream (`streamToCaller`, the 2025 era's); a 2026-07-28
- * server's `input_required` cannot reach a 2025 caller, which makes no retry, and is answered -32603.
+ * 2025 caller is asked on the request's event stream (`streamToCaller`, the 2025 era's), a 2026-07-28
+ * server's `input_required` too, the gateway retrying for it (relayed-request.ts); only a 2025 caller that
+ * cannot take an event stream gets -32603 for such a round.
  */
 export function resourcesAndPromptsHandlers(
   features: FederatedFeatures,
@@ -113,13 +115,48 @@ export function resourcesAndPromptsHandlers(
       () => invalidParams(id, `no prompt named ${JSON.stringify(name.slice(0, 64))}`),
     );
   };
+  const complete: RequestHandler = async (params, context, id) => {
+    const problem = completionProblem(params);
+    if (problem !== undefined) return invalidParams(id, problem);
+    const request = params as unknown as CompletionParams;
+    const forwarded = await features.complete(request, context);
+    if ('result' in forwarded) return { result: forwarded.result };
+    if ('failed' in forwarded) return errors.upstreamFailed(id, forwarded.failed);
+    const { ref } = request;
+    return invalidParams(
+      id,
+      ref.type === 'ref/prompt'
+        ? `no prompt named ${JSON.stringify(ref.name.slice(0, 64))}`
+        : `no resource template ${JSON.stringify(ref.uri.slice(0, 200))}`,
+    );
+  };
   return [
     [McpMethod.ResourcesList, list('resources')],
     [McpMethod.ResourceTemplatesList, list('resourceTemplates')],
     [McpMethod.ResourcesRead, read],
     [McpMethod.PromptsList, list('prompts')],
     [McpMethod.PromptsGet, get],
+    [McpMethod.CompletionComplete, complete],
   ];
+}
+
+/** What is wrong with a `completion/complete`'s params, if anything: a prompt or template `ref`, an argument's name and value. */
+function completionProblem(params: Record<string, unknown>): string | undefined {
+  const ref = params.ref as Record<string, unknown> | undefined;
+  if (typeof ref !== 'object' || ref === null) return '"ref" must be an object';
+  if (ref.type === 'ref/prompt' && typeof ref.name !== 'string') return '"ref.name" must be a string';
+  if (ref.type === 'ref/resource' && typeof ref.uri !== 'string') return '"ref.uri" must be a string';
+  if (ref.type !== 'ref/prompt' && ref.type !== 'ref/resource') return '"ref.type" must be "ref/prompt" or "ref/resource"';
+  const argument = params.argument as Record<string, unknown> | undefined;
+  if (typeof argument !== 'object' || argument === null || typeof argument.name !== 'string' || typeof argument.value !== 'string')
+    return '"argument" must be an object with a string "name" and "value"';
+  const context = params.context as Record<string, unknown> | undefined;
+  if (
+    context !== undefined &&
+    (typeof context !== 'object' || context === null || (context.arguments !== undefined && !isStringRecord(context.arguments)))
+  )
+    return '"context.arguments" must be an object of strings';
+  return undefined;
 }
 
 /** The page a cursor names (none: the first), or undefined for a cursor these lists did not issue. */

@@ -1,6 +1,7 @@
 import {
   CallToolRequestSchema,
   CancelledNotificationSchema,
+  CompleteRequestSchema,
   DiscoverRequestSchema,
   GetPromptRequestSchema,
   InitializedNotificationSchema,
@@ -44,6 +45,7 @@ export const McpMethod = {
   PromptsList: methodOf(ListPromptsRequestSchema),
   PromptsGet: methodOf(GetPromptRequestSchema),
   LoggingSetLevel: methodOf(SetLevelRequestSchema),
+  CompletionComplete: methodOf(CompleteRequestSchema),
   /** 2026-07-28 */
   ServerDiscover: methodOf(DiscoverRequestSchema),
   /** 2026-07-28 */
