@@ -20,6 +20,8 @@ const features = {
           : { notFound: true },
   getPrompt: async (name: string) =>
     name === 'p' ? { result: { messages: [] } } : name === 'asks' ? { inputRequired: ASKED } : { notFound: true },
+  complete: async ({ ref }: { ref: { name?: string } }) =>
+    ref.name === 'p' ? { result: { completion: { values: ['Ada'], hasMore: false } } } : { notFound: true },
 } as unknown as FederatedFeatures;
 const context = {} as RequestContext;
 
@@ -28,13 +30,34 @@ function handlers(errors = legacyErrors): Map<string, RequestHandler> {
 }
 
 describe('resources and prompts handlers', () => {
-  it("passes a server's input_required to a 2026 caller, and tells a 2025 caller, which makes no retry, -32603 and why (issue 44)", async () => {
+  it("passes a server's input_required to a 2026 caller, and tells a 2025 caller that could not be asked on a stream -32603 and why (issue 44)", async () => {
     const get = handlers().get('prompts/get') as RequestHandler;
     const declared = { _meta: { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } } };
     expect(await get({ name: 'asks', ...declared }, context, 1)).toEqual({ inputRequired: ASKED });
     expect(await get({ name: 'asks' }, context, 1)).toMatchObject({
       error: { code: -32603, message: expect.stringContaining('relays to 2026-07-28 clients only') },
     });
+  });
+
+  it("answers completion/complete with its server's completions, -32602 for a ref nobody lists or malformed params", async () => {
+    const complete = handlers().get('completion/complete') as RequestHandler;
+    const argument = { name: 'who', value: 'A' };
+    expect(await complete({ ref: { type: 'ref/prompt', name: 'p' }, argument }, context, 1)).toEqual({
+      result: { completion: { values: ['Ada'], hasMore: false } },
+    });
+    expect(await complete({ ref: { type: 'ref/prompt', name: 'none' }, argument }, context, 1)).toMatchObject({
+      error: { code: -32602, message: 'Invalid params: no prompt named "none"' },
+    });
+    for (const [params, field] of [
+      [{ argument }, '"ref"'],
+      [{ ref: { type: 'ref/tool', name: 'p' }, argument }, '"ref.type"'],
+      [{ ref: { type: 'ref/resource', uri: 7 }, argument }, '"ref.uri"'],
+      [{ ref: { type: 'ref/prompt', name: 'p' }, argument: { name: 'who' } }, '"argument"'],
+      [{ ref: { type: 'ref/prompt', name: 'p' }, argument, context: { arguments: { a: 1 } } }, '"context.arguments"'],
+    ] as const)
+      expect(await complete(params as Record<string, unknown>, context, 1)).toMatchObject({
+        error: { code: -32602, message: expect.stringContaining(field) },
+      });
   });
 
   it('pages a list as tools/list is paged, every page reachable by its cursor, and refuses a cursor it did not issue', async () => {
