@@ -6,9 +6,8 @@ import { freePort } from '@toolmesh/test-peers/free-port';
 import { type HttpPeer, PYTHON_MCP_REPLAY_SCRIPT, startHttpPeer, startPythonMcpServer } from '@toolmesh/test-peers/peers/http-peer';
 
 import { type ScriptedLlmServer, startScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
+import { runCliInProcess } from '../test-support/in-process-cli';
 import { ExitCode } from './exit-codes';
-import { runCli } from './run-cli';
-import type { Terminal } from './terminal';
 
 /**
  * A Python `mcp` 2.3.0 server's tools that ask the 2025 way (`ctx.elicit`, `ctx.session.create_message`),
@@ -38,16 +37,8 @@ describe.each(servers)('a Python mcp server whose tools ask the 2025 way, %s, wi
     await Promise.all([server?.stop(), llm?.close()]);
   });
 
-  async function cli(args: string[], answers: string[] = []) {
-    const out = { stdout: '', stderr: '' };
-    const terminal: Terminal = { ask: async () => answers.shift() ?? '', close: () => undefined };
-    const code = await runCli(
-      args,
-      { stdout: (t) => (out.stdout += t), stderr: (t) => (out.stderr += t), terminal },
-      { version: '0.0.0-test', cwd: dir, env: { PATH: process.env.PATH } },
-    );
-    return { code, ...out };
-  }
+  const cli = (args: string[], answers: string[] = []) =>
+    runCliInProcess(args, { cwd: dir, terminal: { ask: async () => answers.shift() ?? '', close: () => undefined } });
 
   const CHOSEN =
     /"py" asked its client with a request of its own, which 2026-07-28 has no channel for: .*elicitation\/create.*; it is spoken to with 2025-11-25 from now on, and the call runs again \(era: legacy/;
