@@ -45,7 +45,6 @@ const DOCUMENTED = '[MCP servers as a tool source](#mcp-servers-as-a-tool-source
  * row where direct passes and a gateway fails, and "not explained" on such a row that has no entry here.
  */
 const WHY_NOT_THROUGH = {
-  'completion-complete': `the gateway offers no \`completion/complete\` (${DOCUMENTED})`,
   'resources-subscribe': `the gateway offers no subscriptions (${DOCUMENTED})`,
   'resources-unsubscribe': `the gateway offers no subscriptions (${DOCUMENTED})`,
   'input-required-result-basic-elicitation':
