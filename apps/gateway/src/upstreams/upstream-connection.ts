@@ -30,6 +30,7 @@ import { attributeCapabilities, RELAYED_CAPABILITIES, type RelayedCapability } f
 import { type ClientCredentialsSettings, ClientCredentialsToken } from './client-credentials';
 import { correlationHeaders } from './correlation';
 import { type ServerRequestRelay, serverRequestsTo } from './server-request-relay';
+import { SoleCallRequests } from './sole-call-requests';
 import { UpstreamLogLevels } from './upstream-log-levels';
 
 export interface UpstreamSettings {
@@ -131,6 +132,8 @@ export class UpstreamConnection {
   /** Kept across connections, so a new one reuses the token while it lasts. */
   private readonly authorization: ClientCredentialsToken | undefined;
   private readonly logLevels: UpstreamLogLevels;
+  /** Where the requests a 2025 server sends on its session's own stream go. */
+  private readonly soleCall = new SoleCallRequests();
 
   constructor(
     private readonly settings: UpstreamSettings,
@@ -151,6 +154,8 @@ export class UpstreamConnection {
         onReconnected: () => this.onToolsChanged?.(),
         onConnectFailed: (error) => deps.logger.warn('mcp_upstream_connect_failed', { bundle, code: codeOf(asError(error)) }),
         onRenewed: () => deps.logger.info('mcp_upstream_session_renewed', { bundle }),
+        // Its handlers ask the 2025 way: spoken to with 2025-11-25 from now on, the call run again (legacy-asks.ts in mcp-client).
+        onLegacyChosen: (why) => deps.logger.warn('mcp_upstream_era_legacy', { bundle, code: why.code }),
         onCloseFailed: (error) => deps.logger.warn('mcp_upstream_close_failed', { bundle, code: codeOf(asError(error)) }),
       },
     });
@@ -193,11 +198,6 @@ export class UpstreamConnection {
     );
   }
 
-  /**
-   * A tool's call, a prompt's get or a resource's read (`target`: the tool's or prompt's name, the
-   * resource's URI), any of which the server may answer with `input_required` (issue 44). A 2026-07-28
-   * server's `input_required` result comes back as it is, for our caller to answer (MRTR relayed); a 2025
-   * server's requests on the way go to `call.relay`. The request ends when its deadline does
   /** The server's completions of a prompt's or a resource template's argument, within `timeoutMillis`. */
   complete(params: CompletionParams, call: Pick<UpstreamCall, 'timeoutMillis' | 'meta'>): Promise<CompleteResult> {
     return this.guarded(startedDeadline(call.timeoutMillis), 'completion/complete', ({ features }) =>
@@ -205,6 +205,11 @@ export class UpstreamConnection {
     );
   }
 
+  /**
+   * A tool's call, a prompt's get or a resource's read (`target`: the tool's or prompt's name, the
+   * resource's URI), any of which the server may answer with `input_required` (issue 44). A 2026-07-28
+   * server's `input_required` result comes back as it is, for our caller to answer (MRTR relayed); a 2025
+   * server's requests on the way go to `call.relay`. The request ends when its deadline does
    * (`call.deadline`, moved by the relay while our caller is asked; else `timeoutMillis` from now).
    */
   relayRequest<M extends RelayedMethod>(
@@ -238,13 +243,17 @@ export class UpstreamConnection {
     call: UpstreamCall,
     cancellation: Cancellation,
   ): Promise<RelayedResults[M] | InputRequiredResult> {
-    return client.requestRelayingInput(method, target, args, call.answers ?? {}, cancellation, {
+    const serverRequests = serverRequestsTo(call.relay, this.settings.maxRelayedRequestsPerCall);
+    const modern = client.era === 'modern';
+    const running = client.requestRelayingInput(method, target, args, call.answers ?? {}, cancellation, {
       timeoutMs: UNTIMED,
       onProgress: call.onProgress,
       onLog: call.onLog,
-      meta: client.era === 'modern' ? withCallerCapabilities(call) : call.meta,
-      serverRequests: serverRequestsTo(call.relay, this.settings.maxRelayedRequestsPerCall),
+      meta: modern ? withCallerCapabilities(call) : call.meta,
+      serverRequests,
     });
+    // Only a 2025 server has a stream of its own to ask on (sole-call-requests.ts).
+    return modern ? running : this.soleCall.during(serverRequests, running);
   }
 
   /**
@@ -384,8 +393,12 @@ export class UpstreamConnection {
       onError: (error) => this.deps.logger.warn('mcp_upstream_report', { bundle, code: codeOf(error) }),
       ...(lost ? { onClosed: lost } : { listenForChanges: false }),
       // Declared to a 2025 server at initialize, for every request: each relayed request's go to its own
-      // caller (`relayRequest`); one outside any is refused (server-request-relay.ts).
-      serverRequests: declaring(serverRequestsTo(undefined, this.settings.maxRelayedRequestsPerCall), declared),
+      // caller (`relayRequest`); the session's, on its own stream, to the one call running if there is one
+      // (sole-call-requests.ts); a listing's are refused (server-request-relay.ts).
+      serverRequests: declaring(
+        lost ? this.soleCall.handlers : serverRequestsTo(undefined, this.settings.maxRelayedRequestsPerCall),
+        declared,
+      ),
     });
     if (lost)
       client.addNotificationListener(({ notification }) => {

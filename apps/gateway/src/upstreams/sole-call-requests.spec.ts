@@ -1,0 +1,44 @@
+import type { ServerRequestHandlers } from '@toolmesh/mcp-client';
+
+import { SoleCallRequests } from './sole-call-requests';
+
+const ASK = { messages: [], maxTokens: 10 };
+const signal = new AbortController().signal;
+
+/** A call's handlers that answer sampling with `text`. */
+function callAnswering(text: string): ServerRequestHandlers {
+  return { sampling: async () => ({ role: 'assistant', content: { type: 'text', text }, model: 'm' }) };
+}
+
+describe("a 2025 server's request on its session's own stream", () => {
+  it('goes to the one call running, and is refused once it ended', async () => {
+    const requests = new SoleCallRequests();
+    let end!: () => void;
+    const call = requests.during(callAnswering('from the call'), new Promise<void>((resolve) => (end = resolve)));
+    await expect(requests.handlers.sampling?.(ASK, signal)).resolves.toMatchObject({ content: { text: 'from the call' } });
+    end();
+    await call;
+    await expect(requests.handlers.sampling?.(ASK, signal)).rejects.toThrow(
+      'sampling/createMessage outside a call: this gateway has nobody to ask',
+    );
+  });
+
+  it('is refused while several calls run, whose caller it is for being unknown; a failed call ends too', async () => {
+    const requests = new SoleCallRequests();
+    let fail!: (error: Error) => void;
+    const failing = requests.during(callAnswering('a'), new Promise<void>((_, reject) => (fail = reject)));
+    void requests.during(callAnswering('b'), new Promise<void>(() => undefined));
+    await expect(
+      requests.handlers.elicitation?.({ message: 'Name?', requestedSchema: { type: 'object', properties: {} } }, signal),
+    ).rejects.toThrow("elicitation/create on the session's own stream while 2 calls run: which caller it is for is unknown");
+    fail(new Error('the call failed'));
+    await expect(failing).rejects.toThrow('the call failed');
+    await expect(requests.handlers.sampling?.(ASK, signal)).resolves.toMatchObject({ content: { text: 'b' } });
+  });
+
+  it("is refused when the one call's caller cannot be asked it", async () => {
+    const requests = new SoleCallRequests();
+    void requests.during({}, new Promise<void>(() => undefined));
+    await expect(requests.handlers.roots?.()).rejects.toThrow('roots/list: the caller of the call cannot be asked it');
+  });
+});
