@@ -7,6 +7,7 @@ import { EVERYTHING_BIN } from '@toolmesh/test-peers/mcp-servers';
 import { type HttpPeer, startHttpPeer } from '@toolmesh/test-peers/peers/http-peer';
 
 import { AGENT_CLI_MAIN, type CliRun, runBuiltCli } from '../test-support/built-cli';
+import { cliTestEnv } from '../test-support/cli-env';
 import { ExitCode } from './exit-codes';
 
 /**
@@ -93,7 +94,7 @@ describe('agent-cli servers', () => {
 
 describe('agent-cli output', () => {
   it('treats a reader that closes stdout early (| head) as normal, not as a crash', async () => {
-    const child = spawn(process.execPath, [AGENT_CLI_MAIN, 'tools', '--config', 'good.yaml'], { cwd: dir });
+    const child = spawn(process.execPath, [AGENT_CLI_MAIN, 'tools', '--config', 'good.yaml'], { cwd: dir, env: cliTestEnv(process.env) });
     child.stdout.destroy(); // the reader is gone before the CLI writes
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

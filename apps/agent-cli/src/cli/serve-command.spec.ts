@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 import { AGENT_CLI_MAIN, runBuiltCli } from '../test-support/built-cli';
+import { cliTestEnv } from '../test-support/cli-env';
 
 /**
  * `agent-cli serve` as another MCP host uses it (SPEC A20): the SDK's Client starts the built CLI over
@@ -28,7 +29,7 @@ async function connectAs(client: Client, dir: string, ...options: string[]): Pro
       command: process.execPath,
       args: [AGENT_CLI_MAIN, 'serve', ...options],
       cwd: dir,
-      env: { PATH: process.env.PATH ?? '', HOME: path.dirname(dir) },
+      env: cliTestEnv({ PATH: process.env.PATH ?? '', HOME: path.dirname(dir) }),
       stderr: 'pipe',
     }),
   );
@@ -180,7 +181,7 @@ describe('agent-cli serve keeps the file tools to the workspace (issue 43, item 
     const { base } = project();
     const run = spawnSync(process.execPath, [AGENT_CLI_MAIN, 'serve'], {
       cwd: base,
-      env: { PATH: process.env.PATH ?? '', HOME: base },
+      env: cliTestEnv({ PATH: process.env.PATH ?? '', HOME: base }),
       input: '',
       encoding: 'utf8',
     });

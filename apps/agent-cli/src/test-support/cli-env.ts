@@ -11,7 +11,7 @@ let emptyConfigHome: string | undefined;
  * reads the user's configuration from there, else from ~/.config (user-config.ts): a test run must never
  * read, or write, the developer's own.
  */
-export function cliTestEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+export function cliTestEnv<Env extends NodeJS.ProcessEnv>(env: Env): Env {
   if (env.XDG_CONFIG_HOME !== undefined && env.XDG_CONFIG_HOME !== process.env.XDG_CONFIG_HOME) return env;
   emptyConfigHome ??= mkdtempSync(path.join(tmpdir(), 'agent-cli-config-home-'));
   return { ...env, XDG_CONFIG_HOME: emptyConfigHome };
