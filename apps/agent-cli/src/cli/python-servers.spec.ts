@@ -21,7 +21,6 @@ const servers: Array<[string, () => Promise<Pick<HttpPeer, 'url' | 'stop'>>]> = 
   ['the replay of its wire', () => startHttpPeer([], PYTHON_MCP_REPLAY_SCRIPT)],
 ];
 if (python) servers.push(['the real server (TOOLMESH_PYTHON_MCP)', async () => startPythonMcpServer(python, await freePort())]);
-else it.skip('the real Python server: skipped, TOOLMESH_PYTHON_MCP names no venv python with mcp 2.3.0', () => undefined);
 
 describe.each(servers)('a Python mcp server whose tools ask the 2025 way, %s, with era auto', (_, start) => {
   let server: Pick<HttpPeer, 'url' | 'stop'>;
