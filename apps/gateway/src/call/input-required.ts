@@ -16,6 +16,11 @@ const CAPABILITY_OF: ReadonlyMap<string, string> = new Map([
   ['roots/list', 'roots'],
 ]);
 
+/** Whether `method` is one of the requests for input a caller can be asked: elicitation, sampling or roots. */
+export function isInputRequestMethod(method: unknown): boolean {
+  return typeof method === 'string' && CAPABILITY_OF.has(method);
+}
+
 /** The `inputRequired` member of a reply, when it is one the gateway can relay; a reason when it is not. */
 export function readInputRequired(reply: object): { ok: true; value: InputRequired } | { ok: false; problem: string } | undefined {
   if (!('inputRequired' in reply)) return undefined;
@@ -33,8 +38,7 @@ export function readInputRequired(reply: object): { ok: true; value: InputRequir
   if (typeof inputRequests !== 'object' || inputRequests === null || Array.isArray(inputRequests))
     return { ok: false, problem: '"inputRequired.inputRequests" is not an object' };
   for (const request of Object.values(inputRequests)) {
-    const method = (request as { method?: unknown } | null)?.method;
-    if (typeof method !== 'string' || !CAPABILITY_OF.has(method))
+    if (!isInputRequestMethod((request as { method?: unknown } | null)?.method))
       return { ok: false, problem: 'an input request is not elicitation/create, sampling/createMessage or roots/list' };
   }
   return {

@@ -1,7 +1,7 @@
 import type { InputRequiredResult, RelayedMethod, RelayedResults } from '@toolmesh/mcp-client';
 import type { RequestContext } from '@toolmesh/transport-http/server';
 
-import { type InputRequired, missingCapabilities } from '../call/input-required';
+import { type InputRequired, isInputRequestMethod, missingCapabilities } from '../call/input-required';
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
 import type { CallerStream } from './caller-stream';
 import type { ForwardedState } from './forwarded-state';
@@ -224,7 +224,7 @@ async function retriedForCaller<T, R extends RelayedRequest>(
 const BRIDGED_ROUNDS = 8;
 
 function isServerRequest(asked: { readonly method: string; readonly params?: unknown }): asked is ServerRequest {
-  return asked.method === 'elicitation/create' || asked.method === 'sampling/createMessage' || asked.method === 'roots/list';
+  return isInputRequestMethod(asked.method);
 }
 
 function isInputRequired(answer: UpstreamAnswer): answer is InputRequiredResult {
