@@ -13,32 +13,30 @@ function callAnswering(text: string): ServerRequestHandlers {
 describe("a 2025 server's request on its session's own stream", () => {
   it('goes to the one call running, and is refused once it ended', async () => {
     const requests = new SoleCallRequests();
-    let end!: () => void;
-    const call = requests.during(callAnswering('from the call'), new Promise<void>((resolve) => (end = resolve)));
+    const call = callAnswering('from the call');
+    requests.began(call);
     await expect(requests.handlers.sampling?.(ASK, signal)).resolves.toMatchObject({ content: { text: 'from the call' } });
-    end();
-    await call;
+    requests.ended(call);
     await expect(requests.handlers.sampling?.(ASK, signal)).rejects.toThrow(
       'sampling/createMessage outside a call: this gateway has nobody to ask',
     );
   });
 
-  it('is refused while several calls run, whose caller it is for being unknown; a failed call ends too', async () => {
+  it('is refused while several calls run, whose caller it is for being unknown', async () => {
     const requests = new SoleCallRequests();
-    let fail!: (error: Error) => void;
-    const failing = requests.during(callAnswering('a'), new Promise<void>((_, reject) => (fail = reject)));
-    void requests.during(callAnswering('b'), new Promise<void>(() => undefined));
+    const first = callAnswering('a');
+    requests.began(first);
+    requests.began(callAnswering('b'));
     await expect(
       requests.handlers.elicitation?.({ message: 'Name?', requestedSchema: { type: 'object', properties: {} } }, signal),
     ).rejects.toThrow("elicitation/create on the session's own stream while 2 calls run: which caller it is for is unknown");
-    fail(new Error('the call failed'));
-    await expect(failing).rejects.toThrow('the call failed');
+    requests.ended(first);
     await expect(requests.handlers.sampling?.(ASK, signal)).resolves.toMatchObject({ content: { text: 'b' } });
   });
 
   it("is refused when the one call's caller cannot be asked it", async () => {
     const requests = new SoleCallRequests();
-    void requests.during({}, new Promise<void>(() => undefined));
+    requests.began({});
     await expect(requests.handlers.roots?.()).rejects.toThrow('roots/list: the caller of the call cannot be asked it');
   });
 });

@@ -20,19 +20,17 @@ export class SoleCallRequests {
     roots: async () => this.sole('roots/list').roots?.() ?? refused('roots/list'),
   };
 
-  /** `handlers` are a call's own, while `call` runs. */
-  during<T>(handlers: ServerRequestHandlers, call: Promise<T>): Promise<T> {
+  /**
+   * `handlers` are a call's own from `began` to `ended`. Two plain calls rather than a wrapper around the
+   * call's promise: the caller ends it from the handlers its promise has anyway, so a 2025 call makes no
+   * promise more for this (docs/adr/0005-gateway-hot-path.md).
+   */
+  began(handlers: ServerRequestHandlers): void {
     this.running.add(handlers);
-    return call.then(
-      (result) => {
-        this.running.delete(handlers);
-        return result;
-      },
-      (error: unknown) => {
-        this.running.delete(handlers);
-        throw error;
-      },
-    );
+  }
+
+  ended(handlers: ServerRequestHandlers): void {
+    this.running.delete(handlers);
   }
 
   private sole(method: string): ServerRequestHandlers {

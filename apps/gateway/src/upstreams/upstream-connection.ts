@@ -110,6 +110,8 @@ interface GuardOptions {
    * address-free summary a caller gets.
    */
   readonly forOperators?: boolean;
+  /** Told when the request has ended, either way (before its promise settles). */
+  readonly ended?: () => void;
 }
 
 /** Waits before each new connection of a watched server whose connection was lost; the last repeats. */
@@ -222,16 +224,17 @@ export class UpstreamConnection {
     // it costs nothing until it is used (cancellation.ts in protocol).
     const deadline = call.deadline ?? startedDeadline(call.timeoutMillis);
     const { cancellation } = deadline;
+    const serverRequests = serverRequestsTo(call.relay, this.settings.maxRelayedRequestsPerCall);
     return this.guarded(
       deadline,
       `${method} of ${target}`,
       (client) => {
         // Only a call whose level is lower than any the session was asked for waits for it to be asked, once.
         const lowering = this.logLevels.lowerFor(client, call.logLevel);
-        if (lowering === undefined) return this.request(client, method, target, args, call, cancellation);
-        return lowering.then(() => this.request(client, method, target, args, call, cancellation));
+        if (lowering === undefined) return this.request(client, method, target, args, call, cancellation, serverRequests);
+        return lowering.then(() => this.request(client, method, target, args, call, cancellation, serverRequests));
       },
-      { cancelled: cancellation, followsDeadline: true },
+      { cancelled: cancellation, followsDeadline: true, ended: () => this.soleCall.ended(serverRequests) },
     );
   }
 
@@ -242,18 +245,18 @@ export class UpstreamConnection {
     args: Record<string, unknown> | undefined,
     call: UpstreamCall,
     cancellation: Cancellation,
+    serverRequests: ServerRequestHandlers,
   ): Promise<RelayedResults[M] | InputRequiredResult> {
-    const serverRequests = serverRequestsTo(call.relay, this.settings.maxRelayedRequestsPerCall);
     const modern = client.era === 'modern';
-    const running = client.requestRelayingInput(method, target, args, call.answers ?? {}, cancellation, {
+    // Only a 2025 server has a stream of its own to ask on (sole-call-requests.ts); `guarded` ends it.
+    if (!modern) this.soleCall.began(serverRequests);
+    return client.requestRelayingInput(method, target, args, call.answers ?? {}, cancellation, {
       timeoutMs: UNTIMED,
       onProgress: call.onProgress,
       onLog: call.onLog,
       meta: modern ? withCallerCapabilities(call) : call.meta,
       serverRequests,
     });
-    // Only a 2025 server has a stream of its own to ask on (sole-call-requests.ts).
-    return modern ? running : this.soleCall.during(serverRequests, running);
   }
 
   /**
@@ -283,7 +286,7 @@ export class UpstreamConnection {
     deadline: CallDeadline,
     what: string,
     run: (client: McpClient) => Promise<T>,
-    { cancelled, followsDeadline = false, forOperators = false }: GuardOptions = {},
+    { cancelled, followsDeadline = false, forOperators = false, ended }: GuardOptions = {},
   ): Promise<T> {
     const { breaker } = this.deps;
     if (!breaker.admit()) {
@@ -305,11 +308,13 @@ export class UpstreamConnection {
     return running.then(
       (result) => {
         deadline.stop();
+        ended?.();
         breaker.succeeded();
         return result;
       },
       (error: unknown) => {
         deadline.stop();
+        ended?.();
         throw this.failed(error, deadline, what, cancelled, forOperators);
       },
     );
