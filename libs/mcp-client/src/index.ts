@@ -15,7 +15,15 @@ export {
   type ToolAnnotations,
 } from './lib/mcp-client';
 export { type RelayedMethod, type RelayedResults } from './lib/exchanged-call';
-export { type CompleteResult, type CompletionParams, type ServerFeature, type ServerFeatures } from './lib/server-features';
+export {
+  type CompleteResult,
+  type CompletionParams,
+  type ServerFeature,
+  type ServerFeatures,
+  SKILLS_EXTENSION,
+  type SkillEntry,
+  type SkillFile,
+} from './lib/server-features';
 export { McpSession, type SessionConnection, type SessionState } from './lib/session/mcp-session';
 export {
   type CreateMessageRequestParams,

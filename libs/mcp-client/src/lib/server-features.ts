@@ -10,6 +10,7 @@ import type {
   ResourceTemplateType as ResourceTemplate,
 } from '@modelcontextprotocol/client';
 import { isLoggingLevel, LOGGING_LEVELS, printable } from '@toolmesh/protocol';
+import * as z from 'zod';
 
 /** What `completion/complete` asks: the prompt or resource template (`ref`), the argument, the others given. */
 export type CompletionParams = CompleteRequest['params'];
@@ -26,6 +27,36 @@ export interface FeatureRequestOptions {
   readonly meta?: Readonly<Record<string, unknown>>;
 }
 
+/** The capability key under `capabilities.extensions` of a server that serves skills (SEP-2640). */
+export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
+
+const SkillFileSchema = z.looseObject({
+  uri: z.string().min(1),
+  /** SHA-256 of the file's raw bytes. */
+  digest: z.string().regex(/^sha256:[0-9a-f]{64}$/, 'a digest is "sha256:" and 64 lowercase hex digits'),
+  /** Byte length of the same raw bytes. */
+  size: z.number().int().nonnegative(),
+});
+
+const SkillEntrySchema = z.looseObject({
+  /** The skill's SKILL.md; its folder (the uri without `/SKILL.md`) is the skill's root. */
+  uri: z.string().min(1),
+  /** SKILL.md's YAML front matter as JSON, which the file itself must match. */
+  frontmatter: z.record(z.string(), z.unknown()),
+  /** Every file of the skill, SKILL.md included, or `'dynamic'` when the server cannot list them up front. */
+  resources: z.union([z.array(SkillFileSchema), z.literal('dynamic')]),
+});
+
+const ListSkillsResultSchema = z.looseObject({ skills: z.array(SkillEntrySchema), nextCursor: z.string().optional() });
+const GetSkillResultSchema = z.looseObject({ skill: SkillEntrySchema });
+
+export type SkillFile = z.infer<typeof SkillFileSchema>;
+/** One skill as `skills/list` and `skills/get` describe it: what a host verifies the files it reads against. */
+export type SkillEntry = z.infer<typeof SkillEntrySchema>;
+
+/** Pages of one `skills/list` followed at most: a server whose cursors never end is not followed forever. */
+const MAX_SKILL_PAGES = 100;
+
 /**
  * A connected server's resources and prompts (SPEC A13), beside the tool-facing `McpClient` rather than
  * grown into it: what the agent's resource and prompt clients and the gateway's federated features ask
@@ -41,6 +72,46 @@ export class ServerFeatures {
   /** Whether the server declared the feature (at `initialize`, or in its `server/discover` result). */
   offers(feature: ServerFeature): boolean {
     return Boolean(this.sdk.getServerCapabilities()?.[feature]);
+  }
+
+  /** Whether the server declared the skills extension (an object, possibly empty, under `capabilities.extensions`). */
+  offersSkills(): boolean {
+    const extensions = (this.sdk.getServerCapabilities() as { extensions?: Record<string, unknown> } | undefined)?.extensions;
+    const declared = extensions?.[SKILLS_EXTENSION];
+    return typeof declared === 'object' && declared !== null;
+  }
+
+  /**
+   * Every skill the server lists, all pages (`skills/list`); none from a server that did not declare the
+   * extension, which is not asked. A reply that is not a skill listing (a missing digest, a size that is no
+   * number) is the SDK's `Invalid result for skills/list: …` error, naming what is wrong.
+   */
+  async listSkills(options: FeatureRequestOptions = {}): Promise<SkillEntry[]> {
+    if (!this.offersSkills()) return [];
+    const skills: SkillEntry[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    do {
+      const params = { ...(cursor !== undefined && { cursor }), ...metaOf(options) };
+      const page = await this.sdk.request({ method: 'skills/list', params }, ListSkillsResultSchema, this.requestOptions(options));
+      skills.push(...page.skills);
+      cursor = page.nextCursor;
+      if (cursor !== undefined && (seen.has(cursor) || seen.size >= MAX_SKILL_PAGES)) {
+        throw new Error(`skills/list: the server's cursor repeats or its pages go beyond ${MAX_SKILL_PAGES}; the listing was abandoned`);
+      }
+      if (cursor !== undefined) seen.add(cursor);
+    } while (cursor !== undefined);
+    return skills;
+  }
+
+  /** One skill by its SKILL.md uri (`skills/get`); the server answers -32602 for a uri it serves no skill at. */
+  async getSkill(uri: string, options: FeatureRequestOptions = {}): Promise<SkillEntry> {
+    const result = await this.sdk.request(
+      { method: 'skills/get', params: { uri, ...metaOf(options) } },
+      GetSkillResultSchema,
+      this.requestOptions(options),
+    );
+    return result.skill;
   }
 
   /**
