@@ -10,7 +10,11 @@
  *
  * Options: --json prints {scenario: {passed, failures: [...], warnings: [...]}} instead; --suite 0.2 runs
  * 0.2.0-alpha.12 (installed as @modelcontextprotocol/conformance-2026) instead of 0.1.16;
- * --spec-version <v> is passed to the suite (0.2 only, e.g. 2026-07-28). Exit code 0 when all passed.
+ * --spec-version <v> is passed to the suite (0.2 only, e.g. 2026-07-28); --force is too: it runs an extension
+ * scenario (tagged [extension], e.g. sep-2640-skills-*) that the suite would otherwise SKIP, writing no checks,
+ * when a spec version is given. The JSON also lists each scenario's SUCCESS check ids (`successes`), so that a
+ * caller can require the checks it means to show rather than count a scenario whose checks were all SKIPPED.
+ * Exit code 0 when all passed.
  */
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -30,13 +34,13 @@ const SUITE_PACKAGES = { 0.1: '@modelcontextprotocol/conformance', 0.2: '@modelc
 function runScenarios(mode, target, scenarios, options) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'conformance-'));
   const args = mode === 'server' ? ['server', '--url', target] : ['client', '--command', target];
-  const specVersion = options.specVersion ? ['--spec-version', options.specVersion] : [];
+  const versionOptions = [...(options.specVersion ? ['--spec-version', options.specVersion] : []), ...(options.force ? ['--force'] : [])];
   const outputs = scenarios.map((scenario) => path.join(work, scenario.replace(/\W/g, '-')));
   const runsFile = path.join(work, 'runs.json');
   const resultsFile = path.join(work, 'results.json');
   fs.writeFileSync(
     runsFile,
-    JSON.stringify(scenarios.map((scenario, i) => [...args, '--scenario', scenario, ...specVersion, '-o', outputs[i]])),
+    JSON.stringify(scenarios.map((scenario, i) => [...args, '--scenario', scenario, ...versionOptions, '-o', outputs[i]])),
   );
   const run = spawnSync(process.execPath, [SUITE_RUNS, resultsFile, runsFile], {
     encoding: 'utf8',
@@ -57,7 +61,8 @@ function verdict(out, { code, output }) {
   const described = (status) => checks.filter((c) => c.status === status).map((c) => `${c.id}: ${c.errorMessage ?? c.description ?? ''}`);
   const failures = described('FAILURE');
   if (checks.length === 0) failures.push(`no results written (exit ${code}): ${output.slice(-500)}`);
-  return { passed: failures.length === 0, failures, warnings: described('WARNING') };
+  const successes = checks.filter((c) => c.status === 'SUCCESS').map((c) => c.id);
+  return { passed: failures.length === 0, failures, warnings: described('WARNING'), successes };
 }
 
 function findChecks(dir) {
@@ -71,16 +76,21 @@ function findChecks(dir) {
 function main() {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { json: { type: 'boolean', default: false }, suite: { type: 'string', default: '0.1' }, 'spec-version': { type: 'string' } },
+    options: {
+      json: { type: 'boolean', default: false },
+      suite: { type: 'string', default: '0.1' },
+      'spec-version': { type: 'string' },
+      force: { type: 'boolean', default: false },
+    },
   });
   const [mode, target, ...scenarios] = positionals;
   if (!['server', 'client'].includes(mode) || !target || scenarios.length === 0 || !(values.suite in SUITE_PACKAGES)) {
     process.stderr.write(
-      'usage: run-conformance.js server <url> | client "<command>" <scenario...> [--json] [--suite 0.1|0.2] [--spec-version <v>]\n',
+      'usage: run-conformance.js server <url> | client "<command>" <scenario...> [--json] [--suite 0.1|0.2] [--spec-version <v>] [--force]\n',
     );
     process.exit(2);
   }
-  const options = { suite: values.suite, specVersion: values['spec-version'] };
+  const options = { suite: values.suite, specVersion: values['spec-version'], force: values.force };
   const json = values.json;
   const results = runScenarios(mode, target, scenarios, options);
   const failed = Object.values(results).filter((r) => !r.passed).length;
