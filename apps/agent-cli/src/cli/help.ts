@@ -4,7 +4,7 @@ import { EXIT_CODES_HELP } from './exit-codes';
 
 const CONFIG_OPTION = `  -c, --config <file>   Configuration file (default: ./${DEFAULT_CONFIG_FILE}). YAML with mcp.servers, or a
                         JSON file with "mcpServers" as Claude Desktop / Claude Code keep it;
-                        its "skills" list the hook files (docs/agent-cli.md#hooks). It is read over
+                        its "hooks" list the hook files (docs/agent-cli.md#hooks). It is read over
                         the user's, $XDG_CONFIG_HOME/toolmesh-agent/${DEFAULT_CONFIG_FILE}, if any
 `;
 const MCP_SERVER_OPTION = `      --mcp-server <name>=<command line | http(s) URL>
@@ -70,7 +70,7 @@ An MCP server's read-only / destructive annotations count only under annotationT
 read-only claims alone under annotationTrust: read-only), and are shown as the server's claims. A
 toolmesh gateway's tools federated from other MCP servers carry those servers' claims: read-only
 ignores them, read-only-federated believes their read-only claims too.
-Hooks: the skill files the configuration lists under "skills" may allow, deny or defer a call before
+Hooks: the hook files the configuration lists under "hooks" may allow, deny or defer a call before
 the gate asks (a hook that cannot answer is a warning, never a failure); see docs/agent-cli.md#hooks.
 
 Progress while connecting goes to stderr. Documentation: docs/agent-cli.md
@@ -119,7 +119,7 @@ of arguments, checked against the tool's input schema first (default: {}). Print
 with --json the whole result ({"isError", "content", "structuredContent"}).
 The call is your own explicit action: it runs without asking and needs no --yes, whatever its side
 effects; --max-side-effect still refuses what is above it, and a hook that defers asks you.
-Only the servers the call needs are started: the tool's own and those the skills' hooks call.
+Only the servers the call needs are started: the tool's own and those the configured hooks call.
 Exits with 1 when the tool returned an error result.
 
 Example:
@@ -271,7 +271,7 @@ opens with initialize.
 The file tools keep to the workspace (--workspace, default the folder the host starts it in, and the
 configuration's workspaceRoots): a path outside it is refused whatever the flags. A workspace that is
 the file system's root or the home directory is refused at start: a host may start servers there.
-Each call takes the same path as the agent's own: the skills' hooks, --max-side-effect, and approval.
+Each call takes the same path as the agent's own: the configured hooks, --max-side-effect, and approval.
 There is no terminal to ask on (stdin is the protocol), so mutating calls are refused unless --yes;
 each tool's side effects are sent as annotations (readOnlyHint, destructiveHint, openWorldHint) for
 the host to ask its user; --max-side-effect mutating keeps Bash, which reaches past the workspace, off.

@@ -6,7 +6,7 @@ import { type CliRun, runBuiltCli } from '../test-support/built-cli';
 import { ExitCode } from './exit-codes';
 
 /**
- * Hooks through the built CLI (dist/apps/agent-cli/main.js): a configuration that lists a skill file
+ * Hooks through the built CLI (dist/apps/agent-cli/main.js): a configuration that lists a hook file
  * whose hooks ask the policy MCP server (tools/test/peers/policy-peer.mjs over stdio).
  */
 const ROOT = path.join(__dirname, '../../../..');
@@ -17,18 +17,18 @@ function cli(...args: string[]): Promise<CliRun> {
   return runBuiltCli(args, { cwd: dir, env: { PATH: process.env.PATH } });
 }
 
-function configWithSkill(name: string, skill: string): string {
-  writeFileSync(path.join(dir, `${name}-skill.yaml`), skill);
+function configWithHooks(name: string, hooks: string): string {
+  writeFileSync(path.join(dir, `${name}-hooks.yaml`), hooks);
   writeFileSync(
     path.join(dir, `${name}.yaml`),
-    `mcp:\n  servers:\n    - name: policy\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(POLICY_PEER)}]\nskills: [${name}-skill.yaml]\n`,
+    `mcp:\n  servers:\n    - name: policy\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(POLICY_PEER)}]\nhooks: [${name}-hooks.yaml]\n`,
   );
   return `${name}.yaml`;
 }
 
 describe('agent-cli call with hooks', () => {
   it('exits 5 and prints the reason when a hook denies the call, which then did not run', async () => {
-    const config = configWithSkill(
+    const config = configWithHooks(
       'deny',
       'name: guard\nhooks:\n  - event: PreToolUse\n    matcher: Write\n    action:\n      type: mcp_tool\n      server: policy\n      tool: decide\n      args: { decision: deny, reason: "{{tool.name}} is frozen during the release" }\n',
     );
@@ -48,7 +48,7 @@ describe('agent-cli call with hooks', () => {
   });
 
   it("warns on stderr and goes on when a hook's server is not configured (fail-soft)", async () => {
-    const config = configWithSkill(
+    const config = configWithHooks(
       'unknown',
       'name: guard\nhooks:\n  - event: PreToolUse\n    action: { type: mcp_tool, server: elsewhere, tool: decide, args: { decision: deny } }\n',
     );
@@ -60,14 +60,14 @@ describe('agent-cli call with hooks', () => {
     );
   });
 
-  it('exits 3 naming the file and the setting when a skill file is invalid', async () => {
-    const config = configWithSkill(
+  it('exits 3 naming the file and the setting when a hook file is invalid', async () => {
+    const config = configWithHooks(
       'invalid',
       'name: guard\nhooks:\n  - event: PreToolUse\n    action: { type: http, url: "https://audit.example.com/{{args.path}}" }\n',
     );
     const { code, stderr } = await cli('call', 'Glob', '{"pattern":"*"}', '--config', config);
     expect(code).toBe(ExitCode.Config);
-    expect(stderr).toContain(`${path.join(dir, 'invalid-skill.yaml')}: hooks[0].action.url is never templated`);
-    expect(stderr).toContain('[skill.invalid]');
+    expect(stderr).toContain(`${path.join(dir, 'invalid-hooks.yaml')}: hooks[0].action.url is never templated`);
+    expect(stderr).toContain('[hooks.file_invalid]');
   });
 });

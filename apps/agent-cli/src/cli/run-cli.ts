@@ -217,8 +217,8 @@ const CONFIG_CODES: ReadonlySet<string> = new Set([
   AgentErrorCode.ConfigDuplicateServer,
   AgentErrorCode.InvalidServerName,
   AgentErrorCode.LlmModelNotConfigured,
-  AgentErrorCode.SkillNotFound,
-  AgentErrorCode.SkillInvalid,
+  AgentErrorCode.HookFileNotFound,
+  AgentErrorCode.HookFileInvalid,
 ]);
 
 function report(io: CliIo, error: unknown): number {

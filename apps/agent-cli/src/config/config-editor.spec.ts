@@ -10,7 +10,7 @@ mcp:
     - name: files # the first server
       command: npx
       args: [-y, "@modelcontextprotocol/server-filesystem", /tmp]
-skills: [guard.yaml]
+hooks: [guard.yaml]
 `;
 
 describe("ConfigEditor on the agent's YAML", () => {
@@ -31,10 +31,10 @@ describe("ConfigEditor on the agent's YAML", () => {
     });
     const text = editor.toString();
 
-    expect(text.startsWith(AGENT_FILE.slice(0, AGENT_FILE.indexOf('skills')))).toBe(true);
+    expect(text.startsWith(AGENT_FILE.slice(0, AGENT_FILE.indexOf('hooks')))).toBe(true);
     expect(text).toContain('# the first server');
-    expect(text).toContain('skills: [guard.yaml]');
-    const config = parseConfig(text.replace('skills: [guard.yaml]\n', ''), 'agent-cli.yaml', { HOME: '/home/u', DOCS_TOKEN: 't' });
+    expect(text).toContain('hooks: [guard.yaml]');
+    const config = parseConfig(text.replace('hooks: [guard.yaml]\n', ''), 'agent-cli.yaml', { HOME: '/home/u', DOCS_TOKEN: 't' });
     expect(config.servers.map((s) => s.name)).toEqual(['files', 'memory', 'docs']);
     expect(config.servers[1]).toMatchObject({
       transport: 'stdio',

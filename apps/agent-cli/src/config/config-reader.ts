@@ -3,7 +3,7 @@ import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 /**
  * Typed reads out of an untyped configuration tree. Every failure names the file and the exact path
  * (`mcp.servers[1].command`) and says what was expected, so a user can fix it without reading code.
- * Failures carry `code`: `config.invalid` for the configuration, `skill.invalid` for a skill file.
+ * Failures carry `code`: `config.invalid` for the configuration, `hooks.file_invalid` for a hook file.
  */
 export class ConfigReader {
   constructor(

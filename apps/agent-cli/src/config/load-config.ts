@@ -7,19 +7,21 @@ import { AgentError, AgentErrorCode, missingConfigVariable } from '../errors/age
 import type { McpServerConfig } from '../mcp/server-config';
 import { ConfigReader } from './config-reader';
 import { DEFAULT_LLM_CONFIG, type LlmConfig, readLlmConfig } from './llm-config';
-import { loadSkills } from './load-skills';
+import { loadHookFiles } from './load-hook-files';
 import { readTextFile } from './read-text-file';
 import { readRewakeConfig, type RewakeConfig } from './rewake-config';
 import { readServerEntry } from './server-entry';
-import type { Skill } from './skill';
+import type { HookFile } from './hook-file';
 
 export const DEFAULT_CONFIG_FILE = 'agent-cli.yaml';
 
 export interface AgentConfig {
   readonly file: string;
   readonly servers: readonly McpServerConfig[];
-  /** The skill files listed under `skills`, read and validated at load (their hooks: docs/agent-cli.md). */
-  readonly skills?: readonly Skill[];
+  /** The hook files listed under `hooks`, read and validated at load (docs/agent-cli.md, "Hooks"). */
+  readonly hooks?: readonly HookFile[];
+  /** Folders of Agent Skills (`skills.folders`), absolute: each subfolder with a SKILL.md is a skill. */
+  readonly skillFolders?: readonly string[];
   /** Absent only in configurations built in code; `loadConfig` always fills it, with defaults if need be. */
   readonly llm?: LlmConfig;
   /** Which notifications become events (`rewake`); absent: the defaults (DEFAULT_REWAKE_CONFIG). */
@@ -70,7 +72,7 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env, u
   return parseConfig(read.text, file, env, under);
 }
 
-/** No servers, no skills, the default LLM settings: an empty file, or no default file at all. */
+/** No servers, no hooks, the default LLM settings: an empty file, or no default file at all. */
 export function emptyConfig(file: string): AgentConfig {
   return { file, servers: [], llm: DEFAULT_LLM_CONFIG };
 }
@@ -78,7 +80,7 @@ export function emptyConfig(file: string): AgentConfig {
 /**
  * Reads one configuration file; given `under` (the user's configuration), the file is read over it: its
  * servers by name (one of the file's replaces the user's of the same name, turned off or not), and each
- * other section (llm, skills, rewake, workspaceRoots) the file's when it sets it, else the user's.
+ * other section (llm, hooks, skills, rewake, workspaceRoots) the file's when it sets it, else the user's.
  */
 export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv, under?: AgentConfig): AgentConfig {
   const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
@@ -100,30 +102,22 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv, 
   assertUniqueNames(servers, file);
   const own = (section: string) => under === undefined || root.at(section).present;
   const layered = under ? serversOver(under, servers, disabledServers) : { servers, disabledServers };
-  // Skill files are the agent format's; paths are relative to the configuration file, not to where the CLI runs.
-  const skillFiles = imported
-    ? []
-    : root
-        .at('skills')
-        .stringList()
-        .map((entry) => path.resolve(path.dirname(file), entry));
+  // Hook files and skill folders are the agent format's; paths are relative to the configuration file, not to where the CLI runs.
+  const hookFiles = imported ? [] : relativePaths(root.at('hooks'), file);
+  const skillFolders = imported ? [] : readSkillFolders(root.at('skills'), file);
   // The MCP host format has no llm section: there `--model` and the defaults apply.
   const llm = imported ? DEFAULT_LLM_CONFIG : readLlmConfig(root.at('llm'));
   // A rule for a server turned off stays valid: it applies again once the server is turned on.
   const rewake = own('rewake')
     ? readRewakeConfig(root.at('rewake'), [...layered.servers.map((s) => s.name), ...layered.disabledServers])
     : under?.rewake;
-  // Relative to the configuration file, like skill files.
-  const workspaceRoots = imported
-    ? []
-    : root
-        .at('workspaceRoots')
-        .stringList()
-        .map((entry) => path.resolve(path.dirname(file), entry));
+  // Relative to the configuration file, like hook files.
+  const workspaceRoots = imported ? [] : relativePaths(root.at('workspaceRoots'), file);
   return {
     file,
     servers: layered.servers,
-    skills: own('skills') ? loadSkills(skillFiles, env) : under?.skills,
+    hooks: own('hooks') ? loadHookFiles(hookFiles, env) : under?.hooks,
+    ...nonEmpty('skillFolders', own('skills') ? skillFolders : (under?.skillFolders ?? [])),
     ...(rewake ? { rewake } : {}),
     llm: own('llm') ? llm : under?.llm,
     ...nonEmpty('workspaceRoots', own('workspaceRoots') ? workspaceRoots : (under?.workspaceRoots ?? [])),
@@ -132,9 +126,30 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv, 
   };
 }
 
+/** A list of paths, each resolved against the configuration file's folder. */
+function relativePaths(field: ConfigReader, file: string): string[] {
+  return field.stringList().map((entry) => path.resolve(path.dirname(file), entry));
+}
+
+/**
+ * `skills: { folders: [...] }`. Until this release `skills` listed hook files: such a list is refused with
+ * what to change, rather than read as folders that hold no skills.
+ */
+function readSkillFolders(skills: ConfigReader, file: string): string[] {
+  if (!skills.present) return [];
+  if (Array.isArray(skills.value)) {
+    throw new AgentError(
+      AgentErrorCode.ConfigInvalid,
+      `${file}: "skills" now names folders of Agent Skills (skills: { folders: [...] }); the hook files it listed go under "hooks": rename "skills:" to "hooks:" (docs/agent-cli.md, "Hooks")`,
+    );
+  }
+  skills.onlyKeys(['folders']);
+  return relativePaths(skills.at('folders'), file);
+}
+
 /** The agent format's server entries by name, their keys checked (a typo is refused, in a server turned off too). */
 function agentFormatEntries(root: ConfigReader): Array<[string, ConfigReader]> {
-  root.onlyKeys(['mcp', 'skills', 'rewake', 'llm', 'workspaceRoots']);
+  root.onlyKeys(['mcp', 'hooks', 'skills', 'rewake', 'llm', 'workspaceRoots']);
   const mcp = root.at('mcp');
   if (!mcp.present) return [];
   mcp.onlyKeys(['servers']);

@@ -46,10 +46,10 @@ export const AgentErrorCode = {
   LlmTimeout: 'llm.timeout',
   /** The LLM server's reply is not a chat completion: a broken SSE stream, bad JSON, or missing fields. */
   LlmMalformedResponse: 'llm.malformed_response',
-  /** A skill file listed under `skills` does not exist or cannot be read. */
-  SkillNotFound: 'skill.not_found',
-  /** A skill file is not valid YAML, or its hooks are not shaped as docs/agent-cli.md describes. */
-  SkillInvalid: 'skill.invalid',
+  /** A hook file listed under `hooks` does not exist or cannot be read. */
+  HookFileNotFound: 'hooks.file_not_found',
+  /** A hook file is not valid YAML, or its hooks are not shaped as docs/agent-cli.md describes. */
+  HookFileInvalid: 'hooks.file_invalid',
   /** A command or built-in tool named an MCP server that is not in the configuration. */
   ServerNotFound: 'server.not_found',
   /** The named server is connected but did not declare the feature asked for (resources, prompts) at initialize. */

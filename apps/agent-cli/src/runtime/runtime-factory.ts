@@ -1,6 +1,6 @@
 /**
  * Wires an agent runtime: what one configuration gives every command, whatever the command (the tool
- * registry with the built-ins and the servers' tools, the MCP client manager, rewake, the skills' hooks),
+ * registry with the built-ins and the servers' tools, the MCP client manager, rewake, the configured hooks),
  * owned by the runtime and closed with it. The agent CLI wires in three places, each thing once: here;
  * cli/run-cli.ts, the process's choices (configuration file, approval gate, and the production
  * dependencies this factory takes); cli/agent-session.ts, one `run` or `chat` session over a runtime.
@@ -9,7 +9,7 @@ import { Agent } from 'undici';
 
 import { HttpActionRunner } from '../agent/hooks/actions/http-action';
 import { McpToolActionRunner } from '../agent/hooks/actions/mcp-tool-action';
-import { SkillHooks } from '../agent/hooks/skill-hooks';
+import { ConfiguredHooks } from '../agent/hooks/configured-hooks';
 import { NO_HOOKS, type ToolUseHooks } from '../agent/hooks/tool-use-hooks';
 import { DEFAULT_LLM_CONFIG } from '../config/llm-config';
 import type { AgentConfig } from '../config/load-config';
@@ -44,7 +44,7 @@ export interface RuntimeDependencies {
 /**
  * Creates an agent runtime: the built-in tools are registered, the client manager is made here with the
  * rewake bridge listening to it, its servers connected and their tools registered next to the built-ins,
- * and the runtime that owns it is returned, with the skills' hooks (which find their MCP servers through that manager at call time). If
+ * and the runtime that owns it is returned, with the configured hooks (which find their MCP servers through that manager at call time). If
  * anything fails before the runtime exists, the factory closes what it made, because nobody else owns it
  * yet (seed §5.2).
  */
@@ -100,11 +100,11 @@ function registerResourceTools(registry: ToolRegistry, manager: McpClientManager
   for (const tool of createResourceTools({ workingDirectory }, new McpResourceClient(manager))) registry.register(tool);
 }
 
-/** The skills' hooks, or none; with hooks, an HTTP pool of their own, closed with the runtime. */
+/** The hook files' hooks, or none; with hooks, an HTTP pool of their own, closed with the runtime. */
 function createHooks(config: AgentConfig, manager: McpClientManager, owned: Closeable[], deps: RuntimeDependencies): ToolUseHooks {
-  const definitions = (config.skills ?? []).flatMap((skill) => skill.hooks);
+  const definitions = (config.hooks ?? []).flatMap((file) => file.hooks);
   if (definitions.length === 0) return NO_HOOKS;
   const httpPool = new Agent({ keepAliveTimeout: 10_000, connections: 4 });
   owned.push({ name: "the hooks' HTTP pool", close: () => httpPool.close() });
-  return new SkillHooks(definitions, { mcp: new McpToolActionRunner(manager), http: new HttpActionRunner(httpPool) }, deps.log);
+  return new ConfiguredHooks(definitions, { mcp: new McpToolActionRunner(manager), http: new HttpActionRunner(httpPool) }, deps.log);
 }

@@ -1,8 +1,8 @@
 import { type SeededRandom, seededRandom } from '@toolmesh/test-peers/seeded-random';
 import { stringify } from 'yaml';
 
-import { parseSkill } from '../../config/load-skills';
-import type { Template } from '../../config/skill';
+import { parseHookFile } from '../../config/load-hook-files';
+import type { Template } from '../../config/hook-file';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import { type HookEventContext, renderTemplate } from './hook-template';
 
@@ -124,7 +124,7 @@ describe('fuzz (seeded)', () => {
     }
   });
 
-  it('the skill validator accepts or refuses with skill.invalid, never anything else, for malformed hooks and malformed YAML', () => {
+  it('the hook file validator accepts or refuses with hooks.file_invalid, never anything else, for malformed hooks and malformed YAML', () => {
     const random = seededRandom(4242);
     let accepted = 0;
     for (let i = 0; i < 1500; i += 1) {
@@ -151,11 +151,11 @@ describe('fuzz (seeded)', () => {
           random.pick(['{', ']', ':', '\t', '"', '&a', '*a', '\0']) +
           text.slice(random.int(text.length));
       try {
-        parseSkill(text, 'fuzz.yaml', {});
+        parseHookFile(text, 'fuzz.yaml', {});
         accepted += 1;
       } catch (error) {
         expect(error).toBeInstanceOf(AgentError);
-        expect([AgentErrorCode.SkillInvalid, AgentErrorCode.ConfigMissingVariable]).toContain((error as AgentError).code);
+        expect([AgentErrorCode.HookFileInvalid, AgentErrorCode.ConfigMissingVariable]).toContain((error as AgentError).code);
         expect((error as AgentError).message).toContain('fuzz.yaml');
       }
     }

@@ -1,5 +1,5 @@
-import type { HookEvent, Template } from '../../config/skill';
-import { PLACEHOLDER } from '../../config/skill-template';
+import type { HookEvent, Template } from '../../config/hook-file';
+import { PLACEHOLDER } from '../../config/hook-file-template';
 
 /** The event a hook's templates are rendered against; without a `body` template it is also the HTTP body. */
 export interface HookEventContext {

@@ -67,13 +67,13 @@ async function suggestion(context: CommandContext, toolName: string): Promise<st
 }
 
 /**
- * The servers one call needs (SPEC A20): the tool's own (none for a built-in) and those the skills' hooks
+ * The servers one call needs (SPEC A20): the tool's own (none for a built-in) and those the configured hooks
  * call; no other server is started, so a hung or slow one elsewhere in the configuration costs nothing.
  */
 function serversFor(toolName: string, config: AgentConfig): string[] {
   const own = parseMcpToolName(toolName)?.server;
-  const hooks = (config.skills ?? [])
-    .flatMap((skill) => skill.hooks)
+  const hooks = (config.hooks ?? [])
+    .flatMap((file) => file.hooks)
     .flatMap((hook) => (hook.action.type === 'mcp_tool' ? [hook.action.server] : []));
   return [...new Set([...(own ? [own] : []), ...hooks])];
 }

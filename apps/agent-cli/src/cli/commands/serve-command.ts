@@ -19,7 +19,7 @@ const SERVER_FACING: ReadonlySet<string> = new Set(['WaitForEvent', 'ListMcpReso
 /**
  * `serve`: the agent's built-in tools as an MCP server on stdin / stdout (SPEC A20), for another MCP
  * host to use. Every call goes through the runtime's executor, like a call of the agent's own: the
- * skills' hooks, `--max-side-effect`, and approval, which here has no terminal (stdin is the protocol):
+ * configured hooks, `--max-side-effect`, and approval, which here has no terminal (stdin is the protocol):
  * mutating calls are refused unless `--yes`, and the side effects are sent as annotations so the host can
  * ask its user first. The file tools keep to the workspace whatever the flags (tools/builtin/workspace.ts),
  * so a host that lets a read-only call through unasked lets through a read of the workspace only; and a

@@ -1,6 +1,6 @@
 import { type Dispatcher, request } from 'undici';
 
-import type { HttpAction } from '../../../config/skill';
+import type { HttpAction } from '../../../config/hook-file';
 import { type ActionOutcome, parseJsonReply } from '../hook-reply';
 import { type HookEventContext, renderTemplate } from '../hook-template';
 import { safeDescription } from './safe-description';

@@ -1,6 +1,6 @@
 import type { CallToolResult, McpClient } from '@toolmesh/mcp-client';
 
-import type { McpToolAction } from '../../../config/skill';
+import type { McpToolAction } from '../../../config/hook-file';
 import { type ActionOutcome, parseJsonReply } from '../hook-reply';
 import { type HookEventContext, renderTemplate } from '../hook-template';
 import { safeDescription } from './safe-description';

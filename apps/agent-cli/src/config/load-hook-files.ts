@@ -4,34 +4,34 @@ import { parseDocument } from 'yaml';
 import { AgentError, AgentErrorCode, missingConfigVariable } from '../errors/agent-errors';
 import { ConfigReader } from './config-reader';
 import { readTextFile } from './read-text-file';
-import { HOOK_EVENTS, type HookAction, type HookDefinition, type HookEvent, HTTP_METHODS, type Skill } from './skill';
-import { readTemplate } from './skill-template';
+import { HOOK_EVENTS, type HookAction, type HookDefinition, type HookEvent, HTTP_METHODS, type HookFile } from './hook-file';
+import { readTemplate } from './hook-file-template';
 
 /** How long one hook action may take before it is given up (with a warning) when `timeoutMs` is not set. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 5000;
 
 const ACTION_TYPES = ['mcp_tool', 'http'] as const;
 
-/** Reads and validates skill files (paths already resolved); the first problem stops the load. */
-export function loadSkills(files: readonly string[], env: NodeJS.ProcessEnv): Skill[] {
+/** Reads and validates hook files (paths already resolved); the first problem stops the load. */
+export function loadHookFiles(files: readonly string[], env: NodeJS.ProcessEnv): HookFile[] {
   return files.map((file) => {
     const read = readTextFile(file);
     if (!read.ok) {
       throw new AgentError(
-        AgentErrorCode.SkillNotFound,
-        `skill file ${file} ${read.reason}; fix the path under "skills" in the configuration (relative paths start at the configuration file's folder)`,
+        AgentErrorCode.HookFileNotFound,
+        `hook file ${file} ${read.reason}; fix the path under "hooks" in the configuration (relative paths start at the configuration file's folder)`,
       );
     }
-    return parseSkill(read.text, file, env);
+    return parseHookFile(read.text, file, env);
   });
 }
 
-export function parseSkill(text: string, file: string, env: NodeJS.ProcessEnv): Skill {
+export function parseHookFile(text: string, file: string, env: NodeJS.ProcessEnv): HookFile {
   const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (document.errors.length > 0) {
-    throw new AgentError(AgentErrorCode.SkillInvalid, `skill file ${file} is not valid YAML: ${document.errors[0].message}`);
+    throw new AgentError(AgentErrorCode.HookFileInvalid, `hook file ${file} is not valid YAML: ${document.errors[0].message}`);
   }
-  const root = new ConfigReader(file, document.toJS({ maxAliasCount: 100 }), '', AgentErrorCode.SkillInvalid);
+  const root = new ConfigReader(file, document.toJS({ maxAliasCount: 100 }), '', AgentErrorCode.HookFileInvalid);
   if (!root.isObject()) throw root.error('a map with "name" and "hooks" (see docs/agent-cli.md, "Hooks")');
   root.onlyKeys(['name', 'description', 'hooks']);
   const name = root.at('name').string();

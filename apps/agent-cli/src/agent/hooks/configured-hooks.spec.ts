@@ -17,14 +17,14 @@ import type { SideEffectCap } from '../approval/side-effect-cap';
 import { type GateVerdict, ToolExecutor } from '../tool-executor';
 
 /**
- * Hooks at their real boundaries: skill files on disk, loaded with the configuration; the real runtime
+ * Hooks at their real boundaries: hook files on disk, loaded with the configuration; the real runtime
  * with a real policy MCP server (tools/test/peers/policy-peer.mjs, stdio); an HTTP endpoint on port 0;
  * calls of the built-in Write and Read tools through the ToolExecutor.
  */
 const POLICY_PEER = path.join(REPO_ROOT, 'tools/test/peers/policy-peer.mjs');
 const SECRET_ARG = 'SECRET-ARG-VALUE-4711';
 const SECRET_HEADER = 'SECRET-HEADER-VALUE-0815';
-const dir = mkdtempSync(path.join(tmpdir(), 'hooks-skill-hooks-'));
+const dir = mkdtempSync(path.join(tmpdir(), 'configured-hooks-'));
 const recordFile = path.join(dir, 'record.jsonl');
 
 interface Received {
@@ -72,15 +72,15 @@ interface Setup {
 }
 
 /**
- * A runtime whose configuration lists one skill file with these hooks (YAML), and the policy server as
+ * A runtime whose configuration lists one hook file with these hooks (YAML), and the policy server as
  * "policy". With `blocker`, the server is started through a shell that refuses while that file exists,
  * so a test can keep it down (the agent restarts a server that exits).
  */
 async function withHooks(hooksYaml: string, body: (setup: Setup) => Promise<void>, blocker?: string): Promise<void> {
   serial += 1;
   const policyName = `hooks-policy-${process.pid}-${serial}`;
-  const skillFile = path.join(dir, `skill-${serial}.yaml`);
-  writeFileSync(skillFile, `name: test-skill\ndescription: hooks under test\nhooks:\n${hooksYaml}`);
+  const hookFile = path.join(dir, `hooks-${serial}.yaml`);
+  writeFileSync(hookFile, `name: test-hooks\ndescription: hooks under test\nhooks:\n${hooksYaml}`);
   const configFile = path.join(dir, `agent-${serial}.yaml`);
   const peer = [process.execPath, POLICY_PEER, `--name=${policyName}`, `--record=${recordFile}`];
   const server = blocker
@@ -89,7 +89,7 @@ async function withHooks(hooksYaml: string, body: (setup: Setup) => Promise<void
         .slice(1)
         .map((a) => JSON.stringify(a))
         .join(', ')}]\n`;
-  writeFileSync(configFile, `mcp:\n  servers:\n    - name: policy\n${server}skills: [${path.basename(skillFile)}]\n`);
+  writeFileSync(configFile, `mcp:\n  servers:\n    - name: policy\n${server}hooks: [${path.basename(hookFile)}]\n`);
   const warnings: string[] = [];
   const config = loadConfig(configFile, { HOOK_TOKEN: SECRET_HEADER });
   const runtime = await createAgentRuntime(config, {
@@ -302,7 +302,7 @@ describe('fail-soft: a hook that cannot decide is a warning, and the call goes o
       expect((await call('Write', write.args, { approver: FLAG_APPROVER })).verdict).toEqual({ allowed: true, by: 'flag' });
       expect(write.written()).toBe(true);
       expect(warnings).toEqual([
-        'hook test-skill#0 (PreToolUse mcp_tool nowhere/decide) on Write: MCP server "nowhere" is not configured or not connected; going on as if it had not decided',
+        'hook test-hooks#0 (PreToolUse mcp_tool nowhere/decide) on Write: MCP server "nowhere" is not configured or not connected; going on as if it had not decided',
       ]);
     });
   });
@@ -339,9 +339,9 @@ describe('fail-soft: a hook that cannot decide is a warning, and the call goes o
       expect(write.written()).toBe(true);
       expect(warnings).toEqual([
         expect.stringMatching(
-          /^hook test-skill#0 \(PreToolUse http POST http:\/\/127\.0\.0\.1:\d+\) on Read: the request failed: .*ECONNREFUSED/,
+          /^hook test-hooks#0 \(PreToolUse http POST http:\/\/127\.0\.0\.1:\d+\) on Read: the request failed: .*ECONNREFUSED/,
         ),
-        expect.stringMatching(/^hook test-skill#1 .* on Write: the endpoint answered HTTP 500; going on as if it had not decided$/),
+        expect.stringMatching(/^hook test-hooks#1 .* on Write: the endpoint answered HTTP 500; going on as if it had not decided$/),
       ]);
       expectPrivate(warnings);
     });
@@ -364,11 +364,11 @@ describe('fail-soft: a hook that cannot decide is a warning, and the call goes o
       expect(resultText((await call('Read', readCall)).result)).toContain('the readme text');
       expect(warnings).toEqual([
         expect.stringMatching(
-          /^hook test-skill#0 \(PreToolUse http POST http:\/\/127\.0\.0\.1:\d+\) on Read: replied with a body that is not JSON;/,
+          /^hook test-hooks#0 \(PreToolUse http POST http:\/\/127\.0\.0\.1:\d+\) on Read: replied with a body that is not JSON;/,
         ),
-        expect.stringContaining('test-skill#1 (PreToolUse mcp_tool policy/decide) on Read: replied with text that is not JSON'),
+        expect.stringContaining('test-hooks#1 (PreToolUse mcp_tool policy/decide) on Read: replied with text that is not JSON'),
         expect.stringContaining(
-          'test-skill#2 (PreToolUse mcp_tool policy/decide) on Read: replied with a "decision" that is not allow, deny or defer',
+          'test-hooks#2 (PreToolUse mcp_tool policy/decide) on Read: replied with a "decision" that is not allow, deny or defer',
         ),
       ]);
       expectPrivate(warnings);

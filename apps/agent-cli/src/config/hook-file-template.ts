@@ -1,5 +1,5 @@
 import type { ConfigReader } from './config-reader';
-import type { HookEvent, Template } from './skill';
+import type { HookEvent, Template } from './hook-file';
 
 /**
  * A placeholder: `{{<path>}}` inside a template string. The paths name fields of the event a hook is
@@ -11,7 +11,7 @@ const FIXED_PLACEHOLDERS = ['event', 'tool.name', 'args', 'result.text', 'result
 const KNOWN = '{{event}}, {{tool.name}}, {{args}}, {{args.<path>}}, {{result.text}}, {{result.isError}}';
 
 /**
- * Reads a template out of a skill file and checks every placeholder in it, so a typo fails at load
+ * Reads a template out of a hook file and checks every placeholder in it, so a typo fails at load
  * rather than rendering nothing at every call. Only JSON values are templates; only strings hold
  * placeholders (keys are taken as written).
  */

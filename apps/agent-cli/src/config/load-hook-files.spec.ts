@@ -4,20 +4,20 @@ import path from 'node:path';
 
 import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import { loadConfig } from './load-config';
-import { DEFAULT_HOOK_TIMEOUT_MS, loadSkills, parseSkill } from './load-skills';
+import { DEFAULT_HOOK_TIMEOUT_MS, loadHookFiles, parseHookFile } from './load-hook-files';
 
-const parse = (text: string, env: NodeJS.ProcessEnv = {}) => parseSkill(text, 'audit.yaml', env);
+const parse = (text: string, env: NodeJS.ProcessEnv = {}) => parseHookFile(text, 'audit.yaml', env);
 const failure = (text: string, env: NodeJS.ProcessEnv = {}): AgentError => {
   try {
     parse(text, env);
   } catch (error) {
     return error as AgentError;
   }
-  throw new Error('expected the skill file to be refused');
+  throw new Error('expected the hook file to be refused');
 };
 const hook = (lines: string) => `name: audit\nhooks:\n  - ${lines.trim().split('\n').join('\n    ')}\n`;
 
-describe('skill files', () => {
+describe('hook files', () => {
   it('reads both actions with their defaults and ${ENV} in headers and url', () => {
     const skill = parse(
       `name: audit
@@ -153,7 +153,7 @@ hooks:
   ])('refuses %s, naming the file and the setting', (_, text, message) => {
     const error = failure(text);
     expect(error).toBeInstanceOf(AgentError);
-    expect(error.code).toBe(AgentErrorCode.SkillInvalid);
+    expect(error.code).toBe(AgentErrorCode.HookFileInvalid);
     expect(error.message).toMatch(message);
     expect(error.message).toContain('audit.yaml');
   });
@@ -168,11 +168,11 @@ hooks:
     expect(error.message).not.toContain('header-secret');
   });
 
-  it('accepts the example skill file of docs/agent-cli.md', () => {
+  it('accepts the example hook file of docs/agent-cli.md', () => {
     const docs = readFileSync(path.join(__dirname, '../../../../docs/agent-cli.md'), 'utf8');
-    const example = /```yaml\n# skills\/guard\.yaml\n([\s\S]*?)```/.exec(docs)?.[1];
+    const example = /```yaml\n# hooks\/guard\.yaml\n([\s\S]*?)```/.exec(docs)?.[1];
     expect(example).toBeDefined();
-    const skill = parseSkill(example as string, 'skills/guard.yaml', { POLICY_TOKEN: 'p' });
+    const skill = parseHookFile(example as string, 'hooks/guard.yaml', { POLICY_TOKEN: 'p' });
     expect(skill.hooks.map((h) => [h.event, h.matcher, h.action.type])).toEqual([
       ['PreToolUse', 'mcp__files__*', 'mcp_tool'],
       ['PreToolUse', '{Write,Edit,Bash}', 'http'],
@@ -180,50 +180,70 @@ hooks:
     ]);
   });
 
-  it('says which listed skill file is missing', () => {
-    expect(() => loadSkills(['/nonexistent/skills/audit.yaml'], {})).toThrow(
+  it('says which listed hook file is missing', () => {
+    expect(() => loadHookFiles(['/nonexistent/hooks/audit.yaml'], {})).toThrow(
       expect.objectContaining({
-        code: AgentErrorCode.SkillNotFound,
-        message: expect.stringContaining('skill file /nonexistent/skills/audit.yaml does not exist'),
+        code: AgentErrorCode.HookFileNotFound,
+        message: expect.stringContaining('hook file /nonexistent/hooks/audit.yaml does not exist'),
       }),
     );
   });
 });
 
-describe('skills in the agent configuration', () => {
+describe('hook files and skill folders in the agent configuration', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'hooks-config-'));
-  mkdirSync(path.join(dir, 'skills'));
-  writeFileSync(path.join(dir, 'skills', 'audit.yaml'), hook('event: PreToolUse\naction: { type: mcp_tool, server: policy, tool: check }'));
+  mkdirSync(path.join(dir, 'hooks'));
+  writeFileSync(path.join(dir, 'hooks', 'audit.yaml'), hook('event: PreToolUse\naction: { type: mcp_tool, server: policy, tool: check }'));
 
   it('reads the listed files relative to the configuration file, not to the working directory', () => {
-    writeFileSync(path.join(dir, 'agent-cli.yaml'), 'mcp:\n  servers: []\nskills: [skills/audit.yaml]\n');
+    writeFileSync(path.join(dir, 'agent-cli.yaml'), 'mcp:\n  servers: []\nhooks: [hooks/audit.yaml]\n');
     const config = loadConfig(path.join(dir, 'agent-cli.yaml'), {});
-    expect(config.skills).toEqual([
+    expect(config.hooks).toEqual([
       expect.objectContaining({
         name: 'audit',
-        file: path.join(dir, 'skills', 'audit.yaml'),
+        file: path.join(dir, 'hooks', 'audit.yaml'),
         hooks: [expect.objectContaining({ id: 'audit#0' })],
       }),
     ]);
   });
 
-  it('refuses a configuration whose skill file is missing or invalid', () => {
-    writeFileSync(path.join(dir, 'missing.yaml'), 'skills: [skills/nope.yaml]\n');
+  it('refuses a configuration whose hook file is missing or invalid', () => {
+    writeFileSync(path.join(dir, 'missing.yaml'), 'hooks: [hooks/nope.yaml]\n');
     expect(() => loadConfig(path.join(dir, 'missing.yaml'), {})).toThrow(
       expect.objectContaining({
-        code: AgentErrorCode.SkillNotFound,
-        message: expect.stringContaining(path.join(dir, 'skills', 'nope.yaml')),
+        code: AgentErrorCode.HookFileNotFound,
+        message: expect.stringContaining(path.join(dir, 'hooks', 'nope.yaml')),
       }),
     );
-    writeFileSync(path.join(dir, 'skills', 'bad.yaml'), 'name: bad\nhooks: [{ event: Sometimes }]\n');
-    writeFileSync(path.join(dir, 'bad.yaml'), 'skills: [skills/bad.yaml]\n');
-    expect(() => loadConfig(path.join(dir, 'bad.yaml'), {})).toThrow(expect.objectContaining({ code: AgentErrorCode.SkillInvalid }));
+    writeFileSync(path.join(dir, 'hooks', 'bad.yaml'), 'name: bad\nhooks: [{ event: Sometimes }]\n');
+    writeFileSync(path.join(dir, 'bad.yaml'), 'hooks: [hooks/bad.yaml]\n');
+    expect(() => loadConfig(path.join(dir, 'bad.yaml'), {})).toThrow(expect.objectContaining({ code: AgentErrorCode.HookFileInvalid }));
   });
 
-  it('refuses a skills entry that is not a list of paths', () => {
-    writeFileSync(path.join(dir, 'typed.yaml'), 'skills: skills/audit.yaml\n');
+  it('refuses a hooks entry that is not a list of paths', () => {
+    writeFileSync(path.join(dir, 'typed.yaml'), 'hooks: hooks/audit.yaml\n');
     expect(() => loadConfig(path.join(dir, 'typed.yaml'), {})).toThrow(
-      expect.objectContaining({ code: AgentErrorCode.ConfigInvalid, message: expect.stringContaining('skills must be a list of strings') }),
+      expect.objectContaining({ code: AgentErrorCode.ConfigInvalid, message: expect.stringContaining('hooks must be a list of strings') }),
     );
+  });
+
+  it('reads skill folders relative to the configuration file', () => {
+    writeFileSync(path.join(dir, 'folders.yaml'), 'skills:\n  folders: [team-skills, /opt/skills]\n');
+    expect(loadConfig(path.join(dir, 'folders.yaml'), {}).skillFolders).toEqual([path.join(dir, 'team-skills'), '/opt/skills']);
+  });
+
+  it('tells a configuration that still lists hook files under "skills" to rename the key', () => {
+    writeFileSync(path.join(dir, 'old.yaml'), 'skills: [hooks/audit.yaml]\n');
+    expect(() => loadConfig(path.join(dir, 'old.yaml'), {})).toThrow(
+      expect.objectContaining({
+        code: AgentErrorCode.ConfigInvalid,
+        message: expect.stringContaining('rename "skills:" to "hooks:"'),
+      }),
+    );
+  });
+
+  it('refuses a skills section with another key than folders', () => {
+    writeFileSync(path.join(dir, 'typo.yaml'), 'skills:\n  folder: [team-skills]\n');
+    expect(() => loadConfig(path.join(dir, 'typo.yaml'), {})).toThrow(expect.objectContaining({ code: AgentErrorCode.ConfigInvalid }));
   });
 });

@@ -1,11 +1,11 @@
 /**
- * What a skill file declares (docs/agent-cli.md, "Hooks"), after validation: hooks on tool-use events,
+ * What a hook file declares (docs/agent-cli.md, "Hooks"), after validation: hooks on tool-use events,
  * each with a glob over tool names and one action. Everything here is the operator's configuration.
  */
 export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
-/** A JSON value whose strings may hold `{{...}}` placeholders (read in skill-template.ts, rendered in agent/hooks/hook-template.ts). */
+/** A JSON value whose strings may hold `{{...}}` placeholders (read in hook-file-template.ts, rendered in agent/hooks/hook-template.ts). */
 export type Template = string | number | boolean | null | readonly Template[] | { readonly [key: string]: Template };
 
 /** Calls a tool of a configured MCP server; found through the client manager at call time. */
@@ -33,7 +33,7 @@ export interface HttpAction {
 export type HookAction = McpToolAction | HttpAction;
 
 export interface HookDefinition {
-  /** `<skill name>#<index>`: how warnings name the hook. */
+  /** `<hook file name>#<index>`: how warnings name the hook. */
   readonly id: string;
   readonly event: HookEvent;
   /** A glob over tool names (`mcp__files__*`, `Write`, `*`). */
@@ -42,7 +42,7 @@ export interface HookDefinition {
   readonly timeoutMs: number;
 }
 
-export interface Skill {
+export interface HookFile {
   readonly name: string;
   readonly description?: string;
   readonly file: string;

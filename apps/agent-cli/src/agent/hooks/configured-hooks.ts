@@ -1,6 +1,6 @@
 import { Minimatch } from 'minimatch';
 
-import type { HookAction, HookDefinition } from '../../config/skill';
+import type { HookAction, HookDefinition } from '../../config/hook-file';
 import { resultText, type Tool, type ToolResult } from '../../tools/tool';
 import type { ToolCall } from '../tool-call';
 import type { HttpActionRunner } from './actions/http-action';
@@ -25,13 +25,13 @@ interface MatchedHook {
 }
 
 /**
- * The hooks of the configured skills, as the tool executor's `ToolUseHooks`. The hooks matching an event
+ * The hooks of the configured hook files, as the tool executor's `ToolUseHooks`. The hooks matching an event
  * run in parallel (each under its own timeout), so one slow hook does not add to another's time; their
  * verdicts combine as deny > defer > allow. Fail-soft (seed §7.1): a hook that cannot be run or answers
  * something unusable is a warning and counts as no decision. Warnings name the hook, its action and the
  * tool, never argument values, bodies or header values. Never throws.
  */
-export class SkillHooks implements ToolUseHooks {
+export class ConfiguredHooks implements ToolUseHooks {
   private readonly hooks: readonly MatchedHook[];
 
   constructor(
