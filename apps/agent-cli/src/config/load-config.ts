@@ -6,12 +6,12 @@ import { parseDocument } from 'yaml';
 import { AgentError, AgentErrorCode, missingConfigVariable } from '../errors/agent-errors';
 import type { McpServerConfig } from '../mcp/server-config';
 import { ConfigReader } from './config-reader';
+import type { HookFile } from './hook-file';
 import { DEFAULT_LLM_CONFIG, type LlmConfig, readLlmConfig } from './llm-config';
 import { loadHookFiles } from './load-hook-files';
 import { readTextFile } from './read-text-file';
 import { readRewakeConfig, type RewakeConfig } from './rewake-config';
 import { readServerEntry } from './server-entry';
-import type { HookFile } from './hook-file';
 
 export const DEFAULT_CONFIG_FILE = 'agent-cli.yaml';
 

@@ -3,9 +3,9 @@ import { parseDocument } from 'yaml';
 
 import { AgentError, AgentErrorCode, missingConfigVariable } from '../errors/agent-errors';
 import { ConfigReader } from './config-reader';
-import { readTextFile } from './read-text-file';
-import { HOOK_EVENTS, type HookAction, type HookDefinition, type HookEvent, HTTP_METHODS, type HookFile } from './hook-file';
+import { HOOK_EVENTS, type HookAction, type HookDefinition, type HookEvent, type HookFile,HTTP_METHODS } from './hook-file';
 import { readTemplate } from './hook-file-template';
+import { readTextFile } from './read-text-file';
 
 /** How long one hook action may take before it is given up (with a warning) when `timeoutMs` is not set. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 5000;

@@ -1,8 +1,8 @@
 import { type SeededRandom, seededRandom } from '@toolmesh/test-peers/seeded-random';
 import { stringify } from 'yaml';
 
-import { parseHookFile } from '../../config/load-hook-files';
 import type { Template } from '../../config/hook-file';
+import { parseHookFile } from '../../config/load-hook-files';
 import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import { type HookEventContext, renderTemplate } from './hook-template';
 
