@@ -82,7 +82,7 @@ const moduleBoundaries = (allow) => [
 // The agent CLI's floors, lowest first (docs/architecture.md, "The agent CLI"): a folder's product code and
 // test support never import a folder above it. Specs may reach up (a hook's spec starts a whole runtime);
 // a helper that needs a higher floor lives in that floor's test-support/.
-const AGENT_CLI_FLOORS = ['errors', 'tools', 'mcp', 'config', 'agent', 'runtime', 'cli'];
+const AGENT_CLI_FLOORS = ['errors', 'tools', 'mcp', ['config', 'skills'], 'agent', 'runtime', 'cli'];
 const SPECS = ['**/*.spec.ts', '**/*.test.ts'];
 
 // The registry's floors, lowest first (docs/architecture.md, "Rules"): the base types in model/, the rooms that

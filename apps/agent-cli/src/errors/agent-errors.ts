@@ -50,6 +50,12 @@ export const AgentErrorCode = {
   HookFileNotFound: 'hooks.file_not_found',
   /** A hook file is not valid YAML, or its hooks are not shaped as docs/agent-cli.md describes. */
   HookFileInvalid: 'hooks.file_invalid',
+  /** LoadSkill, ReadSkillFile or `skills` named a skill that no server and no folder offers, or a name several offer without its origin. */
+  SkillUnknown: 'skills.unknown',
+  /** ReadSkillFile named a file that the skill's listing does not list, or a path out of a local skill's folder. */
+  SkillFileUnknown: 'skills.file_unknown',
+  /** A server's skill file does not match the listing (size, sha256 digest, front matter): the skill is not used. */
+  SkillRefused: 'skills.refused',
   /** A command or built-in tool named an MCP server that is not in the configuration. */
   ServerNotFound: 'server.not_found',
   /** The named server is connected but did not declare the feature asked for (resources, prompts) at initialize. */

@@ -19,6 +19,8 @@ import { serversOffering } from '../mcp/host/connected-servers';
 import { McpResourceClient } from '../mcp/host/resource-client';
 import { createResourceTools } from '../mcp/host/resource-tools';
 import { McpTool } from '../mcp/mcp-tool';
+import { SkillCatalogue } from '../skills/skill-catalogue';
+import { createSkillTools } from '../skills/skill-tools';
 import { createBuiltinTools } from '../tools/builtin/builtin-tools';
 import { TOOL_SEARCH_NAME, ToolSearchTool } from '../tools/builtin/tool-search-tool';
 import type { Workspace } from '../tools/builtin/workspace';
@@ -66,6 +68,7 @@ export async function createAgentRuntime(config: AgentConfig, deps: RuntimeDepen
     await manager.connectAll(config.servers, deps.onProgress);
     await manager.registerAllTools(registry);
     registerResourceTools(registry, manager, deps.workingDirectory);
+    await registerSkillTools(registry, manager, config, deps);
     const hooks = createHooks(config, manager, owned, deps);
     return new AgentRuntime(
       registry,
@@ -98,6 +101,18 @@ function createDeferral(config: AgentConfig, registry: ToolRegistry): ToolDeferr
 function registerResourceTools(registry: ToolRegistry, manager: McpClientManager, workingDirectory: string): void {
   if (serversOffering(manager, 'resources').length === 0) return;
   for (const tool of createResourceTools({ workingDirectory }, new McpResourceClient(manager))) registry.register(tool);
+}
+
+/**
+ * LoadSkill and ReadSkillFile, when a connected server or a configured folder offers a skill: the servers'
+ * `skills/list` and the folders' front matter are read now, each skill's body only when the model loads it.
+ * What could not be listed is a warning; the other skills are still offered.
+ */
+async function registerSkillTools(registry: ToolRegistry, manager: McpClientManager, config: AgentConfig, deps: RuntimeDependencies) {
+  const catalogue = await SkillCatalogue.create(manager, config.skillFolders ?? []);
+  for (const problem of catalogue.problems) deps.log.warn(`skills: ${problem}`);
+  if (catalogue.skills.length === 0) return;
+  for (const tool of createSkillTools({ workingDirectory: deps.workingDirectory }, catalogue)) registry.register(tool);
 }
 
 /** The hook files' hooks, or none; with hooks, an HTTP pool of their own, closed with the runtime. */
