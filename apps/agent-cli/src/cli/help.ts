@@ -51,6 +51,7 @@ Commands:
   resources [list|templates|read]
                         List the connected servers' resources and templates, or read one
   prompts [list|get]    List the connected servers' prompts, or get one with its arguments
+  skills                List the skills of the connected servers and of skills.folders
   mcp add|remove|enable|disable|list|get|login|logout
                         Edit the configuration's server list (like claude mcp); starts no server;
                         login / logout: sign in to an http server with OAuth, or forget it
@@ -180,6 +181,19 @@ server refused the read (an unknown URI).
 
 Example:
   ${PROGRAM} resources read everything demo://resource/static/document/architecture.md
+
+${LISTING_OPTIONS}
+${EXIT_CODES_HELP}`,
+  skills: `Usage: ${PROGRAM} skills [--json]
+
+Lists the Agent Skills the model is offered: those of the connected MCP servers that declare the skills
+extension (io.modelcontextprotocol/skills), and the subfolders with a SKILL.md of the folders under
+"skills: { folders: [...] }" in the configuration. One row per skill: name, origin (mcp:<server> or
+folder:<path>), description and SKILL.md's URI; --json prints {"skills": [...], "problems": [...]}.
+Only the listings are read. The model sees the same names and descriptions, and loads a skill's
+instructions with the built-in tool LoadSkill and its files with ReadSkillFile, a server's checked
+against its listing (size, sha256 digest, front matter) and refused if they differ.
+Exits with 4 when a server could not be connected or could not list its skills.
 
 ${LISTING_OPTIONS}
 ${EXIT_CODES_HELP}`,

@@ -15,7 +15,7 @@ describe('runCli', () => {
     expect(await run(...args)).toEqual({ code: ExitCode.Ok, stdout: HELP, stderr: '' });
   });
 
-  it.each(['servers', 'tools', 'call', 'run', 'chat', 'watch', 'resources', 'prompts', 'mcp', 'serve'])(
+  it.each(['servers', 'tools', 'call', 'run', 'chat', 'watch', 'resources', 'prompts', 'skills', 'mcp', 'serve'])(
     'prints the help of "%s" for "%s --help" and "help %s", with the exit codes',
     async (command) => {
       expect(await run(command, '--help')).toEqual({ code: ExitCode.Ok, stdout: COMMAND_HELP[command], stderr: '' });
@@ -28,6 +28,7 @@ describe('runCli', () => {
     ['tools', { json: true, approval: false }],
     ['servers', { json: true, approval: false }],
     ['resources', { json: true, approval: false }],
+    ['skills', { json: true, approval: false }],
     ['run', { json: true, approval: true }],
     ['chat', { json: false, approval: true }],
     ['serve', { json: false, approval: true }],

@@ -32,6 +32,7 @@ import { resourcesCommand } from './commands/resources-command';
 import { runCommand } from './commands/run-command';
 import { serveCommand } from './commands/serve-command';
 import { serversCommand } from './commands/servers-command';
+import { skillsCommand } from './commands/skills-command';
 import { toolsCommand } from './commands/tools-command';
 import { watchCommand } from './commands/watch-command';
 import { ExitCode } from './exit-codes';
@@ -53,6 +54,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   watch: watchCommand,
   resources: resourcesCommand,
   prompts: promptsCommand,
+  skills: skillsCommand,
   serve: serveCommand,
 };
 

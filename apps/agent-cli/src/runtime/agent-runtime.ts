@@ -4,6 +4,7 @@ import { ExternalEventResolver } from '@toolmesh/rewake-bridge';
 import { NO_HOOKS, type ToolUseHooks } from '../agent/hooks/tool-use-hooks';
 import { ToolExecutor, type ToolExecutorOptions } from '../agent/tool-executor';
 import type { McpClientManager, ServerStatus } from '../mcp/client-manager';
+import type { SkillCatalogue } from '../skills/skill-catalogue';
 import type { ToolDeferral } from '../tools/tool-deferral';
 import type { ToolRegistry } from '../tools/tool-registry';
 
@@ -43,6 +44,8 @@ export class AgentRuntime {
     readonly roots?: ServerRoots,
     /** Which tools are sent to the model and which are deferred behind ToolSearch (SPEC A21); absent: all are sent. */
     readonly deferral?: ToolDeferral,
+    /** The skills offered (the servers' and the configured folders'), listed once at start; absent: none. */
+    readonly skills?: SkillCatalogue,
   ) {}
 
   /**

@@ -68,7 +68,7 @@ export async function createAgentRuntime(config: AgentConfig, deps: RuntimeDepen
     await manager.connectAll(config.servers, deps.onProgress);
     await manager.registerAllTools(registry);
     registerResourceTools(registry, manager, deps.workingDirectory);
-    await registerSkillTools(registry, manager, config, deps);
+    const skills = await registerSkillTools(registry, manager, config, deps);
     const hooks = createHooks(config, manager, owned, deps);
     return new AgentRuntime(
       registry,
@@ -80,6 +80,7 @@ export async function createAgentRuntime(config: AgentConfig, deps: RuntimeDepen
       rewake.events,
       deps.roots,
       deferral,
+      skills,
     );
   } catch (error) {
     await closeInOrder(owned, (message) => deps.log.warn(message));
@@ -108,11 +109,17 @@ function registerResourceTools(registry: ToolRegistry, manager: McpClientManager
  * `skills/list` and the folders' front matter are read now, each skill's body only when the model loads it.
  * What could not be listed is a warning; the other skills are still offered.
  */
-async function registerSkillTools(registry: ToolRegistry, manager: McpClientManager, config: AgentConfig, deps: RuntimeDependencies) {
+async function registerSkillTools(
+  registry: ToolRegistry,
+  manager: McpClientManager,
+  config: AgentConfig,
+  deps: RuntimeDependencies,
+): Promise<SkillCatalogue> {
   const catalogue = await SkillCatalogue.create(manager, config.skillFolders ?? []);
   for (const problem of catalogue.problems) deps.log.warn(`skills: ${problem}`);
-  if (catalogue.skills.length === 0) return;
-  for (const tool of createSkillTools({ workingDirectory: deps.workingDirectory }, catalogue)) registry.register(tool);
+  if (catalogue.skills.length > 0)
+    for (const tool of createSkillTools({ workingDirectory: deps.workingDirectory }, catalogue)) registry.register(tool);
+  return catalogue;
 }
 
 /** The hook files' hooks, or none; with hooks, an HTTP pool of their own, closed with the runtime. */

@@ -39,12 +39,15 @@ export class SkillCatalogue {
     readonly skills: readonly OfferedSkill[],
     /** What could not be listed (a server's failed `skills/list`, a SKILL.md without a name): reported, not fatal. */
     readonly problems: readonly string[],
+    /** The servers whose `skills/list` failed: their skills are missing. */
+    readonly unlistedServers: readonly string[],
   ) {}
 
   static async create(servers: ConnectedServers, folders: readonly string[], signal?: AbortSignal): Promise<SkillCatalogue> {
     const problems: string[] = [];
+    const unlisted: string[] = [];
     const listed = await Promise.all([
-      ...servers.status.map((status) => serverSkills(servers, status, problems, signal)),
+      ...servers.status.map((status) => serverSkills(servers, status, problems, unlisted, signal)),
       ...folders.map(async (folder) => {
         const found = await listFolderSkills(folder);
         problems.push(...found.problems);
@@ -57,7 +60,7 @@ export class SkillCatalogue {
         }));
       }),
     ]);
-    return new SkillCatalogue(listed.flat(), problems);
+    return new SkillCatalogue(listed.flat(), problems, unlisted);
   }
 
   /** The skill of that name (and origin, needed when several origins offer the name); otherwise an error naming the choices. */
@@ -96,6 +99,7 @@ async function serverSkills(
   servers: ConnectedServers,
   { name, state }: ConnectedServers['status'][number],
   problems: string[],
+  unlisted: string[],
   signal?: AbortSignal,
 ): Promise<OfferedSkill[]> {
   const client = state === 'connected' ? servers.client(name) : undefined;
@@ -112,6 +116,7 @@ async function serverSkills(
     });
   } catch (error) {
     problems.push(`MCP server "${name}": could not list its skills: ${errorMessage(error)}`);
+    unlisted.push(name);
     return [];
   }
 }
