@@ -101,14 +101,37 @@ const ALPHA_2025_ONLY: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['elicitation-sep1034-client-defaults', ['client-elicitation-sep1034-string-default', 'client-elicitation-sep1034-boolean-default']],
 ];
 
+/**
+ * SEP-2640 (Skills over MCP), an extension: listing reads no skill file (no-prefetch); in the verify ones the
+ * client loads the skill, reads the tampered SKILL.md, refuses it and reads none of its other files.
+ */
+const SKILLS_SCENARIOS: ReadonlyArray<readonly [string, readonly string[]]> = [
+  ['sep-2640-client-no-prefetch', ['sep-2640-host-no-prefetch']],
+  ['sep-2640-client-verify-digest', ['sep-2640-host-verify-digest']],
+  ['sep-2640-client-verify-size', ['sep-2640-host-size-mismatch-failure']],
+  ['sep-2640-client-verify-frontmatter', ['sep-2640-host-frontmatter-comparison']],
+];
+
 const ALL_ALPHA_SCENARIOS = [...ALPHA_2025_ONLY, ...ALPHA_SCENARIOS].map(([scenario]) => scenario);
+const SKILLS_SCENARIO_NAMES = SKILLS_SCENARIOS.map(([scenario]) => scenario);
 
 describe('MCP conformance suite 0.2.0-alpha.12, client scenarios (era auto), default mode', () => {
-  const runOf = useScenarioRuns(ALL_ALPHA_SCENARIOS, { package: ALPHA });
+  const runOf = useScenarioRuns([...ALL_ALPHA_SCENARIOS, ...SKILLS_SCENARIO_NAMES], { package: ALPHA });
 
-  it.each([...ALPHA_2025_ONLY, ...ALPHA_SCENARIOS])('passes %s in the default mode', (scenario, checks) =>
+  it.each([...ALPHA_2025_ONLY, ...ALPHA_SCENARIOS, ...SKILLS_SCENARIOS])('passes %s in the default mode', (scenario, checks) =>
     expectPassed(runOf(scenario), checks),
   );
+
+  it.each(SKILLS_SCENARIOS.slice(1))('says why it refused the tampered skill in %s', (scenario) =>
+    expect(runOf(scenario).clientStderr).toContain('skill "pdf-processing" of MCP server "conformance" refused: '),
+  );
+});
+
+// An extension scenario is SKIPPED when a spec version is given, unless forced.
+describe('MCP conformance suite 0.2.0-alpha.12, skills client scenarios, --spec-version 2026-07-28 --force', () => {
+  const runOf = useScenarioRuns(SKILLS_SCENARIO_NAMES, { package: ALPHA, specVersion: '2026-07-28', force: true });
+
+  it.each(SKILLS_SCENARIOS)('passes %s at 2026-07-28', (scenario, checks) => expectPassed(runOf(scenario), checks));
 });
 
 describe('MCP conformance suite 0.2.0-alpha.12, client scenarios (era auto), --spec-version 2026-07-28', () => {

@@ -4,7 +4,9 @@ import { StreamableHttpClientTransport } from '@toolmesh/transport-http/client';
 import { Agent } from 'undici';
 
 import { version } from '../../../../package.json';
+import { AgentError, AgentErrorCode } from '../errors/agent-errors';
 import { defaultAnswers } from '../mcp/host/elicitation-form';
+import { loadServerSkill, readServerSkillFile, skillFiles } from '../skills/server-skills';
 import { conformanceOAuth, isAuthScenario, runAuthScenario } from './conformance-auth';
 
 /**
@@ -58,7 +60,31 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
   'http-invalid-tool-headers': async (client) => {
     for (const tool of await client.listTools()) await client.callTool(tool.name, requiredStrings(tool));
   },
+  // SEP-2640: listing reads no skill file; loading checks SKILL.md, and only a skill that passed has its files read.
+  'sep-2640-client-no-prefetch': async (client) => void (await client.features.listSkills()),
+  'sep-2640-client-verify-digest': useSkills,
+  'sep-2640-client-verify-size': useSkills,
+  'sep-2640-client-verify-frontmatter': useSkills,
 };
+
+/**
+ * Loads every listed skill as the agent's LoadSkill does (skills/server-skills.ts) and, for one that was
+ * not refused, reads each of its files as ReadSkillFile does. A refusal is the expected outcome of a
+ * tampered skill, said on stderr; the run still succeeds.
+ */
+async function useSkills(client: McpClient): Promise<void> {
+  for (const entry of await client.features.listSkills()) {
+    const skill = { server: 'conformance', features: client.features, entry };
+    try {
+      await loadServerSkill(skill);
+    } catch (error) {
+      if (!(error instanceof AgentError && error.code === AgentErrorCode.SkillRefused)) throw error;
+      process.stderr.write(`${error.message}\n`);
+      continue;
+    }
+    for (const file of skillFiles(entry)) await readServerSkillFile(skill, file);
+  }
+}
 
 /**
  * Nobody is at a terminal here: every form is accepted as it stands, which is its defaults, filled in

@@ -41,6 +41,8 @@ export interface ScenarioRun {
 export interface SuiteOptions {
   readonly package?: string;
   readonly specVersion?: string;
+  /** Runs extension scenarios (SEP-2640's skills) that the suite skips when a spec version is given. */
+  readonly force?: boolean;
 }
 
 /** Runs each scenario once, and returns each one's run by its name. */
@@ -56,7 +58,7 @@ export async function runConformanceScenarios(scenarios: readonly string[], opti
 }
 
 async function runLane(scenarios: readonly string[], options: SuiteOptions, work: string): Promise<Array<[string, ScenarioRun]>> {
-  const specVersion = options.specVersion ? ['--spec-version', options.specVersion] : [];
+  const specVersion = options.specVersion ? ['--spec-version', options.specVersion, ...(options.force ? ['--force'] : [])] : [];
   const outputs = scenarios.map((scenario) => path.join(work, scenario.replace(/\W/g, '-')));
   const runsFile = path.join(work, 'runs.json');
   const resultsFile = path.join(work, 'results.json');
