@@ -15,6 +15,8 @@ export interface TestRedis {
   keys(): Promise<string[]>;
   /** How many GET commands the server has executed: proves whether a path read Redis at all. */
   getCalls(): Promise<number>;
+  /** How many scripts (EVAL and EVALSHA) the server has run: the round trips of limits counted in Redis. */
+  evalCalls(): Promise<number>;
   /** SIGSTOP: Redis hangs, its connections open and its commands unanswered, until `thaw`. */
   freeze(): void;
   /** SIGCONT: a frozen Redis answers again (what it was sent meanwhile first). */
@@ -64,7 +66,8 @@ export async function startRedis(port?: number): Promise<TestRedis> {
       await client.set(key, value);
     },
     keys: () => client.keys('*'),
-    getCalls: async () => Number(/cmdstat_get:calls=(\d+)/.exec(await client.info('commandstats'))?.[1] ?? 0),
+    getCalls: () => commandCalls(client, 'get'),
+    evalCalls: async () => (await commandCalls(client, 'eval')) + (await commandCalls(client, 'evalsha')),
     freeze: () => child.kill('SIGSTOP'),
     thaw: () => child.kill('SIGCONT'),
     kill: async () => {
@@ -74,4 +77,8 @@ export async function startRedis(port?: number): Promise<TestRedis> {
       await once(child, 'exit');
     },
   };
+}
+
+async function commandCalls(client: Redis, command: string): Promise<number> {
+  return Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(await client.info('commandstats'))?.[1] ?? 0);
 }

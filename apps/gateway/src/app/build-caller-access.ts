@@ -45,6 +45,7 @@ export function buildCallerAccess(config: GatewayConfig, logger: Logger, metrics
         redis: {
           connection: redis,
           retryAfterMillis: mcp.redis.rateLimitRetryMillis,
+          maxLease: mcp.redis.rateLimitLeaseMax,
           // Once per outage: the limits are local until Redis is back.
           onAvailability: (available: boolean) =>
             logger[available ? 'info' : 'warn'](`rate_limits_redis_${available ? 'available' : 'unavailable'}`, {}),

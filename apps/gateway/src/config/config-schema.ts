@@ -260,7 +260,7 @@ export const configSchema = {
         redis: {
           type: 'object',
           additionalProperties: false,
-          required: ['keyPrefix', 'portalRegistryKey', 'commandTimeoutMillis', 'rateLimitTimeoutMillis', 'rateLimitRetryMillis'],
+          required: ['keyPrefix', 'portalRegistryKey', 'commandTimeoutMillis', 'rateLimitTimeoutMillis', 'rateLimitRetryMillis', 'rateLimitLeaseMax'],
           properties: {
             url: { type: 'string', pattern: '^rediss?://' },
             keyPrefix: { type: 'string', minLength: 1 },
@@ -288,6 +288,7 @@ export const configSchema = {
       additionalProperties: false,
       required: [
         'audience',
+            rateLimitLeaseMax: { type: 'integer', minimum: 1, maximum: 100_000 },
         'authorizationServers',
         'algorithms',
         'clockSkewSeconds',

@@ -119,6 +119,7 @@ export function defaultConfig(env: NodeJS.ProcessEnv = {}): GatewayConfig {
         rateLimitRetryMillis: 5_000,
       },
       toolClient: {
+        rateLimitLeaseMax: 100,
         connectionsPerOrigin: 128,
         maxConcurrentCallsPerTool: 64,
         reservedConnectionsPerOrigin: 32,

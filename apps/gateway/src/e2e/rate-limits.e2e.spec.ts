@@ -182,4 +182,24 @@ describe('with Redis', () => {
     expect((await call(first, grace)).status).toBe(429);
     expect((await call(second, grace)).status).toBe(200);
   });
+
+  it('reserves a larger limit a lease at a time: never over it across two replicas, Redis asked once per lease', async () => {
+    // 200 points: leases of 10 (a twentieth); its own Redis, as the test above killed the shared one.
+    const fresh = await startRedis();
+    try {
+      const limits = { perCaller: { points: 200, durationSeconds: 60 }, perTool: [] };
+      const options = { redisUrl: fresh.url, keyPrefix: `leases-${Date.now()}` };
+      const replicas = [await gateway(limits, options), await gateway(limits, options)];
+      const heidi = await callerToken('heidi');
+      const before = await fresh.evalCalls();
+      let admitted = 0;
+      for (let i = 0; i < 240; i += 1) if ((await call(replicas[i % 2], heidi)).status === 200) admitted += 1;
+      // Never over the limit; under it by at most what the other replica reserved and did not use (lease - 1).
+      expect(admitted).toBeLessThanOrEqual(200);
+      expect(admitted).toBeGreaterThanOrEqual(200 - 9);
+      expect((await fresh.evalCalls()) - before).toBeLessThanOrEqual(24);
+    } finally {
+      await fresh.kill();
+    }
+  });
 });

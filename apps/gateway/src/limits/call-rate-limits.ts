@@ -1,11 +1,12 @@
 import type { CounterStoreConnection } from '@toolmesh/registry';
 import type { RequestContext } from '@toolmesh/transport-http/server';
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 
 import { callerKey } from '../auth/caller-key';
 import { toolPattern } from '../auth/tool-pattern';
 import { CircuitBreaker } from '../call/circuit-breaker';
 import type { RateLimitSettings, RateLimitsSettings } from '../config/gateway-config';
+import { RedisLeases } from './redis-leases';
 
 /** Which limit refused a call: the caller's own, or the tool's (all callers together). */
 export type RateLimitKind = 'caller' | 'tool';
@@ -24,6 +25,8 @@ export interface RateLimitStore {
     readonly connection: CounterStoreConnection;
     /** After a Redis command failed, how long the counters stay in memory before Redis is tried again. */
     readonly retryAfterMillis: number;
+    /** Most points a replica reserves of a limit at once (redis-leases.ts). */
+    readonly maxLease: number;
     /** Told once when the limits turn local (Redis failed or cannot be reached), and once when Redis counts again. */
     readonly onAvailability: (available: boolean) => void;
   };
@@ -32,13 +35,14 @@ export interface RateLimitStore {
 /** One limit's counters: in this process, and in Redis when there is one. */
 interface Counters {
   readonly local: RateLimiterAbstract;
-  readonly shared?: RateLimiterAbstract;
+  readonly shared?: RedisLeases;
 }
 
 /**
  * Rate limits on tool calls (SPEC G27) with `rate-limiter-flexible` (ADR 0023): per caller (the verified
  * token's issuer and subject, hashed, `callerKey`, or the client's address when nobody is authenticated)
- * and per tool. With Redis the counters hold across replicas; each limit also counts in memory, which
+ * and per tool. With Redis the counters hold across replicas, reserved a lease at a time so that most
+ * calls ask Redis nothing (redis-leases.ts); each limit also counts in memory, which
  * answers instead while Redis fails, so an outage turns the limits local rather than blocking or refusing
  * calls. While the connection is not ready (connecting, or Redis is gone) memory counts at once. A command
  * that fails on a ready connection (a Redis that hangs: it times out) opens a circuit breaker: for
@@ -55,11 +59,10 @@ export class CallRateLimits {
     settings: RateLimitsSettings,
     private readonly store: RateLimitStore,
   ) {
-    const client = store.redis?.connection.client;
-    this.perCaller = settings.perCaller && counters(settings.perCaller, `${store.keyPrefix}:rate:caller`, client);
+    this.perCaller = settings.perCaller && counters(settings.perCaller, `${store.keyPrefix}:rate:caller`, store.redis);
     this.perTool = settings.perTool.map((rule, index) => ({
       matches: toolPattern(rule.tools),
-      counters: counters(rule, `${store.keyPrefix}:rate:tool${index}`, client),
+      counters: counters(rule, `${store.keyPrefix}:rate:tool${index}`, store.redis),
     }));
     this.breaker = store.redis && new CircuitBreaker({ failureThreshold: 1, coolDownMillis: store.redis.retryAfterMillis });
     store.redis?.connection.onAvailability((available) => this.tell(available));
@@ -89,15 +92,11 @@ export class CallRateLimits {
     // The breaker asked last: half-open, its `admit` lets this call be the one trial.
     if (shared !== undefined && this.store.redis?.connection.ready() && this.breaker?.admit()) {
       try {
-        await shared.consume(key);
+        const waitMillis = await shared.take(key);
         this.redisAnswered(true);
-        return undefined;
-      } catch (outcome) {
-        // A spent limit rejects with its state; anything else is Redis failing, and memory counts instead.
-        if (outcome instanceof RateLimiterRes) {
-          this.redisAnswered(true);
-          return retryAfterSeconds(outcome);
-        }
+        return waitMillis === undefined ? undefined : wholeSeconds(waitMillis);
+      } catch {
+        // Redis failing: memory counts instead.
         this.redisAnswered(false);
       }
     }
@@ -124,14 +123,18 @@ export class CallRateLimits {
   }
 }
 
-function counters({ points, durationSeconds }: RateLimitSettings, keyPrefix: string, redis: unknown): Counters {
+function counters({ points, durationSeconds }: RateLimitSettings, keyPrefix: string, redis: RateLimitStore['redis']): Counters {
   const local = new RateLimiterMemory({ points, duration: durationSeconds, keyPrefix });
   if (redis === undefined) return { local };
-  // Not ready after all (the connection dropped since `ready()` was asked): refused at once, never queued.
-  const shared = new RateLimiterRedis({ storeClient: redis, points, duration: durationSeconds, keyPrefix, rejectIfRedisNotReady: true });
-  return { local, shared };
+  // A command sent while the connection is not ready (it dropped since `ready()` was asked) is refused at
+  // once, never queued (connectCounterStore).
+  return { local, shared: new RedisLeases(redis.connection, { points, durationSeconds, keyPrefix, maxLease: redis.maxLease }) };
 }
 
 function retryAfterSeconds(spent: RateLimiterRes): number {
-  return Math.max(1, Math.ceil(spent.msBeforeNext / 1000));
+  return wholeSeconds(spent.msBeforeNext);
+}
+
+function wholeSeconds(millis: number): number {
+  return Math.max(1, Math.ceil(millis / 1000));
 }

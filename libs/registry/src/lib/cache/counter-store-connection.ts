@@ -1,14 +1,25 @@
 import Redis from 'ioredis';
 
 /**
+ * Adds `ARGV[1]` to a counter (KEYS[1]) and answers its new value; the first addition sets its expiry
+ * (`ARGV[2]` ms), so a window's counter outlives the window by nothing.
+ */
+const ADD_SCRIPT = `local total = redis.call('INCRBY', KEYS[1], ARGV[1])
+if total == tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return total`;
+
+/**
  * A Redis connection for counters that must never hold a request up (the gateway's rate limits): it
  * queues nothing while disconnected, so during an outage each command fails at once, and a command a hung
  * Redis does not answer gives up after `commandTimeoutMillis`. Redis connections live in this library
- * (the one that may import ioredis); the client is handed out opaque, for a library that takes an ioredis
- * client (rate-limiter-flexible's `storeClient`).
+ * (the one that may import ioredis).
  */
 export interface CounterStoreConnection {
-  readonly client: unknown;
+  /**
+   * Adds `amount` to the counter at `key` in one command and answers its new value; a counter that did
+   * not exist expires `expireMillis` later. Rejects when Redis fails or does not answer in time.
+   */
+  add(key: string, amount: number, expireMillis: number): Promise<number>;
   /** Connected and ready: a command sent now is answered or times out; otherwise it would fail at once. */
   ready(): boolean;
   /** `listener` is told of each connection error (false) and each time the connection is ready (true). */
@@ -34,7 +45,7 @@ export function connectCounterStore({ url, connectTimeoutMillis, commandTimeoutM
   // Without an 'error' listener ioredis prints each connection error.
   redis.on('error', () => undefined);
   return {
-    client: redis,
+    add: async (key, amount, expireMillis) => Number(await redis.eval(ADD_SCRIPT, 1, key, amount, expireMillis)),
     ready: () => redis.status === 'ready',
     onAvailability: (listener) => {
       redis.on('error', () => listener(false));
