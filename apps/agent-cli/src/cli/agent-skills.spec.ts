@@ -75,6 +75,15 @@ describe('agent-cli skills', () => {
     });
   });
 
+  // Whether or not a gateway runs on its port (without one: exit 4 and the local skill alone).
+  it('config/examples/agent-skills.yaml offers the skill in the folder beside it', async () => {
+    const example = path.join(REPO_ROOT, 'config/examples/agent-skills.yaml');
+    const { stdout } = await cli(REPO_ROOT, ['skills', '--json', '--config', example]);
+    expect(JSON.parse(stdout).skills).toContainEqual(
+      expect.objectContaining({ name: 'release-notes', origin: `folder:${path.join(REPO_ROOT, 'config/examples/agent-skills')}` }),
+    );
+  });
+
   it('run: the model sees only the name and description, loads the skill, then follows its body', async () => {
     llm = await startScriptedLlmServer([
       { toolCalls: [{ name: 'LoadSkill', arguments: { name: 'refunds' } }] },
