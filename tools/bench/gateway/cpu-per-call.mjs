@@ -21,7 +21,9 @@
 //                          METRICS_ENABLED=false: what the metrics cost)
 //     --compare-auth       also measures this build with `auth` and `rateLimits` on (bench-issuer.mjs), every
 //                          target sent the same bearer token (a gateway without `auth` ignores it): what
-//                          authentication, authorization and rate limits cost per call (tools/bench/gateway-auth)
+//                          authentication, authorization and rate limits cost per call (tools/bench/gateway-auth),
+//                          and once more with the limits counted in a redis-server of the run's own (replicas'
+//                          shared counts, reserved a lease at a time)
 //     --client autocannon|undici  what sends a fixed rate (above); autocannon by default
 //     --pin                the measured servers on CPU 1, this process and the tool service on CPU 0
 //     --together           each round's targets warmed and measured at the same time, each sent the rate
@@ -64,6 +66,7 @@ import {
   startGateway,
   startMcpForwarder,
   startMinimalProxy,
+  startRedisServer,
   startRequiredWorkFloor,
   startToolService,
   stopAll,
@@ -112,6 +115,8 @@ const rounds = Number(options.rounds);
 const warmupRunSeconds = SMOKE ? 1 : 2;
 const warmupRuns = Math.max(1, Math.round(Number(options.warmup) / warmupRunSeconds));
 const issuer = options['compare-auth'] ? await startBenchIssuer() : undefined;
+/** With --compare-auth, the same limits also counted in Redis (shared by replicas, a lease at a time). */
+const limitsRedis = issuer ? await startRedisServer() : undefined;
 /**
  * The eras measured: the federation benchmark's both, the gateway's against the minimal proxy 2025 only.
  * Under --smoke the federation's 2026-07-28 era only: each era's targets go through the same code, and the
@@ -223,6 +228,7 @@ try {
     for (const flags of options['compare-flags'])
       ofEra.push(gateway(`gateway ${flags}`, { nodeOptions: flags.split(' ').filter(Boolean) }));
     if (issuer) ofEra.push(gateway('gateway auth+limits', { extraYaml: issuer.yaml }));
+    if (limitsRedis) ofEra.push(gateway('gateway auth+limits in Redis', { extraYaml: issuer.yaml, env: { REDIS_URL: limitsRedis.url } }));
     const floor = (name, env = {}) => ({
       name: named(name),
       call,

@@ -2,6 +2,7 @@
 // environment, stopped together, each announcing its URL on standard output.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +50,37 @@ export function start(label, args, env, ready, nodeOptions = [], { keepOutput = 
     child.stdout.setEncoding('utf8').on('data', onData);
     child.once('exit', (code) => reject(new Error(`${label} exited with ${code}: ${output}`)));
   });
+}
+
+/**
+ * A redis-server of the benchmark's own on a free loopback port, without persistence: `{ url }`. Rejects
+ * with what to install when there is none.
+ */
+export async function startRedisServer() {
+  const port = await new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address();
+      probe.close(() => resolve(free));
+    });
+    probe.once('error', reject);
+  });
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    env: { PATH: process.env.PATH },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  await new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      output += chunk;
+      if (output.includes('Ready to accept connections')) resolve();
+    });
+    child.once('error', (error) =>
+      reject(new Error(`redis-server could not be started (${error.message}); install it, e.g. apt-get install -y redis-server`)),
+    );
+    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output}`)));
+  });
+  return { url: `redis://127.0.0.1:${port}` };
 }
 
 export function startToolService(tools) {
