@@ -36,9 +36,13 @@ async function connectAs(client: Client, dir: string, ...options: string[]): Pro
   return client;
 }
 
+/** A folder with a file to read and a configuration offering a local skill (whose tools `serve` keeps to the agent). */
 function workspace(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-serve-'));
   writeFileSync(path.join(dir, 'notes.txt'), 'the answer is 42\n');
+  mkdirSync(path.join(dir, 'skills', 'notes'), { recursive: true });
+  writeFileSync(path.join(dir, 'skills', 'notes', 'SKILL.md'), '---\nname: notes\ndescription: Take notes\n---\nWrite.\n');
+  writeFileSync(path.join(dir, 'agent-cli.yaml'), 'skills:\n  folders: [skills]\n');
   return dir;
 }
 

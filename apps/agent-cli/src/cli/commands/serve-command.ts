@@ -7,14 +7,22 @@ import { version } from '../../../../../package.json';
 import { AgentErrorCode } from '../../errors/agent-errors';
 import { parseMcpToolName } from '../../mcp/mcp-tool';
 import { PROGRAM } from '../../program-name';
+import { LOAD_SKILL_NAME, READ_SKILL_FILE_NAME } from '../../skills/skill-tools';
 import { BuiltinTool } from '../../tools/builtin/builtin-tool';
 import { TOOL_SEARCH_NAME } from '../../tools/builtin/tool-search-tool';
 import type { Tool } from '../../tools/tool';
 import { type Command, type CommandContext, withRuntime } from '../command-context';
 import { ExitCode } from '../exit-codes';
 
-/** The built-ins that reach the configured servers (their events, their resources, their tools): not the agent's own tools to serve. */
-const SERVER_FACING: ReadonlySet<string> = new Set(['WaitForEvent', 'ListMcpResources', 'ReadMcpResource', TOOL_SEARCH_NAME]);
+/** The built-ins that reach the configured servers (their events, resources, tools, skills): not the agent's own tools to serve. */
+const SERVER_FACING: ReadonlySet<string> = new Set([
+  'WaitForEvent',
+  'ListMcpResources',
+  'ReadMcpResource',
+  TOOL_SEARCH_NAME,
+  LOAD_SKILL_NAME,
+  READ_SKILL_FILE_NAME,
+]);
 
 /**
  * `serve`: the agent's built-in tools as an MCP server on stdin / stdout (SPEC A20), for another MCP
