@@ -107,7 +107,7 @@ const GATEWAY_FLOORS = [
   ['tool-client', 'tracing', 'management', 'auth'],
   'limits',
   'upstreams',
-  'execution',
+  ['execution', 'skills'],
   'mcp',
   'app',
   'lint',

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 
+import { skillsManifestMember } from './sample-skills';
 import { SERVICE_IDENTITY } from './service-identity';
 import type { Tool } from './tools';
 
@@ -15,6 +16,8 @@ export interface ToolManifest {
   readonly revision: string;
   readonly service: { readonly name: string; readonly title: string };
   readonly tools: ReadonlyArray<Omit<Tool, 'call'> & { readonly endpoint: string }>;
+  /** The skills served beside the manifest (sample-skills.ts). */
+  readonly skills: ReadonlyArray<{ readonly name: string; readonly files: readonly string[] }>;
 }
 
 /**
@@ -29,6 +32,7 @@ export function buildManifest(tools: readonly Tool[]): ToolManifest {
     revision,
     service: { name: SERVICE_IDENTITY.name, title: SERVICE_IDENTITY.title },
     tools: published,
+    skills: skillsManifestMember(),
   };
 }
 

@@ -6,8 +6,9 @@ import { errorMessage } from '@toolmesh/protocol';
 import { CallLog } from './call-log';
 import { parseArguments } from './http/parse-arguments';
 import { MAX_BODY_BYTES, readBody } from './http/read-body';
-import { errorReply, jsonReply, noContentReply, type Reply } from './http/reply';
+import { errorReply, jsonReply, noContentReply, type Reply, textReply } from './http/reply';
 import { buildManifest, buildServiceManifest, MANIFEST_PATH, SERVICE_MANIFEST_PATH, TOOL_PATH_PREFIX, type ToolManifest } from './manifest';
+import { SAMPLE_SKILLS, SKILLS_PATH } from './sample-skills';
 import { type Tool, TOOLS } from './tools';
 import { ChangingTools } from './tools/changing-tools';
 import type { CallInput } from './tools/define-tool';
@@ -74,6 +75,12 @@ export async function startToolService(options: ToolServiceOptions): Promise<Too
     ],
     [SERVICE_MANIFEST_PATH, { GET: () => jsonReply(200, serviceManifest) }],
     ['/_stats', { GET: () => jsonReply(200, stats) }],
+    ...SAMPLE_SKILLS.flatMap(({ name, files }) =>
+      Object.entries(files).map(([file, text]): [string, Endpoint] => [
+        `${SKILLS_PATH}/${name}/${file}`,
+        { GET: () => textReply(200, 'text/markdown; charset=utf-8', text) },
+      ]),
+    ),
   ]);
 
   async function callTool(tool: Tool, req: IncomingMessage, signal: AbortSignal): Promise<Reply> {

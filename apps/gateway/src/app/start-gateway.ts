@@ -23,6 +23,7 @@ import { McpUpstreams } from '../upstreams/mcp-upstreams';
 import { refreshOnUpstreamChanges } from '../upstreams/upstream-tool-changes';
 import { buildCallerAccess } from './build-caller-access';
 import { buildCatalogue } from './build-catalogue';
+import { buildSkills } from './build-skills';
 
 export interface RunningGateway {
   /** The MCP endpoint, e.g. `http://127.0.0.1:8080/mcp`. */
@@ -120,6 +121,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     now: options.now ?? Date.now,
     logger,
   });
+  const skills = buildSkills(mcp, logger, options.now ?? Date.now);
   const tracing = GatewayTracing.fromEnvironment(options.env, mcp.serverInfo.version);
   const eras = buildEras(
     mcp,
@@ -136,6 +138,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     },
     access.eras,
     features.served ? features : undefined,
+    skills.served ? skills : undefined,
   );
   openStreams = () => eras.listeners.size;
   // search_tools's index is brought up to date as each new tool list is installed, not by a request.
@@ -185,6 +188,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   // logged and never stop the process (SPEC G16).
   void catalogue.refreshAll().then(() => routingHints.refresh());
   if (features.served) features.start();
+  if (skills.served) skills.start();
 
   return {
     mcpUrl: `${server.url}${mcp.endpointPath}`,

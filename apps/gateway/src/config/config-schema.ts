@@ -101,6 +101,7 @@ export const configSchema = {
         'portal',
         'catalogue',
         'routingHints',
+        'skills',
         'notifications',
         'redis',
         'toolClient',
@@ -245,6 +246,25 @@ export const configSchema = {
           additionalProperties: false,
           required: ['refreshTtlMillis'],
           properties: { refreshTtlMillis: { type: 'integer', minimum: 0 } },
+        },
+        skills: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['folders', 'bundles', 'maxFilesPerSkill', 'maxBytesPerSkill'],
+          properties: {
+            folders: {
+              type: 'array',
+              items: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['path'],
+                properties: { path: { type: 'string', minLength: 1 }, requiredScopes: stringList },
+              },
+            },
+            bundles: stringList,
+            maxFilesPerSkill: positiveInt,
+            maxBytesPerSkill: positiveInt,
+          },
         },
         notifications: {
           type: 'object',

@@ -109,6 +109,8 @@ export function defaultConfig(env: NodeJS.ProcessEnv = {}): GatewayConfig {
         maxSchemaNodes: DEFAULT_MAX_SCHEMA_NODES,
       },
       routingHints: { refreshTtlMillis: 300_000 },
+      // SEP-2640 §Limits: what a host must accept, so what a server should not exceed.
+      skills: { folders: [], bundles: [], maxFilesPerSkill: 512, maxBytesPerSkill: 16 * 1_048_576 },
       notifications: { maxOpenStreams: 1_024, maxStreamsPerClient: 64, maxStreamLifetimeMillis: 3_600_000, keepAliveMillis: 15_000 },
       redis: {
         keyPrefix: 'toolmesh',

@@ -244,6 +244,17 @@ export interface GatewayConfig {
       maxSchemaNodes: number;
     };
     routingHints: { refreshTtlMillis: number };
+    /** The skills the gateway serves itself (issue 49, SEP-2640); with none configured, no skills method is served. */
+    skills: {
+      /** Operators' folders in the Agent Skills format: each sub-folder with a SKILL.md is a skill. */
+      folders: Array<{ path: string; requiredScopes?: string[] }>;
+      /** Tool-service bundles (manifestPath or manifestFile) whose manifest's `skills` are served (docs/manifest-format.md). */
+      bundles: string[];
+      /** A skill with more files is left out (SEP-2640 §Limits: 512). */
+      maxFilesPerSkill: number;
+      /** A skill whose files hold more bytes is left out (SEP-2640 §Limits: 16 MiB). */
+      maxBytesPerSkill: number;
+    };
     /** The change-notification streams of both eras (SPEC G21). */
     notifications: {
       /** Open streams per process (2026 listens and 2025 GET streams together); more are refused with 503. */

@@ -86,6 +86,7 @@ export function loadConfig(options: { file?: string; env: NodeJS.ProcessEnv }): 
     checkOpenApiHeaders(bundle);
     checkTokenExchange(bundle, valid.auth !== undefined);
   }
+  checkSkillBundles(valid.mcp);
   checkToolClient(valid.mcp.toolClient);
   checkServerTimeouts(valid.server);
   checkAuth(valid);
@@ -133,6 +134,16 @@ function checkTokenExchange({ name, tokenExchange, mcpServer }: BundleSettings, 
   const tokenUrl = URL.canParse(tokenExchange.tokenUrl) ? new URL(tokenExchange.tokenUrl) : undefined;
   if (tokenUrl === undefined || tokenUrl.username !== '' || tokenUrl.password !== '') {
     throw configInvalid(`mcp.bundles ${name}: tokenExchange.tokenUrl must be a URL without credentials (they go in clientSecret)`);
+  }
+}
+
+/** `mcp.skills.bundles` names tool-service bundles whose manifests may list skills (docs/manifest-format.md, "Skills"). */
+function checkSkillBundles({ skills, bundles }: GatewayConfig['mcp']): void {
+  for (const name of skills.bundles) {
+    const bundle = bundles.find((each) => each.name === name);
+    if (bundle === undefined) throw configInvalid(`mcp.skills.bundles: no bundle is named ${name}; name one of mcp.bundles`);
+    if (bundle.manifestPath === undefined && bundle.manifestFile === undefined)
+      throw configInvalid(`mcp.skills.bundles: bundle ${name} has no manifest (manifestPath or manifestFile) to list skills in`);
   }
 }
 

@@ -6,6 +6,8 @@ import type { GatewayConfig } from '../config/gateway-config';
 import type { CallAdmission, RateLimitAdmission } from '../execution/call-admission';
 import { legacyCallIdentity, modernCallIdentity } from '../execution/idempotency-key';
 import type { ToolExecutionService } from '../execution/tool-execution-service';
+import type { SkillCatalogue } from '../skills/skill-catalogue';
+import { SkillsMethod } from '../skills/skills-protocol';
 import type { GatewayTracing } from '../tracing/tracing';
 import type { FederatedFeatures } from '../upstreams/federated-features';
 import { CapabilityViews } from './caller-capabilities';
@@ -28,6 +30,7 @@ import { ModernResults } from './era-2026/modern-results';
 import { type EraErrors, legacyErrors, modernErrors } from './era-errors';
 import type { RequestHandler } from './handlers/method-handler';
 import { resourcesAndPromptsHandlers } from './handlers/resources-and-prompts';
+import { skillsMethods } from './handlers/skills-methods';
 import { type ToolsCallEra, toolsCallHandler } from './handlers/tools-call';
 import { type CatalogueView, toolsListHandler } from './handlers/tools-list';
 import { toolResultShaper } from './tool-result-shaping';
@@ -68,6 +71,8 @@ export function buildEras(
   { view, admit, limit }: CallerAccess = {},
   /** The MCP servers' resources and prompts: given only when some bundle is an MCP server (else neither is declared). */
   features?: FederatedFeatures,
+  /** The gateway's own skills (issue 49): given only when some source is configured; they bring the resources methods. */
+  skills?: SkillCatalogue,
 ): GatewayEras {
   const served = mcp.protocol.supportedVersions;
   const modernVersions = served.filter(isModernProtocolVersion);
@@ -88,6 +93,17 @@ export function buildEras(
   const inFlight = new CallsInFlight();
   const logLevels = new SessionLogLevels(mcp.maxSessionLogLevels);
   const pageSize = mcp.catalogue.toolsListPageSize;
+  // The skills methods wrap the resources methods they ride on (skills-methods.ts); without skills, these are unchanged.
+  // The MCP servers' skills are served beside the gateway's own: with an MCP server bundle the extension is always declared.
+  const withSkills = (served: ReadonlyArray<[string, RequestHandler]>, errors: EraErrors) =>
+    skills || features
+      ? skillsMethods(
+          { ...(skills && { own: skills }), ...(features && { federated: async () => (await features.lists()).skills }) },
+          served,
+          errors,
+          pageSize,
+        )
+      : served;
   // A 2025 caller's answer from an MCP server, a call's, a get's or a read's: an event stream once the server asks it or tells it something.
   const legacyStream: ToolsCallEra['streamToCaller'] = (id, params, context) =>
     inFlight.tracked(id, context, callerRequests.relayFor(id, params, context, logLevels.of(context)));
@@ -110,13 +126,11 @@ export function buildEras(
         legacyErrors,
       ),
     },
-    // Logging only with an MCP server bundle: its servers' log messages are the only ones a caller gets (issue 44).
-    features
-      ? [
-          ...resourcesAndPromptsHandlers(features, legacyErrors, pageSize, legacyStream),
-          [McpMethod.LoggingSetLevel, setLevelHandler(logLevels)],
-        ]
-      : [],
+    [
+      ...withSkills(features ? resourcesAndPromptsHandlers(features, legacyErrors, pageSize, legacyStream) : [], legacyErrors),
+      // Logging only with an MCP server bundle: its servers' log messages are the only ones a caller gets (issue 44).
+      ...(features ? [[McpMethod.LoggingSetLevel, setLevelHandler(logLevels)] as [string, RequestHandler]] : []),
+    ],
   );
   const initialize = initializeHandler(
     {
@@ -172,7 +186,13 @@ export function buildEras(
     ],
     [McpMethod.SubscriptionsListen, listenHandler(listeners, results.meta)],
     // Without an MCP server bundle, 2026 clients still get the empty lists (see empty-prompts-and-resources.ts).
-    ...(features ? modernResourcesAndPrompts(features, results, pageSize) : emptyPromptsAndResources(results)),
+    ...(features ? [] : emptyPromptsAndResources(results)),
+    ...modernResourcesAndPrompts(
+      withSkills(features ? resourcesAndPromptsHandlers(features, modernErrors, pageSize) : [], modernErrors),
+      results,
+      // A caller's skills are those its scopes allow: with authentication a skills list is its alone.
+      skills && view ? 'private' : 'public',
+    ),
   ]);
   // Every version served, 2026 first: a client may pick any, as a -32022 offers them.
   // 2026-07-28 has no setLevel: `logging` is declared for the MCP servers' log messages relayed on calls' streams.
@@ -200,22 +220,24 @@ function visibleThrough(view: CatalogueView, catalogue: ToolCatalogue): ToolVisi
 }
 
 /**
- * The resources and prompts methods at 2026-07-28: lists cacheable like the tool list (the same for every
- * caller: no caller's token reaches a server), reads never cached (a resource may change at any time).
+ * The resources, prompts and skills methods at 2026-07-28: lists cacheable like the tool list (the MCP
+ * servers' are the same for every caller: no caller's token reaches a server; the skills' are per caller
+ * with authentication, `skillsScope`), reads never cached (a resource may change at any time).
  */
 function modernResourcesAndPrompts(
-  features: FederatedFeatures,
+  handlers: ReadonlyArray<[string, RequestHandler]>,
   results: ModernResults,
-  pageSize: number,
+  skillsScope: 'public' | 'private',
 ): Array<[string, ModernRequestHandler]> {
   const members: Record<string, () => Record<string, unknown>> = {
     [McpMethod.ResourcesRead]: () => results.uncached(),
     [McpMethod.PromptsGet]: () => results.complete(),
     // The server's suggestions for what was typed so far: never served from a cache.
     [McpMethod.CompletionComplete]: () => results.uncached(),
+    [McpMethod.ResourcesList]: () => results.cacheable(skillsScope),
+    [SkillsMethod.List]: () => results.cacheable(skillsScope),
+    [SkillsMethod.Get]: () => results.cacheable(skillsScope),
+    [SkillsMethod.DirectoryRead]: () => results.cacheable(skillsScope),
   };
-  return resourcesAndPromptsHandlers(features, modernErrors, pageSize).map(([method, handler]) => [
-    method,
-    results.adapt(handler, members[method] ?? (() => results.cacheable())),
-  ]);
+  return handlers.map(([method, handler]) => [method, results.adapt(handler, members[method] ?? (() => results.cacheable()))]);
 }

@@ -1,5 +1,7 @@
 import { McpMethod } from '@toolmesh/protocol';
 
+import { SKILLS_EXTENSION, SkillsMethod } from '../skills/skills-protocol';
+
 /**
  * Each server capability, the methods a client may call once it is declared, and what is declared for it.
  * `tools` says `listChanged` because both eras deliver `notifications/tools/list_changed` (SPEC G21).
@@ -25,5 +27,8 @@ export function declaredCapabilities(
 ): Record<string, object> {
   const declared: Record<string, object> = { ...relayed };
   for (const { name, methods, value } of CAPABILITIES) if (methods.every((method) => served.has(method))) declared[name] = value;
+  // The Skills extension (SEP-2640) is declared by the same rule, inline under `extensions`; it needs `resources`.
+  if (declared.resources !== undefined && served.has(SkillsMethod.List) && served.has(SkillsMethod.Get))
+    declared.extensions = { [SKILLS_EXTENSION]: served.has(SkillsMethod.DirectoryRead) ? { directoryRead: true } : {} };
   return declared;
 }

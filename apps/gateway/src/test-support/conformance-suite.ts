@@ -9,7 +9,7 @@ import { REPO_ROOT } from '@toolmesh/test-peers/server-process';
  * (tools/conformance/run-conformance.js): for conformance.spec.ts and, through a federating gateway,
  * conformance-federated.spec.ts.
  */
-type Results = Record<string, { passed: boolean; failures: string[]; warnings: string[] }>;
+type Results = Record<string, { passed: boolean; failures: string[]; warnings: string[]; successes: string[] }>;
 
 /** Scenarios of the suite 0.1.16 that apply to a tools-only gateway (the rest need prompts, resources, sampling, ...). */
 export const SUITE_01_SCENARIOS = [
@@ -62,6 +62,51 @@ export const SUITE_02_INPUT_REQUIRED_SCENARIOS = [
 export const SUITE_02_MODERN_SCENARIOS = SUITE_02_SCENARIOS.filter(
   (s) => !['server-initialize', 'server-session-lifecycle', 'ping'].includes(s),
 );
+
+/**
+ * 0.2.0-alpha.12's Skills extension scenarios (SEP-2640, issue 49). Extension scenarios: with a
+ * `--spec-version` they need `--force`, or the suite SKIPS them writing no checks.
+ */
+export const SUITE_02_SKILLS_SCENARIOS = ['sep-2640-skills-enumeration', 'sep-2640-skills-manifest', 'sep-2640-skills-directory'];
+
+/**
+ * The checks each Skills scenario must pass, not merely not fail: a scenario whose checks are all SKIPPED
+ * (the extension not declared, no skill listed, no `directoryRead`) passes by the suite's own rule.
+ */
+export const SKILLS_REQUIRED_CHECKS: Readonly<Record<string, readonly string[]>> = {
+  'sep-2640-skills-enumeration': [
+    'sep-2640-capability-requires-resources',
+    'sep-2640-skills-list-implemented',
+    'sep-2640-resources-complete',
+    'sep-2640-resources-digest-format',
+    'sep-2640-skills-get-entry-shape',
+    'sep-2640-skills-get-unknown-uri-invalid-params',
+    'sep-2640-skillmd-required',
+    'sep-2640-entry-frontmatter-identical',
+  ],
+  'sep-2640-skills-manifest': ['sep-2640-skillmd-mimetype', 'sep-2640-final-segment-equals-name', 'sep-2640-skillmd-metadata-description'],
+  'sep-2640-skills-directory': [
+    'sep-2640-directory-read-method-registered',
+    'sep-2640-directory-read-subdir-mimetype',
+    'sep-2640-directory-read-invalid-params',
+  ],
+};
+
+/** The suite's Skills options at each era: 2026-07-28 by default, 2025-11-25 forced (an extension scenario). */
+export const SKILLS_ERAS = [
+  ['2026-07-28', ['--suite', '0.2']],
+  ['2025-11-25', ['--suite', '0.2', '--spec-version', '2025-11-25', '--force']],
+] as const;
+
+/** The Skills scenarios pass, warning of nothing but what `warned` names (as `expectPassing`), each with its required checks SUCCESS. */
+export function expectSkillsPassing(results: Results, warned: Readonly<Record<string, string[]>> = {}): void {
+  expectPassing(results, SUITE_02_SKILLS_SCENARIOS, warned);
+  for (const [scenario, required] of Object.entries(SKILLS_REQUIRED_CHECKS))
+    expect({ scenario, missing: required.filter((check) => !results[scenario].successes.includes(check)) }).toEqual({
+      scenario,
+      missing: [],
+    });
+}
 
 export async function runSuite(url: string, scenarios: readonly string[], options: string[] = []): Promise<Results> {
   const runner = path.join(REPO_ROOT, 'tools/conformance/run-conformance.js');

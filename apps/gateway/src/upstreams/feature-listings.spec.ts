@@ -14,6 +14,7 @@ const features = (name: string): UpstreamFeatures => ({
   resources: [{ uri: `test://${name}`, name }],
   resourceTemplates: [],
   prompts: [{ name }],
+  skills: [],
 });
 
 describe('FeatureListings', () => {

@@ -1,3 +1,6 @@
+/** The Skills extension's URI scheme (SEP-2640): namespaced so that it stays the scheme. */
+const SKILL_SCHEME = 'skill://';
+
 /**
  * How one `mcpServer` bundle's resources and prompts are named toward the gateway's clients (issue 28).
  * Prompt names get the bundle's `namePrefix` in front, as its tools' do. Resource URIs are kept as the
@@ -5,6 +8,8 @@
  * conformance suite expects, stay valid); with one they are put under the gateway's own scheme prefix
  * `<bundle>+`, which a bundle name (lowercase letters, digits, `-`) keeps a valid URI scheme, and which
  * works on templates too: a URI a client expands from a namespaced template is namespaced the same way.
+ * A skill's URI is the exception (issue 49): `skill://<path>` becomes `skill://<bundle>/<path>`, which keeps
+ * the scheme and the skill's name as its last segment, as SEP-2640 asks of every skill URI.
  */
 export class FeatureNamespace {
   private readonly uriPrefix: string | undefined;
@@ -27,12 +32,16 @@ export class FeatureNamespace {
 
   /** A server's URI, or URI template, as the gateway's clients see it. */
   uri(uri: string): string {
-    return this.uriPrefix === undefined ? uri : `${this.uriPrefix}${uri}`;
+    if (this.uriPrefix === undefined) return uri;
+    return uri.startsWith(SKILL_SCHEME) ? `${SKILL_SCHEME}${this.bundle}/${uri.slice(SKILL_SCHEME.length)}` : `${this.uriPrefix}${uri}`;
   }
 
   /** The server's URI behind a URI in this bundle's namespace; undefined for any other URI (always, for a bundle that keeps its URIs). */
   upstreamUri(uri: string): string | undefined {
-    return this.uriPrefix !== undefined && uri.startsWith(this.uriPrefix) ? uri.slice(this.uriPrefix.length) : undefined;
+    if (this.uriPrefix === undefined) return undefined;
+    const skills = `${SKILL_SCHEME}${this.bundle}/`;
+    if (uri.startsWith(skills)) return `${SKILL_SCHEME}${uri.slice(skills.length)}`;
+    return uri.startsWith(this.uriPrefix) ? uri.slice(this.uriPrefix.length) : undefined;
   }
 }
 

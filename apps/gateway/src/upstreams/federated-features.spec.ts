@@ -57,6 +57,7 @@ describe('FederatedFeatures', () => {
     ],
     resourceTemplates: [{ uriTemplate: 'test://first/{id}', name: 'first-template' }],
     prompts: [{ name: 'greet' }],
+    skills: [],
   });
   const second = server({
     resources: [
@@ -65,6 +66,7 @@ describe('FederatedFeatures', () => {
     ],
     resourceTemplates: [{ uriTemplate: 'test://second/{id}', name: 'second-template' }],
     prompts: [{ name: 'greet' }, { name: 'other' }],
+    skills: [],
   });
   const prefixed = server({
     resources: [
@@ -73,8 +75,18 @@ describe('FederatedFeatures', () => {
     ],
     resourceTemplates: [{ uriTemplate: 'prefixed://{id}', name: 'prefixed-template' }],
     prompts: [{ name: 'greet' }],
+    skills: [
+      {
+        uri: 'skill://notes/SKILL.md',
+        frontmatter: { name: 'notes', description: 'Notes.' },
+        resources: [
+          { uri: 'skill://notes/SKILL.md', digest: `sha256:${'a'.repeat(64)}`, size: 10 },
+          { uri: 'skill://notes/references/more.md', digest: `sha256:${'b'.repeat(64)}`, size: 5 },
+        ],
+      },
+    ],
   });
-  const again = server({ resources: [{ uri: 'both://x', name: 'again-both' }], resourceTemplates: [], prompts: [] });
+  const again = server({ resources: [{ uri: 'both://x', name: 'again-both' }], resourceTemplates: [], prompts: [], skills: [] });
   const servers: Record<string, ReturnType<typeof server>> = { first, second, prefixed, again };
   const bundles = [
     { name: 'first', mcpServer: { url: 'http://first/mcp' } },
@@ -124,6 +136,23 @@ describe('FederatedFeatures', () => {
     expect(first.asked).toContain('read test://first/7');
     expect(second.asked).toEqual(['read test://second']);
     expect(prefixed.asked).toEqual(['read test://first']);
+  });
+
+  it("lists a namespaced server's skills as skill://<bundle>/..., digests and sizes untouched, and reads their files from it (issue 49)", async () => {
+    expect((await features.lists()).skills).toEqual([
+      {
+        uri: 'skill://prefixed/notes/SKILL.md',
+        frontmatter: { name: 'notes', description: 'Notes.' },
+        resources: [
+          { uri: 'skill://prefixed/notes/SKILL.md', digest: `sha256:${'a'.repeat(64)}`, size: 10 },
+          { uri: 'skill://prefixed/notes/references/more.md', digest: `sha256:${'b'.repeat(64)}`, size: 5 },
+        ],
+      },
+    ]);
+    expect(await features.readResource('skill://prefixed/notes/references/more.md', context)).toMatchObject({
+      result: { contents: [{ uri: 'skill://prefixed/notes/references/more.md' }] },
+    });
+    expect(prefixed.asked).toContain('read skill://notes/references/more.md');
   });
 
   it("reads a namespaced server's own URI, as a tool result links it, from that server and under that URI", async () => {

@@ -1,4 +1,4 @@
-import type { CompleteResult, CompletionParams, GetPromptResult, ReadResourceResult } from '@toolmesh/mcp-client';
+import type { CompleteResult, CompletionParams, GetPromptResult, ReadResourceResult, SkillEntry } from '@toolmesh/mcp-client';
 import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
 
 import { callTimeoutMillis } from '../call/call-timeout';
@@ -18,11 +18,13 @@ import type { UpstreamConnection, UpstreamFeatures } from './upstream-connection
 /** After a failed listing, how long before a server's resources and prompts are listed again. */
 const RETRY_MILLIS = 5_000;
 
-/** The resources, resource templates and prompts of every `mcpServer` bundle, as the gateway's clients see them. */
+/** The resources, resource templates, prompts and skills of every `mcpServer` bundle, as the gateway's clients see them. */
 export interface FederatedLists {
   readonly resources: readonly object[];
   readonly resourceTemplates: readonly object[];
   readonly prompts: readonly object[];
+  /** SEP-2640 skill entries, their URIs namespaced as the bundle's resources are; front matter, digests and sizes as the server gave them. */
+  readonly skills: readonly SkillEntry[];
 }
 
 /**
@@ -230,6 +232,8 @@ export class FederatedFeatures {
     const resources: object[] = [];
     const resourceTemplates: object[] = [];
     const prompts: object[] = [];
+    const skills: SkillEntry[] = [];
+    const skillUris = new Set<string>();
     const promptTargets = new Map<string, { bundle: string; name: string }>();
     const templateTargets = new Map<string, { bundle: string; template: string }>();
     const uris = new Set<string>();
@@ -267,10 +271,24 @@ export class FederatedFeatures {
           prompts.push({ ...prompt, name });
         });
       }
+      for (const skill of features?.skills ?? []) {
+        const uri = namespace.uri(skill.uri);
+        claim(skillUris, uri, () => {
+          skillUris.add(uri);
+          // A skill's files are read from its server: each listed one is a URI that server serves.
+          const files = skill.resources === 'dynamic' ? [] : skill.resources;
+          for (const file of [skill, ...files]) own.uris.add(file.uri);
+          skills.push({
+            ...skill,
+            uri,
+            resources: skill.resources === 'dynamic' ? 'dynamic' : files.map((file) => ({ ...file, uri: namespace.uri(file.uri) })),
+          });
+        });
+      }
       // The count only: the names are the servers' own text.
       if (collisions > 0) this.options.logger.warn('mcp_upstream_feature_collision', { bundle, leftOut: collisions });
     }
-    return { resources, resourceTemplates, prompts, version, promptTargets, served, templateTargets };
+    return { resources, resourceTemplates, prompts, skills, version, promptTargets, served, templateTargets };
   }
 }
 

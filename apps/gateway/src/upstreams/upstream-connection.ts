@@ -14,6 +14,7 @@ import {
   type Resource,
   type ResourceTemplate,
   type ServerRequestHandlers,
+  type SkillEntry,
   type Tool,
 } from '@toolmesh/mcp-client';
 import { type Cancellation, McpMetaKey, McpNotification } from '@toolmesh/protocol';
@@ -58,11 +59,12 @@ export interface UpstreamDeps {
   readonly logger: Logger;
 }
 
-/** A server's resources, resource templates and prompts, every page of each (empty when it declares none). */
+/** A server's resources, resource templates, prompts and skills (SEP-2640), every page of each (empty when it declares none). */
 export interface UpstreamFeatures {
   readonly resources: readonly Resource[];
   readonly resourceTemplates: readonly ResourceTemplate[];
   readonly prompts: readonly Prompt[];
+  readonly skills: readonly SkillEntry[];
 }
 
 /** What a forwarded call carries besides its arguments. */
@@ -183,19 +185,20 @@ export class UpstreamConnection {
     );
   }
 
-  /** Every page of the server's resources, resource templates and prompts, all three within one listing deadline. */
+  /** Every page of the server's resources, resource templates, prompts and skills, all four within one listing deadline. */
   listFeatures(): Promise<UpstreamFeatures> {
     return this.guarded(
       startedDeadline(this.settings.listTimeoutMillis),
-      'resources/list, resources/templates/list and prompts/list',
+      'resources/list, resources/templates/list, prompts/list and skills/list',
       async ({ features }) => {
         const listing = { timeoutMs: this.settings.listTimeoutMillis };
-        const [resources, resourceTemplates, prompts] = await Promise.all([
+        const [resources, resourceTemplates, prompts, skills] = await Promise.all([
           features.listResources(listing),
           features.listResourceTemplates(listing),
           features.listPrompts(listing),
+          features.listSkills(listing),
         ]);
-        return { resources, resourceTemplates, prompts };
+        return { resources, resourceTemplates, prompts, skills };
       },
     );
   }

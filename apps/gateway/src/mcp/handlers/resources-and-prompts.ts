@@ -4,7 +4,7 @@ import type { RequestContext } from '@toolmesh/transport-http/server';
 
 import { inputAnswersProblem, inputCapabilitiesDeclared, readInputAnswers } from '../../call/input-required';
 import type { StateRefusal } from '../../call/request-state-seal';
-import type { FeatureCaller, FederatedFeatures, FederatedLists, Forwarded } from '../../upstreams/federated-features';
+import type { FeatureCaller, FederatedFeatures, Forwarded } from '../../upstreams/federated-features';
 import { HELD_CALL_MILLIS } from '../../upstreams/held-calls';
 import type { EraErrors } from '../era-errors';
 import type { HandlerResult, RequestHandler } from './method-handler';
@@ -159,9 +159,9 @@ function completionProblem(params: Record<string, unknown>): string | undefined 
   return undefined;
 }
 
-/** The page a cursor names (none: the first), or undefined for a cursor these lists did not issue. */
-function pageOf(
-  items: FederatedLists['resources'],
+/** The page a cursor names (none: the first), or undefined for a cursor these lists did not issue; skills-methods.ts pages the same way. */
+export function pageOf(
+  items: readonly object[],
   cursor: string | undefined,
   pageSize: number,
 ): { items: readonly object[]; nextCursor?: string } | undefined {
