@@ -73,7 +73,7 @@ export const SUITE_02_SKILLS_SCENARIOS = ['sep-2640-skills-enumeration', 'sep-26
  * The checks each Skills scenario must pass, not merely not fail: a scenario whose checks are all SKIPPED
  * (the extension not declared, no skill listed, no `directoryRead`) passes by the suite's own rule.
  */
-export const SKILLS_REQUIRED_CHECKS: Readonly<Record<string, readonly string[]>> = {
+const SKILLS_REQUIRED_CHECKS: Readonly<Record<string, readonly string[]>> = {
   'sep-2640-skills-enumeration': [
     'sep-2640-capability-requires-resources',
     'sep-2640-skills-list-implemented',
