@@ -20,7 +20,6 @@ export {
   type CompletionParams,
   type ServerFeature,
   type ServerFeatures,
-  SKILLS_EXTENSION,
   type SkillEntry,
   type SkillFile,
 } from './lib/server-features';

@@ -4,7 +4,7 @@ import type { McpTransport } from '@toolmesh/protocol';
 import * as z from 'zod';
 
 import { McpClient } from './mcp-client';
-import { type SkillEntry,SKILLS_EXTENSION } from './server-features';
+import { type SkillEntry, SKILLS_EXTENSION } from './server-features';
 
 const clientInfo = { name: 'mcp-client-test', version: '0.0.0' };
 const DIGEST = `sha256:${'a'.repeat(64)}`;
