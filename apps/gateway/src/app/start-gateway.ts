@@ -15,6 +15,7 @@ import { GatewayMetrics, type RequestOutcome } from '../management/gateway-metri
 import { startManagementServer } from '../management/health-server';
 import { buildEras } from '../mcp/build-eras';
 import { connectCatalogueChanges } from '../mcp/change-notifications/catalogue-changes';
+import { connectSkillChanges } from '../mcp/change-notifications/skill-changes';
 import { resolveCallerIdentity } from '../tool-client/caller-identity';
 import { UndiciToolClient } from '../tool-client/undici-tool-client';
 import { GatewayTracing } from '../tracing/tracing';
@@ -151,6 +152,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     logger,
   });
   const upstreamChanges = refreshOnUpstreamChanges(upstreams, catalogue);
+  const skillChanges = skills.served ? connectSkillChanges(skills, eras.listeners, mcp.catalogue.refreshTtlMillis, logger) : undefined;
 
   let draining = false;
   const app = createMcpHttpApp({
@@ -205,6 +207,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       // Notification streams never end on their own: each is ended now (a listen with its result).
       notifications.stop();
       upstreamChanges.stop();
+      skillChanges?.stop();
       stopIndexing?.();
       eras.listeners.closeAll();
       // Set before the server's own drain timer of the same length, so it fires first and counts what the

@@ -137,7 +137,7 @@ export function buildEras(
       supportedVersions: legacyVersions,
       preferredVersion: mcp.protocol.preferredVersion,
       serverInfo: mcp.serverInfo,
-      capabilities: declaredCapabilities(legacyMethods),
+      capabilities: declaredCapabilities(legacyMethods, {}, skills !== undefined),
     },
     () => routingHints.current(),
   );
@@ -184,7 +184,7 @@ export function buildEras(
         () => results.complete(),
       ),
     ],
-    [McpMethod.SubscriptionsListen, listenHandler(listeners, results.meta)],
+    [McpMethod.SubscriptionsListen, listenHandler(listeners, results.meta, skills !== undefined)],
     // Without an MCP server bundle, 2026 clients still get the empty lists (see empty-prompts-and-resources.ts).
     ...(features ? [] : emptyPromptsAndResources(results)),
     ...modernResourcesAndPrompts(
@@ -196,7 +196,7 @@ export function buildEras(
   ]);
   // Every version served, 2026 first: a client may pick any, as a -32022 offers them.
   // 2026-07-28 has no setLevel: `logging` is declared for the MCP servers' log messages relayed on calls' streams.
-  const capabilities = declaredCapabilities(modernMethods, features ? { logging: {} } : {});
+  const capabilities = declaredCapabilities(modernMethods, features ? { logging: {} } : {}, skills !== undefined);
   const discover = discoverHandler({ supportedVersions: allSupported, capabilities }, () => results.cacheable());
   const modern = new Era2026(new Map([[McpMethod.ServerDiscover, discover], ...modernMethods]), {
     servedVersions: modernVersions,

@@ -24,9 +24,12 @@ export function declaredCapabilities(
   served: { has(method: string): boolean },
   /** What is declared for what the gateway relays without a method of its own: `logging` at 2026-07-28, which has no setLevel. */
   relayed: Readonly<Record<string, object>> = {},
+  /** Whether both eras deliver `notifications/resources/list_changed` (the gateway's own skills change: issue 49). */
+  resourcesListChanged = false,
 ): Record<string, object> {
   const declared: Record<string, object> = { ...relayed };
   for (const { name, methods, value } of CAPABILITIES) if (methods.every((method) => served.has(method))) declared[name] = value;
+  if (resourcesListChanged && declared.resources !== undefined) declared.resources = { listChanged: true };
   // The Skills extension (SEP-2640) is declared by the same rule, inline under `extensions`; it needs `resources`.
   if (declared.resources !== undefined && served.has(SkillsMethod.List) && served.has(SkillsMethod.Get))
     declared.extensions = { [SKILLS_EXTENSION]: served.has(SkillsMethod.DirectoryRead) ? { directoryRead: true } : {} };

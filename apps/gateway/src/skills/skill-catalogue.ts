@@ -34,6 +34,9 @@ export class SkillCatalogue {
   /** Each source's last good skills, and the problems already logged (said once, not at every load). */
   private readonly lastGood = new Map<SkillSource, readonly Skill[]>();
   private readonly logged = new Map<SkillSource, ReadonlySet<string>>();
+  /** What the last load served (each file's URI and digest), to tell a change from a reload of the same. */
+  private signature = '';
+  private readonly changeListeners = new Set<() => void>();
 
   constructor(
     private readonly sources: readonly SkillSource[],
@@ -47,6 +50,17 @@ export class SkillCatalogue {
 
   start(): void {
     void this.current();
+  }
+
+  /** Starts a load when the TTL has passed, as a request would: for a replica whose only clients are listening. */
+  refreshIfStale(): void {
+    void this.current();
+  }
+
+  /** Called after each load that changed what is served (not the first): a skill, a file or its bytes. Returns the unsubscribe function. */
+  onChanged(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
   }
 
   /** The skills this caller may see (every one without authentication), in catalogue order. */
@@ -137,7 +151,12 @@ export class SkillCatalogue {
       this.logged.set(source, new Set(problems.keys()));
     });
     this.generation = { skills, files };
+    const first = this.loadedAt === undefined;
     this.loadedAt = this.options.now();
+    const signature = [...files].map(([uri, { file }]) => `${uri} ${file.digest}`).join('\n');
+    if (signature === this.signature) return;
+    this.signature = signature;
+    if (!first) for (const listener of this.changeListeners) listener();
   }
 }
 

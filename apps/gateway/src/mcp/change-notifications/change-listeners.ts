@@ -1,9 +1,11 @@
 import type { EventStream } from '@toolmesh/transport-http/server';
 
-/** One open stream that wants `notifications/tools/list_changed`: how to tell it, and how to end it. */
+/** One open stream that wants `notifications/tools/list_changed` or `resources/list_changed`: how to tell it, and how to end it. */
 export interface ChangeListener {
   /** Sends the era's form of the notification (the 2026 one carries the subscription id). */
   toolsListChanged(): void;
+  /** The same for the resources list: the gateway's own skills changed (issue 49). */
+  resourcesListChanged(): void;
   /** Ends the stream for shutdown or at the end of its lifetime (the 2026 era sends the listen result first). */
   close(): void;
 }
@@ -58,6 +60,10 @@ export class ChangeListeners {
 
   toolsListChanged(): void {
     for (const listener of this.open) listener.toolsListChanged();
+  }
+
+  resourcesListChanged(): void {
+    for (const listener of this.open) listener.resourcesListChanged();
   }
 
   /** Shutdown: every stream is ended, so draining does not wait for clients that would never leave. */

@@ -21,6 +21,7 @@ import type { CallsInFlight } from './calls-in-flight';
 import { checkLegacyVersion, type LegacyVersionPolicy } from './version-check';
 
 const TOOLS_LIST_CHANGED = JSON.stringify({ jsonrpc: '2.0', method: McpNotification.ToolsListChanged });
+const RESOURCES_LIST_CHANGED = JSON.stringify({ jsonrpc: '2.0', method: McpNotification.ResourcesListChanged });
 /** The one revision with JSON-RPC batches: its servers MUST receive them; 2025-06-18 removed them. */
 const BATCH_VERSION = '2025-03-26';
 
@@ -107,6 +108,7 @@ export class Era2025 implements ProtocolEra {
         this.listeners.add(
           {
             toolsListChanged: () => stream.send(TOOLS_LIST_CHANGED),
+            resourcesListChanged: () => stream.send(RESOURCES_LIST_CHANGED),
             close: () => stream.end(),
           },
           stream,

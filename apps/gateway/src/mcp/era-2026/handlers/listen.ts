@@ -17,12 +17,18 @@ import type { ModernRequestHandler } from '../era-2026';
 
 /**
  * `subscriptions/listen` (2026-07-28 §Subscriptions): a long-lived event stream that opens with the
- * acknowledgement of what is honoured (tool list changes only: this gateway serves tools and nothing
- * else), then carries `notifications/tools/list_changed`, each tagged with the listen request's id. The
+ * acknowledgement of what is honoured (tool list changes, and resource list changes when the gateway
+ * serves skills of its own: what changes here), then carries `notifications/tools/list_changed` and
+ * `notifications/resources/list_changed`, each tagged with the listen request's id. The
  * client cancels by closing it; shutdown ends it with the listen result. The open response is the only
  * state, so any replica can serve it.
  */
-export function listenHandler(listeners: ChangeListeners, resultMeta: Record<string, unknown>): ModernRequestHandler {
+export function listenHandler(
+  listeners: ChangeListeners,
+  resultMeta: Record<string, unknown>,
+  /** Whether resource-list changes are sent (the gateway's own skills, issue 49). */
+  resourcesChange = false,
+): ModernRequestHandler {
   return async (params, context, id) => {
     const filter = params.notifications;
     if (!isObject(filter))
@@ -36,7 +42,10 @@ export function listenHandler(listeners: ChangeListeners, resultMeta: Record<str
         jsonRpcError(id, JsonRpcErrorCode.InternalError, noRoomMessage(noRoom, listeners.limits)),
         noRoom === 'replica' ? 503 : 429,
       );
-    const honoured = filter.toolsListChanged === true ? { toolsListChanged: true } : {};
+    const honoured = {
+      ...(filter.toolsListChanged === true && { toolsListChanged: true }),
+      ...(resourcesChange && filter.resourcesListChanged === true && { resourcesListChanged: true }),
+    };
     const tag = { [McpMetaKey.SubscriptionId]: id };
     return {
       open: (stream: EventStream) => {
@@ -51,12 +60,22 @@ export function listenHandler(listeners: ChangeListeners, resultMeta: Record<str
           stream.send(listenResult(id, { ...resultMeta, ...tag }));
           stream.end();
         };
-        if (!honoured.toolsListChanged) {
+        if (Object.keys(honoured).length === 0) {
           end(); // nothing asked for that this server sends: the stream has nothing to carry
           return;
         }
-        const changed = JSON.stringify({ jsonrpc: '2.0', method: McpNotification.ToolsListChanged, params: { _meta: tag } });
-        listeners.add({ toolsListChanged: () => stream.send(changed), close: end }, stream, client);
+        const changed = (method: string) => JSON.stringify({ jsonrpc: '2.0', method, params: { _meta: tag } });
+        const tools = changed(McpNotification.ToolsListChanged);
+        const resources = changed(McpNotification.ResourcesListChanged);
+        listeners.add(
+          {
+            toolsListChanged: () => honoured.toolsListChanged && stream.send(tools),
+            resourcesListChanged: () => honoured.resourcesListChanged && stream.send(resources),
+            close: end,
+          },
+          stream,
+          client,
+        );
       },
     };
   };
