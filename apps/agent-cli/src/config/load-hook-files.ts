@@ -3,7 +3,7 @@ import { parseDocument } from 'yaml';
 
 import { AgentError, AgentErrorCode, missingConfigVariable } from '../errors/agent-errors';
 import { ConfigReader } from './config-reader';
-import { HOOK_EVENTS, type HookAction, type HookDefinition, type HookEvent, type HookFile,HTTP_METHODS } from './hook-file';
+import { HOOK_EVENTS, type HookAction, type HookDefinition, type HookEvent, type HookFile, HTTP_METHODS } from './hook-file';
 import { readTemplate } from './hook-file-template';
 import { readTextFile } from './read-text-file';
 
