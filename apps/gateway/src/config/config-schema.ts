@@ -288,6 +288,7 @@ export const configSchema = {
             commandTimeoutMillis: positiveInt,
             rateLimitTimeoutMillis: { type: 'integer', minimum: 1, maximum: 5_000 },
             rateLimitRetryMillis: { type: 'integer', minimum: 100, maximum: 600_000 },
+            rateLimitLeaseMax: { type: 'integer', minimum: 1, maximum: 100_000 },
           },
         },
         toolClient: {
@@ -308,7 +309,6 @@ export const configSchema = {
       additionalProperties: false,
       required: [
         'audience',
-            rateLimitLeaseMax: { type: 'integer', minimum: 1, maximum: 100_000 },
         'authorizationServers',
         'algorithms',
         'clockSkewSeconds',

@@ -119,9 +119,9 @@ export function defaultConfig(env: NodeJS.ProcessEnv = {}): GatewayConfig {
         // A rate-limit command answers in a millisecond or two; past 100 ms Redis is as good as gone for a call.
         rateLimitTimeoutMillis: 100,
         rateLimitRetryMillis: 5_000,
+        rateLimitLeaseMax: 100,
       },
       toolClient: {
-        rateLimitLeaseMax: 100,
         connectionsPerOrigin: 128,
         maxConcurrentCallsPerTool: 64,
         reservedConnectionsPerOrigin: 32,

@@ -276,6 +276,8 @@ export interface GatewayConfig {
       rateLimitTimeoutMillis: number;
       /** After a failed rate-limit command, how long the limits count in memory before Redis is tried again. */
       rateLimitRetryMillis: number;
+      /** Most points of one limit a replica reserves at once in Redis (limits/redis-leases.ts); 1: a command per call. */
+      rateLimitLeaseMax: number;
     };
     toolClient: {
       /** Keep-alive connections per tool service origin. */
@@ -287,8 +289,6 @@ export interface GatewayConfig {
       maxReservedCallsPerTool: number;
     };
   };
-      /** Most points of one limit a replica reserves at once in Redis (limits/redis-leases.ts); 1: a command per call. */
-      rateLimitLeaseMax: number;
   logging: { level: string; format: LogFormat };
   /** Absent (the default): no authentication, the gateway trusts its network as before. */
   auth?: AuthSettings;
