@@ -280,7 +280,14 @@ export const configSchema = {
         redis: {
           type: 'object',
           additionalProperties: false,
-          required: ['keyPrefix', 'portalRegistryKey', 'commandTimeoutMillis', 'rateLimitTimeoutMillis', 'rateLimitRetryMillis', 'rateLimitLeaseMax'],
+          required: [
+            'keyPrefix',
+            'portalRegistryKey',
+            'commandTimeoutMillis',
+            'rateLimitTimeoutMillis',
+            'rateLimitRetryMillis',
+            'rateLimitLeaseMax',
+          ],
           properties: {
             url: { type: 'string', pattern: '^rediss?://' },
             keyPrefix: { type: 'string', minLength: 1 },
