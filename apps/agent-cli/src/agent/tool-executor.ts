@@ -49,7 +49,12 @@ export class ToolExecutor {
   async execute(call: ToolCall, signal?: AbortSignal): Promise<ToolResult> {
     this.emit({ type: 'tool_call', call });
     const tool = this.registry.get(call.name);
-    const result = tool ? await this.gateAndRun(call, tool, signal) : errorResult(`no tool named "${call.name}"`);
+    // A withheld tool refuses every call itself: no hook runs and nobody is asked about a call that cannot run.
+    const result = !tool
+      ? errorResult(`no tool named "${call.name}"`)
+      : tool.withheld
+        ? await tool.execute(call.args, signal)
+        : await this.gateAndRun(call, tool, signal);
     this.emit({ type: 'tool_result', call, result });
     return result;
   }

@@ -18,6 +18,8 @@ import { TransportClientFactory } from '../mcp/client-factory';
 import { cliOAuthHost } from '../mcp/oauth/cli-oauth-host';
 import { userConfigDirectory } from '../mcp/oauth/credential-store';
 import { serverOAuth } from '../mcp/oauth/server-oauth';
+import { PinStore } from '../mcp/pins/pin-store';
+import { ToolPins } from '../mcp/pins/tool-pins';
 import { PROGRAM } from '../program-name';
 import type { AgentRuntime } from '../runtime/agent-runtime';
 import { createAgentRuntime } from '../runtime/runtime-factory';
@@ -38,6 +40,7 @@ import { watchCommand } from './commands/watch-command';
 import { ExitCode } from './exit-codes';
 import { COMMAND_HELP, HELP } from './help';
 import { progressReporter } from './progress-reporter';
+import { driftApprover } from './drift-approval';
 import { withSessionServers } from './session-servers';
 import { terminalSafeIo } from './terminal';
 import { loadLayeredConfig } from './user-config';
@@ -83,6 +86,8 @@ const OPTIONS = {
   timeout: { type: 'string' },
   count: { type: 'string' },
   'mcp-server': { type: 'string', multiple: true },
+  approve: { type: 'string', multiple: true },
+  'approve-changed-tools': { type: 'boolean' },
 } as const;
 
 /** Runs the CLI with the given arguments (without `node` and the script) and resolves to the exit code. */
@@ -120,6 +125,10 @@ export async function runCli(args: readonly string[], rawIo: CliIo, environment:
   if (values.help) return help(io, name);
   if (name !== 'watch' && (values.timeout !== undefined || values.count !== undefined)) {
     io.stderr(`${PROGRAM}: --timeout and --count are options of "watch" only\nRun "${PROGRAM} ${name} --help" for usage.\n`);
+    return ExitCode.Usage;
+  }
+  if (name !== 'tools' && values.approve !== undefined) {
+    io.stderr(`${PROGRAM}: --approve <server>[/<tool>] is an option of "tools" only\nRun "${PROGRAM} tools --help" for usage.\n`);
     return ExitCode.Usage;
   }
   const cap = values['max-side-effect'] ?? 'destructive';
@@ -168,6 +177,16 @@ export async function runCli(args: readonly string[], rawIo: CliIo, environment:
           { features, authorization: serverOAuth(cliOAuthHost(env, io.terminal !== undefined, notice)) },
         ),
         roots: features,
+        pins: new ToolPins(
+          new PinStore(userConfigDirectory(env)),
+          driftApprover({
+            approveAll: values['approve-changed-tools'] === true,
+            targets: values.approve ?? [],
+            // Only a conversation asks; --yes approves calls, never a changed definition.
+            ask: (name === 'run' || name === 'chat') && values.yes !== true ? io.terminal?.ask : undefined,
+            warn: (message) => notice(`warning: ${message}\n`),
+          }),
+        ),
         log: { warn: (message) => notice(`warning: ${message}\n`), progress: (line) => notice(`  [${line}]\n`) },
         onProgress: progressReporter(io.stderr),
         workingDirectory: cwd,

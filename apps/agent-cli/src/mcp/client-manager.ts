@@ -17,6 +17,7 @@ import type { ToolRegistry } from '../tools/tool-registry';
 import { resolveSideEffects } from './annotation-trust';
 import type { McpClientFactory } from './client-factory';
 import { McpTool } from './mcp-tool';
+import type { ToolPins } from './pins/tool-pins';
 import { assertServerName, DEFAULT_MAX_CALL_TIMEOUT_MS, type McpServerConfig } from './server-config';
 import { ServerConnection } from './server-connection';
 import { toolFilterTest } from './tool-filter';
@@ -69,6 +70,8 @@ export class McpClientManager implements NotificationSource {
     private readonly factory: McpClientFactory,
     private readonly log: Logger,
     private readonly spawnAllowanceMs = STARTUP_SPAWN_ALLOWANCE_MS,
+    /** The user's approved tool definitions; absent: every definition is used as the server lists it. */
+    private readonly pins?: ToolPins,
   ) {
     this.notifications = new NotificationFanout((error, event) =>
       log.warn(`a notification listener failed on a notification from "${event.server}": ${errorMessage(error)}`),
@@ -229,7 +232,8 @@ export class McpClientManager implements NotificationSource {
    * The server's tools as the agent's: those its entry's `tools` filter lets through (the others are never
    * registered, so never seen and never called), trust resolved once per tool, schemas compiled (a tool
    * whose schema cannot be used is skipped), and a name the server lists twice kept once, so that no tool
-   * is left registered that cannot be called.
+   * is left registered that cannot be called. Each is checked against the user's pins: a changed
+   * definition not approved is registered withheld (never offered, its calls refused) until approved.
    */
   private async listTools(connection: ServerConnection): Promise<McpTool[]> {
     const { config } = connection;
@@ -239,35 +243,37 @@ export class McpClientManager implements NotificationSource {
     const definitions = (await client.listTools()).filter((definition) => allowed(definition.name));
     // One compiler per tool list: its compiled schemas are released with the list (SPEC N5).
     const schemas = new SchemaCompiler();
-    const tools = new Map<string, McpTool>();
+    const usable = new Map<string, { definition: (typeof definitions)[number]; inputValidator: CompiledSchema }>();
     for (const definition of definitions) {
-      if (tools.has(definition.name)) {
+      if (usable.has(definition.name)) {
         this.log.warn(`MCP server "${config.name}": tool "${printableName(definition.name)}" is listed twice; the first is used`);
         continue;
       }
-      let inputValidator: CompiledSchema;
       try {
-        inputValidator = schemas.compile(definition.inputSchema);
+        usable.set(definition.name, { definition, inputValidator: schemas.compile(definition.inputSchema) });
       } catch (error) {
         if (!(error instanceof SchemaError)) throw error;
         // The name is the server's: cut and escaped, so no control character reaches the terminal raw.
         this.log.warn(
           `MCP server "${config.name}": tool "${printableName(definition.name)}" skipped, its inputSchema cannot be used (${error.code}): ${error.message}`,
         );
-        continue;
       }
-      tools.set(
-        definition.name,
+    }
+    const pins = await this.pins?.check(
+      config,
+      [...usable.values()].map((tool) => tool.definition),
+    );
+    return [...usable.values()].map(
+      ({ definition, inputValidator }) =>
         new McpTool(
           connection,
           definition,
           resolveSideEffects(definition, config.annotationTrust),
           inputValidator,
           this.progressFor(config),
+          pins?.get(definition.name),
         ),
-      );
-    }
-    return [...tools.values()];
+    );
   }
 
   private progressFor(config: McpServerConfig): ConstructorParameters<typeof McpTool>[4] {

@@ -2,7 +2,9 @@ import type { CallToolOptions, CallToolResult, Tool as McpToolDefinition } from 
 import type { CompiledSchema } from '@toolmesh/protocol';
 import { errorMessage, printableName } from '@toolmesh/protocol';
 
+import { PROGRAM } from '../program-name';
 import { errorResult, type SideEffects, type Tool, type ToolResult } from '../tools/tool';
+import type { PinState } from './pins/tool-pins';
 
 /** `mcp__<server>__<tool>`: the server name keeps tools of different servers apart. */
 export function mcpToolName(server: string, tool: string): string {
@@ -50,10 +52,17 @@ export class McpTool implements Tool {
     readonly sideEffects: SideEffects,
     private readonly inputValidator: CompiledSchema,
     private readonly progress?: { readonly show: (line: string) => void; readonly maxCallTimeoutMs: number },
+    /** Its definition against the user's pin (pins/tool-pins.ts); absent: not checked. */
+    readonly pin?: PinState,
   ) {
     this.name = mcpToolName(client.serverName, definition.name);
     this.description = definition.description ?? definition.title ?? '';
     this.inputSchema = definition.inputSchema;
+  }
+
+  /** A changed definition the user has not approved: never offered to the model, and its calls refused. */
+  get withheld(): boolean {
+    return this.pin?.state === 'changed';
   }
 
   get serverName(): string {
@@ -71,6 +80,10 @@ export class McpTool implements Tool {
   }
 
   async execute(args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {
+    if (this.withheld)
+      return errorResult(
+        `${this.name} is not available: its definition changed since it was approved; review and approve it with "${PROGRAM} tools --approve ${this.serverName}/${printableName(this.definition.name)}"`,
+      );
     if (!this.client.isConnected) return errorResult(this.client.downReason ?? `MCP server "${this.client.serverName}" is not connected`);
     const problem = this.checkArguments(args);
     if (problem) return errorResult(`invalid arguments for ${this.name}: ${problem}`);

@@ -19,6 +19,7 @@ import { serversOffering } from '../mcp/host/connected-servers';
 import { McpResourceClient } from '../mcp/host/resource-client';
 import { createResourceTools } from '../mcp/host/resource-tools';
 import { McpTool } from '../mcp/mcp-tool';
+import type { ToolPins } from '../mcp/pins/tool-pins';
 import { SkillCatalogue } from '../skills/skill-catalogue';
 import { createSkillTools } from '../skills/skill-tools';
 import { createBuiltinTools } from '../tools/builtin/builtin-tools';
@@ -39,6 +40,8 @@ export interface RuntimeDependencies {
   readonly workingDirectory: string;
   /** Where the built-in file tools go without asking, and where never; default: the working directory, nothing sealed. */
   readonly workspace?: Workspace;
+  /** The user's approved tool definitions, checked at every tool list; absent: none checked. */
+  readonly pins?: ToolPins;
   /** The servers' roots, when the client factory offers them (the features it was given). */
   readonly roots?: ServerRoots;
 }
@@ -51,7 +54,7 @@ export interface RuntimeDependencies {
  * yet (seed §5.2).
  */
 export async function createAgentRuntime(config: AgentConfig, deps: RuntimeDependencies): Promise<AgentRuntime> {
-  const manager = new McpClientManager(deps.clientFactory, deps.log, deps.spawnAllowanceMs);
+  const manager = new McpClientManager(deps.clientFactory, deps.log, deps.spawnAllowanceMs, deps.pins);
   const rewake = createRewake(manager, config.rewake, (message) => deps.log.warn(message));
   // The manager first: once its servers are stopped no notification can arrive at a closed resolver.
   const owned: Closeable[] = [

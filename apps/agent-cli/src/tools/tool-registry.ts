@@ -63,10 +63,10 @@ export class ToolRegistry {
     return [...this.tools.values()].sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  /** What the model may be offered now: every tool but those of a group that is not available. */
+  /** What the model may be offered now: every tool but those withheld and those of a group that is not available. */
   offered(): Tool[] {
     const withheld = new Set([...this.groups.values()].filter((group) => !group.available()).flatMap((group) => group.names));
-    return this.list().filter((tool) => !withheld.has(tool.name));
+    return this.list().filter((tool) => !tool.withheld && !withheld.has(tool.name));
   }
 
   private replaceGroup(name: string, tools: readonly Tool[]): void {

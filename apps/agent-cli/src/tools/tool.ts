@@ -35,6 +35,8 @@ export interface Tool {
   /** JSON Schema of the arguments, as advertised to the model. */
   readonly inputSchema: Readonly<Record<string, unknown>>;
   readonly sideEffects: SideEffects;
+  /** True while the tool may be neither offered to the model nor called (an MCP tool whose definition changed since approval). */
+  readonly withheld?: boolean;
   /**
    * What is wrong with these arguments for this tool's input schema, or undefined. The executor asks before
    * the approval gate, so nobody is asked to approve a call that cannot run; `execute` checks again.

@@ -1,5 +1,6 @@
 import { printable } from '@toolmesh/protocol';
 
+import { McpTool } from '../../mcp/mcp-tool';
 import { describeSideEffects } from '../../tools/describe-side-effects';
 import { type Command, withRuntime } from '../command-context';
 import { ExitCode } from '../exit-codes';
@@ -7,7 +8,8 @@ import { formatTable } from '../format-table';
 
 /**
  * `tools`: every registered tool with the side effects the agent assumes for it; `--json` also says which
- * are deferred (left out of the model's requests until ToolSearch finds them, SPEC A21).
+ * are deferred (left out of the model's requests until ToolSearch finds them, SPEC A21) and each MCP tool's
+ * pin (`pinned`, `new`, or `changed` with both hashes: withheld until approved, `--approve <server>[/<tool>]`).
  */
 export const toolsCommand: Command = (context) =>
   withRuntime(context, async (runtime) => {
@@ -19,6 +21,7 @@ export const toolsCommand: Command = (context) =>
         description: t.description,
         sideEffects: t.sideEffects,
         deferred: deferred.has(t.name),
+        ...(t instanceof McpTool && t.pin ? { pin: t.pin } : {}),
         inputSchema: t.inputSchema,
       }));
       context.io.stdout(`${JSON.stringify({ tools: listing }, null, 2)}\n`);
@@ -27,7 +30,11 @@ export const toolsCommand: Command = (context) =>
       context.io.stdout(
         formatTable(
           ['TOOL', 'SIDE EFFECTS', 'DESCRIPTION'],
-          tools.map((t) => [printable(t.name, 120), describeSideEffects(t.sideEffects), printable(t.description.split('\n')[0])]),
+          tools.map((t) => [
+            printable(t.name, 120),
+            describeSideEffects(t.sideEffects),
+            `${t.withheld ? '[changed: not offered until approved] ' : ''}${printable(t.description.split('\n')[0])}`,
+          ]),
         ),
       );
     }
