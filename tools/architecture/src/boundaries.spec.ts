@@ -213,12 +213,12 @@ const forbidden: Array<[string, Snippet, RegExp]> = [
   [
     'agent CLI tools imports mcp',
     importingAt('apps/agent-cli/src/tools/builtin/boundary-fixture.ts', '../../mcp/client-manager'),
-    /apps\/agent-cli\/src\/tools lies below mcp, config, agent, runtime, cli/,
+    /apps\/agent-cli\/src\/tools lies below mcp, config, skills, agent, runtime, cli/,
   ],
   [
     'agent CLI mcp test support imports runtime',
     importingAt('apps/agent-cli/src/mcp/test-support/boundary-fixture.ts', '../../runtime/runtime-factory'),
-    /apps\/agent-cli\/src\/mcp lies below config, agent, runtime, cli/,
+    /apps\/agent-cli\/src\/mcp lies below config, skills, agent, runtime, cli/,
   ],
   // the registry's floors
   [
@@ -255,17 +255,17 @@ const forbidden: Array<[string, Snippet, RegExp]> = [
   [
     'gateway upstreams imports execution (the old input-required import)',
     importingAt('apps/gateway/src/upstreams/boundary-fixture.ts', '../execution/tool-execution-service'),
-    /apps\/gateway\/src\/upstreams lies below execution, mcp, app, lint/,
+    /apps\/gateway\/src\/upstreams lies below execution, skills, mcp, app, lint/,
   ],
   [
     'gateway call imports auth',
     importingAt('apps/gateway/src/call/boundary-fixture.ts', '../auth/verified-tokens'),
-    /apps\/gateway\/src\/call lies below tool-client, tracing, management, auth, limits, upstreams, execution, mcp, app, lint/,
+    /apps\/gateway\/src\/call lies below tool-client, tracing, management, auth, limits, upstreams, execution, skills, mcp, app, lint/,
   ],
   [
     'gateway auth imports its neighbour tracing',
     importingAt('apps/gateway/src/auth/boundary-fixture.ts', '../tracing/tracing'),
-    /apps\/gateway\/src\/auth lies below limits, upstreams, execution, mcp, app, lint and beside tool-client, tracing, management/,
+    /apps\/gateway\/src\/auth lies below limits, upstreams, execution, skills, mcp, app, lint and beside tool-client, tracing, management/,
   ],
   [
     'gateway mcp/era-2026/handlers imports app',
