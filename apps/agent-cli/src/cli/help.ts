@@ -22,6 +22,9 @@ const APPROVAL_OPTIONS = `  -y, --yes             Approve every tool call that n
       --max-side-effect <read-only|mutating|destructive>
                         Refuse, without asking, any tool call whose side effects are above this level
                         (default: destructive, i.e. nothing is refused for its side effects alone)
+      --approve-changed-tools
+                        Approve every MCP tool whose definition changed since it was approved (--yes
+                        never does; without it such a tool is withheld, see "${PROGRAM} tools --help")
 `;
 const HELP_OPTION = `  -h, --help            Show help (also: ${PROGRAM} <command> --help)
 `;
@@ -104,12 +107,23 @@ Exits with 4 when any server failed.
 
 ${LISTING_OPTIONS}
 ${EXIT_CODES_HELP}`,
-  tools: `Usage: ${PROGRAM} tools [--config <file>] [--json]
+  tools: `Usage: ${PROGRAM} tools [--config <file>] [--json] [--approve <server>[/<tool>]]
 
 Lists the agent's built-in tools (Read, Write, Edit, Glob, Grep, Bash, WaitForEvent) and the tools of every connected
 server as the agent sees them (mcp__<server>__<tool>), with the side effects the agent assumes (read-only
 or mutating, destructive or not; see annotationTrust for server tools) and the description.
---json adds each tool's input schema. Exits with 4 when any server failed (its tools are missing).
+--json adds each tool's input schema and each server tool's pin. Exits with 4 when any server failed
+(its tools are missing).
+
+Pinned definitions: the first time a server's tool is seen, its definition (name, title, description,
+schemas, annotations) is pinned in $XDG_CONFIG_HOME/toolmesh-agent/tool-pins (default ~/.config), mode
+0600. A tool whose definition later differs is withheld: never offered to the model, its calls refused,
+until approved. "run" and "chat" at a terminal ask once per changed tool, showing a diff; elsewhere a
+warning names the server and tool. "pin" in --json: "new" (pinned now), "pinned", or "changed" (with
+"pinnedHash" and "hash").
+      --approve <server>[/<tool>]
+                        Approve the changed definitions of the server's tools (or of one), pinning
+                        them as they are now (repeatable)
 
 ${LISTING_OPTIONS}
 ${EXIT_CODES_HELP}`,
