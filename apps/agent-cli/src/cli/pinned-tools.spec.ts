@@ -5,9 +5,9 @@ import path from 'node:path';
 import { REPO_ROOT } from '@toolmesh/test-peers/server-process';
 
 import { type ScriptedLlmServer, type ScriptedReply, startScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
-import type { Terminal } from './terminal';
 import { runCliInProcess } from '../test-support/in-process-cli';
 import { ExitCode } from './exit-codes';
+import type { Terminal } from './terminal';
 
 /**
  * Pinned tool definitions (issue 46) end to end: a real MCP server process whose tool changes its
