@@ -15,6 +15,7 @@ import { GatewayMetrics, type RequestOutcome } from '../management/gateway-metri
 import { startManagementServer } from '../management/health-server';
 import { buildEras } from '../mcp/build-eras';
 import { connectCatalogueChanges } from '../mcp/change-notifications/catalogue-changes';
+import { connectFederatedResourceChanges } from '../mcp/change-notifications/federated-resource-changes';
 import { connectSkillChanges } from '../mcp/change-notifications/skill-changes';
 import { resolveCallerIdentity } from '../tool-client/caller-identity';
 import { UndiciToolClient } from '../tool-client/undici-tool-client';
@@ -151,7 +152,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     refreshTtlMillis: mcp.catalogue.refreshTtlMillis,
     logger,
   });
-  const upstreamChanges = refreshOnUpstreamChanges(upstreams, catalogue);
+  const upstreamChanges = refreshOnUpstreamChanges(upstreams, catalogue, features);
+  const federatedChanges = features.served ? connectFederatedResourceChanges(features, eras.listeners, logger) : undefined;
   const skillChanges = skills.served ? connectSkillChanges(skills, eras.listeners, mcp.catalogue.refreshTtlMillis, logger) : undefined;
 
   let draining = false;
@@ -208,6 +210,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       notifications.stop();
       upstreamChanges.stop();
       skillChanges?.stop();
+      federatedChanges?.stop();
       stopIndexing?.();
       eras.listeners.closeAll();
       // Set before the server's own drain timer of the same length, so it fires first and counts what the

@@ -79,6 +79,8 @@ export function buildEras(
   const legacyVersions = served.filter((version) => !isModernProtocolVersion(version));
   const allSupported = [...modernVersions, ...legacyVersions];
   const listeners = new ChangeListeners(mcp.notifications);
+  // Resource list changes are told when skills of the gateway's own change, or what an MCP server told (issue 49).
+  const resourcesChange = skills !== undefined || features !== undefined;
   // Tools an MCP server lists only to clients declaring a capability are shown to callers that declare it (issue 44).
   const shownByCapabilities = new CapabilityViews(mcp.catalogue.toolsListPageSize);
   // search_tools (G30) wraps an era's tools/list and tools/call only when it is on: off, they are untouched.
@@ -137,7 +139,7 @@ export function buildEras(
       supportedVersions: legacyVersions,
       preferredVersion: mcp.protocol.preferredVersion,
       serverInfo: mcp.serverInfo,
-      capabilities: declaredCapabilities(legacyMethods, {}, skills !== undefined),
+      capabilities: declaredCapabilities(legacyMethods, {}, resourcesChange),
     },
     () => routingHints.current(),
   );
@@ -184,7 +186,7 @@ export function buildEras(
         () => results.complete(),
       ),
     ],
-    [McpMethod.SubscriptionsListen, listenHandler(listeners, results.meta, skills !== undefined)],
+    [McpMethod.SubscriptionsListen, listenHandler(listeners, results.meta, resourcesChange)],
     // Without an MCP server bundle, 2026 clients still get the empty lists (see empty-prompts-and-resources.ts).
     ...(features ? [] : emptyPromptsAndResources(results)),
     ...modernResourcesAndPrompts(
@@ -196,7 +198,7 @@ export function buildEras(
   ]);
   // Every version served, 2026 first: a client may pick any, as a -32022 offers them.
   // 2026-07-28 has no setLevel: `logging` is declared for the MCP servers' log messages relayed on calls' streams.
-  const capabilities = declaredCapabilities(modernMethods, features ? { logging: {} } : {}, skills !== undefined);
+  const capabilities = declaredCapabilities(modernMethods, features ? { logging: {} } : {}, resourcesChange);
   const discover = discoverHandler({ supportedVersions: allSupported, capabilities }, () => results.cacheable());
   const modern = new Era2026(new Map([[McpMethod.ServerDiscover, discover], ...modernMethods]), {
     servedVersions: modernVersions,

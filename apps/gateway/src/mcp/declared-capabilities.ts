@@ -24,7 +24,7 @@ export function declaredCapabilities(
   served: { has(method: string): boolean },
   /** What is declared for what the gateway relays without a method of its own: `logging` at 2026-07-28, which has no setLevel. */
   relayed: Readonly<Record<string, object>> = {},
-  /** Whether both eras deliver `notifications/resources/list_changed` (the gateway's own skills change: issue 49). */
+  /** Whether both eras deliver `notifications/resources/list_changed` (the gateway's own skills, an MCP server's resources: issue 49). */
   resourcesListChanged = false,
 ): Record<string, object> {
   const declared: Record<string, object> = { ...relayed };

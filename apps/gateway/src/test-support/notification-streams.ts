@@ -55,8 +55,12 @@ export async function openStream(url: string, init: RequestInit): Promise<OpenSt
 
 export const isListChanged = (message: Record<string, unknown>) => message.method === 'notifications/tools/list_changed';
 
-/** A 2026 `subscriptions/listen` for tool-list changes (and prompts, which the gateway does not honour) at `mcpUrl`. */
-export const openListen = (mcpUrl: string, id: string | number) =>
+/** A 2026 `subscriptions/listen` at `mcpUrl`, for tool-list changes (and prompts, which the gateway does not honour) unless told which. */
+export const openListen = (
+  mcpUrl: string,
+  id: string | number,
+  notifications: Record<string, boolean> = { toolsListChanged: true, promptsListChanged: true },
+) =>
   openStream(mcpUrl, {
     method: 'POST',
     headers: modernHeaders('subscriptions/listen'),
@@ -64,7 +68,7 @@ export const openListen = (mcpUrl: string, id: string | number) =>
       jsonrpc: '2.0',
       id,
       method: 'subscriptions/listen',
-      params: { notifications: { toolsListChanged: true, promptsListChanged: true }, _meta: MODERN_META },
+      params: { notifications, _meta: MODERN_META },
     }),
   });
 

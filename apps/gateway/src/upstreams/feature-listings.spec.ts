@@ -85,4 +85,43 @@ describe('FeatureListings', () => {
     ]);
     expect(stalledCalls).toBe(2);
   });
+
+  it('lists a server again at once when told, once more after a listing that was running, and tells a change of its resources only', async () => {
+    let answer = features('one');
+    let calls = 0;
+    let release: () => void = () => undefined;
+    let gate = Promise.resolve();
+    const settled = () => new Promise((resolve) => setImmediate(resolve));
+    const listings = new FeatureListings(
+      ['a'],
+      async () => {
+        calls += 1;
+        await gate;
+        return answer;
+      },
+      settings,
+      logger,
+    );
+    let told = 0;
+    listings.onResourcesChanged(() => (told += 1));
+    await listings.current();
+    expect(told).toBe(0); // the first listing is no change
+
+    gate = new Promise((resolve) => (release = resolve));
+    listings.relist('a');
+    answer = { ...features('one'), prompts: [{ name: 'another' }] };
+    listings.relist('a'); // told while that listing runs, which may have been answered before the change
+    listings.relist('a');
+    release();
+    await settled();
+    await settled();
+    expect(calls).toBe(3); // the first, the relist, one more after it: not one per notification
+    expect(await listings.current()).toEqual([['a', answer]]);
+    expect(told).toBe(0); // prompts changed: resources/list_changed does not speak for them
+
+    answer = { ...answer, skills: [{ uri: 'skill://new/SKILL.md', frontmatter: { name: 'new' }, resources: [] }] };
+    listings.relist('a');
+    await settled();
+    expect(told).toBe(1);
+  });
 });

@@ -109,6 +109,16 @@ export class FederatedFeatures {
     return this.namespaces.size > 0;
   }
 
+  /** Lists `bundle`'s server again now: it told a change of its resources or prompts (`FeatureListings.relist`). */
+  relist(bundle: string): void {
+    this.listings.relist(bundle);
+  }
+
+  /** Told when a server's resources, templates or skills changed; returns the unsubscribe function. */
+  onResourcesChanged(listener: () => void): () => void {
+    return this.listings.onResourcesChanged(listener);
+  }
+
   /** Lists every server once, at start, so that the first client's listing finds them listed. */
   start(): void {
     void this.lists();

@@ -9,7 +9,7 @@ import type { BundleSettings, McpServerBundleSettings, McpServerOAuthSettings } 
 import type { ClientCredentialsSettings } from './client-credentials';
 import { type HeldCallLimits, HeldCalls } from './held-calls';
 import type { UpstreamAnswer } from './relayed-request';
-import type { UpstreamConnection, UpstreamDeps, UpstreamSettings } from './upstream-connection';
+import type { UpstreamChange, UpstreamConnection, UpstreamDeps, UpstreamSettings } from './upstream-connection';
 
 /** Failed requests in a row that open an MCP server's circuit, and how long it then stays open (docs/errors.md). */
 const BREAKER = { failureThreshold: 3, coolDownMillis: 5_000 };
@@ -97,12 +97,12 @@ export class McpUpstreams {
   }
 
   /**
-   * Listens to every MCP server for changes of its tools, one connection per server kept open on this
-   * replica (`UpstreamConnection.watch`); `onChanged` is told the bundle whose server's tools changed.
+   * Listens to every MCP server for changes of its tools, resources and prompts, one connection per server
+   * kept open on this replica (`UpstreamConnection.watch`); `onChanged` is told the bundle and what changed.
    */
-  watchChanges(onChanged: (bundle: string) => void): void {
+  watchChanges(onChanged: (bundle: string, change: UpstreamChange) => void): void {
     for (const bundle of this.settings.keys()) {
-      void this.connection(bundle)?.then((connection) => connection.watch(() => onChanged(bundle)));
+      void this.connection(bundle)?.then((connection) => connection.watch((change) => onChanged(bundle, change)));
     }
   }
 

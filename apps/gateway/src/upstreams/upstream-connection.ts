@@ -116,6 +116,9 @@ interface GuardOptions {
   readonly ended?: () => void;
 }
 
+/** What a watched server told changed: its tools, or its resources, templates, prompts or skills (skills are resources). */
+export type UpstreamChange = 'tools' | 'features';
+
 /** Waits before each new connection of a watched server whose connection was lost; the last repeats. */
 const REOPEN_BACKOFF = { delaysMs: [250, 1000, 2000, 5000, 10_000, 30_000], afterLast: 'repeat' } as const;
 
@@ -131,8 +134,8 @@ const UNTIMED = 2 ** 31 - 1;
  */
 export class UpstreamConnection {
   private readonly session: McpSession;
-  /** Set by `watch`: told of each change of the server's tools, and the connection is kept open. */
-  private onToolsChanged: (() => void) | undefined;
+  /** Set by `watch`: told of each change the server tells, and the connection is kept open. */
+  private onChanged: ((change: UpstreamChange) => void) | undefined;
   /** Kept across connections, so a new one reuses the token while it lasts. */
   private readonly authorization: ClientCredentialsToken | undefined;
   private readonly logLevels: UpstreamLogLevels;
@@ -155,7 +158,10 @@ export class UpstreamConnection {
       events: {
         onConnected: (client) => deps.logger.info('mcp_upstream_connected', { bundle, era: client.era ?? 'unknown' }),
         // What changed while the connection was down was never told: its reopening is told as a change.
-        onReconnected: () => this.onToolsChanged?.(),
+        onReconnected: () => {
+          this.onChanged?.('tools');
+          this.onChanged?.('features');
+        },
         onConnectFailed: (error) => deps.logger.warn('mcp_upstream_connect_failed', { bundle, code: codeOf(asError(error)) }),
         onRenewed: () => deps.logger.info('mcp_upstream_session_renewed', { bundle }),
         // Its handlers ask the 2025 way: spoken to with 2025-11-25 from now on, the call run again (legacy-asks.ts in mcp-client).
@@ -263,14 +269,14 @@ export class UpstreamConnection {
   }
 
   /**
-   * Keeps a connection open to hear the server's `notifications/tools/list_changed` (a 2025 server's GET
-   * stream, a 2026-07-28 server's `subscriptions/listen`, which the client keeps open itself) and tells
-   * `onToolsChanged` of each. A lost connection is opened again after REOPEN_BACKOFF, in the background
+   * Keeps a connection open to hear the server's `notifications/tools/list_changed`, and its resources' and
+   * prompts' (a 2025 server's GET stream, a 2026-07-28 server's `subscriptions/listen`, which the client keeps
+   * open itself for what the server declares `listChanged`), and tells `onChanged` of each. A lost connection is opened again after REOPEN_BACKOFF, in the background
    * and outside the circuit breaker, so no request ever waits for it; what changed while it was down was
    * never told, so its reopening is told as a change.
    */
-  watch(onToolsChanged: () => void): void {
-    this.onToolsChanged = onToolsChanged;
+  watch(onChanged: (change: UpstreamChange) => void): void {
+    this.onChanged = onChanged;
     this.session.keepLive();
   }
 
@@ -410,11 +416,19 @@ export class UpstreamConnection {
     });
     if (lost)
       client.addNotificationListener(({ notification }) => {
-        if (notification.method === McpNotification.ToolsListChanged) this.onToolsChanged?.();
+        const change = CHANGES[notification.method];
+        if (change !== undefined) this.onChanged?.(change);
       });
     return client;
   }
 }
+
+/** The notifications a watched server's changes come as. */
+const CHANGES: Readonly<Record<string, UpstreamChange>> = {
+  [McpNotification.ToolsListChanged]: 'tools',
+  [McpNotification.ResourcesListChanged]: 'features',
+  [McpNotification.PromptsListChanged]: 'features',
+};
 
 /** Only the handlers of `declared`: a client declares the capabilities whose handlers it has (server-requests.ts in mcp-client). */
 function declaring(handlers: ServerRequestHandlers, declared: readonly RelayedCapability[]): ServerRequestHandlers {

@@ -19,7 +19,7 @@ describe('refreshOnUpstreamChanges', () => {
     asked = [];
     answer = async () => ({ outcome: 'unknown-route' });
     changes = refreshOnUpstreamChanges(
-      { watchChanges: (onChanged) => void (tell = onChanged) },
+      { watchChanges: (onChanged) => void (tell = (bundle) => onChanged(bundle, 'tools')) },
       {
         requestRefresh: (bundle) => {
           asked.push(bundle);

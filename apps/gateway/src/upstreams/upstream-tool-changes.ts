@@ -1,5 +1,6 @@
 import type { LiveCatalogue } from '@toolmesh/registry';
 
+import type { FederatedFeatures } from './federated-features';
 import type { McpUpstreams } from './mcp-upstreams';
 
 /** How long an MCP server's burst of `list_changed` is gathered into one refresh of its route. */
@@ -10,11 +11,14 @@ const DEBOUNCE_MILLIS = 100;
  * new generation reaches this replica's notification streams and, through the change channel, the other
  * replicas' (`connectCatalogueChanges`), which also listen to the server themselves. A burst becomes one
  * refresh. A change told while a refresh runs is not lost: its own refresh follows, when the catalogue's
- * interval between requested refreshes of a route allows it.
+ * interval between requested refreshes of a route allows it. Its `notifications/resources/list_changed` or
+ * `prompts/list_changed` has its resources, prompts and skills listed again at once (issue 49), which
+ * coalesces a burst itself (feature-listings.ts); every replica hears the server, so nothing goes over Redis.
  */
 export function refreshOnUpstreamChanges(
   upstreams: Pick<McpUpstreams, 'watchChanges'>,
   catalogue: Pick<LiveCatalogue, 'requestRefresh'>,
+  features?: Pick<FederatedFeatures, 'relist'>,
 ): { stop(): void } {
   const pending = new Map<string, NodeJS.Timeout>();
   let stopped = false;
@@ -29,7 +33,10 @@ export function refreshOnUpstreamChanges(
     timer.unref();
     pending.set(bundle, timer);
   };
-  upstreams.watchChanges((bundle) => refreshSoon(bundle, DEBOUNCE_MILLIS));
+  upstreams.watchChanges((bundle, change) => {
+    if (change === 'tools') refreshSoon(bundle, DEBOUNCE_MILLIS);
+    else if (!stopped) features?.relist(bundle);
+  });
   return {
     stop: () => {
       stopped = true;

@@ -4,7 +4,7 @@ import type { EventStream } from '@toolmesh/transport-http/server';
 export interface ChangeListener {
   /** Sends the era's form of the notification (the 2026 one carries the subscription id). */
   toolsListChanged(): void;
-  /** The same for the resources list: the gateway's own skills changed (issue 49). */
+  /** The same for the resources list: the gateway's own skills, or an MCP server's resources, changed (issue 49). */
   resourcesListChanged(): void;
   /** Ends the stream for shutdown or at the end of its lifetime (the 2026 era sends the listen result first). */
   close(): void;

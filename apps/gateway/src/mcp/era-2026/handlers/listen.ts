@@ -18,7 +18,7 @@ import type { ModernRequestHandler } from '../era-2026';
 /**
  * `subscriptions/listen` (2026-07-28 §Subscriptions): a long-lived event stream that opens with the
  * acknowledgement of what is honoured (tool list changes, and resource list changes when the gateway
- * serves skills of its own: what changes here), then carries `notifications/tools/list_changed` and
+ * serves skills of its own or an MCP server's resources: what changes here), then carries `notifications/tools/list_changed` and
  * `notifications/resources/list_changed`, each tagged with the listen request's id. The
  * client cancels by closing it; shutdown ends it with the listen result. The open response is the only
  * state, so any replica can serve it.
@@ -26,7 +26,7 @@ import type { ModernRequestHandler } from '../era-2026';
 export function listenHandler(
   listeners: ChangeListeners,
   resultMeta: Record<string, unknown>,
-  /** Whether resource-list changes are sent (the gateway's own skills, issue 49). */
+  /** Whether resource-list changes are sent (the gateway's own skills, an MCP server's resources: issue 49). */
   resourcesChange = false,
 ): ModernRequestHandler {
   return async (params, context, id) => {
