@@ -13,7 +13,8 @@ export interface DriftSettings {
   readonly targets: readonly string[];
   /** A person to ask (`run` and `chat` at a terminal, without --yes); absent: nobody is asked. */
   readonly ask?: AskLine;
-  readonly warn: (message: string) => void;
+  /** Where a line for the user goes (stderr, or above an open question): approvals and warnings. */
+  readonly tell: (line: string) => void;
 }
 
 /**
@@ -25,12 +26,12 @@ export function driftApprover(settings: DriftSettings): DriftApprover {
   return async (drift) => {
     const which = `tool "${printableName(drift.tool)}" of MCP server "${drift.server}"`;
     if (settings.approveAll || settings.targets.some((target) => target === drift.server || target === `${drift.server}/${drift.tool}`)) {
-      settings.warn(`approved the changed definition of ${which}`);
+      settings.tell(`approved the changed definition of ${which}`);
       return true;
     }
     if (settings.ask) return /^\s*y(es)?\s*$/i.test(await settings.ask(driftQuestion(drift, which)));
-    settings.warn(
-      `the definition of ${which} changed since it was approved; it is not offered to the model until approved: "${PROGRAM} tools --approve ${drift.server}/${printableName(drift.tool)}" or --approve-changed-tools`,
+    settings.tell(
+      `warning: the definition of ${which} changed since it was approved; it is not offered to the model until approved: "${PROGRAM} tools --approve ${drift.server}/${printableName(drift.tool)}" or --approve-changed-tools`,
     );
     return false;
   };

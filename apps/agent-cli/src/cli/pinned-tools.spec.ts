@@ -78,6 +78,7 @@ describe('agent-cli pinned tool definitions', () => {
     expect(run.code).toBe(ExitCode.Ok);
     expect(run.stderr).toContain('the definition of tool "lookup" of MCP server "orders" changed since it was approved');
     expect(run.stderr).toContain('tools --approve orders/lookup');
+    expect(run.stderr).not.toContain(CHANGED);
     for (const body of bodies(server)) expect(body).not.toContain(CHANGED);
     expect(server.requests[0].body.tools?.map((t) => t.function.name)).not.toContain(LOOKUP);
     // The loop refuses a call of a tool it did not offer; a direct call is refused by the tool itself.
@@ -106,7 +107,10 @@ describe('agent-cli pinned tool definitions', () => {
     const held = setup();
     const server = await model(script());
     held.configure(server.baseUrl);
-    expect((await held.cli(['run', '--yes', 'change it'])).stderr).toContain('tool "lookup" of MCP server "orders" changed');
+    const run = await held.cli(['run', '--yes', 'change it']);
+    expect(run.stderr).toContain('warning: the definition of tool "lookup" of MCP server "orders" changed');
+    // The warning names the server and tool, never the new text (here also the drift call's argument).
+    expect(run.stderr).not.toContain(CHANGED);
     for (const body of bodies(server)) expect(body).not.toContain(`"description":"${CHANGED}"`);
     expect(server.requests[1].body.tools?.map((t) => t.function.name)).not.toContain(LOOKUP);
     expect(server.requests[2].body.messages.at(-1)).not.toMatchObject({ content: expect.stringContaining('shipped') });

@@ -184,7 +184,7 @@ export async function runCli(args: readonly string[], rawIo: CliIo, environment:
             targets: values.approve ?? [],
             // Only a conversation asks; --yes approves calls, never a changed definition.
             ask: (name === 'run' || name === 'chat') && values.yes !== true ? io.terminal?.ask : undefined,
-            warn: (message) => notice(`warning: ${message}\n`),
+            tell: (line) => notice(`${line}\n`),
           }),
         ),
         log: { warn: (message) => notice(`warning: ${message}\n`), progress: (line) => notice(`  [${line}]\n`) },
