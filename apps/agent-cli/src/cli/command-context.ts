@@ -32,10 +32,12 @@ export interface AgentOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Options only some commands read (`watch --timeout <ms> --count <n>`), as given on the command line. */
+/** Options only some commands read (`watch --timeout <ms> --count <n>`, `tools --approve`), as given on the command line. */
 export interface CommandOptions {
   readonly timeout?: string;
   readonly count?: string;
+  /** `tools --approve <server>[/<tool>]`: the changed definitions approved (the approver acts; `tools` checks each names a tool). */
+  readonly approve?: readonly string[];
 }
 
 /** What a command gets: its arguments, the output switches, and a way to open (and own) a runtime. */

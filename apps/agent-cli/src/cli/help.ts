@@ -123,7 +123,7 @@ warning names the server and tool. "pin" in --json: "new" (pinned now), "pinned"
 "pinnedHash" and "hash").
       --approve <server>[/<tool>]
                         Approve the changed definitions of the server's tools (or of one), pinning
-                        them as they are now (repeatable)
+                        them as they are now (repeatable); one that names no tool exits with 2
 
 ${LISTING_OPTIONS}
 ${EXIT_CODES_HELP}`,

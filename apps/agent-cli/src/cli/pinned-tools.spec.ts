@@ -89,6 +89,11 @@ describe('agent-cli pinned tool definitions', () => {
     expect(call.stdout + call.stderr).not.toContain('A-17');
     expect(await lookupPin(cli)).toEqual({ state: 'changed', hash: expect.stringMatching(/^sha256:/), pinnedHash: pinned.hash });
 
+    expect(await cli(['tools', '--approve', 'orders/lokup'])).toMatchObject({
+      code: ExitCode.Usage,
+      stderr: expect.stringContaining('--approve orders/lokup: no tool of a connected server has that name'),
+    });
+    expect(await lookupPin(cli)).toMatchObject({ state: 'changed' });
     const approve = await cli(['tools', '--approve', 'orders/lookup', '--json']);
     expect(approve.stderr).toContain('approved the changed definition of tool "lookup" of MCP server "orders"');
     expect(await lookupPin(cli)).toMatchObject({ state: 'pinned' });

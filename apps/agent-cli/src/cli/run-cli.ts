@@ -199,7 +199,7 @@ export async function runCli(args: readonly string[], rawIo: CliIo, environment:
   };
   try {
     const agent = { model: values.model, maxTurns, transcript: values.transcript, env, workingDirectory: cwd, signal: environment.signal };
-    const options = { timeout: values.timeout, count: values.count };
+    const options = { timeout: values.timeout, count: values.count, approve: values.approve };
     return await command({ io, args: rest, json: values.json === true, config, gate: { cap, approver }, agent, options, openRuntime });
   } catch (error) {
     return report(io, error);

@@ -38,5 +38,12 @@ export const toolsCommand: Command = (context) =>
         ),
       );
     }
+    // A mistyped --approve would otherwise approve nothing without a word.
+    const unmatched = (context.options.approve ?? []).filter(
+      (target) => !tools.some((t) => t instanceof McpTool && (target === t.serverName || target === `${t.serverName}/${t.serverToolName}`)),
+    );
+    for (const target of unmatched)
+      context.io.stderr(`warning: --approve ${printable(target)}: no tool of a connected server has that name\n`);
+    if (unmatched.length > 0) return ExitCode.Usage;
     return runtime.servers.some((s) => s.state === 'failed') ? ExitCode.ServerUnavailable : ExitCode.Ok;
   });
