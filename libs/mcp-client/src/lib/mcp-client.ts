@@ -472,6 +472,8 @@ export class McpClient implements NotificationSource {
         // Whatever changed while the stream was down was never told: listeners hear it now.
         this.listsStale = true;
         if (filter.toolsListChanged) this.publish({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+        if (filter.resourcesListChanged) this.publish({ jsonrpc: '2.0', method: 'notifications/resources/list_changed' });
+        if (filter.promptsListChanged) this.publish({ jsonrpc: '2.0', method: 'notifications/prompts/list_changed' });
       },
     });
   }

@@ -61,7 +61,7 @@ describe('McpClient over Streamable HTTP, 2026-07-28', () => {
             result: {
               resultType: 'complete',
               supportedVersions: ['2026-07-28'],
-              capabilities: { tools: { listChanged: true } },
+              capabilities: { tools: { listChanged: true }, resources: { listChanged: true } },
               ttlMs: 0,
               cacheScope: 'private',
               _meta: SERVER_INFO,
@@ -177,6 +177,17 @@ describe('McpClient over Streamable HTTP, 2026-07-28', () => {
     expect(await eventually(() => notifications.some((n) => n.notification.method === 'notifications/tools/list_changed'))).toBe(true);
     await client.listTools();
     expect(sent('tools/list')).toHaveLength(2);
+    await client.close();
+  });
+
+  it('tells every kind it listens for as changed when its dropped listen stream is opened again: what changed meanwhile was never told', async () => {
+    const { client, notifications } = await connected();
+    expect(sent('subscriptions/listen')[0].body.params?.notifications).toEqual({ toolsListChanged: true, resourcesListChanged: true });
+    listen?.end();
+    expect(await eventually(() => sent('subscriptions/listen').length === 2)).toBe(true);
+    const told = () => notifications.map((n) => n.notification.method);
+    expect(await eventually(() => told().includes('notifications/resources/list_changed'))).toBe(true);
+    expect(told()).toContain('notifications/tools/list_changed');
     await client.close();
   });
 
