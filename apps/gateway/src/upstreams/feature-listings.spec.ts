@@ -17,6 +17,27 @@ const features = (name: string): UpstreamFeatures => ({
   skills: [],
 });
 
+/** A server 'a' whose listing answers `answer`, counted in `calls`, held until `release()` after `hold()`. */
+function gatedServer() {
+  let gate = Promise.resolve();
+  const server = {
+    answer: features('one'),
+    calls: 0,
+    release: () => undefined as void,
+    hold: () => {
+      gate = new Promise((resolve) => (server.release = resolve));
+    },
+    list: async () => {
+      server.calls += 1;
+      await gate;
+      return server.answer;
+    },
+  };
+  return server;
+}
+
+const settled = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('FeatureListings', () => {
   let clock: number;
   const settings = { ttlMillis: 1_000, retryMillis: 100, now: () => clock };
@@ -26,32 +47,20 @@ describe('FeatureListings', () => {
   });
 
   it("waits for each server's first listing only, then serves the last good one while a due listing runs", async () => {
-    let answer = features('one');
-    let calls = 0;
-    let release: () => void = () => undefined;
-    let gate = Promise.resolve();
-    const listings = new FeatureListings(
-      ['a'],
-      async () => {
-        calls += 1;
-        await gate;
-        return answer;
-      },
-      settings,
-      logger,
-    );
+    const server = gatedServer();
+    const listings = new FeatureListings(['a'], server.list, settings, logger);
     expect(await listings.current()).toEqual([['a', features('one')]]);
     clock = 500;
     expect(await listings.current()).toEqual([['a', features('one')]]);
-    expect(calls).toBe(1);
+    expect(server.calls).toBe(1);
 
     clock = 1_000; // due: listed again in the background, the last good served meanwhile
-    gate = new Promise((resolve) => (release = resolve));
-    answer = features('two');
+    server.hold();
+    server.answer = features('two');
     expect(await listings.current()).toEqual([['a', features('one')]]);
-    expect(calls).toBe(2);
-    release();
-    await new Promise((resolve) => setImmediate(resolve));
+    expect(server.calls).toBe(2);
+    server.release();
+    await settled();
     expect(await listings.current()).toEqual([['a', features('two')]]);
   });
 
@@ -87,39 +96,26 @@ describe('FeatureListings', () => {
   });
 
   it('lists a server again at once when told, once more after a listing that was running, and tells a change of its resources only', async () => {
-    let answer = features('one');
-    let calls = 0;
-    let release: () => void = () => undefined;
-    let gate = Promise.resolve();
-    const settled = () => new Promise((resolve) => setImmediate(resolve));
-    const listings = new FeatureListings(
-      ['a'],
-      async () => {
-        calls += 1;
-        await gate;
-        return answer;
-      },
-      settings,
-      logger,
-    );
+    const server = gatedServer();
+    const listings = new FeatureListings(['a'], server.list, settings, logger);
     let told = 0;
     listings.onResourcesChanged(() => (told += 1));
     await listings.current();
     expect(told).toBe(0); // the first listing is no change
 
-    gate = new Promise((resolve) => (release = resolve));
+    server.hold();
     listings.relist('a');
-    answer = { ...features('one'), prompts: [{ name: 'another' }] };
+    server.answer = { ...features('one'), prompts: [{ name: 'another' }] };
     listings.relist('a'); // told while that listing runs, which may have been answered before the change
     listings.relist('a');
-    release();
+    server.release();
     await settled();
     await settled();
-    expect(calls).toBe(3); // the first, the relist, one more after it: not one per notification
-    expect(await listings.current()).toEqual([['a', answer]]);
+    expect(server.calls).toBe(3); // the first, the relist, one more after it: not one per notification
+    expect(await listings.current()).toEqual([['a', server.answer]]);
     expect(told).toBe(0); // prompts changed: resources/list_changed does not speak for them
 
-    answer = { ...answer, skills: [{ uri: 'skill://new/SKILL.md', frontmatter: { name: 'new' }, resources: [] }] };
+    server.answer = { ...server.answer, skills: [{ uri: 'skill://new/SKILL.md', frontmatter: { name: 'new' }, resources: [] }] };
     listings.relist('a');
     await settled();
     expect(told).toBe(1);
