@@ -1,0 +1,43 @@
+import type { RequestContext } from '@toolmesh/transport-http/server';
+
+import type { AuditDecision } from './audit-event';
+
+/**
+ * The audit record of one request on its way (issue 46): the decisions the checks of the call path take,
+ * and what only the path knows (a tool's `isError`, the bundle of a prompt or resource). The trail makes
+ * the event of it once the answer is ready (audit-trail.ts).
+ */
+export class AuditRecord {
+  readonly decisions: AuditDecision[] = [];
+  /** The tool's result was an `isError` result (a tool error, not a JSON-RPC one). */
+  toolError = false;
+  /** The request was answered with an MCP `input_required` round. */
+  inputRequired = false;
+  /** The bundle that served a prompt or resource, and the prompt's name (both from the gateway's own lookup). */
+  feature?: { readonly bundle: string; readonly prompt?: string };
+
+  /** Adds a decision, in the order taken. */
+  decide(decision: AuditDecision): void {
+    this.decisions.push(decision);
+  }
+}
+
+/** A context with its request's audit record: made only for audited requests while the trail is on. */
+interface AuditedContext extends RequestContext {
+  readonly audit?: AuditRecord;
+}
+
+/**
+ * The audit record of the request `context` belongs to, or undefined when the trail is off or the request
+ * is not audited. How every check records its decision, in one line:
+ * `auditOf(context)?.decide({ stage: 'interceptor', name, outcome: 'deny', reason: 'webhook_denied' })`.
+ */
+export function auditOf(context: RequestContext): AuditRecord | undefined {
+  return (context as AuditedContext).audit;
+}
+
+/** The context handed down the call path, carrying `record` (a copy: the trail on, audited requests only). */
+export function withAuditRecord(context: RequestContext, record: AuditRecord): RequestContext {
+  const audited: AuditedContext = { ...context, audit: record };
+  return audited;
+}
