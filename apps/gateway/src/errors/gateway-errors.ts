@@ -20,6 +20,10 @@ export const GatewayErrorCode = {
   TokenExchangeFailed: 'gateway.token_exchange_failed',
   /** A call whose server asked a 2026 caller for input was cancelled, not held: `mcp.heldCalls` were reached. */
   HeldCallsFull: 'gateway.held_calls_full',
+  /** A `tools/call` refused by an `enforce` interceptor (issue 46): the caller's `isError` result names it and its reason. */
+  InterceptorDenied: 'gateway.interceptor_denied',
+  /** A `tools/call` refused because an interceptor failed (timeout, unreachable, malformed answer) and does not fail open. */
+  InterceptorFailed: 'gateway.interceptor_failed',
 } as const;
 
 export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];
