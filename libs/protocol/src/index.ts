@@ -43,6 +43,14 @@ export { isLoggingLevel, LOGGING_LEVELS, McpMethod, McpNotification } from './li
 export { decodeHeaderValue, encodeHeaderValue, MCP_NAME_SOURCE } from './lib/mcp/header-values';
 export { type McpHeaderBinding, readMcpHeaderBindings } from './lib/mcp/mcp-header-bindings';
 export { ANNOTATIONS_CLAIM_META_KEY, type AnnotationsClaim } from './lib/mcp/annotations-claim';
+export {
+  CATALOGUE_ETAG_META_KEY,
+  type CanonicalDefinition,
+  canonicalDefinition,
+  DEFINITION_HASH_META_KEY,
+  definitionHash,
+  type ListedToolDefinition,
+} from './lib/mcp/tool-definition-hash';
 export { type SearchableTool, ToolSearchIndex } from './lib/mcp/tool-search-index';
 export { Cancellation } from './lib/transport/cancellation';
 export { type ExchangeOptions, type McpTransport, type TransportSendOptions } from './lib/transport/mcp-transport';

@@ -1,6 +1,4 @@
-import { printable } from '@toolmesh/protocol';
-
-import type { CanonicalDefinition } from './tool-definition';
+import { type CanonicalDefinition, printable } from '@toolmesh/protocol';
 
 /** Enough lines to show a description and a few schema changes; the rest is counted, not shown. */
 const MAX_DIFF_LINES = 12;

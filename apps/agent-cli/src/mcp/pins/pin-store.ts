@@ -2,8 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+import type { CanonicalDefinition } from '@toolmesh/protocol';
+
 import type { McpServerConfig } from '../server-config';
-import type { CanonicalDefinition } from './tool-definition';
 
 /** One approved tool: its hash, and the definition itself, so that a later change can be shown as a diff. */
 export interface ToolPin {

@@ -1,9 +1,9 @@
 import type { Tool as McpToolDefinition } from '@toolmesh/mcp-client';
+import { canonicalDefinition, definitionHash } from '@toolmesh/protocol';
 
 import type { McpServerConfig } from '../server-config';
 import { definitionDiff } from './definition-diff';
 import type { PinStore } from './pin-store';
-import { canonicalDefinition, definitionHash } from './tool-definition';
 
 /**
  * A tool's definition against its pin: `pinned` (as approved, or approved just now), `new` (first seen,

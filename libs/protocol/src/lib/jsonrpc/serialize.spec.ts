@@ -28,6 +28,21 @@ describe('response serialization', () => {
     expect(JSON.parse(serializedText(serializeResultResponse(3, { content: [] }, members))).result).toEqual({ content: [], ...members });
   });
 
+  it("writes a pre-serialized result's own _meta once, merged with the members' _meta", () => {
+    const raw = new RawJson('{"tools":[]}', { 'io.toolmesh/etag': 'e1', shared: 'own' });
+    expect(JSON.parse(serializedText(serializeResultResponse(5, raw))).result).toEqual({
+      tools: [],
+      _meta: { 'io.toolmesh/etag': 'e1', shared: 'own' },
+    });
+    const text = serializedText(serializeResultResponse(5, raw, { resultType: 'complete', _meta: { shared: 'era', who: 'gw' } }));
+    expect(text.match(/"_meta"/g)).toHaveLength(1);
+    expect(JSON.parse(text).result).toEqual({
+      tools: [],
+      resultType: 'complete',
+      _meta: { 'io.toolmesh/etag': 'e1', shared: 'era', who: 'gw' },
+    });
+  });
+
   it("lets the members win over the result's own, and keeps a result's own __proto__ member as a member", () => {
     const result = JSON.parse('{"content":[],"resultType":"other","__proto__":{"polluted":true}}') as object;
     const text = serializedText(serializeResultResponse(4, result, { resultType: 'complete' }));

@@ -9,7 +9,14 @@ import type { JsonRpcErrorResponse, RequestId } from './messages';
 export class RawJson {
   readonly bytes: Buffer;
 
-  constructor(readonly json: string) {
+  /**
+   * `meta`: the result's own `_meta`, kept out of `json` so that `json` stays the value's content (what a
+   * catalogue compares) and an era adding its own `_meta` merges the two instead of writing the key twice.
+   */
+  constructor(
+    readonly json: string,
+    readonly meta?: Readonly<Record<string, unknown>>,
+  ) {
     this.bytes = Buffer.from(json, 'utf8');
   }
 }
@@ -29,10 +36,17 @@ const CLOSING_BRACE = Buffer.from('}');
 export function serializeResultResponse(id: RequestId, result: object | RawJson, members?: object): SerializedResponse {
   const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
   if (!(result instanceof RawJson)) return `${head}${JSON.stringify(members ? withMembers(result, members) : result)}}`;
+  if (result.meta !== undefined) members = withOwnMeta(result.meta, members);
   if (!members) return [Buffer.from(head), result.bytes, CLOSING_BRACE];
   // The object's own closing brace gives way to the added members: `{"tools":[...]` + `,"resultType":...}`.
   const withoutBrace = result.bytes.subarray(0, result.bytes.lastIndexOf(CLOSING_BRACE[0]));
   return [Buffer.from(head), withoutBrace, Buffer.from(`,${JSON.stringify(members).slice(1)}`), CLOSING_BRACE];
+}
+
+/** The members with the result's own `_meta` merged under any `_meta` they add (theirs win a shared key). */
+function withOwnMeta(meta: Readonly<Record<string, unknown>>, members: object | undefined): object {
+  const added = (members as { _meta?: object } | undefined)?._meta;
+  return { ...members, _meta: added === undefined ? meta : { ...meta, ...added } };
 }
 
 export function serializeErrorResponse(response: JsonRpcErrorResponse): string {
