@@ -41,6 +41,69 @@ const rateLimit = {
   required: ['points', 'durationSeconds'],
   properties: { points: positiveInt, durationSeconds: positiveInt },
 };
+/** Limits on tool calls: the gateway's `rateLimits`, and a curated endpoint's own. */
+const rateLimitsSection = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['perTool'],
+  properties: {
+    perCaller: rateLimit,
+    perTool: {
+      type: 'array',
+      items: { ...rateLimit, required: ['tools', ...rateLimit.required], properties: { ...rateLimit.properties, tools: toolPattern } },
+    },
+  },
+};
+/** A tool name as the manifest format allows it. */
+const toolName = { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,128}$' };
+/** One of `mcp.endpoints` (endpoint-settings.ts); what the schema cannot say is checked by check-endpoints.ts. */
+const curatedEndpoint = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'serve'],
+  properties: {
+    name: { type: 'string', pattern: '^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$' },
+    path: { type: 'string', pattern: '^/[A-Za-z0-9._~/-]*$' },
+    serve: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        minProperties: 1,
+        maxProperties: 1,
+        properties: { bundle: { type: 'string', minLength: 1 }, tools: toolPattern, tag: { type: 'string', minLength: 1, maxLength: 128 } },
+      },
+    },
+    overrides: {
+      type: 'object',
+      propertyNames: toolName,
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        minProperties: 1,
+        properties: {
+          name: toolName,
+          description: { type: 'string', maxLength: 8192 },
+          annotations: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              title: { type: 'string' },
+              readOnlyHint: { type: 'boolean' },
+              destructiveHint: { type: 'boolean' },
+              idempotentHint: { type: 'boolean' },
+              openWorldHint: { type: 'boolean' },
+            },
+          },
+        },
+      },
+    },
+    scopes: { ...scopeList, minItems: 1 },
+    rateLimits: { ...rateLimitsSection, required: [] },
+    toolSearch: { type: 'boolean' },
+  },
+};
 /** Asymmetric signature algorithms only: never `none`, never an HMAC one (whose "key" could be a public key). */
 const ACCEPTED_TOKEN_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
@@ -195,9 +258,15 @@ export const configSchema = {
                 ...tokenClient({ audience: { type: 'string', minLength: 1 } }),
                 anyOf: [{ required: ['resource'] }, { required: ['audience'] }],
               },
+              definitionChanges: { enum: ['accept', 'warn', 'hold'] },
             },
             oneOf: [{ required: ['manifestPath'] }, { required: ['manifestFile'] }, { required: ['openapi'] }, { required: ['mcpServer'] }],
           },
+        },
+        definitionPins: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { pinFile: { type: 'string', minLength: 1 }, approvalToken: credentialSource },
         },
         portal: {
           type: 'object',
@@ -298,6 +367,7 @@ export const configSchema = {
             rateLimitLeaseMax: { type: 'integer', minimum: 1, maximum: 100_000 },
           },
         },
+        endpoints: { type: 'array', items: curatedEndpoint },
         toolClient: {
           type: 'object',
           additionalProperties: false,
@@ -368,18 +438,7 @@ export const configSchema = {
         },
       },
     },
-    rateLimits: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['perTool'],
-      properties: {
-        perCaller: rateLimit,
-        perTool: {
-          type: 'array',
-          items: { ...rateLimit, required: ['tools', ...rateLimit.required], properties: { ...rateLimit.properties, tools: toolPattern } },
-        },
-      },
-    },
+    rateLimits: rateLimitsSection,
     logging: {
       type: 'object',
       additionalProperties: false,

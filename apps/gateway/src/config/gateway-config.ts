@@ -1,5 +1,7 @@
 import type { LogFormat } from '@toolmesh/transport-http/server';
 
+import type { EndpointSettings } from './endpoint-settings';
+
 /** A tool service whose manifest the gateway reads (`mcp.bundles`, SPEC G14). */
 export interface BundleSettings {
   name: string;
@@ -279,6 +281,8 @@ export interface GatewayConfig {
       /** Most points of one limit a replica reserves at once in Redis (limits/redis-leases.ts); 1: a command per call. */
       rateLimitLeaseMax: number;
     };
+    /** Curated endpoints (issue 46): subsets of the catalogue on paths of their own; none by default. */
+    endpoints?: EndpointSettings[];
     toolClient: {
       /** Keep-alive connections per tool service origin. */
       connectionsPerOrigin: number;

@@ -12,6 +12,7 @@ import { CONTROLLED_HEADERS } from '@toolmesh/registry';
 import { parse as parseYaml } from 'yaml';
 
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
+import { endpointsProblem } from './check-endpoints';
 import { configSchema } from './config-schema';
 import { AUTH_DEFAULTS, defaultConfig } from './defaults';
 import type { BundleSettings, GatewayConfig } from './gateway-config';
@@ -90,6 +91,8 @@ export function loadConfig(options: { file?: string; env: NodeJS.ProcessEnv }): 
   checkToolClient(valid.mcp.toolClient);
   checkServerTimeouts(valid.server);
   checkAuth(valid);
+  const endpoints = endpointsProblem(valid);
+  if (endpoints !== undefined) throw configInvalid(endpoints);
   return valid;
 }
 
