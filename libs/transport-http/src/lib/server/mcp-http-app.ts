@@ -65,7 +65,28 @@ export interface McpHttpAppOptions {
   readonly authenticate?: Authenticator;
   /** Public JSON documents served on GET at their exact paths, outside the endpoint (an RFC 9728 metadata document). */
   readonly documents?: ReadonlyMap<string, object>;
+  /** More endpoints, each on a path of its own with an application of its own (the gateway's curated endpoints). */
+  readonly endpoints?: readonly McpEndpointApp[];
 }
+
+/**
+ * Another MCP endpoint of the same front (the gateway's curated endpoints, issue 46): its own path,
+ * application and credentials check (the front's when unset); the front's limits, origin policy, logging
+ * and draining. Its requests' context names it (`RequestContext.endpoint`).
+ */
+export interface McpEndpointApp {
+  readonly name: string;
+  /** Exact, as `endpointPath`. */
+  readonly path: string;
+  readonly dispatch: McpDispatcher;
+  readonly dispatchGet?: McpGetHandler;
+  readonly onAnswered?: McpHttpAppOptions['onAnswered'];
+  readonly batches?: BatchPolicy;
+  readonly authenticate?: Authenticator;
+}
+
+/** The options one endpoint's requests are served with: the default endpoint's, or a curated endpoint's over them. */
+type EndpointOptions = McpHttpAppOptions & { readonly endpoint?: string };
 
 const DEFAULT_STREAM_KEEP_ALIVE_MILLIS = 15_000;
 
@@ -86,21 +107,15 @@ export function createMcpHttpApp(options: McpHttpAppOptions): RequestListener {
   // The endpoint is one exact path, as the POST hot path matches it: not /MCP, not /mcp/.
   app.enable('case sensitive routing');
   app.enable('strict routing');
-  app.all(options.endpointPath, correlatedRequest(options.logger));
-  app.options(options.endpointPath, (req, res, next) => (isPreflight(req) ? answerPreflight(req, res, options.originPolicy) : next()));
-  const { dispatchGet } = options;
-  if (dispatchGet)
-    app.get(options.endpointPath, (req, res) => answerGet(req, res, res.locals.correlation as CorrelationValues, dispatchGet, options));
+  mountEndpoint(app, options);
+  const endpoints = new Map((options.endpoints ?? []).map((endpoint) => [endpoint.path, curatedOptions(options, endpoint)]));
+  for (const endpoint of endpoints.values()) mountEndpoint(app, endpoint);
   for (const [path, document] of options.documents ?? []) {
     const json = JSON.stringify(document);
     app.get(path, (_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(json) }).end(json);
     });
   }
-  app.all(options.endpointPath, (req, res) => {
-    res.setHeader('Allow', 'POST');
-    sendJsonRpcError(res, 405, invalidRequest(null, `${req.method} is not served here; POST one JSON-RPC message`));
-  });
   app.use((req: Request, res: Response) => {
     sendJsonRpcError(res, 404, invalidRequest(null, `no MCP endpoint at ${req.path.slice(0, 64)}; use ${options.endpointPath}`));
   });
@@ -110,15 +125,50 @@ export function createMcpHttpApp(options: McpHttpAppOptions): RequestListener {
   return (req, res) => {
     addCorsHeaders(req, res, options.originPolicy);
     if (req.method !== 'POST' || pathOf(req.url) !== options.endpointPath) {
-      app(req, res);
+      // Asked only off the default endpoint's POSTs: they pay nothing for the others.
+      const curated = req.method === 'POST' && endpoints.size > 0 ? endpoints.get(pathOf(req.url)) : undefined;
+      if (curated === undefined) app(req, res);
+      else post(req, res, curated);
       return;
     }
-    try {
-      startExchange(req, res, options);
-    } catch (error) {
-      sendUnhandledError(res, error, options.logger);
-    }
+    post(req, res, options);
   };
+}
+
+/** An endpoint's routes besides its POSTs: correlation, CORS preflight, its GET stream, 405 for any other method. */
+function mountEndpoint(app: express.Express, options: EndpointOptions): void {
+  const path = options.endpointPath;
+  app.all(path, correlatedRequest(options.logger));
+  app.options(path, (req, res, next) => (isPreflight(req) ? answerPreflight(req, res, options.originPolicy) : next()));
+  const { dispatchGet } = options;
+  if (dispatchGet) app.get(path, (req, res) => answerGet(req, res, res.locals.correlation as CorrelationValues, dispatchGet, options));
+  app.all(path, (req, res) => {
+    res.setHeader('Allow', 'POST');
+    sendJsonRpcError(res, 405, invalidRequest(null, `${req.method} is not served here; POST one JSON-RPC message`));
+  });
+}
+
+/** A curated endpoint's options: the front's, with its own path, application and (when it has one) credentials check. */
+function curatedOptions(options: McpHttpAppOptions, endpoint: McpEndpointApp): EndpointOptions {
+  return {
+    ...options,
+    endpoint: endpoint.name,
+    endpointPath: endpoint.path,
+    dispatch: endpoint.dispatch,
+    dispatchGet: endpoint.dispatchGet,
+    onAnswered: endpoint.onAnswered,
+    batches: endpoint.batches,
+    authenticate: endpoint.authenticate ?? options.authenticate,
+    endpoints: [],
+  };
+}
+
+function post(req: IncomingMessage, res: ServerResponse, options: EndpointOptions): void {
+  try {
+    startExchange(req, res, options);
+  } catch (error) {
+    sendUnhandledError(res, error, options.logger);
+  }
 }
 
 function sendUnhandledError(res: ServerResponse, error: unknown, logger: Logger, context?: RequestContext): void {
@@ -133,7 +183,7 @@ function pathOf(url: string | undefined): string {
 }
 
 /** Correlation first, since it names the request in every later log line; then the exchange in its context. */
-function startExchange(req: IncomingMessage, res: ServerResponse, options: McpHttpAppOptions): void {
+function startExchange(req: IncomingMessage, res: ServerResponse, options: EndpointOptions): void {
   const receivedAt = performance.now();
   const values = readCorrelation(req, res);
   if (!values) return;
@@ -152,7 +202,7 @@ function requestContext(
   values: CorrelationValues,
   receivedAt: number,
   hangUp: HangUp,
-  options: McpHttpAppOptions,
+  options: EndpointOptions,
 ): RequestContext {
   return {
     guid: values.guid,
@@ -167,6 +217,7 @@ function requestContext(
     deadline: receivedAt + options.requestDeadlineMillis,
     receivedAt,
     hangUp,
+    endpoint: options.endpoint,
   };
 }
 
@@ -382,7 +433,7 @@ async function answerGet(
   res: ServerResponse,
   correlation: CorrelationValues,
   dispatchGet: McpGetHandler,
-  options: McpHttpAppOptions,
+  options: EndpointOptions,
 ): Promise<void> {
   const hangUp = new HangUp();
   res.once('close', () => hangUp.fire());

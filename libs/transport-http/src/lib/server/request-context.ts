@@ -39,6 +39,8 @@ export interface RequestContext {
    * cancels its call, SPEC G26), and so also when shutdown cuts the connections left after draining.
    */
   readonly hangUp?: HangUpSignal;
+  /** The curated endpoint the request came to, by its configured name (the gateway's, issue 46); undefined at the default endpoint. */
+  readonly endpoint?: string;
 }
 
 /** Milliseconds left before the request's deadline; never negative. */
