@@ -135,6 +135,7 @@ async function toolsOf(
   const tools = validation.manifest.tools.map((tool) => ({
     ...tool,
     target: { kind: 'openapi', http: convertedEntry(converted.bindings, tool.name) } as const,
+    tags: convertedEntry(converted.tags, tool.name),
   }));
   return { ok: true, tools, refused: [...converted.refused, ...refused], revision: validation.manifest.revision };
 }

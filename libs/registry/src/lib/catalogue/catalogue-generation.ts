@@ -14,6 +14,10 @@ export type ToolsListForm = 'modern' | 'legacy';
  * generation caches (compiled validators) key on the generation or its tool objects and die with it.
  */
 export class CatalogueGeneration {
+  /**
+   * By the name callers use, the tool's `publicTool.name`: its catalogue name, except in a gateway's curated
+   * view, which may show a tool under an operator's alias while the tool keeps its own name for the rest.
+   */
   readonly tools: ReadonlyMap<string, ToolDefinition>;
   /** `{"tools":[...]}`, serialized and encoded once, so `tools/list` writes its bytes whatever its size. */
   readonly toolsListResult: RawJson;
@@ -32,7 +36,7 @@ export class CatalogueGeneration {
     tools: readonly ToolDefinition[],
     pageSize = Number.POSITIVE_INFINITY,
   ) {
-    this.tools = new Map(tools.map((tool) => [tool.name, tool]));
+    this.tools = new Map(tools.map((tool) => [tool.publicTool.name, tool]));
     const modern = tools.map((tool) => tool.publicTool);
     this.toolsListResult = new RawJson(JSON.stringify({ tools: modern }));
     const wraps = tools.some((tool) => tool.output?.wrapsForLegacy);

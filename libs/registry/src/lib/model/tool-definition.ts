@@ -37,6 +37,8 @@ export interface ToolDefinition {
   readonly endpoint: URL;
   /** What kind of source the tool came from, and what calling it needs besides `endpoint`. */
   readonly target: ToolTarget;
+  /** Its OpenAPI operation's `tags`: what a gateway's curated endpoint may select it by (issue 46); none for other sources. */
+  readonly tags?: readonly string[];
   /** The `inputSchema`, compiled when the manifest loaded: a tool whose schema cannot be used is refused then. */
   readonly inputValidator: CompiledSchema;
   /** The manifest's `outputSchema`, compiled at load (SPEC G22); results are checked against it. */

@@ -57,6 +57,12 @@ describe('convertOpenApi', () => {
     expect(converted.manifest.tools[3]['annotations']).toEqual({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
   });
 
+  it("keeps each tool's operation tags, for a gateway's curated endpoints to select by (issue 46)", async () => {
+    const converted = await convertOpenApi(published('3.1/json/petstore.json'), select(['getPetById'], ['store']), SERVICE);
+    expect(converted.tags.get('getPetById')).toEqual(['pet']);
+    expect(converted.tags.get('placeOrder')).toEqual(['store']);
+  });
+
   it('reads OpenAPI 3.0 schemas as JSON Schema: nullable and boolean exclusive bounds', async () => {
     const converted = await convertOpenApi(
       documentWith({

@@ -14,6 +14,8 @@ export interface ConvertedOpenApi {
   /** `{revision, tools}` in the manifest format, so names, prefixes, duplicates and endpoints are checked as for any manifest. */
   readonly manifest: { revision?: string; tools: Array<Record<string, unknown>> };
   readonly bindings: ReadonlyMap<string, HttpBinding>;
+  /** Each tool's operation's `tags`, by tool name: what a gateway's curated endpoint may select tools by. */
+  readonly tags: ReadonlyMap<string, readonly string[]>;
   /** Selected operations that are not tools, each with why. */
   readonly refused: readonly RefusedTool[];
   /** Operations no allowlist or extension selected, as `METHOD /path (operationId)`: for the lint command. */
@@ -68,6 +70,7 @@ async function convertUncached(
   const basePath = new URL(serviceDomain).pathname.replace(/\/+$/, '');
   const tools: Array<Record<string, unknown>> = [];
   const bindings = new Map<string, HttpBinding>();
+  const tags = new Map<string, readonly string[]>();
   const refused: RefusedTool[] = [];
   const ignored: string[] = [];
   const found = new Set<string>();
@@ -120,13 +123,20 @@ async function convertUncached(
     }
     tools.push(converted.tool);
     bindings.set(named.name, converted.binding);
+    tags.set(named.name, operationTags(pathItem?.[method] as Record<string, unknown>));
   }
   for (const operationId of selection.operations) {
     if (!found.has(operationId))
       refused.push(refusal(operationId, "the bundle's allowlist names it, but the document has no such operation"));
   }
   const revision = api.info.version;
-  return { manifest: { ...(typeof revision === 'string' && { revision: revision.slice(0, 128) }), tools }, bindings, refused, ignored };
+  return {
+    manifest: { ...(typeof revision === 'string' && { revision: revision.slice(0, 128) }), tools },
+    bindings,
+    tags,
+    refused,
+    ignored,
+  };
 }
 
 function isSelected(operation: Readonly<Record<string, unknown>>, operationId: string | undefined, selection: OpenApiSelection): boolean {
@@ -134,8 +144,13 @@ function isSelected(operation: Readonly<Record<string, unknown>>, operationId: s
   if (marked === false) return false;
   if (marked === true || (typeof marked === 'object' && marked !== null)) return true;
   if (operationId !== undefined && selection.operations.includes(operationId)) return true;
-  const tags = Array.isArray(operation['tags']) ? operation['tags'] : [];
-  return tags.some((tag) => selection.tags.includes(tag));
+  return operationTags(operation).some((tag) => selection.tags.includes(tag));
+}
+
+/** An operation's `tags`, the strings among them. */
+function operationTags(operation: Readonly<Record<string, unknown>>): readonly string[] {
+  const tags = operation['tags'];
+  return Array.isArray(tags) ? tags.filter((tag): tag is string => typeof tag === 'string') : [];
 }
 
 function refusal(name: string, message: string, code: string = RegistryErrorCode.OperationRefused): RefusedTool {
