@@ -2,7 +2,7 @@
 export { CatalogueGeneration, type ToolsListForm } from './lib/catalogue/catalogue-generation';
 export { type CatalogueLog } from './lib/model/catalogue-log';
 export { type ToolCatalogue } from './lib/catalogue/tool-catalogue';
-export { publicToolIn, type ToolDefinition, type ToolOutput, type ToolTarget } from './lib/model/tool-definition';
+export { publicToolIn, type TaskDeclaration, type ToolDefinition, type ToolOutput, type ToolTarget } from './lib/model/tool-definition';
 export { type RouteConfig } from './lib/model/route';
 export { type HttpBinding, type OpenApiSelection } from './lib/model/http-binding';
 export { lintToolSource, type SourceLint } from './lib/catalogue/lint-tool-source';
@@ -21,6 +21,7 @@ export { ROUTING_HINT_PATH } from './lib/portal/portal-registry';
 export { type SnapshotCache } from './lib/cache/snapshot-cache';
 export { RedisSnapshotCache } from './lib/cache/redis-snapshot-cache';
 export { connectCounterStore, type CounterStoreConnection } from './lib/cache/counter-store-connection';
+export { connectKeyValueStore, type KeyValueConnection } from './lib/cache/key-value-connection';
 export { type CatalogueChangeChannel } from './lib/changes/change-channel';
 export { RedisChangeChannel } from './lib/changes/redis-change-channel';
 export { RoutingHints } from './lib/hints/routing-hints';

@@ -1,7 +1,7 @@
 import { SchemaCompiler } from '@toolmesh/protocol';
 
 import manifestSchema from '../../../../../docs/schemas/tool-manifest.schema.json';
-import { PUBLIC_TOOL_FIELDS, type PublicTool, SERVICE_TARGET, type UncompiledTool } from '../model/tool-definition';
+import { PUBLIC_TOOL_FIELDS, type PublicTool, readTaskDeclaration, SERVICE_TARGET, type UncompiledTool } from '../model/tool-definition';
 
 /** What the gateway knows about one tool service (a bundle) before reading its manifest. */
 export interface BundleTarget {
@@ -58,15 +58,18 @@ export function validateManifest(document: unknown, target: BundleTarget): Manif
       continue;
     }
     const timeoutMillis = tool.timeoutMillis ?? tool._meta?.timeoutMillis;
+    const task = readTaskDeclaration(tool.task);
     definitions.push({
       name: tool.name,
-      publicTool: publicFields(tool),
+      // MCP's own form of the declaration, for clients (2025-11-25 `execution.taskSupport`).
+      publicTool: task ? { ...publicFields(tool), execution: { taskSupport: task.support } } : publicFields(tool),
       endpoint,
       target: SERVICE_TARGET,
       routeToken: target.name,
       ...(timeoutMillis !== undefined && { timeoutMillis }),
       ...(tool.maxResultChars !== undefined && { maxResultChars: tool.maxResultChars }),
       ...(tool.requiredScopes !== undefined && tool.requiredScopes.length > 0 && { requiredScopes: tool.requiredScopes }),
+      ...(task && { task }),
     });
   }
   if (problems.length > 0) return { ok: false, problems: problems.slice(0, MAX_PROBLEMS) };

@@ -53,6 +53,27 @@ export interface ToolDefinition {
   readonly requiredScopes?: readonly string[];
   /** The token of the route the tool came from (`RouteConfig.token`): refreshes, Redis keys and status rows are per route. */
   readonly routeToken: string;
+  /** A tool that may run long as a task (issue 47): its service answers `202 Accepted` with a status URL. */
+  readonly task?: TaskDeclaration;
+}
+
+/**
+ * A tool whose service may answer `202 Accepted` with a `Location` to poll (issue 47): the manifest's `task`
+ * member, an OpenAPI operation's `x-toolmesh-tool.task`.
+ */
+export interface TaskDeclaration {
+  /** MCP's `execution.taskSupport`: a caller may (`optional`) or must (`required`) have the call run as a task. */
+  readonly support: 'optional' | 'required';
+  /** How the service hears of a cancelled task: `delete` sends DELETE to the status URL; `none` only stops the polling. */
+  readonly cancel: 'delete' | 'none';
+}
+
+/** The declaration read from a manifest's `task` member or an operation's extension; undefined when it is not one. */
+export function readTaskDeclaration(member: unknown): TaskDeclaration | undefined {
+  if (typeof member !== 'object' || member === null) return undefined;
+  const { support, cancel } = member as { support?: unknown; cancel?: unknown };
+  if (support !== 'optional' && support !== 'required') return undefined;
+  return { support, cancel: cancel === 'delete' ? 'delete' : 'none' };
 }
 
 /** A validated manifest tool whose `inputSchema` is not compiled (nor its header annotations read) yet. */

@@ -1,5 +1,6 @@
 import { RegistryErrorCode } from '../errors';
 import type { CredentialPlacement, HttpBinding } from '../model/http-binding';
+import { readTaskDeclaration, type TaskDeclaration } from '../model/tool-definition';
 import { remoteRefIn, toJsonSchema } from './json-schema-dialect';
 
 /** One operation of a dereferenced document, with what the conversion needs around it. */
@@ -142,6 +143,7 @@ export function operationTool(
       annotations: { ...methodAnnotations(context.method), ...extension.annotations },
       endpoint: context.pathTemplate.split('{')[0],
       ...(timeout !== undefined && { timeoutMillis: timeout }),
+      ...(extension.task !== undefined && { task: extension.task }),
     },
     binding: {
       method: context.method.toUpperCase(),
@@ -263,14 +265,23 @@ function methodAnnotations(method: string): Record<string, boolean> {
   }
 }
 
-/** The operation's `x-toolmesh-tool` object, if it is one: its annotations and timeout win over the derived ones. */
-function toolExtension(operation: Readonly<Record<string, unknown>>): { annotations?: object; timeoutMillis?: number } {
+/**
+ * The operation's `x-toolmesh-tool` object, if it is one: its annotations and timeout win over the derived
+ * ones; its `task` declares a long-running operation (issue 47), as a manifest tool's `task` member does.
+ */
+function toolExtension(operation: Readonly<Record<string, unknown>>): {
+  annotations?: object;
+  timeoutMillis?: number;
+  task?: TaskDeclaration;
+} {
   const extension = operation['x-toolmesh-tool'];
   if (typeof extension !== 'object' || extension === null) return {};
-  const { annotations, timeoutMillis } = extension as { annotations?: unknown; timeoutMillis?: unknown };
+  const { annotations, timeoutMillis, task } = extension as { annotations?: unknown; timeoutMillis?: unknown; task?: unknown };
+  const declared = readTaskDeclaration(task);
   return {
     ...(typeof annotations === 'object' && annotations !== null && { annotations }),
     ...(Number.isInteger(timeoutMillis) && (timeoutMillis as number) > 0 && { timeoutMillis: timeoutMillis as number }),
+    ...(declared && { task: declared }),
   };
 }
 
