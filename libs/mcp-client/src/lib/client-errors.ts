@@ -27,6 +27,10 @@ export const McpClientErrorCode = {
   ToolDropped: 'client.tool_dropped',
   /** Reported, not thrown: the `subscriptions/listen` stream for a 2026-07-28 server's changes could not be opened; it is tried again. */
   ListenFailed: 'client.listen_failed',
+  /** A server's reply to a task request (tools/call as a task, tasks/get, tasks/result, tasks/cancel, tasks/list) breaks the Tasks specification. */
+  TaskReplyInvalid: 'client.task_reply_invalid',
+  /** A task request the server does not offer: no task capability, or a method its era lacks (2026-07-28 has no tasks/list). */
+  TasksUnsupported: 'client.tasks_unsupported',
 } as const;
 
 export type McpClientErrorCode = (typeof McpClientErrorCode)[keyof typeof McpClientErrorCode];

@@ -39,6 +39,7 @@ import { askedTheLegacyWay } from './legacy-asks';
 import { SdkTransport } from './sdk-transport';
 import { ServerFeatures } from './server-features';
 import { clientCapabilities, registerServerRequests, type ServerRequestHandlers } from './server-requests';
+import { TaskClient } from './tasks/task-client';
 
 export type {
   CallToolResult,
@@ -120,6 +121,9 @@ export class McpClient implements NotificationSource {
   private envelope: Record<string, unknown> | undefined;
   /** Made on first use: most connections are asked for tools only. */
   private serverFeatures: ServerFeatures | undefined;
+  /** The SDK's view of the transport, once connecting: the task methods go through it past the SDK. */
+  private sdkTransport: SdkTransport | undefined;
+  private taskClient: TaskClient | undefined;
 
   constructor(
     private readonly transport: McpTransport,
@@ -186,6 +190,28 @@ export class McpClient implements NotificationSource {
     return (this.serverFeatures ??= new ServerFeatures(this.sdk, this.options.requestTimeoutMs));
   }
 
+  /** The server's tasks (tasks/task-client.ts): a call as a task, its state, result and cancellation. */
+  get tasks(): TaskClient {
+    this.assertConnected();
+    const transport = this.sdkTransport as SdkTransport;
+    return (this.taskClient ??= new TaskClient({
+      serverName: this.options.serverName,
+      era: this.sdk.getProtocolEra() === 'modern' ? 'modern' : 'legacy',
+      capabilities: this.sdk.getServerCapabilities(),
+      timeoutMs: this.options.requestTimeoutMs,
+      envelope: () => (this.envelope ??= this.modernEnvelope()),
+      request: async (method, params, signal) => {
+        this.assertConnected();
+        try {
+          return await transport.request(method, params, this.options.requestTimeoutMs, linkedSignal(signal, this.stopping.signal));
+        } catch (error) {
+          if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) throw this.connectionLost(method, error);
+          throw error;
+        }
+      },
+    }));
+  }
+
   addNotificationListener(listener: NotificationListener): () => void {
     return this.notifications.addNotificationListener(listener);
   }
@@ -198,7 +224,7 @@ export class McpClient implements NotificationSource {
   async connect(): Promise<void> {
     if (this.state !== 'new') throw new Error('McpClient.connect() may be called once');
     this.state = 'connecting';
-    const transport = new SdkTransport(this.transport, {
+    const transport = (this.sdkTransport = new SdkTransport(this.transport, {
       onNotification: (notification) => this.publish(notification),
       onToolDropped: (tool) => {
         // The name is the server's: escaped, so no control character reaches the terminal raw.
@@ -209,7 +235,7 @@ export class McpClient implements NotificationSource {
           ),
         );
       },
-    });
+    }));
     try {
       await this.sdk.connect(transport, { timeout: this.initializeTimeoutMs, prior: this.options.prior });
     } catch (error) {
@@ -616,6 +642,11 @@ function linkedAbort(first: AbortSignal, second: AbortSignal): { signal: AbortSi
       second.removeEventListener('abort', onSecond);
     },
   };
+}
+
+/** The caller's signal joined with the client's own (closing ends every request). */
+function linkedSignal(signal: AbortSignal | undefined, stopping: AbortSignal): AbortSignal {
+  return signal ? AbortSignal.any([signal, stopping]) : stopping;
 }
 
 function asError(error: unknown): Error {

@@ -10,6 +10,7 @@ import {
   type TransportSendOptions,
 } from '@toolmesh/protocol';
 
+import { DirectRequests } from './direct-requests';
 import { type DroppedTool, dropUnmirrorableTools } from './unmirrorable-tools';
 
 export interface SdkTransportHooks {
@@ -36,7 +37,9 @@ export interface SdkTransportHooks {
  * - a 2026-07-28 result without `resultType` is `complete` (spec: the client assumes so; the SDK
  *   rejects such a result as invalid, which would fail a call that succeeded);
  * - whether the connection ended while the probe was unanswered (`closedDuringProbe`): a legacy stdio
- *   server that exits on any request before `initialize`, which a new process then meets with it.
+ *   server that exits on any request before `initialize`, which a new process then meets with it;
+ * - the client's own requests past the SDK (`request`, direct-requests.ts: the Tasks methods), whose
+ *   answers the SDK never sees.
  */
 export class SdkTransport implements McpTransport {
   onmessage?: McpTransport['onmessage'];
@@ -49,6 +52,7 @@ export class SdkTransport implements McpTransport {
   private closedWhileProbing = false;
   /** Ids of the 2026-07-28 `tools/list` requests sent over HTTP, until answered. */
   private readonly toolLists = new Set<RequestId>();
+  private readonly direct = new DirectRequests();
 
   constructor(
     private readonly inner: McpTransport,
@@ -64,6 +68,7 @@ export class SdkTransport implements McpTransport {
 
   async start(): Promise<void> {
     this.inner.onmessage = (message, extra) => {
+      if (this.direct.settle(message)) return;
       if ('id' in message && 'result' in message && (this.modern || message.id === this.probe)) completeByDefault(message.result);
       if ('id' in message && message.id === this.probe) this.probe = undefined;
       if ('id' in message && message.id !== undefined && this.toolLists.delete(message.id) && 'result' in message)
@@ -78,6 +83,7 @@ export class SdkTransport implements McpTransport {
     };
     this.inner.onerror = (error) => this.onerror?.(error);
     this.inner.onclose = () => {
+      this.direct.closeAll();
       if (this.probe !== undefined) this.closedWhileProbing = true;
       // After a response held back for a progress notification, so a result is never lost to the close.
       if (this.progressJustDelivered) queueMicrotask(() => this.onclose?.());
@@ -112,7 +118,15 @@ export class SdkTransport implements McpTransport {
     }
   }
 
+  /** Sends one request past the SDK and returns its result (a JSON-RPC error thrown as a `ProtocolError`). */
+  async request(method: string, params: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
+    const { id, answer } = this.direct.expect(timeoutMs, signal);
+    this.inner.send({ jsonrpc: '2.0', id, method, params }).catch((error: unknown) => this.direct.fail(id, error));
+    return answer;
+  }
+
   close(): Promise<void> {
+    this.direct.closeAll();
     // Our close (the SDK's after a failed or timed-out probe, or the owner's) is not the server ending it.
     this.probe = undefined;
     return this.inner.close();
