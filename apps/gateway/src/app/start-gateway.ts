@@ -17,6 +17,7 @@ import { buildEras } from '../mcp/build-eras';
 import { connectCatalogueChanges } from '../mcp/change-notifications/catalogue-changes';
 import { connectFederatedResourceChanges } from '../mcp/change-notifications/federated-resource-changes';
 import { connectSkillChanges } from '../mcp/change-notifications/skill-changes';
+import { buildTasks } from '../tasks/build-tasks';
 import { resolveCallerIdentity } from '../tool-client/caller-identity';
 import { UndiciToolClient } from '../tool-client/undici-tool-client';
 import { GatewayTracing } from '../tracing/tracing';
@@ -98,6 +99,15 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     );
   // One seal for every MRTR round, a tool's call's or a prompt's or resource's (issue 44).
   const requestStates = RequestStateSeal.fromSecret(mcp.requestStateKey, mcp.requestStateTtlSeconds);
+  // Long calls (issue 47): a long tool's 202 Accepted waited for, or made a task.
+  const tasks = buildTasks(
+    config,
+    toolClient,
+    resolveCallerIdentity(options.env),
+    { forwardAuthorization: mcp.forwardAuthorization, ...(access.identityHeaders && { identityHeaders: access.identityHeaders }) },
+    (name) => catalogue.current()?.tools.get(name),
+    logger,
+  );
   const execution = new ToolExecutionService({
     catalogue,
     client: toolClient,
@@ -112,6 +122,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     upstreams,
     ...(exchanges && { exchanges }),
     limit: new ToolConcurrencyLimit(mcp.toolClient),
+    longCalls: tasks.longCalls,
     logger,
     ...(metrics && { observe: (tool, durationMs, failure) => metrics.toolCall(tool, durationMs, failure) }),
   });
@@ -141,6 +152,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     access.eras,
     features.served ? features : undefined,
     skills.served ? skills : undefined,
+    tasks.serving,
   );
   openStreams = () => eras.listeners.size;
   // search_tools's index is brought up to date as each new tool list is installed, not by a request.
@@ -230,6 +242,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
         access.close(),
         exchanges?.close(),
       ]);
+      tasks.serving?.service.close();
       logger.info('gateway_stopped', {});
     },
   };

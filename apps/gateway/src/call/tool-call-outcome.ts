@@ -1,3 +1,4 @@
+import type { TaskRecord } from '../tasks/task-record';
 import type { InputRequired } from './input-required';
 import type { StateRefusal } from './request-state-seal';
 
@@ -30,10 +31,12 @@ export type UpstreamRefusal = { readonly invalidParams: string } | { readonly re
  * - `input_required`: the tool asks the caller for input first (MRTR), its state sealed;
  * - `refused_upstream`: an MCP server refused what the caller sent, which the caller gets as the same error;
  * - `invalid_request_state`: a retry's `requestState` was refused: not sealed here for this tool, expired,
- *   or brought by another caller or with other arguments (`reason`).
+ *   or brought by another caller or with other arguments (`reason`);
+ * - `task`: a long tool's service accepted the call and the caller asked for a task: it is recorded (issue 47).
  */
 export type ToolCallOutcome =
   | { readonly kind: 'result'; readonly result: GatewayCallToolResult | ForwardedToolResult }
   | { readonly kind: 'input_required'; readonly input: InputRequired }
   | { readonly kind: 'refused_upstream'; readonly refusal: UpstreamRefusal }
-  | { readonly kind: 'invalid_request_state'; readonly reason: StateRefusal };
+  | { readonly kind: 'invalid_request_state'; readonly reason: StateRefusal }
+  | { readonly kind: 'task'; readonly task: TaskRecord };

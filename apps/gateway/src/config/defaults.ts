@@ -71,6 +71,16 @@ export function defaultConfig(env: NodeJS.ProcessEnv = {}): GatewayConfig {
       maxBatchResponseBytes: 1_048_576,
       // A held call keeps its server's request open for a minute and counts against no call slot (issue 43).
       heldCalls: { max: 256, maxPerBundle: 64 },
+      // Long calls as tasks (issue 47; docs/configuration.md says why these).
+      tasks: {
+        enabled: false,
+        defaultTtlMillis: 3_600_000,
+        maxTtlMillis: 86_400_000,
+        poll: { defaultMillis: 2_000, minMillis: 250, maxMillis: 30_000 },
+        statusTimeoutMillis: 5_000,
+        maxFailedPolls: 5,
+        listPageSize: 100,
+      },
       // An MCP server's requests to the caller during one call, waiting for answers at once (issue 43).
       maxRelayedRequestsPerCall: 16,
       // About 100 bytes each: 10,000 sessions' levels are a megabyte (issue 44).

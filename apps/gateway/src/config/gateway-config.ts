@@ -1,5 +1,7 @@
 import type { LogFormat } from '@toolmesh/transport-http/server';
 
+import type { TaskSettings } from '../tasks/task-settings';
+
 import type { EndpointSettings } from './endpoint-settings';
 
 /** A tool service whose manifest the gateway reads (`mcp.bundles`, SPEC G14). */
@@ -189,6 +191,8 @@ export interface GatewayConfig {
      * at most `max` in all and `maxPerBundle` of one bundle; past either, the call is cancelled, not held.
      */
     heldCalls: { max: number; maxPerBundle: number };
+    /** Long calls as tasks (issue 47): a declared tool's `202 Accepted` polled, and given to clients as a task. */
+    tasks: TaskSettings;
     /**
      * Requests (elicitation, sampling, roots) one call's MCP server may have waiting for our caller's
      * answers at once; past it a request is refused to the server, not relayed.

@@ -4,6 +4,7 @@ import type { InputAnswers } from '../call/input-required';
 import type { ToolCallOutcome } from '../call/tool-call-outcome';
 import type { TraceHeaders } from '../call/trace-context';
 import type { CallerStream } from '../upstreams/caller-stream';
+import type { TaskWish } from '../tasks/long-calls';
 import type { CallerRelay } from '../upstreams/server-request-relay';
 import { toolResult } from './result-mapper';
 
@@ -22,6 +23,8 @@ export interface CallExtras {
   readonly callerRelay?: CallerRelay;
   /** The caller as the answer of an MCP server's tool reaches it: its going away, its progress (issue 44). */
   readonly callerStream?: CallerStream;
+  /** The caller asked for a task, should a long tool's service accept the call (issue 47). */
+  readonly task?: TaskWish;
 }
 
 /** Told of every call that reached a tool's source: for the tool-call metrics (SPEC G23). `failure`: its kind, when it failed. */

@@ -7,6 +7,7 @@ import type { RequestStateSeal } from '../call/request-state-seal';
 import type { ServiceCredentials } from '../call/service-credentials';
 import type { ToolCallOutcome } from '../call/tool-call-outcome';
 import type { CallerIdentity } from '../tool-client/caller-identity';
+import type { LongCalls } from '../tasks/long-calls';
 import type { ToolClient } from '../tool-client/tool-client';
 import type { McpUpstreams } from '../upstreams/mcp-upstreams';
 import { CallSlots } from './call-slots';
@@ -41,6 +42,8 @@ export interface ToolExecutionOptions {
   readonly limit: ToolConcurrencyLimit;
   readonly logger: Logger;
   readonly observe?: ToolCallObserver;
+  /** What becomes of a long tool's `202 Accepted` (issue 47). */
+  readonly longCalls?: LongCalls;
 }
 
 /** Why no tool was found for a name: the gateway's own failures, which each era puts on the wire its own way. */
@@ -71,6 +74,7 @@ export class ToolExecutionService {
       exchanges: options.exchanges,
       logger,
       observe,
+      longCalls: options.longCalls,
     };
     this.service = new ServiceInvoker(http);
     this.openapi = new OpenApiInvoker(http, options.credentials);

@@ -2,12 +2,16 @@ import { isModernProtocolVersion, McpMethod } from '@toolmesh/protocol';
 import type { RoutingHints, ToolCatalogue, ToolsListForm } from '@toolmesh/registry';
 import type { RequestContext } from '@toolmesh/transport-http/server';
 
+import type { GatewayCallToolResult } from '../call/tool-call-outcome';
 import type { GatewayConfig } from '../config/gateway-config';
 import type { CallAdmission, RateLimitAdmission } from '../execution/call-admission';
 import { legacyCallIdentity, modernCallIdentity } from '../execution/idempotency-key';
 import type { ToolExecutionService } from '../execution/tool-execution-service';
 import type { SkillCatalogue } from '../skills/skill-catalogue';
 import { SkillsMethod } from '../skills/skills-protocol';
+import type { TaskServing } from '../tasks/build-tasks';
+import { legacyTaskCalls, modernTaskCalls } from '../tasks/task-calls';
+import { legacyTaskMethods, modernTaskMethods } from '../tasks/task-methods';
 import type { GatewayTracing } from '../tracing/tracing';
 import type { FederatedFeatures } from '../upstreams/federated-features';
 import { CapabilityViews } from './caller-capabilities';
@@ -73,6 +77,8 @@ export function buildEras(
   features?: FederatedFeatures,
   /** The gateway's own skills (issue 49): given only when some source is configured; they bring the resources methods. */
   skills?: SkillCatalogue,
+  /** Long calls as tasks (issue 47): given only when `mcp.tasks.enabled`; they bring the `tasks/*` methods. */
+  tasks?: TaskServing,
 ): GatewayEras {
   const served = mcp.protocol.supportedVersions;
   const modernVersions = served.filter(isModernProtocolVersion);
@@ -120,6 +126,7 @@ export function buildEras(
             identify: legacyCallIdentity,
             shapeResult: toolResultShaper('legacy', mcp.defaultMaxResultChars),
             streamToCaller: legacyStream,
+            ...(tasks && { tasks: legacyTaskCalls }),
           },
           tracing,
           admit,
@@ -132,6 +139,7 @@ export function buildEras(
       ...withSkills(features ? resourcesAndPromptsHandlers(features, legacyErrors, pageSize, legacyStream) : [], legacyErrors),
       // Logging only with an MCP server bundle: its servers' log messages are the only ones a caller gets (issue 44).
       ...(features ? [[McpMethod.LoggingSetLevel, setLevelHandler(logLevels)] as [string, RequestHandler]] : []),
+      ...(tasks ? legacyTaskMethods(taskDeps(tasks, execution, 'legacy', mcp.defaultMaxResultChars), tasks.withList) : []),
     ],
   );
   const initialize = initializeHandler(
@@ -176,6 +184,7 @@ export function buildEras(
               refuse: paramHeaderRefusal,
               shapeResult: toolResultShaper('modern', mcp.defaultMaxResultChars),
               streamToCaller: modernCallStream(results),
+              ...(tasks && { tasks: modernTaskCalls(results.meta) }),
             },
             tracing,
             admit,
@@ -187,6 +196,7 @@ export function buildEras(
       ),
     ],
     [McpMethod.SubscriptionsListen, listenHandler(listeners, results.meta, resourcesChange)],
+    ...(tasks ? modernTaskMethods(taskDeps(tasks, execution, 'modern', mcp.defaultMaxResultChars), results.meta) : []),
     // Without an MCP server bundle, 2026 clients still get the empty lists (see empty-prompts-and-resources.ts).
     ...(features ? [] : emptyPromptsAndResources(results)),
     ...modernResourcesAndPrompts(
@@ -205,6 +215,24 @@ export function buildEras(
     allSupported,
   });
   return { ...createDispatcher({ modern, legacy }, onAnswered), listeners, acceptsBatch: legacy.acceptsBatch, ...(search && { search }) };
+}
+
+/** The `tasks/*` handlers' parts: a task's result shaped as the era shapes a call's (the tool's output budget). */
+function taskDeps(
+  tasks: TaskServing,
+  execution: ToolExecutionService,
+  era: 'legacy' | 'modern',
+  defaultMaxResultChars: number | undefined,
+) {
+  const shape = toolResultShaper(era, defaultMaxResultChars);
+  return {
+    tasks: tasks.service,
+    headersFor: tasks.headersFor,
+    shape: (record: { tool: string }, result: GatewayCallToolResult) => {
+      const tool = execution.toolInMemory(record.tool);
+      return tool ? shape(tool, result) : result;
+    },
+  };
 }
 
 /** Whether the catalogue in memory shows some callers tools it hides from others, by their declared capabilities. */

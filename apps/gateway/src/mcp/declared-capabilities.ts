@@ -1,6 +1,7 @@
 import { McpMethod } from '@toolmesh/protocol';
 
 import { SKILLS_EXTENSION, SkillsMethod } from '../skills/skills-protocol';
+import { TASKS_EXTENSION, TasksMethod } from '../tasks/task-wire';
 
 /**
  * Each server capability, the methods a client may call once it is declared, and what is declared for it.
@@ -33,5 +34,11 @@ export function declaredCapabilities(
   // The Skills extension (SEP-2640) is declared by the same rule, inline under `extensions`; it needs `resources`.
   if (declared.resources !== undefined && served.has(SkillsMethod.List) && served.has(SkillsMethod.Get))
     declared.extensions = { [SKILLS_EXTENSION]: served.has(SkillsMethod.DirectoryRead) ? { directoryRead: true } : {} };
+  // Tasks (issue 47): the 2025-11-25 `tasks` capability where `tasks/result` is served, the SEP-2663 extension where `tasks/update` is.
+  if (served.has(TasksMethod.Get) && served.has(TasksMethod.Cancel)) {
+    if (served.has(TasksMethod.Result))
+      declared.tasks = { ...(served.has(TasksMethod.List) && { list: {} }), cancel: {}, requests: { tools: { call: {} } } };
+    else if (served.has(TasksMethod.Update)) declared.extensions = { ...declared.extensions, [TASKS_EXTENSION]: {} };
+  }
   return declared;
 }

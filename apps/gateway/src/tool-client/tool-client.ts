@@ -17,8 +17,17 @@ export interface ToolHttpRequest {
 }
 
 export type ToolHttpResponse =
-  | { readonly kind: 'reply'; readonly status: number; readonly body: string }
+  | { readonly kind: 'reply'; readonly status: number; readonly body: string; readonly accepted?: AcceptedHeaders }
   | { readonly kind: 'failure'; readonly reason: ToolCallFailureReason; readonly detail: string };
+
+/**
+ * What a `202 Accepted` reply says of where and when to look for the outcome (issue 47): read only from a 202,
+ * so other replies cost nothing. Raw header values; the tasks poller checks them.
+ */
+export interface AcceptedHeaders {
+  readonly location?: string;
+  readonly retryAfter?: string;
+}
 
 export type ToolCallFailureReason = 'timeout' | 'cancelled' | 'connection_refused' | 'network' | 'reply_too_large' | 'reply_too_deep';
 

@@ -2,7 +2,7 @@ import { BoundedJsonBody } from '@toolmesh/protocol';
 import type { HangUpSignal } from '@toolmesh/transport-http/server';
 import { Agent, type Dispatcher } from 'undici';
 
-import type { ToolClient, ToolHttpRequest, ToolHttpResponse } from './tool-client';
+import type { AcceptedHeaders, ToolClient, ToolHttpRequest, ToolHttpResponse } from './tool-client';
 
 export interface UndiciToolClientOptions {
   /** Keep-alive connections per tool service origin. */
@@ -77,6 +77,7 @@ export class UndiciToolClient implements ToolClient {
  */
 class ToolReplyCollector implements Dispatcher.DispatchHandler {
   private status = 0;
+  private accepted: AcceptedHeaders | undefined;
   private readonly body: BoundedJsonBody;
   private readonly timer: NodeJS.Timeout;
   private timedOut = false;
@@ -119,8 +120,9 @@ class ToolReplyCollector implements Dispatcher.DispatchHandler {
     if (this.stopReason) abort(this.stopReason);
   }
 
-  onHeaders(statusCode: number): boolean {
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
     this.status = statusCode;
+    if (statusCode === 202) this.accepted = acceptedHeaders(rawHeaders);
     return true;
   }
 
@@ -141,7 +143,10 @@ class ToolReplyCollector implements Dispatcher.DispatchHandler {
   }
 
   onComplete(): void {
-    this.finish({ kind: 'reply', status: this.status, body: this.body.text() });
+    const body = this.body.text();
+    this.finish(
+      this.accepted ? { kind: 'reply', status: this.status, body, accepted: this.accepted } : { kind: 'reply', status: this.status, body },
+    );
   }
 
   onError(error: Error): void {
@@ -161,6 +166,18 @@ class ToolReplyCollector implements Dispatcher.DispatchHandler {
     this.settled = true;
     this.settle(response);
   }
+}
+
+/** A 202's `Location` and `Retry-After` (the first of each), from undici's raw name/value pairs. */
+function acceptedHeaders(rawHeaders: Buffer[]): AcceptedHeaders {
+  let location: string | undefined;
+  let retryAfter: string | undefined;
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i].toString('latin1').toLowerCase();
+    if (name === 'location') location ??= rawHeaders[i + 1].toString('latin1');
+    else if (name === 'retry-after') retryAfter ??= rawHeaders[i + 1].toString('latin1');
+  }
+  return { ...(location !== undefined && { location }), ...(retryAfter !== undefined && { retryAfter }) };
 }
 
 function classifyFailure(error: unknown, timedOut: boolean, timeoutMillis: number): ToolHttpResponse {

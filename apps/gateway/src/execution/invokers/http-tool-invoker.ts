@@ -6,6 +6,7 @@ import type { BundleTokenExchanges } from '../../auth/bundle-token-exchanges';
 import { callTimeoutMillis } from '../../call/call-timeout';
 import type { RequestStateSeal } from '../../call/request-state-seal';
 import type { ToolCallOutcome } from '../../call/tool-call-outcome';
+import type { LongCalls } from '../../tasks/long-calls';
 import type { ToolClient, ToolHttpRequest, ToolHttpResponse } from '../../tool-client/tool-client';
 import type { CallSlots } from '../call-slots';
 import { stateBinding } from '../request-state-binding';
@@ -26,6 +27,8 @@ export interface HttpInvokerDeps {
   readonly exchanges?: BundleTokenExchanges;
   readonly logger: Logger;
   readonly observe?: ToolCallObserver;
+  /** What becomes of a long tool's `202 Accepted` (issue 47); without it a 202 is mapped as any reply. */
+  readonly longCalls?: LongCalls;
 }
 
 /**
@@ -90,6 +93,16 @@ export abstract class HttpToolInvoker<Target extends ToolTarget> implements Tool
     const durationMs = Math.round(performance.now() - started);
     if (reply.kind === 'reply' && (reply.status === 404 || reply.status === 410)) this.gone(tool, context);
     this.observed(name, reply, durationMs, context);
+    if (reply.kind === 'reply' && reply.status === 202 && tool.task !== undefined && this.deps.longCalls)
+      return this.deps.longCalls.accepted({
+        tool,
+        form: this.replyForm,
+        accepted: reply.accepted,
+        headers: request.headers,
+        wish: extras.task,
+        timeoutMillis: timeoutMillis - durationMs,
+        hangUp: context.hangUp,
+      });
     const mapped = mapToolReply(name, reply, durationMs, tool.output, this.replyForm);
     return 'inputRequired' in mapped
       ? { kind: 'input_required', input: this.deps.requestStates.sealInput(stateBinding(name, args, context), mapped.inputRequired) }

@@ -1,4 +1,5 @@
 import {
+  internalError,
   invalidParams,
   invalidRequest,
   jsonRpcError,
@@ -17,6 +18,7 @@ import { traceHeaders } from '../../call/trace-context';
 import type { AdmissionRefusal, CallAdmission } from '../../execution/call-admission';
 import { type CallIdentity, idempotencyKey } from '../../execution/idempotency-key';
 import type { ToolExecutionService } from '../../execution/tool-execution-service';
+import type { TasksCallEra } from '../../tasks/task-calls';
 import type { CallTrace, GatewayTracing } from '../../tracing/tracing';
 import { callerCapabilities, mayUse } from '../caller-capabilities';
 import type { EraErrors } from '../era-errors';
@@ -49,6 +51,8 @@ export interface ToolsCallEra {
    * progress, when the caller asked for it, and in the 2025 era the server's requests during the call.
    */
   readonly streamToCaller?: (id: RequestId, params: Record<string, unknown>, context: RequestContext) => CallStream | undefined;
+  /** A long-running tool's call as a task (issue 47), when the gateway serves tasks. */
+  readonly tasks?: TasksCallEra;
 }
 
 /**
@@ -84,6 +88,8 @@ export function toolsCallHandler(
     }
     const refused = era.refuse?.(found, args as Record<string, unknown>, context, id);
     if (refused) return { answered: refused };
+    const taskWish = found.task && era.tasks?.wish(found, params, context, id);
+    if (taskWish && 'refused' in taskWish) return taskWish.refused;
     const answersProblem = inputAnswersProblem(params);
     if (answersProblem) return invalidParams(id, answersProblem);
 
@@ -102,6 +108,7 @@ export function toolsCallHandler(
       answers: readInputAnswers(params),
       callerRelay: stream?.relay,
       callerStream: stream,
+      task: taskWish,
     };
     const running = execution.call(found, args as Record<string, unknown>, context, extras);
     if (stream === undefined) return answer(await running, found, id, era, traced);
@@ -137,6 +144,8 @@ function answer(
       return refusedUpstream(id, outcome.refusal);
     case 'invalid_request_state':
       return invalidParams(id, `"requestState" ${STATE_REFUSALS[outcome.reason]}; call the tool again without it`);
+    case 'task':
+      return era.tasks?.created(id, outcome.task) ?? internalError(id);
   }
 }
 

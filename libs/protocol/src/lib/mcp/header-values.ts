@@ -4,10 +4,14 @@ import { McpMethod } from './methods';
  * The methods whose `Mcp-Name` header repeats a body field, and that field (2026-07-28, Streamable HTTP
  * "Standard MCP request headers"): the client sets it from the body, the server checks it against it.
  */
-export const MCP_NAME_SOURCE: ReadonlyMap<string, 'name' | 'uri'> = new Map([
+export const MCP_NAME_SOURCE: ReadonlyMap<string, 'name' | 'uri' | 'taskId'> = new Map([
   [McpMethod.ToolsCall, 'name'],
   [McpMethod.PromptsGet, 'name'],
   [McpMethod.ResourcesRead, 'uri'],
+  // The Tasks extension (SEP-2663, "Routing Headers"): a task's methods name it, so a balancer can route them.
+  ['tasks/get', 'taskId'],
+  ['tasks/update', 'taskId'],
+  ['tasks/cancel', 'taskId'],
 ]);
 
 const BASE64_PREFIX = '=?base64?';

@@ -1,0 +1,55 @@
+import { connectKeyValueStore, type ToolDefinition } from '@toolmesh/registry';
+import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
+
+import type { GatewayConfig } from '../config/gateway-config';
+import type { ExecutionSettings } from '../execution/tool-execution-service';
+import { OutboundHeaders } from '../execution/invokers/outbound-headers';
+import type { CallerIdentity } from '../tool-client/caller-identity';
+import type { ToolClient } from '../tool-client/tool-client';
+import { LongCalls, statusHeaders } from './long-calls';
+import { RedisTaskStore } from './redis-task-store';
+import { MemoryTaskStore, type TaskStore } from './task-store';
+import { type StatusHeaders, TaskService } from './task-service';
+
+/** What the eras serve tasks with (build-eras.ts), when `mcp.tasks.enabled`. */
+export interface TaskServing {
+  readonly service: TaskService;
+  /** The headers a status read made for a request carries: the gateway's identity and what it forwards of the caller's. */
+  readonly headersFor: (context: RequestContext) => StatusHeaders;
+  /** `tasks/list` (2025-11-25) only where callers are authenticated: without, a list would show everybody's tasks. */
+  readonly withList: boolean;
+}
+
+/**
+ * The tasks part of the gateway (issue 47): `longCalls` always (a long tool's 202 is waited for within the
+ * deadline even with tasks off), `serving` when tasks are on, their records in Redis when `mcp.redis.url`
+ * is set (every replica answers for every task), else in this process.
+ */
+export function buildTasks(
+  config: GatewayConfig,
+  client: ToolClient,
+  caller: CallerIdentity,
+  settings: Pick<ExecutionSettings, 'forwardAuthorization' | 'identityHeaders'>,
+  toolNamed: (name: string) => ToolDefinition | undefined,
+  logger: Logger,
+): { longCalls: LongCalls; serving?: TaskServing } {
+  const { tasks, redis } = config.mcp;
+  if (!tasks.enabled) return { longCalls: new LongCalls(client, tasks, undefined, logger) };
+  const store: TaskStore =
+    redis.url === undefined
+      ? new MemoryTaskStore()
+      : new RedisTaskStore(
+          connectKeyValueStore({
+            url: redis.url,
+            connectTimeoutMillis: redis.commandTimeoutMillis * 5,
+            commandTimeoutMillis: redis.commandTimeoutMillis,
+          }),
+          redis.keyPrefix,
+        );
+  const service = new TaskService(store, client, tasks, toolNamed, logger);
+  const headers = new OutboundHeaders(caller, settings);
+  return {
+    longCalls: new LongCalls(client, tasks, service, logger),
+    serving: { service, headersFor: (context) => statusHeaders(headers.of(context, {}, undefined)), withList: config.auth !== undefined },
+  };
+}
