@@ -12,6 +12,7 @@ import { SAMPLE_SKILLS, SKILLS_PATH } from './sample-skills';
 import { type Tool, TOOLS } from './tools';
 import { ChangingTools } from './tools/changing-tools';
 import type { CallInput } from './tools/define-tool';
+import { JOBS, JOBS_PATH_PREFIX } from './tools/jobs';
 
 export interface ToolServiceOptions {
   /** 0 lets the OS pick a free port; `url` then tells which. */
@@ -98,6 +99,10 @@ export async function startToolService(options: ToolServiceOptions): Promise<Too
   }
 
   function endpointAt(pathname: string): Endpoint | undefined {
+    if (pathname.startsWith(JOBS_PATH_PREFIX)) {
+      const id = pathname.slice(JOBS_PATH_PREFIX.length);
+      return { GET: () => JOBS.status(id), DELETE: () => JOBS.cancel(id) };
+    }
     if (!pathname.startsWith(TOOL_PATH_PREFIX)) return fixedEndpoints.get(pathname);
     const tool = toolsByName.get(pathname.slice(TOOL_PATH_PREFIX.length));
     return tool && { POST: (req, signal) => callTool(tool, req, signal) };

@@ -29,6 +29,8 @@ export interface ToolSpec<Args> {
   readonly inputSchema: InputSchema;
   readonly annotations: ToolAnnotations;
   readonly timeoutMillis: number;
+  /** A tool that answers `202 Accepted` with a job to poll (issue 47): the manifest's `task` member. */
+  readonly task?: { readonly support: 'optional' | 'required'; readonly cancel?: 'delete' | 'none' };
   /**
    * Called with arguments already valid against inputSchema; `signal` aborts when the caller goes away;
    * `input` is what the gateway tells of the client's side of MRTR.

@@ -5,6 +5,7 @@ import type { Tool } from './define-tool';
 import { echoTextTool } from './echo-text';
 import { alwaysFailsTool, missingDataFieldTool, nonJsonReplyTool, retiredToolTool } from './faulty-replies';
 import { INPUT_REQUIRED_TOOLS } from './input-required-tools';
+import { LONG_RUNNING_TOOLS } from './long-running-tools';
 import { orderSearchTool } from './order-search';
 import { productSearchTool } from './product-search';
 import { serviceInfoTool } from './service-info';
@@ -35,4 +36,5 @@ export const TOOLS: readonly Tool[] = [
   missingCapabilityTool,
   elicitationTool,
   ...INPUT_REQUIRED_TOOLS,
+  ...LONG_RUNNING_TOOLS,
 ];
