@@ -23,6 +23,9 @@ const ESM_ONLY_PACKAGES = [
   'decompress-response',
   'form-data-encoder',
   'p-cancelable',
+  // The gateway's redaction interceptor's detectors (ADR 0027): ES modules only (@redactpii/node's `require` export too).
+  '@secretlint',
+  '@redactpii',
 ];
 
 /** Shared Jest settings; every project's jest.config.js starts from this preset. */

@@ -11,6 +11,8 @@ import type { GatewayConfig } from '../config/gateway-config';
 import { featureStateBinding } from '../execution/request-state-binding';
 import { ToolConcurrencyLimit } from '../execution/tool-concurrency-limit';
 import { ToolExecutionService } from '../execution/tool-execution-service';
+import { buildCallInterceptors } from '../interceptors/call-interceptors';
+import { knownNames } from '../interceptors/interceptor-settings';
 import { GatewayMetrics, type RequestOutcome } from '../management/gateway-metrics';
 import { startManagementServer } from '../management/health-server';
 import { buildEras } from '../mcp/build-eras';
@@ -90,6 +92,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       })
     : undefined;
   const access = buildCallerAccess(config, logger, metrics);
+  const intercept = buildCallInterceptors(config.interceptors, knownNames(config));
   const exchanges =
     config.auth &&
     BundleTokenExchanges.of(
@@ -149,7 +152,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
         },
       }),
     },
-    access.eras,
+    intercept ? { ...access.eras, intercept } : access.eras,
     features.served ? features : undefined,
     skills.served ? skills : undefined,
     tasks.serving,

@@ -468,5 +468,8 @@ export const configSchema = {
         format: { enum: ['kv', 'json'] },
       },
     },
+    // Each entry's fields are checked by interceptors/interceptor-settings.ts, compiled only when the section is
+    // given: a gateway without interceptors compiles and carries nothing of them (issue 46).
+    interceptors: { type: 'array', items: { type: 'object' } },
   },
 } as const;

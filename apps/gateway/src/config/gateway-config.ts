@@ -2,6 +2,7 @@ import type { LogFormat } from '@toolmesh/transport-http/server';
 
 import type { TaskSettings } from '../tasks/task-settings';
 
+import type { InterceptorSettings } from '../interceptors/interceptor-settings';
 import type { EndpointSettings } from './endpoint-settings';
 
 /** A tool service whose manifest the gateway reads (`mcp.bundles`, SPEC G14). */
@@ -302,4 +303,6 @@ export interface GatewayConfig {
   auth?: AuthSettings;
   /** Absent (the default): no rate limits. */
   rateLimits?: RateLimitsSettings;
+  /** Guardrails on tool calls (issue 46; docs/gateway.md, "Interceptors"); absent or empty (the default): none. */
+  interceptors?: InterceptorSettings[];
 }

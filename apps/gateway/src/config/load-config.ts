@@ -12,6 +12,7 @@ import { CONTROLLED_HEADERS } from '@toolmesh/registry';
 import { parse as parseYaml } from 'yaml';
 
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
+import { checkInterceptorSettings, knownNames } from '../interceptors/interceptor-settings';
 import { endpointsProblem } from './check-endpoints';
 import { configSchema } from './config-schema';
 import { AUTH_DEFAULTS, defaultConfig } from './defaults';
@@ -91,6 +92,7 @@ export function loadConfig(options: { file?: string; env: NodeJS.ProcessEnv }): 
   checkToolClient(valid.mcp.toolClient);
   checkServerTimeouts(valid.server);
   checkAuth(valid);
+  if (valid.interceptors !== undefined) checkInterceptorSettings(valid.interceptors, knownNames(valid));
   const endpoints = endpointsProblem(valid);
   if (endpoints !== undefined) throw configInvalid(endpoints);
   return valid;

@@ -7,6 +7,7 @@ import type { GatewayConfig } from '../config/gateway-config';
 import type { CallAdmission, RateLimitAdmission } from '../execution/call-admission';
 import { legacyCallIdentity, modernCallIdentity } from '../execution/idempotency-key';
 import type { ToolExecutionService } from '../execution/tool-execution-service';
+import type { CallInterceptors } from '../interceptors/call-interceptors';
 import type { SkillCatalogue } from '../skills/skill-catalogue';
 import { SkillsMethod } from '../skills/skills-protocol';
 import type { TaskServing } from '../tasks/build-tasks';
@@ -63,6 +64,8 @@ export interface CallerAccess {
   readonly admit?: CallAdmission;
   /** The rate limits alone, for `search_tools`. */
   readonly limit?: RateLimitAdmission;
+  /** The interceptors guarding tool calls (issue 46): absent when none is configured. */
+  readonly intercept?: CallInterceptors;
 }
 
 /** Both protocol eras on the one endpoint, sharing the catalogue and the execution service (SPEC G25). */
@@ -72,7 +75,7 @@ export function buildEras(
   execution: ToolExecutionService,
   routingHints: RoutingHints,
   { tracing, onAnswered }: EraObservers = {},
-  { view, admit, limit }: CallerAccess = {},
+  { view, admit, limit, intercept }: CallerAccess = {},
   /** The MCP servers' resources and prompts: given only when some bundle is an MCP server (else neither is declared). */
   features?: FederatedFeatures,
   /** The gateway's own skills (issue 49): given only when some source is configured; they bring the resources methods. */
@@ -130,6 +133,7 @@ export function buildEras(
           },
           tracing,
           admit,
+          intercept,
         ),
         'legacy',
         legacyErrors,
@@ -188,6 +192,7 @@ export function buildEras(
             },
             tracing,
             admit,
+            intercept,
           ),
           'modern',
           modernErrors,

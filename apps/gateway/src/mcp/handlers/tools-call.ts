@@ -18,6 +18,7 @@ import { traceHeaders } from '../../call/trace-context';
 import type { AdmissionRefusal, CallAdmission } from '../../execution/call-admission';
 import { type CallIdentity, idempotencyKey } from '../../execution/idempotency-key';
 import type { ToolExecutionService } from '../../execution/tool-execution-service';
+import type { CallInterceptors } from '../../interceptors/call-interceptors';
 import type { TasksCallEra } from '../../tasks/task-calls';
 import type { CallTrace, GatewayTracing } from '../../tracing/tracing';
 import { callerCapabilities, mayUse } from '../caller-capabilities';
@@ -67,6 +68,7 @@ export function toolsCallHandler(
   era: ToolsCallEra,
   tracing?: GatewayTracing,
   admit?: CallAdmission,
+  intercept?: CallInterceptors,
 ): RequestHandler {
   return async (params, context, id) => {
     const { name, arguments: args = {} } = params;
@@ -110,7 +112,13 @@ export function toolsCallHandler(
       callerStream: stream,
       task: taskWish,
     };
-    const running = execution.call(found, args as Record<string, unknown>, context, extras);
+    // Interceptors (issue 46) only for a tool some interceptor selects: other calls meet no chain and no promise of one.
+    const chain = intercept?.chainFor(found, context.endpoint);
+    const running = chain
+      ? chain.around({ tool: found, args: args as Record<string, unknown>, context }, (checked) =>
+          execution.call(found, checked, context, extras),
+        )
+      : execution.call(found, args as Record<string, unknown>, context, extras);
     if (stream === undefined) return answer(await running, found, id, era, traced);
     const answered = running.then((outcome) => answer(outcome, found, id, era, traced));
     // The answer is JSON unless something reaches the caller first: then an event stream carries both.

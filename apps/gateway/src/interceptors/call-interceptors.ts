@@ -1,0 +1,109 @@
+import type { ToolDefinition } from '@toolmesh/registry';
+import { Agent } from 'undici';
+
+import { toolPattern } from '../auth/tool-pattern';
+import type { Interceptor } from './interceptor';
+import { InterceptorChain } from './interceptor-chain';
+import {
+  checkInterceptorSettings,
+  DEFAULT_MAX_REPLY_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  type InterceptorSettings,
+  type KnownNames,
+} from './interceptor-settings';
+import { PERSONAL_DATA_KINDS, redactJudge } from './redact-interceptor';
+import { refuseJudge } from './refuse-interceptor';
+import { webhookJudge } from './webhook-interceptor';
+
+/** An interceptor and what it selects. */
+interface Selecting {
+  readonly interceptor: Interceptor;
+  readonly endpoints?: ReadonlySet<string>;
+  readonly bundles?: ReadonlySet<string>;
+  readonly tools?: readonly RegExp[];
+}
+
+/**
+ * The configured interceptors, each with what it selects, and per endpoint and tool the chain that applies:
+ * found once per tool object (a catalogue generation's), then a map lookup per call. A tool no interceptor
+ * selects has no chain, and its calls go on as they would without any interceptor configured.
+ */
+export class CallInterceptors {
+  private readonly chains = new Map<string, WeakMap<ToolDefinition, InterceptorChain | null>>();
+
+  constructor(private readonly selecting: readonly Selecting[]) {}
+
+  /** The chain of `tool`'s calls on the endpoint `endpoint` (a curated endpoint's name; undefined, the default endpoint). */
+  chainFor(tool: ToolDefinition, endpoint?: string): InterceptorChain | undefined {
+    const key = endpoint ?? '';
+    let byTool = this.chains.get(key);
+    if (byTool === undefined) this.chains.set(key, (byTool = new WeakMap()));
+    let chain = byTool.get(tool);
+    if (chain === undefined) {
+      const applying = this.selecting.filter((entry) => selects(entry, tool, endpoint)).map((entry) => entry.interceptor);
+      chain = applying.length === 0 ? null : new InterceptorChain(applying);
+      byTool.set(tool, chain);
+    }
+    return chain ?? undefined;
+  }
+}
+
+function selects(entry: Selecting, tool: ToolDefinition, endpoint: string | undefined): boolean {
+  if (entry.endpoints && (endpoint === undefined || !entry.endpoints.has(endpoint))) return false;
+  if (entry.bundles && !entry.bundles.has(tool.routeToken)) return false;
+  return entry.tools === undefined || entry.tools.some((pattern) => pattern.test(tool.name));
+}
+
+/**
+ * The configuration's `interceptors`, checked and built, or undefined when there are none: then no call
+ * meets a chain, a lookup or a promise of them (issue 46: nothing is paid when none is configured).
+ */
+export function buildCallInterceptors(settings: unknown, known: KnownNames): CallInterceptors | undefined {
+  if (settings === undefined || (Array.isArray(settings) && settings.length === 0)) return undefined;
+  const entries = checkInterceptorSettings(settings, known);
+  // One connection pool for every webhook, kept alive: a guardrail is asked on each call it selects.
+  const dispatcher = entries.some((entry) => entry.kind === 'webhook') ? new Agent({ keepAliveTimeout: 10_000 }) : undefined;
+  return new CallInterceptors(
+    entries.map((entry) => ({
+      interceptor: interceptorOf(entry, dispatcher as Agent),
+      ...(entry.endpoints && { endpoints: new Set(entry.endpoints) }),
+      ...(entry.bundles && { bundles: new Set(entry.bundles) }),
+      ...(entry.tools && { tools: entry.tools.map(toolPattern) }),
+    })),
+  );
+}
+
+function interceptorOf(entry: InterceptorSettings, dispatcher: Agent): Interceptor {
+  const common = {
+    name: entry.name,
+    mode: entry.mode ?? 'enforce',
+    failOpen: entry.failOpen ?? false,
+    timeoutMs: entry.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+  };
+  switch (entry.kind) {
+    case 'refuse':
+      return { ...common, request: refuseJudge(entry.refuse ?? []) };
+    case 'redact':
+      return {
+        ...common,
+        response: redactJudge({
+          secrets: entry.redact?.secrets ?? true,
+          personalData: entry.redact?.personalData ?? PERSONAL_DATA_KINDS.filter((kind) => kind !== 'NAME'),
+        }),
+      };
+    case 'webhook': {
+      const webhook = entry.webhook as NonNullable<InterceptorSettings['webhook']>;
+      const judge = webhookJudge(
+        entry.name,
+        { url: webhook.url, maxReplyBytes: webhook.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES },
+        dispatcher,
+      );
+      const phase = entry.phase ?? 'request';
+      return {
+        ...common,
+        ...(phase !== 'response' && { request: judge.request }),
+        ...(phase !== 'request' && { response: judge.response }),
+      };
+    }
+  }
+}

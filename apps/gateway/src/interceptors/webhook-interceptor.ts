@@ -1,0 +1,86 @@
+import { errorMessage } from '@toolmesh/protocol';
+import secureJson from 'secure-json-parse';
+import { type Dispatcher, request } from 'undici';
+
+import type { InterceptedCall, InterceptedResult, InterceptorPhase, Verdict } from './interceptor';
+import { parseWebhookReply } from './webhook-reply';
+
+/** Where a webhook interceptor asks, and how much of its answer it reads. */
+export interface WebhookSettings {
+  readonly url: string;
+  /** The longest answer read; a longer one is a failure (`failOpen` decides). */
+  readonly maxReplyBytes: number;
+}
+
+/**
+ * The `webhook` interceptor: one POST per phase to an external guardrail service (SEP-2624's invoke
+ * shape, docs/gateway.md "Interceptors"): the event, the phase, the payload (tool name, arguments and, on
+ * the response, the result) and the caller as verified claims (subject, scopes, client id). Never the
+ * caller's token or any header of the request. Its answer is read by `parseWebhookReply`; an unreachable
+ * service, an HTTP status other than 200 or an answer too long throws, and `failOpen` decides. The request
+ * is aborted when the chain's `timeoutMs` passes (the signal).
+ */
+export function webhookJudge(name: string, settings: WebhookSettings, dispatcher: Dispatcher) {
+  const url = new URL(settings.url);
+  const ask = async (phase: InterceptorPhase, call: InterceptedCall, signal: AbortSignal, result?: InterceptedResult): Promise<Verdict> => {
+    const payload = { name: call.tool.name, arguments: call.args, ...(result !== undefined && { result }) };
+    const body = JSON.stringify({ interceptor: name, event: 'tools/call', phase, payload, context: contextOf(call) });
+    let status: number;
+    let text: string;
+    try {
+      const response = await request(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body,
+        dispatcher,
+        signal,
+      });
+      status = response.statusCode;
+      text = await readBounded(response.body, settings.maxReplyBytes);
+    } catch (error) {
+      throw new Error(`the guardrail could not be asked: ${errorMessage(error)}`, { cause: error });
+    }
+    if (status !== 200) throw new Error(`the guardrail answered HTTP ${status}`);
+    let reply: unknown;
+    try {
+      reply = secureJson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' });
+    } catch {
+      throw new Error('the guardrail answered something other than JSON');
+    }
+    return parseWebhookReply(reply, phase, call.tool);
+  };
+  return {
+    request: (call: InterceptedCall, signal: AbortSignal) => ask('request', call, signal),
+    response: (call: InterceptedCall, result: InterceptedResult, signal: AbortSignal) => ask('response', call, signal, result),
+  };
+}
+
+/**
+ * Who calls, as the gateway verified it (SEP-2624's `context.principal`): the subject, the scopes and the
+ * client id, when authentication is on; `principal: null` when it is off. Correlation ids let the service's
+ * own logs be joined with the gateway's.
+ */
+function contextOf({ context }: InterceptedCall): Record<string, unknown> {
+  const caller = context.caller;
+  const clientId = caller?.claims.client_id ?? caller?.claims.azp;
+  const principal = caller && {
+    type: 'user',
+    id: caller.subject,
+    claims: { scopes: [...caller.scopes], ...(typeof clientId === 'string' && { clientId }) },
+  };
+  return { principal: principal ?? null, guid: context.guid, requestId: context.requestId, timestamp: new Date().toISOString() };
+}
+
+async function readBounded(body: Dispatcher.ResponseData['body'], max: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > max) {
+      body.destroy();
+      throw new Error(`its answer is longer than ${max} bytes (webhook.maxReplyBytes)`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
