@@ -4,7 +4,7 @@
  * code allowed to import express. Clients import `@toolmesh/transport-http/client`, which loads none of this.
  */
 export { createLogger, type LogFormat, type Logger } from './lib/logging/logger';
-export { type AuthenticatedCaller, type Authentication, type Authenticator } from './lib/server/authenticator';
+export { type AuthenticatedCaller, type Authentication, type AuthenticationRefusal, type Authenticator } from './lib/server/authenticator';
 export { CallerHeader } from './lib/server/correlation-headers';
 export { createMcpHttpApp, type McpEndpointApp } from './lib/server/mcp-http-app';
 export { type DispatchOutcome, type JsonOutcome, type McpDispatcher, type McpGetHandler } from './lib/server/dispatch-outcome';

@@ -63,6 +63,8 @@ export interface McpHttpAppOptions {
    * its body is read; a refusal is answered with its status and `WWW-Authenticate`. Without it, none.
    */
   readonly authenticate?: Authenticator;
+  /** Told of each POST the authenticator refused, before its answer is written (the gateway's audit trail). */
+  readonly onUnauthenticated?: (refusal: AuthenticationRefusal, context: RequestContext) => void;
   /** Public JSON documents served on GET at their exact paths, outside the endpoint (an RFC 9728 metadata document). */
   readonly documents?: ReadonlyMap<string, object>;
   /** More endpoints, each on a path of its own with an application of its own (the gateway's curated endpoints). */
@@ -306,7 +308,9 @@ async function exchange(
     if (refusedAtTheDoor(req, res, options, context)) return;
     if (options.authenticate) {
       const pending = options.authenticate(req);
-      const verified = authenticated(res, pending instanceof Promise ? await pending : pending, context, logger);
+      const authentication = pending instanceof Promise ? await pending : pending;
+      if ('refusal' in authentication) options.onUnauthenticated?.(authentication.refusal, context);
+      const verified = authenticated(res, authentication, context, logger);
       if (!verified) return;
       context = verified;
     }
