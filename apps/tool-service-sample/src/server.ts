@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { errorMessage } from '@toolmesh/protocol';
 
 import { CallLog } from './call-log';
+import { GUARDRAIL_PATH, guardrailVerdict } from './guardrail';
 import { parseArguments } from './http/parse-arguments';
 import { MAX_BODY_BYTES, readBody } from './http/read-body';
 import { errorReply, jsonReply, noContentReply, type Reply, textReply } from './http/reply';
@@ -76,6 +77,7 @@ export async function startToolService(options: ToolServiceOptions): Promise<Too
     ],
     [SERVICE_MANIFEST_PATH, { GET: () => jsonReply(200, serviceManifest) }],
     ['/_stats', { GET: () => jsonReply(200, stats) }],
+    [GUARDRAIL_PATH, { POST: (req) => guardrailVerdict(req) }],
     ...SAMPLE_SKILLS.flatMap(({ name, files }) =>
       Object.entries(files).map(([file, text]): [string, Endpoint] => [
         `${SKILLS_PATH}/${name}/${file}`,
