@@ -104,7 +104,7 @@ const GATEWAY_FLOORS = [
   'errors',
   'config',
   'call',
-  ['tool-client', 'tracing', 'management', 'auth'],
+  ['tool-client', 'tracing', 'management', 'auth', 'audit'],
   'limits',
   'upstreams',
   ['execution', 'skills'],

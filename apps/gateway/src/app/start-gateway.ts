@@ -4,6 +4,7 @@ import { DEFAULT_MAX_DEPTH } from '@toolmesh/protocol';
 import type { CatalogueGeneration } from '@toolmesh/registry';
 import { createLogger, createMcpHttpApp, type DispatchOutcome, listenHttp, type Logger } from '@toolmesh/transport-http/server';
 
+import { type AuditNames, AuditTrail } from '../audit/audit-trail';
 import { BundleTokenExchanges } from '../auth/bundle-token-exchanges';
 import { RequestStateSeal } from '../call/request-state-seal';
 import { ServiceCredentials } from '../call/service-credentials';
@@ -19,6 +20,7 @@ import { buildEras } from '../mcp/build-eras';
 import { connectCatalogueChanges } from '../mcp/change-notifications/catalogue-changes';
 import { connectFederatedResourceChanges } from '../mcp/change-notifications/federated-resource-changes';
 import { connectSkillChanges } from '../mcp/change-notifications/skill-changes';
+import { SEARCH_TOOLS_NAME } from '../mcp/tool-search/search-tools';
 import { buildTasks } from '../tasks/build-tasks';
 import { resolveCallerIdentity } from '../tool-client/caller-identity';
 import { UndiciToolClient } from '../tool-client/undici-tool-client';
@@ -92,6 +94,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       })
     : undefined;
   const access = buildCallerAccess(config, logger, metrics);
+  const audit = AuditTrail.open(config.audit, auditNames(mcp, catalogue), options.env, logger);
   const intercept = buildCallInterceptors(config.interceptors, knownNames(config));
   const exchanges =
     config.auth &&
@@ -180,13 +183,14 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     payloadLogging: mcp.payloadLoggingEnabled,
     keepAuthorization: mcp.forwardAuthorization,
     logger,
-    dispatch: eras.dispatch,
+    dispatch: audit ? audit.audited(eras.dispatch) : eras.dispatch,
     dispatchGet: eras.dispatchGet,
     batches: { accepts: eras.acceptsBatch, maxMembers: mcp.maxBatchMembers, maxResponseBytes: mcp.maxBatchResponseBytes },
     ...(eras.onAnswered && { onAnswered: eras.onAnswered }),
     streamKeepAliveMillis: mcp.notifications.keepAliveMillis,
     isDraining: () => draining,
     ...access.front,
+    ...(audit && { onUnauthenticated: (refusal, context) => audit.refusedAtTheDoor(refusal, context) }),
   });
   const { port, host, headersTimeoutMillis, requestTimeoutMillis, keepAliveTimeoutMillis, maxConnections } = config.server;
   const server = await listenHttp(app, {
@@ -244,10 +248,20 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
         tracing?.shutdown(),
         access.close(),
         exchanges?.close(),
+        audit?.close(),
       ]);
       tasks.serving?.service.close();
       logger.info('gateway_stopped', {});
     },
+  };
+}
+
+/** What the audit trail names: the endpoint, and a tool's bundle as the catalogue in memory has it (`search_tools`: the gateway's own). */
+function auditNames(mcp: GatewayConfig['mcp'], catalogue: { current(): CatalogueGeneration | undefined }): AuditNames {
+  return {
+    endpoint: () => mcp.endpointPath,
+    toolBundle: (name) =>
+      catalogue.current()?.tools.get(name)?.routeToken ?? (mcp.toolSearch && name === SEARCH_TOOLS_NAME ? null : undefined),
   };
 }
 

@@ -23,6 +23,15 @@ export interface AuditDecision {
   readonly reason?: string;
 }
 
+/** The decisions every call takes, made once: recording one allocates nothing. */
+export const AuditDecisions = {
+  authorized: { stage: 'authorization', outcome: 'allow' },
+  insufficientScope: { stage: 'authorization', outcome: 'deny', reason: 'insufficient_scope' },
+  withinRateLimits: { stage: 'rateLimit', outcome: 'allow' },
+  validArguments: { stage: 'validation', outcome: 'allow' },
+  invalidArguments: { stage: 'validation', outcome: 'deny', reason: 'invalid_arguments' },
+} as const satisfies Record<string, AuditDecision>;
+
 /** The request methods audited: each is a use of a tool or a feature of a bundle (`search_tools` is a `tools/call`). */
 export const AUDITED_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
 

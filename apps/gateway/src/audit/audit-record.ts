@@ -1,5 +1,6 @@
 import type { RequestContext } from '@toolmesh/transport-http/server';
 
+import type { ToolCallOutcome } from '../call/tool-call-outcome';
 import type { AuditDecision } from './audit-event';
 
 /**
@@ -19,6 +20,17 @@ export class AuditRecord {
   /** Adds a decision, in the order taken. */
   decide(decision: AuditDecision): void {
     this.decisions.push(decision);
+  }
+
+  /** A prompt or resource was served by `bundle`'s server (`prompt`: the name it was found by). */
+  served(bundle: string, prompt?: string): void {
+    this.feature = prompt === undefined ? { bundle } : { bundle, prompt };
+  }
+
+  /** How a tool call ended, as far as its JSON-RPC answer does not say it: an `isError` result, an input round. */
+  ended(outcome: ToolCallOutcome): void {
+    if (outcome.kind === 'result') this.toolError = outcome.result.isError === true;
+    else this.inputRequired = outcome.kind === 'input_required';
   }
 }
 

@@ -1,3 +1,5 @@
+import { auditSchema } from './audit-settings';
+
 /** The shortest `mcp.requestStateKey` accepted: 32 characters, e.g. `openssl rand -base64 32` (44). */
 const MIN_REQUEST_STATE_KEY_LENGTH = 32;
 
@@ -468,6 +470,7 @@ export const configSchema = {
         format: { enum: ['kv', 'json'] },
       },
     },
+    audit: auditSchema,
     // Each entry's fields are checked by interceptors/interceptor-settings.ts, compiled only when the section is
     // given: a gateway without interceptors compiles and carries nothing of them (issue 46).
     interceptors: { type: 'array', items: { type: 'object' } },

@@ -1,5 +1,6 @@
 import type { LogFormat } from '@toolmesh/transport-http/server';
 
+import type { AuditSettings } from './audit-settings';
 import type { TaskSettings } from '../tasks/task-settings';
 
 import type { InterceptorSettings } from '../interceptors/interceptor-settings';
@@ -303,6 +304,8 @@ export interface GatewayConfig {
   auth?: AuthSettings;
   /** Absent (the default): no rate limits. */
   rateLimits?: RateLimitsSettings;
+  /** Absent (the default): no audit trail. */
+  audit?: AuditSettings;
   /** Guardrails on tool calls (issue 46; docs/gateway.md, "Interceptors"); absent or empty (the default): none. */
   interceptors?: InterceptorSettings[];
 }

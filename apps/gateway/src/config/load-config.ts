@@ -12,6 +12,7 @@ import { CONTROLLED_HEADERS } from '@toolmesh/registry';
 import { parse as parseYaml } from 'yaml';
 
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
+import { AUDIT_DEFAULTS, auditProblem } from './audit-settings';
 import { checkInterceptorSettings, knownNames } from '../interceptors/interceptor-settings';
 import { endpointsProblem } from './check-endpoints';
 import { configSchema } from './config-schema';
@@ -89,6 +90,8 @@ export function loadConfig(options: { file?: string; env: NodeJS.ProcessEnv }): 
     checkTokenExchange(bundle, valid.auth !== undefined);
   }
   checkSkillBundles(valid.mcp);
+  const audit = auditProblem(valid.audit, valid.auth !== undefined);
+  if (audit !== undefined) throw configInvalid(audit);
   checkToolClient(valid.mcp.toolClient);
   checkServerTimeouts(valid.server);
   checkAuth(valid);
@@ -102,6 +105,7 @@ export function loadConfig(options: { file?: string; env: NodeJS.ProcessEnv }): 
 function withSectionDefaults(config: Record<string, unknown>): Record<string, unknown> {
   if (isObject(config.auth)) config.auth = mergeDeep(AUTH_DEFAULTS, config.auth);
   if (isObject(config.rateLimits)) config.rateLimits = mergeDeep({ perTool: [] }, config.rateLimits);
+  if (isObject(config.audit)) config.audit = mergeDeep(AUDIT_DEFAULTS, config.audit);
   return config;
 }
 

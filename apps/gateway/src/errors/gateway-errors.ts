@@ -8,6 +8,8 @@ import { CodedError } from '@toolmesh/protocol';
 export const GatewayErrorCode = {
   /** The configuration file cannot be read or is invalid, or an environment variable is. */
   ConfigInvalid: 'gateway.config_invalid',
+  /** The audit trail is on but its file cannot be appended to (or its disk is full), or its subject key cannot be read or is short: the gateway does not start. */
+  AuditUnavailable: 'gateway.audit_unavailable',
   /** An MCP server bundle's server is not called while its circuit breaker is open (its last connections failed). */
   UpstreamUnavailable: 'gateway.upstream_unavailable',
   /** A request to an MCP server failed other than by its answer or a timeout (no connection, a lost one, no token); its cause's code in brackets. */

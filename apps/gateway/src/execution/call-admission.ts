@@ -1,6 +1,8 @@
 import type { ToolDefinition } from '@toolmesh/registry';
 import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
 
+import { AuditDecisions } from '../audit/audit-event';
+import { auditOf } from '../audit/audit-record';
 import type { ProtectedResource } from '../auth/protected-resource';
 import type { ToolAuthorization } from '../auth/tool-authorization';
 import type { CallRateLimits, RateLimitKind, RateLimitRefusal } from '../limits/call-rate-limits';
@@ -36,6 +38,9 @@ export function rateLimitAdmission({ rateLimits, logger, onRateLimited }: RateLi
   if (rateLimits === undefined) return undefined;
   return (tool, context) =>
     rateLimits.admit(tool, context).then((refusal): AdmissionRefusal | undefined => {
+      auditOf(context)?.decide(
+        refusal === undefined ? AuditDecisions.withinRateLimits : { stage: 'rateLimit', outcome: 'deny', reason: refusal.limit },
+      );
       if (refusal === undefined) return undefined;
       onRateLimited?.(refusal.limit);
       logger.warn('tool_call_rate_limited', { tool, limit: refusal.limit, retryAfterSeconds: refusal.retryAfterSeconds }, context);
@@ -56,6 +61,7 @@ export function callAdmission({ authorization, limit, logger, onForbidden }: Cal
   return (tool, context) => {
     if (authorization !== undefined) {
       const missing = authorization.tools.missingScopes(context.caller, tool);
+      auditOf(context)?.decide(missing.length > 0 ? AuditDecisions.insufficientScope : AuditDecisions.authorized);
       if (missing.length > 0) {
         onForbidden?.();
         logger.info('tool_call_forbidden', { tool: tool.name, missingScopes: missing.length }, context);

@@ -1,6 +1,8 @@
 import type { ToolCatalogue, ToolDefinition } from '@toolmesh/registry';
 import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
 
+import { AuditDecisions } from '../audit/audit-event';
+import { auditOf } from '../audit/audit-record';
 import type { BundleTokenExchanges } from '../auth/bundle-token-exchanges';
 import { callTimeoutMillis } from '../call/call-timeout';
 import type { RequestStateSeal } from '../call/request-state-seal';
@@ -115,6 +117,7 @@ export class ToolExecutionService {
     }
     // Compiled when the manifest loaded (SPEC N5): patterns run in linear time, nothing compiles here.
     const check = tool.inputValidator.check(args, 'arguments');
+    auditOf(context)?.decide(check.ok ? AuditDecisions.validArguments : AuditDecisions.invalidArguments);
     if (!check.ok)
       return Promise.resolve({
         kind: 'result',

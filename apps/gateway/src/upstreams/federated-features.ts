@@ -1,6 +1,7 @@
 import type { CompleteResult, CompletionParams, GetPromptResult, ReadResourceResult, SkillEntry } from '@toolmesh/mcp-client';
 import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
 
+import { auditOf } from '../audit/audit-record';
 import { callTimeoutMillis } from '../call/call-timeout';
 import type { InputAnswers, InputRequired } from '../call/input-required';
 import type { RequestStateSeal, StateBinding, StateRefusal } from '../call/request-state-seal';
@@ -132,6 +133,7 @@ export class FederatedFeatures {
     const target = resourceTarget(uri, (await this.current()).served);
     if (target === undefined) return { notFound: true };
     if ('ambiguous' in target) return { notFound: true, candidates: target.ambiguous };
+    auditOf(context)?.served(target.bundle);
     // The contents under the URI the caller read: namespaced when it wrote the namespace, the server's own when it did not.
     const shown = target.namespaced ? (this.namespaces.get(target.bundle) as FeatureNamespace) : undefined;
     const forwarded = await this.forward(target.bundle, { method: 'resources/read', target: target.uri }, uri, context, caller);
@@ -153,6 +155,7 @@ export class FederatedFeatures {
   ): Promise<Forwarded<GetPromptResult>> {
     const target = (await this.current()).promptTargets.get(name);
     if (target === undefined) return { notFound: true };
+    auditOf(context)?.served(target.bundle, name);
     const forwarded = await this.forward(target.bundle, { method: 'prompts/get', target: target.name, args }, name, context, caller);
     if (!('result' in forwarded)) return forwarded;
     const { description, messages, _meta } = forwarded.result as GetPromptResult;

@@ -11,6 +11,7 @@ import {
 import type { ToolDefinition } from '@toolmesh/registry';
 import type { JsonOutcome, RequestContext } from '@toolmesh/transport-http/server';
 
+import { auditOf } from '../../audit/audit-record';
 import { declaredInputCapabilities, inputAnswersProblem, inputCapabilitiesDeclared, readInputAnswers } from '../../call/input-required';
 import type { StateRefusal } from '../../call/request-state-seal';
 import type { ForwardedToolResult, GatewayCallToolResult, ToolCallOutcome, UpstreamRefusal } from '../../call/tool-call-outcome';
@@ -119,8 +120,8 @@ export function toolsCallHandler(
           execution.call(found, checked, context, extras),
         )
       : execution.call(found, args as Record<string, unknown>, context, extras);
-    if (stream === undefined) return answer(await running, found, id, era, traced);
-    const answered = running.then((outcome) => answer(outcome, found, id, era, traced));
+    if (stream === undefined) return answer(await running, found, id, era, traced, context);
+    const answered = running.then((outcome) => answer(outcome, found, id, era, traced, context));
     // The answer is JSON unless something reaches the caller first: then an event stream carries both.
     return (await stream.firstOf(answered)) ?? { answered: stream.streamed(answered) };
   };
@@ -141,8 +142,10 @@ function answer(
   id: RequestId,
   era: ToolsCallEra,
   traced: CallTrace | undefined,
+  context: RequestContext,
 ): HandlerResult {
   traced?.end(outcome.kind === 'result' ? outcome.result.isError === true : true);
+  auditOf(context)?.ended(outcome);
   switch (outcome.kind) {
     case 'result':
       return { result: era.shapeResult ? era.shapeResult(found, outcome.result) : outcome.result };

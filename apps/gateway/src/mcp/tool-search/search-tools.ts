@@ -1,6 +1,8 @@
 import { RawJson } from '@toolmesh/protocol';
 import { publicToolIn, type ToolsListForm } from '@toolmesh/registry';
 
+import { AuditDecisions } from '../../audit/audit-event';
+import { auditOf } from '../../audit/audit-record';
 import type { RateLimitAdmission } from '../../execution/call-admission';
 import type { CapabilityViews } from '../caller-capabilities';
 import type { EraErrors } from '../era-errors';
@@ -8,7 +10,7 @@ import type { RequestHandler } from '../handlers/method-handler';
 import { refusedCall } from '../handlers/tools-call';
 import type { CatalogueSearch } from './catalogue-search';
 
-const SEARCH_TOOLS_NAME = 'search_tools';
+export const SEARCH_TOOLS_NAME = 'search_tools';
 const DEFAULT_LIMIT = 10;
 const MAX_LIMIT = 50;
 const MAX_QUERY_CHARS = 1_000;
@@ -85,6 +87,7 @@ export function callingSearchTools(
     const refusal = await limit?.(SEARCH_TOOLS_NAME, context);
     if (refusal) return { answered: refusedCall(id, SEARCH_TOOLS_NAME, refusal, errors) };
     const args = readArguments(params.arguments);
+    auditOf(context)?.decide(typeof args === 'string' ? AuditDecisions.invalidArguments : AuditDecisions.validArguments);
     if (typeof args === 'string')
       return { result: { content: [{ type: 'text', text: `invalid arguments for search_tools: ${args}` }], isError: true } };
     const shown = capabilities.visible(generation, params, context);

@@ -1,0 +1,201 @@
+import type { ParsedMessage } from '@toolmesh/protocol';
+import { serializedByteLength } from '@toolmesh/protocol';
+import type { AuthenticationRefusal, DispatchOutcome, Logger, McpDispatcher, RequestContext } from '@toolmesh/transport-http/server';
+
+import type { AuditSettings } from '../config/audit-settings';
+import { type AuditDecision, AUDITED_METHODS, type AuditEvent, type AuditNotice, type AuditOutcome } from './audit-event';
+import { AuditFile } from './audit-file';
+import { AuditRecord, withAuditRecord } from './audit-record';
+import { CallerHash } from './caller-hash';
+
+/** Where an audited request's names come from: the gateway's own lookups, never the caller's text as it is. */
+export interface AuditNames {
+  /** The MCP path a request came in on. */
+  endpoint(context: RequestContext): string;
+  /** The bundle of a tool the catalogue has (`null`: the gateway's own, `search_tools`); undefined: no such tool. */
+  toolBundle(name: string): string | null | undefined;
+}
+
+/**
+ * The audit trail (issue 46; docs/gateway.md, "Audit trail"): one JSON line per `tools/call`,
+ * `resources/read` and `prompts/get` (`search_tools` is a `tools/call`), refused ones included, written to
+ * its own file. `audited` wraps the dispatcher: an audited request carries an `AuditRecord` down the call
+ * path, where each check adds its decision (`auditOf(context)?.decide(...)`), and its event is written
+ * once its answer is ready. Off, none of it is built: no record, no wrapper.
+ */
+export class AuditTrail {
+  private constructor(
+    private readonly file: AuditFile,
+    private readonly names: AuditNames,
+    private readonly callers: CallerHash | undefined,
+  ) {}
+
+  /**
+   * The trail `audit` asks for, its key read and its file open, or undefined when it is off; a problem with
+   * either stops the start (gateway.audit_unavailable).
+   */
+  static open(audit: AuditSettings | undefined, names: AuditNames, env: NodeJS.ProcessEnv, logger: Logger): AuditTrail | undefined {
+    if (audit === undefined || !audit.enabled || audit.file === undefined) return undefined;
+    const callers = audit.subjectKey && CallerHash.fromSource(audit.subjectKey, env);
+    return new AuditTrail(AuditFile.open(audit.file, audit.maxBufferedBytes, logger), names, callers);
+  }
+
+  /** The dispatcher with every audited request recorded; the others pass as they are. */
+  audited(dispatch: McpDispatcher): McpDispatcher {
+    return (message, context) => {
+      if (message.kind !== 'request' || !AUDITED_METHODS.has(message.message.method)) return dispatch(message, context);
+      const record = new AuditRecord();
+      const answered = dispatch(message, withAuditRecord(context, record));
+      answered.then(
+        (outcome) => this.write(requestEvent(message, context, record, this, outcomeOf(outcome, record), outcome)),
+        () => this.write(requestEvent(message, context, record, this, { kind: 'error', status: 500, code: -32603 })),
+      );
+      return answered;
+    };
+  }
+
+  /** A request the authenticator refused at the door (401, 403), before its body was read. */
+  refusedAtTheDoor(refusal: AuthenticationRefusal, context: RequestContext): void {
+    const method = doorMethod(context);
+    const decision: AuditDecision = { stage: 'authorization', outcome: 'deny', reason: refusal.reason };
+    const named = method === 'tools/call' ? this.toolNamed(headerValue(context, 'mcp-name')) : {};
+    this.write({
+      type: 'request',
+      time: new Date().toISOString(),
+      guid: context.guid,
+      requestId: context.requestId,
+      endpoint: this.names.endpoint(context),
+      ...(method !== undefined && { method }),
+      ...named,
+      decisions: [decision],
+      outcome: { kind: 'refused', status: refusal.status },
+      durationMs: durationOf(context),
+      ...bytesIn(context),
+    });
+  }
+
+  /** An event of the gateway's own, not of a request: a tool's changed definition (policy `warn`). */
+  notice(notice: AuditNotice): void {
+    this.write({ type: 'notice', time: new Date().toISOString(), ...notice });
+  }
+
+  /** Lines dropped since start (a full buffer, a failed file). */
+  get dropped(): number {
+    return this.file.dropped;
+  }
+
+  close(): Promise<void> {
+    return this.file.close();
+  }
+
+  /** The tool and its bundle, when the catalogue has a tool of that name (else nothing: the name is the caller's text). */
+  toolNamed(name: unknown): { bundle?: string; tool?: string } {
+    if (typeof name !== 'string') return {};
+    const bundle = this.names.toolBundle(name);
+    if (bundle === undefined) return {};
+    return bundle === null ? { tool: name } : { bundle, tool: name };
+  }
+
+  /** The hashed subject and the client id of a verified caller. */
+  callerOf(context: RequestContext): { caller?: string; clientId?: string } {
+    const { caller } = context;
+    if (caller === undefined || this.callers === undefined) return {};
+    const clientId = stringClaim(caller.claims.client_id) ?? stringClaim(caller.claims.azp);
+    return { caller: this.callers.of(caller.subject), ...(clientId !== undefined && { clientId }) };
+  }
+
+  endpointOf(context: RequestContext): string {
+    return this.names.endpoint(context);
+  }
+
+  private write(event: AuditEvent): void {
+    this.file.write(JSON.stringify(event));
+  }
+}
+
+/** The event of an answered request; `outcome` as the answer says it. */
+function requestEvent(
+  message: ParsedMessage & { kind: 'request' },
+  context: RequestContext,
+  record: AuditRecord,
+  trail: AuditTrail,
+  outcome: AuditOutcome,
+  answer?: DispatchOutcome,
+): AuditEvent {
+  const { method, params = {} } = message.message;
+  return {
+    type: 'request',
+    time: new Date().toISOString(),
+    guid: context.guid,
+    requestId: context.requestId,
+    endpoint: trail.endpointOf(context),
+    method,
+    ...featureOf(method, params as Record<string, unknown>, record, trail),
+    ...trail.callerOf(context),
+    decisions: record.decisions,
+    outcome,
+    durationMs: durationOf(context),
+    ...bytesIn(context),
+    ...(answer !== undefined && 'json' in answer && { bytesOut: serializedByteLength(answer.json) }),
+  };
+}
+
+/** What was used, named only as the gateway knows it: a catalogue tool, a served prompt, a resource URI's scheme. */
+function featureOf(method: string, params: Record<string, unknown>, record: AuditRecord, trail: AuditTrail): object {
+  if (method === 'tools/call') return trail.toolNamed(params.name);
+  const bundle = record.feature?.bundle;
+  if (method === 'prompts/get') return record.feature?.prompt === undefined ? {} : { bundle, prompt: record.feature.prompt };
+  return { ...(bundle !== undefined && { bundle }), ...uriScheme(params.uri) };
+}
+
+/** `file:` of `file:///etc/x`: a scheme is letters, digits, `+`, `-`, `.` (RFC 3986); anything else is not written. */
+function uriScheme(uri: unknown): { resource?: string } {
+  if (typeof uri !== 'string') return {};
+  const match = /^([A-Za-z][A-Za-z0-9+.-]{0,31}):/.exec(uri);
+  return match === null ? {} : { resource: `${match[1].toLowerCase()}:` };
+}
+
+/** The outcome an answer says: its status, a JSON-RPC error's code, or what the record was told (a tool error, an input round). */
+function outcomeOf(answer: DispatchOutcome | undefined, record: AuditRecord): AuditOutcome {
+  if (answer === undefined) return { kind: 'result', status: 202 };
+  if (!('json' in answer)) return { kind: 'stream', status: 200 };
+  if (answer.isError) return { kind: 'error', status: answer.status, ...errorCode(answer.json) };
+  // A check that denied and still answered with a result answered with an `isError` one (search_tools' arguments, an interceptor).
+  if (record.toolError || record.decisions.some((decision) => decision.outcome === 'deny'))
+    return { kind: 'toolError', status: answer.status };
+  return { kind: record.inputRequired ? 'inputRequired' : 'result', status: answer.status };
+}
+
+/**
+ * The code of a serialized JSON-RPC error: `{"jsonrpc":"2.0","id":...,"error":{"code":-32602,...`. An id the
+ * caller chose cannot fake it: in a string id the quotes of `"error":{"code":` would be escaped.
+ */
+function errorCode(json: string | readonly Uint8Array[] | unknown): { code?: number } {
+  if (typeof json !== 'string') return {};
+  const match = /"error":\{"code":(-?\d{1,9})/.exec(json);
+  return match === null ? {} : { code: Number(match[1]) };
+}
+
+/** A 2026 request names its method in `Mcp-Method`; only an audited method is written (the header is the caller's text). */
+function doorMethod(context: RequestContext): string | undefined {
+  const method = headerValue(context, 'mcp-method');
+  return method !== undefined && AUDITED_METHODS.has(method) ? method : undefined;
+}
+
+function headerValue(context: RequestContext, name: string): string | undefined {
+  const value = context.headers?.[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function durationOf(context: RequestContext): number {
+  return Math.round((performance.now() - context.receivedAt) * 10) / 10;
+}
+
+function bytesIn(context: RequestContext): { bytesIn?: number } {
+  const length = Number(context.headers?.['content-length']);
+  return Number.isSafeInteger(length) && length >= 0 ? { bytesIn: length } : {};
+}
+
+function stringClaim(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 && value.length <= 256 ? value : undefined;
+}
