@@ -2,9 +2,10 @@ import Redis from 'ioredis';
 
 /**
  * A Redis connection for small records shared by every replica (the gateway's tasks, issue 47): values by
- * key with an expiry, a set-if-absent for leases, and sorted indexes to list records by. Like the counter
- * store it queues nothing while disconnected and a command a hung Redis does not answer gives up after
- * `commandTimeoutMillis`: a caller hears of an outage at once instead of waiting on it.
+ * key with an expiry, a set-if-absent for leases, and sorted indexes to list records by. Unlike the counter
+ * store it queues commands while (re)connecting: a record is written on a client's request, which may come
+ * the moment the gateway starts; a command a hung Redis does not answer still gives up after
+ * `commandTimeoutMillis`, and one is retried once at most across a reconnect.
  */
 export interface KeyValueConnection {
   get(key: string): Promise<string | undefined>;
@@ -29,7 +30,6 @@ export interface KeyValueOptions {
 
 export function connectKeyValueStore({ url, connectTimeoutMillis, commandTimeoutMillis }: KeyValueOptions): KeyValueConnection {
   const redis = new Redis(url, {
-    enableOfflineQueue: false,
     commandTimeout: commandTimeoutMillis,
     connectTimeout: connectTimeoutMillis,
     maxRetriesPerRequest: 1,
