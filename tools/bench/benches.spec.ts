@@ -54,9 +54,12 @@ describe('benchmarks, --smoke', () => {
     300_000,
   );
 
-  it('cpu-per-call --together (every target of a round measured in one window) runs and reports no figure', async () => {
+  it('cpu-per-call --together (every target of a round measured in one window) --compare-interceptor runs and reports no figure', async () => {
     const script = 'tools/bench/gateway/cpu-per-call.mjs';
-    const { stdout } = await run(process.execPath, [script, '--smoke', '--together'], { cwd: ROOT, timeout: 240_000 });
+    const { stdout } = await run(process.execPath, [script, '--smoke', '--together', '--compare-interceptor'], {
+      cwd: ROOT,
+      timeout: 240_000,
+    });
     expect(stdout).toBe('smoke: cpu-per-call ran\n');
   }, 300_000);
 

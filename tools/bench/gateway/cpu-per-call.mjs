@@ -24,6 +24,10 @@
 //                          authentication, authorization and rate limits cost per call (tools/bench/gateway-auth),
 //                          and once more with the limits counted in a redis-server of the run's own (replicas'
 //                          shared counts, reserved a lease at a time)
+//     --compare-interceptor  also measures this build with a webhook interceptor (issue 46) on every call: a
+//                          guardrail in this process that allows each call, so the row less the gateway's is
+//                          what one hop to a guardrail costs the gateway (the minimal proxy's row, one hop in and
+//                          one out, for scale)
 //     --client autocannon|undici  what sends a fixed rate (above); autocannon by default
 //     --pin                the measured servers on CPU 1, this process and the tool service on CPU 0
 //     --together           each round's targets warmed and measured at the same time, each sent the rate
@@ -50,6 +54,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 
 import { SMOKE, smokeRan } from '../smoke.mjs';
+import { startAllowingGuardrail } from './allowing-guardrail.mjs';
 import { startBenchIssuer } from './bench-issuer.mjs';
 import { chooseLoadGenerator, runLoad } from './load.mjs';
 import { PacedLoad } from './paced-load.mjs';
@@ -83,6 +88,7 @@ const { values: options } = parseArgs({
     'compare-flags': { type: 'string', multiple: true, default: [] },
     'compare-env': { type: 'string', multiple: true, default: [] },
     'compare-auth': { type: 'boolean', default: false },
+    'compare-interceptor': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     pin: { type: 'boolean', default: false },
     load: { type: 'string' },
@@ -115,6 +121,8 @@ const rounds = Number(options.rounds);
 const warmupRunSeconds = SMOKE ? 1 : 2;
 const warmupRuns = Math.max(1, Math.round(Number(options.warmup) / warmupRunSeconds));
 const issuer = options['compare-auth'] ? await startBenchIssuer() : undefined;
+/** With --compare-interceptor, the guardrail its webhook asks: allows every call, at once. */
+const guardrail = options['compare-interceptor'] ? await startAllowingGuardrail() : undefined;
 /** With --compare-auth, the same limits also counted in Redis (shared by replicas, a lease at a time). */
 const limitsRedis = issuer ? await startRedisServer() : undefined;
 /**
@@ -228,6 +236,7 @@ try {
     for (const flags of options['compare-flags'])
       ofEra.push(gateway(`gateway ${flags}`, { nodeOptions: flags.split(' ').filter(Boolean) }));
     if (issuer) ofEra.push(gateway('gateway auth+limits', { extraYaml: issuer.yaml }));
+    if (guardrail) ofEra.push(gateway('gateway webhook interceptor', { extraYaml: guardrail.yaml }));
     if (limitsRedis) ofEra.push(gateway('gateway auth+limits in Redis', { extraYaml: issuer.yaml, env: { REDIS_URL: limitsRedis.url } }));
     const floor = (name, env = {}) => ({
       name: named(name),
@@ -291,5 +300,6 @@ try {
   }
 } finally {
   stopAll();
+  guardrail?.server.close();
 }
 smokeRan(issuer ? 'gateway-auth' : options.federation ? 'gateway-federation' : 'cpu-per-call');
