@@ -9,6 +9,7 @@ import { BundleTokenExchanges } from '../auth/bundle-token-exchanges';
 import { RequestStateSeal } from '../call/request-state-seal';
 import { ServiceCredentials } from '../call/service-credentials';
 import type { GatewayConfig } from '../config/gateway-config';
+import { buildCuratedEndpoints } from '../endpoints/curated-endpoints';
 import { featureStateBinding } from '../execution/request-state-binding';
 import { ToolConcurrencyLimit } from '../execution/tool-concurrency-limit';
 import { ToolExecutionService } from '../execution/tool-execution-service';
@@ -16,7 +17,7 @@ import { buildCallInterceptors } from '../interceptors/call-interceptors';
 import { knownNames } from '../interceptors/interceptor-settings';
 import { GatewayMetrics, type RequestOutcome } from '../management/gateway-metrics';
 import { startManagementServer } from '../management/health-server';
-import { buildEras } from '../mcp/build-eras';
+import { buildEras, type EraObservers } from '../mcp/build-eras';
 import { connectCatalogueChanges } from '../mcp/change-notifications/catalogue-changes';
 import { connectFederatedResourceChanges } from '../mcp/change-notifications/federated-resource-changes';
 import { connectSkillChanges } from '../mcp/change-notifications/skill-changes';
@@ -142,25 +143,39 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   });
   const skills = buildSkills(mcp, logger, options.now ?? Date.now);
   const tracing = GatewayTracing.fromEnvironment(options.env, mcp.serverInfo.version);
+  const observers: EraObservers = {
+    tracing,
+    ...(metrics && {
+      onAnswered: (message, era, outcome, context) => {
+        if (message.kind !== 'response') metrics.request(message.message.method, era, requestOutcome(outcome), context.receivedAt);
+      },
+    }),
+  };
+  const eraAccess = intercept ? { ...access.eras, intercept } : access.eras;
   const eras = buildEras(
     mcp,
     catalogue,
     execution,
     routingHints,
-    {
-      tracing,
-      ...(metrics && {
-        onAnswered: (message, era, outcome, context) => {
-          if (message.kind !== 'response') metrics.request(message.message.method, era, requestOutcome(outcome), context.receivedAt);
-        },
-      }),
-    },
-    intercept ? { ...access.eras, intercept } : access.eras,
+    observers,
+    eraAccess,
     features.served ? features : undefined,
     skills.served ? skills : undefined,
     tasks.serving,
   );
-  openStreams = () => eras.listeners.size;
+  // Curated endpoints (issue 46): the eras again over each one's view of the catalogue, sharing the rest.
+  const curated = buildCuratedEndpoints({
+    mcp,
+    catalogue,
+    execution,
+    routingHints,
+    observers,
+    access: eraAccess,
+    ...(access.authentication && { authentication: access.authentication }),
+    rateLimitsOf: access.rateLimitsOf,
+    logger,
+  });
+  openStreams = () => eras.listeners.size + curated.openStreams();
   // search_tools's index is brought up to date as each new tool list is installed, not by a request.
   const stopIndexing = eras.search && catalogue.onToolsListChanged((generation) => eras.search?.reindex(generation));
   const notifications = connectCatalogueChanges({
@@ -191,6 +206,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     isDraining: () => draining,
     ...access.front,
     ...(audit && { onUnauthenticated: (refusal, context) => audit.refusedAtTheDoor(refusal, context) }),
+    endpoints: audit ? curated.apps.map((endpoint) => ({ ...endpoint, dispatch: audit.audited(endpoint.dispatch) })) : curated.apps,
   });
   const { port, host, headersTimeoutMillis, requestTimeoutMillis, keepAliveTimeoutMillis, maxConnections } = config.server;
   const server = await listenHttp(app, {
@@ -203,7 +219,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   });
   const management = await startManagementServer(config.server.managementPort, config.server.managementHost, {
     ready: () => !draining && catalogue.isReady(), // DOWN from the signal on, so the balancer stops first
-    toolBundles: () => access.describeBundles(catalogue.status(), catalogue.current()),
+    toolBundles: () => ({ ...access.describeBundles(catalogue.status(), catalogue.current()), endpoints: curated.describe() }),
     refreshBundle: (bundle) => catalogue.requestRefresh(bundle),
     ...(metrics && { metrics }),
   });
@@ -232,6 +248,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       federatedChanges?.stop();
       stopIndexing?.();
       eras.listeners.closeAll();
+      curated.stop();
       // Set before the server's own drain timer of the same length, so it fires first and counts what the
       // server is about to cut. Cutting a request fires its context's hang-up signal, which cancels its tool call.
       const cut = setTimeout(() => {

@@ -22,6 +22,12 @@ export const GatewayErrorCode = {
   TokenExchangeFailed: 'gateway.token_exchange_failed',
   /** A call whose server asked a 2026 caller for input was cancelled, not held: `mcp.heldCalls` were reached. */
   HeldCallsFull: 'gateway.held_calls_full',
+  /** A long tool's 202 Accepted had no usable Location (none, not a URL, another origin): the call's `isError` result names it (issue 47). */
+  TaskAcceptInvalid: 'gateway.task_accept_invalid',
+  /** A job's status URL answered neither 202 nor the job's reply (gone, a redirect, input asked), or nothing `mcp.tasks.maxFailedPolls` times: the task failed. */
+  TaskStatusInvalid: 'gateway.task_status_invalid',
+  /** A task could not be recorded (its store, Redis, failed or did not answer): the caller's `isError` result says to call again. */
+  TaskStoreUnavailable: 'gateway.task_store_unavailable',
   /** A `tools/call` refused by an `enforce` interceptor (issue 46): the caller's `isError` result names it and its reason. */
   InterceptorDenied: 'gateway.interceptor_denied',
   /** A `tools/call` refused because an interceptor failed (timeout, unreachable, malformed answer) and does not fail open. */

@@ -2,6 +2,7 @@ import type { ToolDefinition } from '@toolmesh/registry';
 import type { HangUpSignal, Logger } from '@toolmesh/transport-http/server';
 
 import type { ToolCallOutcome } from '../call/tool-call-outcome';
+import { GatewayErrorCode } from '../errors/gateway-errors';
 import { type ReplyForm, toolResult } from '../execution/result-mapper';
 import type { AcceptedHeaders, ToolClient } from '../tool-client/tool-client';
 import { pollDelay } from './retry-after';
@@ -27,6 +28,9 @@ export interface AcceptedCall {
   readonly timeoutMillis: number;
   readonly hangUp?: HangUpSignal;
 }
+
+/** The time kept before a call's deadline for its last read of the job's status. */
+const FINAL_READ_MILLIS = 100;
 
 /** Headers of the call that do not belong on a read of its status: the body's type, the call's key, MRTR answers. */
 const CALL_ONLY_HEADERS = new Set([
@@ -71,7 +75,13 @@ export class LongCalls {
   async accepted(call: AcceptedCall): Promise<ToolCallOutcome> {
     const { tool } = call;
     const statusUrl = statusUrlOf(tool, call.accepted?.location);
-    if (typeof statusUrl === 'string') return { kind: 'result', result: toolResult(`Tool ${tool.name} failed: ${statusUrl}.`, true, 0) };
+    if (typeof statusUrl === 'string') {
+      this.logger.warn('task_accept_invalid', { tool: tool.name, code: GatewayErrorCode.TaskAcceptInvalid });
+      return {
+        kind: 'result',
+        result: toolResult(`Tool ${tool.name} failed: ${statusUrl} [${GatewayErrorCode.TaskAcceptInvalid}].`, true, 0),
+      };
+    }
     const headers = statusHeaders(call.headers);
     if (call.wish === undefined || this.tasks === undefined) return this.awaitJob(call, statusUrl, headers);
     try {
@@ -88,11 +98,15 @@ export class LongCalls {
       );
       return { kind: 'task', task };
     } catch (error) {
-      this.logger.warn('task_not_recorded', { tool: tool.name, reason: (error as Error).name });
+      this.logger.warn('task_not_recorded', {
+        tool: tool.name,
+        code: GatewayErrorCode.TaskStoreUnavailable,
+        reason: (error as Error).name,
+      });
       return {
         kind: 'result',
         result: toolResult(
-          `Tool ${tool.name} failed: its job was accepted but the gateway could not record the task (task store unavailable); call it again later.`,
+          `Tool ${tool.name} failed: its job was accepted but the gateway could not record the task (its store did not answer); call it again later [${GatewayErrorCode.TaskStoreUnavailable}].`,
           true,
           0,
         ),
@@ -110,8 +124,10 @@ export class LongCalls {
     let unanswered = 0;
     for (;;) {
       if (hangUp?.happened) return { kind: 'result', result: toolResult(`Tool ${tool.name} was cancelled.`, true, 0) };
-      if (performance.now() + wait >= until) return this.outOfTime(call, statusUrl, headers, Math.round(performance.now() - started));
-      await pause(wait, hangUp);
+      const before = until - performance.now();
+      if (before <= FINAL_READ_MILLIS) return this.outOfTime(call, statusUrl, headers, Math.round(performance.now() - started));
+      // A wait past the deadline is cut short for one last read just before it: the job may be done already.
+      await pause(Math.min(wait, before - FINAL_READ_MILLIS), hangUp);
       const left = until - performance.now();
       const reply = await this.client.post({
         endpoint: statusUrl,
@@ -135,7 +151,7 @@ export class LongCalls {
         return {
           kind: 'result',
           result: toolResult(
-            `Tool ${tool.name} failed: its status URL gave no answer ${unanswered} times in a row (mcp.tasks.maxFailedPolls): ${step.detail}.`,
+            `Tool ${tool.name} failed: its status URL gave no answer ${unanswered} times in a row (mcp.tasks.maxFailedPolls): ${step.detail} [${GatewayErrorCode.TaskStatusInvalid}].`,
             true,
             durationMs,
           ),

@@ -2,6 +2,7 @@ import { JsonRpcErrorCode } from '@toolmesh/protocol';
 import type { ToolOutput } from '@toolmesh/registry';
 
 import type { GatewayCallToolResult } from '../call/tool-call-outcome';
+import { GatewayErrorCode } from '../errors/gateway-errors';
 import { mapToolReply, type ReplyForm } from '../execution/result-mapper';
 import type { ToolHttpResponse } from '../tool-client/tool-client';
 import type { TaskError } from './task-record';
@@ -51,7 +52,10 @@ export function readStatusReply(
 }
 
 function failed(message: string): StatusStep {
-  return { kind: 'ended', end: { error: { code: JsonRpcErrorCode.InternalError, message } } };
+  return {
+    kind: 'ended',
+    end: { error: { code: JsonRpcErrorCode.InternalError, message: `${message} [${GatewayErrorCode.TaskStatusInvalid}]` } },
+  };
 }
 
 /** A `{"statusMessage": "..."}` of a 202's JSON body, printable and short; anything else is no message. */

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ToolDefinition } from '@toolmesh/registry';
 import type { Logger } from '@toolmesh/transport-http/server';
 
+import { GatewayErrorCode } from '../errors/gateway-errors';
 import type { ReplyForm } from '../execution/result-mapper';
 import type { ToolClient, ToolHttpResponse } from '../tool-client/tool-client';
 import { pollDelay } from './retry-after';
@@ -188,7 +189,7 @@ export class TaskService {
       case 'unanswered': {
         const failedPolls = record.failedPolls + 1;
         if (failedPolls >= maxFailedPolls) {
-          const message = `Tool ${record.tool}'s status URL gave no answer ${failedPolls} times in a row (mcp.tasks.maxFailedPolls): ${step.detail}`;
+          const message = `Tool ${record.tool}'s status URL gave no answer ${failedPolls} times in a row (mcp.tasks.maxFailedPolls): ${step.detail} [${GatewayErrorCode.TaskStatusInvalid}]`;
           return ended(record, now, { error: { code: -32603, message } });
         }
         this.logger.warn('task_status_unanswered', {
