@@ -109,6 +109,7 @@ const GATEWAY_FLOORS = [
   'upstreams',
   ['execution', 'skills'],
   'mcp',
+  'endpoints',
   'app',
   'lint',
 ];

@@ -8,9 +8,11 @@ import { INTROSPECTION_LIMITS, sharedIntrospection } from '../auth/shared-intros
 import { looksLikeJwt, TokenIntrospection } from '../auth/token-introspection';
 import { ToolAuthorization } from '../auth/tool-authorization';
 import { VerifiedTokens } from '../auth/verified-tokens';
-import type { AuthSettings, GatewayConfig } from '../config/gateway-config';
-import { callAdmission, rateLimitAdmission } from '../execution/call-admission';
-import { CallRateLimits } from '../limits/call-rate-limits';
+import type { EndpointSettings } from '../config/endpoint-settings';
+import type { AuthSettings, GatewayConfig, RateLimitsSettings } from '../config/gateway-config';
+import type { CuratedEndpointParts } from '../endpoints/curated-endpoints';
+import { callAdmission, type RateLimitAdmission, rateLimitAdmission } from '../execution/call-admission';
+import { CallRateLimits, type RateLimitKind } from '../limits/call-rate-limits';
 import type { GatewayMetrics } from '../management/gateway-metrics';
 import type { CallerAccess } from '../mcp/build-eras';
 
@@ -19,6 +21,10 @@ export interface CallerAccessParts {
   /** For the HTTP front: the bearer token check and the RFC 9728 metadata document. */
   readonly front: { readonly authenticate?: Authenticator; readonly documents?: ReadonlyMap<string, object> };
   readonly eras: CallerAccess;
+  /** With `auth`: the authenticator and resource a curated endpoint checks its own scopes after (issue 46). */
+  readonly authentication?: CuratedEndpointParts['authentication'];
+  /** A curated endpoint's own rate limits, in the same store as the gateway's, counted under its name. */
+  rateLimitsOf(endpoint: EndpointSettings): RateLimitAdmission | undefined;
   /** Header name and claim, for the execution service. */
   readonly identityHeaders?: ReadonlyArray<readonly [string, string]>;
   /** `GET /actuator/toolBundles`: the catalogue's status, with the tools' required scopes when `auth` is on. */
@@ -29,18 +35,18 @@ export interface CallerAccessParts {
 /** Authentication, per-tool authorization and rate limits as configured; each part absent when its section is. */
 export function buildCallerAccess(config: GatewayConfig, logger: Logger, metrics: GatewayMetrics | undefined): CallerAccessParts {
   const { auth, rateLimits, mcp } = config;
+  const counted = rateLimits !== undefined || (mcp.endpoints ?? []).some((endpoint) => endpoint.rateLimits !== undefined);
   const redis =
-    rateLimits && mcp.redis.url !== undefined
+    counted && mcp.redis.url !== undefined
       ? connectCounterStore({
           url: mcp.redis.url,
           connectTimeoutMillis: mcp.redis.commandTimeoutMillis,
           commandTimeoutMillis: mcp.redis.rateLimitTimeoutMillis,
         })
       : undefined;
-  const limits =
-    rateLimits &&
-    new CallRateLimits(rateLimits, {
-      keyPrefix: mcp.redis.keyPrefix,
+  const limitsOf = (settings: RateLimitsSettings, keyPrefix: string) =>
+    new CallRateLimits(settings, {
+      keyPrefix,
       ...(redis && {
         redis: {
           connection: redis,
@@ -53,10 +59,20 @@ export function buildCallerAccess(config: GatewayConfig, logger: Logger, metrics
       }),
     });
   const close = async () => redis?.close();
-  const limit = rateLimitAdmission({ rateLimits: limits, logger, onRateLimited: (kind) => metrics?.rateLimited(kind) });
+  const onRateLimited = (kind: RateLimitKind) => metrics?.rateLimited(kind);
+  const limit = rateLimitAdmission({ rateLimits: rateLimits && limitsOf(rateLimits, mcp.redis.keyPrefix), logger, onRateLimited });
+  const rateLimitsOf = ({ name, rateLimits: own }: EndpointSettings) =>
+    own &&
+    rateLimitAdmission({ rateLimits: limitsOf({ perTool: [], ...own }, `${mcp.redis.keyPrefix}:endpoint:${name}`), logger, onRateLimited });
   if (auth === undefined) {
     const admit = callAdmission({ limit, logger });
-    return { front: {}, eras: { ...(admit && { admit }), ...(limit && { limit }) }, describeBundles: (status) => status, close };
+    return {
+      front: {},
+      eras: { ...(admit && { admit }), ...(limit && { limit }) },
+      rateLimitsOf,
+      describeBundles: (status) => status,
+      close,
+    };
   }
   const resource = new ProtectedResource(auth, mcp.endpointPath);
   const tools = new ToolAuthorization(auth.toolPolicies, mcp.catalogue.toolsListPageSize);
@@ -75,6 +91,8 @@ export function buildCallerAccess(config: GatewayConfig, logger: Logger, metrics
   return {
     front: { authenticate, documents: new Map([[resource.metadataPath, resource.metadata]]) },
     eras: { view: (generation, caller) => tools.visibleCatalogue(generation, caller), ...(admit && { admit }), ...(limit && { limit }) },
+    authentication: { authenticate, resource, onForbidden: () => metrics?.authRefused('insufficient_scope') },
+    rateLimitsOf,
     identityHeaders: Object.entries(auth.identityHeaders),
     describeBundles: (status, generation) => tools.describeBundles(status, generation),
     close,

@@ -83,6 +83,14 @@ export class ToolExecutionService {
     this.mcp = new McpServerInvoker({ upstreams: options.upstreams, slots, requestStates, logger, observe });
   }
 
+  /**
+   * The same service finding tools in another catalogue (a curated endpoint's view of this one, issue 46):
+   * its invokers are new, what they share (clients, slots' limits, upstreams, credentials) is this one's.
+   */
+  over(catalogue: ToolCatalogue): ToolExecutionService {
+    return new ToolExecutionService({ ...this.options, catalogue });
+  }
+
   /** The tool named, from the catalogue in memory: the hot path, with no promise. */
   toolInMemory(name: string): ToolDefinition | undefined {
     return this.options.catalogue.current()?.tools.get(name);

@@ -250,7 +250,7 @@ function shownPerCapabilities(capabilities: CapabilityViews, catalogue: ToolCata
 function visibleThrough(view: CatalogueView, catalogue: ToolCatalogue): ToolVisibility {
   return (tool, context) => {
     const generation = catalogue.current();
-    return generation !== undefined && view(generation, context.caller).tools.has(tool.name);
+    return generation !== undefined && view(generation, context.caller).tools.has(tool.publicTool.name);
   };
 }
 
