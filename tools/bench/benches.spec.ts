@@ -54,9 +54,9 @@ describe('benchmarks, --smoke', () => {
     300_000,
   );
 
-  it('cpu-per-call --together (every target of a round measured in one window) --compare-interceptor runs and reports no figure', async () => {
+  it('cpu-per-call --together (every target of a round measured in one window) --compare-interceptor --compare-audit runs and reports no figure', async () => {
     const script = 'tools/bench/gateway/cpu-per-call.mjs';
-    const { stdout } = await run(process.execPath, [script, '--smoke', '--together', '--compare-interceptor'], {
+    const { stdout } = await run(process.execPath, [script, '--smoke', '--together', '--compare-interceptor', '--compare-audit'], {
       cwd: ROOT,
       timeout: 240_000,
     });

@@ -28,6 +28,9 @@
 //                          guardrail in this process that allows each call, so the row less the gateway's is
 //                          what one hop to a guardrail costs the gateway (the minimal proxy's row, one hop in and
 //                          one out, for scale)
+//     --compare-audit      also measures this build with the audit trail on (issue 46; docs/gateway.md, "Audit
+//                          trail"), every call a line of a file in a temporary folder, deleted at the end: the
+//                          row's paired ratio / gateway is what the trail costs a call
 //     --client autocannon|undici  what sends a fixed rate (above); autocannon by default
 //     --pin                the measured servers on CPU 1, this process and the tool service on CPU 0
 //     --together           each round's targets warmed and measured at the same time, each sent the rate
@@ -47,7 +50,8 @@
 import '../usage.mjs';
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -89,6 +93,7 @@ const { values: options } = parseArgs({
     'compare-env': { type: 'string', multiple: true, default: [] },
     'compare-auth': { type: 'boolean', default: false },
     'compare-interceptor': { type: 'boolean', default: false },
+    'compare-audit': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     pin: { type: 'boolean', default: false },
     load: { type: 'string' },
@@ -123,6 +128,8 @@ const warmupRuns = Math.max(1, Math.round(Number(options.warmup) / warmupRunSeco
 const issuer = options['compare-auth'] ? await startBenchIssuer() : undefined;
 /** With --compare-interceptor, the guardrail its webhook asks: allows every call, at once. */
 const guardrail = options['compare-interceptor'] ? await startAllowingGuardrail() : undefined;
+/** With --compare-audit, the folder of the audit trail's file (its lines are written, as in production, then deleted). */
+const auditFolder = options['compare-audit'] ? mkdtempSync(path.join(tmpdir(), 'bench-audit-')) : undefined;
 /** With --compare-auth, the same limits also counted in Redis (shared by replicas, a lease at a time). */
 const limitsRedis = issuer ? await startRedisServer() : undefined;
 /**
@@ -237,6 +244,7 @@ try {
       ofEra.push(gateway(`gateway ${flags}`, { nodeOptions: flags.split(' ').filter(Boolean) }));
     if (issuer) ofEra.push(gateway('gateway auth+limits', { extraYaml: issuer.yaml }));
     if (guardrail) ofEra.push(gateway('gateway webhook interceptor', { extraYaml: guardrail.yaml }));
+    if (auditFolder) ofEra.push(gateway('gateway audit', { extraYaml: `audit: { file: "${path.join(auditFolder, 'audit.jsonl')}" }\n` }));
     if (limitsRedis) ofEra.push(gateway('gateway auth+limits in Redis', { extraYaml: issuer.yaml, env: { REDIS_URL: limitsRedis.url } }));
     const floor = (name, env = {}) => ({
       name: named(name),
@@ -301,5 +309,6 @@ try {
 } finally {
   stopAll();
   guardrail?.server.close();
+  if (auditFolder) rmSync(auditFolder, { recursive: true, force: true });
 }
 smokeRan(issuer ? 'gateway-auth' : options.federation ? 'gateway-federation' : 'cpu-per-call');
