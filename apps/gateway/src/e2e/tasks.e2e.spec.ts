@@ -1,0 +1,197 @@
+import { gatewayConfigFile, spawnGateway } from '@toolmesh/test-peers/gateway-process';
+import { startNginx } from '@toolmesh/test-peers/nginx';
+import { until } from '@toolmesh/test-peers/process-table';
+import { startRedis } from '@toolmesh/test-peers/redis-server';
+import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
+import type { ServerProcess } from '@toolmesh/test-peers/server-process';
+
+import type { GatewayConfig } from '../config/gateway-config';
+import { startTestGateway, type TestGateway } from '../test-support/test-gateway';
+import { authTrusting, startTokenIssuer, type TokenIssuer } from '../test-support/token-issuer';
+
+/**
+ * Long REST calls as tasks (issue 47), end to end: the sample service's `slow_compute` answers 202 Accepted
+ * with a job to poll, and runs three times longer than the call deadline (1 s).
+ */
+const DEADLINE_MILLIS = 1_000;
+const JOB_SECONDS = 3;
+const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+const AUDIENCE = 'https://gateway.test.invalid/mcp';
+
+interface Reply {
+  result?: Record<string, unknown> & { task?: { taskId: string; status: string }; taskId?: string; status?: string; isError?: boolean };
+  error?: { code: number; message: string };
+}
+
+/** A 2026-07-28 request's body and headers; `tasks` declares the Tasks extension. */
+function modern(method: string, params: Record<string, unknown>, tasks: boolean) {
+  const name = (params.name ?? params.taskId) as string | undefined;
+  return {
+    body: {
+      jsonrpc: '2.0',
+      id: 1,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {},
+        },
+      },
+    },
+    headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name !== undefined && { 'mcp-name': name }) },
+  };
+}
+
+async function postModern(url: string, method: string, params: Record<string, unknown>, tasks = true): Promise<Reply> {
+  const { body, headers } = modern(method, params, tasks);
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(body),
+  });
+  return (await res.json()) as Reply;
+}
+
+const resultText = (result: unknown) => (result as { content?: Array<{ text?: string }> } | undefined)?.content?.[0]?.text;
+
+function tasksOn(config: GatewayConfig): void {
+  config.mcp.maxToolTimeoutMillis = DEADLINE_MILLIS;
+  config.mcp.tasks = { ...config.mcp.tasks, enabled: true, poll: { defaultMillis: 500, minMillis: 100, maxMillis: 1_000 } };
+}
+
+describe('a REST tool three times longer than the call deadline, one gateway with caller auth', () => {
+  let issuer: TokenIssuer;
+  let tools: SampleToolService;
+  let gw: TestGateway;
+  let alice: Record<string, string>;
+  let bob: Record<string, string>;
+
+  beforeAll(async () => {
+    issuer = await startTokenIssuer(AUDIENCE);
+    tools = await startSampleToolService();
+    gw = await startTestGateway(tools.url, (config) => {
+      tasksOn(config);
+      config.auth = { ...authTrusting(issuer, AUDIENCE), algorithms: ['RS256'], scopesSupported: ['tools'] };
+    });
+    const token = async (sub: string) => ({ authorization: `Bearer ${await issuer.sign({ sub, client_id: 'agent', scope: 'tools' })}` });
+    [alice, bob] = await Promise.all([token('alice'), token('bob')]);
+  }, 60_000);
+  afterAll(async () => {
+    await gw?.stop();
+    await tools?.stop();
+    await issuer?.close();
+  });
+
+  const legacy = async (method: string, params: Record<string, unknown>, as: Record<string, string>): Promise<Reply> =>
+    (await (await gw.post({ jsonrpc: '2.0', id: 7, method, params }, as)).json()) as Reply;
+
+  it('completes as a task (2025-11-25); another subject cannot read, cancel or list it', async () => {
+    const created = await legacy(
+      'tools/call',
+      { name: 'slow_compute', arguments: { seconds: JOB_SECONDS, label: 'q3' }, task: { ttl: 60_000 } },
+      alice,
+    );
+    const taskId = created.result?.task?.taskId as string;
+    expect(created.result?.task).toMatchObject({ status: 'working', ttl: 60_000 });
+
+    for (const method of ['tasks/get', 'tasks/cancel', 'tasks/result'])
+      expect({ method, error: (await legacy(method, { taskId }, bob)).error?.code }).toEqual({ method, error: -32602 });
+    const bobs = await legacy('tasks/list', {}, bob);
+    expect(bobs.result?.tasks).toEqual([]);
+    expect((await postModern(gw.url, 'tasks/get', { taskId }).catch(() => undefined))?.error).toBeDefined(); // no token: refused at the door
+
+    const listed = (await legacy('tasks/list', {}, alice)).result?.tasks as Array<{ taskId: string }>;
+    expect(listed.map((task) => task.taskId)).toEqual([taskId]);
+    const started = performance.now();
+    const result = await legacy('tasks/result', { taskId }, alice);
+    expect(resultText(result.result)).toBe(`computed q3 in ${JOB_SECONDS} s`);
+    expect(result.result?._meta).toMatchObject({ 'io.modelcontextprotocol/related-task': { taskId } });
+    expect(performance.now() - started).toBeGreaterThan(1_000); // tasks/result waited for the job
+    expect((await legacy('tasks/get', { taskId }, alice)).result).toMatchObject({ taskId, status: 'completed' });
+  }, 30_000);
+
+  it("a caller without the task capability gets today's answer within the deadline, in both eras", async () => {
+    for (const call of [
+      () => legacy('tools/call', { name: 'slow_compute', arguments: { seconds: JOB_SECONDS } }, alice),
+      async () => {
+        const { body, headers } = modern('tools/call', { name: 'slow_compute', arguments: { seconds: JOB_SECONDS } }, false);
+        return (await (await gw.post(body, { ...alice, ...headers })).json()) as Reply;
+      },
+    ]) {
+      const started = performance.now();
+      const reply = await call();
+      expect(performance.now() - started).toBeLessThan(DEADLINE_MILLIS + 500);
+      expect(reply.result?.isError).toBe(true);
+      expect(resultText(reply.result)).toContain(`no complete reply within`);
+    }
+    // A job that ends within the deadline is waited for: its reply is the call's result.
+    const quick = await legacy('tools/call', { name: 'slow_compute', arguments: { seconds: 0, label: 'now' } }, alice);
+    expect(resultText(quick.result)).toBe('computed now in 0 s');
+    // A tool whose tasks are required is refused without one (-32601, 2025-11-25).
+    expect((await legacy('tools/call', { name: 'failing_job', arguments: {} }, alice)).error?.code).toBe(-32601);
+  }, 30_000);
+
+  it('cancel reaches the service (DELETE) and the task stays cancelled', async () => {
+    const created = await legacy('tools/call', { name: 'slow_compute', arguments: { seconds: 30 }, task: {} }, alice);
+    const taskId = created.result?.task?.taskId as string;
+    expect((await legacy('tasks/cancel', { taskId }, alice)).result).toMatchObject({ taskId, status: 'cancelled' });
+    expect((await legacy('tasks/cancel', { taskId }, alice)).error?.code).toBe(-32602); // already ended
+    expect(gw.logs()).toMatch(/event=task_cancelled tool=slow_compute toldService=true/);
+  }, 30_000);
+});
+
+describe('two replicas behind nginx with Redis: the replica that created a task is killed mid-way', () => {
+  const owned: Array<() => Promise<unknown>> = [];
+  let nginxUrl: string;
+  const replicas: ServerProcess[] = [];
+
+  beforeAll(async () => {
+    const redis = await startRedis();
+    owned.push(() => redis.kill());
+    const tools = await startSampleToolService();
+    owned.push(() => tools.stop());
+    const config = gatewayConfigFile(
+      tools.url,
+      `  maxToolTimeoutMillis: ${DEADLINE_MILLIS}
+  tasks: { enabled: true, defaultTtlMillis: 60000, maxTtlMillis: 60000, poll: { defaultMillis: 500, minMillis: 100, maxMillis: 1000 }, statusTimeoutMillis: 2000, maxFailedPolls: 5, listPageSize: 100 }
+  redis: { url: "${redis.url}" }`,
+    );
+    replicas.push(...(await Promise.all([spawnGateway(config), spawnGateway(config)])));
+    // The replica the test kills has exited already: only one still running is stopped.
+    for (const replica of replicas)
+      owned.push(async () => (replica.child.exitCode === null && replica.child.signalCode === null ? replica.stop() : undefined));
+    const nginx = await startNginx(replicas.map((replica) => new URL((replica as ServerProcess & { match: string[] }).match[1]).host));
+    owned.push(() => nginx.stop());
+    nginxUrl = nginx.url;
+  }, 120_000);
+  afterAll(async () => {
+    for (const stop of owned.reverse()) await stop().catch(() => undefined);
+  }, 60_000);
+
+  it('the task is still read, and its result got, through the other replica', async () => {
+    const created = await postModern(nginxUrl, 'tools/call', {
+      name: 'slow_compute',
+      arguments: { seconds: JOB_SECONDS, label: 'survivor' },
+    });
+    expect(created.result).toMatchObject({ resultType: 'task', status: 'working' });
+    const taskId = created.result?.taskId as string;
+    // The creating replica polls the job on its own; it is killed (no drain) a second into the job.
+    await until(() => replicas.some((replica) => replica.output().includes('event=task_created')), 'a replica logged task_created');
+    const creator = replicas.find((replica) => replica.output().includes('event=task_created')) as ServerProcess;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    creator.child.kill('SIGKILL');
+
+    let last: Reply | undefined;
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline) {
+      last = await postModern(nginxUrl, 'tasks/get', { taskId }).catch(() => undefined);
+      if (last?.result?.status === 'completed') break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(last?.result).toMatchObject({ taskId, status: 'completed', resultType: 'complete' });
+    expect(resultText(last?.result?.result)).toBe(`computed survivor in ${JOB_SECONDS} s`);
+    const survivor = replicas.find((replica) => replica !== creator) as ServerProcess;
+    expect(survivor.output()).toMatch(/event=task_ended tool=slow_compute status=completed/);
+  }, 60_000);
+});
