@@ -47,6 +47,7 @@ export {
   CATALOGUE_ETAG_META_KEY,
   type CanonicalDefinition,
   canonicalDefinition,
+  DEFINITION_FIELDS,
   DEFINITION_HASH_META_KEY,
   definitionHash,
   type ListedToolDefinition,

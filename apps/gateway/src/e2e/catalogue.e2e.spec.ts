@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { CATALOGUE_ETAG_META_KEY } from '@toolmesh/protocol';
 import { DocumentServer } from '@toolmesh/test-peers/document-server';
 import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
 import { REPO_ROOT } from '@toolmesh/test-peers/server-process';
@@ -138,7 +139,7 @@ describe('gateway catalogue (real tool services, in-process gateway)', () => {
       service.release();
       await untilDiscoveryEnded();
       expect(await readiness()).toBe(200);
-      expect((await gw.rpc('tools/list')).result).toEqual({ tools: [] });
+      expect((await gw.rpc('tools/list')).result).toEqual({ tools: [], _meta: { [CATALOGUE_ETAG_META_KEY]: expect.any(String) } });
       expect((await status()).bundles[0]).toMatchObject({ source: 'remote', toolCount: 0, manifestRevision: '', lastError: null });
     });
 

@@ -1,3 +1,4 @@
+import { canonicalDefinition, DEFINITION_HASH_META_KEY, definitionHash } from '@toolmesh/protocol';
 import { DocumentServer } from '@toolmesh/test-peers/document-server';
 import { syntheticTools } from '@toolmesh/test-peers/synthetic-tool-catalogue';
 import queries from '@toolmesh/test-peers/tool-search-queries.json';
@@ -22,6 +23,9 @@ interface Listed {
   name: string;
   [field: string]: unknown;
 }
+/** A manifest's tool as the gateway lists it: with the hash of its definition in `_meta` (issue 46). */
+const served = (tool: { name: string } | undefined) =>
+  tool && { ...tool, _meta: { [DEFINITION_HASH_META_KEY]: definitionHash(canonicalDefinition({ ...tool })) } };
 interface SearchResult {
   content: Array<{ type: string; text: string }>;
   structuredContent?: { tools: Listed[] };
@@ -69,7 +73,7 @@ describe('search_tools over a catalogue of 10,000 tools', () => {
     expect(tools.length).toBeGreaterThan(0);
     expect(tools.length).toBeLessThanOrEqual(10); // the default limit
     const wanted = CATALOGUE.find((tool) => tool.name === 'billing_export_invoice');
-    expect(tools[0]).toEqual(wanted);
+    expect(tools[0]).toEqual(served(wanted));
     expect(JSON.parse(result.content[0].text)).toEqual({ tools });
   });
 
@@ -80,10 +84,10 @@ describe('search_tools over a catalogue of 10,000 tools', () => {
       inputSchema: { required: ['query'] },
       annotations: { readOnlyHint: true },
     });
-    expect(first.tools.slice(1)).toEqual(CATALOGUE.slice(0, first.tools.length - 1));
+    expect(first.tools.slice(1)).toEqual(CATALOGUE.slice(0, first.tools.length - 1).map(served));
     const second = (await gateway.rpc('tools/list', { cursor: first.nextCursor })).result as unknown as { tools: Listed[] };
     expect(second.tools.map((t) => t.name)).not.toContain('search_tools');
-    expect(second.tools[0]).toEqual(CATALOGUE[first.tools.length - 1]);
+    expect(second.tools[0]).toEqual(served(CATALOGUE[first.tools.length - 1]));
   });
 
   it('refuses bad arguments with an isError result, as any tool does', async () => {
@@ -143,7 +147,7 @@ describe('search_tools off (the default)', () => {
 
   it('is neither listed nor callable', async () => {
     const first = (await gateway.rpc('tools/list')).result as unknown as { tools: Listed[] };
-    expect(first.tools).toEqual(few);
+    expect(first.tools).toEqual(few.map(served));
     const call = await gateway.rpc('tools/call', { name: 'search_tools', arguments: { query: 'invoices' } });
     expect(call.error).toMatchObject({ message: 'Unknown tool: search_tools' });
   });

@@ -58,7 +58,7 @@ export function listingSearchTools(toolsList: RequestHandler, search: CatalogueS
     let listed = withSearch.get(page);
     if (listed === undefined) {
       const rest = page.json.slice(LIST_START.length);
-      listed = new RawJson(`${LIST_START}${LISTED_FIRST}${rest.startsWith(']') ? '' : ','}${rest}`);
+      listed = new RawJson(`${LIST_START}${LISTED_FIRST}${rest.startsWith(']') ? '' : ','}${rest}`, page.meta);
       withSearch.set(page, listed);
     }
     return { result: listed };

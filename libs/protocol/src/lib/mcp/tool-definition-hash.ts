@@ -22,9 +22,13 @@ export interface ListedToolDefinition {
  */
 export type CanonicalDefinition = Readonly<Record<string, unknown>>;
 
+/** The members of a definition besides its name: what a held definition takes from the approved one (the gateway's `hold`). */
+export const DEFINITION_FIELDS = ['title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
+
 export function canonicalDefinition(definition: ListedToolDefinition): CanonicalDefinition {
-  const { name, title, description, inputSchema, outputSchema, annotations } = definition;
-  return sortKeys({ name, title, description, inputSchema, outputSchema, annotations }) as CanonicalDefinition;
+  const canonical: Record<string, unknown> = { name: definition.name };
+  for (const field of DEFINITION_FIELDS) canonical[field] = definition[field];
+  return sortKeys(canonical) as CanonicalDefinition;
 }
 
 /** `sha256:<hex>` of the canonical definition's JSON text: the same for the gateway and the agent CLI. */

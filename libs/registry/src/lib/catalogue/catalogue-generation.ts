@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import { RawJson } from '@toolmesh/protocol';
+import { CATALOGUE_ETAG_META_KEY, RawJson } from '@toolmesh/protocol';
 
 import { publicToolIn, type ToolDefinition } from '../model/tool-definition';
 import { buildToolsListPages, pageAt, type ToolsListPages } from './tools-list-pages';
@@ -19,7 +19,7 @@ export class CatalogueGeneration {
    * view, which may show a tool under an operator's alias while the tool keeps its own name for the rest.
    */
   readonly tools: ReadonlyMap<string, ToolDefinition>;
-  /** `{"tools":[...]}`, serialized and encoded once, so `tools/list` writes its bytes whatever its size. */
+  /** `{"tools":[...]}`, serialized and encoded once, so `tools/list` writes its bytes whatever its size; its `_meta` (the ETag) beside it. */
   readonly toolsListResult: RawJson;
   /**
    * The same for 2025 clients: a tool whose `outputSchema` is not an object's shows it wrapped, as its
@@ -36,26 +36,35 @@ export class CatalogueGeneration {
     tools: readonly ToolDefinition[],
     pageSize = Number.POSITIVE_INFINITY,
   ) {
-    this.tools = new Map(tools.map((tool) => [tool.publicTool.name, tool]));
+    this.tools = new Map(tools.map((tool) => [tool.name, tool]));
     const modern = tools.map((tool) => tool.publicTool);
-    this.toolsListResult = new RawJson(JSON.stringify({ tools: modern }));
+    const modernJson = JSON.stringify({ tools: modern });
+    this.etag = createHash('sha256').update(modernJson).digest('base64url');
+    const meta = { [CATALOGUE_ETAG_META_KEY]: this.etag };
+    this.toolsListResult = new RawJson(modernJson, meta);
     const wraps = tools.some((tool) => tool.output?.wrapsForLegacy);
     const legacy = wraps ? tools.map((tool) => publicToolIn('legacy', tool)) : modern;
-    this.legacyToolsListResult = wraps ? new RawJson(JSON.stringify({ tools: legacy })) : this.toolsListResult;
+    this.legacyToolsListResult = wraps ? new RawJson(JSON.stringify({ tools: legacy }), meta) : this.toolsListResult;
     const modernPages = buildToolsListPages(this.toolsListResult, modern, pageSize);
     this.pages = { modern: modernPages, legacy: wraps ? buildToolsListPages(this.legacyToolsListResult, legacy, pageSize) : modernPages };
   }
+
+  /**
+   * The list's entity tag (issue 46): a digest of the tool list (each tool's definition hash included),
+   * computed once with the generation. Every page's `_meta` carries it, `toolBundles` sends it as its
+   * ETag; a new generation with the same list has the same tag, so it changes when the list does and
+   * replicas serving the same list agree on it.
+   */
+  readonly etag: string;
 
   /** One page of `tools/list` in the form an era shows; `undefined` for a cursor this list did not issue. */
   toolsListPage(form: ToolsListForm, cursor: string | undefined): RawJson | undefined {
     return pageAt(this.pages[form], cursor);
   }
 
-  private digest: string | undefined;
-
-  /** A digest of the tool list, to tell replicas' lists apart without sending them (SPEC G21). */
+  /** A digest of the tool list, to tell replicas' lists apart without sending them (SPEC G21): its ETag. */
   get listDigest(): string {
-    return (this.digest ??= createHash('sha256').update(this.toolsListResult.bytes).digest('base64url'));
+    return this.etag;
   }
 
   get size(): number {

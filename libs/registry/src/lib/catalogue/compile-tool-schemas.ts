@@ -1,9 +1,16 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
-import { readMcpHeaderBindings, type SchemaCompiler, SchemaError } from '@toolmesh/protocol';
+import {
+  canonicalDefinition,
+  DEFINITION_HASH_META_KEY,
+  definitionHash,
+  readMcpHeaderBindings,
+  type SchemaCompiler,
+  SchemaError,
+} from '@toolmesh/protocol';
 
 import { RegistryErrorCode } from '../errors';
-import type { RefusedTool, ToolDefinition, UncompiledTool } from '../model/tool-definition';
+import type { PublicTool, RefusedTool, ToolDefinition, UncompiledTool } from '../model/tool-definition';
 
 /**
  * How long compiling may hold the event loop before it lets requests, probes and other routes run. A
@@ -13,7 +20,8 @@ import type { RefusedTool, ToolDefinition, UncompiledTool } from '../model/tool-
 const SLICE_MILLIS = 10;
 
 /**
- * Compiles each tool's `inputSchema` (SPEC N5) and reads its `x-mcp-header` annotations (G25): a tool
+ * Compiles each tool's `inputSchema` (SPEC N5), reads its `x-mcp-header` annotations (G25) and hashes its
+ * definition into its `_meta` (issue 46): a tool
  * whose schema cannot be used, or whose annotations break the 2026 rules, is refused on its own, with its
  * code and why; the rest are served. Schemas the compiler already holds cost nothing.
  */
@@ -44,13 +52,30 @@ export async function compileToolSchemas(
         outputSchema === undefined
           ? undefined
           : { validator: schemas.compile(outputSchema as object), wrapsForLegacy: !isObjectSchema(outputSchema) };
-      compiled.push({ ...tool, inputValidator, mcpHeaders: headers.bindings, ...(output && { output }) });
+      compiled.push({
+        ...tool,
+        publicTool: withDefinitionHash(tool.publicTool),
+        inputValidator,
+        mcpHeaders: headers.bindings,
+        ...(output && { output }),
+      });
     } catch (error) {
       if (!(error instanceof SchemaError)) throw error;
       refused.push({ name: tool.name, code: error.code, message: `${part}: ${error.message}` });
     }
   }
   return { tools: compiled, refused };
+}
+
+/**
+ * The tool as listed, with the hash of its canonical definition in its `_meta` (issue 46): computed here,
+ * once per load of its source, so neither a `tools/list` nor a call pays for it. A source's own value under
+ * that key (a gateway behind this one) is replaced: the hash is this gateway's word.
+ */
+function withDefinitionHash(publicTool: PublicTool): PublicTool {
+  const meta = publicTool._meta;
+  const own = typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? meta : {};
+  return { ...publicTool, _meta: { ...own, [DEFINITION_HASH_META_KEY]: definitionHash(canonicalDefinition(publicTool)) } };
 }
 
 function isObjectSchema(schema: unknown): boolean {

@@ -1,3 +1,4 @@
+import { canonicalDefinition, CATALOGUE_ETAG_META_KEY, DEFINITION_HASH_META_KEY, definitionHash } from '@toolmesh/protocol';
 import { DocumentServer } from '@toolmesh/test-peers/document-server';
 
 import { RegistryErrorCode } from '../errors';
@@ -82,10 +83,27 @@ describe('LiveCatalogue over real HTTP tool services', () => {
   it('merges routes into one generation with a pre-serialized tools/list result', async () => {
     server.serve(manifestPath('a'), { json: manifestOf('a1', 'a2') }).serve(manifestPath('b'), { json: manifestOf('b1') });
     const generation = await catalogueOf([routeOn(server, 'a'), routeOn(server, 'b')]).ensureLoaded();
+    // Each tool with the hash of its definition (issue 46), the list with its ETag beside it.
+    const tools = ['a1', 'a2', 'b1'].map((name) => ({ name, inputSchema: SCHEMA }));
     expect(JSON.parse(generation?.toolsListResult.json ?? '')).toEqual({
-      tools: ['a1', 'a2', 'b1'].map((name) => ({ name, inputSchema: SCHEMA })),
+      tools: tools.map((tool) => ({ ...tool, _meta: { [DEFINITION_HASH_META_KEY]: definitionHash(canonicalDefinition(tool)) } })),
     });
+    expect(generation?.toolsListResult.meta).toEqual({ [CATALOGUE_ETAG_META_KEY]: generation?.etag });
     expect(generation?.tools.get('b1')?.endpoint.href).toBe(`${server.url}/b/tools/b1`);
+  });
+
+  it("keeps the list's ETag while the list stays the same, and changes it with a description (issue 46)", async () => {
+    server.serve(manifestPath('a'), { json: manifestOf('a1') });
+    const catalogue = catalogueOf([routeOn(server, 'a')]);
+    const first = await catalogue.refreshAll();
+    server.serve(manifestPath('a'), { json: manifestOf('a1') });
+    const same = await catalogue.refreshAll();
+    expect(same?.etag).toBe(first?.etag);
+    const described = manifestOf('a1') as { tools: Array<Record<string, unknown>> };
+    server.serve(manifestPath('a'), { json: { ...described, tools: [{ ...described.tools[0], description: 'changed' }] } });
+    const changed = await catalogue.refreshAll();
+    expect(changed?.etag).not.toBe(first?.etag);
+    expect(changed?.listDigest).toBe(changed?.etag);
   });
 
   it('shares one manifest fetch among 50 concurrent requests after the TTL expired, and answers all 50 from memory', async () => {

@@ -1,3 +1,5 @@
+import { canonicalDefinition, DEFINITION_HASH_META_KEY, definitionHash } from '@toolmesh/protocol';
+
 import { buildRouteSnapshot } from './build-route-snapshot';
 import { decodeRouteSnapshot, encodeRouteSnapshot } from './stored-route';
 
@@ -33,10 +35,20 @@ describe('an MCP server route in the catalogue model (issue 28)', () => {
       { name: 'ev_echo', target: { kind: 'mcp', upstreamTool: 'echo' }, endpoint: SERVER },
       { name: 'ev_structured', target: { kind: 'mcp', upstreamTool: 'structured' }, endpoint: SERVER },
     ]);
-    // The server's claims pass as they are, marked as its claims in _meta, with the bundle's name.
-    expect(build.snapshot.tools[0].publicTool).toEqual({ ...listed.tools[0], name: 'ev_echo', _meta: { [CLAIM]: EVERYTHING_CLAIM } });
-    // The server's own _meta keys stay; under our key, the gateway's marker replaces what the server put there.
-    expect(build.snapshot.tools[1].publicTool._meta).toEqual({ 'example.com/owner': 'team-a', [CLAIM]: EVERYTHING_CLAIM });
+    // The server's claims pass as they are, marked as its claims in _meta, with the bundle's name, and the
+    // hash of the definition as served (issue 46).
+    const echo = { ...listed.tools[0], name: 'ev_echo' };
+    const echoHash = definitionHash(canonicalDefinition(echo));
+    expect(build.snapshot.tools[0].publicTool).toEqual({
+      ...echo,
+      _meta: { [CLAIM]: EVERYTHING_CLAIM, [DEFINITION_HASH_META_KEY]: echoHash },
+    });
+    // The server's own _meta keys stay; under our keys, the gateway's marker and hash replace what the server put there.
+    expect(build.snapshot.tools[1].publicTool._meta).toEqual({
+      'example.com/owner': 'team-a',
+      [CLAIM]: EVERYTHING_CLAIM,
+      [DEFINITION_HASH_META_KEY]: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+    });
     expect(build.snapshot.refusedTools).toEqual([
       { name: 'ev_get/image', code: 'registry.upstream_tool_refused', message: expect.stringContaining('name') },
       { name: 'ev_no-schema', code: 'registry.upstream_tool_refused', message: expect.stringContaining('inputSchema') },
@@ -51,7 +63,11 @@ describe('an MCP server route in the catalogue model (issue 28)', () => {
     if (!decoded.ok) throw new Error(decoded.problems.join('; '));
     expect(decoded.snapshot.source).toBe('redis');
     expect(decoded.snapshot.tools.map(({ name, target, publicTool }) => ({ name, target, claim: publicTool._meta }))).toEqual([
-      { name: 'echo', target: { kind: 'mcp', upstreamTool: 'echo' }, claim: { [CLAIM]: EVERYTHING_CLAIM } },
+      {
+        name: 'echo',
+        target: { kind: 'mcp', upstreamTool: 'echo' },
+        claim: { [CLAIM]: EVERYTHING_CLAIM, [DEFINITION_HASH_META_KEY]: definitionHash(canonicalDefinition(listed.tools[0])) },
+      },
       {
         name: 'structured',
         target: { kind: 'mcp', upstreamTool: 'structured' },

@@ -16,7 +16,7 @@ export interface ToolsListPages {
 
 /**
  * `tools/list` results of one tool list, page by page, each serialized once: `{"tools":[...],
- * "nextCursor":"..."}`. A list that fits in one page is the whole-list result itself. The order is the
+ * "nextCursor":"..."}`, each with the whole list's `_meta`. A list that fits in one page is the whole-list result itself. The order is the
  * catalogue's (route order, then manifest order), the same on every replica that holds the same list.
  * Each cursor names its list by a digest of it: a walk over a list that changed between two pages (a tool
  * added or removed, on this replica or the next) is refused rather than served a page of the new list,
@@ -28,7 +28,7 @@ export function buildToolsListPages(whole: RawJson, tools: readonly object[], pa
   const pages: RawJson[] = [];
   for (let start = 0; start < tools.length; start += pageSize) {
     const next = start + pageSize < tools.length ? { nextCursor: pageCursor(tag, pages.length + 1) } : {};
-    pages.push(new RawJson(JSON.stringify({ tools: tools.slice(start, start + pageSize), ...next })));
+    pages.push(new RawJson(JSON.stringify({ tools: tools.slice(start, start + pageSize), ...next }), whole.meta));
   }
   return { tag, pages };
 }
