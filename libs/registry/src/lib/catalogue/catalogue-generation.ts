@@ -36,7 +36,7 @@ export class CatalogueGeneration {
     tools: readonly ToolDefinition[],
     pageSize = Number.POSITIVE_INFINITY,
   ) {
-    this.tools = new Map(tools.map((tool) => [tool.name, tool]));
+    this.tools = new Map(tools.map((tool) => [tool.publicTool.name, tool]));
     const modern = tools.map((tool) => tool.publicTool);
     const modernJson = JSON.stringify({ tools: modern });
     this.etag = createHash('sha256').update(modernJson).digest('base64url');
