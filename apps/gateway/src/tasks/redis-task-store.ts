@@ -4,7 +4,7 @@ import { expiresAt, type TaskRecord } from './task-record';
 import { decodeCursor, encodeCursor, type TaskPage, type TaskStore } from './task-store';
 
 /**
- * Tasks in Redis, shared by every replica (docs/adr/0027-tasks-any-replica.md): each record a JSON value
+ * Tasks in Redis, shared by every replica (docs/adr/0028-tasks-any-replica.md): each record a JSON value
  * that expires with the task's TTL, each caller's tasks a sorted index by creation time (for `tasks/list`),
  * each task's poll lease a key set only where absent. A record that does not parse is treated as absent.
  */

@@ -33,7 +33,7 @@ interface LocalPoll {
 }
 
 /**
- * The tasks of long REST calls (issue 47; docs/adr/0027-tasks-any-replica.md). A task is written to the
+ * The tasks of long REST calls (issue 47; docs/adr/0028-tasks-any-replica.md). A task is written to the
  * store before it is answered, so any replica finds it. Its job's status URL is read by whichever replica
  * is due to: the one that created it on a timer, and any replica a caller asks about it (`view`) once its
  * next poll is due; a lease in the store lets one replica at a time read it. So a task whose creating
