@@ -8,6 +8,7 @@ import { type AuditNames, AuditTrail } from '../audit/audit-trail';
 import { BundleTokenExchanges } from '../auth/bundle-token-exchanges';
 import { RequestStateSeal } from '../call/request-state-seal';
 import { ServiceCredentials } from '../call/service-credentials';
+import { curatedPath } from '../config/endpoint-settings';
 import type { GatewayConfig } from '../config/gateway-config';
 import { buildCuratedEndpoints } from '../endpoints/curated-endpoints';
 import { featureStateBinding } from '../execution/request-state-binding';
@@ -273,10 +274,14 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   };
 }
 
-/** What the audit trail names: the endpoint, and a tool's bundle as the catalogue in memory has it (`search_tools`: the gateway's own). */
+/**
+ * What the audit trail names: the path of the endpoint a request came to (a curated endpoint's requests name
+ * it), and a tool's bundle as the catalogue in memory has it (`search_tools`: the gateway's own).
+ */
 function auditNames(mcp: GatewayConfig['mcp'], catalogue: { current(): CatalogueGeneration | undefined }): AuditNames {
+  const curated = new Map((mcp.endpoints ?? []).map((endpoint) => [endpoint.name, curatedPath(mcp.endpointPath, endpoint)]));
   return {
-    endpoint: () => mcp.endpointPath,
+    endpoint: (context) => (context.endpoint === undefined ? mcp.endpointPath : (curated.get(context.endpoint) ?? mcp.endpointPath)),
     toolBundle: (name) =>
       catalogue.current()?.tools.get(name)?.routeToken ?? (mcp.toolSearch && name === SEARCH_TOOLS_NAME ? null : undefined),
   };

@@ -45,6 +45,7 @@ beforeAll(async () => {
         toolPolicies: [{ tools: 'customer_*', scopes: ['customers:read'] }],
         maxCachedTokens: 100,
       };
+      config.mcp.endpoints = [{ name: 'support', serve: [{ tools: 'echo_text' }] }];
       config.rateLimits = { perTool: [{ tools: 'product_search', points: 1, durationSeconds: 600 }] };
       config.audit = { enabled: true, file: auditFile, subjectKey: { env: 'AUDIT_KEY' }, maxBufferedBytes: 1_048_576 };
     },
@@ -223,6 +224,28 @@ describe('one audit event per audited request, allowed or refused', () => {
       decisions: [{ stage: 'authorization', outcome: 'deny' }],
       outcome: { kind: 'refused', status: 401 },
     });
+  });
+
+  it('a curated endpoint: its path', async () => {
+    const requestId = randomUUID();
+    const res = await fetch(gw.url.replace(/\/mcp$/, '/mcp/support'), {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+        'x-request-id': requestId,
+        authorization: await bearer(),
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'echo_text', arguments: { text: ARGUMENT_VALUE } },
+      }),
+    });
+    expect(res.status).toBe(200);
+    expect(await theEventOf(requestId)).toMatchObject({ endpoint: '/mcp/support', tool: 'echo_text', outcome: { kind: 'result' } });
   });
 
   it('requests that are not audited write nothing', async () => {
