@@ -105,7 +105,7 @@ const GATEWAY_FLOORS = [
   'config',
   'call',
   ['tool-client', 'tracing', 'management', 'auth', 'audit'],
-  'limits',
+  ['limits', 'interceptors'],
   'upstreams',
   ['execution', 'skills'],
   'mcp',

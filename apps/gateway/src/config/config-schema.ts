@@ -471,7 +471,7 @@ export const configSchema = {
       },
     },
     audit: auditSchema,
-    // Each entry's fields are checked by interceptors/interceptor-settings.ts, compiled only when the section is
+    // Each entry's fields are checked by interceptor-settings.ts, compiled only when the section is
     // given: a gateway without interceptors compiles and carries nothing of them (issue 46).
     interceptors: { type: 'array', items: { type: 'object' } },
   },

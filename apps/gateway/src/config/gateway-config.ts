@@ -3,8 +3,8 @@ import type { LogFormat } from '@toolmesh/transport-http/server';
 import type { AuditSettings } from './audit-settings';
 import type { TaskSettings } from '../tasks/task-settings';
 
-import type { InterceptorSettings } from '../interceptors/interceptor-settings';
 import type { EndpointSettings } from './endpoint-settings';
+import type { InterceptorSettings } from './interceptor-settings';
 
 /** A tool service whose manifest the gateway reads (`mcp.bundles`, SPEC G14). */
 export interface BundleSettings {

@@ -13,11 +13,11 @@ import { parse as parseYaml } from 'yaml';
 
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
 import { AUDIT_DEFAULTS, auditProblem } from './audit-settings';
-import { checkInterceptorSettings, knownNames } from '../interceptors/interceptor-settings';
 import { endpointsProblem } from './check-endpoints';
 import { configSchema } from './config-schema';
 import { AUTH_DEFAULTS, defaultConfig } from './defaults';
 import type { BundleSettings, GatewayConfig } from './gateway-config';
+import { checkInterceptorSettings, knownNames } from './interceptor-settings';
 import { withScalarFieldsConverted } from './scalar-fields';
 
 /** The gateway refuses to start on a configuration it cannot use, and says what to fix. */

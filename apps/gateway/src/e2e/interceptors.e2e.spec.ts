@@ -5,7 +5,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import type { InterceptorSettings } from '../interceptors/interceptor-settings';
+import type { InterceptorSettings } from '../config/interceptor-settings';
 import { useGatewayWithSampleService } from '../test-support/test-gateway';
 
 /** Planted in a result (all made up): an AWS access key id, a GitHub token, an e-mail address. */

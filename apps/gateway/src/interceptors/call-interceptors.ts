@@ -1,17 +1,22 @@
+import { errorMessage } from '@toolmesh/protocol';
 import type { ToolDefinition } from '@toolmesh/registry';
 import { Agent } from 'undici';
 
 import { toolPattern } from '../auth/tool-pattern';
-import type { Interceptor } from './interceptor';
-import { InterceptorChain } from './interceptor-chain';
 import {
   checkInterceptorSettings,
   DEFAULT_MAX_REPLY_BYTES,
   DEFAULT_TIMEOUT_MS,
+  interceptorConfigInvalid,
   type InterceptorSettings,
   type KnownNames,
-} from './interceptor-settings';
-import { PERSONAL_DATA_KINDS, redactJudge } from './redact-interceptor';
+  PERSONAL_DATA_KINDS,
+  type RefuseRule,
+} from '../config/interceptor-settings';
+import type { InterceptedCall, Interceptor, Verdict } from './interceptor';
+import { InterceptorChain } from './interceptor-chain';
+import { parseJsonPath } from './json-path';
+import { redactJudge } from './redact-interceptor';
 import { refuseJudge } from './refuse-interceptor';
 import { webhookJudge } from './webhook-interceptor';
 
@@ -64,8 +69,8 @@ export function buildCallInterceptors(settings: unknown, known: KnownNames): Cal
   // One connection pool for every webhook, kept alive: a guardrail is asked on each call it selects.
   const dispatcher = entries.some((entry) => entry.kind === 'webhook') ? new Agent({ keepAliveTimeout: 10_000 }) : undefined;
   return new CallInterceptors(
-    entries.map((entry) => ({
-      interceptor: interceptorOf(entry, dispatcher as Agent),
+    entries.map((entry, i) => ({
+      interceptor: interceptorOf(entry, `interceptors[${i}] (${entry.name})`, dispatcher as Agent),
       ...(entry.endpoints && { endpoints: new Set(entry.endpoints) }),
       ...(entry.bundles && { bundles: new Set(entry.bundles) }),
       ...(entry.tools && { tools: entry.tools.map(toolPattern) }),
@@ -73,7 +78,7 @@ export function buildCallInterceptors(settings: unknown, known: KnownNames): Cal
   );
 }
 
-function interceptorOf(entry: InterceptorSettings, dispatcher: Agent): Interceptor {
+function interceptorOf(entry: InterceptorSettings, at: string, dispatcher: Agent): Interceptor {
   const common = {
     name: entry.name,
     mode: entry.mode ?? 'enforce',
@@ -82,7 +87,7 @@ function interceptorOf(entry: InterceptorSettings, dispatcher: Agent): Intercept
   };
   switch (entry.kind) {
     case 'refuse':
-      return { ...common, request: refuseJudge(entry.refuse ?? []) };
+      return { ...common, request: checkedRefuseJudge(entry.refuse ?? [], at) };
     case 'redact':
       return {
         ...common,
@@ -106,4 +111,23 @@ function interceptorOf(entry: InterceptorSettings, dispatcher: Agent): Intercept
       };
     }
   }
+}
+
+/** The refuse rules compiled, each path and pattern checked first: a configuration error names the rule. */
+function checkedRefuseJudge(rules: readonly RefuseRule[], at: string): (call: InterceptedCall) => Verdict {
+  rules.forEach((rule, r) => {
+    try {
+      parseJsonPath(rule.path);
+    } catch (error) {
+      throw interceptorConfigInvalid(`${at}.refuse[${r}].path "${rule.path}": ${errorMessage(error)}`);
+    }
+    try {
+      refuseJudge([rule]);
+    } catch (error) {
+      throw interceptorConfigInvalid(
+        `${at}.refuse[${r}].pattern: ${errorMessage(error)}; rewrite it without back-references or lookarounds`,
+      );
+    }
+  });
+  return refuseJudge(rules);
 }

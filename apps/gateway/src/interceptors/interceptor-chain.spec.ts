@@ -1,7 +1,7 @@
 import type { ToolCallOutcome } from '../call/tool-call-outcome';
+import { testCall } from '../test-support/intercepted-calls';
 import { ALLOW, type Interceptor, type Verdict } from './interceptor';
 import { InterceptorChain } from './interceptor-chain';
-import { testCall } from './interceptor-test-support';
 
 const RESULT: ToolCallOutcome = {
   kind: 'result',

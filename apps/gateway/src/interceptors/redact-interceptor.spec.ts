@@ -1,6 +1,6 @@
+import { testCall } from '../test-support/intercepted-calls';
 import type { InterceptedResult, Verdict } from './interceptor';
 import { redactJudge } from './redact-interceptor';
-import { testCall } from './interceptor-test-support';
 
 /** Planted: an AWS access key id, a GitHub token and an e-mail address (all made up). */
 const AWS_KEY = 'AKIA' + 'QW3RTY7UIOPASDFG';

@@ -2,11 +2,8 @@ import { Redactor } from '@redactpii/node';
 import { lintSource } from '@secretlint/core';
 import { creator as recommendedSecretRules } from '@secretlint/secretlint-rule-preset-recommend';
 
+import { PERSONAL_DATA_KINDS, type PersonalDataKind } from '../config/interceptor-settings';
 import { ALLOW, type InterceptedCall, type InterceptedResult, type Verdict } from './interceptor';
-
-/** The personal data kinds `@redactpii/node` finds; names as the configuration spells them. */
-export const PERSONAL_DATA_KINDS = ['EMAIL', 'PHONE', 'CREDIT_CARD', 'SSN', 'NAME'] as const;
-export type PersonalDataKind = (typeof PERSONAL_DATA_KINDS)[number];
 
 /** What a redact interceptor removes from results. */
 export interface RedactSettings {

@@ -1,14 +1,8 @@
 import { compileLinearRegExp, type LinearRegExp } from '@toolmesh/protocol';
 
+import type { RefuseRule } from '../config/interceptor-settings';
 import { ALLOW, type InterceptedCall, type Verdict } from './interceptor';
 import { type JsonPathStep, parseJsonPath, someStringAt } from './json-path';
-
-/** One rule of a refuse interceptor: a call whose argument at `path` (or any string below it) matches `pattern` is refused. */
-export interface RefuseRule {
-  readonly path: string;
-  readonly pattern: string;
-  readonly ignoreCase?: boolean;
-}
 
 /**
  * The built-in `refuse` (request phase): arguments matching a rule's pattern at its JSON path. Patterns run

@@ -1,8 +1,8 @@
 import { type SeededRandom, seededRandom } from '@toolmesh/test-peers/seeded-random';
 
+import { testCall, testTool } from '../test-support/intercepted-calls';
 import type { Interceptor } from './interceptor';
 import { InterceptorChain } from './interceptor-chain';
-import { testCall, testTool } from './interceptor-test-support';
 import { parseWebhookReply } from './webhook-reply';
 
 /**

@@ -1,6 +1,6 @@
+import { checkInterceptorSettings } from '../config/interceptor-settings';
+import { testTool } from '../test-support/intercepted-calls';
 import { buildCallInterceptors } from './call-interceptors';
-import { checkInterceptorSettings } from './interceptor-settings';
-import { testTool } from './interceptor-test-support';
 
 const KNOWN = { endpoints: ['support'], bundles: ['core', 'db'] };
 const refuse = { name: 'no-drop', kind: 'refuse', refuse: [{ path: '$.query', pattern: 'drop\\s+table', ignoreCase: true }] };
@@ -35,13 +35,26 @@ describe('interceptors configuration', () => {
       'interceptors[0] (no-drop).endpoints: there is no curated endpoint (mcp.endpoints) named sales',
     ],
     [[{ ...refuse, bundles: ['billing'] }], 'interceptors[0] (no-drop).bundles: there is no bundle (mcp.bundles) named billing'],
-    [[{ ...refuse, refuse: [{ path: 'query', pattern: 'x' }] }], 'interceptors[0] (no-drop).refuse[0].path "query": a path starts with $'],
-    [
-      [{ ...refuse, refuse: [{ path: '$.q', pattern: '(a)\\1' }] }],
-      'interceptors[0] (no-drop).refuse[0].pattern: pattern "(a)\\1" cannot run in linear time',
-    ],
   ])('refuses %j, naming what to fix', (entries, message) => {
     expect(() => checkInterceptorSettings(entries, KNOWN)).toThrow(message);
+  });
+
+  it.each([
+    [[{ ...refuse, refuse: [{ path: 'query', pattern: 'x' }] }], 'interceptors[0] (no-drop).refuse[0].path "query": a path starts with $'],
+    [
+      [
+        {
+          ...refuse,
+          refuse: [
+            { path: '$.q', pattern: 'x' },
+            { path: '$.q', pattern: '(a)\\1' },
+          ],
+        },
+      ],
+      'interceptors[0] (no-drop).refuse[1].pattern: pattern "(a)\\1" cannot run in linear time',
+    ],
+  ])('refuses %j when the interceptors are built, naming the rule', (entries, message) => {
+    expect(() => buildCallInterceptors(entries, KNOWN)).toThrow(message);
   });
 
   it('builds nothing when none is configured', () => {

@@ -2,7 +2,7 @@ import { SchemaCompiler } from '@toolmesh/protocol';
 import type { ToolDefinition } from '@toolmesh/registry';
 import type { RequestContext } from '@toolmesh/transport-http/server';
 
-import type { InterceptedCall } from './interceptor';
+import type { InterceptedCall } from '../interceptors/interceptor';
 
 /** A tool service's tool of bundle `bundle`, for the interceptors' unit specs. */
 export function testTool(name: string, bundle = 'core'): ToolDefinition {

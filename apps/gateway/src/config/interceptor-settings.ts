@@ -1,15 +1,23 @@
-import { errorMessage, SchemaCompiler } from '@toolmesh/protocol';
+import { SchemaCompiler } from '@toolmesh/protocol';
 
-import type { GatewayConfig } from '../config/gateway-config';
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
-import { parseJsonPath } from './json-path';
-import { PERSONAL_DATA_KINDS, type PersonalDataKind } from './redact-interceptor';
-import { type RefuseRule, refuseJudge } from './refuse-interceptor';
+import type { GatewayConfig } from './gateway-config';
 
 /** A guardrail's answer is read up to this size by default (`webhook.maxReplyBytes`): a modified result fits. */
 export const DEFAULT_MAX_REPLY_BYTES = 1024 * 1024;
 /** How long a webhook may take by default (`timeoutMs`), before `failOpen` decides. */
 export const DEFAULT_TIMEOUT_MS = 2000;
+
+/** The personal data kinds a redact interceptor can remove (`@redactpii/node`'s rules, ADR 0027). */
+export const PERSONAL_DATA_KINDS = ['EMAIL', 'PHONE', 'CREDIT_CARD', 'SSN', 'NAME'] as const;
+export type PersonalDataKind = (typeof PERSONAL_DATA_KINDS)[number];
+
+/** One rule of a refuse interceptor: a call whose argument at `path` (or any string below it) matches `pattern` is refused. */
+export interface RefuseRule {
+  readonly path: string;
+  readonly pattern: string;
+  readonly ignoreCase?: boolean;
+}
 
 /**
  * One entry of `interceptors` (docs/configuration.md; docs/gateway.md "Interceptors"). Field names follow
@@ -81,44 +89,9 @@ const interceptorSchema = {
   },
 };
 
-function invalid(message: string): GatewayError {
+/** The gateway refuses to start on interceptors it cannot use, and says which entry and field to fix. */
+export function interceptorConfigInvalid(message: string): GatewayError {
   return new GatewayError(GatewayErrorCode.ConfigInvalid, `invalid configuration: ${message}`);
-}
-
-/**
- * `interceptors` checked in full: its shape (compiled here, only when the section is given, so a gateway
- * without interceptors compiles nothing of it), then what a schema cannot say: names unique, each kind's
- * block present and only its own, the phase its kind can take, paths and patterns usable, the endpoints and
- * bundles it selects configured (`known`). Each error names the entry and the field to fix.
- */
-export function checkInterceptorSettings(settings: unknown, known: KnownNames): InterceptorSettings[] {
-  const shape = new SchemaCompiler({ strict: true, maxProblems: 10 }).compile(interceptorSchema).check(settings, 'interceptors');
-  if (!shape.ok) throw invalid(`\n  ${shape.problems.join('\n  ')}`);
-  const entries = settings as InterceptorSettings[];
-  const seen = new Set<string>();
-  entries.forEach((entry, i) => {
-    const at = `interceptors[${i}] (${entry.name})`;
-    if (seen.has(entry.name))
-      throw invalid(`${at}: the name ${entry.name} is used twice; each interceptor needs its own (decisions are recorded by it)`);
-    seen.add(entry.name);
-    for (const kind of ['refuse', 'redact', 'webhook'] as const) {
-      if (kind !== entry.kind && entry[kind] !== undefined)
-        throw invalid(`${at}: a ${entry.kind} interceptor takes no "${kind}" block; remove it or set kind: ${kind}`);
-    }
-    checkNames(entry.endpoints, known.endpoints, `${at}.endpoints`, 'curated endpoint (mcp.endpoints)');
-    checkNames(entry.bundles, known.bundles, `${at}.bundles`, 'bundle (mcp.bundles)');
-    const phase = entry.phase;
-    if (entry.kind === 'refuse') {
-      if (entry.refuse === undefined) throw invalid(`${at}: kind refuse needs "refuse": a list of { path, pattern } rules`);
-      if (phase !== undefined && phase !== 'request')
-        throw invalid(`${at}: a refuse interceptor checks arguments, so its phase is request`);
-      entry.refuse.forEach((rule, r) => checkRule(rule, `${at}.refuse[${r}]`));
-    }
-    if (entry.kind === 'redact' && phase !== undefined && phase !== 'response')
-      throw invalid(`${at}: a redact interceptor cleans results, so its phase is response`);
-    if (entry.kind === 'webhook' && entry.webhook === undefined) throw invalid(`${at}: kind webhook needs "webhook": { url }`);
-  });
-  return entries;
 }
 
 /** What the configuration names, for the selectors to be checked against; `bundles` undefined when a portal registry lists them. */
@@ -134,20 +107,47 @@ export function knownNames({ mcp }: GatewayConfig): KnownNames {
   };
 }
 
-function checkNames(names: readonly string[] | undefined, known: readonly string[] | undefined, at: string, what: string): void {
-  const unknown = known && names?.find((name) => !known.includes(name));
-  if (unknown !== undefined) throw invalid(`${at}: there is no ${what} named ${unknown}; name one that is configured`);
+/**
+ * `interceptors` checked: its shape (compiled here, only when the section is given, so a gateway without
+ * interceptors compiles and carries nothing of it), then what a schema cannot say: names unique, each kind's
+ * block present and only its own, the phase its kind can take, the endpoints and bundles it selects
+ * configured (`known`). Each error names the entry and the field to fix. A refuse rule's path and pattern are
+ * checked where they are compiled, when the gateway builds its interceptors (interceptors/call-interceptors.ts).
+ */
+export function checkInterceptorSettings(settings: unknown, known: KnownNames): InterceptorSettings[] {
+  const shape = new SchemaCompiler({ strict: true, maxProblems: 10 }).compile(interceptorSchema).check(settings, 'interceptors');
+  if (!shape.ok) throw interceptorConfigInvalid(`\n  ${shape.problems.join('\n  ')}`);
+  const entries = settings as InterceptorSettings[];
+  const seen = new Set<string>();
+  entries.forEach((entry, i) => {
+    const at = `interceptors[${i}] (${entry.name})`;
+    if (seen.has(entry.name))
+      throw interceptorConfigInvalid(
+        `${at}: the name ${entry.name} is used twice; each interceptor needs its own (decisions are recorded by it)`,
+      );
+    seen.add(entry.name);
+    for (const kind of ['refuse', 'redact', 'webhook'] as const) {
+      if (kind !== entry.kind && entry[kind] !== undefined)
+        throw interceptorConfigInvalid(`${at}: a ${entry.kind} interceptor takes no "${kind}" block; remove it or set kind: ${kind}`);
+    }
+    checkNames(entry.endpoints, known.endpoints, `${at}.endpoints`, 'curated endpoint (mcp.endpoints)');
+    checkNames(entry.bundles, known.bundles, `${at}.bundles`, 'bundle (mcp.bundles)');
+    const phase = entry.phase;
+    if (entry.kind === 'refuse') {
+      if (entry.refuse === undefined)
+        throw interceptorConfigInvalid(`${at}: kind refuse needs "refuse": a list of { path, pattern } rules`);
+      if (phase !== undefined && phase !== 'request')
+        throw interceptorConfigInvalid(`${at}: a refuse interceptor checks arguments, so its phase is request`);
+    }
+    if (entry.kind === 'redact' && phase !== undefined && phase !== 'response')
+      throw interceptorConfigInvalid(`${at}: a redact interceptor cleans results, so its phase is response`);
+    if (entry.kind === 'webhook' && entry.webhook === undefined)
+      throw interceptorConfigInvalid(`${at}: kind webhook needs "webhook": { url }`);
+  });
+  return entries;
 }
 
-function checkRule(rule: RefuseRule, at: string): void {
-  try {
-    parseJsonPath(rule.path);
-  } catch (error) {
-    throw invalid(`${at}.path "${rule.path}": ${errorMessage(error)}`);
-  }
-  try {
-    refuseJudge([rule]);
-  } catch (error) {
-    throw invalid(`${at}.pattern: ${errorMessage(error)}; rewrite it without back-references or lookarounds`);
-  }
+function checkNames(names: readonly string[] | undefined, known: readonly string[] | undefined, at: string, what: string): void {
+  const unknown = known && names?.find((name) => !known.includes(name));
+  if (unknown !== undefined) throw interceptorConfigInvalid(`${at}: there is no ${what} named ${unknown}; name one that is configured`);
 }
