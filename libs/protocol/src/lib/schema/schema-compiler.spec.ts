@@ -1,22 +1,27 @@
-import { SchemaCompiler } from './schema-compiler';
+import { SchemaCompiler, type SchemaCompilerOptions } from './schema-compiler';
 import { SchemaError, SchemaErrorCode } from './schema-errors';
 
-function problemsOf(schema: Record<string, unknown>, value: unknown): string[] {
-  const check = new SchemaCompiler().compile(schema).check(value, 'arguments');
-  return check.ok ? [] : check.problems;
-}
+/** Every behaviour holds whether a compiler keeps each schema's checking code or compiles it at the first check. */
+const MODES: ReadonlyArray<SchemaCompilerOptions> = [{}, { codeOnFirstCheck: true }];
 
-function compileError(schema: Record<string, unknown>): SchemaError {
-  try {
-    new SchemaCompiler().compile(schema);
-  } catch (error) {
-    if (error instanceof SchemaError) return error;
-    throw error;
+describe.each(MODES)('SchemaCompiler %o', (mode) => {
+  const compilerOf = (options: SchemaCompilerOptions = {}) => new SchemaCompiler({ ...mode, ...options });
+
+  function problemsOf(schema: Record<string, unknown>, value: unknown): string[] {
+    const check = compilerOf().compile(schema).check(value, 'arguments');
+    return check.ok ? [] : check.problems;
   }
-  throw new Error('the schema compiled');
-}
 
-describe('SchemaCompiler', () => {
+  function compileError(schema: Record<string, unknown>): SchemaError {
+    try {
+      compilerOf().compile(schema);
+    } catch (error) {
+      if (error instanceof SchemaError) return error;
+      throw error;
+    }
+    throw new Error('the schema compiled');
+  }
+
   const customer = {
     type: 'object',
     properties: { customerId: { type: 'string', pattern: '^C[0-9]{4}$' }, limit: { type: 'integer' } },
@@ -40,13 +45,13 @@ describe('SchemaCompiler', () => {
   it('bounds the problems reported for one value', () => {
     const many = { type: 'object', properties: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, { type: 'string' }])) };
     const value = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, i]));
-    const check = new SchemaCompiler({ maxProblems: 3 }).compile(many).check(value);
+    const check = compilerOf({ maxProblems: 3 }).compile(many).check(value);
     expect(check.ok === false && check.problems).toHaveLength(3);
   });
 
   it('runs a catastrophic-backtracking pattern in linear time', () => {
     const schema = { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } };
-    const compiled = new SchemaCompiler().compile(schema);
+    const compiled = compilerOf().compile(schema);
     const started = process.hrtime.bigint();
     // On V8's backtracking engine this input takes minutes; the assertion is about the answer, and the
     // test's own timeout (a few seconds) is what fails when the engine backtracks.
@@ -62,7 +67,7 @@ describe('SchemaCompiler', () => {
       Array.from({ length: 6_000 }, (_, i) => [`p${i}`, { type: 'string', pattern: `^v${i}-[a-z]*$` }]),
     );
     const started = process.cpuUsage();
-    const compiled = new SchemaCompiler().compile({ type: 'object', properties });
+    const compiled = compilerOf().compile({ type: 'object', properties });
     expect(process.cpuUsage(started).user / 1e6).toBeLessThan(12);
     expect(compiled.check({ p0: 'v0-abc', p5999: 'v5999-x' })).toEqual({ ok: true });
     expect(compiled.check({ p5999: 'v5998-x' }, 'arguments')).toEqual({
@@ -144,13 +149,13 @@ describe('SchemaCompiler', () => {
   });
 
   it('rejects unknown keywords in strict mode, for our own documents', () => {
-    expect(() => new SchemaCompiler({ strict: true }).compile({ type: 'object', propertise: {} })).toThrow(
+    expect(() => compilerOf({ strict: true }).compile({ type: 'object', propertise: {} })).toThrow(
       /not a usable JSON Schema: strict mode: unknown keyword: "propertise"/,
     );
   });
 
   it('lets two schemas share one $id without clashing', () => {
-    const compiler = new SchemaCompiler();
+    const compiler = compilerOf();
     const a = compiler.compile({ $id: 'https://example.com/args', type: 'string' });
     const b = compiler.compile({ $id: 'https://example.com/args', type: 'integer' });
     expect([a.check('x').ok, b.check(1).ok, b.check('x').ok]).toEqual([true, true, false]);
@@ -162,7 +167,7 @@ describe('SchemaCompiler', () => {
   });
 
   it('compiles each schema once, identical copies included, and remembers why one cannot be used', () => {
-    const compiler = new SchemaCompiler();
+    const compiler = compilerOf();
     expect(compiler.compile(customer)).toBe(compiler.compile(customer));
     expect(compiler.compile(structuredClone(customer))).toBe(compiler.compile(customer));
     expect(compiler.size).toBe(1);
@@ -170,5 +175,15 @@ describe('SchemaCompiler', () => {
     expect(() => compiler.compile(bad)).toThrow(SchemaError);
     expect(() => compiler.compile(bad)).toThrow(SchemaError);
     expect(compiler.size).toBe(2);
+  });
+});
+
+describe('SchemaCompiler with codeOnFirstCheck', () => {
+  it('proves every schema usable at compile, beyond the number one probing instance compiles', () => {
+    const compiler = new SchemaCompiler({ codeOnFirstCheck: true });
+    const usable = Array.from({ length: 450 }, (_, i) => compiler.compile({ type: 'string', maxLength: i }));
+    expect(() => compiler.compile({ type: 'string', pattern: '(a)\\1' })).toThrow(SchemaError);
+    expect(() => compiler.compile({ $ref: '#/$defs/nowhere' })).toThrow(SchemaError);
+    expect(usable.map((schema, i) => schema.check('x'.repeat(i)).ok && !schema.check('x'.repeat(i + 1)).ok)).not.toContain(false);
   });
 });

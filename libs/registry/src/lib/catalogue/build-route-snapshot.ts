@@ -21,10 +21,13 @@ import { compileToolSchemas } from './compile-tool-schemas';
 const MAX_COMPILER_GROWTH = 2;
 const MIN_COMPILER_SIZE = 64;
 
+/** Most of a catalogue's tools are never called: their checking code is compiled at their first call only (issue 50). */
+const newCompiler = () => new SchemaCompiler({ codeOnFirstCheck: true });
+
 function compilerFor(previous: RouteSnapshot | undefined): SchemaCompiler {
-  if (previous === undefined) return new SchemaCompiler();
+  if (previous === undefined) return newCompiler();
   const live = previous.tools.length + previous.refusedTools.length;
-  return previous.schemas.size <= Math.max(MIN_COMPILER_SIZE, MAX_COMPILER_GROWTH * live) ? previous.schemas : new SchemaCompiler();
+  return previous.schemas.size <= Math.max(MIN_COMPILER_SIZE, MAX_COMPILER_GROWTH * live) ? previous.schemas : newCompiler();
 }
 
 /**
@@ -178,6 +181,6 @@ export function emptySnapshot(source: SnapshotSource, fetchedAt: number): RouteS
     source,
     fetchedAt,
     manifests: [],
-    schemas: new SchemaCompiler(),
+    schemas: newCompiler(),
   };
 }
