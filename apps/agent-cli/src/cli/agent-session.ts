@@ -10,7 +10,7 @@ import { errorMessage } from '@toolmesh/protocol';
 import { type Approver, FLAG_APPROVER, NON_INTERACTIVE_APPROVER } from '../agent/approval/approver';
 import { createChatModel } from '../agent/llm/create-chat-model';
 import type { ModelSettings } from '../agent/llm/model-settings';
-import { AgentLoop, type AgentLoopOptions } from '../agent/loop/agent-loop';
+import { AgentLoop, type AgentLoopOptions, type LoopTasks } from '../agent/loop/agent-loop';
 import { ResultOverflow } from '../agent/loop/result-overflow';
 import { defaultTranscriptFile, Transcript } from '../agent/transcript/transcript';
 import { type SessionOutcome, toolEventEntry } from '../agent/transcript/transcript-entry';
@@ -44,9 +44,19 @@ export class AgentSession {
     /** The gate's decisions on this session's tool calls so far, and how many of them refused the call. */
     readonly decisions: { readonly made: number; readonly refused: number },
     loop: Pick<AgentLoopOptions, 'model' | 'tools' | 'executor' | 'systemPrompt' | 'resultLimits' | 'deferral'>,
+    tasks: Omit<LoopTasks, 'onWaiting'> | undefined,
   ) {
     this.loop = new AgentLoop({
       ...loop,
+      ...(tasks && {
+        tasks: {
+          ...tasks,
+          onWaiting: (running) =>
+            this.showProgress(
+              `waiting for ${running.length} task${running.length === 1 ? '' : 's'}: ${running.map((t) => `${t.tool} ${t.taskId} ${t.status}${t.statusMessage ? ` (${t.statusMessage})` : ''}`).join('; ')}`,
+            ),
+        },
+      }),
       transcript,
       maxTurns,
       onText: (delta) => this.showText(delta),
@@ -82,18 +92,27 @@ export class AgentSession {
         if (!event.verdict.allowed) decisions.refused += 1;
       });
       const systemPrompt = llm.systemPrompt ?? defaultSystemPrompt(context.agent.workingDirectory);
-      const session = new AgentSession(context, transcript, maxTurns, decisions, {
-        model: client,
-        tools: runtime.tools,
-        deferral: runtime.deferral,
-        executor,
-        systemPrompt,
-        resultLimits: {
-          maxChars: llm.maxToolResultChars,
-          audio: llm.audioInput,
-          overflow: ResultOverflow.forSession(context.agent.workingDirectory),
+      const background = runtime.mcp.backgroundTasks;
+      const tasks = background && { background, waitForTasks: command === 'run' && context.agent.leaveTasks !== true };
+      const session = new AgentSession(
+        context,
+        transcript,
+        maxTurns,
+        decisions,
+        {
+          model: client,
+          tools: runtime.tools,
+          deferral: runtime.deferral,
+          executor,
+          systemPrompt,
+          resultLimits: {
+            maxChars: llm.maxToolResultChars,
+            audio: llm.audioInput,
+            overflow: ResultOverflow.forSession(context.agent.workingDirectory),
+          },
         },
-      });
+        tasks,
+      );
       transcript.record({
         type: 'session_start',
         command,

@@ -30,6 +30,8 @@ export interface AgentOptions {
   readonly workingDirectory: string;
   /** Aborted on Ctrl-C / SIGTERM: ends the model request or tool call in flight. */
   readonly signal?: AbortSignal;
+  /** `run --leave-tasks`: end when the model answers, with tasks its calls became still running at their servers. */
+  readonly leaveTasks?: boolean;
 }
 
 /** Options only some commands read (`watch --timeout <ms> --count <n>`, `tools --approve`), as given on the command line. */

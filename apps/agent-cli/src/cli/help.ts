@@ -142,7 +142,7 @@ Example:
 
 ${commandOptions({ json: true, approval: true })}
 ${EXIT_CODES_HELP}`,
-  run: `Usage: ${PROGRAM} run "<task>" [--model <name>] [--max-turns <n>] [--transcript <file>] [--yes] [--json]
+  run: `Usage: ${PROGRAM} run "<task>" [--model <name>] [--max-turns <n>] [--transcript <file>] [--yes] [--json] [--leave-tasks]
 
 Gives the task to the agent: the model plans, calls built-in and MCP tools through the approval gate,
 and answers when done. The model's text streams to stdout; tool progress and questions go to stderr.
@@ -150,6 +150,10 @@ With --json, stdout is one JSON object at the end: {"outcome", "text", "transcri
 Exits with 0 when the model finished, 5 when it finished but every tool call it asked for was
 refused, 6 when the max-turns guard stopped it, 1 when the LLM request failed (stderr says what to
 fix), 3 without a model.
+
+A call of a tool its server runs as a task (MCP Tasks) gives the model the task's handle at once; the
+result comes to the model when the task ends. run does not end while such a task still runs: it waits,
+saying so on stderr. --leave-tasks ends when the model answers and leaves them running at their servers.
 
 ${LLM_NOTE}
 
@@ -172,6 +176,9 @@ Slash commands:
   /roots <server> [<directory> ...]
                         Offer the server these directories as its roots from now on (it is told at
                         once); without directories, show its roots
+  /tasks                List the tasks the agent's calls became that still run (MCP Tasks); an ended
+                        task's result is given to the model with the next message
+  /tasks cancel <id>    Cancel one at its server (tasks/cancel)
   /exit                 Leave the chat
 
 ${LLM_NOTE}

@@ -88,6 +88,7 @@ const OPTIONS = {
   'mcp-server': { type: 'string', multiple: true },
   approve: { type: 'string', multiple: true },
   'approve-changed-tools': { type: 'boolean' },
+  'leave-tasks': { type: 'boolean' },
 } as const;
 
 /** Runs the CLI with the given arguments (without `node` and the script) and resolves to the exit code. */
@@ -198,7 +199,15 @@ export async function runCli(args: readonly string[], rawIo: CliIo, environment:
     return runtime;
   };
   try {
-    const agent = { model: values.model, maxTurns, transcript: values.transcript, env, workingDirectory: cwd, signal: environment.signal };
+    const agent = {
+      model: values.model,
+      maxTurns,
+      transcript: values.transcript,
+      env,
+      workingDirectory: cwd,
+      signal: environment.signal,
+      leaveTasks: values['leave-tasks'] === true,
+    };
     const options = { timeout: values.timeout, count: values.count, approve: values.approve };
     return await command({ io, args: rest, json: values.json === true, config, gate: { cap, approver }, agent, options, openRuntime });
   } catch (error) {

@@ -20,6 +20,7 @@ import { McpTool } from './mcp-tool';
 import type { ToolPins } from './pins/tool-pins';
 import { assertServerName, DEFAULT_MAX_CALL_TIMEOUT_MS, type McpServerConfig } from './server-config';
 import { ServerConnection } from './server-connection';
+import type { BackgroundTasks } from './tasks/background-tasks';
 import { toolFilterTest } from './tool-filter';
 
 /** Covers spawning a server process, the one step no request timeout bounds (seed §5.3). */
@@ -65,6 +66,8 @@ export class McpClientManager implements NotificationSource {
   private readonly configs: McpServerConfig[] = [];
   /** Where the servers' tools were registered; their new lists are staged there. */
   private registry: ToolRegistry | undefined;
+  /** Where calls that became tasks are followed (`followTasks`); absent: no call is made a task. */
+  private background: BackgroundTasks | undefined;
 
   constructor(
     private readonly factory: McpClientFactory,
@@ -76,6 +79,16 @@ export class McpClientManager implements NotificationSource {
     this.notifications = new NotificationFanout((error, event) =>
       log.warn(`a notification listener failed on a notification from "${event.server}": ${errorMessage(error)}`),
     );
+  }
+
+  /** From now on, a call of a tool that may be a task is made one and followed by `background` (SPEC A24). */
+  followTasks(background: BackgroundTasks): void {
+    this.background = background;
+  }
+
+  /** The tasks the runtime's calls became, when they are followed. */
+  get backgroundTasks(): BackgroundTasks | undefined {
+    return this.background;
   }
 
   addNotificationListener(listener: NotificationListener): () => void {
@@ -272,6 +285,7 @@ export class McpClientManager implements NotificationSource {
           inputValidator,
           this.progressFor(config),
           pins?.get(definition.name),
+          this.background,
         ),
     );
   }

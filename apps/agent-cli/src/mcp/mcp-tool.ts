@@ -1,10 +1,11 @@
-import type { CallToolOptions, CallToolResult, Tool as McpToolDefinition } from '@toolmesh/mcp-client';
+import type { CallToolOptions, CallToolResult, Tool as McpToolDefinition, TaskClient } from '@toolmesh/mcp-client';
 import type { CompiledSchema } from '@toolmesh/protocol';
 import { errorMessage, printableName } from '@toolmesh/protocol';
 
 import { PROGRAM } from '../program-name';
 import { errorResult, type SideEffects, type Tool, type ToolResult } from '../tools/tool';
 import type { PinState } from './pins/tool-pins';
+import type { BackgroundTasks } from './tasks/background-tasks';
 
 /** `mcp__<server>__<tool>`: the server name keeps tools of different servers apart. */
 export function mcpToolName(server: string, tool: string): string {
@@ -29,6 +30,8 @@ export interface ToolChannel {
   readonly isConnected: boolean;
   readonly downReason?: string;
   callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal, options?: CallToolOptions): Promise<CallToolResult>;
+  /** The server's tasks while connected; absent: calls are never tasks. */
+  readonly tasks?: TaskClient;
 }
 
 /**
@@ -54,6 +57,8 @@ export class McpTool implements Tool {
     private readonly progress?: { readonly show: (line: string) => void; readonly maxCallTimeoutMs: number },
     /** Its definition against the user's pin (pins/tool-pins.ts); absent: not checked. */
     readonly pin?: PinState,
+    /** Where a call that became a task is followed; absent: calls are never tasks. */
+    private readonly background?: BackgroundTasks,
   ) {
     this.name = mcpToolName(client.serverName, definition.name);
     this.description = definition.description ?? definition.title ?? '';
@@ -88,11 +93,37 @@ export class McpTool implements Tool {
     const problem = this.checkArguments(args);
     if (problem) return errorResult(`invalid arguments for ${this.name}: ${problem}`);
     try {
-      const result = await this.client.callTool(this.definition.name, args, signal, this.callOptions());
-      return { isError: result.isError === true, content: result.content ?? [], structuredContent: result.structuredContent };
+      const started = await this.startTask(args, signal);
+      if (started) return started;
+      return toolResult(await this.client.callTool(this.definition.name, args, signal, this.callOptions()));
     } catch (error) {
       return errorResult(`${this.name} failed: ${errorMessage(error)}`);
     }
+  }
+
+  /**
+   * A call of a tool that may be a task, asked as one (SPEC A24): the task is followed in the background and the
+   * model gets its handle at once; a server that answers at once gives the result. Undefined: call it the
+   * ordinary way (no task support, or a 2026-07-28 server that asks for input first, which that path answers).
+   */
+  private async startTask(args: Record<string, unknown>, signal: AbortSignal | undefined): Promise<ToolResult | undefined> {
+    const tasks = this.background && this.client.tasks;
+    if (!this.background || !tasks?.supports(this.definition)) return undefined;
+    const outcome = await tasks.callTool(this.definition.name, args, { signal });
+    if (outcome.kind === 'input_required') return undefined;
+    if (outcome.kind === 'result') return toolResult(outcome.result);
+    const task = this.background.track(outcome.task, { server: this.serverName, tool: this.name }, () => this.client.tasks);
+    return {
+      isError: false,
+      content: [
+        {
+          type: 'text',
+          text:
+            `${this.name} is running as task ${task.taskId} (status ${task.status}). Its result will be given to you when it completes, ` +
+            "as this call's result; go on with other work meanwhile, and do not call it again for the same thing.",
+        },
+      ],
+    };
   }
 
   private callOptions(): CallToolOptions | undefined {
@@ -107,4 +138,8 @@ export class McpTool implements Tool {
         ),
     };
   }
+}
+
+function toolResult(result: CallToolResult): ToolResult {
+  return { isError: result.isError === true, content: result.content ?? [], structuredContent: result.structuredContent };
 }

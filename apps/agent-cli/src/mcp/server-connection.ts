@@ -7,6 +7,7 @@ import {
   McpSession,
   type SessionConnection,
   type SessionState,
+  type TaskClient,
 } from '@toolmesh/mcp-client';
 import { errorMessage, type ServerNotification } from '@toolmesh/protocol';
 import { StdioErrorCode } from '@toolmesh/transport-stdio';
@@ -117,6 +118,11 @@ export class ServerConnection implements ToolChannel {
       throw this.explained(error);
     }
     this.session.keepLive();
+  }
+
+  /** The connected client's tasks, or undefined while down. */
+  get tasks(): TaskClient | undefined {
+    return this.current?.tasks;
   }
 
   async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal, options?: CallToolOptions): Promise<CallToolResult> {

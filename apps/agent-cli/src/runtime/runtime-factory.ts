@@ -20,6 +20,7 @@ import { McpResourceClient } from '../mcp/host/resource-client';
 import { createResourceTools } from '../mcp/host/resource-tools';
 import { McpTool } from '../mcp/mcp-tool';
 import type { ToolPins } from '../mcp/pins/tool-pins';
+import { BackgroundTasks } from '../mcp/tasks/background-tasks';
 import { SkillCatalogue } from '../skills/skill-catalogue';
 import { createSkillTools } from '../skills/skill-tools';
 import { createBuiltinTools } from '../tools/builtin/builtin-tools';
@@ -56,8 +57,19 @@ export interface RuntimeDependencies {
 export async function createAgentRuntime(config: AgentConfig, deps: RuntimeDependencies): Promise<AgentRuntime> {
   const manager = new McpClientManager(deps.clientFactory, deps.log, deps.spawnAllowanceMs, deps.pins);
   const rewake = createRewake(manager, config.rewake, (message) => deps.log.warn(message));
+  // Calls that become tasks are followed here, their ends told on the rewake path (SPEC A24).
+  const background = new BackgroundTasks(rewake.events, (message) => deps.log.warn(message));
+  const stopListening = background.listen(manager);
+  manager.followTasks(background);
   // The manager first: once its servers are stopped no notification can arrive at a closed resolver.
   const owned: Closeable[] = [
+    {
+      name: 'the background tasks',
+      close: async () => {
+        stopListening();
+        background.close();
+      },
+    },
     { name: 'the MCP client manager', close: () => manager.close() },
     rewake.closeable,
     { name: 'the MCP client factory', close: () => deps.clientFactory.close() },

@@ -1,4 +1,5 @@
-import type { Tool } from '../../tools/tool';
+import type { BackgroundTask, BackgroundTasks } from '../../mcp/tasks/background-tasks';
+import { resultText, type Tool, type ToolResult } from '../../tools/tool';
 import type { ToolDeferral } from '../../tools/tool-deferral';
 import type { ToolRegistry } from '../../tools/tool-registry';
 import {
@@ -33,6 +34,16 @@ export interface AgentLoopOptions {
   readonly resultLimits?: ResultLimits;
   /** Which of the offered tools each request carries (SPEC A21); absent: all of them. */
   readonly deferral?: ToolDeferral;
+  /** The tasks the calls became (SPEC A24); absent: none are followed. */
+  readonly tasks?: LoopTasks;
+}
+
+export interface LoopTasks {
+  readonly background: BackgroundTasks;
+  /** `run`: the loop does not end while a task it started still runs (`--leave-tasks` turns this off); `chat`: off. */
+  readonly waitForTasks: boolean;
+  /** Told each time the loop waits for tasks, with those still running (a progress line on stderr). */
+  readonly onWaiting?: (running: readonly BackgroundTask[]) => void;
 }
 
 /** What the model gets back for one call. */
@@ -67,6 +78,7 @@ export class AgentLoop {
     this.messages.push({ role: 'user', content: text });
     for (let turns = 0; turns < this.options.maxTurns; turns++) {
       this.options.transcript.startTurn(++this.turn);
+      this.giveEndedTasks();
       // The turn boundary: changed tool lists are applied here and nowhere else, and a server that is
       // down has its tools left out, so what the model is offered is what it can call in this turn.
       const tools = await this.options.tools.beginTurn();
@@ -78,7 +90,10 @@ export class AgentLoop {
         { onText: this.options.onText, signal },
       );
       this.recordReply(reply, names);
-      if (reply.toolCalls.length === 0) return { kind: 'done', text: reply.text };
+      if (reply.toolCalls.length === 0) {
+        if (await this.waitForTask(signal)) continue;
+        return { kind: 'done', text: reply.text };
+      }
       for (const call of reply.toolCalls) {
         const { text, isError, media } = await this.runToolCall(call, names, signal);
         this.messages.push({
@@ -92,6 +107,58 @@ export class AgentLoop {
       }
     }
     return { kind: 'max_turns', maxTurns: this.options.maxTurns };
+  }
+
+  /**
+   * The model answered without a call while tasks it started still run (or one ended unseen): with
+   * `waitForTasks`, the agent sleeps until one ends, and the next turn gives it to the model. False: done.
+   */
+  private async waitForTask(signal: AbortSignal | undefined): Promise<boolean> {
+    const tasks = this.options.tasks;
+    if (!tasks?.waitForTasks || tasks.background.running + tasks.background.endedCount === 0) return false;
+    if (tasks.background.endedCount === 0) tasks.onWaiting?.(tasks.background.list());
+    await tasks.background.nextEnded(signal);
+    return true;
+  }
+
+  /**
+   * Each task that ended since the last turn, given to the model as its call's result: the same output
+   * budget and spill-to-file rules as any result, in a user message (its call's `tool` message was the handle).
+   */
+  private giveEndedTasks(): void {
+    for (const { task, result } of this.options.tasks?.background.takeEnded() ?? []) {
+      this.options.transcript.record({
+        type: 'tool_result',
+        id: task.taskId,
+        name: task.tool,
+        isError: result.isError,
+        text: resultText(result),
+      });
+      this.options.onToolResult?.(task.tool, result.isError);
+      // A user message has no media: a task's images are named in its text, not attached.
+      const { text } = this.fit(task.taskId, task.tool, result);
+      this.messages.push({
+        role: 'user',
+        content: `[Task ${task.taskId} of ${task.tool} ended (${task.status}). Its result, the result of the call that started it:]\n${text}`,
+      });
+    }
+  }
+
+  /** A result as the model gets it, its overflow (saved to a file, or cut) recorded. */
+  private fit(id: string, name: string, result: ToolResult): { text: string; media: readonly ToolMedia[] } {
+    const { text, attachments, overflow } = modelToolResult(result, this.options.resultLimits ?? DEFAULT_RESULT_LIMITS);
+    if (overflow) {
+      const where = overflow.saved ? { file: overflow.shown } : { reason: overflow.reason };
+      this.options.transcript.record({
+        type: 'tool_result_overflow',
+        id,
+        name,
+        resultChars: overflow.resultChars,
+        previewChars: text.length,
+        ...where,
+      });
+    }
+    return { text: modelText(result.isError, text), media: attachments };
   }
 
   private recordReply(reply: AssistantReply, names: ProviderToolNames): void {
@@ -131,19 +198,8 @@ export class AgentLoop {
     const result = await this.options.executor.execute({ id: call.id, name, args }, signal);
     this.options.deferral?.markCalled(name);
     this.options.onToolResult?.(name, result.isError);
-    const { text, attachments, overflow } = modelToolResult(result, this.options.resultLimits ?? DEFAULT_RESULT_LIMITS);
-    if (overflow) {
-      const where = overflow.saved ? { file: overflow.shown } : { reason: overflow.reason };
-      this.options.transcript.record({
-        type: 'tool_result_overflow',
-        id: call.id,
-        name,
-        resultChars: overflow.resultChars,
-        previewChars: text.length,
-        ...where,
-      });
-    }
-    return { text: modelText(result.isError, text), isError: result.isError, media: attachments };
+    const { text, media } = this.fit(call.id, name, result);
+    return { text, isError: result.isError, media };
   }
 
   /** A call that never reaches the executor still leaves its trace: the call and its error result. */

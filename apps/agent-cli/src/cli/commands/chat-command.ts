@@ -7,6 +7,7 @@ import type { CliIo, Command } from '../command-context';
 import { ExitCode } from '../exit-codes';
 import { PROMPT_COMMAND_USAGE, promptMessage } from './prompt-slash-command';
 import { ROOTS_COMMAND_USAGE, rootsCommand } from './roots-slash-command';
+import { TASKS_COMMAND_USAGE, tasksCommand } from './tasks-slash-command';
 
 /** The user's lines: from the terminal (prompted), or from piped stdin. `undefined` at the end. */
 interface LineSource {
@@ -32,7 +33,7 @@ export const chatCommand: Command = async (context) => {
     try {
       if (context.io.terminal)
         context.io.stderr(
-          `Type a message, ${PROMPT_COMMAND_USAGE} to send a server's prompt, ${ROOTS_COMMAND_USAGE} to change a server's roots, /exit to leave.\n`,
+          `Type a message, ${PROMPT_COMMAND_USAGE} to send a server's prompt, ${ROOTS_COMMAND_USAGE} to change a server's roots, ${TASKS_COMMAND_USAGE} to list or cancel running tasks, /exit to leave.\n`,
         );
       for (let line = await lines.next(); line !== undefined && line.trim() !== '/exit'; line = await lines.next()) {
         if (line.trim() === '') continue;
@@ -42,6 +43,10 @@ export const chatCommand: Command = async (context) => {
           context.io.stderr(
             `${rootsCommand(runtime.roots, servers, line.trim().slice('/roots'.length), context.agent.workingDirectory)}\n`,
           );
+          continue;
+        }
+        if (/^\/tasks(\s|$)/.test(line.trim())) {
+          context.io.stderr(`${await tasksCommand(runtime.mcp.backgroundTasks, line.trim().slice('/tasks'.length))}\n`);
           continue;
         }
         if (/^\/prompt(\s|$)/.test(line.trim())) {

@@ -14,9 +14,14 @@ export const runCommand: Command = async (context) => {
     );
     return ExitCode.Usage;
   }
-  return AgentSession.run(context, 'run', async (session) => {
+  return AgentSession.run(context, 'run', async (session, runtime) => {
     const result = await session.send(task);
     session.end(result.outcome);
+    const left = runtime.mcp.backgroundTasks?.list() ?? [];
+    if (left.length > 0)
+      context.io.stderr(
+        `${PROGRAM} run: left ${left.length} task(s) running at their servers: ${left.map((t) => `${t.tool} ${t.taskId}`).join(', ')}\n`,
+      );
     if (context.json) {
       const text = result.outcome === 'done' ? result.text : undefined;
       context.io.stdout(`${JSON.stringify({ outcome: result.outcome, text, transcript: session.transcript.file }, null, 2)}\n`);
