@@ -3,8 +3,8 @@ import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
 import type { InputAnswers } from '../call/input-required';
 import type { ToolCallOutcome } from '../call/tool-call-outcome';
 import type { TraceHeaders } from '../call/trace-context';
-import type { CallerStream } from '../upstreams/caller-stream';
 import type { TaskWish } from '../tasks/long-calls';
+import type { CallerStream } from '../upstreams/caller-stream';
 import type { CallerRelay } from '../upstreams/server-request-relay';
 import { toolResult } from './result-mapper';
 

@@ -2,14 +2,14 @@ import { connectKeyValueStore, type ToolDefinition } from '@toolmesh/registry';
 import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
 
 import type { GatewayConfig } from '../config/gateway-config';
-import type { ExecutionSettings } from '../execution/tool-execution-service';
 import { OutboundHeaders } from '../execution/invokers/outbound-headers';
+import type { ExecutionSettings } from '../execution/tool-execution-service';
 import type { CallerIdentity } from '../tool-client/caller-identity';
 import type { ToolClient } from '../tool-client/tool-client';
 import { LongCalls, statusHeaders } from './long-calls';
 import { RedisTaskStore } from './redis-task-store';
-import { MemoryTaskStore, type TaskStore } from './task-store';
 import { type StatusHeaders, TaskService } from './task-service';
+import { MemoryTaskStore, type TaskStore } from './task-store';
 
 /** What the eras serve tasks with (build-eras.ts), when `mcp.tasks.enabled`. */
 export interface TaskServing {

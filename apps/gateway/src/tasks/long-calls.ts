@@ -7,8 +7,8 @@ import { type ReplyForm, toolResult } from '../execution/result-mapper';
 import type { AcceptedHeaders, ToolClient } from '../tool-client/tool-client';
 import { pollDelay } from './retry-after';
 import { readStatusReply } from './status-reply';
-import type { TaskSettings } from './task-settings';
 import type { StatusHeaders, TaskService } from './task-service';
+import type { TaskSettings } from './task-settings';
 
 /** A caller's wish that a long call be a task (the era read it): whose task it is, and the TTL it asked for. */
 export interface TaskWish {

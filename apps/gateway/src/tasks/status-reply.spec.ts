@@ -69,6 +69,7 @@ describe('a status URL reply', () => {
             : `{"statusMessage":${JSON.stringify(bytes.toString('utf8'))}}`;
       const step = readStatusReply(TOOL, reply(status, body, bytes.toString('latin1')), i % 2 ? 'plain' : 'envelope', 1);
       expect(['working', 'ended', 'unanswered']).toContain(step.kind);
+      // eslint-disable-next-line no-control-regex -- control characters are what must not come through
       if (step.kind === 'working' && step.statusMessage !== undefined) expect(step.statusMessage).not.toMatch(/[\u0000-\u001f]/);
     }
   });

@@ -8,9 +8,9 @@ import { createLogger } from '@toolmesh/transport-http/server';
 
 import { UndiciToolClient } from '../tool-client/undici-tool-client';
 import { RedisTaskStore } from './redis-task-store';
-import { MemoryTaskStore, type TaskStore } from './task-store';
-import type { TaskSettings } from './task-settings';
 import { TaskService } from './task-service';
+import type { TaskSettings } from './task-settings';
+import { MemoryTaskStore, type TaskStore } from './task-store';
 
 /**
  * The poller and the stores against a real job service on loopback (a status URL answering 202 until the
