@@ -87,7 +87,9 @@ export function sameCatalogue(a: CatalogueGeneration, b: CatalogueGeneration): b
       other.timeoutMillis !== tool.timeoutMillis ||
       other.maxResultChars !== tool.maxResultChars ||
       other.routeToken !== tool.routeToken ||
-      JSON.stringify(other.target) !== JSON.stringify(tool.target)
+      JSON.stringify(other.target) !== JSON.stringify(tool.target) ||
+      // What a gateway's curated endpoints select by: an operation whose tags alone changed is a change.
+      String(other.tags) !== String(tool.tags)
     )
       return false;
   }
