@@ -14,6 +14,7 @@ const run = promisify(execFile);
 const BENCHES: Array<[name: string, script: string]> = [
   ['agent-cli-client', 'tools/bench/agent-cli-client/run.mjs'],
   ['agent-cli-startup', 'tools/bench/agent-cli-startup/run.mjs'],
+  ['big-catalogue', 'tools/bench/big-catalogue/run.mjs'],
   ['cancellation', 'tools/bench/cancellation/run.mjs'],
   ['catalogue', 'tools/bench/catalogue/run.mjs'],
   ['gateway', 'tools/bench/gateway/run.mjs'],
