@@ -6,7 +6,7 @@ import path from 'node:path';
 import { EVERYTHING_BIN } from '@toolmesh/test-peers/mcp-servers';
 
 import { type ScriptedLlmServer, type ScriptedReply, startScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
-import { AGENT_CLI_MAIN } from '../test-support/built-cli';
+import { AGENT_CLI_MAIN, runBuiltCli } from '../test-support/built-cli';
 import { cliTestEnv } from '../test-support/cli-env';
 
 /**
@@ -109,4 +109,16 @@ it('chat: /tasks lists the running task and /tasks cancel <id> cancels it at the
   expect(last.find((m) => m.role === 'user' && String(m.content).startsWith('[Task '))?.content).toContain(
     `the task ${taskId} was cancelled by the user`,
   );
+}, 30_000);
+
+it('tasks lists what a server holds (tasks/list, --json) and cancel says which server knew the id', async () => {
+  const dir = await workspace([]);
+  const env = cliTestEnv({ PATH: process.env.PATH });
+  const listed = await runBuiltCli(['tasks', '--json'], { cwd: dir, env });
+  expect(listed).toMatchObject({ code: 0 });
+  // A fresh server-everything holds none: the list is asked (tasks/list) and empty, nothing is unlisted.
+  expect(JSON.parse(listed.stdout)).toEqual({ tasks: [], unlisted: [] });
+  const cancelled = await runBuiltCli(['tasks', 'cancel', 'no-such-task'], { cwd: dir, env });
+  expect(cancelled.code).toBe(1);
+  expect(cancelled.stderr).toMatch(/no server cancelled task no-such-task \("everything": .+\)/);
 }, 30_000);

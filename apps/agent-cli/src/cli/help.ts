@@ -55,6 +55,7 @@ Commands:
                         List the connected servers' resources and templates, or read one
   prompts [list|get]    List the connected servers' prompts, or get one with its arguments
   skills                List the skills of the connected servers and of skills.folders
+  tasks [list|cancel]   List the tasks the connected servers hold (MCP Tasks), or cancel one
   mcp add|remove|enable|disable|list|get|login|logout
                         Edit the configuration's server list (like claude mcp); starts no server;
                         login / logout: sign in to an http server with OAuth, or forget it
@@ -230,6 +231,20 @@ Exits with 2 for an unknown server or prompt or wrong arguments, 4 when a server
 
 Example:
   ${PROGRAM} prompts get everything args-prompt city=Paris state=France
+
+${LISTING_OPTIONS}
+${EXIT_CODES_HELP}`,
+  tasks: `Usage: ${PROGRAM} tasks [list] [--json]
+       ${PROGRAM} tasks cancel <id>
+
+Connects to the configured MCP servers and works with the tasks (MCP Tasks) of those that take them:
+  list        one row per task a server holds for this client: server, id, status, creation, message;
+              a 2025-11-25 server lists them with tasks/list where it offers it, a 2026-07-28 one has
+              no list (each is named on stderr as not listed). --json: {"tasks", "unlisted"}.
+  cancel      sends tasks/cancel for the id to each server that takes tasks until one knows it.
+A stdio server's tasks live and die with the process a run or chat started, so this command sees those
+of servers it reaches over HTTP. In chat, /tasks and /tasks cancel <id> work on the session's own tasks.
+Exits with 1 when no server cancelled the task, 4 when a server could not be connected.
 
 ${LISTING_OPTIONS}
 ${EXIT_CODES_HELP}`,

@@ -35,6 +35,7 @@ import { runCommand } from './commands/run-command';
 import { serveCommand } from './commands/serve-command';
 import { serversCommand } from './commands/servers-command';
 import { skillsCommand } from './commands/skills-command';
+import { tasksCommand } from './commands/tasks-command';
 import { toolsCommand } from './commands/tools-command';
 import { watchCommand } from './commands/watch-command';
 import { driftApprover } from './drift-approval';
@@ -59,6 +60,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   prompts: promptsCommand,
   skills: skillsCommand,
   serve: serveCommand,
+  tasks: tasksCommand,
 };
 
 export interface CliEnvironment {

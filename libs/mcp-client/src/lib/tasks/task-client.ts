@@ -43,14 +43,18 @@ export interface TaskCallOptions {
 export class TaskClient {
   constructor(private readonly connection: TaskConnection) {}
 
+  /** Whether the server takes tasks at all (2025-11-25 a `tasks` capability, 2026-07-28 the extension). */
+  get offered(): boolean {
+    const capabilities = this.connection.capabilities as Record<string, unknown> | undefined;
+    if (this.connection.era === 'legacy') return capabilities?.tasks !== undefined;
+    return (capabilities?.extensions as Record<string, unknown> | undefined)?.[TASKS_EXTENSION] !== undefined;
+  }
+
   /** Whether calls of this tool may be tasks here. */
   supports(tool: Pick<Tool, 'execution'>): boolean {
-    const capabilities = this.connection.capabilities as Record<string, unknown> | undefined;
-    if (this.connection.era === 'modern') {
-      const extensions = capabilities?.extensions as Record<string, unknown> | undefined;
-      return extensions?.[TASKS_EXTENSION] !== undefined;
-    }
-    const tasks = capabilities?.tasks as { requests?: { tools?: { call?: unknown } } } | undefined;
+    if (this.connection.era === 'modern') return this.offered;
+    const tasks = (this.connection.capabilities as Record<string, unknown> | undefined)?.tasks as
+      { requests?: { tools?: { call?: unknown } } } | undefined;
     return tasks?.requests?.tools?.call !== undefined && taskSupportOf(tool) !== 'forbidden';
   }
 
