@@ -22,3 +22,16 @@ it("config/examples/agent-servers.yaml offers the files server's allowed tools, 
     expect(names).not.toContain(`mcp__files__${left}`);
   expect(names.filter((n) => !n.startsWith('mcp__files__'))).toEqual([]);
 });
+
+it('config/examples/agent-tasks.yaml offers the task tool and lists the tasks its server holds', async () => {
+  const example = path.join(REPO, 'config/examples/agent-tasks.yaml');
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME };
+  const tools = await runCliInProcess(['tools', '--json', '--config', example], { cwd: REPO, env });
+  expect(tools.code).toBe(ExitCode.Ok);
+  expect((JSON.parse(tools.stdout).tools as Array<{ name: string }>).map((t) => t.name)).toContain(
+    'mcp__everything__simulate-research-query',
+  );
+  const tasks = await runCliInProcess(['tasks', '--json', '--config', example], { cwd: REPO, env });
+  expect(tasks).toMatchObject({ code: ExitCode.Ok });
+  expect(JSON.parse(tasks.stdout)).toEqual({ tasks: [], unlisted: [] });
+});
