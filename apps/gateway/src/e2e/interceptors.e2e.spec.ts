@@ -1,10 +1,14 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
+import type { AuditRequestEvent } from '../audit/audit-event';
 import type { InterceptorSettings } from '../config/interceptor-settings';
 import { useGatewayWithSampleService } from '../test-support/test-gateway';
 
@@ -80,9 +84,21 @@ describe('interceptors on tool calls (issue 46, SEP-2624)', () => {
     },
     { name: 'scrub', kind: 'redact', tools: ['echo_text'] },
   ];
+  const auditFile = path.join(mkdtempSync(path.join(tmpdir(), 'interceptors-e2e-')), 'audit.jsonl');
   const { gateway, tools } = useGatewayWithSampleService((config) => {
     config.interceptors = interceptors();
+    config.audit = { enabled: true, file: auditFile, maxBufferedBytes: 1_048_576 };
   });
+  /** The interceptors' decisions in the audit trail's last event of `tool` (the file is written at most 20 ms after an answer). */
+  const auditedDecisions = async (tool: string) => {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const events = readFileSync(auditFile, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as AuditRequestEvent)
+      .filter((event) => event.tool === tool);
+    return events.at(-1)?.decisions.filter((decision) => decision.stage === 'interceptor');
+  };
   beforeEach(async () => {
     guardrail.asked.length = 0;
     await tools().clearCalls();
@@ -110,15 +126,17 @@ describe('interceptors on tool calls (issue 46, SEP-2624)', () => {
       }),
     ]);
     expect(guardrail.asked[0].headers.authorization).toBeUndefined();
+    expect(await auditedDecisions('customer_lookup')).toEqual([{ stage: 'interceptor', name: 'legal-hold', outcome: 'deny' }]);
 
     expect((await call('customer_lookup', { customerId: 'C1002' })).isError).toBe(false);
     expect(await toolServiceCalls()).toEqual(['customer_lookup']);
   });
 
-  it('the same denial in audit mode lets the call pass', async () => {
+  it('the same denial in audit mode lets the call pass, and the audit trail says it would have been denied', async () => {
     expect((await call('order_search', { customerId: 'C1001' })).isError).toBe(false);
     expect(guardrail.asked.map((asked) => asked.interceptor)).toEqual(['legal-hold-trial']);
     expect(await toolServiceCalls()).toEqual(['order_search']);
+    expect(await auditedDecisions('order_search')).toEqual([{ stage: 'interceptor', name: 'legal-hold-trial', outcome: 'would-deny' }]);
   });
 
   it('with the webhook down, failOpen decides, in both directions', async () => {
@@ -131,6 +149,9 @@ describe('interceptors on tool calls (issue 46, SEP-2624)', () => {
       /^Tool get_service_info was refused by interceptor down-closed: it failed \(the guardrail could not be asked: .+\) and does not fail open \(failOpen: false\) \[gateway\.interceptor_failed\]$/,
     );
     expect(await toolServiceCalls()).toEqual([]);
+    expect(await auditedDecisions('get_service_info')).toEqual([
+      { stage: 'interceptor', name: 'down-closed', outcome: 'error', reason: 'interceptor_failed' },
+    ]);
   });
 
   it('refuse: an argument matching a pattern at its JSON path is refused; a pathological one is judged at once', async () => {
