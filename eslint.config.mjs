@@ -104,7 +104,7 @@ const GATEWAY_FLOORS = [
   'errors',
   'config',
   'call',
-  ['tool-client', 'tracing', 'management', 'auth', 'audit'],
+  ['tool-client', 'tracing', 'management', 'auth', 'audit', 'definitions'],
   ['limits', 'interceptors'],
   'upstreams',
   ['execution', 'skills'],

@@ -17,7 +17,9 @@
  * cancelled. GET /__requests returns the method, MCP headers, JSON-RPC method, `_meta` and all headers of
  * every request received so far, for tests that check what the client sent. POST /__tools?name=<n> adds a tool <n>
  * (it answers "<n> called") to every session's server and every later one: each open session hears
- * notifications/tools/list_changed on its GET stream.
+ * notifications/tools/list_changed on its GET stream. POST /__describe?name=<tool>&description=<text> changes a tool's
+ * description on every session's server and every later one (each open session hears list_changed): a server whose
+ * tool changes after a client approved it (issue 46).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -36,6 +38,9 @@ const seen = [];
 /** The tools added through POST /__tools, and every session's server (stateful mode), to add them to. */
 const addedTools = [];
 const servers = new Set();
+/** Descriptions changed through POST /__describe, by tool name; and each server's registered tools, to change them on. */
+const descriptions = new Map();
+const registeredTools = new WeakMap();
 
 function addTool(server, name) {
   server.registerTool(name, { description: `Added while running: ${name}` }, async () => ({
@@ -45,14 +50,14 @@ function addTool(server, name) {
 
 function mcpServer() {
   const server = new McpServer({ name: 'sdk-http-peer', version: '1.0.0' }, { capabilities: { logging: {} } });
-  server.registerTool(
-    'add',
-    { description: 'Adds two numbers', inputSchema: z.object({ a: z.number(), b: z.number() }) },
-    async ({ a, b }) => ({
-      content: [{ type: 'text', text: String(a + b) }],
-    }),
-  );
-  server.registerTool(
+  const registered = new Map();
+  registeredTools.set(server, registered);
+  const registerTool = (name, config, handler) =>
+    registered.set(name, server.registerTool(name, { ...config, description: descriptions.get(name) ?? config.description }, handler));
+  registerTool('add', { description: 'Adds two numbers', inputSchema: z.object({ a: z.number(), b: z.number() }) }, async ({ a, b }) => ({
+    content: [{ type: 'text', text: String(a + b) }],
+  }));
+  registerTool(
     'echo',
     {
       description: 'Echoes text',
@@ -64,18 +69,14 @@ function mcpServer() {
       content: [{ type: 'text', text }],
     }),
   );
-  server.registerTool(
-    'slow',
-    { description: 'Answers after a while', inputSchema: z.object({ ms: z.number() }) },
-    async ({ ms }, extra) => {
-      await new Promise((resolve) => {
-        const timer = setTimeout(resolve, ms);
-        extra.signal?.addEventListener('abort', () => clearTimeout(timer));
-      });
-      return { content: [{ type: 'text', text: `slept ${ms} ms` }] };
-    },
-  );
-  server.registerTool('notify-later', { description: 'Sends a notification after answering' }, async () => {
+  registerTool('slow', { description: 'Answers after a while', inputSchema: z.object({ ms: z.number() }) }, async ({ ms }, extra) => {
+    await new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      extra.signal?.addEventListener('abort', () => clearTimeout(timer));
+    });
+    return { content: [{ type: 'text', text: `slept ${ms} ms` }] };
+  });
+  registerTool('notify-later', { description: 'Sends a notification after answering' }, async () => {
     setTimeout(() => void server.sendLoggingMessage({ level: 'info', data: 'later' }).catch(() => undefined), 50);
     return { content: [{ type: 'text', text: 'scheduled' }] };
   });
@@ -186,6 +187,17 @@ const http = createServer(async (req, res) => {
     const name = new URL(req.url, 'http://peer').searchParams.get('name') ?? '';
     addedTools.push(name);
     for (const server of servers) addTool(server, name);
+    return res.writeHead(204).end();
+  }
+  if (req.url?.startsWith('/__describe?') && req.method === 'POST') {
+    const query = new URL(req.url, 'http://peer').searchParams;
+    const name = query.get('name') ?? '';
+    descriptions.set(name, query.get('description') ?? '');
+    for (const server of servers)
+      registeredTools
+        .get(server)
+        ?.get(name)
+        ?.update({ description: descriptions.get(name) });
     return res.writeHead(204).end();
   }
   const body = await readBody(req);

@@ -24,6 +24,7 @@ import {
 } from '@toolmesh/registry';
 
 import type { BundleSettings, GatewayConfig, OpenApiBundleSettings } from '../config/gateway-config';
+import type { PinnedDefinitions } from '../definitions/pinned-definitions';
 import type { McpUpstreams } from '../upstreams/mcp-upstreams';
 
 export interface CatalogueParts {
@@ -36,9 +37,16 @@ export interface CatalogueParts {
 
 /**
  * The live catalogue, its route directory (portal or `mcp.bundles`), the Redis cache and change channel, and
- * routing hints. `upstreams` lists the tools of the MCP server bundles.
+ * routing hints. `upstreams` lists the tools of the MCP server bundles; `definitions` reviews the documents
+ * of the bundles whose changed definitions are warned of or held (issue 46).
  */
-export function buildCatalogue(mcp: GatewayConfig['mcp'], log: CatalogueLog, now: () => number, upstreams: McpUpstreams): CatalogueParts {
+export function buildCatalogue(
+  mcp: GatewayConfig['mcp'],
+  log: CatalogueLog,
+  now: () => number,
+  upstreams: McpUpstreams,
+  definitions?: PinnedDefinitions,
+): CatalogueParts {
   const fetchLimits: HttpJsonSourceOptions = {
     timeoutMillis: mcp.catalogue.manifestTimeoutMillis,
     maxBytes: mcp.catalogue.maxManifestBytes,
@@ -48,7 +56,9 @@ export function buildCatalogue(mcp: GatewayConfig['mcp'], log: CatalogueLog, now
   const directory: RouteDirectory =
     mcp.portal.registryUrl === undefined
       ? new StaticRouteDirectory(
-          mcp.bundles.map((bundle) => bundleRoute(bundle, fetchLimits, upstreams, mcp.catalogue.maxOpenApiDocumentBytes)),
+          mcp.bundles.map((bundle) =>
+            reviewed(bundleRoute(bundle, fetchLimits, upstreams, mcp.catalogue.maxOpenApiDocumentBytes), definitions),
+          ),
         )
       : new PortalRouteDirectory({
           source: jsonSourceAt(mcp.portal.registryUrl, PORTAL_DOCUMENT, fetchLimits),
@@ -71,6 +81,15 @@ export function buildCatalogue(mcp: GatewayConfig['mcp'], log: CatalogueLog, now
   const routingHints = new RoutingHints({ routes: () => directory.routes(), ttlMillis: mcp.routingHints.refreshTtlMillis, log, now });
   const changes = mcp.redis.url === undefined ? undefined : new RedisChangeChannel({ ...mcp.redis, url: mcp.redis.url, log });
   return { catalogue, routingHints, ...(cache && { cache }), ...(changes && { changes }) };
+}
+
+/** The route with its documents reviewed for changed definitions, when its bundle's policy asks for it. */
+function reviewed(route: RouteConfig, definitions: PinnedDefinitions | undefined): RouteConfig {
+  if (definitions === undefined) return route;
+  return {
+    ...route,
+    services: route.services.map((service) => ({ ...service, manifest: definitions.source(route.token, service.manifest) })),
+  };
 }
 
 /** An `mcp.bundles` entry as a route of one tool service; the bundle's name is the route token. */

@@ -10,6 +10,7 @@ import { RequestStateSeal } from '../call/request-state-seal';
 import { ServiceCredentials } from '../call/service-credentials';
 import { curatedPath } from '../config/endpoint-settings';
 import type { GatewayConfig } from '../config/gateway-config';
+import { approvalEndpoint } from '../definitions/approval-endpoint';
 import { knownNames } from '../config/interceptor-settings';
 import { buildCuratedEndpoints } from '../endpoints/curated-endpoints';
 import { featureStateBinding } from '../execution/request-state-binding';
@@ -32,6 +33,7 @@ import { McpUpstreams } from '../upstreams/mcp-upstreams';
 import { refreshOnUpstreamChanges } from '../upstreams/upstream-tool-changes';
 import { buildCallerAccess } from './build-caller-access';
 import { buildCatalogue } from './build-catalogue';
+import { buildDefinitionPins } from './build-definition-pins';
 import { buildSkills } from './build-skills';
 
 export interface RunningGateway {
@@ -79,7 +81,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     maxRelayedRequestsPerCall: mcp.maxRelayedRequestsPerCall,
     logger,
   });
-  const { catalogue, routingHints, cache, changes } = buildCatalogue(mcp, logger, options.now ?? Date.now, upstreams);
+  // The audit trail is opened below, over the catalogue; a notice comes at a refresh, once it is.
+  const pins = buildDefinitionPins(mcp, credentials, logger, () => audit);
+  const { catalogue, routingHints, cache, changes } = buildCatalogue(mcp, logger, options.now ?? Date.now, upstreams, pins.definitions);
   // Said once at start: an MRTR retry that reaches another replica fails until the replicas share a key.
   if (mcp.requestStateKey === undefined) logger.warn('request_state_key_generated', { setting: 'mcp.requestStateKey' });
   const toolClient = new UndiciToolClient({
@@ -220,8 +224,13 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   });
   const management = await startManagementServer(config.server.managementPort, config.server.managementHost, {
     ready: () => !draining && catalogue.isReady(), // DOWN from the signal on, so the balancer stops first
-    toolBundles: () => ({ ...access.describeBundles(catalogue.status(), catalogue.current()), endpoints: curated.describe() }),
+    toolBundles: () => ({
+      ...pins.definitions.describeBundles(access.describeBundles(catalogue.status(), catalogue.current())),
+      endpoints: curated.describe(),
+    }),
+    catalogueEtag: () => catalogue.current()?.etag,
     refreshBundle: (bundle) => catalogue.requestRefresh(bundle),
+    handlers: [approvalEndpoint({ definitions: pins.definitions, token: pins.approvalToken, catalogue })],
     ...(metrics && { metrics }),
   });
   // Startup preload, routes and manifests first, then the routing hints they point to. Failures are

@@ -27,6 +27,11 @@ export interface BundleSettings {
    * tool service, sent to it as `Authorization: Bearer` (issue 26). Not with `mcpServer`.
    */
   tokenExchange?: TokenExchangeBundleSettings;
+  /**
+   * What a changed tool definition of a manifest or MCP server bundle does (issue 46): `accept` serves it
+   * (the default), `warn` serves it and says so, `hold` serves the last approved one until an operator approves.
+   */
+  definitionChanges?: 'accept' | 'warn' | 'hold';
 }
 
 /** The gateway as a confidential client of the authorization server that exchanges callers' tokens. */
@@ -224,6 +229,8 @@ export interface GatewayConfig {
     allowedOrigins: string[];
     payloadLoggingEnabled: boolean;
     bundles: BundleSettings[];
+    /** Approvals of pinned tool definitions (issue 46): a pin file of hashes, and the token of the approval endpoint. */
+    definitionPins?: { pinFile?: string; approvalToken?: CredentialSource };
     /** The portal registry; when `registryUrl` is set it replaces `bundles` as the list of routes. */
     portal: {
       registryUrl?: string;

@@ -16,6 +16,7 @@ import { AUDIT_DEFAULTS, auditProblem } from './audit-settings';
 import { endpointsProblem } from './check-endpoints';
 import { configSchema } from './config-schema';
 import { AUTH_DEFAULTS, defaultConfig } from './defaults';
+import { definitionPinsProblem } from './definition-pins-settings';
 import type { BundleSettings, GatewayConfig } from './gateway-config';
 import { checkInterceptorSettings, knownNames } from './interceptor-settings';
 import { withScalarFieldsConverted } from './scalar-fields';
@@ -95,6 +96,8 @@ export function loadConfig(options: { file?: string; env: NodeJS.ProcessEnv }): 
   checkToolClient(valid.mcp.toolClient);
   checkServerTimeouts(valid.server);
   checkAuth(valid);
+  const pins = definitionPinsProblem(valid);
+  if (pins !== undefined) throw configInvalid(pins);
   if (valid.interceptors !== undefined) checkInterceptorSettings(valid.interceptors, knownNames(valid));
   const endpoints = endpointsProblem(valid);
   if (endpoints !== undefined) throw configInvalid(endpoints);

@@ -32,6 +32,10 @@ export const GatewayErrorCode = {
   InterceptorDenied: 'gateway.interceptor_denied',
   /** A `tools/call` refused because an interceptor failed (timeout, unreachable, malformed answer) and does not fail open. */
   InterceptorFailed: 'gateway.interceptor_failed',
+  /** The pin file of `mcp.definitionPins.pinFile` cannot be read or is not a map of bundles to tools to `sha256:` hashes: the gateway does not start. */
+  PinFileInvalid: 'gateway.pin_file_invalid',
+  /** A tool of a `warn` or `hold` bundle whose definition is not approved (changed, or new to a pinned bundle): logged and audited, never with its text. */
+  DefinitionChanged: 'gateway.definition_changed',
 } as const;
 
 export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];

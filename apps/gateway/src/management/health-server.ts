@@ -12,6 +12,10 @@ export interface HealthState {
   toolBundles(): unknown;
   /** `POST /actuator/toolBundles/{bundle}/refresh`: that bundle's manifests read now, not at the TTL. */
   refreshBundle(bundle: string): Promise<RequestedRefresh>;
+  /** The catalogue generation's ETag, sent with `toolBundles` (issue 46): it changes when the served tool list does. */
+  catalogueEtag?(): string | undefined;
+  /** More endpoints (an approval of a pinned definition): each answers true when the path is its own. */
+  readonly handlers?: ReadonlyArray<(req: IncomingMessage, res: ServerResponse, path: string) => boolean>;
   /** `GET /metrics` in Prometheus' text format; absent when metrics are off (`server.metricsEnabled`). */
   readonly metrics?: { text(): Promise<string>; readonly contentType: string };
 }
@@ -34,7 +38,12 @@ export async function startManagementServer(port: number, host: string, health: 
     '/actuator/health': (res) => sendStatus(res, health.ready()),
     '/actuator/health/liveness': (res) => sendStatus(res, true),
     '/actuator/health/readiness': (res) => sendStatus(res, health.ready()),
-    '/actuator/toolBundles': (res) => sendJson(res, 200, health.toolBundles()),
+    '/actuator/toolBundles': (res) => {
+      // Weak: it names the tool list the rows describe, not the rows' own times and errors.
+      const etag = health.catalogueEtag?.();
+      if (etag !== undefined) res.setHeader('etag', `W/"${etag}"`);
+      sendJson(res, 200, health.toolBundles());
+    },
   };
   const { metrics } = health;
   if (metrics) {
@@ -51,6 +60,7 @@ export async function startManagementServer(port: number, host: string, health: 
       const route = req.method === 'GET' ? routes[path] : undefined;
       if (bundle !== undefined) refreshBundle(req, res, bundle, health);
       else if (route) route(res);
+      else if (health.handlers?.some((handle) => handle(req, res, path))) return;
       else sendJson(res, 404, { error: 'not_found', message: `no management endpoint ${req.method} ${printableName(path)}` });
     },
     { port, host },
