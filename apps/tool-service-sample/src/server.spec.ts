@@ -106,6 +106,13 @@ describe('tool service (in process, real HTTP)', () => {
           'test_input_required_result_multi_round',
           'test_input_required_result_tampered_state',
           'test_input_required_result_capabilities',
+          'greet',
+          'slow_compute',
+          'generate_report',
+          'failing_job',
+          'protocol_error_job',
+          'confirm_delete',
+          'test_tool_with_task',
         ].sort(),
       );
       for (const tool of manifest.tools) {
@@ -142,7 +149,7 @@ describe('tool service (in process, real HTTP)', () => {
         'get_service_info',
         {},
         200,
-        { data: { name: 'tool-service-sample', title: 'Sample tool service', version: expect.any(String), toolCount: 25 } },
+        { data: { name: 'tool-service-sample', title: 'Sample tool service', version: expect.any(String), toolCount: 32 } },
       ],
       ['slow_operation', { delayMillis: 20 }, 200, { data: 'waited 20 ms' }],
       ['always_fails', {}, 500, { error: expect.any(String) }],
