@@ -1,8 +1,8 @@
 import { type McpTask, type TaskClient } from '@toolmesh/mcp-client';
 import { errorMessage, printableName } from '@toolmesh/protocol';
 
-import type { AgentRuntime } from '../../runtime/agent-runtime';
 import { PROGRAM } from '../../program-name';
+import type { AgentRuntime } from '../../runtime/agent-runtime';
 import { type Command, withRuntime } from '../command-context';
 import { ExitCode } from '../exit-codes';
 import { formatTable } from '../format-table';

@@ -5,7 +5,7 @@ import type { ExternalEventResolver } from '@toolmesh/rewake-bridge';
 import { errorResult, type ToolResult } from '../../tools/tool';
 
 /** The poll interval when the server names none, and the bounds put on the one it names. */
-export const TASK_POLL = { defaultMs: 1000, minMs: 100, maxMs: 30_000 } as const;
+export const TASK_POLL = { defaultMs: 1000, minMs: 100, maxMs: 30_000, maxFailed: 3 } as const;
 
 /** One task the agent started, as `/tasks` shows it. */
 export interface BackgroundTask {
@@ -34,6 +34,8 @@ interface Tracked {
   readonly client: TaskClientOf;
   timer?: NodeJS.Timeout;
   ending?: boolean;
+  /** Polls that failed in a row. */
+  failedPolls?: number;
 }
 
 /**
@@ -59,12 +61,11 @@ export class BackgroundTasks {
   /** Listens to the servers' notifications: a status notification of a tracked task is taken as a poll's answer. */
   listen(source: NotificationSource): () => void {
     return source.addNotificationListener(({ server, notification }) => {
-      for (const tracked of this.tasks.values()) {
-        if (tracked.info.server !== server) continue;
-        const task = tracked.client()?.statusOf(notification);
-        if (task?.taskId === tracked.info.taskId) this.observe(tracked, task);
-        if (task) return;
-      }
+      // Any tracked task of the server knows its era's notification; the task it tells of is looked up by id.
+      const some = [...this.tasks.values()].find((tracked) => tracked.info.server === server);
+      const task = some?.client()?.statusOf(notification);
+      const tracked = task && this.tasks.get(key(server, task.taskId));
+      if (tracked) this.observe(tracked, task);
     });
   }
 
@@ -161,11 +162,20 @@ export class BackgroundTasks {
     try {
       if (!client) throw new Error(`MCP server "${tracked.info.server}" is not connected`);
       this.observe(tracked, await client.get(tracked.info.taskId));
+      tracked.failedPolls = 0;
     } catch (error) {
+      // A server that is reconnecting, or one slow answer, is tried again; TASK_POLL.maxFailed in a row end it.
+      tracked.failedPolls = (tracked.failedPolls ?? 0) + 1;
+      if (tracked.failedPolls < TASK_POLL.maxFailed && !this.closed) {
+        tracked.timer = setTimeout(() => void this.poll(tracked), TASK_POLL.defaultMs);
+        return;
+      }
       this.end(
         tracked,
         { ...tracked.info, status: 'failed' },
-        errorResult(`following the task ${tracked.info.taskId} failed: ${errorMessage(error)}`),
+        errorResult(
+          `following the task ${tracked.info.taskId} failed ${TASK_POLL.maxFailed} times in a row, the last: ${errorMessage(error)}`,
+        ),
       );
     }
   }

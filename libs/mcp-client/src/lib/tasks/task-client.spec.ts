@@ -35,7 +35,10 @@ class ScriptedServer implements McpTransport {
 
   constructor(private readonly answer: (request: JSONRPCRequest) => Answer) {}
 
-  async start(): Promise<void> {}
+  /** Nothing to open: messages flow as soon as the client sends. */
+  start(): Promise<void> {
+    return Promise.resolve();
+  }
   async close(): Promise<void> {
     this.onclose?.();
   }

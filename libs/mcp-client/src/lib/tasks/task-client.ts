@@ -9,8 +9,8 @@ import {
   readTaskCall,
   readTaskList,
   readToolResult,
-  TASKS_EXTENSION,
   type TaskCallOutcome,
+  TASKS_EXTENSION,
   taskSupportOf,
 } from './mcp-task';
 
