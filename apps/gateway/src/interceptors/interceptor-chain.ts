@@ -83,16 +83,8 @@ async function runPhase<T>(
   const decisions: InterceptorDecision[] = [];
   let value = start;
   for (const interceptor of interceptors) {
-    const started = performance.now();
     const decide = (outcome: InterceptorDecision['outcome'], reason?: string) =>
-      decisions.push({
-        stage: 'interceptor',
-        interceptor: interceptor.name,
-        phase,
-        outcome,
-        ...(reason !== undefined && { reason }),
-        durationMs: performance.now() - started,
-      });
+      decisions.push({ stage: 'interceptor', interceptor: interceptor.name, phase, outcome, ...(reason !== undefined && { reason }) });
     const enforced = interceptor.mode === 'enforce';
     let verdict: Verdict;
     try {

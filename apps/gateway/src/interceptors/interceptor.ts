@@ -55,5 +55,4 @@ export interface InterceptorDecision {
   readonly phase: InterceptorPhase;
   readonly outcome: 'allow' | 'deny' | 'would-deny' | 'modified' | 'would-modify' | 'error';
   readonly reason?: string;
-  readonly durationMs: number;
 }
