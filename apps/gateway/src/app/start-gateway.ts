@@ -276,6 +276,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
         access.close(),
         exchanges?.close(),
         audit?.close(),
+        pins.close(),
       ]);
       tasks.serving?.service.close();
       logger.info('gateway_stopped', {});

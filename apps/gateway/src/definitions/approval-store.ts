@@ -1,7 +1,7 @@
 import type { Approval } from './definition-policy';
 
 /**
- * Where the approvals of pinned definitions live (ADR 0027): this replica's memory, or Redis shared by the
+ * Where the approvals of pinned definitions live (ADR 0029): this replica's memory, or Redis shared by the
  * replicas when `mcp.redis.url` is set. Read once per refresh of a reviewed bundle, never per call.
  */
 export interface ApprovalStore {
@@ -14,7 +14,7 @@ export interface ApprovalStore {
   write(bundle: string, tool: string, approval: Approval, onlyIfAbsent: boolean): Promise<Approval>;
 }
 
-/** Approvals in this process's memory: for one replica, or until Redis is configured (ADR 0027). */
+/** Approvals in this process's memory: for one replica, or until Redis is configured (ADR 0029). */
 export class MemoryApprovalStore implements ApprovalStore {
   private readonly bundles = new Map<string, Map<string, Approval>>();
 

@@ -36,6 +36,8 @@ export const GatewayErrorCode = {
   PinFileInvalid: 'gateway.pin_file_invalid',
   /** A tool of a `warn` or `hold` bundle whose definition is not approved (changed, or new to a pinned bundle): logged and audited, never with its text. */
   DefinitionChanged: 'gateway.definition_changed',
+  /** A `warn` or `hold` bundle's approvals could not be read from (or written to) Redis: its refresh fails and it keeps its tools as they were. */
+  ApprovalsUnavailable: 'gateway.approvals_unavailable',
 } as const;
 
 export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];
