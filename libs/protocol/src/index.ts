@@ -50,7 +50,6 @@ export {
   DEFINITION_FIELDS,
   DEFINITION_HASH_META_KEY,
   definitionHash,
-  type ListedToolDefinition,
 } from './lib/mcp/tool-definition-hash';
 export { type SearchableTool, ToolSearchIndex } from './lib/mcp/tool-search-index';
 export { Cancellation } from './lib/transport/cancellation';
