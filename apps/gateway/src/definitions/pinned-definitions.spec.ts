@@ -10,6 +10,7 @@ const bundles: BundleSettings[] = [
   { name: 'held', namePrefix: 'h_', definitionChanges: 'hold', mcpServer: server },
   { name: 'warned', definitionChanges: 'warn', mcpServer: server },
   { name: 'open', mcpServer: server },
+  { name: 'manifest', serviceDomain: 'http://127.0.0.1:9', manifestPath: '/tool-manifest', namePrefix: 'm_', definitionChanges: 'hold' },
 ];
 const lookup = (description: string) => ({
   name: 'lookup',
@@ -66,6 +67,15 @@ describe('pinned definitions, reviewed per bundle', () => {
     expect(await definitions.approve('held', 'h_nothing', currentHash)).toEqual({ outcome: 'unknown-tool' });
     expect(await definitions.approve('held', 'h_lookup', currentHash)).toEqual({ outcome: 'approved', hash: currentHash });
     expect(await definitions.review('held', changed)).toBe(changed);
+  });
+
+  it("names a manifest's tools as it does (their names already carry the bundle's prefix), an MCP server's with the prefix", async () => {
+    const { definitions } = pinned();
+    const tool = { ...lookup('Looks up'), name: 'm_lookup' };
+    await definitions.review('manifest', { tools: [tool] });
+    expect(definitions.describeBundles({ bundles: [{ bundle: 'manifest' }] } as never).bundles[0]).toMatchObject({
+      definitions: { m_lookup: { currentHash: hashOf(tool), state: 'approved' } },
+    });
   });
 
   it('serves a changed definition under warn, said once', async () => {

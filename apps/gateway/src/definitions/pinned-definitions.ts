@@ -72,8 +72,9 @@ export class PinnedDefinitions {
   ) {
     for (const bundle of bundles) {
       const policy = bundle.definitionChanges ?? 'accept';
-      if (policy !== 'accept')
-        this.bundles.set(bundle.name, { policy, prefix: bundle.namePrefix ?? '', seen: new Map(), noticed: new Map() });
+      // An MCP server's names get the prefix in front; a manifest's already start with it (the registry checks).
+      const prefix = bundle.mcpServer !== undefined ? (bundle.namePrefix ?? '') : '';
+      if (policy !== 'accept') this.bundles.set(bundle.name, { policy, prefix, seen: new Map(), noticed: new Map() });
     }
   }
 
