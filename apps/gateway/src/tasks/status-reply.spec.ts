@@ -50,7 +50,8 @@ describe('a status URL reply', () => {
     });
   });
 
-  it('no answer (timeout, refused) is tried again', () => {
+  it('no answer (timeout, refused) and a 401 to the credentials a read carried are tried again', () => {
+    expect(readStatusReply(TOOL, reply(401, '{"error":"who are you"}'), 'envelope', 5)).toMatchObject({ kind: 'unanswered' });
     expect(readStatusReply(TOOL, { kind: 'failure', reason: 'timeout', detail: 'no complete reply within 5 ms' }, 'envelope', 5)).toEqual({
       kind: 'unanswered',
       detail: 'no complete reply within 5 ms',

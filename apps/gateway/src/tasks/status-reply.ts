@@ -13,7 +13,7 @@ const MAX_STATUS_MESSAGE = 200;
 /**
  * What one read of a job's status URL says (docs/gateway.md, "Long calls as tasks"):
  * - `working`: `202 Accepted` again; its Retry-After, and a `statusMessage` from a JSON body if it has one;
- * - `unanswered`: no reply (timeout, refused connection): tried again, until `maxFailedPolls` in a row;
+ * - `unanswered`: no reply (timeout, refused connection), or a 401: tried again, until `maxFailedPolls` in a row;
  * - `ended`: the job's outcome: any other reply is the tool's reply, mapped as a synchronous call's is
  *   (a non-2xx is an `isError` result), except a status URL that is gone (404, 410), a redirect, or a reply
  *   asking for input, which end the task `failed` with a JSON-RPC error naming what the service did.
@@ -42,6 +42,9 @@ export function readStatusReply(
       ...(reply.accepted?.retryAfter !== undefined && { retryAfter: reply.accepted.retryAfter }),
       ...statusMessage(reply.body),
     };
+  // The status URL refused the credentials this read carried (a replica reading it with other headers than
+  // the call's): not the job's outcome, so read again, as for no answer.
+  if (status === 401) return { kind: 'unanswered', detail: 'the status URL answered HTTP 401 to the credentials this read carried' };
   if (status === 404 || status === 410)
     return failed(`Tool ${tool.name}'s job is gone: its status URL answered HTTP ${status} (the service no longer knows the job)`);
   if (status < 200 || (status >= 300 && status < 400))
