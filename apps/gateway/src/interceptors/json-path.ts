@@ -6,7 +6,7 @@
 export type JsonPathStep = { readonly key: string } | { readonly index: number } | { readonly wildcard: true };
 
 /** Why a path cannot be used, for the configuration error that names it. */
-export class JsonPathError extends Error {}
+class JsonPathError extends Error {}
 
 const NAME = /^[A-Za-z_$][A-Za-z0-9_$-]*/;
 
