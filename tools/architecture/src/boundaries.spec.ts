@@ -255,27 +255,27 @@ const forbidden: Array<[string, Snippet, RegExp]> = [
   [
     'gateway upstreams imports execution (the old input-required import)',
     importingAt('apps/gateway/src/upstreams/boundary-fixture.ts', '../execution/tool-execution-service'),
-    /apps\/gateway\/src\/upstreams lies below execution, skills, mcp, app, lint/,
+    /apps\/gateway\/src\/upstreams lies below execution, skills, mcp, endpoints, app, lint/,
   ],
   [
     'gateway call imports auth',
     importingAt('apps/gateway/src/call/boundary-fixture.ts', '../auth/verified-tokens'),
-    /apps\/gateway\/src\/call lies below tool-client, tracing, management, auth, limits, upstreams, execution, skills, mcp, app, lint/,
+    /apps\/gateway\/src\/call lies below tool-client, tracing, management, auth, audit, definitions, limits, interceptors, upstreams, execution, skills, mcp, endpoints, app, lint/,
   ],
   [
     'gateway auth imports its neighbour tracing',
     importingAt('apps/gateway/src/auth/boundary-fixture.ts', '../tracing/tracing'),
-    /apps\/gateway\/src\/auth lies below limits, upstreams, execution, skills, mcp, app, lint and beside tool-client, tracing, management/,
+    /apps\/gateway\/src\/auth lies below limits, interceptors, upstreams, execution, skills, mcp, endpoints, app, lint and beside tool-client, tracing, management, audit, definitions/,
   ],
   [
     'gateway mcp/era-2026/handlers imports app',
     importingAt('apps/gateway/src/mcp/era-2026/handlers/boundary-fixture.ts', '../../../app/start-gateway'),
-    /apps\/gateway\/src\/mcp lies below app, lint/,
+    /apps\/gateway\/src\/mcp lies below endpoints, app, lint/,
   ],
   [
     'gateway execution test support imports mcp',
     importingAt('apps/gateway/src/execution/test-support/boundary-fixture.ts', '../../mcp/handlers/tools-call'),
-    /apps\/gateway\/src\/execution lies below mcp, app, lint/,
+    /apps\/gateway\/src\/execution lies below mcp, endpoints, app, lint and beside skills/,
   ],
   // one JSON Schema validator (SPEC N5, ADR 0012): ajv and re2js only in libs/protocol/src/lib/schema
   ...[
