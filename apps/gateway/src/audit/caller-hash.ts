@@ -5,7 +5,7 @@ import type { CredentialSource } from '../config/gateway-config';
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
 
 /** The shortest `audit.subjectKey` accepted: 32 characters, e.g. `openssl rand -base64 32` (44). */
-export const MIN_SUBJECT_KEY_LENGTH = 32;
+const MIN_SUBJECT_KEY_LENGTH = 32;
 
 /** Subjects whose hash is kept: a replica sees few callers, and the map is emptied whole when it fills. */
 const MAX_CACHED_SUBJECTS = 4_096;
