@@ -50,8 +50,8 @@ export function auditOf(context: RequestContext): AuditRecord | undefined {
 
 /**
  * The context handed down the call path, carrying `record`: a copy made member by member, every member
- * present, so every audited context has one shape. An object spread of the context cost the audited call
- * about 10% of its CPU (docs/adr/0005-gateway-hot-path.md says why); the type makes a member added to
+ * present, so every audited context has one shape, as the HTTP front makes them (an object spread is the
+ * generic, slower copy: docs/adr/0005-gateway-hot-path.md); the type makes a member added to
  * `RequestContext` and not copied here a compile error.
  */
 export function withAuditRecord(context: RequestContext, record: AuditRecord): RequestContext {

@@ -112,9 +112,8 @@ export class AuditTrail {
 }
 
 /**
- * The event of an answered request; `outcome` as the answer says it. One object literal whose absent
- * members are `undefined` (which JSON leaves out): object spreads here cost the audited call several times
- * what the rest of the event does.
+ * The event of an answered request; `outcome` as the answer says it. One object literal of one shape,
+ * whose absent members are `undefined` (which JSON leaves out), rather than object spreads.
  */
 function requestEvent(
   message: ParsedMessage & { kind: 'request' },
