@@ -1,8 +1,7 @@
 import type { LogFormat } from '@toolmesh/transport-http/server';
 
-import type { AuditSettings } from './audit-settings';
 import type { TaskSettings } from '../tasks/task-settings';
-
+import type { AuditSettings } from './audit-settings';
 import type { EndpointSettings } from './endpoint-settings';
 import type { InterceptorSettings } from './interceptor-settings';
 
