@@ -10,7 +10,7 @@ import { errorMessage } from '@toolmesh/protocol';
 import { type Approver, FLAG_APPROVER, NON_INTERACTIVE_APPROVER } from '../agent/approval/approver';
 import { createChatModel } from '../agent/llm/create-chat-model';
 import type { ModelSettings } from '../agent/llm/model-settings';
-import { AgentLoop, type AgentLoopOptions, type LoopTasks } from '../agent/loop/agent-loop';
+import { AgentLoop, type AgentLoopOptions, type LoopOutcome, type LoopTasks } from '../agent/loop/agent-loop';
 import { ResultOverflow } from '../agent/loop/result-overflow';
 import { defaultTranscriptFile, Transcript } from '../agent/transcript/transcript';
 import { type SessionOutcome, toolEventEntry } from '../agent/transcript/transcript-entry';
@@ -132,9 +132,18 @@ export class AgentSession {
     });
   }
 
-  async send(text: string): Promise<SendResult> {
+  send(text: string): Promise<SendResult> {
+    return this.converse((signal) => this.loop.send(text, signal));
+  }
+
+  /** Lets the model go on with what arrived since (a task's result), without a message of the user's. */
+  resume(): Promise<SendResult> {
+    return this.converse((signal) => this.loop.resume(signal));
+  }
+
+  private async converse(turns: (signal: AbortSignal | undefined) => Promise<LoopOutcome>): Promise<SendResult> {
     try {
-      const outcome = await this.loop.send(text, this.context.agent.signal);
+      const outcome = await turns(this.context.agent.signal);
       this.endLine();
       if (outcome.kind === 'done') return { outcome: 'done', text: outcome.text };
       const message = `the model was still asking for tools after ${this.maxTurns} turns; stopped by the max-turns guard (raise llm.maxTurns or --max-turns)`;

@@ -88,7 +88,7 @@ it('run: the long call becomes a task, another tool runs meanwhile, the task wak
   expect(results).toEqual([RESEARCH, 'mcp__everything__echo', RESEARCH]);
 }, 30_000);
 
-it('chat: /tasks lists the running task and /tasks cancel <id> cancels it at the server', async () => {
+it('chat: /tasks lists the running task, /tasks cancel <id> cancels it at the server, and its end wakes the agent', async () => {
   const dir = await workspace([
     { toolCalls: [{ id: 'research', name: RESEARCH, arguments: { topic: 'wave power' } }] },
     { text: 'Started the research.' },
@@ -98,17 +98,23 @@ it('chat: /tasks lists the running task and /tasks cancel <id> cancels it at the
   child.stdin.write('research wave power\n');
   await until(() => child.out.stdout.includes('Started the research.'), 'the first answer');
   child.stdin.write('/tasks\n');
-  await until(() => /\n?(\S+) {2}mcp__everything__simulate-research-query {2}working/.test(child.out.stderr), 'the /tasks listing');
-  const taskId = /(\S+) {2}mcp__everything__simulate-research-query {2}working/.exec(child.out.stderr)?.[1] as string;
-  child.stdin.write(`/tasks cancel ${taskId}\n/tasks\nwhat became of it?\n/exit\n`);
+  const listed = /(\S+) {2}mcp__everything__simulate-research-query {2}working/;
+  await until(() => listed.test(child.out.stderr), 'the /tasks listing');
+  const taskId = listed.exec(child.out.stderr)?.[1] as string;
+  child.stdin.write(`/tasks cancel ${taskId}\n`);
+  // No line of the user's follows: the cancelled task's end alone wakes the agent, which answers.
+  await until(() => child.out.stdout.includes('Understood, it was cancelled.'), 'the answer after the wake');
+  child.stdin.write('/tasks\n/exit\n');
   expect(await exited(child)).toBe(0);
 
   expect(child.out.stderr).toContain(`task ${taskId} (${RESEARCH}) cancelled; its server reports it cancelled`);
+  expect(child.out.stderr).toContain('[a task ended; the agent goes on]');
   expect(child.out.stderr).toContain('no task is running');
-  const last = llm?.requests[2].body.messages ?? [];
-  expect(last.find((m) => m.role === 'user' && String(m.content).startsWith('[Task '))?.content).toContain(
-    `the task ${taskId} was cancelled by the user`,
-  );
+  const woken = llm?.requests[2].body.messages ?? [];
+  expect(woken[woken.length - 1]).toMatchObject({
+    role: 'user',
+    content: expect.stringContaining(`the task ${taskId} was cancelled by the user`),
+  });
 }, 30_000);
 
 it('tasks lists what a server holds (tasks/list, --json) and cancel says which server knew the id', async () => {

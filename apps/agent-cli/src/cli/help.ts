@@ -177,8 +177,8 @@ Slash commands:
   /roots <server> [<directory> ...]
                         Offer the server these directories as its roots from now on (it is told at
                         once); without directories, show its roots
-  /tasks                List the tasks the agent's calls became that still run (MCP Tasks); an ended
-                        task's result is given to the model with the next message
+  /tasks                List the tasks the agent's calls became that still run (MCP Tasks); one that
+                        ends while the chat waits for your line wakes the agent with its result
   /tasks cancel <id>    Cancel one at its server (tasks/cancel)
   /exit                 Leave the chat
 

@@ -76,6 +76,15 @@ export class AgentLoop {
   async send(text: string, signal?: AbortSignal): Promise<LoopOutcome> {
     this.options.transcript.record({ type: 'user', text });
     this.messages.push({ role: 'user', content: text });
+    return this.turns(signal);
+  }
+
+  /** Goes on without a user message: `chat` woken by a task that ended while it waited for the user's next line. */
+  resume(signal?: AbortSignal): Promise<LoopOutcome> {
+    return this.turns(signal);
+  }
+
+  private async turns(signal: AbortSignal | undefined): Promise<LoopOutcome> {
     for (let turns = 0; turns < this.options.maxTurns; turns++) {
       this.options.transcript.startTurn(++this.turn);
       this.giveEndedTasks();

@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 
 import { McpPromptClient } from '../../mcp/host/prompt-client';
+import type { BackgroundTasks } from '../../mcp/tasks/background-tasks';
 import { PROGRAM } from '../../program-name';
 import { AgentSession } from '../agent-session';
 import type { CliIo, Command } from '../command-context';
@@ -35,7 +36,19 @@ export const chatCommand: Command = async (context) => {
         context.io.stderr(
           `Type a message, ${PROMPT_COMMAND_USAGE} to send a server's prompt, ${ROOTS_COMMAND_USAGE} to change a server's roots, ${TASKS_COMMAND_USAGE} to list or cancel running tasks, /exit to leave.\n`,
         );
-      for (let line = await lines.next(); line !== undefined && line.trim() !== '/exit'; line = await lines.next()) {
+      const background = runtime.mcp.backgroundTasks;
+      // The user's next line, kept across a wake: a task that ends meanwhile lets the agent go on first.
+      let pending: Promise<string | undefined> | undefined;
+      for (;;) {
+        pending ??= lines.next();
+        if (background && (await taskEndedFirst(background, pending, context.agent.signal))) {
+          context.io.stderr(`[a task ended; the agent goes on]\n`);
+          if ((await session.resume()).outcome === 'interrupted') break;
+          continue;
+        }
+        const line = await pending;
+        pending = undefined;
+        if (line === undefined || line.trim() === '/exit') break;
         if (line.trim() === '') continue;
         let message = line;
         if (/^\/roots(\s|$)/.test(line.trim())) {
@@ -67,6 +80,18 @@ export const chatCommand: Command = async (context) => {
     }
   });
 };
+
+/** Whether a task the agent started ended before the user's next line came (only while some are running or unseen). */
+async function taskEndedFirst(background: BackgroundTasks, line: Promise<unknown>, signal: AbortSignal | undefined): Promise<boolean> {
+  if (background.running + background.endedCount === 0) return false;
+  return Promise.race([
+    line.then(() => false),
+    background.nextEnded(signal).then(
+      () => background.endedCount > 0,
+      () => false,
+    ),
+  ]);
+}
 
 function lineSource(io: CliIo, signal: AbortSignal | undefined): LineSource {
   const terminal = io.terminal;
