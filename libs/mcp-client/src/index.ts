@@ -32,6 +32,6 @@ export {
   type ServerRequestHandlers,
 } from './lib/server-requests';
 export { McpClientError, McpClientErrorCode } from './lib/client-errors';
-export { isTerminal, type McpTask, type TaskCallOutcome, type TaskStatus, type TaskSupport, taskSupportOf } from './lib/tasks/mcp-task';
-export { TaskClient, type TaskCallOptions } from './lib/tasks/task-client';
+export { isTerminal, type McpTask, type TaskStatus } from './lib/tasks/mcp-task';
+export { TaskClient } from './lib/tasks/task-client';
 export { ERA_SETTINGS, type EraSetting, type EraVerdict } from './lib/client-era';

@@ -5,7 +5,7 @@ import type { ExternalEventResolver } from '@toolmesh/rewake-bridge';
 import { errorResult, type ToolResult } from '../../tools/tool';
 
 /** The poll interval when the server names none, and the bounds put on the one it names. */
-export const TASK_POLL = { defaultMs: 1000, minMs: 100, maxMs: 30_000, maxFailed: 3 } as const;
+const TASK_POLL = { defaultMs: 1000, minMs: 100, maxMs: 30_000, maxFailed: 3 } as const;
 
 /** One task the agent started, as `/tasks` shows it. */
 export interface BackgroundTask {
