@@ -202,7 +202,16 @@ export const configSchema = {
         tasks: {
           type: 'object',
           additionalProperties: false,
-          required: ['enabled', 'defaultTtlMillis', 'maxTtlMillis', 'poll', 'statusTimeoutMillis', 'maxFailedPolls', 'listPageSize'],
+          required: [
+            'enabled',
+            'defaultTtlMillis',
+            'maxTtlMillis',
+            'poll',
+            'statusTimeoutMillis',
+            'maxFailedPolls',
+            'listPageSize',
+            'maxWorkingPerCaller',
+          ],
           properties: {
             enabled: { type: 'boolean' },
             defaultTtlMillis: positiveInt,
@@ -216,6 +225,7 @@ export const configSchema = {
             statusTimeoutMillis: positiveInt,
             maxFailedPolls: positiveInt,
             listPageSize: positiveInt,
+            maxWorkingPerCaller: positiveInt,
           },
         },
         maxRelayedRequestsPerCall: positiveInt,

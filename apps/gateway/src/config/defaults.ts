@@ -80,6 +80,7 @@ export function defaultConfig(env: NodeJS.ProcessEnv = {}): GatewayConfig {
         statusTimeoutMillis: 5_000,
         maxFailedPolls: 5,
         listPageSize: 100,
+        maxWorkingPerCaller: 20,
       },
       // An MCP server's requests to the caller during one call, waiting for answers at once (issue 43).
       maxRelayedRequestsPerCall: 16,

@@ -28,6 +28,8 @@ export const GatewayErrorCode = {
   TaskStatusInvalid: 'gateway.task_status_invalid',
   /** A task could not be recorded (its store, Redis, failed or did not answer): the caller's `isError` result says to call again. */
   TaskStoreUnavailable: 'gateway.task_store_unavailable',
+  /** A call that asked for a task was refused before its service was called: its caller has `mcp.tasks.maxWorkingPerCaller` tasks still working (its `isError` result says so). */
+  TasksPerCallerFull: 'gateway.tasks_per_caller_full',
   /** A `tools/call` refused by an `enforce` interceptor (issue 46): the caller's `isError` result names it and its reason. */
   InterceptorDenied: 'gateway.interceptor_denied',
   /** A `tools/call` refused because an interceptor failed (timeout, unreachable, malformed answer) and does not fail open. */

@@ -45,6 +45,7 @@ export function buildTasks(
             commandTimeoutMillis: redis.commandTimeoutMillis,
           }),
           redis.keyPrefix,
+          tasks.maxTtlMillis,
         );
   const service = new TaskService(store, client, tasks, toolNamed, logger);
   const headers = new OutboundHeaders(caller, settings);

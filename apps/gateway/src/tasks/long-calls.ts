@@ -72,6 +72,33 @@ export class LongCalls {
     private readonly logger: Logger,
   ) {}
 
+  /**
+   * Whether a call that asks for a task may be sent to its service: refused (an `isError` result) when its
+   * caller has `mcp.tasks.maxWorkingPerCaller` tasks still working, or when the task store cannot say. The
+   * count is read before the call and the task written after it, so a caller's calls in flight at once may
+   * each pass: the cap is overshot by at most those (docs/adr/0028-tasks-any-replica.md, addendum).
+   */
+  async refusal(tool: ToolDefinition, wish: TaskWish | undefined): Promise<ToolCallOutcome | undefined> {
+    if (wish === undefined || this.tasks === undefined) return undefined;
+    const cap = this.settings.maxWorkingPerCaller;
+    let working: number;
+    try {
+      working = await this.tasks.working(wish.owner);
+    } catch (error) {
+      return this.notRecorded(tool, error, 'the gateway could not read its task store, so the tool was not called');
+    }
+    if (working < cap) return undefined;
+    this.logger.warn('task_cap_reached', { tool: tool.name, code: GatewayErrorCode.TasksPerCallerFull, cap });
+    return {
+      kind: 'result',
+      result: toolResult(
+        `Tool ${tool.name} was not called: this caller has ${working} tasks still working, the most allowed (mcp.tasks.maxWorkingPerCaller = ${cap}); wait for one to end (tasks/get) or cancel one (tasks/cancel), then call again [${GatewayErrorCode.TasksPerCallerFull}].`,
+        true,
+        0,
+      ),
+    };
+  }
+
   async accepted(call: AcceptedCall): Promise<ToolCallOutcome> {
     const { tool } = call;
     const statusUrl = statusUrlOf(tool, call.accepted?.location);
@@ -98,20 +125,16 @@ export class LongCalls {
       );
       return { kind: 'task', task };
     } catch (error) {
-      this.logger.warn('task_not_recorded', {
-        tool: tool.name,
-        code: GatewayErrorCode.TaskStoreUnavailable,
-        reason: (error as Error).name,
-      });
-      return {
-        kind: 'result',
-        result: toolResult(
-          `Tool ${tool.name} failed: its job was accepted but the gateway could not record the task (its store did not answer); call it again later [${GatewayErrorCode.TaskStoreUnavailable}].`,
-          true,
-          0,
-        ),
-      };
+      return this.notRecorded(tool, error, 'its job was accepted but the gateway could not record the task (its store did not answer)');
     }
+  }
+
+  private notRecorded(tool: ToolDefinition, error: unknown, what: string): ToolCallOutcome {
+    this.logger.warn('task_not_recorded', { tool: tool.name, code: GatewayErrorCode.TaskStoreUnavailable, reason: (error as Error).name });
+    return {
+      kind: 'result',
+      result: toolResult(`Tool ${tool.name} failed: ${what}; call it again later [${GatewayErrorCode.TaskStoreUnavailable}].`, true, 0),
+    };
   }
 
   /** The job polled within the call's deadline; past it, the call fails as a slow synchronous call does (its job is cancelled where the tool says how). */

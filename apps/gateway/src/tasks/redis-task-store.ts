@@ -1,17 +1,21 @@
 import type { KeyValueConnection } from '@toolmesh/registry';
 
-import { expiresAt, type TaskRecord } from './task-record';
+import { expiresAt, isTerminal, type TaskRecord } from './task-record';
 import { decodeCursor, encodeCursor, type TaskPage, type TaskStore } from './task-store';
 
 /**
  * Tasks in Redis, shared by every replica (docs/adr/0028-tasks-any-replica.md): each record a JSON value
  * that expires with the task's TTL, each caller's tasks a sorted index by creation time (for `tasks/list`),
- * each task's poll lease a key set only where absent. A record that does not parse is treated as absent.
+ * each caller's working tasks a second sorted index scored by expiry (counted for `mcp.tasks.maxWorkingPerCaller`
+ * in one command; a task leaves it when it ends, or drops out of the count at its expiry), each task's poll
+ * lease a key set only where absent. A record that does not parse is treated as absent.
  */
 export class RedisTaskStore implements TaskStore {
   constructor(
     private readonly redis: KeyValueConnection,
     private readonly keyPrefix: string,
+    /** The longest TTL granted (`mcp.tasks.maxTtlMillis`): the working index is kept that long after each add, so it outlives every member. */
+    private readonly maxTtlMillis: number,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -20,6 +24,9 @@ export class RedisTaskStore implements TaskStore {
     if (left <= 0) return;
     await this.redis.set(this.recordKey(record.taskId), JSON.stringify(record), left);
     await this.redis.indexAdd(this.ownerKey(record.owner), record.taskId, record.createdAt, left);
+    const working = this.workingKey(record.owner);
+    if (isTerminal(record)) await this.redis.indexRemove(working, record.taskId);
+    else await this.redis.indexAdd(working, record.taskId, expiresAt(record), Math.max(left, this.maxTtlMillis));
   }
 
   async read(taskId: string): Promise<TaskRecord | undefined> {
@@ -57,6 +64,10 @@ export class RedisTaskStore implements TaskStore {
     return { records: records.slice(0, limit), ...(next !== undefined && { next: encodeCursor(next) }) };
   }
 
+  countWorking(owner: string): Promise<number> {
+    return this.redis.indexCount(this.workingKey(owner), this.now() + 1);
+  }
+
   lease(taskId: string, holdMillis: number): Promise<boolean> {
     return this.redis.setIfAbsent(this.leaseKey(taskId), '1', holdMillis);
   }
@@ -79,5 +90,9 @@ export class RedisTaskStore implements TaskStore {
 
   private ownerKey(owner: string): string {
     return `${this.keyPrefix}:tasks-of:${owner}`;
+  }
+
+  private workingKey(owner: string): string {
+    return `${this.keyPrefix}:tasks-working-of:${owner}`;
   }
 }

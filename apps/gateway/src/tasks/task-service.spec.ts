@@ -7,6 +7,7 @@ import { startRedis, type TestRedis } from '@toolmesh/test-peers/redis-server';
 import { createLogger } from '@toolmesh/transport-http/server';
 
 import { UndiciToolClient } from '../tool-client/undici-tool-client';
+import { LongCalls } from './long-calls';
 import { RedisTaskStore } from './redis-task-store';
 import { TaskService } from './task-service';
 import type { TaskSettings } from './task-settings';
@@ -54,6 +55,7 @@ const SETTINGS: TaskSettings = {
   statusTimeoutMillis: 500,
   maxFailedPolls: 3,
   listPageSize: 2,
+  maxWorkingPerCaller: 2,
 };
 const logger = createLogger({ stream: new Writable({ write: (_chunk, _encoding, done) => done() }) });
 const tool = (url: string) =>
@@ -82,6 +84,7 @@ const redisStore = () => {
   const store = new RedisTaskStore(
     connectKeyValueStore({ url: redis.url, connectTimeoutMillis: 2_000, commandTimeoutMillis: 1_000 }),
     'test',
+    SETTINGS.maxTtlMillis,
   );
   return store;
 };
@@ -152,6 +155,29 @@ describe.each([
     expect(await service.view(task.taskId, 'alice', {})).toBeUndefined();
     // A TTL asked beyond maxTtlMillis is cut to it.
     expect((await create(service, 'alice', 10_000_000)).ttlMs).toBe(SETTINGS.maxTtlMillis);
+  });
+
+  it("refuses a caller's task past mcp.tasks.maxWorkingPerCaller, counted across replicas, until one of them ends", async () => {
+    jobs.doneAt = Date.now() + 60_000;
+    const store = makeStore();
+    // A second replica: another connection to the same Redis, or for memory the one store a lone replica has.
+    const other = store instanceof MemoryTaskStore ? store : makeStore();
+    const service = serviceOn(store);
+    const owner = `capped-${Math.random()}`;
+    const refusal = () => new LongCalls(client, SETTINGS, serviceOn(other), logger).refusal(tool(jobs.url), { owner });
+    const first = await create(service, owner);
+    await create(service, owner);
+    expect(await refusal()).toMatchObject({
+      kind: 'result',
+      result: {
+        isError: true,
+        content: [{ text: expect.stringMatching(/mcp\.tasks\.maxWorkingPerCaller = 2.*tasks\/cancel.*gateway\.tasks_per_caller_full/) }],
+      },
+    });
+    // Another caller (or anonymous callers' shared pool, `-`) has its own count.
+    expect(await new LongCalls(client, SETTINGS, service, logger).refusal(tool(jobs.url), { owner: '-' })).toBeUndefined();
+    await service.cancel(first.taskId, owner, {});
+    expect(await refusal()).toBeUndefined();
   });
 
   it('cancel tells the service (DELETE on the status URL) and stays cancelled when the job then ends', async () => {

@@ -128,6 +128,11 @@ export class TaskService {
     return cancelled;
   }
 
+  /** How many of the caller's tasks are still working, in every replica's store (rejects when the store cannot say). */
+  working(owner: string): Promise<number> {
+    return this.store.countWorking(owner);
+  }
+
   list(owner: string, cursor: string | undefined): Promise<TaskPage> {
     return this.store.list(owner, cursor, this.settings.listPageSize);
   }

@@ -16,4 +16,6 @@ export interface TaskSettings {
   readonly maxFailedPolls: number;
   /** Most tasks in one `tasks/list` page (2025-11-25). */
   readonly listPageSize: number;
+  /** Most tasks one caller may have still working (anonymous callers share one count); a call past it is refused before its service is called. */
+  readonly maxWorkingPerCaller: number;
 }

@@ -1,4 +1,4 @@
-import { expiresAt, type TaskRecord } from './task-record';
+import { expiresAt, isTerminal, type TaskRecord } from './task-record';
 
 /** A page of one caller's tasks, oldest first, and where the next page starts (opaque to clients). */
 export interface TaskPage {
@@ -16,6 +16,8 @@ export interface TaskStore {
   read(taskId: string): Promise<TaskRecord | undefined>;
   /** The caller's tasks created at or after `cursor`, at most `limit`. */
   list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage>;
+  /** How many of the caller's tasks are still working (not ended, not expired): what `mcp.tasks.maxWorkingPerCaller` caps. */
+  countWorking(owner: string): Promise<number>;
   /**
    * Takes the right to read the task's status URL for `holdMillis`: true for one taker at a time, so that
    * replicas serving the same task do not poll its service together.
@@ -72,6 +74,13 @@ export class MemoryTaskStore implements TaskStore {
     const records = mine.slice(0, limit);
     const next = mine[limit];
     return Promise.resolve({ records, ...(next !== undefined && { next: encodeCursor(next) }) });
+  }
+
+  countWorking(owner: string): Promise<number> {
+    this.sweep();
+    let working = 0;
+    for (const record of this.records.values()) if (record.owner === owner && !isTerminal(record)) working++;
+    return Promise.resolve(working);
   }
 
   lease(taskId: string, holdMillis: number): Promise<boolean> {

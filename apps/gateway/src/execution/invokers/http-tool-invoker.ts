@@ -82,6 +82,9 @@ export abstract class HttpToolInvoker<Target extends ToolTarget> implements Tool
     }
     const request = this.request(tool, target, args, this.deps.headers.of(context, extras, authorization), timeoutMillis, context);
     if ('problem' in request) return notCalled(name, request.problem);
+    // A call that would become a task is refused before its service is called when its caller has too many working.
+    const overCap = tool.task && (await this.deps.longCalls?.refusal(tool, extras.task));
+    if (overCap) return overCap;
     const refused = slots.take(tool, context);
     if (refused !== undefined) return refused;
     let reply: ToolHttpResponse;

@@ -19,6 +19,8 @@ export interface KeyValueConnection {
   /** Up to `count` members of the index with a score of at least `fromScore`, lowest first. */
   indexRange(index: string, fromScore: number, count: number): Promise<Array<{ member: string; score: number }>>;
   indexRemove(index: string, member: string): Promise<void>;
+  /** How many members of the index have a score of at least `fromScore`. */
+  indexCount(index: string, fromScore: number): Promise<number>;
   close(): void;
 }
 
@@ -63,6 +65,7 @@ export function connectKeyValueStore({ url, connectTimeoutMillis, commandTimeout
     indexRemove: async (index, member) => {
       await redis.zrem(index, member);
     },
+    indexCount: (index, fromScore) => redis.zcount(index, fromScore, '+inf'),
     close: () => redis.disconnect(),
   };
 }
