@@ -2,7 +2,7 @@
 export { CatalogueGeneration, type ToolsListForm } from './lib/catalogue/catalogue-generation';
 export { type CatalogueLog } from './lib/model/catalogue-log';
 export { type ToolCatalogue } from './lib/catalogue/tool-catalogue';
-export { publicToolIn, type TaskDeclaration, type ToolDefinition, type ToolOutput, type ToolTarget } from './lib/model/tool-definition';
+export { publicToolIn, type ToolDefinition, type ToolOutput, type ToolTarget } from './lib/model/tool-definition';
 export { type RouteConfig } from './lib/model/route';
 export { type HttpBinding, type OpenApiSelection } from './lib/model/http-binding';
 export { lintToolSource, type SourceLint } from './lib/catalogue/lint-tool-source';

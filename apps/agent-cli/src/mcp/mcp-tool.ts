@@ -1,4 +1,4 @@
-import type { CallToolOptions, CallToolResult, TaskClient,Tool as McpToolDefinition } from '@toolmesh/mcp-client';
+import type { CallToolOptions, CallToolResult, TaskClient, Tool as McpToolDefinition } from '@toolmesh/mcp-client';
 import type { CompiledSchema } from '@toolmesh/protocol';
 import { errorMessage, printableName } from '@toolmesh/protocol';
 

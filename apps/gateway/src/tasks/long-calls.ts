@@ -50,7 +50,7 @@ export function statusHeaders(headers: Readonly<Record<string, string>>): Status
  * The status URL of an accepted call: its `Location`, resolved against the tool's endpoint, on the same
  * origin (a service cannot point the gateway, with the caller's headers, at another host); else a problem.
  */
-export function statusUrlOf(tool: ToolDefinition, location: string | undefined): URL | string {
+function statusUrlOf(tool: ToolDefinition, location: string | undefined): URL | string {
   if (location === undefined || location.trim() === '') return 'its service answered 202 Accepted without a Location to poll';
   if (!URL.canParse(location, tool.endpoint.href)) return 'its service answered 202 Accepted with a Location that is not a URL';
   const url = new URL(location, tool.endpoint);

@@ -43,7 +43,7 @@ export interface TaskRecord {
   readonly error?: TaskError;
 }
 
-export const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
+const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
 
 export function isTerminal(record: TaskRecord): boolean {
   return TERMINAL.has(record.status);

@@ -19,7 +19,7 @@ interface Job {
  * outcome after (the same reply a synchronous call would have had), `404` once cancelled. No timer runs:
  * a job's state is read from the clock when asked.
  */
-export class Jobs {
+class Jobs {
   private readonly jobs = new Map<string, Job>();
 
   constructor(private readonly now: () => number = Date.now) {}
