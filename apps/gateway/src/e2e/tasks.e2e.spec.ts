@@ -73,6 +73,7 @@ describe('a REST tool three times longer than the call deadline, one gateway wit
     gw = await startTestGateway(tools.url, (config) => {
       tasksOn(config);
       config.auth = { ...authTrusting(issuer, AUDIENCE), algorithms: ['RS256'], scopesSupported: ['tools'] };
+      config.mcp.tasks = { ...config.mcp.tasks, maxWorkingPerCaller: 2 };
     });
     const token = async (sub: string) => ({ authorization: `Bearer ${await issuer.sign({ sub, client_id: 'agent', scope: 'tools' })}` });
     [alice, bob] = await Promise.all([token('alice'), token('bob')]);
@@ -130,6 +131,24 @@ describe('a REST tool three times longer than the call deadline, one gateway wit
     expect(resultText(quick.result)).toBe('computed now in 0 s');
     // A tool whose tasks are required is refused without one (-32601, 2025-11-25).
     expect((await legacy('tools/call', { name: 'failing_job', arguments: {} }, alice)).error?.code).toBe(-32601);
+  }, 30_000);
+
+  it("a caller's task past mcp.tasks.maxWorkingPerCaller is refused in both eras before the service is called", async () => {
+    const carol = { authorization: `Bearer ${await issuer.sign({ sub: 'carol', client_id: 'agent', scope: 'tools' })}` };
+    const long = { name: 'slow_compute', arguments: { seconds: 30 } };
+    const ids = [];
+    for (let i = 0; i < 2; i++) ids.push((await legacy('tools/call', { ...long, task: {} }, carol)).result?.task?.taskId as string);
+    const sent = (await tools.calls()).length;
+    const { body, headers } = modern('tools/call', long, true);
+    for (const reply of [
+      await legacy('tools/call', { ...long, task: {} }, carol),
+      (await (await gw.post(body, { ...carol, ...headers })).json()) as Reply,
+    ]) {
+      expect(reply.result?.isError).toBe(true);
+      expect(resultText(reply.result)).toMatch(/mcp\.tasks\.maxWorkingPerCaller = 2.*tasks\/cancel.*gateway\.tasks_per_caller_full/);
+    }
+    expect(await tools.calls()).toHaveLength(sent);
+    for (const taskId of ids) await legacy('tasks/cancel', { taskId }, carol);
   }, 30_000);
 
   it('cancel reaches the service (DELETE) and the task stays cancelled', async () => {
