@@ -43,8 +43,6 @@ const context = (headers: Record<string, string> = {}): RequestContext => ({
 const request = (method: string, params: Record<string, unknown>, id: string | number = 1): ParsedMessage =>
   ({ kind: 'request', message: { jsonrpc: '2.0', id, method, params } }) as ParsedMessage;
 
-const flushed = () => new Promise((resolve) => setTimeout(resolve, 60));
-
 describe('AuditTrail', () => {
   it('is off without a section, or with enabled: false', () => {
     const names = { endpoint: () => '/mcp', toolBundle: () => undefined };
@@ -62,7 +60,7 @@ describe('AuditTrail', () => {
       return answer;
     });
     await dispatch(request('tools/call', { name: 'echo_text', arguments: { text: 'secret value' } }), context());
-    await flushed();
+    await audit.close(); // writes what is gathered, and resolves once the file has it
     expect(events()).toEqual([
       {
         type: 'request',
@@ -94,7 +92,7 @@ describe('AuditTrail', () => {
       return undefined;
     });
     await dispatch(request('tools/list', {}), context());
-    await flushed();
+    await audit.close(); // writes what is gathered, and resolves once the file has it
     expect(recorded).toBeUndefined();
     expect(events()).toEqual([]);
   });
@@ -104,7 +102,7 @@ describe('AuditTrail', () => {
     const id = '"error":{"code":7}';
     const error = serializeErrorResponse({ jsonrpc: '2.0', id, error: { code: -32602, message: 'no' } });
     await audit.audited(async () => ({ status: 200, json: error, isError: true }))(request('prompts/get', { name: 'x' }, id), context());
-    await flushed();
+    await audit.close(); // writes what is gathered, and resolves once the file has it
     expect(events()[0]).toMatchObject({ method: 'prompts/get', decisions: [], outcome: { kind: 'error', status: 200, code: -32602 } });
     expect(events()[0]).not.toHaveProperty('prompt'); // no bundle served it
   });
@@ -113,7 +111,7 @@ describe('AuditTrail', () => {
     const { audit, events } = trail();
     const failing = audit.audited(() => Promise.reject(new Error('bug')));
     await expect(failing(request('resources/read', { uri: 'users://4411/profile?ssn=123' }), context())).rejects.toThrow('bug');
-    await flushed();
+    await audit.close(); // writes what is gathered, and resolves once the file has it
     expect(events()[0]).toMatchObject({ resource: 'users:', outcome: { kind: 'error', status: 500, code: -32603 } });
     expect(JSON.stringify(events())).not.toContain('4411');
   });
@@ -125,7 +123,7 @@ describe('AuditTrail', () => {
       tool: 'forecast',
       decision: { stage: 'definition', outcome: 'modified', reason: 'description_changed' },
     });
-    await flushed();
+    await audit.close(); // writes what is gathered, and resolves once the file has it
     expect(events()).toEqual([
       {
         type: 'notice',

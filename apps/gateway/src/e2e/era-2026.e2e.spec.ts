@@ -236,7 +236,7 @@ describe('the 2026-07-28 era (SPEC G25)', () => {
 
   // The error table of the revision (basic/index §Error Codes; digest §9), one row per case, with its HTTP status.
   const rows: Array<[string, number, number, () => Promise<Answer>]> = [
-    ['an unknown method', 404, -32601, () => modern(gateway(), 'tasks/get')],
+    ['an unknown method', 404, -32601, () => modern(gateway(), 'tools/frobnicate')],
     [
       'initialize, removed',
       404,

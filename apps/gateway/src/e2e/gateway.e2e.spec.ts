@@ -97,7 +97,7 @@ describe('gateway against the sample tool service', () => {
       for (const tool of listed) {
         expect(
           Object.keys(tool).every((key) =>
-            ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'icons'].includes(key),
+            ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'icons', 'execution', '_meta'].includes(key),
           ),
         ).toBe(true);
       }

@@ -126,10 +126,12 @@ mcp:
     expect(sdkEcho?._meta).toEqual({
       'example.com/owner': 'sdk-peer',
       'io.toolmesh/annotations': { claimedBy: 'mcp-server', bundle: 'sdk' },
+      'io.toolmesh/definitionHash': expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
     });
     // Our own gateway as the server: its manifest's tools are, to this gateway, that server's claims.
     expect(tools.find((tool) => tool.name === 'gw_echo_text')?._meta).toEqual({
       'io.toolmesh/annotations': { claimedBy: 'mcp-server', bundle: 'gateway' },
+      'io.toolmesh/definitionHash': expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
     });
 
     const rows = await bundles();
