@@ -34,6 +34,8 @@ beforeAll(async () => {
   gateway = await startTestGateway(url, (config) => {
     config.mcp.bundles = [{ name: 'huge', serviceDomain: url, manifestPath: '/tool-manifest' }];
     config.mcp.catalogue.maxManifestBytes = 8 * 1024 * 1024;
+    // 3.8 MB on a loaded CI machine took longer than the default 5 s, and the bundle was then unreachable.
+    config.mcp.catalogue.manifestTimeoutMillis = 30_000;
     config.mcp.catalogue.requestedRefreshIntervalMillis = 0;
   });
 });

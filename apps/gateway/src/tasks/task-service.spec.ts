@@ -217,7 +217,8 @@ it('a status URL that gives no answer maxFailedPolls times in a row fails the ta
     {},
   );
   let view = await service.view(task.taskId, 'alice', {});
-  for (let i = 0; i < 20 && view?.status === 'working'; i++) {
+  // Up to 10 s: on a loaded machine the failed reads come slower than maxFailedPolls x minMillis.
+  for (let i = 0; i < 200 && view?.status === 'working'; i++) {
     await sleep(60);
     view = await service.view(task.taskId, 'alice', {});
   }
