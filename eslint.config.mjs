@@ -104,7 +104,7 @@ const GATEWAY_FLOORS = [
   'errors',
   'config',
   'call',
-  ['tool-client', 'tracing', 'management', 'auth', 'audit', 'definitions'],
+  ['tool-client', 'tracing', 'management', 'auth', 'audit', 'definitions', 'user-tokens'],
   ['limits', 'interceptors'],
   'upstreams',
   ['execution', 'skills'],
