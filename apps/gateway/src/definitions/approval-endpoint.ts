@@ -1,10 +1,10 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { printableName } from '@toolmesh/protocol';
 import type { LiveCatalogue } from '@toolmesh/registry';
 
+import { operatorAuthorized, readJsonBody, sendJson } from '../call/operator-request';
 import type { PinnedDefinitions } from './pinned-definitions';
 
 const APPROVE_PATH = /^\/actuator\/toolBundles\/([^/]+)\/tools\/([^/]+)\/approve$/;
@@ -51,26 +51,7 @@ async function approve(
     res.setHeader('allow', 'POST');
     return sendJson(res, 405, { error: 'method_not_allowed', message: 'an approval is a POST' });
   }
-  if (req.headers.origin !== undefined) {
-    req.resume();
-    return sendJson(res, 403, { error: 'forbidden', message: 'the management port does not answer browser requests (Origin present)' });
-  }
-  const expected = options.token();
-  if (expected === undefined) {
-    req.resume();
-    return sendJson(res, 403, {
-      error: 'approval_off',
-      message: 'approving definitions on the management port needs a token: set mcp.definitionPins.approvalToken ({ env } or { file })',
-    });
-  }
-  if (!bearerMatches(req.headers.authorization, expected)) {
-    req.resume();
-    res.setHeader('www-authenticate', 'Bearer');
-    return sendJson(res, 401, {
-      error: 'unauthorized',
-      message: 'an approval needs Authorization: Bearer with mcp.definitionPins.approvalToken',
-    });
-  }
+  if (!operatorAuthorized(req, res, options.token(), 'approving definitions')) return;
   const hash = await readHash(req);
   const bundle = decoded(rawBundle);
   const tool = decoded(rawTool);
@@ -98,29 +79,9 @@ async function approve(
   }
 }
 
-/** Compared as digests, in constant time: the token's length and content are not told by the time taken. */
-function bearerMatches(header: string | undefined, expected: string): boolean {
-  const match = /^Bearer +(\S+) *$/i.exec(header ?? '');
-  if (match === null) return false;
-  const digest = (text: string) => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(match[1]), digest(expected));
-}
-
 async function readHash(req: IncomingMessage): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  // Read to the end even when too long (dropped), so the answer is not cut by a destroyed request.
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-  }
-  if (size > MAX_BODY_BYTES) return undefined;
-  try {
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { hash?: unknown } | null;
-    return typeof body?.hash === 'string' && /^sha256:[0-9a-f]{64}$/.test(body.hash) ? body.hash : undefined;
-  } catch {
-    return undefined;
-  }
+  const body = (await readJsonBody(req, MAX_BODY_BYTES)) as { hash?: unknown } | null | undefined;
+  return typeof body?.hash === 'string' && /^sha256:[0-9a-f]{64}$/.test(body.hash) ? body.hash : undefined;
 }
 
 function decoded(segment: string): string | undefined {
@@ -138,8 +99,4 @@ async function refreshNow(catalogue: Pick<LiveCatalogue, 'requestRefresh'>, bund
     if (refresh.outcome !== 'too-soon') return;
     await sleep(refresh.retryAfterMillis);
   }
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
