@@ -1,4 +1,4 @@
-import Redis from 'ioredis';
+import { openRedis, type RedisConnectionOptions } from './open-redis';
 
 /**
  * Adds `ARGV[1]` to a counter (KEYS[1]) and answers its new value; the first addition sets its expiry
@@ -11,8 +11,8 @@ return total`;
 /**
  * A Redis connection for counters that must never hold a request up (the gateway's rate limits): it
  * queues nothing while disconnected, so during an outage each command fails at once, and a command a hung
- * Redis does not answer gives up after `commandTimeoutMillis`. Redis connections live in this library
- * (the one that may import ioredis).
+ * Redis does not answer gives up after `commandTimeoutMillis`. Connecting holds no command up (none is
+ * queued meanwhile), so its timeout may be longer than a command's.
  */
 export interface CounterStoreConnection {
   /**
@@ -27,23 +27,8 @@ export interface CounterStoreConnection {
   close(): void;
 }
 
-export interface CounterStoreOptions {
-  readonly url: string;
-  /** Connecting holds no command up (none is queued meanwhile), so it may take longer than one command. */
-  readonly connectTimeoutMillis: number;
-  readonly commandTimeoutMillis: number;
-}
-
-export function connectCounterStore({ url, connectTimeoutMillis, commandTimeoutMillis }: CounterStoreOptions): CounterStoreConnection {
-  const redis = new Redis(url, {
-    enableOfflineQueue: false,
-    commandTimeout: commandTimeoutMillis,
-    connectTimeout: connectTimeoutMillis,
-    maxRetriesPerRequest: 1,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
-  });
-  // Without an 'error' listener ioredis prints each connection error.
-  redis.on('error', () => undefined);
+export function connectCounterStore(options: RedisConnectionOptions): CounterStoreConnection {
+  const redis = openRedis(options, { queueWhileDisconnected: false });
   return {
     add: async (key, amount, expireMillis) => Number(await redis.eval(ADD_SCRIPT, 1, key, amount, expireMillis)),
     ready: () => redis.status === 'ready',

@@ -1,4 +1,4 @@
-import Redis from 'ioredis';
+import { openRedis, type RedisConnectionOptions } from './open-redis';
 
 /**
  * A Redis connection for small records shared by every replica (the gateway's tasks, issue 47): values by
@@ -24,21 +24,8 @@ export interface KeyValueConnection {
   close(): void;
 }
 
-export interface KeyValueOptions {
-  readonly url: string;
-  readonly connectTimeoutMillis: number;
-  readonly commandTimeoutMillis: number;
-}
-
-export function connectKeyValueStore({ url, connectTimeoutMillis, commandTimeoutMillis }: KeyValueOptions): KeyValueConnection {
-  const redis = new Redis(url, {
-    commandTimeout: commandTimeoutMillis,
-    connectTimeout: connectTimeoutMillis,
-    maxRetriesPerRequest: 1,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
-  });
-  // Without an 'error' listener ioredis prints each connection error.
-  redis.on('error', () => undefined);
+export function connectKeyValueStore(options: RedisConnectionOptions): KeyValueConnection {
+  const redis = openRedis(options, { queueWhileDisconnected: true });
   return {
     get: async (key) => (await redis.get(key)) ?? undefined,
     set: async (key, value, expireMillis) => {

@@ -1,7 +1,8 @@
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 
 import { RegistryErrorCode } from '../errors';
 import type { CatalogueLog } from '../model/catalogue-log';
+import { openRedis } from './open-redis';
 import type { SnapshotCache } from './snapshot-cache';
 
 export interface RedisSnapshotCacheOptions {
@@ -31,13 +32,10 @@ export class RedisSnapshotCache implements SnapshotCache {
   private outages = 0;
 
   constructor(private readonly options: RedisSnapshotCacheOptions) {
-    this.redis = new Redis(options.url, {
-      commandTimeout: options.commandTimeoutMillis,
-      connectTimeout: options.commandTimeoutMillis,
-      maxRetriesPerRequest: 1,
-      retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
-    });
-    this.redis.on('error', (error: Error) => this.markUnavailable(error));
+    this.redis = openRedis(
+      { url: options.url, connectTimeoutMillis: options.commandTimeoutMillis, commandTimeoutMillis: options.commandTimeoutMillis },
+      { queueWhileDisconnected: true, onError: (error) => this.markUnavailable(error) },
+    );
   }
 
   readRoute(routeToken: string): Promise<unknown> {
