@@ -1,4 +1,5 @@
 import { auditSchema } from './audit-settings';
+import { consentSchema, userAuthorizationSchema } from './consent-settings';
 
 /** The shortest `mcp.requestStateKey` accepted: 32 characters, e.g. `openssl rand -base64 32` (44). */
 const MIN_REQUEST_STATE_KEY_LENGTH = 32;
@@ -291,6 +292,7 @@ export const configSchema = {
                 anyOf: [{ required: ['resource'] }, { required: ['audience'] }],
               },
               definitionChanges: { enum: ['accept', 'warn', 'hold'] },
+              userAuthorization: userAuthorizationSchema,
             },
             oneOf: [{ required: ['manifestPath'] }, { required: ['manifestFile'] }, { required: ['openapi'] }, { required: ['mcpServer'] }],
           },
@@ -481,6 +483,7 @@ export const configSchema = {
       },
     },
     audit: auditSchema,
+    consent: consentSchema,
     // Each entry's fields are checked by interceptor-settings.ts, compiled only when the section is
     // given: a gateway without interceptors compiles and carries nothing of them (issue 46).
     interceptors: { type: 'array', items: { type: 'object' } },

@@ -2,6 +2,7 @@ import type { LogFormat } from '@toolmesh/transport-http/server';
 
 import type { TaskSettings } from '../tasks/task-settings';
 import type { AuditSettings } from './audit-settings';
+import type { ConsentSettings, UserAuthorizationSettings } from './consent-settings';
 import type { EndpointSettings } from './endpoint-settings';
 import type { InterceptorSettings } from './interceptor-settings';
 
@@ -31,6 +32,8 @@ export interface BundleSettings {
    * (the default), `warn` serves it and says so, `hold` serves the last approved one until an operator approves.
    */
   definitionChanges?: 'accept' | 'warn' | 'hold';
+  /** With `auth` and `consent`: calls carry the caller's own token at an outside authorization server, got by consent (issue 48). */
+  userAuthorization?: UserAuthorizationSettings;
 }
 
 /** The gateway as a confidential client of the authorization server that exchanges callers' tokens. */
@@ -312,6 +315,8 @@ export interface GatewayConfig {
   rateLimits?: RateLimitsSettings;
   /** Absent (the default): no audit trail. */
   audit?: AuditSettings;
+  /** The consent flow and vault of bundles with `userAuthorization` (issue 48); absent (the default): none. */
+  consent?: ConsentSettings;
   /** Guardrails on tool calls (issue 46; docs/gateway.md, "Interceptors"); absent or empty (the default): none. */
   interceptors?: InterceptorSettings[];
 }

@@ -15,6 +15,7 @@ import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
 import { AUDIT_DEFAULTS, auditProblem } from './audit-settings';
 import { endpointsProblem } from './check-endpoints';
 import { configSchema } from './config-schema';
+import { CONSENT_DEFAULTS, consentProblem } from './consent-settings';
 import { AUTH_DEFAULTS, defaultConfig } from './defaults';
 import { definitionPinsProblem } from './definition-pins-settings';
 import type { BundleSettings, GatewayConfig } from './gateway-config';
@@ -101,6 +102,8 @@ export function loadConfig(options: { file?: string; env: NodeJS.ProcessEnv }): 
   if (valid.interceptors !== undefined) checkInterceptorSettings(valid.interceptors, knownNames(valid));
   const endpoints = endpointsProblem(valid);
   if (endpoints !== undefined) throw configInvalid(endpoints);
+  const consent = consentProblem(valid);
+  if (consent !== undefined) throw configInvalid(consent);
   return valid;
 }
 
@@ -109,6 +112,7 @@ function withSectionDefaults(config: Record<string, unknown>): Record<string, un
   if (isObject(config.auth)) config.auth = mergeDeep(AUTH_DEFAULTS, config.auth);
   if (isObject(config.rateLimits)) config.rateLimits = mergeDeep({ perTool: [] }, config.rateLimits);
   if (isObject(config.audit)) config.audit = mergeDeep(AUDIT_DEFAULTS, config.audit);
+  if (isObject(config.consent)) config.consent = mergeDeep(CONSENT_DEFAULTS, config.consent);
   return config;
 }
 
