@@ -40,6 +40,12 @@ export const GatewayErrorCode = {
   DefinitionChanged: 'gateway.definition_changed',
   /** A `warn` or `hold` bundle's approvals could not be read from (or written to) Redis: its refresh fails and it keeps its tools as they were. */
   ApprovalsUnavailable: 'gateway.approvals_unavailable',
+  /** `consent.vaultKey` holds no key, a key shorter than 32 characters, or one key twice: the gateway does not start (issue 48). */
+  VaultKeyInvalid: 'gateway.vault_key_invalid',
+  /** The vault of users' tokens could not read or write Redis: a call that acts as the user fails saying so, nothing is forgotten (issue 48). */
+  UserTokensUnavailable: 'gateway.user_tokens_unavailable',
+  /** The outside authorization server refused to refresh a user's token (invalid_grant): the vault forgets it and the user is asked for consent again (issue 48). */
+  UserTokenRefreshRefused: 'gateway.user_token_refresh_refused',
 } as const;
 
 export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];
