@@ -15,7 +15,17 @@ function cli(config: string, ...args: string[]): Promise<CliRun> {
   return runBuiltCli([...args, '--config', config], { cwd: REPO_ROOT, env: { PATH: process.env.PATH } });
 }
 
-/** The agent CLI against our own gateway: both built, both real processes, over Streamable HTTP. */
+/**
+ * The gateway's call deadline, and how long the long call of the tasks case runs: three times longer, so only
+ * a task gets its result (config/examples/tasks.yaml's shape, issue 47).
+ */
+const DEADLINE_MILLIS = 1_000;
+const JOB_SECONDS = 3;
+
+/**
+ * The agent CLI against our own gateway: both built, both real processes, over Streamable HTTP. The gateway
+ * serves long REST calls as tasks (`mcp.tasks`), with a call deadline shorter than slow_compute's job.
+ */
 describe('agent-cli through the toolmesh gateway', () => {
   let tools: SampleToolService;
   let gateway: ServerProcess;
@@ -25,7 +35,12 @@ describe('agent-cli through the toolmesh gateway', () => {
 
   beforeAll(async () => {
     tools = await startSampleToolService();
-    const started = await spawnGateway(gatewayConfigFile(tools.url));
+    const started = await spawnGateway(
+      gatewayConfigFile(
+        tools.url,
+        `  maxToolTimeoutMillis: ${DEADLINE_MILLIS}\n  tasks: { enabled: true, poll: { defaultMillis: 500, minMillis: 100, maxMillis: 1000 } }\n`,
+      ),
+    );
     gateway = started;
     mcpUrl = started.match[1];
     config = path.join(mkdtempSync(path.join(tmpdir(), 'agent-gw-')), 'agent-cli.yaml');
@@ -92,6 +107,36 @@ describe('agent-cli through the toolmesh gateway', () => {
     expect(run.code).toBe(ExitCode.ServerUnavailable);
     expect(run.stderr).toContain('/nope answered HTTP 404: Invalid Request: no MCP endpoint at /nope; use /mcp');
   });
+
+  it('run: a long call becomes a task of the gateway, another tool runs meanwhile, the task wakes the agent and its result reaches the model', async () => {
+    const llm = await startScriptedLlmServer([
+      { toolCalls: [{ id: 'long', name: 'mcp__gateway__slow_compute', arguments: { seconds: JOB_SECONDS, label: 'q3' } }] },
+      { toolCalls: [{ id: 'lookup', name: 'mcp__gateway__customer_lookup', arguments: { customerId: 'C1001' } }] },
+      { text: 'Waiting for the computation.' },
+      { text: 'The computation of q3 is done.' },
+    ]);
+    try {
+      const dir = mkdtempSync(path.join(tmpdir(), 'agent-gw-tasks-'));
+      writeFileSync(
+        path.join(dir, 'agent-cli.yaml'),
+        `llm:\n  baseUrl: ${llm.baseUrl}\n  model: scripted-model\nmcp:\n  servers:\n    - name: gateway\n      url: ${mcpUrl}\n      annotationTrust: read-only\n`,
+      );
+      const run = await runBuiltCli(['run', 'compute q3', '--yes'], { cwd: dir, env: { PATH: process.env.PATH } });
+      expect(run).toMatchObject({ code: ExitCode.Ok, stdout: expect.stringContaining('The computation of q3 is done.') });
+
+      const handle = llm.requests[1].body.messages.find((m) => m.role === 'tool' && m.tool_call_id === 'long')?.content;
+      expect(handle).toMatch(/^mcp__gateway__slow_compute is running as task \S+ \(status working\)/);
+      // customer_lookup answered while the task ran; the task's end, its service's answer, came after.
+      const lookup = llm.requests[2].body.messages.find((m) => m.role === 'tool' && m.tool_call_id === 'lookup')?.content;
+      expect(lookup).toContain('Quillfeather Stationers');
+      const last = llm.requests[llm.requests.length - 1].body.messages;
+      const delivered = String(last.find((m) => m.role === 'user' && String(m.content).startsWith('[Task '))?.content);
+      expect(delivered).toContain('of mcp__gateway__slow_compute ended (completed)');
+      expect(delivered).toContain(`computed q3 in ${JOB_SECONDS} s`);
+    } finally {
+      await llm.close();
+    }
+  }, 30_000);
 
   it('added with mcp add --annotation-trust read-only, runs its read-only tools in a script (run, no --yes, no terminal)', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'agent-gw-run-'));
