@@ -27,9 +27,11 @@ export { McpSession, type SessionConnection, type SessionState } from './lib/ses
 export {
   type CreateMessageRequestParams,
   type CreateMessageResult,
+  type ElicitRequestURLParams,
   type ElicitResult,
   type SamplingRefusal,
   type ServerRequestHandlers,
+  type UrlElicitationHandlers,
 } from './lib/server-requests';
 export { McpClientError, McpClientErrorCode } from './lib/client-errors';
 export { isTerminal, type McpTask, type TaskStatus } from './lib/tasks/mcp-task';

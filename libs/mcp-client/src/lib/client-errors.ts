@@ -31,6 +31,8 @@ export const McpClientErrorCode = {
   TaskReplyInvalid: 'client.task_reply_invalid',
   /** A task request the server does not offer: no task capability, or a method its era lacks (2026-07-28 has no tasks/list). */
   TasksUnsupported: 'client.tasks_unsupported',
+  /** A 2025-11-25 server answered a tool call `-32042` (open a URL first) again after the user had opened its URL: not retried a second time. */
+  UrlElicitationRepeated: 'client.url_elicitation_repeated',
 } as const;
 
 export type McpClientErrorCode = (typeof McpClientErrorCode)[keyof typeof McpClientErrorCode];

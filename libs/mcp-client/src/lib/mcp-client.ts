@@ -40,6 +40,7 @@ import { SdkTransport } from './sdk-transport';
 import { ServerFeatures } from './server-features';
 import { clientCapabilities, registerServerRequests, type ServerRequestHandlers } from './server-requests';
 import { TaskClient } from './tasks/task-client';
+import { retriedAfterUrlConsent } from './url-elicitation-retry';
 
 export type {
   CallToolResult,
@@ -273,15 +274,12 @@ export class McpClient implements NotificationSource {
   /**
    * Calls a tool. With `onProgress`, a progress token is sent and each progress notification restarts
    * the request timeout, up to `maxTotalTimeoutMs` in all. A connection that ends while the call runs
-   * fails it with `client.connection_lost`: the call may have run, so it is never repeated here.
+   * fails it with `client.connection_lost`: the call may have run, so it is never repeated here. A
+   * `-32042` (open a URL first) goes to the `urlElicitation` handler, and the call is made once more.
    */
-  async callTool(
-    name: string,
-    args: Record<string, unknown>,
-    signal?: AbortSignal,
-    options: CallToolOptions = {},
-  ): Promise<CallToolResult> {
-    return (await this.call('tools/call', { name, arguments: args }, signal, options, false)) as CallToolResult;
+  callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal, options: CallToolOptions = {}): Promise<CallToolResult> {
+    const call = () => this.call('tools/call', { name, arguments: args }, signal, options, false) as Promise<CallToolResult>;
+    return retriedAfterUrlConsent(this.options.serverName, call, this.options.serverRequests?.urlElicitation, signal);
   }
 
   /**

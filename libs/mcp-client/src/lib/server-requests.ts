@@ -4,12 +4,26 @@ import {
   type CreateMessageRequestParams,
   type CreateMessageResult,
   type ElicitRequestParams,
+  type ElicitRequestURLParams,
   type ElicitResult,
   ProtocolError,
   type Root,
 } from '@modelcontextprotocol/client';
 
-export type { CreateMessageRequestParams, CreateMessageResult, ElicitResult };
+export type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestURLParams, ElicitResult };
+
+/**
+ * URL-mode elicitation beyond the requests themselves (2025-11-25): a tool call refused with `-32042`
+ * (URLElicitationRequiredError) until the user has opened the server's URLs, and the server's word that
+ * one is done (`notifications/elicitation/complete`). A 2026-07-28 server asks by URL-mode input requests
+ * only, which `elicitation` answers like any other.
+ */
+export interface UrlElicitationHandlers {
+  /** Takes the user to each URL; resolves once they are done, rejects with the reason when they are not (the call then fails with it). */
+  required(elicitations: readonly ElicitRequestURLParams[], signal?: AbortSignal): Promise<void>;
+  /** Each `notifications/elicitation/complete` of the server. */
+  completed(elicitationId: string): void;
+}
 
 /** A sampling request the client will not run: answered with this message and the JSON-RPC code -1 MCP's examples use. */
 export interface SamplingRefusal {
@@ -23,8 +37,13 @@ export interface SamplingRefusal {
  */
 export interface ServerRequestHandlers {
   readonly sampling?: (params: CreateMessageRequestParams, signal: AbortSignal) => Promise<CreateMessageResult | SamplingRefusal>;
-  /** Form mode only. The handler fills in the schema's defaults (SEP-1034); the SDK is not asked to. */
+  /**
+   * Form mode, and URL mode when `urlElicitation` is given too. The handler fills in the schema's defaults
+   * (SEP-1034); the SDK is not asked to.
+   */
   readonly elicitation?: (params: ElicitRequestParams, signal: AbortSignal) => Promise<ElicitResult>;
+  /** With `elicitation`: URL mode is declared, and a tool call's `-32042` is answered and the call retried once (McpClient.callTool). */
+  readonly urlElicitation?: UrlElicitationHandlers;
   readonly roots?: () => Promise<readonly Root[]>;
   /**
    * Subscribes to changes of the roots; given with `roots`, `roots.listChanged` is declared and each change
@@ -38,14 +57,14 @@ export interface ServerRequestHandlers {
 export function clientCapabilities(handlers: ServerRequestHandlers): ClientCapabilities {
   return {
     ...(handlers.sampling ? { sampling: {} } : {}),
-    ...(handlers.elicitation ? { elicitation: { form: {} } } : {}),
+    ...(handlers.elicitation ? { elicitation: handlers.urlElicitation ? { form: {}, url: {} } : { form: {} } } : {}),
     ...(handlers.roots ? { roots: handlers.onRootsChange ? { listChanged: true } : {} } : {}),
   };
 }
 
 /** Registers the handlers on an SDK client made with `clientCapabilities(handlers)`. */
 export function registerServerRequests(sdk: Client, handlers: ServerRequestHandlers): void {
-  const { sampling, elicitation, roots } = handlers;
+  const { sampling, elicitation, urlElicitation, roots } = handlers;
   if (sampling) {
     sdk.setRequestHandler('sampling/createMessage', async (request, ctx) => {
       const answer = await sampling(request.params, ctx.mcpReq.signal);
@@ -54,6 +73,10 @@ export function registerServerRequests(sdk: Client, handlers: ServerRequestHandl
     });
   }
   if (elicitation) sdk.setRequestHandler('elicitation/create', (request, ctx) => elicitation(request.params, ctx.mcpReq.signal));
+  if (elicitation && urlElicitation)
+    sdk.setNotificationHandler('notifications/elicitation/complete', (notification) =>
+      urlElicitation.completed(notification.params.elicitationId),
+    );
   if (roots) sdk.setRequestHandler('roots/list', async () => ({ roots: [...(await roots())] }));
 }
 
