@@ -44,13 +44,16 @@ function start(label, args, env) {
   child.once('exit', (code, signal) => {
     if (code !== 0 && signal !== 'SIGTERM') console.error(`${label} exited with ${code ?? signal}`);
   });
-  return { child, output: () => output };
+  return { label, child, output: () => output };
 }
 
+/** The first match of `pattern` in the process's output; fails once the process has ended without one (a gateway that could not start). */
 async function waitFor(process, pattern) {
   for (;;) {
     const match = pattern.exec(process.output());
     if (match) return match;
+    if (process.child.exitCode !== null || process.child.signalCode !== null)
+      throw new Error(`${process.label} ended before printing ${pattern}: ${process.output().slice(-2000)}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
