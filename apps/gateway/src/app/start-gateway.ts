@@ -4,11 +4,10 @@ import { DEFAULT_MAX_DEPTH } from '@toolmesh/protocol';
 import type { CatalogueGeneration } from '@toolmesh/registry';
 import { createLogger, createMcpHttpApp, type DispatchOutcome, listenHttp, type Logger } from '@toolmesh/transport-http/server';
 
-import { type AuditNames, AuditTrail } from '../audit/audit-trail';
+import { AuditTrail } from '../audit/audit-trail';
 import { BundleTokenExchanges } from '../auth/bundle-token-exchanges';
 import { RequestStateSeal } from '../call/request-state-seal';
 import { ServiceCredentials } from '../call/service-credentials';
-import { curatedPath } from '../config/endpoint-settings';
 import type { GatewayConfig } from '../config/gateway-config';
 import { knownNames } from '../config/interceptor-settings';
 import { approvalEndpoint } from '../definitions/approval-endpoint';
@@ -23,7 +22,6 @@ import { buildEras, type EraObservers } from '../mcp/build-eras';
 import { connectCatalogueChanges } from '../mcp/change-notifications/catalogue-changes';
 import { connectFederatedResourceChanges } from '../mcp/change-notifications/federated-resource-changes';
 import { connectSkillChanges } from '../mcp/change-notifications/skill-changes';
-import { SEARCH_TOOLS_NAME } from '../mcp/tool-search/search-tools';
 import { buildTasks } from '../tasks/build-tasks';
 import { resolveCallerIdentity } from '../tool-client/caller-identity';
 import { UndiciToolClient } from '../tool-client/undici-tool-client';
@@ -31,6 +29,7 @@ import { GatewayTracing } from '../tracing/tracing';
 import { FederatedFeatures } from '../upstreams/federated-features';
 import { McpUpstreams } from '../upstreams/mcp-upstreams';
 import { refreshOnUpstreamChanges } from '../upstreams/upstream-tool-changes';
+import { auditNames } from './audit-names';
 import { buildCallerAccess } from './build-caller-access';
 import { buildCatalogue } from './build-catalogue';
 import { buildDefinitionPins } from './build-definition-pins';
@@ -100,7 +99,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       })
     : undefined;
   const access = buildCallerAccess(config, logger, metrics);
-  const audit = AuditTrail.open(config.audit, auditNames(mcp, catalogue), options.env, logger);
+  const names = auditNames(mcp, catalogue, () => curated);
+  const audit = AuditTrail.open(config.audit, names, options.env, logger);
   const intercept = buildCallInterceptors(config.interceptors, knownNames(config));
   const exchanges =
     config.auth &&
@@ -281,19 +281,6 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       tasks.serving?.service.close();
       logger.info('gateway_stopped', {});
     },
-  };
-}
-
-/**
- * What the audit trail names: the path of the endpoint a request came to (a curated endpoint's requests name
- * it), and a tool's bundle as the catalogue in memory has it (`search_tools`: the gateway's own).
- */
-function auditNames(mcp: GatewayConfig['mcp'], catalogue: { current(): CatalogueGeneration | undefined }): AuditNames {
-  const curated = new Map((mcp.endpoints ?? []).map((endpoint) => [endpoint.name, curatedPath(mcp.endpointPath, endpoint)]));
-  return {
-    endpoint: (context) => (context.endpoint === undefined ? mcp.endpointPath : (curated.get(context.endpoint) ?? mcp.endpointPath)),
-    toolBundle: (name) =>
-      catalogue.current()?.tools.get(name)?.routeToken ?? (mcp.toolSearch && name === SEARCH_TOOLS_NAME ? null : undefined),
   };
 }
 

@@ -17,7 +17,7 @@ function trail(): { audit: AuditTrail; events: () => Array<Record<string, unknow
   const logger = createLogger({ level: 'error', format: 'kv', stream: new Writable({ write: (_chunk, _encoding, done) => done() }) });
   const audit = AuditTrail.open(
     { enabled: true, file, subjectKey: { env: 'KEY' }, maxBufferedBytes: 65_536 },
-    { endpoint: () => '/mcp', toolBundle: (name) => (name === 'echo_text' ? 'sample' : undefined) },
+    { endpoint: () => '/mcp', tool: (name) => (name === 'echo_text' ? { name, bundle: 'sample' } : undefined) },
     { KEY },
     logger,
   ) as AuditTrail;
@@ -45,7 +45,7 @@ const request = (method: string, params: Record<string, unknown>, id: string | n
 
 describe('AuditTrail', () => {
   it('is off without a section, or with enabled: false', () => {
-    const names = { endpoint: () => '/mcp', toolBundle: () => undefined };
+    const names = { endpoint: () => '/mcp', tool: () => undefined };
     const logger = createLogger({ level: 'error', format: 'kv' });
     expect(AuditTrail.open(undefined, names, {}, logger)).toBeUndefined();
     expect(AuditTrail.open({ enabled: false, maxBufferedBytes: 65_536 }, names, {}, logger)).toBeUndefined();

@@ -12,8 +12,18 @@ import { CallerHash } from './caller-hash';
 export interface AuditNames {
   /** The MCP path a request came in on. */
   endpoint(context: RequestContext): string;
-  /** The bundle of a tool the catalogue has (`null`: the gateway's own, `search_tools`); undefined: no such tool. */
-  toolBundle(name: string): string | null | undefined;
+  /**
+   * The tool a request to `context`'s endpoint names, as the catalogue knows it: its catalogue name (an alias
+   * a curated endpoint shows is resolved) and its bundle (none: the gateway's own, `search_tools`); undefined
+   * when that endpoint serves no tool of that name.
+   */
+  tool(name: string, context: RequestContext): AuditedTool | undefined;
+}
+
+/** A tool as the audit trail writes it. */
+export interface AuditedTool {
+  readonly name: string;
+  readonly bundle?: string;
 }
 
 /**
@@ -58,7 +68,7 @@ export class AuditTrail {
   refusedAtTheDoor(refusal: AuthenticationRefusal, context: RequestContext): void {
     const method = doorMethod(context);
     const decision: AuditDecision = { stage: 'authorization', outcome: 'deny', reason: refusal.reason };
-    const named = method === 'tools/call' ? this.toolNamed(headerValue(context, 'mcp-name')) : undefined;
+    const named = method === 'tools/call' ? this.toolNamed(headerValue(context, 'mcp-name'), context) : undefined;
     this.write({
       type: 'request',
       time: new Date().toISOString(),
@@ -67,7 +77,7 @@ export class AuditTrail {
       endpoint: this.names.endpoint(context),
       method,
       bundle: named?.bundle,
-      tool: named?.tool,
+      tool: named?.name,
       decisions: [decision],
       outcome: { kind: 'refused', status: refusal.status },
       durationMs: durationOf(context),
@@ -89,12 +99,9 @@ export class AuditTrail {
     return this.file.close();
   }
 
-  /** The tool and its bundle, when the catalogue has a tool of that name (else none: the name is the caller's text). */
-  toolNamed(name: unknown): { bundle?: string; tool: string } | undefined {
-    if (typeof name !== 'string') return undefined;
-    const bundle = this.names.toolBundle(name);
-    if (bundle === undefined) return undefined;
-    return { bundle: bundle ?? undefined, tool: name };
+  /** The tool and its bundle, when the endpoint serves a tool of that name (else none: the name is the caller's text). */
+  toolNamed(name: unknown, context: RequestContext): AuditedTool | undefined {
+    return typeof name === 'string' ? this.names.tool(name, context) : undefined;
   }
 
   /** A verified subject's keyed hash; none without a key (no authentication). */
@@ -125,7 +132,7 @@ function requestEvent(
 ): AuditEvent {
   const { method, params = {} } = message.message;
   const { name, uri } = params as Record<string, unknown>;
-  const tool = method === 'tools/call' ? trail.toolNamed(name) : undefined;
+  const tool = method === 'tools/call' ? trail.toolNamed(name, context) : undefined;
   const { caller } = context;
   return {
     type: 'request',
@@ -135,7 +142,7 @@ function requestEvent(
     endpoint: trail.endpointOf(context),
     method,
     bundle: tool === undefined ? record.feature?.bundle : tool.bundle,
-    tool: tool?.tool,
+    tool: tool?.name,
     prompt: method === 'prompts/get' ? record.feature?.prompt : undefined,
     resource: method === 'resources/read' ? uriScheme(uri) : undefined,
     caller: caller && trail.callerHash(caller.subject),

@@ -45,7 +45,13 @@ beforeAll(async () => {
         toolPolicies: [{ tools: 'customer_*', scopes: ['customers:read'] }],
         maxCachedTokens: 100,
       };
-      config.mcp.endpoints = [{ name: 'support', serve: [{ tools: 'echo_text' }] }];
+      config.mcp.endpoints = [
+        {
+          name: 'support',
+          serve: [{ tools: 'echo_text' }, { tools: 'customer_lookup' }],
+          overrides: { customer_lookup: { name: 'find_customer' } },
+        },
+      ];
       config.rateLimits = { perTool: [{ tools: 'product_search', points: 1, durationSeconds: 600 }] };
       config.audit = { enabled: true, file: auditFile, subjectKey: { env: 'AUDIT_KEY' }, maxBufferedBytes: 1_048_576 };
     },
@@ -226,7 +232,8 @@ describe('one audit event per audited request, allowed or refused', () => {
     });
   });
 
-  it('a curated endpoint: its path', async () => {
+  /** A 2025 `tools/call` to the curated endpoint `/mcp/support`. */
+  async function callSupport(name: string, args: Record<string, unknown>): Promise<{ requestId: string; status: number }> {
     const requestId = randomUUID();
     const res = await fetch(gw.url.replace(/\/mcp$/, '/mcp/support'), {
       method: 'POST',
@@ -237,15 +244,31 @@ describe('one audit event per audited request, allowed or refused', () => {
         'x-request-id': requestId,
         authorization: await bearer(),
       },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'echo_text', arguments: { text: ARGUMENT_VALUE } },
-      }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
     });
-    expect(res.status).toBe(200);
-    expect(await theEventOf(requestId)).toMatchObject({ endpoint: '/mcp/support', tool: 'echo_text', outcome: { kind: 'result' } });
+    await res.body?.cancel();
+    return { requestId, status: res.status };
+  }
+
+  it('a curated endpoint: its path', async () => {
+    const sent = await callSupport('echo_text', { text: ARGUMENT_VALUE });
+    expect(sent.status).toBe(200);
+    expect(await theEventOf(sent.requestId)).toMatchObject({ endpoint: '/mcp/support', tool: 'echo_text', outcome: { kind: 'result' } });
+  });
+
+  it("a curated endpoint's alias: the catalogue tool and its bundle; the alias's original name there, unknown, is not written", async () => {
+    const aliased = await callSupport('find_customer', { customerId: 'C1001' });
+    expect(aliased.status).toBe(200);
+    expect(await theEventOf(aliased.requestId)).toMatchObject({
+      endpoint: '/mcp/support',
+      bundle: 'sample',
+      tool: 'customer_lookup',
+      outcome: { kind: 'result' },
+    });
+    const original = await theEventOf((await callSupport('customer_lookup', { customerId: 'C1001' })).requestId);
+    expect(original).toMatchObject({ endpoint: '/mcp/support', outcome: { kind: 'error' } });
+    expect(original).not.toHaveProperty('tool');
+    expect(original).not.toHaveProperty('bundle');
   });
 
   it('requests that are not audited write nothing', async () => {

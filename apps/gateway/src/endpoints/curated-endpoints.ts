@@ -1,4 +1,4 @@
-import type { LiveCatalogue, RoutingHints } from '@toolmesh/registry';
+import type { LiveCatalogue, RoutingHints, ToolCatalogue } from '@toolmesh/registry';
 import type { Authenticator, Logger, McpEndpointApp } from '@toolmesh/transport-http/server';
 
 import type { ProtectedResource } from '../auth/protected-resource';
@@ -44,9 +44,17 @@ export interface EndpointDescription {
   readonly leftOut: ReadonlyArray<{ tool: string; shownAs: string; reason: string }>;
 }
 
+/** What an endpoint serves: its view of the catalogue, and whether it offers `search_tools`. */
+export interface EndpointView {
+  readonly catalogue: Pick<ToolCatalogue, 'current'>;
+  readonly toolSearch: boolean;
+}
+
 export interface CuratedEndpoints {
   /** For the HTTP front. */
   readonly apps: readonly McpEndpointApp[];
+  /** The endpoint of that name's view (the audit trail names a tool by it: an alias is its catalogue tool). */
+  view(name: string): EndpointView | undefined;
   /** Their open notification streams together. */
   openStreams(): number;
   describe(): EndpointDescription[];
@@ -73,8 +81,10 @@ interface CuratedEndpoint {
  */
 export function buildCuratedEndpoints(parts: CuratedEndpointParts): CuratedEndpoints {
   const endpoints = (parts.mcp.endpoints ?? []).map((settings) => curatedEndpoint(settings, parts));
+  const byName = new Map(endpoints.map((endpoint) => [endpoint.settings.name, endpoint]));
   return {
     apps: endpoints.map((endpoint) => frontApp(endpoint, parts)),
+    view: (name) => byName.get(name),
     openStreams: () => endpoints.reduce((open, endpoint) => open + endpoint.eras.listeners.size, 0),
     describe: () => endpoints.map(description),
     stop: () => {
