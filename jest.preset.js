@@ -27,6 +27,12 @@ const ESM_ONLY_PACKAGES = [
   '@secretlint',
   '@redactpii',
 ];
+/**
+ * The OTLP exporters' transport loads node:http with `import()`, which Jest's module sandbox cannot run
+ * without ES module support; transpiled to CommonJS it is a `require`, so an in-process gateway exports to a
+ * test's OTLP receiver (ADR 0030).
+ */
+const DYNAMIC_IMPORT_PACKAGES = ['@opentelemetry/otlp-exporter-base'];
 
 /** Shared Jest settings; every project's jest.config.js starts from this preset. */
 module.exports = {
@@ -45,7 +51,7 @@ module.exports = {
     // tsconfig has isolatedModules: ts-jest transpiles per file; type errors are the typecheck target's job.
     '^.+\\.[tj]s$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }],
   },
-  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY_PACKAGES.join('|')})/)`],
+  transformIgnorePatterns: [`/node_modules/(?!(${[...ESM_ONLY_PACKAGES, ...DYNAMIC_IMPORT_PACKAGES].join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
   reporters: ['default', path.join(__dirname, 'tools/test/summary-reporter.js')],
 };

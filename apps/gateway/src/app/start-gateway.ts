@@ -6,6 +6,7 @@ import { createLogger, createMcpHttpApp, type DispatchOutcome, listenHttp, type 
 
 import { AuditTrail } from '../audit/audit-trail';
 import { BundleTokenExchanges } from '../auth/bundle-token-exchanges';
+import { otlpExportOf } from '../call/otlp-export';
 import { RequestStateSeal } from '../call/request-state-seal';
 import { ServiceCredentials } from '../call/service-credentials';
 import type { GatewayConfig } from '../config/gateway-config';
@@ -100,7 +101,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     : undefined;
   const access = buildCallerAccess(config, logger, metrics);
   const names = auditNames(mcp, catalogue, () => curated);
-  const audit = AuditTrail.open(config.audit, names, options.env, logger);
+  // OpenTelemetry (ADR 0015, 0030): the traces and the audit trail's log records go to one collector.
+  const otlp = otlpExportOf(options.env, mcp.serverInfo.version);
+  const audit = AuditTrail.open(config.audit, names, options.env, logger, otlp);
   const intercept = buildCallInterceptors(config.interceptors, knownNames(config));
   const exchanges =
     config.auth &&
@@ -147,7 +150,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     logger,
   });
   const skills = buildSkills(mcp, logger, options.now ?? Date.now);
-  const tracing = GatewayTracing.fromEnvironment(options.env, mcp.serverInfo.version);
+  const tracing = GatewayTracing.over(otlp);
   const observers: EraObservers = {
     tracing,
     ...(metrics && {

@@ -4,11 +4,10 @@ import path from 'node:path';
 import type { Logger } from '@toolmesh/transport-http/server';
 
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
+import { AuditDrops } from './audit-drops';
 
 /** Lines wait at most this long to be written together: one write for a burst of calls, not one each. */
 const FLUSH_MILLIS = 20;
-/** A warning about dropped lines is logged at most this often. */
-const DROP_WARNING_MILLIS = 10_000;
 
 /**
  * The audit trail's own JSON-lines file (`audit.file`), apart from the boundary logs. Opened at start, so
@@ -22,17 +21,15 @@ export class AuditFile {
   private pendingBytes = 0;
   private flushTimer: NodeJS.Timeout | undefined;
   private failed: string | undefined;
-  private droppedSinceWarning = 0;
-  private lastWarning = 0;
-  /** Lines dropped since start: the buffer was full or the file failed. */
-  dropped = 0;
+  private readonly drops: AuditDrops;
 
   private constructor(
     private readonly stream: WriteStream,
     private readonly file: string,
     private readonly maxBufferedBytes: number,
-    private readonly logger: Logger,
+    logger: Logger,
   ) {
+    this.drops = new AuditDrops('file', 'audit.maxBufferedBytes', logger);
     stream.on('error', (error: NodeJS.ErrnoException) => {
       // Every later line is dropped and counted; the gateway serves on, and says so once.
       this.failed = error.code ?? error.name;
@@ -54,10 +51,15 @@ export class AuditFile {
     return new AuditFile(createWriteStream(file, { fd, flags: 'a' }), file, maxBufferedBytes, logger);
   }
 
+  /** Lines dropped since start: the buffer was full or the file failed. */
+  get dropped(): number {
+    return this.drops.total;
+  }
+
   /** Adds one line (a JSON document without a line end); never waits, never throws. */
   write(line: string): void {
     if (this.failed !== undefined || this.stream.writableLength + this.pendingBytes + line.length >= this.maxBufferedBytes) {
-      this.drop();
+      this.drops.count(this.failed ?? 'buffer_full');
       return;
     }
     this.pending.push(line);
@@ -79,21 +81,6 @@ export class AuditFile {
     this.stream.write(`${this.pending.join('\n')}\n`);
     this.pending = [];
     this.pendingBytes = 0;
-  }
-
-  private drop(): void {
-    this.dropped += 1;
-    this.droppedSinceWarning += 1;
-    const now = Date.now();
-    if (now - this.lastWarning < DROP_WARNING_MILLIS) return;
-    this.logger.warn('audit_events_dropped', {
-      dropped: this.droppedSinceWarning,
-      total: this.dropped,
-      reason: this.failed === undefined ? 'buffer_full' : this.failed,
-      setting: 'audit.maxBufferedBytes',
-    });
-    this.lastWarning = now;
-    this.droppedSinceWarning = 0;
   }
 }
 

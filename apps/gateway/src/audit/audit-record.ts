@@ -1,3 +1,4 @@
+import type { SpanContext } from '@opentelemetry/api';
 import type { RequestContext } from '@toolmesh/transport-http/server';
 
 import type { ToolCallOutcome } from '../call/tool-call-outcome';
@@ -16,6 +17,8 @@ export class AuditRecord {
   inputRequired = false;
   /** The bundle that served a prompt or resource, and the prompt's name (both from the gateway's own lookup). */
   feature?: { readonly bundle: string; readonly prompt?: string };
+  /** The ids of the call's request span, when it was traced: its OpenTelemetry log record carries them. */
+  spanContext?: SpanContext;
 
   /** Adds a decision, in the order taken. */
   decide(decision: AuditDecision): void {
@@ -27,8 +30,9 @@ export class AuditRecord {
     this.feature = prompt === undefined ? { bundle } : { bundle, prompt };
   }
 
-  /** How a tool call ended, as far as its JSON-RPC answer does not say it: an `isError` result, an input round. */
-  ended(outcome: ToolCallOutcome): void {
+  /** How a tool call ended, as far as its JSON-RPC answer does not say it: an `isError` result, an input round; `spanContext`: its span's. */
+  ended(outcome: ToolCallOutcome, spanContext?: SpanContext): void {
+    this.spanContext = spanContext;
     if (outcome.kind === 'result') this.toolError = outcome.result.isError === true;
     else this.inputRequired = outcome.kind === 'input_required';
   }

@@ -1,10 +1,13 @@
+import type { SpanContext } from '@opentelemetry/api';
 import type { ParsedMessage } from '@toolmesh/protocol';
 import { serializedByteLength } from '@toolmesh/protocol';
 import type { AuthenticationRefusal, DispatchOutcome, Logger, McpDispatcher, RequestContext } from '@toolmesh/transport-http/server';
 
-import type { AuditSettings } from '../config/audit-settings';
+import type { OtlpExport } from '../call/otlp-export';
+import { AUDIT_DEFAULTS, type AuditSettings } from '../config/audit-settings';
 import { type AuditDecision, AUDITED_METHODS, type AuditEvent, type AuditNotice, type AuditOutcome } from './audit-event';
 import { AuditFile } from './audit-file';
+import { AuditOtelLogs } from './audit-otel-logs';
 import { AuditRecord, withAuditRecord } from './audit-record';
 import { CallerHash } from './caller-hash';
 
@@ -29,25 +32,36 @@ export interface AuditedTool {
 /**
  * The audit trail (issue 46; docs/gateway.md, "Audit trail"): one JSON line per `tools/call`,
  * `resources/read` and `prompts/get` (`search_tools` is a `tools/call`), refused ones included, written to
- * its own file. `audited` wraps the dispatcher: an audited request carries an `AuditRecord` down the call
- * path, where each check adds its decision (`auditOf(context)?.decide(...)`), and its event is written
- * once its answer is ready. Off, none of it is built: no record, no wrapper.
+ * its own file, and as an OpenTelemetry log record where OpenTelemetry is configured (`audit.otelLogs`).
+ * `audited` wraps the dispatcher: an audited request carries an `AuditRecord` down the call path, where
+ * each check adds its decision (`auditOf(context)?.decide(...)`), and its event is written once its
+ * answer is ready. Off, none of it is built: no record, no wrapper.
  */
 export class AuditTrail {
   private constructor(
     private readonly file: AuditFile,
     private readonly names: AuditNames,
     private readonly callers: CallerHash | undefined,
+    private readonly otel: AuditOtelLogs | undefined,
   ) {}
 
   /**
    * The trail `audit` asks for, its key read and its file open, or undefined when it is off; a problem with
-   * either stops the start (gateway.audit_unavailable).
+   * either stops the start (gateway.audit_unavailable). Its events go to `otlp` too, when OpenTelemetry is
+   * configured and `audit.otelLogs` is not false.
    */
-  static open(audit: AuditSettings | undefined, names: AuditNames, env: NodeJS.ProcessEnv, logger: Logger): AuditTrail | undefined {
+  static open(
+    audit: AuditSettings | undefined,
+    names: AuditNames,
+    env: NodeJS.ProcessEnv,
+    logger: Logger,
+    otlp?: OtlpExport,
+  ): AuditTrail | undefined {
     if (audit === undefined || !audit.enabled || audit.file === undefined) return undefined;
     const callers = audit.subjectKey && CallerHash.fromSource(audit.subjectKey, env);
-    return new AuditTrail(AuditFile.open(audit.file, audit.maxBufferedBytes, logger), names, callers);
+    const { otelLogs = AUDIT_DEFAULTS.otelLogs, maxQueuedOtelEvents = AUDIT_DEFAULTS.maxQueuedOtelEvents } = audit;
+    const otel = otlp && otelLogs ? new AuditOtelLogs(otlp, maxQueuedOtelEvents, logger) : undefined;
+    return new AuditTrail(AuditFile.open(audit.file, audit.maxBufferedBytes, logger), names, callers, otel);
   }
 
   /** The dispatcher with every audited request recorded; the others pass as they are. */
@@ -57,8 +71,8 @@ export class AuditTrail {
       const record = new AuditRecord();
       const answered = dispatch(message, withAuditRecord(context, record));
       answered.then(
-        (outcome) => this.write(requestEvent(message, context, record, this, outcomeOf(outcome, record), outcome)),
-        () => this.write(requestEvent(message, context, record, this, { kind: 'error', status: 500, code: -32603 })),
+        (outcome) => this.write(requestEvent(message, context, record, this, outcomeOf(outcome, record), outcome), record.spanContext),
+        () => this.write(requestEvent(message, context, record, this, { kind: 'error', status: 500, code: -32603 }), record.spanContext),
       );
       return answered;
     };
@@ -90,13 +104,13 @@ export class AuditTrail {
     this.write({ type: 'notice', time: new Date().toISOString(), ...notice });
   }
 
-  /** Lines dropped since start (a full buffer, a failed file). */
+  /** Events dropped since start by either sink (a full buffer, a failed file or export). */
   get dropped(): number {
-    return this.file.dropped;
+    return this.file.dropped + (this.otel?.dropped ?? 0);
   }
 
-  close(): Promise<void> {
-    return this.file.close();
+  async close(): Promise<void> {
+    await Promise.all([this.file.close(), this.otel?.close()]);
   }
 
   /** The tool and its bundle, when the endpoint serves a tool of that name (else none: the name is the caller's text). */
@@ -113,8 +127,10 @@ export class AuditTrail {
     return this.names.endpoint(context);
   }
 
-  private write(event: AuditEvent): void {
-    this.file.write(JSON.stringify(event));
+  private write(event: AuditEvent, spanContext?: SpanContext): void {
+    const line = JSON.stringify(event);
+    this.file.write(line);
+    this.otel?.emit(event, line, spanContext);
   }
 }
 

@@ -10,10 +10,19 @@ export interface AuditSettings {
   subjectKey?: CredentialSource;
   /** Events waiting to be written, at most this many bytes; past it an event is dropped and counted. */
   maxBufferedBytes: number;
+  /** Each event also as an OpenTelemetry log record, where OpenTelemetry is configured (`OTEL_EXPORTER_OTLP_ENDPOINT`); absent: true. */
+  otelLogs?: boolean;
+  /** Log records not yet exported, at most this many; past it a record is dropped and counted. Absent: `AUDIT_DEFAULTS`'. */
+  maxQueuedOtelEvents?: number;
 }
 
 /** What an `audit` section leaves out. */
-export const AUDIT_DEFAULTS: AuditSettings = { enabled: true, maxBufferedBytes: 4 * 1024 * 1024 };
+export const AUDIT_DEFAULTS: Required<Omit<AuditSettings, 'file' | 'subjectKey'>> = {
+  enabled: true,
+  maxBufferedBytes: 4 * 1024 * 1024,
+  otelLogs: true,
+  maxQueuedOtelEvents: 2_048,
+};
 
 /** The `audit` section's JSON Schema; what it cannot say is `auditProblem`'s. */
 export const auditSchema = {
@@ -30,6 +39,8 @@ export const auditSchema = {
       oneOf: [{ required: ['env'] }, { required: ['file'] }],
     },
     maxBufferedBytes: { type: 'integer', minimum: 65_536, maximum: 1_073_741_824 },
+    otelLogs: { type: 'boolean' },
+    maxQueuedOtelEvents: { type: 'integer', minimum: 64, maximum: 1_048_576 },
   },
 } as const;
 

@@ -7,6 +7,7 @@ import { type Everything, startEverything } from '@toolmesh/test-peers/mcp-serve
 import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
 
 import type { AuditRequestEvent } from '../audit/audit-event';
+import { type OtlpReceiver, plainValue, startOtlpReceiver } from '../test-support/otlp-receiver';
 import { startTestGateway, type TestGateway } from '../test-support/test-gateway';
 import { authTrusting, startTokenIssuer, type TokenIssuer } from '../test-support/token-issuer';
 
@@ -14,7 +15,8 @@ import { authTrusting, startTokenIssuer, type TokenIssuer } from '../test-suppor
  * The audit trail (issue 46), end to end over loopback: a gateway with authentication, tool policies, a
  * rate limit and search_tools, in front of the sample tool service and server-everything (prompts and
  * resources). Every audited request, allowed or refused at each check, is one JSON line in the trail's own
- * file; neither that file nor the boundary logs carry the subject, the token or an argument's value.
+ * file and one OpenTelemetry log record at the collector tracing is configured with; neither those nor the
+ * boundary logs carry the subject, the token or an argument's value.
  */
 const AUDIENCE = 'https://gateway.test.invalid/mcp';
 const SUBJECT_KEY = 'audit-e2e-subject-key-0123456789abcdef';
@@ -22,16 +24,25 @@ const SUBJECT_KEY = 'audit-e2e-subject-key-0123456789abcdef';
 const SUBJECT = 'employee-7731@example.test';
 const ARGUMENT_VALUE = 'Plaintext-Argument-5f3a';
 const MODERN = '2026-07-28';
+const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
+const CALLER_SPAN = 'b7ad6b7169203331';
 
 let issuer: TokenIssuer;
 let tools: SampleToolService;
 let everything: Everything;
 let gw: TestGateway;
 let auditFile: string;
+/** The collector OpenTelemetry is configured with: the trail's events are also its log records (ADR 0030). */
+let collector: OtlpReceiver;
 const tokens: string[] = [];
 
 beforeAll(async () => {
-  [issuer, tools, everything] = await Promise.all([startTokenIssuer(AUDIENCE), startSampleToolService(), startEverything()]);
+  [issuer, tools, everything, collector] = await Promise.all([
+    startTokenIssuer(AUDIENCE),
+    startSampleToolService(),
+    startEverything(),
+    startOtlpReceiver(),
+  ]);
   auditFile = path.join(mkdtempSync(path.join(tmpdir(), 'audit-e2e-')), 'audit.jsonl');
   gw = await startTestGateway(
     tools.url,
@@ -55,12 +66,12 @@ beforeAll(async () => {
       config.rateLimits = { perTool: [{ tools: 'product_search', points: 1, durationSeconds: 600 }] };
       config.audit = { enabled: true, file: auditFile, subjectKey: { env: 'AUDIT_KEY' }, maxBufferedBytes: 1_048_576 };
     },
-    { env: { AUDIT_KEY: SUBJECT_KEY } },
+    { env: { AUDIT_KEY: SUBJECT_KEY, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url } },
   );
 }, 60_000);
 afterAll(async () => {
   await gw?.stop();
-  await Promise.all([tools?.stop(), everything?.stop(), issuer?.close()]);
+  await Promise.all([tools?.stop(), everything?.stop(), issuer?.close(), collector?.close()]);
 });
 
 async function bearer(scope = 'tools customers:read'): Promise<string> {
@@ -277,8 +288,31 @@ describe('one audit event per audited request, allowed or refused', () => {
     expect(await auditEvents()).toHaveLength(before);
   });
 
-  it('neither the trail nor the boundary logs carry the subject, a token or an argument value', async () => {
-    const written = `${readFileSync(auditFile, 'utf8')}\n${gw.logs()}`;
+  it("each event is also one OpenTelemetry log record: the file's fields as its body, a severity, a traced call's trace and span ids", async () => {
+    const traced = await send('tools/call', { name: 'echo_text', arguments: { text: ARGUMENT_VALUE } }, await bearer(), {
+      traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01`,
+    });
+    expect(traced.status).toBe(200);
+    const events = await auditEvents();
+    // Exported in batches at most a second after they were emitted.
+    const deadline = Date.now() + 10_000;
+    while (collector.logRecords.length < events.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    const records = collector.logRecords;
+    const byLine = (items: unknown[]) => items.map((item) => JSON.stringify(item)).sort();
+    expect(byLine(records.map((record) => plainValue(record.body)))).toEqual(byLine(events));
+    const recordOf = (requestId: string) =>
+      records.find((record) => (plainValue(record.body) as AuditRequestEvent).requestId === requestId);
+    const record = recordOf(traced.requestId);
+    expect(record).toMatchObject({ eventName: 'toolmesh.audit.request', severityText: 'INFO', traceId: TRACE_ID });
+    expect(record?.spanId).toMatch(/^[0-9a-f]{16}$/);
+    expect(record?.spanId).not.toBe(CALLER_SPAN); // the gateway's request span, under the caller's
+    const refused = events.find((event) => event.outcome.status === 401);
+    expect(recordOf(refused?.requestId ?? '')).toMatchObject({ severityText: 'WARN' });
+    expect(recordOf(refused?.requestId ?? '')).not.toHaveProperty('traceId');
+  });
+
+  it('neither the trail, its log records nor the boundary logs carry the subject, a token or an argument value', async () => {
+    const written = `${readFileSync(auditFile, 'utf8')}\n${collector.received()}\n${gw.logs()}`;
     expect(written).not.toContain(SUBJECT);
     expect(written).not.toContain(ARGUMENT_VALUE);
     for (const token of tokens) expect(written).not.toContain(token);

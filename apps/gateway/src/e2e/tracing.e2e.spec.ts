@@ -1,43 +1,15 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import { gatewayConfigFile, spawnGateway } from '@toolmesh/test-peers/gateway-process';
 import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
 import type { ServerProcess } from '@toolmesh/test-peers/server-process';
 
-interface ExportedSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-}
-
-/** A minimal OTLP/HTTP (JSON) trace receiver: the spans every export carried. */
-async function startOtlpReceiver(): Promise<{ url: string; spans: ExportedSpan[]; server: Server }> {
-  const spans: ExportedSpan[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req
-      .on('data', (chunk) => (body += chunk))
-      .on('end', () => {
-        if (req.url === '/v1/traces') {
-          const document = JSON.parse(body) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: ExportedSpan[] }> }> };
-          for (const resource of document.resourceSpans) for (const scope of resource.scopeSpans) spans.push(...scope.spans);
-        }
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, server };
-}
+import { type OtlpReceiver, startOtlpReceiver } from '../test-support/otlp-receiver';
 
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 const CALLER_SPAN = 'b7ad6b7169203331';
 
 describe('OpenTelemetry traces (SPEC G23), with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
   let tools: SampleToolService;
-  let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
+  let receiver: OtlpReceiver;
   // The built gateway as its own process: the OTLP exporter loads node:http with a dynamic import, which
   // Jest's module sandbox cannot run.
   let gateway: ServerProcess & { match: RegExpExecArray };
@@ -49,7 +21,7 @@ describe('OpenTelemetry traces (SPEC G23), with OTEL_EXPORTER_OTLP_ENDPOINT set'
   afterAll(async () => {
     await gateway?.stop();
     await tools?.stop();
-    receiver?.server.close();
+    await receiver?.close();
   });
 
   it("continues the caller's trace into the tool call: the tool service gets the tool-call span as its parent, and both spans are exported", async () => {

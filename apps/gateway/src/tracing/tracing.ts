@@ -1,15 +1,17 @@
-import { ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
+import { ROOT_CONTEXT, type Span, type SpanContext, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 
+import type { OtlpExport } from '../call/otlp-export';
 import type { TraceHeaders } from '../call/trace-context';
 
 /** One traced `tools/call`: its request span, and the tool-call span whose context goes to the tool service. */
 export interface CallTrace {
   /** The headers to send the tool service: the tool-call span as the parent, the caller's tracestate and baggage kept. */
   readonly outbound: TraceHeaders;
+  /** The request span's ids: the audit trail's record of the call carries them (ADR 0030). */
+  readonly spanContext: SpanContext;
   /** Ends both spans; `failed` marks them as errors (an `isError` result or a failed call). */
   end(failed: boolean): void;
 }
@@ -28,16 +30,12 @@ export class GatewayTracing {
     private readonly tracer: Tracer,
   ) {}
 
-  /** Tracing as the environment asks for it, or undefined when it is off. */
-  static fromEnvironment(env: NodeJS.ProcessEnv, serviceVersion: string): GatewayTracing | undefined {
-    const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT;
-    if (endpoint === undefined || endpoint === '') return undefined;
-    const exporter = new OTLPTraceExporter({ url: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? `${endpoint.replace(/\/$/, '')}/v1/traces` });
-    const provider = new BasicTracerProvider({
-      resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME ?? 'toolmesh-gateway', 'service.version': serviceVersion }),
-      spanProcessors: [new BatchSpanProcessor(exporter)],
-    });
-    return new GatewayTracing(provider, provider.getTracer('toolmesh-gateway', serviceVersion));
+  /** Tracing exported as `otlp` says, or undefined when OpenTelemetry is not configured. */
+  static over(otlp: OtlpExport | undefined): GatewayTracing | undefined {
+    if (otlp === undefined) return undefined;
+    const exporter = new OTLPTraceExporter({ url: otlp.url('traces') });
+    const provider = new BasicTracerProvider({ resource: otlp.resource, spanProcessors: [new BatchSpanProcessor(exporter)] });
+    return new GatewayTracing(provider, provider.getTracer('toolmesh-gateway', otlp.serviceVersion));
   }
 
   /** Starts the request and tool-call spans of one call of `tool`, under the caller's trace when it sent one. */
@@ -58,6 +56,7 @@ export class GatewayTracing {
     if (caller.baggage !== undefined) outbound.baggage = caller.baggage;
     return {
       outbound,
+      spanContext: request.spanContext(),
       end: (failed) => {
         for (const span of [toolCall, request]) endSpan(span, failed);
       },

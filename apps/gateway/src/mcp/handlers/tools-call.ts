@@ -145,7 +145,7 @@ function answer(
   context: RequestContext,
 ): HandlerResult {
   traced?.end(outcome.kind === 'result' ? outcome.result.isError === true : true);
-  auditOf(context)?.ended(outcome);
+  auditOf(context)?.ended(outcome, traced?.spanContext);
   switch (outcome.kind) {
     case 'result':
       return { result: era.shapeResult ? era.shapeResult(found, outcome.result) : outcome.result };
