@@ -114,7 +114,10 @@ export class SealedTokenVault implements UserTokenVault {
       await sleep(LEASE_POLL_MILLIS);
     }
     try {
-      return await this.refreshHeld(subject, bundle, found);
+      // Read again under the lease: another replica may have refreshed it while this one waited.
+      const current = await this.read(subject, bundle);
+      if (current === undefined || !this.expiring(current.tokens) || current.tokens.refreshToken === undefined) return current?.tokens;
+      return await this.refreshHeld(subject, bundle, current);
     } finally {
       await store.release(found.name);
     }
