@@ -7,6 +7,7 @@ import type { AgentConfig } from '../config/load-config';
 import { ClientFeatures } from '../mcp/host/client-features';
 import type { SamplingGate, SamplingModel } from '../mcp/host/sampling';
 import { DEFAULT_SERVER_REQUEST_LIMITS } from '../mcp/host/server-request-limits';
+import { BrowserLaunches } from '../mcp/oauth/user-agent';
 import { PROGRAM } from '../program-name';
 import { modelSettings } from './agent-session';
 import type { AgentOptions, CliIo } from './command-context';
@@ -15,15 +16,18 @@ export interface ClientFeatureSettings {
   readonly config: AgentConfig;
   readonly io: CliIo;
   readonly cap: SideEffectCap;
-  /** `--yes`: approves sampling requests (never elicitation forms). */
+  /** `--yes`: approves sampling requests (never elicitation forms, nor opens a page). */
   readonly yes: boolean;
+  /** `--json`: a page a server asks the user to open is printed, never opened. */
+  readonly json: boolean;
   readonly agent: Pick<AgentOptions, 'model' | 'env'>;
 }
 
 /**
  * The client features every server of this process gets (SPEC A16), from the command line's choices:
  * the configured LLM for sampling (made on the first request, closed with the runtime), the sampling
- * gate, the terminal for forms, and each server's configured roots (none where it names none).
+ * gate, the terminal for forms, the browser for pages a server asks the user to open (printed instead
+ * without a terminal or with --json), and each server's configured roots (none where it names none).
  */
 export function createClientFeatures(settings: ClientFeatureSettings): ClientFeatures {
   const { io } = settings;
@@ -35,6 +39,10 @@ export function createClientFeatures(settings: ClientFeatureSettings): ClientFea
     terminal: terminal && { ask: terminal.ask, show: (text) => io.stderr(text) },
     warn: (message) => io.stderr(`warning: ${message}\n`),
     limitsFor: (server) => settings.config.servers.find((s) => s.name === server)?.serverRequests ?? DEFAULT_SERVER_REQUEST_LIMITS,
+    urlElicitation: {
+      print: (text) => io.stderr(text),
+      browser: terminal && !settings.json ? new BrowserLaunches(settings.agent.env ?? process.env) : undefined,
+    },
   });
 }
 

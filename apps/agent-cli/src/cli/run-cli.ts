@@ -170,6 +170,7 @@ export async function runCli(args: readonly string[], rawIo: CliIo, environment:
       io,
       cap,
       yes: values.yes === true,
+      json: values.json === true,
       agent: { model: values.model, env },
     });
     const runtime = await createAgentRuntime(

@@ -94,12 +94,13 @@ function readToolFilter(field: ConfigReader): ToolFilter {
   return { ...patterns('allow'), ...patterns('deny') };
 }
 
-/** `serverRequests: { maxConcurrent, perMinute }`, each positive; one left out keeps its default. */
+/** `serverRequests: { maxConcurrent, perMinute, urlWaitMs }`, each positive; one left out keeps its default. */
 function readServerRequestLimits(field: ConfigReader): ServerRequestLimits {
   field.onlyKeys(SERVER_REQUEST_LIMIT_KEYS);
   return {
     maxConcurrent: field.at('maxConcurrent').positiveInteger(DEFAULT_SERVER_REQUEST_LIMITS.maxConcurrent),
     perMinute: field.at('perMinute').positiveInteger(DEFAULT_SERVER_REQUEST_LIMITS.perMinute),
+    urlWaitMs: field.at('urlWaitMs').positiveInteger(DEFAULT_SERVER_REQUEST_LIMITS.urlWaitMs),
   };
 }
 

@@ -72,6 +72,10 @@ export const AgentErrorCode = {
   OAuthInsufficientScope: 'oauth.insufficient_scope',
   /** `mcp login` / `mcp logout` named a server that does not use OAuth (stdio, legacy SSE, or static credentials). */
   OAuthNotConfigured: 'oauth.not_configured',
+  /** A server asked the user to open a URL that is not https (plain http only to this machine) or not a URL at all: not shown as a link, not opened. */
+  UrlElicitationRefused: 'elicitation.url_refused',
+  /** A URL a server asked the user to open was not finished: declined, not done within `serverRequests.urlWaitMs`, or no terminal to say when it was. */
+  UrlElicitationUnfinished: 'elicitation.url_unfinished',
 } as const;
 
 export type AgentErrorCode = (typeof AgentErrorCode)[keyof typeof AgentErrorCode];

@@ -3,9 +3,11 @@ import { pathToFileURL } from 'node:url';
 
 import type { ElicitResult, ServerRequestHandlers } from '@toolmesh/mcp-client';
 
+import { AgentError, AgentErrorCode } from '../../errors/agent-errors';
 import { type AskLine, fillForm } from './elicitation-form';
 import { answerSampling, type SamplingGate, type SamplingModel } from './sampling';
 import { ServerRequestLimiter, type ServerRequestLimits } from './server-request-limits';
+import { UrlElicitations, type UrlVisitSettings } from './url-elicitation';
 
 /** The person at the terminal, for forms: a question at a time, and lines shown on stderr. */
 export interface FormTerminal {
@@ -24,13 +26,18 @@ export interface ClientFeatureOptions {
   readonly warn: (message: string) => void;
   /** Each server's limits on the sampling and the elicitation requests it may have in hand at once and per minute. */
   readonly limitsFor: (server: string) => ServerRequestLimits;
+  /**
+   * Where URL-mode elicitations are printed without a terminal, and the browser that opens them on one
+   * (absent with --json); without this, URL mode is not declared. `close` ends what the browser started.
+   */
+  readonly urlElicitation?: Pick<UrlVisitSettings, 'print'> & { readonly browser?: UrlVisitSettings['browser'] & { close(): void } };
 }
 
 /**
  * The MCP client features the agent CLI offers its servers (SPEC A16): sampling through the configured
  * LLM behind the gate, elicitation as a form on the terminal (declined without one; `--yes` never
- * answers a form), and the roots the user chose for the server (none: no roots capability). Each server
- * gets handlers that know its name; whatever asks the person goes one at a time, so two servers never
+ * answers a form) or as a page to open (SPEC A25, url-elicitation.ts), and the roots the user chose for
+ * the server (none: no roots capability). Each server gets handlers that know its name; whatever asks the person goes one at a time, so two servers never
  * share the prompt at once.
  * Sampling and elicitation requests beyond the server's limits are refused before anything is spent: a
  * sampling request with the spec's refusal (JSON-RPC -1 and the reason), a form declined with a warning.
@@ -74,6 +81,7 @@ export class ClientFeatures {
       if (!warned) this.options.warn(`MCP server "${server}": ${reason}; refused (further refusals are not reported)`);
       warned = true;
     };
+    const urls = this.urlElicitations(server, limits);
     return {
       sampling: (params, signal) =>
         sampling.run(
@@ -82,9 +90,25 @@ export class ClientFeatures {
         ),
       elicitation: (params, signal) =>
         elicitation.run(
-          () => this.elicit(server, params, signal),
+          () => (params.mode === 'url' && urls ? urls.requested(params, signal) : this.elicit(server, params, signal)),
           (reason) => (refused(reason), { action: 'decline' as const }),
         ),
+      ...(urls && {
+        urlElicitation: {
+          required: (elicitations, signal) =>
+            elicitation.run(
+              () => urls.required(elicitations, signal),
+              (reason) => {
+                refused(reason);
+                throw new AgentError(
+                  AgentErrorCode.UrlElicitationUnfinished,
+                  `MCP server "${server}" asked for a URL to be opened; ${reason}`,
+                );
+              },
+            ),
+          completed: (elicitationId) => urls.completed(elicitationId),
+        },
+      }),
       ...(offersRoots
         ? {
             roots: async () =>
@@ -98,6 +122,19 @@ export class ClientFeatures {
     };
   }
 
+  /** The server's URL-mode elicitations, when this host answers them. */
+  private urlElicitations(server: string, limits: ServerRequestLimits): UrlElicitations | undefined {
+    const urls = this.options.urlElicitation;
+    if (!urls) return undefined;
+    return new UrlElicitations(server, {
+      terminal: this.options.terminal,
+      print: urls.print,
+      browser: urls.browser,
+      waitMs: limits.urlWaitMs,
+      oneAtATime: (visit) => this.oneAtATime(visit),
+    });
+  }
+
   private onRootsChange(server: string, listener: () => void): () => void {
     const listeners = this.rootsListeners.get(server) ?? new Set();
     this.rootsListeners.set(server, listeners);
@@ -106,7 +143,8 @@ export class ClientFeatures {
   }
 
   close(): Promise<void> {
-    const { model } = this.options;
+    const { model, urlElicitation } = this.options;
+    urlElicitation?.browser?.close();
     return 'close' in model ? model.close() : Promise.resolve();
   }
 
@@ -116,7 +154,7 @@ export class ClientFeatures {
     signal: AbortSignal,
   ): Promise<ElicitResult> {
     const terminal = this.options.terminal;
-    // Only form mode is declared, so the SDK refuses URL mode before it gets here; the check narrows the type.
+    // URL mode is declared only with its handler, so the SDK refuses it before it gets here; the check narrows the type.
     if (params.mode === 'url') return { action: 'decline' };
     if (!terminal) {
       this.options.warn(

@@ -6,12 +6,14 @@
 export interface ServerRequestLimits {
   readonly maxConcurrent: number;
   readonly perMinute: number;
+  /** How long the agent waits for the user to finish a page a server asked them to open (URL elicitation). */
+  readonly urlWaitMs: number;
 }
 
 /** What a server gets unless its entry's `serverRequests` says otherwise. */
-export const DEFAULT_SERVER_REQUEST_LIMITS: ServerRequestLimits = { maxConcurrent: 2, perMinute: 30 };
+export const DEFAULT_SERVER_REQUEST_LIMITS: ServerRequestLimits = { maxConcurrent: 2, perMinute: 30, urlWaitMs: 600_000 };
 
-export const SERVER_REQUEST_LIMIT_KEYS = ['maxConcurrent', 'perMinute'];
+export const SERVER_REQUEST_LIMIT_KEYS = ['maxConcurrent', 'perMinute', 'urlWaitMs'];
 
 const MINUTE_MS = 60_000;
 
@@ -23,7 +25,7 @@ export class ServerRequestLimiter {
 
   constructor(
     private readonly description: string,
-    private readonly limits: ServerRequestLimits,
+    private readonly limits: Pick<ServerRequestLimits, 'maxConcurrent' | 'perMinute'>,
     private readonly now: () => number = Date.now,
   ) {}
 

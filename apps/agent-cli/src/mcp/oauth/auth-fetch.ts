@@ -23,7 +23,8 @@ export function assertOAuthTransport(url: URL, step: string): void {
   );
 }
 
-function isLoopbackHost(hostname: string): boolean {
+/** This machine's names and addresses (127.0.0.0/8, ::1, localhost and its subdomains), where plain http crosses no network. */
+export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   if (isIP(host) === 4) return host.startsWith('127.');

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 
 /**
  * Whoever takes the user to the authorization page: normally their browser. Its redirect then reaches
@@ -22,26 +22,54 @@ const BROWSER_ENV = [
 ];
 
 /**
- * The user's browser: `$BROWSER <url>` when set, else `open` (macOS) or `xdg-open` (elsewhere, when
- * there is a display), started with a minimal environment. The URL is always printed as well, since a
- * browser may open on another screen or not at all (over SSH). The launcher exits once it has handed
- * the URL over (and is not waited for); the browser is the user's and is not ours to stop.
+ * Starts `$BROWSER <url>` when set, else `open` (macOS) or `xdg-open` (elsewhere, when there is a display),
+ * with a minimal environment; resolves with the launcher once it started, or undefined when there is none
+ * or it could not start (the printed address is then the way in). The launcher is not waited for: it
+ * exits once it has handed the URL over, and a browser it started may run until the user closes it.
+ */
+export async function launchBrowser(url: URL, env: NodeJS.ProcessEnv): Promise<ChildProcess | undefined> {
+  const command = env.BROWSER || (process.platform === 'darwin' ? 'open' : env.DISPLAY || env.WAYLAND_DISPLAY ? 'xdg-open' : undefined);
+  if (command === undefined) return undefined;
+  const childEnv = Object.fromEntries(BROWSER_ENV.filter((name) => env[name] !== undefined).map((name) => [name, env[name] as string]));
+  const child = spawn(command, [url.href], { env: childEnv, stdio: 'ignore' });
+  child.unref();
+  return new Promise((resolve) => {
+    child.once('spawn', () => resolve(child));
+    child.once('error', () => resolve(undefined));
+  });
+}
+
+/**
+ * The user's browser for sign-ins (`launchBrowser`). The URL is always printed as well, since a browser
+ * may open on another screen or not at all (over SSH). The browser is the user's and is not ours to stop.
  */
 export function browserUserAgent(env: NodeJS.ProcessEnv, notice: (line: string) => void): AuthorizationUserAgent {
   return {
     async open(url, serverName) {
       notice(`to sign in to MCP server "${serverName}", open this address in a browser:\n  ${url.href}\n`);
-      const command = env.BROWSER || (process.platform === 'darwin' ? 'open' : env.DISPLAY || env.WAYLAND_DISPLAY ? 'xdg-open' : undefined);
-      if (command === undefined) return;
-      const childEnv = Object.fromEntries(BROWSER_ENV.filter((name) => env[name] !== undefined).map((name) => [name, env[name] as string]));
-      await new Promise<void>((resolve) => {
-        const child = spawn(command, [url.href], { env: childEnv, stdio: 'ignore' });
-        // Not waited for: a browser started by it may run until the user closes it, and the flow waits
-        // for the redirect, not for the launcher. No launcher at all: the printed address is the way in.
-        child.unref();
-        child.once('spawn', () => resolve());
-        child.once('error', () => resolve());
-      });
+      await launchBrowser(url, env);
     },
   };
+}
+
+/**
+ * The browser for pages MCP servers ask the user to open (URL elicitation): `launchBrowser`, and a
+ * launcher still running when the agent closes is ended with it, so nothing started for the agent outlives it.
+ */
+export class BrowserLaunches {
+  private readonly running = new Set<ChildProcess>();
+
+  constructor(private readonly env: NodeJS.ProcessEnv) {}
+
+  async open(url: URL): Promise<void> {
+    const child = await launchBrowser(url, this.env);
+    if (!child || child.exitCode !== null) return;
+    this.running.add(child);
+    child.once('exit', () => this.running.delete(child));
+  }
+
+  close(): void {
+    for (const child of this.running) child.kill();
+    this.running.clear();
+  }
 }
