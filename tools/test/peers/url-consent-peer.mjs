@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * An MCP server built with the SDK (@modelcontextprotocol/server) whose tools need the user to open a
- * "consent" page first (URL elicitation), for the agent's URL elicitation in both eras. One port, port 0;
- * prints "LISTENING <origin>" once it accepts connections.
+ * "consent" page first (URL elicitation), for the agent's URL elicitation in both eras. One port: $PORT, or
+ * one the OS picks; prints "LISTENING <origin>" once it accepts connections.
  *
  *   /legacy    2025-11-25 with sessions: a tool not consented to answers -32042 (URLElicitationRequiredError)
  *              naming /consent; opening it sends notifications/elicitation/complete on the session's stream
@@ -107,7 +107,7 @@ const http = createServer(async (req, res) => {
   res.end();
 });
 
-http.listen(0, '127.0.0.1', () => {
+http.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   origin = `http://127.0.0.1:${http.address().port}`;
   process.stdout.write(`LISTENING ${origin}\n`);
 });
