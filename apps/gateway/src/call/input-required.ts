@@ -1,3 +1,5 @@
+import { CONSENT_INPUT_KEY } from './user-consent';
+
 /**
  * A tool service's request for input from the user or the client (2026-07-28 MRTR: a multi-round-trip
  * `input_required` result). The service answers `{"inputRequired": {"inputRequests": {...},
@@ -96,11 +98,21 @@ export function inputAnswersProblem(params: Record<string, unknown>): string | u
     : 'each of "inputResponses" must be the result object of its input request';
 }
 
-/** The retry's answers as params carry them, when they do (after `inputAnswersProblem` found none). */
+/**
+ * The retry's answers as params carry them, when they do (after `inputAnswersProblem` found none), without
+ * the answer to the gateway's own consent request (user-consent.ts), which is for no tool.
+ */
 export function readInputAnswers(params: Record<string, unknown>): InputAnswers | undefined {
-  const { inputResponses, requestState } = params;
+  const { requestState } = params;
+  const inputResponses = withoutConsentAnswer(params.inputResponses as Record<string, unknown> | undefined);
   if (inputResponses === undefined && requestState === undefined) return undefined;
   return { ...(inputResponses !== undefined && { inputResponses }), ...(typeof requestState === 'string' && { requestState }) };
+}
+
+function withoutConsentAnswer(responses: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (responses === undefined || !(CONSENT_INPUT_KEY in responses)) return responses;
+  const { [CONSENT_INPUT_KEY]: _consent, ...others } = responses;
+  return Object.keys(others).length === 0 ? undefined : others;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { TaskRecord } from '../tasks/task-record';
 import type { InputRequired } from './input-required';
 import type { StateRefusal } from './request-state-seal';
+import type { ConsentRequired } from './user-consent';
 
 /**
  * The `CallToolResult` the gateway makes of a tool service's reply (SPEC G13), and of its own refusals: one
@@ -32,11 +33,13 @@ export type UpstreamRefusal = { readonly invalidParams: string } | { readonly re
  * - `refused_upstream`: an MCP server refused what the caller sent, which the caller gets as the same error;
  * - `invalid_request_state`: a retry's `requestState` was refused: not sealed here for this tool, expired,
  *   or brought by another caller or with other arguments (`reason`);
- * - `task`: a long tool's service accepted the call and the caller asked for a task: it is recorded (issue 47).
+ * - `task`: a long tool's service accepted the call and the caller asked for a task: it is recorded (issue 47);
+ * - `consent_required`: the tool acts as its user, who has not consented yet (issue 48): the service was not called.
  */
 export type ToolCallOutcome =
   | { readonly kind: 'result'; readonly result: GatewayCallToolResult | ForwardedToolResult }
   | { readonly kind: 'input_required'; readonly input: InputRequired }
   | { readonly kind: 'refused_upstream'; readonly refusal: UpstreamRefusal }
   | { readonly kind: 'invalid_request_state'; readonly reason: StateRefusal }
-  | { readonly kind: 'task'; readonly task: TaskRecord };
+  | { readonly kind: 'task'; readonly task: TaskRecord }
+  | { readonly kind: 'consent_required'; readonly consent: ConsentRequired };

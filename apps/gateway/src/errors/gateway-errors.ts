@@ -46,6 +46,8 @@ export const GatewayErrorCode = {
   UserTokensUnavailable: 'gateway.user_tokens_unavailable',
   /** The outside authorization server refused to refresh a user's token (invalid_grant): the vault forgets it and the user is asked for consent again (issue 48). */
   UserTokenRefreshRefused: 'gateway.user_token_refresh_refused',
+  /** A call of a bundle with `userAuthorization` got neither its user's token nor a consent link (no verified caller, or the vault failed): its `isError` result says why; its service is not called (issue 48). */
+  UserAuthorizationFailed: 'gateway.user_authorization_failed',
 } as const;
 
 export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];

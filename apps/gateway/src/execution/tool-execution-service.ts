@@ -21,6 +21,7 @@ import { stateBinding } from './request-state-binding';
 import { toolResult } from './result-mapper';
 import { type CallExtras, notCalled, type ToolCallObserver } from './tool-call';
 import type { ToolConcurrencyLimit } from './tool-concurrency-limit';
+import type { UserAuthorizations } from './user-authorizations';
 
 export interface ExecutionSettings extends OutboundHeaderSettings {
   /** Cap over any manifest timeout (SPEC G12). */
@@ -41,6 +42,8 @@ export interface ToolExecutionOptions {
   readonly upstreams?: McpUpstreams;
   /** The bundles whose tool services get the caller's token exchanged for theirs (`tokenExchange`, issue 26). */
   readonly exchanges?: BundleTokenExchanges;
+  /** The bundles whose tool services get their user's own token, got by consent (`userAuthorization`, issue 48). */
+  readonly userTokens?: UserAuthorizations;
   readonly limit: ToolConcurrencyLimit;
   readonly logger: Logger;
   readonly observe?: ToolCallObserver;
@@ -74,6 +77,7 @@ export class ToolExecutionService {
       requestStates,
       maxToolTimeoutMillis,
       exchanges: options.exchanges,
+      userTokens: options.userTokens,
       logger,
       observe,
       longCalls: options.longCalls,

@@ -17,6 +17,7 @@ import type { GatewayTracing } from '../tracing/tracing';
 import type { FederatedFeatures } from '../upstreams/federated-features';
 import { CapabilityViews } from './caller-capabilities';
 import { ChangeListeners } from './change-notifications/change-listeners';
+import { legacyConsent, modernConsent } from './consent-answers';
 import { declaredCapabilities } from './declared-capabilities';
 import { type AnsweredObserver, createDispatcher, type Dispatcher } from './dispatcher';
 import { CallerRequests } from './era-2025/caller-requests';
@@ -129,6 +130,7 @@ export function buildEras(
             identify: legacyCallIdentity,
             shapeResult: toolResultShaper('legacy', mcp.defaultMaxResultChars),
             streamToCaller: legacyStream,
+            consent: legacyConsent,
             ...(tasks && { tasks: legacyTaskCalls }),
           },
           tracing,
@@ -188,6 +190,7 @@ export function buildEras(
               refuse: paramHeaderRefusal,
               shapeResult: toolResultShaper('modern', mcp.defaultMaxResultChars),
               streamToCaller: modernCallStream(results),
+              consent: modernConsent,
               ...(tasks && { tasks: modernTaskCalls(results.meta) }),
             },
             tracing,

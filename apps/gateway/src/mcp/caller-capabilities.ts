@@ -14,8 +14,14 @@ import { RELAYED_CAPABILITIES } from '../upstreams/capability-attribution';
 const BIT = new Map<string, number>(RELAYED_CAPABILITIES.map((capability, index) => [capability, 1 << index]));
 /** A capability the gateway does not relay: no caller can declare it. */
 const UNKNOWN = 1 << RELAYED_CAPABILITIES.length;
-/** How a 2025 session id ends: `.` and the bits in one digit. */
-const SESSION_BITS = /\.([0-7])$/;
+/**
+ * A 2025 client that declared URL-mode elicitation (`elicitation: { url: {} }`, 2025-11-25): the bit above
+ * the relayed ones, kept in the session id beside them but never one of a view's bits (callerCapabilities masks it).
+ */
+const URL_ELICITATION = 1 << RELAYED_CAPABILITIES.length;
+const RELAYED_BITS = (1 << RELAYED_CAPABILITIES.length) - 1;
+/** How a 2025 session id ends: `.` and the bits in one hexadecimal digit (an id made before URL elicitation ends in 0-7). */
+const SESSION_BITS = /\.([0-9a-f])$/;
 
 /** The relayed capabilities a declaration holds (an object such as `initialize`'s `capabilities`), as bits. */
 function bitsOf(declared: unknown): number {
@@ -25,13 +31,25 @@ function bitsOf(declared: unknown): number {
   return bits;
 }
 
+/** Whether a declaration's `elicitation` names URL mode (an empty one means form mode only). */
+function declaresUrlElicitation(declared: unknown): boolean {
+  const elicitation = (declared as { elicitation?: unknown } | null | undefined)?.elicitation;
+  return typeof elicitation === 'object' && elicitation !== null && (elicitation as { url?: unknown }).url !== undefined;
+}
+
 /**
  * A 2025 session's `Mcp-Session-Id`, made by `initialize`: random, and ending in the relayed capabilities
- * the client declared there, since the gateway keeps nothing of a session and any replica may get its next
- * request. A client that alters them only changes what it is itself shown.
+ * the client declared there and whether it takes URL-mode elicitation, since the gateway keeps nothing of a
+ * session and any replica may get its next request. A client that alters them only changes what it is itself shown.
  */
 export function sessionIdFor(declared: unknown): string {
-  return `${randomUUID()}.${bitsOf(declared)}`;
+  return `${randomUUID()}.${(bitsOf(declared) | (declaresUrlElicitation(declared) ? URL_ELICITATION : 0)).toString(16)}`;
+}
+
+/** The session's bits as its id tells them (0 without one, or with one this gateway did not make). */
+function sessionBits(context: RequestContext): number {
+  const session = context.sessionId === undefined ? null : SESSION_BITS.exec(context.sessionId);
+  return session === null ? 0 : Number.parseInt(session[1], 16);
 }
 
 /**
@@ -41,8 +59,17 @@ export function sessionIdFor(declared: unknown): string {
 export function callerCapabilities(params: Record<string, unknown>, context: RequestContext): number {
   const modern = (params._meta as Record<string, unknown> | undefined)?.[McpMetaKey.ClientCapabilities];
   if (modern !== undefined) return bitsOf(modern);
-  const session = context.sessionId === undefined ? null : SESSION_BITS.exec(context.sessionId);
-  return session === null ? 0 : Number(session[1]);
+  return sessionBits(context) & RELAYED_BITS;
+}
+
+/**
+ * Whether the caller of a request takes URL-mode elicitation (issue 48): a 2026-07-28 request's `_meta`
+ * declaration, else its 2025 session's `initialize`.
+ */
+export function takesUrlElicitation(params: Record<string, unknown>, context: RequestContext): boolean {
+  const modern = (params._meta as Record<string, unknown> | undefined)?.[McpMetaKey.ClientCapabilities];
+  if (modern !== undefined) return declaresUrlElicitation(modern);
+  return (sessionBits(context) & URL_ELICITATION) !== 0;
 }
 
 /** The relayed capabilities `bits` stand for, as a declaration (`{ elicitation: {}, roots: {} }`). */

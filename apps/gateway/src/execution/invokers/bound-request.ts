@@ -19,14 +19,19 @@ const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
  * as headers (printable ASCII only; the gateway's own headers, already in `headers`, win), the body argument
  * as the JSON body, the bundle's own headers (`openapi.headers`, issue 45: after the gateway's, before any
  * argument's), and the credentials the operation needs from the bundle's configuration, never from the
- * caller (they win over everything). `headers` is the call's own object, added to in place. A problem is
+ * caller (they win over everything, except over the user's own token of a call that acts as its user). `headers` is the call's own object, added to in place. A problem is
  * the caller's (or the operator's) to fix, named in an `isError` result; the service is not called.
  */
 export function boundRequest(
   binding: HttpBinding,
   args: Readonly<Record<string, unknown>>,
   headers: Record<string, string>,
-  credentials: { readonly store: ServiceCredentials | undefined; readonly routeToken: string },
+  credentials: {
+    readonly store: ServiceCredentials | undefined;
+    readonly routeToken: string;
+    /** The call carries its user's own token (`userAuthorization`, issue 48): that is its bearer or basic scheme's credential. */
+    readonly asUser?: boolean;
+  },
 ): BoundRequest | { problem: string } {
   for (const [name, value] of Object.entries(credentials.store?.headers(credentials.routeToken) ?? {})) {
     const header = name.toLowerCase();
@@ -37,6 +42,7 @@ export function boundRequest(
   }
   let credentialQuery: Array<readonly [string, string]> | undefined;
   for (const { scheme, kind, name } of binding.credentials) {
+    if (credentials.asUser && (kind === 'bearer' || kind === 'basic')) continue;
     const secret = credentials.store?.secret(credentials.routeToken, scheme);
     if (secret === undefined) return { problem: `its credential for security scheme ${scheme} is not configured` };
     if (kind === 'query') (credentialQuery ??= []).push([name ?? scheme, secret]);

@@ -6,12 +6,14 @@ import type { BundleTokenExchanges } from '../../auth/bundle-token-exchanges';
 import { callTimeoutMillis } from '../../call/call-timeout';
 import type { RequestStateSeal } from '../../call/request-state-seal';
 import type { ToolCallOutcome } from '../../call/tool-call-outcome';
+import type { ConsentRequired } from '../../call/user-consent';
 import type { LongCalls } from '../../tasks/long-calls';
 import type { ToolClient, ToolHttpRequest, ToolHttpResponse } from '../../tool-client/tool-client';
 import type { CallSlots } from '../call-slots';
 import { stateBinding } from '../request-state-binding';
 import { mapToolReply, type ReplyForm } from '../result-mapper';
 import { type CallExtras, logCallEnd, notCalled, type ToolCallObserver } from '../tool-call';
+import type { UserAuthorizations } from '../user-authorizations';
 import type { OutboundHeaders } from './outbound-headers';
 import type { ToolInvoker } from './tool-invoker';
 
@@ -25,6 +27,8 @@ export interface HttpInvokerDeps {
   readonly maxToolTimeoutMillis: number;
   /** The bundles whose tool services get the caller's token exchanged for theirs (`tokenExchange`, issue 26). */
   readonly exchanges?: BundleTokenExchanges;
+  /** The bundles whose tool services get their user's own token, got by consent (`userAuthorization`, issue 48). */
+  readonly userTokens?: UserAuthorizations;
   readonly logger: Logger;
   readonly observe?: ToolCallObserver;
   /** What becomes of a long tool's `202 Accepted` (issue 47); without it a 202 is mapped as any reply. */
@@ -69,15 +73,21 @@ export abstract class HttpToolInvoker<Target extends ToolTarget> implements Tool
     const { name } = tool;
     const { client, slots, logger } = this.deps;
     const started = performance.now();
-    const exchange = this.deps.exchanges?.exchangeOf(tool.routeToken);
+    // The caller's own authorization toward the service: its user's token (issue 48) or its token exchanged (issue 26).
+    const asUser = this.deps.userTokens?.of(tool.routeToken);
+    const authorizing = asUser ?? this.deps.exchanges?.exchangeOf(tool.routeToken);
     let authorization: string | undefined;
-    if (exchange !== undefined) {
+    if (authorizing !== undefined) {
+      let authorized: string | ConsentRequired;
       try {
-        authorization = await exchange.authorization(context.caller, timeoutMillis);
+        authorized = await authorizing.authorization(context.caller, timeoutMillis);
       } catch (error) {
-        logger.warn('token_exchange_failed', { tool: name, code: (error as { code?: string }).code ?? 'failed' }, context);
+        const event = asUser ? 'user_authorization_failed' : 'token_exchange_failed';
+        logger.warn(event, { tool: name, code: (error as { code?: string }).code ?? 'failed' }, context);
         return notCalled(name, errorMessage(error));
       }
+      if (typeof authorized !== 'string') return { kind: 'consent_required', consent: authorized };
+      authorization = authorized;
       timeoutMillis = callTimeoutMillis(this.deps.maxToolTimeoutMillis, context, tool.timeoutMillis);
     }
     const request = this.request(tool, target, args, this.deps.headers.of(context, extras, authorization), timeoutMillis, context);

@@ -31,7 +31,8 @@ export class OpenApiInvoker extends HttpToolInvoker<OpenApiTarget> {
     timeoutMillis: number,
     context: RequestContext,
   ): ToolHttpRequest | { problem: string } {
-    const bound = boundRequest(target.http, args, headers, { store: this.credentials, routeToken: tool.routeToken });
+    const asUser = this.deps.userTokens?.of(tool.routeToken) !== undefined;
+    const bound = boundRequest(target.http, args, headers, { store: this.credentials, routeToken: tool.routeToken, asUser });
     if ('problem' in bound) return bound;
     return { endpoint: tool.endpoint, timeoutMillis, hangUp: context.hangUp, headers, ...bound };
   }

@@ -8,6 +8,11 @@ export interface ChangeListener {
   resourcesListChanged(): void;
   /** Ends the stream for shutdown or at the end of its lifetime (the 2026 era sends the listen result first). */
   close(): void;
+  /**
+   * A 2025 stream of a verified caller (issue 48): the digest of its subject, and how it is sent
+   * `notifications/elicitation/complete`. A 2026 stream has none: that revision tells no completion.
+   */
+  readonly elicitations?: { readonly subjectDigest: string; completed(elicitationId: string): void };
 }
 
 /** The bounds of `mcp.notifications` (docs/configuration.md). */
@@ -64,6 +69,11 @@ export class ChangeListeners {
 
   resourcesListChanged(): void {
     for (const listener of this.open) listener.resourcesListChanged();
+  }
+
+  /** A URL-mode elicitation of the subject (`subjectDigest`) completed: its streams on this replica are told. */
+  elicitationCompleted(subjectDigest: string, elicitationId: string): void {
+    for (const { elicitations } of this.open) if (elicitations?.subjectDigest === subjectDigest) elicitations.completed(elicitationId);
   }
 
   /** Shutdown: every stream is ended, so draining does not wait for clients that would never leave. */

@@ -12,6 +12,7 @@ import type { DispatchOutcome, RequestContext } from '@toolmesh/transport-http/s
 
 import { sessionIdFor } from '../caller-capabilities';
 import { type ChangeListeners, noRoomMessage } from '../change-notifications/change-listeners';
+import { subjectDigest } from '../change-notifications/elicitation-completions';
 import type { RequestHandler } from '../handlers/method-handler';
 import { errorOutcome, resultOutcome } from '../outcomes';
 import type { ProtocolEra } from '../protocol-era';
@@ -22,6 +23,9 @@ import { checkLegacyVersion, type LegacyVersionPolicy } from './version-check';
 
 const TOOLS_LIST_CHANGED = JSON.stringify({ jsonrpc: '2.0', method: McpNotification.ToolsListChanged });
 const RESOURCES_LIST_CHANGED = JSON.stringify({ jsonrpc: '2.0', method: McpNotification.ResourcesListChanged });
+/** 2025-11-25: a URL-mode elicitation's out-of-band interaction (a user's consent, issue 48) completed. */
+const elicitationComplete = (elicitationId: string) =>
+  JSON.stringify({ jsonrpc: '2.0', method: McpNotification.ElicitationComplete, params: { elicitationId } });
 /** The one revision with JSON-RPC batches: its servers MUST receive them; 2025-06-18 removed them. */
 const BATCH_VERSION = '2025-03-26';
 
@@ -86,7 +90,7 @@ export class Era2025 implements ProtocolEra {
     (headerValue(context, McpHttpHeader.ProtocolVersion) ?? this.versions.assumeVersionWhenMissing) === BATCH_VERSION &&
     this.versions.supportedVersions.includes(BATCH_VERSION);
 
-  /** GET: the 2025 stream of `notifications/tools/list_changed` (SPEC G21). */
+  /** GET: the 2025 stream of `notifications/tools/list_changed` (SPEC G21), and of a verified caller's `notifications/elicitation/complete` (issue 48). */
   get(context: RequestContext): DispatchOutcome {
     const header = headerValue(context, McpHttpHeader.ProtocolVersion);
     if (header !== undefined && isModernProtocolVersion(header)) {
@@ -110,6 +114,12 @@ export class Era2025 implements ProtocolEra {
             toolsListChanged: () => stream.send(TOOLS_LIST_CHANGED),
             resourcesListChanged: () => stream.send(RESOURCES_LIST_CHANGED),
             close: () => stream.end(),
+            ...(context.caller && {
+              elicitations: {
+                subjectDigest: subjectDigest(context.caller.subject),
+                completed: (id) => stream.send(elicitationComplete(id)),
+              },
+            }),
           },
           stream,
           client,

@@ -23,6 +23,7 @@ import type { CallInterceptors } from '../../interceptors/call-interceptors';
 import type { TasksCallEra } from '../../tasks/task-calls';
 import type { CallTrace, GatewayTracing } from '../../tracing/tracing';
 import { callerCapabilities, mayUse } from '../caller-capabilities';
+import { type ConsentAnswer, consentNotAsked } from '../consent-answers';
 import type { EraErrors } from '../era-errors';
 import { errorOutcome } from '../outcomes';
 import type { CallStream } from './call-stream';
@@ -55,6 +56,8 @@ export interface ToolsCallEra {
   readonly streamToCaller?: (id: RequestId, params: Record<string, unknown>, context: RequestContext) => CallStream | undefined;
   /** A long-running tool's call as a task (issue 47), when the gateway serves tasks. */
   readonly tasks?: TasksCallEra;
+  /** How the era asks for its user's consent a call of a tool that acts as the user needs first (issue 48). */
+  readonly consent?: ConsentAnswer;
 }
 
 /**
@@ -120,8 +123,8 @@ export function toolsCallHandler(
           execution.call(found, checked, context, extras),
         )
       : execution.call(found, args as Record<string, unknown>, context, extras);
-    if (stream === undefined) return answer(await running, found, id, era, traced, context);
-    const answered = running.then((outcome) => answer(outcome, found, id, era, traced, context));
+    if (stream === undefined) return answer(await running, found, params, id, era, traced, context);
+    const answered = running.then((outcome) => answer(outcome, found, params, id, era, traced, context));
     // The answer is JSON unless something reaches the caller first: then an event stream carries both.
     return (await stream.firstOf(answered)) ?? { answered: stream.streamed(answered) };
   };
@@ -139,6 +142,7 @@ const STATE_REFUSALS: Readonly<Record<StateRefusal, string>> = {
 function answer(
   outcome: ToolCallOutcome,
   found: ToolDefinition,
+  params: Record<string, unknown>,
   id: RequestId,
   era: ToolsCallEra,
   traced: CallTrace | undefined,
@@ -157,6 +161,12 @@ function answer(
       return invalidParams(id, `"requestState" ${STATE_REFUSALS[outcome.reason]}; call the tool again without it`);
     case 'task':
       return era.tasks?.created(id, outcome.task) ?? internalError(id);
+    case 'consent_required': {
+      const asked = era.consent?.(id, outcome.consent, params, context);
+      if (asked) return asked;
+      const result = consentNotAsked(found.name, outcome.consent);
+      return { result: era.shapeResult ? era.shapeResult(found, result) : result };
+    }
   }
 }
 

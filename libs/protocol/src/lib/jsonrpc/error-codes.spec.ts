@@ -18,8 +18,8 @@ describe('JSON-RPC error codes', () => {
 
   it('keep server-defined codes inside the range JSON-RPC reserves for servers', () => {
     const standard = [-32700, -32600, -32601, -32602, -32603];
-    // -32020..-32099 belong to the MCP specification; ours are the implementation-defined -32000..-32019.
-    const specified = [-32020, -32021, -32022];
+    // -32020..-32099 belong to the MCP specification (-32042: 2025-11-25's URL elicitation required); ours are the implementation-defined -32000..-32019.
+    const specified = [-32020, -32021, -32022, -32042];
     for (const code of Object.values(JsonRpcErrorCode).filter((c) => !standard.includes(c) && !specified.includes(c))) {
       expect(code).toBeGreaterThanOrEqual(-32019);
       expect(code).toBeLessThanOrEqual(-32000);

@@ -17,6 +17,8 @@ export const JsonRpcErrorCode = {
   MissingRequiredClientCapability: ProtocolErrorCode.MissingRequiredClientCapability,
   /** 2026-07-28: the protocol version named is not served; `data.supported` and `data.requested`. */
   UnsupportedProtocolVersion: ProtocolErrorCode.UnsupportedProtocolVersion,
+  /** 2025-11-25: the request waits for URL-mode elicitations to complete first; `data.elicitations`. 2026-07-28 forbids it (a URL-mode input request instead). */
+  UrlElicitationRequired: ProtocolErrorCode.UrlElicitationRequired,
   /** The 2025 revisions' code for a `resources/read` of a resource the server does not have; 2026-07-28 says -32602 instead and forbids this one. */
   ResourceNotFound: -32002,
   /** `tools/call` named a tool that is not in the catalogue, even after one forced refresh (SPEC G13). */

@@ -3,6 +3,7 @@ import {
   CancelledNotificationSchema,
   CompleteRequestSchema,
   DiscoverRequestSchema,
+  ElicitationCompleteNotificationSchema,
   GetPromptRequestSchema,
   InitializedNotificationSchema,
   InitializeRequestSchema,
@@ -64,6 +65,8 @@ export const McpNotification = {
   PromptsListChanged: methodOf(PromptListChangedNotificationSchema),
   /** 2026-07-28: the first message of a listen stream. */
   SubscriptionsAcknowledged: methodOf(SubscriptionsAcknowledgedNotificationSchema),
+  /** 2025-11-25: a URL-mode elicitation's out-of-band interaction completed. */
+  ElicitationComplete: methodOf(ElicitationCompleteNotificationSchema),
 } as const;
 
 export type McpMethod = (typeof McpMethod)[keyof typeof McpMethod];

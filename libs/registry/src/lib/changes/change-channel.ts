@@ -5,12 +5,26 @@ export interface CatalogueChange {
 }
 
 /**
+ * A URL-mode elicitation completed for a subject, on one replica (issue 48): the digest of the subject,
+ * never the subject itself, and the elicitation's id, for that subject's listening clients on every replica.
+ */
+export interface ElicitationCompletion {
+  readonly replica: string;
+  readonly subjectDigest: string;
+  readonly elicitationId: string;
+}
+
+/**
  * Tells the other replicas when this one's tool list changed, and hears when theirs did (SPEC G21): how a
- * notification stream open on one replica learns of a change that another replica's refresh saw.
+ * notification stream open on one replica learns of a change that another replica's refresh saw. An
+ * elicitation's completion travels the same way, on its own channel.
  */
 export interface CatalogueChangeChannel {
   publish(change: CatalogueChange): void;
   /** `listener` is called with every change another replica publishes. */
   subscribe(listener: (change: CatalogueChange) => void): void;
+  publishCompletion(completion: ElicitationCompletion): void;
+  /** `listener` is called with every completion a replica publishes (this one's too: it checks `replica`). */
+  subscribeCompletions(listener: (completion: ElicitationCompletion) => void): void;
   close(): Promise<void>;
 }

@@ -2,12 +2,12 @@ import Redis from 'ioredis';
 
 import { RegistryErrorCode } from '../errors';
 import type { CatalogueLog } from '../model/catalogue-log';
-import type { CatalogueChange, CatalogueChangeChannel } from './change-channel';
+import type { CatalogueChange, CatalogueChangeChannel, ElicitationCompletion } from './change-channel';
 
 export interface RedisChangeChannelOptions {
   /** `redis://...`; never logged. */
   readonly url: string;
-  /** The channel is `{keyPrefix}:catalogue-changed:v1`. */
+  /** The channels are `{keyPrefix}:catalogue-changed:v1` and `{keyPrefix}:elicitation-completed:v1`. */
   readonly keyPrefix: string;
   readonly commandTimeoutMillis: number;
   readonly log: CatalogueLog;
@@ -22,24 +22,43 @@ export class RedisChangeChannel implements CatalogueChangeChannel {
   private readonly publisher: Redis;
   private subscriber: Redis | undefined;
   private readonly channel: string;
+  private readonly completions: string;
 
   constructor(private readonly options: RedisChangeChannelOptions) {
     this.channel = `${options.keyPrefix}:catalogue-changed:v1`;
+    this.completions = `${options.keyPrefix}:elicitation-completed:v1`;
     this.publisher = this.connect();
   }
 
   publish(change: CatalogueChange): void {
-    this.publisher.publish(this.channel, JSON.stringify(change)).catch((error: Error) => this.unavailable(error));
+    this.send(this.channel, change);
   }
 
   subscribe(listener: (change: CatalogueChange) => void): void {
+    this.listen(this.channel, parseChange, listener);
+  }
+
+  publishCompletion(completion: ElicitationCompletion): void {
+    this.send(this.completions, completion);
+  }
+
+  subscribeCompletions(listener: (completion: ElicitationCompletion) => void): void {
+    this.listen(this.completions, parseCompletion, listener);
+  }
+
+  private send(channel: string, message: object): void {
+    this.publisher.publish(channel, JSON.stringify(message)).catch((error: Error) => this.unavailable(error));
+  }
+
+  /** On the one subscribing connection, shared by both channels. */
+  private listen<T>(name: string, parse: (message: string) => T | undefined, listener: (message: T) => void): void {
     const subscriber = (this.subscriber ??= this.connect());
     // Re-subscribed by ioredis itself after a reconnect (autoResubscribe).
-    subscriber.subscribe(this.channel).catch((error: Error) => this.unavailable(error));
+    subscriber.subscribe(name).catch((error: Error) => this.unavailable(error));
     subscriber.on('message', (channel: string, message: string) => {
-      if (channel !== this.channel) return;
-      const change = parseChange(message);
-      if (change) listener(change);
+      if (channel !== name) return;
+      const parsed = parse(message);
+      if (parsed) listener(parsed);
     });
   }
 
@@ -68,11 +87,23 @@ export class RedisChangeChannel implements CatalogueChangeChannel {
 }
 
 function parseChange(message: string): CatalogueChange | undefined {
+  const value = parsed<CatalogueChange>(message);
+  return typeof value?.replica === 'string' && typeof value.listDigest === 'string'
+    ? { replica: value.replica, listDigest: value.listDigest }
+    : undefined;
+}
+
+function parseCompletion(message: string): ElicitationCompletion | undefined {
+  const value = parsed<ElicitationCompletion>(message);
+  return typeof value?.replica === 'string' && typeof value.subjectDigest === 'string' && typeof value.elicitationId === 'string'
+    ? { replica: value.replica, subjectDigest: value.subjectDigest, elicitationId: value.elicitationId }
+    : undefined;
+}
+
+function parsed<T>(message: string): Partial<T> | undefined {
   try {
-    const value = JSON.parse(message) as Partial<CatalogueChange>;
-    return typeof value.replica === 'string' && typeof value.listDigest === 'string'
-      ? { replica: value.replica, listDigest: value.listDigest }
-      : undefined;
+    const value: unknown = JSON.parse(message);
+    return typeof value === 'object' && value !== null ? (value as Partial<T>) : undefined;
   } catch {
     return undefined;
   }
