@@ -105,7 +105,7 @@ const GATEWAY_FLOORS = [
   'config',
   'call',
   ['tool-client', 'tracing', 'management', 'auth', 'audit', 'definitions', 'user-tokens'],
-  ['limits', 'interceptors'],
+  ['limits', 'interceptors', 'consent'],
   'upstreams',
   ['execution', 'skills'],
   'mcp',

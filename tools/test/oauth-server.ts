@@ -15,7 +15,9 @@ export interface TestOAuthServer extends ServerProcess {
  * `client`, it also knows that confidential client, for the client credentials grant and introspection;
  * `opaque`: its access tokens are opaque, for introspection; `exchange`: the resources that client may
  * exchange an access token for (RFC 8693); `strictRegistration`: a dynamically registered client may ask
- * only for the scopes it registered with.
+ * only for the scopes it registered with; `webClient`: a confidential client for the authorization code grant
+ * whose redirect URI is `redirectPath` on any loopback port; `api`: it also serves the "SaaS" API that accepts
+ * only its own tokens (`audience` '' then means `<issuer>/api`); `accessTokenTtlSeconds`: its access tokens' life.
  */
 export async function startOAuthServer(
   audience: string,
@@ -25,19 +27,32 @@ export async function startOAuthServer(
     opaque = false,
     exchange = [],
     strictRegistration = false,
-  }: { readonly opaque?: boolean; readonly exchange?: readonly string[]; readonly strictRegistration?: boolean } = {},
+    webClient,
+    api = false,
+    accessTokenTtlSeconds,
+  }: {
+    readonly opaque?: boolean;
+    readonly exchange?: readonly string[];
+    readonly strictRegistration?: boolean;
+    readonly webClient?: { readonly id: string; readonly secret: string; readonly redirectPath: string };
+    readonly api?: boolean;
+    readonly accessTokenTtlSeconds?: number;
+  } = {},
 ): Promise<TestOAuthServer> {
   const server = await spawnNodeScript(
     path.join(REPO_ROOT, 'tools/test/peers/oauth-server.mjs'),
     {},
     /authorization server listening on (http:\/\/\S+)/,
     [
-      `--audience=${audience}`,
+      ...(audience === '' ? [] : [`--audience=${audience}`]),
       `--scopes=${scopes.join(',')}`,
       ...(client ? [`--client=${client.id}:${client.secret}`] : []),
       ...(opaque ? ['--opaque'] : []),
       ...(exchange.length > 0 ? [`--exchange=${exchange.join(',')}`] : []),
       ...(strictRegistration ? ['--strict-registration'] : []),
+      ...(webClient ? [`--web-client=${webClient.id}:${webClient.secret}:${webClient.redirectPath}`] : []),
+      ...(api ? ['--api'] : []),
+      ...(accessTokenTtlSeconds === undefined ? [] : [`--access-token-ttl=${accessTokenTtlSeconds}`]),
     ],
   );
   const issuer = server.match[1];

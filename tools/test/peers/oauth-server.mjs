@@ -28,6 +28,18 @@
  *                       `--audience` is exchanged for a JWT of the same subject whose audience is one of these
  *                       resources (`resource` parameter), with the scopes asked for among `--scopes`
  *
+ *   --web-client=<id>:<secret>:<path>  also a registered confidential client for the authorization code grant
+ *                       (client_secret_basic, PKCE, refresh tokens with `offline_access`) whose redirect URI is
+ *                       http://127.0.0.1:<any port><path> (a loopback redirect matches on any port, RFC 8252 §7.3):
+ *                       the gateway's consent sign-in at its issuer, or the gateway at a "SaaS" (issue 48)
+ *   --api               also a "SaaS" API that accepts only this server's access tokens (issue 48): its OpenAPI
+ *                       document at <issuer>/api/openapi.json, and GET <issuer>/api/calendar/events answering who
+ *                       the token is for (`user`) and its id (`tokenId`); `--audience` defaults to <issuer>/api
+ *   --access-token-ttl=<s>  life of the access tokens for `--audience` (default 3600)
+ *
+ * A person may sign in as another user than `--subject`: the interaction page takes `?login=<user>` (what
+ * a login form would post), as the consent e2e's scripted browsers do to be user A or user B.
+ *
  * Prints `authorization server listening on <issuer>` once it accepts requests; its keys are at <issuer>/jwks.
  */
 import { createServer } from 'node:http';
@@ -41,11 +53,13 @@ const flags = Object.fromEntries(
     return [key, value.join('=')];
   }),
 );
-if (!flags.audience) {
+const api = flags.api !== undefined;
+if (!flags.audience && !api) {
   process.stderr.write('oauth-server: --audience=<the resource URI tokens are for> is required\n');
   process.exit(2);
 }
-const audience = flags.audience;
+const accessTokenTTL = Number(flags['access-token-ttl'] || 3600);
+const [webClientId, webClientSecret, webRedirectPath] = (flags['web-client'] || '').split(':');
 const scopes = (flags.scopes || 'tools,customers:read').split(',').filter(Boolean);
 const subject = flags.subject || 'user-1';
 const [machineId, machineSecret] = (flags.client || '').split(':');
@@ -58,25 +72,41 @@ const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
 const server = createServer();
 await new Promise((resolve) => server.listen(Number(flags.port || 0), '127.0.0.1', resolve));
 const issuer = `http://127.0.0.1:${server.address().port}`;
+const audience = flags.audience || `${issuer}/api`;
 
 const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
 const signingKey = { ...(await exportJWK(privateKey)), kid: 'oauth-server-1', use: 'sig', alg: 'RS256' };
 
 const provider = new Provider(issuer, {
   jwks: { keys: [signingKey] },
-  clients: machineId
-    ? [
-        {
-          client_id: machineId,
-          client_secret: machineSecret,
-          grant_types: ['client_credentials', ...(exchangeResources.length > 0 ? [TOKEN_EXCHANGE] : [])],
-          redirect_uris: [],
-          response_types: [],
-          token_endpoint_auth_method: 'client_secret_basic',
-          scope: scopes.join(' '),
-        },
-      ]
-    : [],
+  clients: [
+    ...(machineId
+      ? [
+          {
+            client_id: machineId,
+            client_secret: machineSecret,
+            grant_types: ['client_credentials', ...(exchangeResources.length > 0 ? [TOKEN_EXCHANGE] : [])],
+            redirect_uris: [],
+            response_types: [],
+            token_endpoint_auth_method: 'client_secret_basic',
+            scope: scopes.join(' '),
+          },
+        ]
+      : []),
+    ...(webClientId
+      ? [
+          {
+            client_id: webClientId,
+            client_secret: webClientSecret,
+            application_type: 'native',
+            grant_types: ['authorization_code', 'refresh_token'],
+            redirect_uris: [`http://127.0.0.1${webRedirectPath}`],
+            response_types: ['code'],
+            token_endpoint_auth_method: 'client_secret_basic',
+          },
+        ]
+      : []),
+  ],
   scopes: ['openid', 'offline_access', ...scopes],
   // oidc-provider refuses a client any scope beyond the `scope` it registered with: dropped for the
   // registrations of clients that ask for more scope later (see above), kept for the configured `--client`.
@@ -100,7 +130,7 @@ const provider = new Provider(issuer, {
         if (resourceIndicator !== audience) throw new errors.InvalidTarget();
         const format =
           flags.opaque === undefined ? { accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } } : { accessTokenFormat: 'opaque' };
-        return { scope: scopes.join(' '), audience, accessTokenTTL: 3600, ...format };
+        return { scope: scopes.join(' '), audience, accessTokenTTL, ...format };
       },
     },
   },
@@ -161,11 +191,12 @@ async function tokenSubject(token) {
   return found !== undefined && !found.isExpired ? found.accountId : undefined;
 }
 
-/** The user agrees at once: logged in as `subject`, every scope and resource asked for granted. */
+/** The user agrees at once: logged in as `subject` (or `?login=<user>`), every scope and resource asked for granted. */
 async function grantAtOnce(req, res) {
   const { prompt, params, session, grantId } = await provider.interactionDetails(req, res);
   if (prompt.name === 'login') {
-    await provider.interactionFinished(req, res, { login: { accountId: subject } }, { mergeWithLastSubmission: false });
+    const login = new URL(req.url, issuer).searchParams.get('login') || subject;
+    await provider.interactionFinished(req, res, { login: { accountId: login } }, { mergeWithLastSubmission: false });
     return;
   }
   const grant = grantId
@@ -178,12 +209,72 @@ async function grantAtOnce(req, res) {
   await provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
 }
 
+/** The "SaaS" API's one operation, as an OpenAPI document the gateway reads (issue 48). */
+const API_DOCUMENT = {
+  openapi: '3.0.3',
+  info: { title: 'SaaS calendar', version: '1.0.0' },
+  paths: {
+    '/api/calendar/events': {
+      get: {
+        operationId: 'calendar_events',
+        summary: "The signed-in user's calendar events at the SaaS",
+        responses: {
+          200: {
+            description: 'whose events, with which token',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    user: { type: 'string' },
+                    tokenId: { type: 'string' },
+                    events: { type: 'array', items: { type: 'string' } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+
+/** The API accepts only this server's access tokens for `audience`, unexpired: any other bearer gets a 401. */
+async function serveApi(req, res) {
+  const path = new URL(req.url, issuer).pathname;
+  if (path === '/api/openapi.json') {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(API_DOCUMENT));
+    return;
+  }
+  if (path !== '/api/calendar/events') {
+    res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
+    return;
+  }
+  const bearer = /^Bearer (\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+  const verified = bearer && (await jwtVerify(bearer, publicKey, { issuer, audience }).catch(() => undefined));
+  if (!verified) {
+    res
+      .writeHead(401, { 'www-authenticate': 'Bearer error="invalid_token"', 'content-type': 'application/json' })
+      .end('{"error":"invalid_token"}');
+    return;
+  }
+  const { sub, jti } = verified.payload;
+  res
+    .writeHead(200, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ user: sub, tokenId: jti, events: [`${sub}: stand-up 09:30`] }));
+}
+
 const callback = provider.callback();
 let introspections = 0;
 server.on('request', (req, res) => {
   if (req.method === 'POST' && req.url === '/token/introspection') introspections += 1;
   if (req.method === 'GET' && req.url === '/introspections') {
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ introspections }));
+    return;
+  }
+  if (api && req.url.startsWith('/api/')) {
+    serveApi(req, res).catch((error) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`api failed: ${error.message}`));
     return;
   }
   if (!req.url.startsWith('/interaction/')) {

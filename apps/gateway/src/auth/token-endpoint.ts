@@ -19,6 +19,12 @@ export interface TokenEndpointClient {
 export interface IssuedToken {
   readonly value: string;
   readonly renewAt: number;
+  /** When it expires (ms), when the server said (`expires_in`). */
+  readonly expiresAt?: number;
+  /** What else a code or refresh grant answers with (issue 48's consent flow). */
+  readonly refreshToken?: string;
+  readonly idToken?: string;
+  readonly scope?: string;
 }
 
 /**
@@ -54,7 +60,7 @@ export async function requestToken(
   const answer = parseObject(text);
   if (status !== 200) {
     const code = typeof answer?.error === 'string' ? ` (${printable(answer.error, 64)})` : '';
-    throw new Error(`the token endpoint answered HTTP ${status}${code}`);
+    throw new TokenRequestRefused(`the token endpoint answered HTTP ${status}${code}`, status);
   }
   const token = answer?.access_token;
   const type = answer?.token_type;
@@ -64,7 +70,24 @@ export async function requestToken(
   const lifeMillis = typeof answer?.expires_in === 'number' && answer.expires_in > 0 ? answer.expires_in * 1000 : undefined;
   const renewAt =
     lifeMillis === undefined ? Number.POSITIVE_INFINITY : now() + lifeMillis - Math.min(RENEW_BEFORE_EXPIRY_MILLIS, lifeMillis / 2);
-  return { value: token, renewAt };
+  return {
+    value: token,
+    renewAt,
+    ...(lifeMillis !== undefined && { expiresAt: now() + lifeMillis }),
+    ...(typeof answer?.refresh_token === 'string' && { refreshToken: answer.refresh_token }),
+    ...(typeof answer?.id_token === 'string' && { idToken: answer.id_token }),
+    ...(typeof answer?.scope === 'string' && { scope: answer.scope }),
+  };
+}
+
+/** The token endpoint answered with an error status: the request was refused, not lost (`status` says how). */
+export class TokenRequestRefused extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
 }
 
 function formEncoded(text: string): string {

@@ -45,11 +45,6 @@ describe('consent settings (issue 48)', () => {
     ['userAuthorization without a consent section', `${auth}${bundle}`, 'userAuthorization needs a consent section'],
     ['a consent section with no bundle to consent to', `${auth}${consent}`, 'no bundle has userAuthorization'],
     [
-      'consent links without a shared seal key',
-      `${auth}${bundle.replace(/ {2}requestStateKey.*\n/, '')}${consent}`,
-      'consent links are sealed with mcp.requestStateKey',
-    ],
-    [
       'a sign-in issuer the gateway does not trust',
       `${auth}${bundle}${consent.replace('issuer: https://login.example', 'issuer: https://elsewhere.example')}`,
       'consent.signIn.issuer https://elsewhere.example must be one of auth.authorizationServers',

@@ -113,8 +113,8 @@ export const consentSchema = {
 
 /**
  * What is wrong with the consent settings, if anything. A user's token is keyed by the caller's verified
- * subject, so a bundle with `userAuthorization` needs `auth` and a `consent` section; and consent links
- * are sealed with `mcp.requestStateKey`, which every replica must share for a link made by one to open on another.
+ * subject, so a bundle with `userAuthorization` needs `auth` and a `consent` section. (Consent links are
+ * sealed with `mcp.requestStateKey`: unset, with a key of the process's own, which start-up warns of.)
  */
 export function consentProblem({ auth, consent, mcp }: GatewayConfig): string | undefined {
   const bundle = mcp.bundles.find((each) => each.userAuthorization !== undefined);
@@ -127,13 +127,14 @@ export function consentProblem({ auth, consent, mcp }: GatewayConfig): string | 
     return `mcp.bundles ${bundle.name}: userAuthorization needs caller authentication (auth): a user's tokens are kept by the caller's verified subject, which an anonymous call has not; configure auth, or remove userAuthorization`;
   if (consent === undefined)
     return `mcp.bundles ${bundle.name}: userAuthorization needs a consent section: consent.publicUrl (where browsers reach the gateway), consent.signIn (the gateway's client at its own issuer) and consent.vaultKey`;
+  const federated = mcp.bundles.find((each) => each.userAuthorization !== undefined && each.mcpServer !== undefined);
+  if (federated !== undefined)
+    return `mcp.bundles ${federated.name}: userAuthorization is not yet for MCP server bundles (their calls share one upstream session, which carries no user's token); use it on openapi or manifest bundles`;
   const doubled = mcp.bundles.find(
     (each) => each.userAuthorization !== undefined && (each.tokenExchange !== undefined || each.mcpServer?.oauth !== undefined),
   );
   if (doubled !== undefined)
     return `mcp.bundles ${doubled.name}: userAuthorization and ${doubled.tokenExchange ? 'tokenExchange' : 'mcpServer.oauth'} would both set the token sent; keep one`;
-  if (mcp.requestStateKey === undefined)
-    return 'consent: consent links are sealed with mcp.requestStateKey; set it (MCP_REQUEST_STATE_KEY, at least 32 characters, the same on every replica)';
   if (!auth.authorizationServers.some((server) => server.issuer === consent.signIn.issuer))
     return `consent.signIn.issuer ${consent.signIn.issuer} must be one of auth.authorizationServers: the person signing in there is compared with the caller its tokens name`;
   return undefined;

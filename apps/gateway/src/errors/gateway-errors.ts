@@ -48,6 +48,10 @@ export const GatewayErrorCode = {
   UserTokenRefreshRefused: 'gateway.user_token_refresh_refused',
   /** A call of a bundle with `userAuthorization` got neither its user's token nor a consent link (no verified caller, or the vault failed): its `isError` result says why; its service is not called (issue 48). */
   UserAuthorizationFailed: 'gateway.user_authorization_failed',
+  /** A consent page refused the person: the link expired, was altered or made for another user, the flow was started in another browser, or a server or the person refused (issue 48). */
+  ConsentRefused: 'gateway.consent_refused',
+  /** A consent page could not finish: an authorization server could not be reached, had no usable metadata, or would not exchange the code (issue 48). */
+  ConsentFailed: 'gateway.consent_failed',
 } as const;
 
 export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErrorCode];

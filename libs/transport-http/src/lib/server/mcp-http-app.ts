@@ -69,6 +69,8 @@ export interface McpHttpAppOptions {
   readonly documents?: ReadonlyMap<string, object>;
   /** More endpoints, each on a path of its own with an application of its own (the gateway's curated endpoints). */
   readonly endpoints?: readonly McpEndpointApp[];
+  /** Browser pages served on GET at their exact paths, outside the endpoint, each answering on its own (the gateway's consent flow). */
+  readonly pages?: ReadonlyMap<string, (req: IncomingMessage, res: ServerResponse) => Promise<void>>;
 }
 
 /**
@@ -118,6 +120,7 @@ export function createMcpHttpApp(options: McpHttpAppOptions): RequestListener {
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(json) }).end(json);
     });
   }
+  for (const [path, page] of options.pages ?? []) app.get(path, page);
   app.use((req: Request, res: Response) => {
     sendJsonRpcError(res, 404, invalidRequest(null, `no MCP endpoint at ${req.path.slice(0, 64)}; use ${options.endpointPath}`));
   });
