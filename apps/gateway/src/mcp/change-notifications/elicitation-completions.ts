@@ -17,12 +17,12 @@ export const subjectDigest = (subject: string): string => hash('sha256', subject
 export function connectElicitationCompletions(
   listeners: ChangeListeners,
   channel: Pick<CatalogueChangeChannel, 'publishCompletion' | 'subscribeCompletions'> | undefined,
-): (subject: string, elicitationId: string) => void {
+): (subject: string, bundle: string, elicitationId: string) => void {
   const replica = randomUUID();
   channel?.subscribeCompletions((completion) => {
     if (completion.replica !== replica) listeners.elicitationCompleted(completion.subjectDigest, completion.elicitationId);
   });
-  return (subject, elicitationId) => {
+  return (subject, _bundle, elicitationId) => {
     const digest = subjectDigest(subject);
     listeners.elicitationCompleted(digest, elicitationId);
     channel?.publishCompletion({ replica, subjectDigest: digest, elicitationId });
