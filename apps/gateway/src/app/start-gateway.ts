@@ -104,7 +104,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   // OpenTelemetry (ADR 0015, 0030): the traces and the audit trail's log records go to one collector.
   const otlp = otlpExportOf(options.env, mcp.serverInfo.version);
   const audit = AuditTrail.open(config.audit, names, options.env, logger, otlp);
-  const intercept = buildCallInterceptors(config.interceptors, knownNames(config));
+  const intercept = buildCallInterceptors(config.interceptors, knownNames(config), credentials);
   const exchanges =
     config.auth &&
     BundleTokenExchanges.of(

@@ -13,8 +13,8 @@ const scopeList = { type: 'array', items: { type: 'string', pattern: '^[\\x21\\x
 const httpUrl = { type: 'string', pattern: '^https?://[^#]+$' };
 /** Where a secret is: an environment variable or a mounted file (OpenAPI credentials, an MCP server's headers). */
 /** An HTTP header name (RFC 9110 token), for headers the configuration sends. */
-const headerName = "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$";
-const credentialSource = {
+export const headerName = "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$";
+export const credentialSource = {
   type: 'object',
   additionalProperties: false,
   properties: { env: { type: 'string', minLength: 1 }, file: { type: 'string', minLength: 1 } },

@@ -1,7 +1,9 @@
 import { SchemaCompiler } from '@toolmesh/protocol';
+import { CONTROLLED_HEADERS } from '@toolmesh/registry';
 
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
-import type { GatewayConfig } from './gateway-config';
+import { credentialSource, headerName } from './config-schema';
+import type { CredentialSource, GatewayConfig } from './gateway-config';
 
 /** A guardrail's answer is read up to this size by default (`webhook.maxReplyBytes`): a modified result fits. */
 export const DEFAULT_MAX_REPLY_BYTES = 1024 * 1024;
@@ -40,8 +42,19 @@ export interface InterceptorSettings {
   tools?: string[];
   refuse?: RefuseRule[];
   redact?: { secrets?: boolean; personalData?: PersonalDataKind[] };
-  webhook?: { url: string; maxReplyBytes?: number };
+  webhook?: WebhookEntry;
 }
+
+/** A webhook interceptor's guardrail service: where it is, how much of its answer is read, how the gateway authenticates to it. */
+export interface WebhookEntry {
+  url: string;
+  maxReplyBytes?: number;
+  /** Sent with every request to it, by header name: each value from an environment variable or a mounted file, never the YAML. */
+  headers?: Record<string, CredentialSource>;
+}
+
+/** Headers a webhook's `headers` may not name: the gateway's own on that request (its JSON) and those that say where it goes or how it is framed. */
+const WEBHOOK_OWN_HEADERS: ReadonlySet<string> = new Set(['content-type', 'accept']);
 
 const names = { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } };
 const interceptorSchema = {
@@ -83,7 +96,11 @@ const interceptorSchema = {
         type: 'object',
         additionalProperties: false,
         required: ['url'],
-        properties: { url: { type: 'string', pattern: '^https?://[^#]+$' }, maxReplyBytes: { type: 'integer', minimum: 1024 } },
+        properties: {
+          url: { type: 'string', pattern: '^https?://[^#]+$' },
+          maxReplyBytes: { type: 'integer', minimum: 1024 },
+          headers: { type: 'object', propertyNames: { pattern: headerName }, additionalProperties: credentialSource },
+        },
       },
     },
   },
@@ -143,6 +160,13 @@ export function checkInterceptorSettings(settings: unknown, known: KnownNames): 
       throw interceptorConfigInvalid(`${at}: a redact interceptor cleans results, so its phase is response`);
     if (entry.kind === 'webhook' && entry.webhook === undefined)
       throw interceptorConfigInvalid(`${at}: kind webhook needs "webhook": { url }`);
+    const controlled = Object.keys(entry.webhook?.headers ?? {}).find(
+      (header) => CONTROLLED_HEADERS.has(header.toLowerCase()) || WEBHOOK_OWN_HEADERS.has(header.toLowerCase()),
+    );
+    if (controlled !== undefined)
+      throw interceptorConfigInvalid(
+        `${at}.webhook.headers: ${controlled} is a header only the gateway sets (its JSON, where the request goes or how it is framed); send credentials in Authorization or a header of the guardrail's own`,
+      );
   });
   return entries;
 }

@@ -27,10 +27,20 @@ interface Asked {
   readonly headers: IncomingMessage['headers'];
 }
 
-/** A guardrail service on loopback: denies customer C1001 (any interceptor), allows everything else. */
+/** The gateway's credential for the guardrail: the whole `Authorization` value, from the environment (`webhook.headers`). */
+const GUARDRAIL_AUTHORIZATION = 'Bearer guardrail-e2e-credential-7c1d';
+
+/**
+ * A guardrail service on loopback: refuses a request without the gateway's credential (401), denies customer
+ * C1001 (any interceptor), allows everything else.
+ */
 async function startGuardrail(): Promise<{ url: string; asked: Asked[]; server: Server }> {
   const asked: Asked[] = [];
   const server = createServer((req, res) => {
+    if (req.headers.authorization !== GUARDRAIL_AUTHORIZATION) {
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthenticated"}');
+      return;
+    }
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     req.on('end', () => {
@@ -67,9 +77,22 @@ describe('interceptors on tool calls (issue 46, SEP-2624)', () => {
   afterAll(async () => {
     await new Promise((resolve) => guardrail.server.close(resolve));
   });
+  const credential = { Authorization: { env: 'GUARDRAIL_AUTHORIZATION' } };
   const interceptors = (): InterceptorSettings[] => [
-    { name: 'legal-hold', kind: 'webhook', tools: ['customer_lookup'], webhook: { url: guardrail.url } },
-    { name: 'legal-hold-trial', kind: 'webhook', mode: 'audit', tools: ['order_search'], webhook: { url: guardrail.url } },
+    { name: 'legal-hold', kind: 'webhook', tools: ['customer_lookup'], webhook: { url: guardrail.url, headers: credential } },
+    {
+      name: 'legal-hold-trial',
+      kind: 'webhook',
+      mode: 'audit',
+      tools: ['order_search'],
+      webhook: { url: guardrail.url, headers: credential },
+    },
+    {
+      name: 'legal-hold-unset',
+      kind: 'webhook',
+      tools: ['slow_operation'],
+      webhook: { url: guardrail.url, headers: { Authorization: { env: 'GUARDRAIL_UNSET' } } },
+    },
     { name: 'down-open', kind: 'webhook', failOpen: true, timeoutMs: 1000, tools: ['product_search'], webhook: { url: down } },
     { name: 'down-closed', kind: 'webhook', timeoutMs: 1000, tools: ['get_service_info'], webhook: { url: down } },
     {
@@ -85,10 +108,13 @@ describe('interceptors on tool calls (issue 46, SEP-2624)', () => {
     { name: 'scrub', kind: 'redact', tools: ['echo_text'] },
   ];
   const auditFile = path.join(mkdtempSync(path.join(tmpdir(), 'interceptors-e2e-')), 'audit.jsonl');
-  const { gateway, tools } = useGatewayWithSampleService((config) => {
-    config.interceptors = interceptors();
-    config.audit = { enabled: true, file: auditFile, maxBufferedBytes: 1_048_576 };
-  });
+  const { gateway, tools } = useGatewayWithSampleService(
+    (config) => {
+      config.interceptors = interceptors();
+      config.audit = { enabled: true, file: auditFile, maxBufferedBytes: 1_048_576 };
+    },
+    { env: { GUARDRAIL_AUTHORIZATION } },
+  );
   /** The interceptors' decisions in the audit trail's last event of `tool` (the file is written at most 20 ms after an answer). */
   const auditedDecisions = async (tool: string) => {
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -116,7 +142,8 @@ describe('interceptors on tool calls (issue 46, SEP-2624)', () => {
       text: 'Tool customer_lookup was refused by interceptor legal-hold: customer C1001 is under legal hold [gateway.interceptor_denied]',
     });
     expect(await toolServiceCalls()).toEqual([]);
-    // The guardrail got the tool, the arguments and the caller's context; never the caller's token or headers.
+    // The guardrail got the tool, the arguments and the caller's context, with the gateway's credential from
+    // the environment (the fixture refuses a request without it); never the caller's token or headers.
     expect(guardrail.asked).toEqual([
       expect.objectContaining({
         interceptor: 'legal-hold',
@@ -125,7 +152,7 @@ describe('interceptors on tool calls (issue 46, SEP-2624)', () => {
         context: expect.objectContaining({ principal: null, guid: expect.any(String) }),
       }),
     ]);
-    expect(guardrail.asked[0].headers.authorization).toBeUndefined();
+    expect(guardrail.asked[0].headers.authorization).toBe(GUARDRAIL_AUTHORIZATION);
     expect(await auditedDecisions('customer_lookup')).toEqual([{ stage: 'interceptor', name: 'legal-hold', outcome: 'deny' }]);
 
     expect((await call('customer_lookup', { customerId: 'C1002' })).isError).toBe(false);
@@ -152,6 +179,14 @@ describe('interceptors on tool calls (issue 46, SEP-2624)', () => {
     expect(await auditedDecisions('get_service_info')).toEqual([
       { stage: 'interceptor', name: 'down-closed', outcome: 'error', reason: 'interceptor_failed' },
     ]);
+  });
+
+  it("a webhook credential whose variable is unset is not sent: the guardrail's 401 is a failure naming the header, never a value", async () => {
+    const refused = await call('slow_operation', {});
+    expect(refused.text).toBe(
+      'Tool slow_operation was refused by interceptor legal-hold-unset: it failed (the guardrail answered HTTP 401 (webhook.headers Authorization not sent: the variable or file each names is unset or empty)) and does not fail open (failOpen: false) [gateway.interceptor_failed]',
+    );
+    expect(await toolServiceCalls()).toEqual([]);
   });
 
   it('refuse: an argument matching a pattern at its JSON path is refused; a pathological one is judged at once', async () => {

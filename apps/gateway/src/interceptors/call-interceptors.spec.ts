@@ -3,6 +3,7 @@ import { testTool } from '../test-support/intercepted-calls';
 import { buildCallInterceptors } from './call-interceptors';
 
 const KNOWN = { endpoints: ['support'], bundles: ['core', 'db'] };
+const NO_SECRETS = { read: () => undefined };
 const refuse = { name: 'no-drop', kind: 'refuse', refuse: [{ path: '$.query', pattern: 'drop\\s+table', ignoreCase: true }] };
 
 describe('interceptors configuration', () => {
@@ -10,7 +11,12 @@ describe('interceptors configuration', () => {
     const entries = [
       { ...refuse, mode: 'audit', failOpen: true, timeoutMs: 500, tools: ['sql_*'], bundles: ['db'], endpoints: ['support'] },
       { name: 'clean', kind: 'redact', redact: { secrets: true, personalData: ['EMAIL'] } },
-      { name: 'guard', kind: 'webhook', phase: 'both', webhook: { url: 'http://127.0.0.1:9/check', maxReplyBytes: 4096 } },
+      {
+        name: 'guard',
+        kind: 'webhook',
+        phase: 'both',
+        webhook: { url: 'http://127.0.0.1:9/check', maxReplyBytes: 4096, headers: { Authorization: { env: 'GUARD_AUTHORIZATION' } } },
+      },
     ];
     expect(checkInterceptorSettings(entries, KNOWN)).toHaveLength(3);
   });
@@ -29,6 +35,14 @@ describe('interceptors configuration', () => {
     ],
     [[{ name: 'w', kind: 'webhook' }], 'interceptors[0] (w): kind webhook needs "webhook": { url }'],
     [[{ name: 'w', kind: 'webhook', webhook: { url: 'ftp://x' } }], 'interceptors.0.webhook.url must match pattern'],
+    [
+      [{ name: 'w', kind: 'webhook', webhook: { url: 'http://x', headers: { Authorization: 'Bearer in-the-yaml' } } }],
+      'interceptors.0.webhook.headers.Authorization must be object',
+    ],
+    [
+      [{ name: 'w', kind: 'webhook', webhook: { url: 'http://x', headers: { Host: { env: 'H' } } } }],
+      'interceptors[0] (w).webhook.headers: Host is a header only the gateway sets',
+    ],
     [[refuse, refuse], 'interceptors[1] (no-drop): the name no-drop is used twice'],
     [
       [{ ...refuse, endpoints: ['sales'] }],
@@ -54,12 +68,12 @@ describe('interceptors configuration', () => {
       'interceptors[0] (no-drop).refuse[1].pattern: pattern "(a)\\1" cannot run in linear time',
     ],
   ])('refuses %j when the interceptors are built, naming the rule', (entries, message) => {
-    expect(() => buildCallInterceptors(entries, KNOWN)).toThrow(message);
+    expect(() => buildCallInterceptors(entries, KNOWN, NO_SECRETS)).toThrow(message);
   });
 
   it('builds nothing when none is configured', () => {
-    expect(buildCallInterceptors(undefined, KNOWN)).toBeUndefined();
-    expect(buildCallInterceptors([], KNOWN)).toBeUndefined();
+    expect(buildCallInterceptors(undefined, KNOWN, NO_SECRETS)).toBeUndefined();
+    expect(buildCallInterceptors([], KNOWN, NO_SECRETS)).toBeUndefined();
   });
 
   it('selects by endpoint, bundle and tool pattern, and gives a tool no interceptor selects no chain', () => {
@@ -70,6 +84,7 @@ describe('interceptors configuration', () => {
         { ...refuse, name: 'support', endpoints: ['support'] },
       ],
       KNOWN,
+      NO_SECRETS,
     );
     const names = (tool = testTool('echo'), endpoint?: string) => interceptors?.chainFor(tool, endpoint)?.names ?? [];
     expect(names(testTool('sql_query'))).toEqual(['sql']);

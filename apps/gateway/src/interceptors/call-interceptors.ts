@@ -18,7 +18,7 @@ import { InterceptorChain } from './interceptor-chain';
 import { parseJsonPath } from './json-path';
 import { redactJudge } from './redact-interceptor';
 import { refuseJudge } from './refuse-interceptor';
-import { webhookJudge } from './webhook-interceptor';
+import { type SecretReader, webhookJudge } from './webhook-interceptor';
 
 /** An interceptor and what it selects. */
 interface Selecting {
@@ -63,14 +63,14 @@ function selects(entry: Selecting, tool: ToolDefinition, endpoint: string | unde
  * The configuration's `interceptors`, checked and built, or undefined when there are none: then no call
  * meets a chain, a lookup or a promise of them (issue 46: nothing is paid when none is configured).
  */
-export function buildCallInterceptors(settings: unknown, known: KnownNames): CallInterceptors | undefined {
+export function buildCallInterceptors(settings: unknown, known: KnownNames, secrets: SecretReader): CallInterceptors | undefined {
   if (settings === undefined || (Array.isArray(settings) && settings.length === 0)) return undefined;
   const entries = checkInterceptorSettings(settings, known);
   // One connection pool for every webhook, kept alive: a guardrail is asked on each call it selects.
   const dispatcher = entries.some((entry) => entry.kind === 'webhook') ? new Agent({ keepAliveTimeout: 10_000 }) : undefined;
   return new CallInterceptors(
     entries.map((entry, i) => ({
-      interceptor: interceptorOf(entry, `interceptors[${i}] (${entry.name})`, dispatcher as Agent),
+      interceptor: interceptorOf(entry, `interceptors[${i}] (${entry.name})`, dispatcher as Agent, secrets),
       ...(entry.endpoints && { endpoints: new Set(entry.endpoints) }),
       ...(entry.bundles && { bundles: new Set(entry.bundles) }),
       ...(entry.tools && { tools: entry.tools.map(toolPattern) }),
@@ -78,7 +78,7 @@ export function buildCallInterceptors(settings: unknown, known: KnownNames): Cal
   );
 }
 
-function interceptorOf(entry: InterceptorSettings, at: string, dispatcher: Agent): Interceptor {
+function interceptorOf(entry: InterceptorSettings, at: string, dispatcher: Agent, secrets: SecretReader): Interceptor {
   const common = {
     name: entry.name,
     mode: entry.mode ?? 'enforce',
@@ -100,8 +100,13 @@ function interceptorOf(entry: InterceptorSettings, at: string, dispatcher: Agent
       const webhook = entry.webhook as NonNullable<InterceptorSettings['webhook']>;
       const judge = webhookJudge(
         entry.name,
-        { url: webhook.url, maxReplyBytes: webhook.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES },
+        {
+          url: webhook.url,
+          maxReplyBytes: webhook.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES,
+          ...(webhook.headers && { headers: webhook.headers }),
+        },
         dispatcher,
+        secrets,
       );
       const phase = entry.phase ?? 'request';
       return {

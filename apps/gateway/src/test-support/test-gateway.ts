@@ -88,7 +88,10 @@ export async function startTestGateway(
  * For a `describe` block: the sample tool service as a process and an in-process gateway in front of it,
  * started before the block's tests and stopped after them.
  */
-export function useGatewayWithSampleService(adjust?: (config: GatewayConfig) => void): {
+export function useGatewayWithSampleService(
+  adjust?: (config: GatewayConfig) => void,
+  options?: { env?: Record<string, string> },
+): {
   tools: () => SampleToolService;
   gateway: () => TestGateway;
 } {
@@ -96,7 +99,7 @@ export function useGatewayWithSampleService(adjust?: (config: GatewayConfig) => 
   let gateway: TestGateway | undefined;
   beforeAll(async () => {
     tools = await startSampleToolService();
-    gateway = await startTestGateway(tools.url, adjust);
+    gateway = await startTestGateway(tools.url, adjust, options);
   });
   afterAll(async () => {
     await gateway?.stop();
