@@ -6,6 +6,9 @@ import './usage.mjs';
 
 export const SMOKE = process.argv.includes('--smoke');
 
+/** How long a smoke run drives a load: enough for its path to be taken many times, not enough to measure anything (as a string, like the options it defaults). */
+export const SMOKE_SECONDS = '0.3';
+
 if (SMOKE) console.log = () => undefined;
 
 /** The last line of a smoke run. */

@@ -18,13 +18,13 @@ import { parseArgs } from 'node:util';
 
 import autocannon from 'autocannon';
 
-import { SMOKE, smokeRan } from '../smoke.mjs';
+import { SMOKE, SMOKE_SECONDS, smokeRan } from '../smoke.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, '../../..');
 const { values: options } = parseArgs({
   options: {
-    duration: { type: 'string', default: SMOKE ? '1' : '10' },
+    duration: { type: 'string', default: SMOKE ? SMOKE_SECONDS : '10' },
     connections: { type: 'string', default: '16' },
     'refresh-ttl': { type: 'string', default: '1000' },
     smoke: { type: 'boolean', default: false },

@@ -57,7 +57,7 @@ import { parseArgs } from 'node:util';
 
 import autocannon from 'autocannon';
 
-import { SMOKE, smokeRan } from '../smoke.mjs';
+import { SMOKE, SMOKE_SECONDS, smokeRan } from '../smoke.mjs';
 import { startAllowingGuardrail } from './allowing-guardrail.mjs';
 import { startBenchIssuer } from './bench-issuer.mjs';
 import { chooseLoadGenerator, runLoad } from './load.mjs';
@@ -85,7 +85,7 @@ import {
 const { values: options } = parseArgs({
   options: {
     rate: { type: 'string', default: SMOKE ? '200' : '2000' },
-    duration: { type: 'string', default: SMOKE ? '1' : '5' },
+    duration: { type: 'string', default: SMOKE ? SMOKE_SECONDS : '5' },
     connections: { type: 'string', default: '32' },
     rounds: { type: 'string', default: SMOKE ? '1' : '15' }, // odd, so that the median is one round's ratio
     compare: { type: 'string', multiple: true, default: [] },
@@ -98,7 +98,7 @@ const { values: options } = parseArgs({
     pin: { type: 'boolean', default: false },
     load: { type: 'string' },
     client: { type: 'string', default: 'autocannon' },
-    warmup: { type: 'string', default: SMOKE ? '1' : '10' },
+    warmup: { type: 'string', default: SMOKE ? SMOKE_SECONDS : '10' },
     federation: { type: 'boolean', default: false },
     together: { type: 'boolean', default: false },
     'floor-without': { type: 'string', multiple: true, default: [] },
@@ -123,7 +123,7 @@ const rounds = Number(options.rounds);
 // 2 s, each with its own connections as the measured one has, and every row shows the CPU of the other
 // threads: more than a few us per call says the process was still being compiled.
 // Under --smoke, one run of 1 s: the path, not a steady state.
-const warmupRunSeconds = SMOKE ? 1 : 2;
+const warmupRunSeconds = SMOKE ? Number(SMOKE_SECONDS) : 2;
 const warmupRuns = Math.max(1, Math.round(Number(options.warmup) / warmupRunSeconds));
 const issuer = options['compare-auth'] ? await startBenchIssuer() : undefined;
 /** With --compare-interceptor, the guardrail its webhook asks: allows every call, at once. */

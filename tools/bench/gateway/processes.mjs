@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { SMOKE } from '../smoke.mjs';
+
 export const here = path.dirname(fileURLToPath(import.meta.url));
 export const root = path.join(here, '../../..');
 const children = [];
@@ -162,9 +164,10 @@ function statCpuMicros(statPath) {
  * Resolves once the processes started here are quiet together (under 5% of a core for 200 ms), at most
  * after 15 s. A server that fell behind keeps working through its backlog after the load generator stops
  * (the SDK recipe on 1,000 tools does for about a second); without this, the next scenario would be
- * measured on a machine still busy with the previous one.
+ * measured on a machine still busy with the previous one. A smoke run measures nothing: it does not wait.
  */
 export async function settle() {
+  if (SMOKE) return;
   const windowMillis = 200;
   const busy = () => children.reduce((sum, child) => sum + (child.exitCode === null ? cpuMicros(child.pid) : 0), 0);
   const giveUpAt = Date.now() + 15_000;

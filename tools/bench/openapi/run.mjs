@@ -20,22 +20,22 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 
 import { check, cpuMicros, mcpRequest, root, settle, start, stopAll, stopProcess } from '../gateway/processes.mjs';
-import { SMOKE, smokeRan } from '../smoke.mjs';
+import { SMOKE, SMOKE_SECONDS, smokeRan } from '../smoke.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values: options } = parseArgs({
   options: {
     rate: { type: 'string', default: SMOKE ? '200' : '2000' },
-    duration: { type: 'string', default: SMOKE ? '1' : '3' },
+    duration: { type: 'string', default: SMOKE ? SMOKE_SECONDS : '3' },
     connections: { type: 'string', default: '32' },
     rounds: { type: 'string', default: SMOKE ? '1' : '9' },
-    warmup: { type: 'string', default: SMOKE ? '1' : '10' },
+    warmup: { type: 'string', default: SMOKE ? SMOKE_SECONDS : '10' },
     smoke: { type: 'boolean', default: false },
   },
 });
 const [rate, duration, connections, rounds] = ['rate', 'duration', 'connections', 'rounds'].map((key) => Number(options[key]));
 // Under --smoke, one run of 1 s: the path, not a steady state.
-const warmupRunSeconds = SMOKE ? 1 : 2;
+const warmupRunSeconds = SMOKE ? Number(SMOKE_SECONDS) : 2;
 const warmupRuns = Math.max(1, Math.round(Number(options.warmup) / warmupRunSeconds));
 
 function startGateway(service) {
