@@ -30,7 +30,7 @@ const LEASE_POLL_MILLIS = 100;
 type Found = { readonly tokens: UserTokens; readonly name: string };
 
 /**
- * The user-token vault (issue 48; ADR 0030): a subject's tokens at an outside authorization server per
+ * The user-token vault (issue 48; ADR 0031): a subject's tokens at an outside authorization server per
  * bundle, sealed (`TokenSeal`) in a store by keyed name. Reading one that an older key sealed seals it again
  * with the newest, so a key leaves the ring only once nothing needs it. An access token near its expiry is
  * refreshed once per subject and bundle at a time: concurrent calls of this replica share one refresh, and

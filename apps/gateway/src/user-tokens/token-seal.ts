@@ -12,7 +12,7 @@ export type Opened = { readonly tokens: UserTokens; readonly key: VaultKey } | {
 
 /**
  * Seals a subject's tokens for a bundle as a compact JWE (`dir`, A256GCM: authenticated encryption, jose;
- * ADR 0030) and opens them again. The protected header, which the cipher authenticates, names the key
+ * ADR 0031) and opens them again. The protected header, which the cipher authenticates, names the key
  * (`kid`) and binds the entry to its subject and bundle (`ctx`: the entry's own keyed name), so a
  * ciphertext copied under another subject's name (or bundle's) opens to a refusal, not to tokens.
  */

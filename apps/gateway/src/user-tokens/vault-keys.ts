@@ -21,7 +21,7 @@ const derive = (material: string, purpose: string, bytes: number) =>
 /**
  * The vault's key ring from the text of `consent.vaultKey` (a mounted file or a variable): one key a line,
  * newest first; blank lines and `#` comments are skipped. The newest seals, every one opens, and an entry
- * sealed with an older key is sealed again with the newest when read (docs/adr/0030-user-token-vault.md).
+ * sealed with an older key is sealed again with the newest when read (docs/adr/0031-user-token-vault.md).
  */
 export function parseVaultKeys(text: string, source: string): VaultKey[] {
   const lines = text
