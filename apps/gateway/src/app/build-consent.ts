@@ -8,6 +8,7 @@ import { type ConsentCompleted, type ConsentLinkFor, ConsentSeals } from '../con
 import { type ConsentPage, consentPages } from '../consent/consent-pages';
 import { TokenRequests } from '../consent/outside-tokens';
 import { SignedInSubject } from '../consent/signed-in-subject';
+import { UserAuthorizations } from '../execution/user-authorizations';
 import type { RefreshUserTokens, UserTokenVault } from '../user-tokens/user-token-vault';
 
 /** The consent flow's parts (issue 48), for the call path, the vault and the HTTP front. */
@@ -18,6 +19,8 @@ export interface BuiltConsent {
   readonly refresh: RefreshUserTokens;
   /** The flow's browser pages, by path, storing into `vault` and telling `completed`. */
   pages(vault: UserTokenVault, completed: ConsentCompleted): ReadonlyMap<string, ConsentPage>;
+  /** What the call path sends for each bundle that acts as its user: the vault's token, or a consent link. */
+  callerAuthorizations(vault: UserTokenVault): UserAuthorizations;
 }
 
 /**
@@ -41,5 +44,7 @@ export function buildConsent(config: GatewayConfig, credentials: ServiceCredenti
     linkFor: seals.linkFor,
     refresh: tokens.refresher(bundles),
     pages: (vault, completed) => consentPages({ consent, bundles, seals, metadata, tokens, signedIn, vault, completed, logger }),
+    callerAuthorizations: (vault) =>
+      new UserAuthorizations(bundles.keys(), { vault, consentLink: seals.linkFor, issuer: consent.signIn.issuer }),
   };
 }

@@ -21,6 +21,7 @@ import { GatewayMetrics, type RequestOutcome } from '../management/gateway-metri
 import { startManagementServer } from '../management/health-server';
 import { buildEras, type EraObservers } from '../mcp/build-eras';
 import { connectCatalogueChanges } from '../mcp/change-notifications/catalogue-changes';
+import { connectElicitationCompletions } from '../mcp/change-notifications/elicitation-completions';
 import { connectFederatedResourceChanges } from '../mcp/change-notifications/federated-resource-changes';
 import { connectSkillChanges } from '../mcp/change-notifications/skill-changes';
 import { buildTasks } from '../tasks/build-tasks';
@@ -33,8 +34,10 @@ import { refreshOnUpstreamChanges } from '../upstreams/upstream-tool-changes';
 import { auditNames } from './audit-names';
 import { buildCallerAccess } from './build-caller-access';
 import { buildCatalogue } from './build-catalogue';
+import { buildConsent } from './build-consent';
 import { buildDefinitionPins } from './build-definition-pins';
 import { buildSkills } from './build-skills';
+import { buildUserTokenVault } from './build-user-token-vault';
 
 export interface RunningGateway {
   /** The MCP endpoint, e.g. `http://127.0.0.1:8080/mcp`. */
@@ -83,6 +86,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   });
   // The audit trail is opened below, over the catalogue; a notice comes at a refresh, once it is.
   const pins = buildDefinitionPins(mcp, credentials, logger, () => audit);
+  // Tools that act as the user (issue 48): the consent flow, and the vault it fills and refreshes through.
+  const consent = buildConsent(config, credentials, logger);
+  const userTokens = consent && buildUserTokenVault(config, credentials, consent.refresh, pins.approvalToken, logger);
   const { catalogue, routingHints, cache, changes } = buildCatalogue(mcp, logger, options.now ?? Date.now, upstreams, pins.definitions);
   // Said once at start: an MRTR retry that reaches another replica fails until the replicas share a key.
   if (mcp.requestStateKey === undefined) logger.warn('request_state_key_generated', { setting: 'mcp.requestStateKey' });
@@ -138,6 +144,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     ...(exchanges && { exchanges }),
     limit: new ToolConcurrencyLimit(mcp.toolClient),
     longCalls: tasks.longCalls,
+    ...(consent && userTokens && { userTokens: consent.callerAuthorizations(userTokens.vault) }),
     logger,
     ...(metrics && { observe: (tool, durationMs, failure) => metrics.toolCall(tool, durationMs, failure) }),
   });
@@ -184,6 +191,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     logger,
   });
   openStreams = () => eras.listeners.size + curated.openStreams();
+  const pages = consent && userTokens && consent.pages(userTokens.vault, connectElicitationCompletions(eras.listeners, changes));
   // search_tools's index is brought up to date as each new tool list is installed, not by a request.
   const stopIndexing = eras.search && catalogue.onToolsListChanged((generation) => eras.search?.reindex(generation));
   const notifications = connectCatalogueChanges({
@@ -215,6 +223,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     ...access.front,
     ...(audit && { onUnauthenticated: (refusal, context) => audit.refusedAtTheDoor(refusal, context) }),
     endpoints: audit ? curated.apps.map((endpoint) => ({ ...endpoint, dispatch: audit.audited(endpoint.dispatch) })) : curated.apps,
+    ...(pages && { pages }),
   });
   const { port, host, headersTimeoutMillis, requestTimeoutMillis, keepAliveTimeoutMillis, maxConnections } = config.server;
   const server = await listenHttp(app, {
@@ -233,7 +242,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     }),
     catalogueEtag: () => catalogue.current()?.etag,
     refreshBundle: (bundle) => catalogue.requestRefresh(bundle),
-    handlers: [approvalEndpoint({ definitions: pins.definitions, token: pins.approvalToken, catalogue })],
+    handlers: [
+      approvalEndpoint({ definitions: pins.definitions, token: pins.approvalToken, catalogue }),
+      ...(userTokens ? [userTokens.revoke] : []),
+    ],
     ...(metrics && { metrics }),
   });
   // Startup preload, routes and manifests first, then the routing hints they point to. Failures are
@@ -280,6 +292,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
         exchanges?.close(),
         audit?.close(),
         pins.close(),
+        userTokens?.close(),
       ]);
       tasks.serving?.service.close();
       logger.info('gateway_stopped', {});
