@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 
-import { CompactEncrypt, compactDecrypt } from 'jose';
+import { compactDecrypt, CompactEncrypt } from 'jose';
 
 import type { UserTokens } from './user-token-vault';
 import type { VaultKey } from './vault-keys';
