@@ -5,7 +5,10 @@
  * `server/discover`; a `tools/call` of "report" that declares the extension in its `_meta` becomes a task
  * that completes after --task-ms (default 500) with "report: <arguments.topic>"; one that does not gets the
  * result at once. `tasks/get` answers the task's state with the result inline, `tasks/cancel` acknowledges
- * and cancels. "echo" always answers at once.
+ * and cancels. "echo" always answers at once. "greet" becomes a task that first asks for input: it is
+ * `input_required` with an elicitation of the name (key "name") until a `tasks/update` answers it, and
+ * keeps asking for 200 ms after that (the answer is taken eventually, as the extension allows), then
+ * completes after --task-ms with "hello <name>" (or "no name: <action>").
  *
  *   --task-ms=<ms>     how long a task runs
  *   --record=<file>    append each request's method and whether its _meta declared the extension
@@ -30,19 +33,45 @@ const text = (value) => ({ content: [{ type: 'text', text: value }], isError: fa
 const tools = [
   { name: 'report', description: 'Writes a report, as a task', inputSchema: { type: 'object', properties: { topic: { type: 'string' } } } },
   { name: 'echo', description: 'Echoes its arguments', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+  { name: 'greet', description: 'Greets whoever answers, as a task that asks for a name', inputSchema: { type: 'object' } },
 ];
+const ASK_NAME = {
+  method: 'elicitation/create',
+  params: {
+    mode: 'form',
+    message: 'Whom shall I greet?',
+    requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+  },
+};
+const TAKES_ANSWER_MS = 200;
+
+/** A greet task waits for its name until the answer is taken; its job runs from then. */
+function waiting(task) {
+  return task.asks && (task.answer === undefined || Date.now() < task.answeredAt + TAKES_ANSWER_MS);
+}
+
+function greeting(answer) {
+  return answer.action === 'accept' ? `hello ${answer.content?.name}` : `no name: ${answer.action}`;
+}
 
 function state(task) {
-  const status = task.cancelled ? 'cancelled' : Date.now() >= task.doneAt ? 'completed' : 'working';
-  const now = new Date().toISOString();
+  if (!task.cancelled && waiting(task)) return { ...base(task, 'input_required'), inputRequests: { name: ASK_NAME } };
+  const doneAt = task.asks ? task.answeredAt + TAKES_ANSWER_MS + taskMs : task.doneAt;
+  const status = task.cancelled ? 'cancelled' : Date.now() >= doneAt ? 'completed' : 'working';
+  return {
+    ...base(task, status),
+    ...(status === 'completed' && { result: text(task.asks ? greeting(task.answer) : `report: ${task.topic}`) }),
+  };
+}
+
+function base(task, status) {
   return {
     taskId: task.id,
     status,
     createdAt: task.createdAt,
-    lastUpdatedAt: now,
+    lastUpdatedAt: new Date().toISOString(),
     ttlMs: 60_000,
     pollIntervalMs: 100,
-    ...(status === 'completed' && { result: text(`report: ${task.topic}`) }),
   };
 }
 
@@ -68,6 +97,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
       if (!declared) return reply(id, text(`report: ${params.arguments?.topic} (at once)`));
       const task = {
         id: `task-${(next += 1)}`,
+        asks: params.name === 'greet',
         topic: params.arguments?.topic,
         doneAt: Date.now() + taskMs,
         createdAt: new Date().toISOString(),
@@ -76,10 +106,17 @@ createInterface({ input: process.stdin }).on('line', (line) => {
       return write({ jsonrpc: '2.0', id, result: { resultType: 'task', ...state(task) } });
     }
     case 'tasks/get':
+    case 'tasks/update':
     case 'tasks/cancel': {
       const task = tasks.get(params?.taskId);
       if (!task) return write({ jsonrpc: '2.0', id, error: { code: -32602, message: `unknown task ${params?.taskId}` } });
       if (method === 'tasks/get') return reply(id, state(task));
+      if (method === 'tasks/update') {
+        // An answer to a key not outstanding is ignored, as the extension says.
+        const answer = params.inputResponses?.name;
+        if (answer && task.asks && task.answer === undefined) Object.assign(task, { answer, answeredAt: Date.now() });
+        return reply(id, {});
+      }
       task.cancelled = true;
       return reply(id, {});
     }

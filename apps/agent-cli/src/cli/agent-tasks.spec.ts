@@ -13,7 +13,7 @@ import { cliTestEnv } from '../test-support/cli-env';
  * Long calls as tasks end to end (issue 47): the built CLI, a scripted model and server-everything, a real
  * 2025-11-25 server whose simulate-research-query runs as a task (about 4 s, taskSupport "required"). `run`
  * gets the handle at once, calls echo while the task runs, sleeps until the task ends and gives its result to
- * the model; in `chat`, `/tasks cancel <id>` cancels it at the server.
+ * the model (the task asks for a clarification on the way: input_required, answered on tasks/result's stream); in `chat`, `/tasks cancel <id>` cancels it at the server.
  */
 const RESEARCH = 'mcp__everything__simulate-research-query';
 
@@ -63,7 +63,8 @@ function transcript(dir: string): Array<Record<string, unknown>> {
 
 it('run: the long call becomes a task, another tool runs meanwhile, the task wakes the agent and its result reaches the model', async () => {
   const dir = await workspace([
-    { toolCalls: [{ id: 'research', name: RESEARCH, arguments: { topic: 'tidal power' } }] },
+    // Ambiguous: the task asks for a clarification on the way (input_required, a form on tasks/result's stream).
+    { toolCalls: [{ id: 'research', name: RESEARCH, arguments: { topic: 'tidal power', ambiguous: true } }] },
     { toolCalls: [{ id: 'echo', name: 'mcp__everything__echo', arguments: { message: 'meanwhile' } }] },
     { text: 'Waiting for the research.' },
     { text: 'The research on tidal power is done.' },
@@ -79,6 +80,8 @@ it('run: the long call becomes a task, another tool runs meanwhile, the task wak
   const delivered = last.find((m) => m.role === 'user' && String(m.content).startsWith('[Task '))?.content as string;
   expect(delivered).toContain(`of ${RESEARCH} ended (completed)`);
   expect(delivered).toContain('# Research Report: tidal power');
+  // The form reached the agent's elicitation handler, which declines it without a terminal; the task went on.
+  expect(delivered).toContain('**Clarification**: User declined - using default interpretation');
   expect(child.out.stdout).toContain('The research on tidal power is done.');
   expect(child.out.stderr).toMatch(/waiting for 1 task: mcp__everything__simulate-research-query \S+ working/);
   // echo's result was in before the task ended.

@@ -4,6 +4,7 @@ import { errorMessage, printableName } from '@toolmesh/protocol';
 
 import { PROGRAM } from '../program-name';
 import { errorResult, type SideEffects, type Tool, type ToolResult } from '../tools/tool';
+import { toolResultOf } from './call-tool-result';
 import type { PinState } from './pins/tool-pins';
 import type { BackgroundTasks } from './tasks/background-tasks';
 
@@ -95,7 +96,7 @@ export class McpTool implements Tool {
     try {
       const started = await this.startTask(args, signal);
       if (started) return started;
-      return toolResult(await this.client.callTool(this.definition.name, args, signal, this.callOptions()));
+      return toolResultOf(await this.client.callTool(this.definition.name, args, signal, this.callOptions()));
     } catch (error) {
       return errorResult(`${this.name} failed: ${errorMessage(error)}`);
     }
@@ -111,7 +112,7 @@ export class McpTool implements Tool {
     if (!this.background || !tasks?.supports(this.definition)) return undefined;
     const outcome = await tasks.callTool(this.definition.name, args, { signal });
     if (outcome.kind === 'input_required') return undefined;
-    if (outcome.kind === 'result') return toolResult(outcome.result);
+    if (outcome.kind === 'result') return toolResultOf(outcome.result);
     const task = this.background.track(outcome.task, { server: this.serverName, tool: this.name }, () => this.client.tasks);
     return {
       isError: false,
@@ -138,8 +139,4 @@ export class McpTool implements Tool {
         ),
     };
   }
-}
-
-function toolResult(result: CallToolResult): ToolResult {
-  return { isError: result.isError === true, content: result.content ?? [], structuredContent: result.structuredContent };
 }

@@ -17,7 +17,8 @@ import {
   type McpTransport,
 } from '@toolmesh/protocol';
 
-import { isRefusal, type ServerRequestHandlers } from './server-requests';
+import { answerServerRequest } from './input-requests';
+import type { ServerRequestHandlers } from './server-requests';
 
 /** A transport that can send one request and return its answer (Streamable HTTP). */
 export type ExchangingTransport = McpTransport & Required<Pick<McpTransport, 'exchange'>>;
@@ -202,7 +203,7 @@ class ServerRequestsOfCall {
     running.set(id, cancel);
     let reply: JSONRPCMessage;
     try {
-      reply = { jsonrpc: '2.0', id, result: await this.handle(method, params, cancel.signal) };
+      reply = { jsonrpc: '2.0', id, result: await answerServerRequest(this.handlers, method, params, cancel.signal) };
     } catch (error) {
       const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
       reply = {
@@ -218,22 +219,5 @@ class ServerRequestsOfCall {
       running.delete(id);
     }
     await this.transport.send(reply).catch(() => undefined);
-  }
-
-  private async handle(method: string, params: unknown, signal: AbortSignal): Promise<Record<string, unknown>> {
-    const { elicitation, sampling, roots } = this.handlers;
-    if (method === 'ping') return {};
-    if (method === 'roots/list' && roots) return { roots: [...(await roots())] };
-    const given = typeof params === 'object' && params !== null && !Array.isArray(params);
-    if ((method === 'elicitation/create' && elicitation) || (method === 'sampling/createMessage' && sampling)) {
-      if (!given) throw new ProtocolError(JsonRpcErrorCode.InvalidParams, `${method} needs params`);
-    }
-    if (method === 'elicitation/create' && elicitation) return { ...(await elicitation(params as never, signal)) };
-    if (method === 'sampling/createMessage' && sampling) {
-      const answer = await sampling(params as never, signal);
-      if (isRefusal(answer)) throw new ProtocolError(-1, answer.refused);
-      return { ...answer };
-    }
-    throw new ProtocolError(JsonRpcErrorCode.MethodNotFound, `Method not found: ${method.slice(0, 100)}`);
   }
 }

@@ -200,6 +200,7 @@ export class McpClient implements NotificationSource {
       era: this.sdk.getProtocolEra() === 'modern' ? 'modern' : 'legacy',
       capabilities: this.sdk.getServerCapabilities(),
       timeoutMs: this.options.requestTimeoutMs,
+      serverRequests: this.options.serverRequests ?? {},
       envelope: () => (this.envelope ??= this.modernEnvelope()),
       request: async (method, params, signal) => {
         this.assertConnected();

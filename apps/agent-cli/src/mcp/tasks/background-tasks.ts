@@ -3,6 +3,7 @@ import { errorMessage, type NotificationSource, printableName } from '@toolmesh/
 import type { ExternalEventResolver } from '@toolmesh/rewake-bridge';
 
 import { errorResult, type ToolResult } from '../../tools/tool';
+import { toolResultOf } from '../call-tool-result';
 
 /** The poll interval when the server names none, and the bounds put on the one it names. */
 const TASK_POLL = { defaultMs: 1000, minMs: 100, maxMs: 30_000, maxFailed: 3 } as const;
@@ -36,6 +37,10 @@ interface Tracked {
   ending?: boolean;
   /** Polls that failed in a row. */
   failedPolls?: number;
+  /** The keys of the input requests already answered (a server repeats each until it has its answer). */
+  readonly answered: Set<string>;
+  /** Set while the task's input is being given: a poll in between does not ask the user again. */
+  responding?: boolean;
 }
 
 /**
@@ -74,6 +79,7 @@ export class BackgroundTasks {
     const tracked: Tracked = {
       info: { ...owner, taskId: task.taskId, status: task.status, startedAt: new Date(), ...message(task) },
       client,
+      answered: new Set(),
     };
     this.tasks.set(key(owner.server, task.taskId), tracked);
     this.observe(tracked, task);
@@ -153,6 +159,7 @@ export class BackgroundTasks {
       void this.finish(tracked, task);
       return;
     }
+    if (task.status === 'input_required' && !tracked.responding) void this.respond(tracked, task);
     const interval = Math.min(TASK_POLL.maxMs, Math.max(TASK_POLL.minMs, task.pollIntervalMs ?? TASK_POLL.defaultMs));
     tracked.timer = setTimeout(() => void this.poll(tracked), interval);
   }
@@ -180,6 +187,34 @@ export class BackgroundTasks {
     }
   }
 
+  /**
+   * Gives a task that asks for input what it asks (TaskClient.respond: the server's requests go to the same
+   * handlers as a call's own, so a form is put to the user as any other), while polling goes on. A 2025-11-25
+   * server's `tasks/result` resolves with the call's result: the task ends with it; one that fails is left to
+   * the polls, which see the task's end. A 2026-07-28 request the agent cannot answer would leave the task
+   * waiting for ever: it is cancelled at its server and the call fails saying why.
+   */
+  private async respond(tracked: Tracked, task: McpTask): Promise<void> {
+    const client = tracked.client();
+    if (!client) return; // the next poll says so, and counts it
+    tracked.responding = true;
+    try {
+      const { keys, result } = await client.respond(task, tracked.answered);
+      for (const key of keys) tracked.answered.add(key);
+      if (result) this.end(tracked, { ...tracked.info, status: 'completed' }, toolResultOf(result));
+    } catch (error) {
+      if (task.inputRequests === undefined || this.closed) return;
+      await client.cancel(task.taskId).catch(() => undefined);
+      this.end(
+        tracked,
+        { ...tracked.info, status: 'cancelled' },
+        errorResult(`the task ${task.taskId} asked for input the agent could not give (${errorMessage(error)}); it was cancelled`),
+      );
+    } finally {
+      tracked.responding = false;
+    }
+  }
+
   /** Fetches an ended task's result: a completed call's result, a failed one's error, a cancelled one's note. */
   private async finish(tracked: Tracked, task: McpTask): Promise<void> {
     const info = { ...tracked.info, status: task.status };
@@ -187,12 +222,7 @@ export class BackgroundTasks {
     const client = tracked.client();
     try {
       if (!client) throw new Error(`MCP server "${tracked.info.server}" is not connected`);
-      const result = await client.result(task.taskId, task);
-      this.end(tracked, info, {
-        isError: result.isError === true,
-        content: result.content ?? [],
-        structuredContent: result.structuredContent,
-      });
+      this.end(tracked, info, toolResultOf(await client.result(task.taskId, task)));
     } catch (error) {
       this.end(tracked, info, errorResult(`${tracked.info.tool} failed: ${errorMessage(error)}`));
     }

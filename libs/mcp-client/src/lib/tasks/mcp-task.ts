@@ -1,6 +1,7 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 
 import { McpClientError, McpClientErrorCode } from '../client-errors';
+import type { InputRequest } from '../input-requests';
 
 /**
  * MCP Tasks as the client reads them in both eras: 2025-11-25's experimental `tasks` utility
@@ -37,6 +38,8 @@ export interface McpTask {
   readonly result?: CallToolResult;
   /** 2026-07-28 only: a failed task's JSON-RPC error. */
   readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown };
+  /** 2026-07-28 only: what an `input_required` task waits for, keyed by the server (answered with `tasks/update`). */
+  readonly inputRequests?: Readonly<Record<string, InputRequest>>;
 }
 
 /** A tool's `execution.taskSupport` (2025-11-25): absent means `forbidden`. */
@@ -91,6 +94,7 @@ export function readTask(era: Era, server: string, method: string, raw: unknown)
   if (era !== 'modern') return task;
   if (status === 'completed') return { ...task, result: readToolResult(server, method, object(reply.result, server, method)) };
   if (status === 'failed') return { ...task, error: readError(server, method, reply.error) };
+  if (status === 'input_required') return { ...task, inputRequests: readInputRequests(server, method, reply.inputRequests) };
   return task;
 }
 
@@ -114,6 +118,17 @@ function readError(server: string, method: string, raw: unknown): NonNullable<Mc
   if (typeof error.code !== 'number' || typeof error.message !== 'string')
     throw invalid(server, method, 'a failed task without a JSON-RPC error');
   return { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) };
+}
+
+/** An `input_required` task's requests: each an object with a method (its params, if any, an object). */
+function readInputRequests(server: string, method: string, raw: unknown): Record<string, InputRequest> {
+  const requests = object(raw, server, method);
+  for (const request of Object.values(requests)) {
+    const { method: asked, params } = object(request, server, method);
+    if (typeof asked !== 'string') throw invalid(server, method, 'an input request without a method');
+    if (params !== undefined) object(params, server, method);
+  }
+  return requests as Record<string, InputRequest>;
 }
 
 function object(raw: unknown, server: string, method: string): Record<string, unknown> {

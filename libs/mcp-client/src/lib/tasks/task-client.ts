@@ -3,6 +3,8 @@ import { ProtocolError } from '@modelcontextprotocol/client';
 import { McpMetaKey } from '@toolmesh/protocol';
 
 import { McpClientError, McpClientErrorCode } from '../client-errors';
+import { answerInputRequests } from '../input-requests';
+import type { ServerRequestHandlers } from '../server-requests';
 import {
   type McpTask,
   readTask,
@@ -24,6 +26,8 @@ export interface TaskConnection {
   readonly timeoutMs: number;
   /** A 2026-07-28 request's `_meta` envelope (protocol version, client info, client capabilities). */
   envelope(): Record<string, unknown>;
+  /** The client's answers to the server's requests, which a 2026-07-28 task's `inputRequests` get too. */
+  readonly serverRequests: ServerRequestHandlers;
   /** Sends a request past the SDK (direct-requests.ts). */
   request(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<unknown>;
 }
@@ -103,6 +107,27 @@ export class TaskClient {
     const reply = await this.connection.request('tasks/cancel', this.params(taskId), signal);
     if (this.connection.era === 'modern') return undefined;
     return readTask('legacy', this.connection.serverName, 'tasks/cancel', reply);
+  }
+
+  /**
+   * Gives an `input_required` task what it waits for, skipping the keys in `answered` (a server repeats a
+   * request until it has its answer, SEP-2663 "Task Update Requests"): 2026-07-28 answers its `inputRequests`
+   * through the client's handlers (the same as a call's own, so a form is asked as any other) and sends them
+   * with one `tasks/update`; 2025-11-25 opens `tasks/result`, on whose stream the server sends its requests
+   * to the same handlers, and which then resolves with the call's result (returned). Returns the keys answered.
+   */
+  async respond(
+    task: McpTask,
+    answered: ReadonlySet<string>,
+    signal?: AbortSignal,
+  ): Promise<{ readonly keys: readonly string[]; readonly result?: CallToolResult }> {
+    if (this.connection.era === 'legacy') return { keys: [], result: await this.result(task.taskId, task, signal) };
+    const outstanding = Object.fromEntries(Object.entries(task.inputRequests ?? {}).filter(([key]) => !answered.has(key)));
+    const keys = Object.keys(outstanding);
+    if (keys.length === 0) return { keys };
+    const inputResponses = await answerInputRequests(this.connection.serverRequests, outstanding, signal ?? new AbortController().signal);
+    await this.connection.request('tasks/update', { ...this.params(task.taskId), inputResponses }, signal);
+    return { keys };
   }
 
   /** `tasks/list`, one page (2025-11-25 servers that offer it). */
