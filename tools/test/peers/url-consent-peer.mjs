@@ -11,7 +11,7 @@
  *   /consent?key=<tool>-<era>&id=<elicitationId>   the page: marks the consent given (a browser's GET)
  *   /__calls   how many times each tool was called, by "<tool>-<era>", and the consents given
  *
- * Tools: "saas_read" (needs its consent, then answers "saas data for <era>"); "phish" (asks for an http://
+ * Tools: "saas_read" and "saas_write" (each needs its consent, then answers "saas data for <era>"); "phish" (asks for an http://
  * page on another host, which a client must refuse); "stubborn" (asks again even after its page was opened).
  */
 import { randomUUID } from 'node:crypto';
@@ -43,7 +43,7 @@ function consentPage(tool, era) {
 
 function mcpServer(era) {
   const server = new McpServer({ name: 'url-consent-peer', version: '1.0.0' });
-  for (const tool of ['saas_read', 'phish', 'stubborn']) {
+  for (const tool of ['saas_read', 'saas_write', 'phish', 'stubborn']) {
     server.registerTool(tool, { description: `Reads from the SaaS as the user (${tool})` }, async (ctx) => {
       const key = `${tool}-${era}`;
       calls[key] = (calls[key] ?? 0) + 1;

@@ -4,6 +4,7 @@ import path from 'node:path';
 
 import { REPO_ROOT, type ServerProcess, spawnNodeScript } from '@toolmesh/test-peers/server-process';
 
+import { startScriptedLlmServer } from '../agent/test-support/scripted-llm-server';
 import { cliTestEnv } from '../test-support/cli-env';
 import { ExitCode } from './exit-codes';
 import { runCli } from './run-cli';
@@ -20,17 +21,17 @@ const dir = mkdtempSync(path.join(tmpdir(), 'agent-cli-url-elicitation-'));
 const BROWSER = path.join(REPO_ROOT, 'apps/agent-cli/src/test-support/headless-browser.cjs');
 let peer: ServerProcess;
 let origin: string;
+let servers: string;
 
 beforeAll(async () => {
   const started = await spawnNodeScript(path.join(REPO_ROOT, 'tools/test/peers/url-consent-peer.mjs'), {}, /LISTENING (\S+)/);
   peer = started;
   origin = started.match[1];
-  writeFileSync(
-    path.join(dir, 'agent-cli.yaml'),
+  servers =
     `mcp:\n  servers:\n` +
-      `    - { name: legacy, url: "${origin}/legacy", era: legacy }\n` +
-      `    - { name: modern, url: "${origin}/modern", era: "2026-07-28" }\n`,
-  );
+    `    - { name: legacy, url: "${origin}/legacy", era: legacy }\n` +
+    `    - { name: modern, url: "${origin}/modern", era: "2026-07-28" }\n`;
+  writeFileSync(path.join(dir, 'agent-cli.yaml'), servers);
 });
 afterAll(() => peer?.stop());
 
@@ -67,7 +68,10 @@ const enterOnceConsented = (key: string) => async () => {
 };
 
 /** The CLI in process; `onStderr` sees each piece of stderr as it is written (the user reading the screen). */
-async function cli(args: readonly string[], options: { terminal?: Terminal; home?: string; onStderr?: (text: string) => void } = {}) {
+async function cli(
+  args: readonly string[],
+  options: { terminal?: Terminal; home?: string; config?: string; onStderr?: (text: string) => void } = {},
+) {
   const out = { stdout: '', stderr: '' };
   const io = {
     stdout: (text: string) => void (out.stdout += text),
@@ -78,7 +82,8 @@ async function cli(args: readonly string[], options: { terminal?: Terminal; home
     terminal: options.terminal,
   };
   const env = cliTestEnv({ PATH: process.env.PATH, BROWSER, HOME: options.home ?? mkdtempSync(path.join(tmpdir(), 'browser-home-')) });
-  const code = await runCli(['--config', path.join(dir, 'agent-cli.yaml'), ...args], io, { version: '0.0.0-test', cwd: dir, env });
+  const config = options.config ?? path.join(dir, 'agent-cli.yaml');
+  const code = await runCli(['--config', config, ...args], io, { version: '0.0.0-test', cwd: dir, env });
   return { code, ...out };
 }
 
@@ -161,5 +166,29 @@ describe('without a terminal, the page is printed and never opened', () => {
     expect(`${stdout}${stderr}`).toMatch(
       /MCP server "modern" needs the user to open 127\.0\.0\.1:\d+ first: there is no terminal to say when it is done: open it, then call the tool again/,
     );
+  });
+});
+
+describe('in the agent loop', () => {
+  it("--yes approves the model's call as before, and never the page: it is opened only after the user's yes", async () => {
+    const llm = await startScriptedLlmServer([{ toolCalls: [{ name: 'mcp__legacy__saas_write', arguments: {} }] }, { text: 'Written.' }]);
+    try {
+      const config = path.join(dir, 'agent-llm.yaml');
+      writeFileSync(config, `llm:\n  baseUrl: ${llm.baseUrl}\n  model: scripted-model\n${servers}`);
+      const terminal = person(['y', untilEnded]);
+      const { code, stdout } = await cli(['run', '--yes', 'write it to the SaaS'], { terminal, config });
+
+      // No approval question (--yes), the page's question still asked.
+      expect(terminal.questions).toEqual([
+        'Open it in your browser? [y/N] ',
+        expect.stringMatching(/^Press Enter once you are done there/),
+      ]);
+      expect(code).toBe(ExitCode.Ok);
+      expect(stdout).toContain('Written.');
+      expect(JSON.stringify(llm.requests[1].body.messages)).toContain('saas data for legacy');
+      expect((await peerState()).calls['saas_write-legacy']).toBe(2);
+    } finally {
+      await llm.close();
+    }
   });
 });
