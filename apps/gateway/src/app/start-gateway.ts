@@ -10,7 +10,6 @@ import { otlpExportOf } from '../call/otlp-export';
 import { RequestStateSeal } from '../call/request-state-seal';
 import { ServiceCredentials } from '../call/service-credentials';
 import type { GatewayConfig } from '../config/gateway-config';
-import { knownNames } from '../config/interceptor-settings';
 import { approvalEndpoint } from '../definitions/approval-endpoint';
 import { buildCuratedEndpoints } from '../endpoints/curated-endpoints';
 import { featureStateBinding } from '../execution/request-state-binding';
@@ -110,7 +109,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   // OpenTelemetry (ADR 0015, 0030): the traces and the audit trail's log records go to one collector.
   const otlp = otlpExportOf(options.env, mcp.serverInfo.version);
   const audit = AuditTrail.open(config.audit, names, options.env, logger, otlp);
-  const intercept = buildCallInterceptors(config.interceptors, knownNames(config), credentials);
+  const intercept = buildCallInterceptors(config.interceptors, credentials);
   const exchanges =
     config.auth &&
     BundleTokenExchanges.of(

@@ -68,22 +68,24 @@ describe('interceptors configuration', () => {
       'interceptors[0] (no-drop).refuse[1].pattern: pattern "(a)\\1" cannot run in linear time',
     ],
   ])('refuses %j when the interceptors are built, naming the rule', (entries, message) => {
-    expect(() => buildCallInterceptors(entries, KNOWN, NO_SECRETS)).toThrow(message);
+    expect(() => buildCallInterceptors(checkInterceptorSettings(entries, KNOWN), NO_SECRETS)).toThrow(message);
   });
 
   it('builds nothing when none is configured', () => {
-    expect(buildCallInterceptors(undefined, KNOWN, NO_SECRETS)).toBeUndefined();
-    expect(buildCallInterceptors([], KNOWN, NO_SECRETS)).toBeUndefined();
+    expect(buildCallInterceptors(undefined, NO_SECRETS)).toBeUndefined();
+    expect(buildCallInterceptors([], NO_SECRETS)).toBeUndefined();
   });
 
   it('selects by endpoint, bundle and tool pattern, and gives a tool no interceptor selects no chain', () => {
     const interceptors = buildCallInterceptors(
-      [
-        { ...refuse, name: 'sql', tools: ['sql_*'] },
-        { ...refuse, name: 'db', bundles: ['db'] },
-        { ...refuse, name: 'support', endpoints: ['support'] },
-      ],
-      KNOWN,
+      checkInterceptorSettings(
+        [
+          { ...refuse, name: 'sql', tools: ['sql_*'] },
+          { ...refuse, name: 'db', bundles: ['db'] },
+          { ...refuse, name: 'support', endpoints: ['support'] },
+        ],
+        KNOWN,
+      ),
       NO_SECRETS,
     );
     const names = (tool = testTool('echo'), endpoint?: string) => interceptors?.chainFor(tool, endpoint)?.names ?? [];

@@ -4,12 +4,10 @@ import { Agent } from 'undici';
 
 import { toolPattern } from '../auth/tool-pattern';
 import {
-  checkInterceptorSettings,
   DEFAULT_MAX_REPLY_BYTES,
   DEFAULT_TIMEOUT_MS,
   interceptorConfigInvalid,
   type InterceptorSettings,
-  type KnownNames,
   PERSONAL_DATA_KINDS,
   type RefuseRule,
 } from '../config/interceptor-settings';
@@ -60,12 +58,16 @@ function selects(entry: Selecting, tool: ToolDefinition, endpoint: string | unde
 }
 
 /**
- * The configuration's `interceptors`, checked and built, or undefined when there are none: then no call
- * meets a chain, a lookup or a promise of them (issue 46: nothing is paid when none is configured).
+ * The configuration's `interceptors` built, or undefined when there are none: then no call meets a chain, a
+ * lookup or a promise of them (issue 46: nothing is paid when none is configured). Their settings were
+ * checked when the configuration loaded (checkInterceptorSettings); what only building can find, a refuse
+ * rule's path or pattern, is refused here.
  */
-export function buildCallInterceptors(settings: unknown, known: KnownNames, secrets: SecretReader): CallInterceptors | undefined {
-  if (settings === undefined || (Array.isArray(settings) && settings.length === 0)) return undefined;
-  const entries = checkInterceptorSettings(settings, known);
+export function buildCallInterceptors(
+  entries: readonly InterceptorSettings[] | undefined,
+  secrets: SecretReader,
+): CallInterceptors | undefined {
+  if (entries === undefined || entries.length === 0) return undefined;
   // One connection pool for every webhook, kept alive: a guardrail is asked on each call it selects.
   const dispatcher = entries.some((entry) => entry.kind === 'webhook') ? new Agent({ keepAliveTimeout: 10_000 }) : undefined;
   return new CallInterceptors(
