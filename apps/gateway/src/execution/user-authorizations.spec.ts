@@ -1,12 +1,13 @@
 import type { AuthenticatedCaller } from '@toolmesh/transport-http/server';
 
 import type { CallerAuthorization } from '../call/user-consent';
+import type { ConsentLinkFor } from '../consent/consent-links';
 import { GatewayErrorCode } from '../errors/gateway-errors';
 import { MemorySealedTokenStore } from '../user-tokens/sealed-token-store';
 import { SealedTokenVault } from '../user-tokens/sealed-token-vault';
 import { TokenSeal } from '../user-tokens/token-seal';
 import { parseVaultKeys } from '../user-tokens/vault-keys';
-import { type ConsentLinkFor, UserAuthorizations } from './user-authorizations';
+import { UserAuthorizations } from './user-authorizations';
 
 const ISSUER = 'https://login.example.com';
 const SAAS_TOKEN = 'saas-access-token-of-alice';

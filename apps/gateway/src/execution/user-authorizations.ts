@@ -2,11 +2,9 @@ import { errorMessage } from '@toolmesh/protocol';
 import type { AuthenticatedCaller } from '@toolmesh/transport-http/server';
 
 import type { CallerAuthorization, ConsentRequired } from '../call/user-consent';
+import type { ConsentLinkFor } from '../consent/consent-links';
 import { GatewayError, GatewayErrorCode } from '../errors/gateway-errors';
 import type { UserTokenVault } from '../user-tokens/user-token-vault';
-
-/** The consent link for a subject and bundle (consent/ makes it: sealed, single-purpose, any replica opens it). */
-export type ConsentLinkFor = (subject: string, bundle: string) => { readonly url: string; readonly elicitationId: string };
 
 /** What every bundle that acts as its user shares. */
 interface UserAuthorizationDeps {
