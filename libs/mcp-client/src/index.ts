@@ -27,7 +27,6 @@ export { McpSession, type SessionConnection, type SessionState } from './lib/ses
 export {
   type CreateMessageRequestParams,
   type CreateMessageResult,
-  type ElicitRequestURLParams,
   type ElicitResult,
   type SamplingRefusal,
   type ServerRequestHandlers,

@@ -28,6 +28,7 @@ import {
 import { registerPrompts, registerResources, registerSubscriptions } from './conformance-features-catalogue.mjs';
 import { registerInputRequiredTools } from './conformance-features-input-required.mjs';
 import { registerTools, REQUEST_STATES } from './conformance-features-tools.mjs';
+import { sendWebResponse, webRequestOf } from './web-exchange.mjs';
 
 /** A server of everything; a 2025 (`legacy`) one also takes subscriptions, which the 2026-07-28 revision removed. */
 function mcpServer(legacy) {
@@ -80,33 +81,12 @@ async function legacyResponse(request) {
   return transport.handleRequest(request);
 }
 
-async function readBody(req) {
-  const chunks = [];
-  for await (const chunk of req) chunks.push(chunk);
-  return chunks.length && req.method !== 'GET' ? Buffer.concat(chunks) : undefined;
-}
-
 const http = createServer(async (req, res) => {
-  const body = await readBody(req);
-  const headers = new Headers();
-  for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(key, value);
-  const request = new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body });
+  const request = await webRequestOf(req);
   // dns-rebinding-protection: a foreign Host or Origin is refused before anything is served.
   const refused =
     hostHeaderValidationResponse(request, localhostAllowedHostnames()) ?? originValidationResponse(request, localhostAllowedOrigins());
-  const response = refused ?? ((await isLegacyRequest(request)) ? await legacyResponse(request) : await modern.fetch(request));
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (!response.body) return res.end();
-  // Event-stream answers, passed on as they come (a call's progress goes on its stream before the result);
-  // a caller that goes away ends the stream.
-  const reader = response.body.getReader();
-  res.on('close', () => void reader.cancel().catch(() => undefined));
-  try {
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) res.write(chunk.value);
-  } catch {
-    // the caller went away
-  }
-  res.end();
+  await sendWebResponse(res, refused ?? ((await isLegacyRequest(request)) ? await legacyResponse(request) : await modern.fetch(request)));
 });
 
 http.listen(0, '127.0.0.1', () => {

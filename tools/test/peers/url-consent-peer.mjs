@@ -25,6 +25,8 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 
+import { sendWebResponse, webRequestOf } from './web-exchange.mjs';
+
 let origin = '';
 const consented = new Set();
 const calls = {};
@@ -89,22 +91,8 @@ const http = createServer(async (req, res) => {
     await notify?.().catch(() => undefined);
     return res.writeHead(200, { 'content-type': 'text/plain' }).end('Consent given; you may close this page.');
   }
-  const chunks = [];
-  for await (const chunk of req) chunks.push(chunk);
-  const headers = new Headers();
-  for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(key, value);
-  const request = new Request(url, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
-  const response = url.pathname === '/modern' ? await modern.fetch(request) : await legacyResponse(request);
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (!response.body) return res.end();
-  const reader = response.body.getReader();
-  req.on('close', () => void reader.cancel().catch(() => undefined));
-  try {
-    for (let next = await reader.read(); !next.done; next = await reader.read()) res.write(next.value);
-  } catch {
-    // the client went away
-  }
-  res.end();
+  const request = await webRequestOf(req);
+  await sendWebResponse(res, url.pathname === '/modern' ? await modern.fetch(request) : await legacyResponse(request));
 });
 
 http.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {

@@ -10,7 +10,7 @@ import {
   type Root,
 } from '@modelcontextprotocol/client';
 
-export type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestURLParams, ElicitResult };
+export type { CreateMessageRequestParams, CreateMessageResult, ElicitResult };
 
 /**
  * URL-mode elicitation beyond the requests themselves (2025-11-25): a tool call refused with `-32042`
