@@ -9,6 +9,7 @@ import { type AuditDecision, AUDITED_METHODS, type AuditEvent, type AuditNotice,
 import { AuditFile } from './audit-file';
 import { AuditOtelLogs } from './audit-otel-logs';
 import { AuditRecord, withAuditRecord } from './audit-record';
+import { isoTimeNow } from './audit-time';
 import { CallerHash } from './caller-hash';
 
 /** Where an audited request's names come from: the gateway's own lookups, never the caller's text as it is. */
@@ -85,7 +86,7 @@ export class AuditTrail {
     const named = method === 'tools/call' ? this.toolNamed(headerValue(context, 'mcp-name'), context) : undefined;
     this.write({
       type: 'request',
-      time: new Date().toISOString(),
+      time: isoTimeNow(),
       guid: context.guid,
       requestId: context.requestId,
       endpoint: this.names.endpoint(context),
@@ -101,7 +102,7 @@ export class AuditTrail {
 
   /** An event of the gateway's own, not of a request: a tool's changed definition (policy `warn`). */
   notice(notice: AuditNotice): void {
-    this.write({ type: 'notice', time: new Date().toISOString(), ...notice });
+    this.write({ type: 'notice', time: isoTimeNow(), ...notice });
   }
 
   /** Events dropped since start by either sink (a full buffer, a failed file or export). */
@@ -152,7 +153,7 @@ function requestEvent(
   const { caller } = context;
   return {
     type: 'request',
-    time: new Date().toISOString(),
+    time: isoTimeNow(),
     guid: context.guid,
     requestId: context.requestId,
     endpoint: trail.endpointOf(context),
