@@ -27,7 +27,7 @@ const BROWSER_ENV = [
  * or it could not start (the printed address is then the way in). The launcher is not waited for: it
  * exits once it has handed the URL over, and a browser it started may run until the user closes it.
  */
-export async function launchBrowser(url: URL, env: NodeJS.ProcessEnv): Promise<ChildProcess | undefined> {
+async function launchBrowser(url: URL, env: NodeJS.ProcessEnv): Promise<ChildProcess | undefined> {
   const command = env.BROWSER || (process.platform === 'darwin' ? 'open' : env.DISPLAY || env.WAYLAND_DISPLAY ? 'xdg-open' : undefined);
   if (command === undefined) return undefined;
   const childEnv = Object.fromEntries(BROWSER_ENV.filter((name) => env[name] !== undefined).map((name) => [name, env[name] as string]));
