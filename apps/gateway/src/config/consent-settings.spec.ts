@@ -59,6 +59,11 @@ describe('consent settings (issue 48)', () => {
       `${auth}${bundle.replace('{ env: SAAS_SECRET }', 's3cret')}${consent}`,
       'clientSecret must be object',
     ],
+    [
+      'userAuthorization on an MCP server bundle',
+      `${auth}${bundle.replace('serviceDomain: "https://api.saas.example", openapi: { documentFile: api.yaml }', 'mcpServer: { url: "https://mcp.saas.example/mcp" }')}${consent}`,
+      'userAuthorization is not yet for MCP server bundles',
+    ],
   ])('refuse %s', (_, text, message) => {
     expect(() => loadConfig({ file: yamlFile(text), env: {} })).toThrow(
       expect.objectContaining({ code: 'gateway.config_invalid', message: expect.stringContaining(message) }),

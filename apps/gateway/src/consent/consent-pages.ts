@@ -149,6 +149,8 @@ export function consentPages(options: ConsentPagesOptions): ReadonlyMap<string, 
       state,
       ...pkce(verifier),
       ...(authorization.resource !== undefined && { resource: authorization.resource }),
+      // OpenID Connect Core §11: a server grants `offline_access` (a refresh token) only when consent is asked.
+      ...(authorization.scopes.includes('offline_access') && { prompt: 'consent' }),
     });
     res.writeHead(302, { location: url, 'cache-control': 'no-store' }).end();
   });
