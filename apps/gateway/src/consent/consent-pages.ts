@@ -57,7 +57,7 @@ class Refusal extends Error {
 }
 
 /**
- * The consent flow's three pages (docs/gateway.md, "Tools that act as the user"; ADR 0031):
+ * The consent flow's three pages (docs/gateway.md, "Tools that act as the user"; ADR 0032):
  *
  * 1. `<path>?request=<sealed>`, the link a caller was sent: the person signs in at the gateway's own issuer
  *    (OpenID Connect, code with PKCE), so that the gateway knows who opened it;
