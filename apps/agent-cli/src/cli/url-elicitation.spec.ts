@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -70,7 +70,7 @@ const enterOnceConsented = (key: string) => async () => {
 /** The CLI in process; `onStderr` sees each piece of stderr as it is written (the user reading the screen). */
 async function cli(
   args: readonly string[],
-  options: { terminal?: Terminal; home?: string; config?: string; onStderr?: (text: string) => void } = {},
+  options: { terminal?: Terminal; home?: string; config?: string; browser?: string; onStderr?: (text: string) => void } = {},
 ) {
   const out = { stdout: '', stderr: '' };
   const io = {
@@ -81,7 +81,8 @@ async function cli(
     },
     terminal: options.terminal,
   };
-  const env = cliTestEnv({ PATH: process.env.PATH, BROWSER, HOME: options.home ?? mkdtempSync(path.join(tmpdir(), 'browser-home-')) });
+  const home = options.home ?? mkdtempSync(path.join(tmpdir(), 'browser-home-'));
+  const env = cliTestEnv({ PATH: process.env.PATH, BROWSER: options.browser ?? BROWSER, HOME: home });
   const config = options.config ?? path.join(dir, 'agent-cli.yaml');
   const code = await runCli(['--config', config, ...args], io, { version: '0.0.0-test', cwd: dir, env });
   return { code, ...out };
@@ -134,9 +135,50 @@ describe('on a terminal, the page is opened in the browser once the user says ye
   });
 });
 
+describe('a page not finished', () => {
+  it('fails the call when the user says no, and a browser still running ends with the agent', async () => {
+    const declined = await cli(['call', 'mcp__legacy__stubborn', '{}'], { terminal: person(['n']) });
+    expect(declined.code).toBe(ExitCode.Failure);
+    expect(`${declined.stdout}${declined.stderr}`).toMatch(/needs the user to open 127\.0\.0\.1:\d+ first: the user declined to open it/);
+
+    // A browser that never exits: it is ended when the agent is.
+    const home = mkdtempSync(path.join(tmpdir(), 'browser-home-'));
+    const lingering = path.join(home, 'lingering-browser.sh');
+    writeFileSync(lingering, '#!/bin/sh\necho $$ > "$HOME/browser.pid"\nexec sleep 60\n');
+    chmodSync(lingering, 0o755);
+    const pidFile = path.join(home, 'browser.pid');
+    const waitForPid = async () => {
+      while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8') === '') await new Promise((resolve) => setTimeout(resolve, 20));
+      return '';
+    };
+    const opened = await cli(['call', 'mcp__legacy__stubborn', '{}'], { terminal: person(['y', waitForPid]), home, browser: lingering });
+    expect(opened.code).toBe(ExitCode.Failure);
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let waited = 0; alive() && waited < 2000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(alive()).toBe(false);
+  });
+
+  it('fails the call after serverRequests.urlWaitMs, naming the limit', async () => {
+    const config = path.join(dir, 'agent-short-wait.yaml');
+    writeFileSync(config, servers.replace('era: legacy }', 'era: legacy, serverRequests: { urlWaitMs: 300 } }'));
+    const { code, stdout, stderr } = await cli(['call', 'mcp__legacy__stubborn', '{}'], { config });
+    expect(code).toBe(ExitCode.Failure);
+    expect(`${stdout}${stderr}`).toContain('it was not done within serverRequests.urlWaitMs (300 ms); open it, then call the tool again');
+  });
+});
+
 describe('without a terminal, the page is printed and never opened', () => {
   it('2025-11-25: the agent waits for the completion notification, retries once, and a second -32042 fails the call', async () => {
     const home = mkdtempSync(path.join(tmpdir(), 'browser-home-'));
+    const before = (await peerState()).calls['stubborn-legacy'] ?? 0;
     const opened: Promise<unknown>[] = [];
     const { code, stdout, stderr } = await cli(['call', 'mcp__legacy__stubborn', '{}'], {
       home,
@@ -154,7 +196,7 @@ describe('without a terminal, the page is printed and never opened', () => {
     expect(`${stdout}${stderr}`).toContain(
       'MCP server "legacy" still asks for a URL to be opened after the user opened it; the call is not retried again',
     );
-    expect((await peerState()).calls['stubborn-legacy']).toBe(2);
+    expect((await peerState()).calls['stubborn-legacy']).toBe(before + 2);
     expect(existsSync(path.join(home, 'browser-env.json'))).toBe(false);
   });
 
