@@ -85,6 +85,19 @@ it("refuses user B completing user A's consent link, storing nothing: A's tokens
   expect((await callAs(bobToken)).link).toBeDefined();
 });
 
+it('refuses an altered link, and a flow state brought back without the browser that started it', async () => {
+  const altered = aliceLink.replace(/.(.)$/, (_, last: string) => `${last === 'A' ? 'B' : 'A'}${last}`);
+  const page = await alice.open(altered);
+  expect({ status: page.status, text: page.text }).toEqual({ status: 400, text: expect.stringContaining('was not made by this gateway') });
+
+  // The sign-in's return, replayed from a browser without the flow's cookie (login CSRF), is refused.
+  const started = await fetch(aliceLink, { redirect: 'manual' });
+  const state = new URL(started.headers.get('location') ?? '').searchParams.get('state') ?? '';
+  const replayed = await fetch(`http://127.0.0.1:${peers.port}/consent/signed-in?code=x&state=${encodeURIComponent(state)}`);
+  expect(replayed.status).toBe(400);
+  expect(await replayed.text()).toContain('gateway.consent_refused');
+});
+
 it('refreshes an expired SaaS access token with its refresh token, without a new consent', async () => {
   const before = (await callAs(aliceToken)).api;
   expect(before?.user).toBe('alice');
