@@ -104,7 +104,7 @@ const GATEWAY_FLOORS = [
   'errors',
   'config',
   'call',
-  ['tool-client', 'tracing', 'management', 'auth', 'audit', 'definitions', 'user-tokens'],
+  ['tool-client', 'tracing', 'management', 'auth', 'audit', 'definitions', 'user-tokens', 'task-state'],
   ['limits', 'interceptors', 'consent'],
   'upstreams',
   ['execution', 'skills'],

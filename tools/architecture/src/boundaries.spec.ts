@@ -260,12 +260,22 @@ const forbidden: Array<[string, Snippet, RegExp]> = [
   [
     'gateway call imports auth',
     importingAt('apps/gateway/src/call/boundary-fixture.ts', '../auth/verified-tokens'),
-    /apps\/gateway\/src\/call lies below tool-client, tracing, management, auth, audit, definitions, limits, interceptors, upstreams, execution, skills, mcp, endpoints, app, lint/,
+    /apps\/gateway\/src\/call lies below tool-client, tracing, management, auth, audit, definitions, .*task-state, limits, .*execution, skills, mcp, endpoints, app, lint/,
   ],
   [
     'gateway auth imports its neighbour tracing',
     importingAt('apps/gateway/src/auth/boundary-fixture.ts', '../tracing/tracing'),
-    /apps\/gateway\/src\/auth lies below limits, interceptors, upstreams, execution, skills, mcp, endpoints, app, lint and beside tool-client, tracing, management, audit, definitions/,
+    /apps\/gateway\/src\/auth lies below limits, interceptors, .*upstreams, execution, skills, mcp, endpoints, app, lint and beside tool-client, tracing, management, audit, definitions, .*task-state/,
+  ],
+  [
+    'gateway task-state imports execution (the tasks folder before its split, issue 47)',
+    importingAt('apps/gateway/src/task-state/boundary-fixture.ts', '../execution/tasks/task-service'),
+    /apps\/gateway\/src\/task-state lies below limits, interceptors, .*upstreams, execution, skills, mcp, endpoints, app, lint and beside tool-client, tracing, management, auth, audit, definitions/,
+  ],
+  [
+    'gateway call imports task-state (a task record lies in call/ itself)',
+    importingAt('apps/gateway/src/call/boundary-fixture.ts', '../task-state/task-store'),
+    /apps\/gateway\/src\/call lies below .*task-state/,
   ],
   [
     'gateway mcp/era-2026/handlers imports app',

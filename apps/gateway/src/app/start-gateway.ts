@@ -23,7 +23,7 @@ import { connectCatalogueChanges } from '../mcp/change-notifications/catalogue-c
 import { connectElicitationCompletions } from '../mcp/change-notifications/elicitation-completions';
 import { connectFederatedResourceChanges } from '../mcp/change-notifications/federated-resource-changes';
 import { connectSkillChanges } from '../mcp/change-notifications/skill-changes';
-import { buildTasks } from '../tasks/build-tasks';
+import { buildTasks } from '../mcp/tasks/build-tasks';
 import { resolveCallerIdentity } from '../tool-client/caller-identity';
 import { UndiciToolClient } from '../tool-client/undici-tool-client';
 import { GatewayTracing } from '../tracing/tracing';

@@ -1,6 +1,6 @@
-import type { TaskRecord } from '../tasks/task-record';
 import type { InputRequired } from './input-required';
 import type { StateRefusal } from './request-state-seal';
+import type { TaskRecord } from './task-record';
 import type { ConsentRequired } from './user-consent';
 
 /**
@@ -13,6 +13,9 @@ export interface GatewayCallToolResult {
   structuredContent?: unknown;
   isError: boolean;
 }
+
+/** A manifest tool's reply wraps its result in `{"data": ...}` (docs/manifest-format.md); an OpenAPI operation's is the result itself. */
+export type ReplyForm = 'envelope' | 'plain';
 
 /** An MCP server's `CallToolResult`, passed on whole: every content block, `structuredContent`, `isError`, `_meta`. */
 export interface ForwardedToolResult {

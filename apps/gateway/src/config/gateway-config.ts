@@ -1,10 +1,10 @@
 import type { LogFormat } from '@toolmesh/transport-http/server';
 
-import type { TaskSettings } from '../tasks/task-settings';
 import type { AuditSettings } from './audit-settings';
 import type { ConsentSettings, UserAuthorizationSettings } from './consent-settings';
 import type { EndpointSettings } from './endpoint-settings';
 import type { InterceptorSettings } from './interceptor-settings';
+import type { TaskSettings } from './task-settings';
 
 /** A tool service whose manifest the gateway reads (`mcp.bundles`, SPEC G14). */
 export interface BundleSettings {

@@ -1,13 +1,10 @@
 import type { ToolOutput } from '@toolmesh/registry';
 
 import { type InputRequired, readInputRequired } from '../call/input-required';
-import type { GatewayCallToolResult } from '../call/tool-call-outcome';
+import type { GatewayCallToolResult, ReplyForm } from '../call/tool-call-outcome';
 import type { ToolHttpResponse } from '../tool-client/tool-client';
 
 const MAX_ERROR_DETAIL = 500;
-
-/** A manifest tool's reply wraps its result in `{"data": ...}` (docs/manifest-format.md); an OpenAPI operation's is the result itself. */
-export type ReplyForm = 'envelope' | 'plain';
 
 export function toolResult(text: string, isError: boolean, durationMs: number): GatewayCallToolResult {
   return { content: [{ type: 'text', text, _meta: { searchTime: durationMs } }], isError };

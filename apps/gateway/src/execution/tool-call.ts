@@ -3,10 +3,10 @@ import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
 import type { InputAnswers } from '../call/input-required';
 import type { ToolCallOutcome } from '../call/tool-call-outcome';
 import type { TraceHeaders } from '../call/trace-context';
-import type { TaskWish } from '../tasks/long-calls';
 import type { CallerStream } from '../upstreams/caller-stream';
 import type { CallerRelay } from '../upstreams/server-request-relay';
 import { toolResult } from './result-mapper';
+import type { TaskWish } from './tasks/long-calls';
 
 /**
  * What a call carries besides its arguments: the caller's trace context, its `Idempotency-Key`, and from a

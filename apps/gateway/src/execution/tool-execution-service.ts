@@ -8,7 +8,6 @@ import { callTimeoutMillis } from '../call/call-timeout';
 import type { RequestStateSeal } from '../call/request-state-seal';
 import type { ServiceCredentials } from '../call/service-credentials';
 import type { ToolCallOutcome } from '../call/tool-call-outcome';
-import type { LongCalls } from '../tasks/long-calls';
 import type { CallerIdentity } from '../tool-client/caller-identity';
 import type { ToolClient } from '../tool-client/tool-client';
 import type { McpUpstreams } from '../upstreams/mcp-upstreams';
@@ -19,6 +18,7 @@ import { OutboundHeaders, type OutboundHeaderSettings } from './invokers/outboun
 import { ServiceInvoker } from './invokers/service-invoker';
 import { stateBinding } from './request-state-binding';
 import { toolResult } from './result-mapper';
+import type { LongCalls } from './tasks/long-calls';
 import { type CallExtras, notCalled, type ToolCallObserver } from './tool-call';
 import type { ToolConcurrencyLimit } from './tool-concurrency-limit';
 import type { UserAuthorizations } from './user-authorizations';

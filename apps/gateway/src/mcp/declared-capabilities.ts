@@ -1,7 +1,7 @@
 import { McpMethod } from '@toolmesh/protocol';
 
 import { SKILLS_EXTENSION, SkillsMethod } from '../skills/skills-protocol';
-import { TASKS_EXTENSION, TasksMethod } from '../tasks/task-wire';
+import { TASKS_EXTENSION, TasksMethod } from '../task-state/task-wire';
 
 /**
  * Each server capability, the methods a client may call once it is declared, and what is declared for it.

@@ -20,12 +20,12 @@ import type { AdmissionRefusal, CallAdmission } from '../../execution/call-admis
 import { type CallIdentity, idempotencyKey } from '../../execution/idempotency-key';
 import type { ToolExecutionService } from '../../execution/tool-execution-service';
 import type { CallInterceptors } from '../../interceptors/call-interceptors';
-import type { TasksCallEra } from '../../tasks/task-calls';
 import type { CallTrace, GatewayTracing } from '../../tracing/tracing';
 import { callerCapabilities, mayUse } from '../caller-capabilities';
 import { type ConsentAnswer, consentNotAsked } from '../consent-answers';
 import type { EraErrors } from '../era-errors';
 import { errorOutcome } from '../outcomes';
+import type { TasksCallEra } from '../tasks/task-calls';
 import type { CallStream } from './call-stream';
 import type { HandlerResult, RequestHandler } from './method-handler';
 

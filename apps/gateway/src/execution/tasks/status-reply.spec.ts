@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import type { ToolHttpResponse } from '../tool-client/tool-client';
+import type { ToolHttpResponse } from '../../tool-client/tool-client';
 import { readStatusReply } from './status-reply';
 
 const TOOL = { name: 'slow_compute' };

@@ -1,5 +1,4 @@
-import type { GatewayCallToolResult } from '../call/tool-call-outcome';
-import type { ReplyForm } from '../execution/result-mapper';
+import type { GatewayCallToolResult, ReplyForm } from './tool-call-outcome';
 
 /** MCP's task statuses (both eras); `input_required` is never reached by a REST job. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';

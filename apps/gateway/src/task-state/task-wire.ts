@@ -1,5 +1,5 @@
+import type { TaskRecord } from '../call/task-record';
 import type { GatewayCallToolResult } from '../call/tool-call-outcome';
-import type { TaskRecord } from './task-record';
 
 /** The Tasks extension's identifier (SEP-2663), declared under `extensions` at 2026-07-28. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';

@@ -6,12 +6,12 @@ import { connectKeyValueStore, type ToolDefinition } from '@toolmesh/registry';
 import { startRedis, type TestRedis } from '@toolmesh/test-peers/redis-server';
 import { createLogger } from '@toolmesh/transport-http/server';
 
-import { UndiciToolClient } from '../tool-client/undici-tool-client';
+import type { TaskSettings } from '../../config/task-settings';
+import { RedisTaskStore } from '../../task-state/redis-task-store';
+import { MemoryTaskStore, type TaskStore } from '../../task-state/task-store';
+import { UndiciToolClient } from '../../tool-client/undici-tool-client';
 import { LongCalls } from './long-calls';
-import { RedisTaskStore } from './redis-task-store';
 import { TaskService } from './task-service';
-import type { TaskSettings } from './task-settings';
-import { MemoryTaskStore, type TaskStore } from './task-store';
 
 /**
  * The poller and the stores against a real job service on loopback (a status URL answering 202 until the

@@ -2,12 +2,12 @@ import { jsonRpcError, JsonRpcErrorCode, McpMetaKey, missingRequiredClientCapabi
 import type { ToolDefinition } from '@toolmesh/registry';
 import type { RequestContext } from '@toolmesh/transport-http/server';
 
-import { callerKey } from '../auth/caller-key';
-import type { HandlerResult } from '../mcp/handlers/method-handler';
-import { errorOutcome, resultOutcome } from '../mcp/outcomes';
-import type { TaskWish } from './long-calls';
-import type { TaskRecord } from './task-record';
-import { legacyTask, modernTask, TASKS_EXTENSION } from './task-wire';
+import { callerKey } from '../../auth/caller-key';
+import type { TaskRecord } from '../../call/task-record';
+import type { TaskWish } from '../../execution/tasks/long-calls';
+import { legacyTask, modernTask, TASKS_EXTENSION } from '../../task-state/task-wire';
+import type { HandlerResult } from '../handlers/method-handler';
+import { errorOutcome, resultOutcome } from '../outcomes';
 
 /**
  * What an era adds to `tools/call` for a tool declared long-running (issue 47): whether the caller asked for

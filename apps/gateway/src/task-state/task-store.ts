@@ -1,4 +1,4 @@
-import { expiresAt, isTerminal, type TaskRecord } from './task-record';
+import { expiresAt, isTerminal, type TaskRecord } from '../call/task-record';
 
 /** A page of one caller's tasks, oldest first, and where the next page starts (opaque to clients). */
 export interface TaskPage {

@@ -1,13 +1,20 @@
 import { invalidParams, jsonRpcError, JsonRpcErrorCode, missingRequiredClientCapability, type RequestId } from '@toolmesh/protocol';
 import type { DispatchOutcome, RequestContext } from '@toolmesh/transport-http/server';
 
-import type { ModernRequestHandler } from '../mcp/era-2026/era-2026';
-import type { HandlerResult, RequestHandler } from '../mcp/handlers/method-handler';
-import { errorOutcome, resultOutcome } from '../mcp/outcomes';
+import type { TaskRecord } from '../../call/task-record';
+import type { StatusHeaders, TaskService } from '../../execution/tasks/task-service';
+import {
+  legacyTask,
+  modernDetailedTask,
+  RELATED_TASK_META,
+  type ShapeResult,
+  TASKS_EXTENSION,
+  TasksMethod,
+} from '../../task-state/task-wire';
+import type { ModernRequestHandler } from '../era-2026/era-2026';
+import type { HandlerResult, RequestHandler } from '../handlers/method-handler';
+import { errorOutcome, resultOutcome } from '../outcomes';
 import { taskOwner } from './task-calls';
-import type { TaskRecord } from './task-record';
-import type { StatusHeaders, TaskService } from './task-service';
-import { legacyTask, modernDetailedTask, RELATED_TASK_META, type ShapeResult, TASKS_EXTENSION, TasksMethod } from './task-wire';
 
 /** What the `tasks/*` handlers need: the tasks, the headers a status read made for a request carries, the era's result shaping. */
 export interface TaskMethodDeps {

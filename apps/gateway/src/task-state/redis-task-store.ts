@@ -1,6 +1,6 @@
 import type { KeyValueConnection } from '@toolmesh/registry';
 
-import { expiresAt, isTerminal, type TaskRecord } from './task-record';
+import { expiresAt, isTerminal, type TaskRecord } from '../call/task-record';
 import { decodeCursor, encodeCursor, type TaskPage, type TaskStore } from './task-store';
 
 /**

@@ -4,14 +4,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ToolDefinition } from '@toolmesh/registry';
 import type { Logger } from '@toolmesh/transport-http/server';
 
-import { GatewayErrorCode } from '../errors/gateway-errors';
-import type { ReplyForm } from '../execution/result-mapper';
-import type { ToolClient, ToolHttpResponse } from '../tool-client/tool-client';
+import { ended, isTerminal, type TaskRecord } from '../../call/task-record';
+import type { ReplyForm } from '../../call/tool-call-outcome';
+import type { TaskSettings } from '../../config/task-settings';
+import { GatewayErrorCode } from '../../errors/gateway-errors';
+import type { TaskPage, TaskStore } from '../../task-state/task-store';
+import type { ToolClient, ToolHttpResponse } from '../../tool-client/tool-client';
 import { pollDelay } from './retry-after';
 import { readStatusReply, type StatusStep } from './status-reply';
-import { ended, isTerminal, type TaskRecord } from './task-record';
-import type { TaskSettings } from './task-settings';
-import type { TaskPage, TaskStore } from './task-store';
 
 /** What a task is created from: a tool whose service accepted the call, where to poll, and for whom. */
 export interface AcceptedJob {

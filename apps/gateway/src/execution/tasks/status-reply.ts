@@ -1,11 +1,11 @@
 import { JsonRpcErrorCode } from '@toolmesh/protocol';
 import type { ToolOutput } from '@toolmesh/registry';
 
-import type { GatewayCallToolResult } from '../call/tool-call-outcome';
-import { GatewayErrorCode } from '../errors/gateway-errors';
-import { mapToolReply, type ReplyForm } from '../execution/result-mapper';
-import type { ToolHttpResponse } from '../tool-client/tool-client';
-import type { TaskError } from './task-record';
+import type { TaskError } from '../../call/task-record';
+import type { GatewayCallToolResult, ReplyForm } from '../../call/tool-call-outcome';
+import { GatewayErrorCode } from '../../errors/gateway-errors';
+import type { ToolHttpResponse } from '../../tool-client/tool-client';
+import { mapToolReply } from '../result-mapper';
 
 /** The most of a service's status message passed on to clients. */
 const MAX_STATUS_MESSAGE = 200;

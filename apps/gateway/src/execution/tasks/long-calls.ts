@@ -1,14 +1,14 @@
 import type { ToolDefinition } from '@toolmesh/registry';
 import type { HangUpSignal, Logger } from '@toolmesh/transport-http/server';
 
-import type { ToolCallOutcome } from '../call/tool-call-outcome';
-import { GatewayErrorCode } from '../errors/gateway-errors';
-import { type ReplyForm, toolResult } from '../execution/result-mapper';
-import type { AcceptedHeaders, ToolClient } from '../tool-client/tool-client';
+import type { ReplyForm, ToolCallOutcome } from '../../call/tool-call-outcome';
+import type { TaskSettings } from '../../config/task-settings';
+import { GatewayErrorCode } from '../../errors/gateway-errors';
+import type { AcceptedHeaders, ToolClient } from '../../tool-client/tool-client';
+import { toolResult } from '../result-mapper';
 import { pollDelay } from './retry-after';
 import { readStatusReply } from './status-reply';
 import type { StatusHeaders, TaskService } from './task-service';
-import type { TaskSettings } from './task-settings';
 
 /** A caller's wish that a long call be a task (the era read it): whose task it is, and the TTL it asked for. */
 export interface TaskWish {

@@ -1,12 +1,4 @@
-/** How long a poller waits between reads of a status URL: a service's Retry-After, within bounds. */
-export interface PollBounds {
-  /** Used when the service names no Retry-After (or one that does not parse). */
-  readonly defaultMillis: number;
-  /** A shorter Retry-After is raised to this: a service cannot make the gateway poll it in a loop. */
-  readonly minMillis: number;
-  /** A longer one is cut to this: a task's status is never older than this. */
-  readonly maxMillis: number;
-}
+import type { PollBounds } from '../../config/task-settings';
 
 /** RFC 9110 §10.2.3: delay-seconds (a non-negative integer). */
 const DELAY_SECONDS = /^\s*(\d{1,10})\s*$/;

@@ -1,4 +1,12 @@
-import type { PollBounds } from './retry-after';
+/** How long a poller waits between reads of a status URL: a service's Retry-After, within bounds. */
+export interface PollBounds {
+  /** Used when the service names no Retry-After (or one that does not parse). */
+  readonly defaultMillis: number;
+  /** A shorter Retry-After is raised to this: a service cannot make the gateway poll it in a loop. */
+  readonly minMillis: number;
+  /** A longer one is cut to this: a task's status is never older than this. */
+  readonly maxMillis: number;
+}
 
 /** `mcp.tasks` (docs/configuration.md): how tasks are kept and their jobs polled. */
 export interface TaskSettings {

@@ -1,15 +1,15 @@
 import { connectKeyValueStore, type ToolDefinition } from '@toolmesh/registry';
 import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
 
-import type { GatewayConfig } from '../config/gateway-config';
-import { OutboundHeaders } from '../execution/invokers/outbound-headers';
-import type { ExecutionSettings } from '../execution/tool-execution-service';
-import type { CallerIdentity } from '../tool-client/caller-identity';
-import type { ToolClient } from '../tool-client/tool-client';
-import { LongCalls, statusHeaders } from './long-calls';
-import { RedisTaskStore } from './redis-task-store';
-import { type StatusHeaders, TaskService } from './task-service';
-import { MemoryTaskStore, type TaskStore } from './task-store';
+import type { GatewayConfig } from '../../config/gateway-config';
+import { OutboundHeaders } from '../../execution/invokers/outbound-headers';
+import { LongCalls, statusHeaders } from '../../execution/tasks/long-calls';
+import { type StatusHeaders, TaskService } from '../../execution/tasks/task-service';
+import type { ExecutionSettings } from '../../execution/tool-execution-service';
+import { RedisTaskStore } from '../../task-state/redis-task-store';
+import { MemoryTaskStore, type TaskStore } from '../../task-state/task-store';
+import type { CallerIdentity } from '../../tool-client/caller-identity';
+import type { ToolClient } from '../../tool-client/tool-client';
 
 /** What the eras serve tasks with (build-eras.ts), when `mcp.tasks.enabled`. */
 export interface TaskServing {
