@@ -12,7 +12,8 @@
  *   /__calls   how many times each tool was called, by "<tool>-<era>", and the consents given
  *
  * Tools: "saas_read" and "saas_write" (each needs its consent, then answers "saas data for <era>"); "phish" (asks for an http://
- * page on another host, which a client must refuse); "stubborn" (asks again even after its page was opened).
+ * page on another host, which a client must refuse); "stubborn" (asks again even after its page was opened);
+ * at 2025-11-25, "connect" (an elicitation/create in URL mode, answering "consent <action>").
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -60,6 +61,13 @@ function mcpServer(era) {
       throw new UrlElicitationRequiredError([{ mode: 'url', elicitationId: id ?? 'phish', url, message }], 'Consent needed first');
     });
   }
+  // 2025-11-25 only: the request itself, on the call's stream; its answer says whether the user went there.
+  if (era === 'legacy')
+    server.registerTool('connect', { description: 'Asks the user to open the consent page' }, async () => {
+      const { id, url, message } = consentPage('connect', era);
+      const { action } = await server.server.elicitInput({ mode: 'url', elicitationId: id, url, message });
+      return text(`consent ${action}`);
+    });
   return server;
 }
 

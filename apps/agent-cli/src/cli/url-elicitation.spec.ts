@@ -135,6 +135,20 @@ describe('on a terminal, the page is opened in the browser once the user says ye
   });
 });
 
+describe("2025-11-25's elicitation/create in URL mode", () => {
+  it('is accepted once the user opened the page (the server follows the rest), and declined without a terminal', async () => {
+    const terminal = person(['y']);
+    const opened = await cli(['call', 'mcp__legacy__connect', '{}'], { terminal });
+    expect(opened.stderr).toMatch(consentLine('connect', 'legacy'));
+    expect(terminal.questions).toEqual(['Open it in your browser? [y/N] ']);
+    expect(opened).toMatchObject({ code: ExitCode.Ok, stdout: expect.stringContaining('consent accept') });
+
+    const printed = await cli(['call', 'mcp__legacy__connect', '{}']);
+    expect(printed.stderr).toMatch(consentLine('connect', 'legacy'));
+    expect(printed).toMatchObject({ code: ExitCode.Ok, stdout: expect.stringContaining('consent decline') });
+  });
+});
+
 describe('a page not finished', () => {
   it('fails the call when the user says no, and a browser still running ends with the agent', async () => {
     const declined = await cli(['call', 'mcp__legacy__stubborn', '{}'], { terminal: person(['n']) });

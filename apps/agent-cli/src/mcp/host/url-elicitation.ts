@@ -97,6 +97,8 @@ export class UrlElicitations implements UrlElicitationHandlers {
   /** The server's completion, the user's Enter, or the end of `waitMs`, whichever comes first. */
   private async untilDone(request: UrlRequest, completion: Promise<void> | undefined, signal?: AbortSignal): Promise<Visit> {
     const { terminal, waitMs } = this.settings;
+    // An abort that came while the user was asked is not an event any more: said here.
+    if (signal?.aborted) throw signal.reason;
     if (!terminal && !completion)
       throw this.unfinished(request, 'there is no terminal to say when it is done: open it, then call the tool again');
     const stop = new AbortController();
