@@ -10,20 +10,20 @@ export interface BrowsedPage {
 /**
  * A person's browser, scripted (issue 48): it follows redirects with a cookie jar of its own (one per origin:
  * the test's servers share a host, 127.0.0.1, on different ports) and, at an authorization server's
- * interaction page, signs in as `user` (the peer's `?login=`, what a login form would post). Each user gets
- * their own browser, so A's and B's sessions never mix.
+ * interaction page, signs in as `user` (the peer's `?login=`, what a login form would post; unset, as the
+ * peer's `--subject`). Each user gets their own browser, so A's and B's sessions never mix.
  */
 export class ScriptedBrowser {
   private readonly jars = new Map<string, Map<string, string>>();
 
-  constructor(readonly user: string) {}
+  constructor(readonly user?: string) {}
 
   /** Opens `url` and follows its redirects until a page answers, or one goes to `stopAt` (not fetched). */
   async open(url: string | URL, stopAt?: string): Promise<BrowsedPage> {
     let next = new URL(url);
     for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
       if (stopAt !== undefined && next.href.startsWith(stopAt)) return { status: 0, url: next, text: '' };
-      if (next.pathname.startsWith('/interaction/')) next.searchParams.set('login', this.user);
+      if (this.user !== undefined && next.pathname.startsWith('/interaction/')) next.searchParams.set('login', this.user);
       const jar = this.jarOf(next.origin);
       const res = await fetch(next, { redirect: 'manual', headers: jar.size ? { cookie: [...jar.values()].join('; ') } : {} });
       for (const line of res.headers.getSetCookie()) {

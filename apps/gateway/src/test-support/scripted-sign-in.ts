@@ -6,12 +6,12 @@ import type {
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 
-const MAX_REDIRECTS = 10;
+import { ScriptedBrowser } from './scripted-browser';
 
 /**
  * A user who agrees at once, for an MCP SDK's own authorization code flow (SDK 1.x and v2 call the same
  * provider methods): kept in memory, it registers as a public client with a loopback redirect URI that
- * nothing listens on. `redirectToAuthorization` does what a browser does with the authorization URL: it
+ * nothing listens on. `redirectToAuthorization` opens the authorization URL in a scripted browser, which
  * follows the authorization server's redirects through its interaction pages (with the cookies they set)
  * until they reach the redirect URI, whose parameters it keeps for the transport's `finishAuth`.
  */
@@ -71,24 +71,9 @@ export class ScriptedSignIn implements OAuthClientProvider {
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
     this.authorizations.push(authorizationUrl);
-    const cookies = new Map<string, string>();
-    let url = authorizationUrl;
-    for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
-      const res = await fetch(url, { redirect: 'manual', headers: cookies.size ? { cookie: [...cookies.values()].join('; ') } : {} });
-      for (const line of res.headers.getSetCookie()) {
-        const pair = line.split(';', 1)[0];
-        cookies.set(pair.split('=', 1)[0], pair);
-      }
-      const location = res.headers.get('location');
-      await res.arrayBuffer();
-      if (location === null) throw new Error(`the authorization server answered HTTP ${res.status} without a redirect`);
-      url = new URL(location, url);
-      if (url.href.startsWith(this.redirectUrl)) {
-        this.callback = url.searchParams;
-        return;
-      }
-    }
-    throw new Error(`more than ${MAX_REDIRECTS} redirects`);
+    const landed = await new ScriptedBrowser().open(authorizationUrl, this.redirectUrl);
+    if (landed.status !== 0) throw new Error(`the authorization server answered HTTP ${landed.status} without a redirect`);
+    this.callback = landed.url.searchParams;
   }
 
   /** The redirect URI's parameters of the last sign-in (`code`, `iss`, or the server's `error`), once. */
