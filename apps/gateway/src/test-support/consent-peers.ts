@@ -14,7 +14,7 @@ const CONSENT_CLIENT = { id: 'toolmesh-consent', secret: 'consent-client-secret'
 const SAAS_CLIENT = { id: 'toolmesh-gateway', secret: 'saas-client-secret', redirectPath: '/consent/callback' };
 
 /** The bundle whose calls act as the user at the SaaS, and its one tool (the SaaS API's operation). */
-export const SAAS_BUNDLE = 'saas';
+const SAAS_BUNDLE = 'saas';
 export const SAAS_TOOL = 'calendar_events';
 
 /**
