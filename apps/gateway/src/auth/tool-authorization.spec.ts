@@ -1,19 +1,10 @@
-import { SchemaCompiler } from '@toolmesh/protocol';
 import { CatalogueGeneration, type ToolDefinition } from '@toolmesh/registry';
 import type { AuthenticatedCaller } from '@toolmesh/transport-http/server';
 
+import { testTool } from '../test-support/test-tool';
 import { ToolAuthorization } from './tool-authorization';
 
-const tool = (name: string, requiredScopes?: string[]): ToolDefinition => ({
-  name,
-  publicTool: { name, inputSchema: { type: 'object' } },
-  endpoint: new URL(`http://tools.internal/${name}`),
-  target: { kind: 'service' },
-  inputValidator: new SchemaCompiler().compile({ type: 'object' }),
-  mcpHeaders: [],
-  routeToken: 'core',
-  ...(requiredScopes && { requiredScopes }),
-});
+const tool = (name: string, requiredScopes?: string[]): ToolDefinition => testTool(name, requiredScopes && { requiredScopes });
 const caller = (...scopes: string[]): AuthenticatedCaller => ({ subject: 'u', scopes: new Set(scopes), claims: {} });
 const names = (generation: CatalogueGeneration) => [...generation.tools.keys()];
 

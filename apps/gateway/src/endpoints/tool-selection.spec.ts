@@ -1,27 +1,13 @@
-import {
-  ANNOTATIONS_CLAIM_META_KEY,
-  canonicalDefinition,
-  DEFINITION_HASH_META_KEY,
-  definitionHash,
-  SchemaCompiler,
-} from '@toolmesh/protocol';
+import { ANNOTATIONS_CLAIM_META_KEY, canonicalDefinition, DEFINITION_HASH_META_KEY, definitionHash } from '@toolmesh/protocol';
 import { CatalogueGeneration, type ToolDefinition } from '@toolmesh/registry';
 
 import type { EndpointSettings } from '../config/endpoint-settings';
+import { testTool } from '../test-support/test-tool';
 import { CuratedCatalogue } from './curated-catalogue';
 import { OPERATOR_META_KEY, ToolSelection } from './tool-selection';
 
-const validator = new SchemaCompiler().compile({ type: 'object' });
-const tool = (name: string, routeToken: string, extra: Partial<ToolDefinition> = {}): ToolDefinition => ({
-  name,
-  publicTool: { name, description: `${name} as its owner says`, inputSchema: { type: 'object' } },
-  endpoint: new URL(`http://tools.internal/${name}`),
-  target: { kind: 'service' },
-  inputValidator: validator,
-  mcpHeaders: [],
-  routeToken,
-  ...extra,
-});
+const tool = (name: string, routeToken: string, extra: Partial<ToolDefinition> = {}): ToolDefinition =>
+  testTool(name, { publicTool: { name, description: `${name} as its owner says`, inputSchema: { type: 'object' } }, routeToken, ...extra });
 const CATALOGUE = [
   tool('customer_lookup', 'sample'),
   tool('order_search', 'sample'),

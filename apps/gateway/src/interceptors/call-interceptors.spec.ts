@@ -1,5 +1,5 @@
 import { checkInterceptorSettings } from '../config/interceptor-settings';
-import { testTool } from '../test-support/intercepted-calls';
+import { testTool } from '../test-support/test-tool';
 import { buildCallInterceptors } from './call-interceptors';
 
 const KNOWN = { endpoints: ['support'], bundles: ['core', 'db'] };
@@ -90,9 +90,9 @@ describe('interceptors configuration', () => {
     );
     const names = (tool = testTool('echo'), endpoint?: string) => interceptors?.chainFor(tool, endpoint)?.names ?? [];
     expect(names(testTool('sql_query'))).toEqual(['sql']);
-    expect(names(testTool('echo', 'db'))).toEqual(['db']);
+    expect(names(testTool('echo', { routeToken: 'db' }))).toEqual(['db']);
     expect(names(testTool('echo'), 'support')).toEqual(['support']);
-    expect(names(testTool('sql_query', 'db'), 'support')).toEqual(['sql', 'db', 'support']);
+    expect(names(testTool('sql_query', { routeToken: 'db' }), 'support')).toEqual(['sql', 'db', 'support']);
     expect(interceptors?.chainFor(testTool('echo'))).toBeUndefined();
     const tool = testTool('sql_x');
     expect(interceptors?.chainFor(tool)).toBe(interceptors?.chainFor(tool));

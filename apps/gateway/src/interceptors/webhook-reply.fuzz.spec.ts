@@ -1,6 +1,7 @@
 import { type SeededRandom, seededRandom } from '@toolmesh/test-peers/seeded-random';
 
-import { testCall, testTool } from '../test-support/intercepted-calls';
+import { testCall } from '../test-support/intercepted-calls';
+import { testTool } from '../test-support/test-tool';
 import type { Interceptor } from './interceptor';
 import { InterceptorChain } from './interceptor-chain';
 import { parseWebhookReply } from './webhook-reply';
