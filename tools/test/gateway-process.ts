@@ -18,6 +18,35 @@ ${extraMcpYaml}`,
   );
 }
 
+/** How long a federating gateway's catalogue is trusted in tests: longer than any test runs. */
+const HOUR_MILLIS = 3_600_000;
+
+/**
+ * A configuration on free ports of the MCP server bundles `bundles` (each a YAML flow mapping), whose
+ * catalogue is read again only after an hour and never for an unknown name: in a test, only a server's
+ * `list_changed`, passed on, changes what the gateway serves. `mcp`: more lines of `mcp` (`redis: {...}`);
+ * `catalogue`: more members of `mcp.catalogue` (`requestedRefreshIntervalMillis: 0`).
+ */
+export function federatingGatewayConfig(bundles: readonly string[], more: { mcp?: readonly string[]; catalogue?: string } = {}): string {
+  const catalogue = [
+    `refreshTtlMillis: ${HOUR_MILLIS}`,
+    `forcedRefreshCooldownMillis: ${HOUR_MILLIS}`,
+    ...(more.catalogue ? [more.catalogue] : []),
+  ];
+  return writeGatewayConfig(
+    [
+      'server: { port: 0, managementPort: 0 }',
+      'mcp:',
+      '  shutdownDrainMillis: 1000',
+      `  catalogue: { ${catalogue.join(', ')} }`,
+      ...(more.mcp ?? []).map((line) => `  ${line}`),
+      '  bundles:',
+      ...bundles.map((bundle) => `    - ${bundle}`),
+      '',
+    ].join('\n'),
+  );
+}
+
 /** Writes `yaml` as a gateway configuration file in a directory of its own, and returns its path. */
 export function writeGatewayConfig(yaml: string): string {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'gw-process-')), 'gateway.yaml');

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { spawnGateway, writeGatewayConfig } from '@toolmesh/test-peers/gateway-process';
+import { federatingGatewayConfig, spawnGateway } from '@toolmesh/test-peers/gateway-process';
 import { type HttpPeer, startHttpPeer } from '@toolmesh/test-peers/peers/http-peer';
 import type { ServerProcess } from '@toolmesh/test-peers/server-process';
 
@@ -20,7 +20,6 @@ import { runBuiltCli } from '../test-support/built-cli';
  * test's output (the issue's goal is 1 s; it bounds the notification's time from above by about one
  * turn, 100 ms); it is never asserted.
  */
-const HOUR = 3_600_000;
 const ECHO = 'mcp__gw__sdk_echo';
 
 describe('agent-cli hears a federated server add a tool, through the gateway (issue 28)', () => {
@@ -30,15 +29,7 @@ describe('agent-cli hears a federated server add a tool, through the gateway (is
 
   beforeAll(async () => {
     peer = await startHttpPeer();
-    const file = writeGatewayConfig(
-      `server: { port: 0, managementPort: 0 }
-mcp:
-  shutdownDrainMillis: 1000
-  catalogue: { refreshTtlMillis: ${HOUR}, forcedRefreshCooldownMillis: ${HOUR} }
-  bundles:
-    - { name: sdk, namePrefix: sdk_, mcpServer: { url: "\${SDK_URL}", era: "2025" } }
-`,
-    );
+    const file = federatingGatewayConfig(['{ name: sdk, namePrefix: sdk_, mcpServer: { url: "${SDK_URL}", era: "2025" } }']);
     front = await spawnGateway(file, { SDK_URL: peer.url });
   }, 120_000);
   afterEach(async () => {

@@ -3,7 +3,7 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { freePort } from '@toolmesh/test-peers/free-port';
-import { spawnGateway, writeGatewayConfig } from '@toolmesh/test-peers/gateway-process';
+import { federatingGatewayConfig, spawnGateway } from '@toolmesh/test-peers/gateway-process';
 import { type HttpPeer, startHttpPeer } from '@toolmesh/test-peers/peers/http-peer';
 import { startRedis, type TestRedis } from '@toolmesh/test-peers/redis-server';
 import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
@@ -74,16 +74,12 @@ describe("an MCP server's tools/list_changed reaches the front gateway's clients
     upstreamGateway = await startTestGateway(tools.url, (config) => {
       config.mcp.catalogue = { ...config.mcp.catalogue, refreshTtlMillis: HOUR, requestedRefreshIntervalMillis: 0 };
     });
-    const file = writeGatewayConfig(
-      `server: { port: 0, managementPort: 0 }
-mcp:
-  shutdownDrainMillis: 1000
-  catalogue: { refreshTtlMillis: ${HOUR}, forcedRefreshCooldownMillis: ${HOUR} }
-  redis: { url: "\${REDIS_URL}" }
-  bundles:
-    - { name: sdk, namePrefix: sdk_, mcpServer: { url: "\${SDK_URL}", era: "2025" } }
-    - { name: gateway, namePrefix: gw_, mcpServer: { url: "\${GATEWAY_URL}" } }
-`,
+    const file = federatingGatewayConfig(
+      [
+        '{ name: sdk, namePrefix: sdk_, mcpServer: { url: "${SDK_URL}", era: "2025" } }',
+        '{ name: gateway, namePrefix: gw_, mcpServer: { url: "${GATEWAY_URL}" } }',
+      ],
+      { mcp: ['redis: { url: "${REDIS_URL}" }'] },
     );
     const env = { SDK_URL: peer.url, GATEWAY_URL: upstreamGateway.url, REDIS_URL: redis.url };
     [front, replica] = await Promise.all([spawnGateway(file, env), spawnGateway(file, env)]);
