@@ -7,6 +7,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitationCompleteNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { connectKeyValueStore } from '@toolmesh/registry';
 import { freePort } from '@toolmesh/test-peers/free-port';
 import { startOAuthServer, type TestOAuthServer } from '@toolmesh/test-peers/oauth-server';
 import { startRedis, type TestRedis } from '@toolmesh/test-peers/redis-server';
@@ -239,4 +240,28 @@ it('a client that declared no URL elicitation gets an isError result naming the 
   expect(legacy.result?.content?.[0].text).toContain('/consent?request=');
   // Nothing of any token in either replica's log lines.
   expect(replicaA.logs() + replicaB.logs()).not.toMatch(JWT);
+});
+
+it('the shared Redis holds only ciphertext: each vault entry a dir/A256GCM JWE under a keyed name, and no subject or JWT in any key, header or other value', async () => {
+  const store = connectKeyValueStore({ url: redis.url, connectTimeoutMillis: 1_000, commandTimeoutMillis: 1_000 });
+  try {
+    const keys = await redis.keys();
+    // Strings only: the vault writes nothing else (the other features' indexes are not its).
+    const values = await Promise.all(keys.map((key) => store.get(key).catch(() => undefined)));
+    const vaultEntry = (key: string) => key.includes(':user-tokens:v1:') && !key.includes(':lease:');
+    const entries = keys.flatMap((key, i) => (vaultEntry(key) ? [values[i] ?? ''] : []));
+    expect(entries.length).toBeGreaterThanOrEqual(2); // alice's and bob's consents
+    const headers = entries.map((entry) => {
+      const [header, encryptedKey, ...sealed] = entry.split('.');
+      expect([encryptedKey, sealed.length]).toEqual(['', 3]); // compact JWE, `dir`: no encrypted key
+      return Buffer.from(header, 'base64url').toString('utf8');
+    });
+    for (const header of headers)
+      expect(JSON.parse(header)).toEqual({ alg: 'dir', enc: 'A256GCM', kid: expect.any(String), ctx: expect.any(String) });
+    const clear = [...keys, ...headers, ...values.filter((value, i) => value !== undefined && !vaultEntry(keys[i]))].join('\n');
+    expect(clear).not.toMatch(JWT);
+    for (const subject of ['alice', 'bob']) expect(clear).not.toContain(subject);
+  } finally {
+    store.close();
+  }
 });
