@@ -1,20 +1,11 @@
-import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 
+import { freePort } from '@toolmesh/test-peers/free-port';
 import { createLogger } from '@toolmesh/transport-http/server';
 
-import { otlpExportOf } from '../call/otlp-export';
+import { type OtlpExport, otlpExportOf } from '../call/otlp-export';
 import type { AuditEvent } from './audit-event';
 import { AuditOtelLogs } from './audit-otel-logs';
-
-/** A loopback port nothing listens on: a collector that is down refuses each export at once. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const notice: AuditEvent = { type: 'notice', time: new Date().toISOString(), decision: { stage: 'definition', outcome: 'allow' } };
 
@@ -26,8 +17,10 @@ describe('AuditOtelLogs', () => {
       format: 'kv',
       stream: new Writable({ write: (chunk: Buffer, _encoding, done) => done(void (logs += chunk.toString('utf8'))) }),
     });
-    const otlp = otlpExportOf({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${await closedPort()}` }, '0.0.0') ?? fail('no export');
-    const sink = new AuditOtelLogs(otlp, 64, logger);
+    // A port nobody listens on: the collector is down, and refuses each export at once.
+    const otlp = otlpExportOf({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${await freePort()}` }, '0.0.0');
+    expect(otlp?.url('logs')).toMatch(/\/v1\/logs$/);
+    const sink = new AuditOtelLogs(otlp as OtlpExport, 64, logger);
     for (let n = 0; n < 70; n += 1) sink.emit(notice, JSON.stringify(notice), undefined);
     expect(sink.dropped).toBe(6);
     logger.flush();

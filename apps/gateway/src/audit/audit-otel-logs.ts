@@ -6,8 +6,8 @@ import { BatchLogRecordProcessor, LoggerProvider, type LogRecordExporter, type R
 import type { Logger } from '@toolmesh/transport-http/server';
 
 import type { OtlpExport } from '../call/otlp-export';
-import type { AuditEvent } from './audit-event';
 import { AuditDrops } from './audit-drops';
+import type { AuditEvent } from './audit-event';
 
 /** Records are exported together at most this long after they were emitted: one POST for a burst of calls. */
 const EXPORT_DELAY_MILLIS = 1_000;
