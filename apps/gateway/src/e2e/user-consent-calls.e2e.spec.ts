@@ -1,20 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitationCompleteNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connectKeyValueStore } from '@toolmesh/registry';
 import { freePort } from '@toolmesh/test-peers/free-port';
-import { startOAuthServer, type TestOAuthServer } from '@toolmesh/test-peers/oauth-server';
 import { startRedis, type TestRedis } from '@toolmesh/test-peers/redis-server';
-import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
 
-import { CONSENT_DEFAULTS } from '../config/consent-settings';
-import { AUTH_DEFAULTS } from '../config/defaults';
+import { type ConsentPeers, SAAS_TOOL, startConsentPeers } from '../test-support/consent-peers';
 import { ScriptedBrowser } from '../test-support/scripted-browser';
 import { startTestGateway, type TestGateway } from '../test-support/test-gateway';
 
@@ -29,110 +21,37 @@ import { startTestGateway, type TestGateway } from '../test-support/test-gateway
  */
 const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/;
 const OPERATOR_TOKEN = 'operator-token-0123456789abcdef';
-const SIGNED_IN = '/consent/signed-in';
 
-let tools: SampleToolService;
 let redis: TestRedis;
-let issuer: TestOAuthServer;
-let saas: TestOAuthServer;
+let peers: ConsentPeers;
 let replicaA: TestGateway;
 let replicaB: TestGateway;
-let audience: string;
 
-/** The caller's access token to the gateway, as `user` (authorization code with PKCE at the gateway's issuer). */
-async function signIn(user: string): Promise<string> {
-  const metadata = (await (await fetch(`${issuer.issuer}/.well-known/openid-configuration`)).json()) as Record<string, string>;
-  const verifier = randomBytes(32).toString('base64url');
-  const redirect = `http://127.0.0.1:9${SIGNED_IN}`;
-  const authorize = new URL(metadata.authorization_endpoint);
-  for (const [name, value] of Object.entries({
-    client_id: 'toolmesh-consent',
-    response_type: 'code',
-    redirect_uri: redirect,
-    scope: 'tools',
-    resource: audience,
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-    code_challenge_method: 'S256',
-  }))
-    authorize.searchParams.set(name, value);
-  const landed = await new ScriptedBrowser(user).open(authorize, redirect);
-  const token = await fetch(metadata.token_endpoint, {
-    method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from('toolmesh-consent:consent-secret').toString('base64')}` },
-    body: new URLSearchParams({
-      grant_type: 'authorization_code',
-      code: landed.url.searchParams.get('code') ?? '',
-      redirect_uri: redirect,
-      code_verifier: verifier,
-      resource: audience,
-    }),
-  });
-  return ((await token.json()) as { access_token: string }).access_token;
-}
+/** The caller's access token to the gateway, as `user` signed in at the gateway's issuer. */
+const signIn = (user: string) => peers.accessToken(new ScriptedBrowser(user));
 
 beforeAll(async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'user-consent-calls-'));
-  const secret = (name: string, value: string) => {
-    writeFileSync(path.join(dir, name), value);
-    return { file: path.join(dir, name) };
-  };
-  [tools, redis] = await Promise.all([startSampleToolService(), startRedis()]);
-  const [portA, portB] = [await freePort(), await freePort()];
-  audience = `http://127.0.0.1:${portA}/mcp`;
-  [issuer, saas] = await Promise.all([
-    startOAuthServer(audience, ['tools'], undefined, {
-      webClient: { id: 'toolmesh-consent', secret: 'consent-secret', redirectPath: SIGNED_IN },
-    }),
-    startOAuthServer('', ['calendar.read'], undefined, {
-      api: true,
-      webClient: { id: 'toolmesh-gateway', secret: 'saas-secret', redirectPath: '/consent/callback' },
-    }),
-  ]);
-  const settings = {
-    consentSecret: secret('consent-secret', 'consent-secret'),
-    saasSecret: secret('saas-secret', 'saas-secret'),
-    vaultKey: secret('vault-key', randomBytes(32).toString('base64')),
-    operator: secret('operator-token', OPERATOR_TOKEN),
-  };
+  [redis, peers] = await Promise.all([startRedis(), startConsentPeers()]);
+  const portB = await freePort();
   const replica = (port: number) =>
-    startTestGateway(tools.url, (config) => {
-      config.server.port = port;
-      config.auth = {
-        ...AUTH_DEFAULTS,
-        audience,
-        authorizationServers: [{ issuer: issuer.issuer, jwksUri: `${issuer.issuer}/jwks` }],
-        scopesSupported: ['tools'],
-      };
-      config.mcp.bundles = [
-        {
-          name: 'saas',
-          serviceDomain: saas.issuer,
-          openapi: { documentUrl: `${saas.issuer}/api/openapi.json`, operations: ['calendar_events'] },
-          userAuthorization: {
-            issuer: saas.issuer,
-            clientId: 'toolmesh-gateway',
-            clientSecret: settings.saasSecret,
-            scopes: ['calendar.read', 'offline_access'],
-          },
-        },
-      ];
-      config.mcp.requestStateKey = 'request-state-key-shared-by-both-replicas';
-      config.mcp.redis = { ...config.mcp.redis, url: redis.url, commandTimeoutMillis: 5_000 };
-      config.mcp.definitionPins = { approvalToken: settings.operator };
-      // Behind one load balancer, every consent link leads to the same place: here, replica A.
-      config.consent = {
-        ...CONSENT_DEFAULTS,
-        publicUrl: `http://127.0.0.1:${portA}`,
-        signIn: { issuer: issuer.issuer, clientId: 'toolmesh-consent', clientSecret: settings.consentSecret },
-        vaultKey: settings.vaultKey,
-      };
-    });
-  [replicaA, replicaB] = await Promise.all([replica(portA), replica(portB)]);
+    startTestGateway(
+      peers.saas.issuer,
+      (config) => {
+        peers.configure(config);
+        // Behind one load balancer every consent link leads to one place: the peers' gateway port, replica A.
+        config.server.port = port;
+        config.mcp.requestStateKey = 'request-state-key-shared-by-both-replicas';
+        config.mcp.redis = { ...config.mcp.redis, url: redis.url, commandTimeoutMillis: 5_000 };
+        config.mcp.definitionPins = { approvalToken: { env: 'OPERATOR_TOKEN' } };
+      },
+      { env: { ...peers.env, OPERATOR_TOKEN } },
+    );
+  [replicaA, replicaB] = await Promise.all([replica(peers.port), replica(portB)]);
 });
 
 afterAll(async () => {
   await Promise.all([replicaA?.stop(), replicaB?.stop()]);
-  await Promise.all([issuer?.stop(), saas?.stop(), tools?.stop(), redis?.kill()]);
+  await Promise.all([peers?.stop(), redis?.kill()]);
 });
 
 /** What the SaaS API answered the call: whose token reached it. */
@@ -168,12 +87,12 @@ it("SDK v2 at 2026-07-28: a URL-mode input request (never -32042), the consent c
     return { action: 'accept' as const };
   });
   try {
-    const result = await client.callTool({ name: 'calendar_events', arguments: {} });
+    const result = await client.callTool({ name: SAAS_TOOL, arguments: {} });
     expect(asked).toEqual([expect.objectContaining({ mode: 'url', url: expect.stringContaining(`/consent?request=`) })]);
     expect(result.isError).not.toBe(true);
     expect(apiAnswer(result).user).toBe('alice');
     // Consented once: the next call goes straight through, with the same SaaS token.
-    const again = await client.callTool({ name: 'calendar_events', arguments: {} });
+    const again = await client.callTool({ name: SAAS_TOOL, arguments: {} });
     expect(apiAnswer(again).tokenId).toBe(apiAnswer(result).tokenId);
     expect(asked).toHaveLength(1);
     expect(JSON.stringify([result, again])).not.toMatch(JWT);
@@ -184,7 +103,7 @@ it("SDK v2 at 2026-07-28: a URL-mode input request (never -32042), the consent c
       body: JSON.stringify({ subject: 'alice', bundle: 'saas' }),
     });
     expect(await revoked.json()).toEqual({ removed: 1 });
-    await client.callTool({ name: 'calendar_events', arguments: {} });
+    await client.callTool({ name: SAAS_TOOL, arguments: {} });
     expect(asked).toHaveLength(2);
     expect(replicaA.logs() + replicaB.logs()).not.toContain(token);
   } finally {
@@ -200,7 +119,7 @@ it('SDK v1 at 2025 on replica B: -32042 with the consent link, completed through
   );
   await client.connect(new V1Transport(new URL(replicaB.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
   try {
-    const refused = await client.callTool({ name: 'calendar_events', arguments: {} }).then(
+    const refused = await client.callTool({ name: SAAS_TOOL, arguments: {} }).then(
       () => undefined,
       (error: unknown) =>
         error as { code: number; message: string; data?: { elicitations: Array<{ mode: string; url: string; elicitationId: string }> } },
@@ -213,7 +132,7 @@ it('SDK v1 at 2025 on replica B: -32042 with the consent link, completed through
 
     expect((await new ScriptedBrowser('bob').open(elicitation.url)).status).toBe(200);
     expect(await completed).toBe(elicitation.elicitationId);
-    const result = await client.callTool({ name: 'calendar_events', arguments: {} });
+    const result = await client.callTool({ name: SAAS_TOOL, arguments: {} });
     expect(apiAnswer(result as { content?: unknown }).user).toBe('bob');
   } finally {
     await client.close();
@@ -223,7 +142,7 @@ it('SDK v1 at 2025 on replica B: -32042 with the consent link, completed through
 it('a client that declared no URL elicitation gets an isError result naming the link, in either era', async () => {
   const { client } = await modernClient('carol', replicaB, { form: {} });
   try {
-    const modern = await client.callTool({ name: 'calendar_events', arguments: {} });
+    const modern = await client.callTool({ name: SAAS_TOOL, arguments: {} });
     expect(modern.isError).toBe(true);
     expect((modern.content as Array<{ text: string }>)[0].text).toMatch(
       /open http:\/\/127\.0\.0\.1:\d+\/consent\?request=\S+ in your browser/,
@@ -231,11 +150,7 @@ it('a client that declared no URL elicitation gets an isError result naming the 
   } finally {
     await client.close();
   }
-  const legacy = await replicaA.rpc(
-    'tools/call',
-    { name: 'calendar_events', arguments: {} },
-    { authorization: `Bearer ${await signIn('carol')}` },
-  );
+  const legacy = await replicaA.rpc('tools/call', { name: SAAS_TOOL, arguments: {} }, { authorization: `Bearer ${await signIn('carol')}` });
   expect(legacy.result?.isError).toBe(true);
   expect(legacy.result?.content?.[0].text).toContain('/consent?request=');
   // Nothing of any token in either replica's log lines.
