@@ -6,6 +6,7 @@ import { gatewayConfigFile, spawnGateway, writeGatewayConfig } from '@toolmesh/t
 import { type SampleToolService, startSampleToolService } from '@toolmesh/test-peers/sample-tool-service';
 import type { ServerProcess } from '@toolmesh/test-peers/server-process';
 
+import { MODERN_VERSION as MODERN, modernRequest } from '../test-support/modern-request';
 import { callAddedTool, changeManifest, isListChanged, openListen, openStream } from '../test-support/notification-streams';
 import { authTrusting, startTokenIssuer, type TokenIssuer } from '../test-support/token-issuer';
 
@@ -13,7 +14,6 @@ type Gateway = ServerProcess & { match: RegExpExecArray };
 type Listed = { name: string; description?: string; annotations?: object; _meta?: Record<string, unknown> };
 
 const OPERATOR = 'io.toolmesh/operator';
-const MODERN = '2026-07-28';
 
 /** What a real client of either SDK sees of an endpoint: its tools, a call by name, and the error of a call it cannot make. */
 interface SeenClient {
@@ -218,26 +218,7 @@ auth: ${JSON.stringify(auth)}
   });
 
   const modernCall = (path: string, token: string, method: string, params: Record<string, unknown> = {}) =>
-    fetch(`${gateway.match[1]}${path}`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        authorization: `Bearer ${token}`,
-        'mcp-protocol-version': MODERN,
-        'mcp-method': method,
-        ...(typeof params.name === 'string' && { 'mcp-name': params.name }),
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method,
-        params: {
-          ...params,
-          _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} },
-        },
-      }),
-    });
+    modernRequest(`${gateway.match[1]}${path}`, method, params, { headers: { authorization: `Bearer ${token}` } });
   const signed = (scope: string) => issuer.sign({ sub: 'agent-1', client_id: 'agent-cli', scope });
 
   it("refuses a token without the endpoint's scopes with 403 insufficient_scope naming them, and serves one with them", async () => {

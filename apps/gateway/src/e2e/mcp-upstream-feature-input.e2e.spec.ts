@@ -6,6 +6,8 @@ import { spawnGateway, writeGatewayConfig } from '@toolmesh/test-peers/gateway-p
 import { type HttpPeer, startHttpPeer } from '@toolmesh/test-peers/peers/http-peer';
 import type { ServerProcess } from '@toolmesh/test-peers/server-process';
 
+import { MODERN_VERSION as VERSION, modernRequest } from '../test-support/modern-request';
+
 /**
  * An MCP server's request for input on a `prompts/get` or a `resources/read`, relayed across the hop as a
  * call's is (issue 44): the built gateway in front of two SDK servers on loopback serving a prompt and a
@@ -14,7 +16,6 @@ import type { ServerProcess } from '@toolmesh/test-peers/server-process';
  * Callers: the SDK v2 client at 2026-07-28 and the v1 client at 2025, each answering the elicitation; raw
  * HTTP for a state brought to another request.
  */
-const VERSION = '2026-07-28';
 
 async function modernClient(url: string): Promise<Client> {
   const client = new Client(
@@ -35,29 +36,9 @@ async function legacyClient(url: string): Promise<V1Client> {
 
 /** One raw 2026-07-28 request, for what no SDK client sends (a state brought to another request). */
 async function rawModern(url: string, method: string, params: Record<string, unknown>) {
-  const name = String(params.name ?? params.uri);
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': VERSION,
-      'mcp-method': method,
-      'mcp-name': name,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': VERSION,
-          'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
-          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-        },
-      },
-    }),
+  const response = await modernRequest(url, method, params, {
+    capabilities: { elicitation: {} },
+    meta: { 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } },
   });
   return {
     status: response.status,

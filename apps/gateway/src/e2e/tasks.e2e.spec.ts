@@ -6,6 +6,7 @@ import { type SampleToolService, startSampleToolService } from '@toolmesh/test-p
 import type { ServerProcess } from '@toolmesh/test-peers/server-process';
 
 import type { GatewayConfig } from '../config/gateway-config';
+import { modernMessage } from '../test-support/modern-request';
 import { startTestGateway, type TestGateway } from '../test-support/test-gateway';
 import { authTrusting, startTokenIssuer, type TokenIssuer } from '../test-support/token-issuer';
 
@@ -24,24 +25,8 @@ interface Reply {
 }
 
 /** A 2026-07-28 request's body and headers; `tasks` declares the Tasks extension. */
-function modern(method: string, params: Record<string, unknown>, tasks: boolean) {
-  const name = (params.name ?? params.taskId) as string | undefined;
-  return {
-    body: {
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {},
-        },
-      },
-    },
-    headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name !== undefined && { 'mcp-name': name }) },
-  };
-}
+const modern = (method: string, params: Record<string, unknown>, tasks: boolean) =>
+  modernMessage(method, params, { capabilities: tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {} });
 
 async function postModern(url: string, method: string, params: Record<string, unknown>, tasks = true): Promise<Reply> {
   const { body, headers } = modern(method, params, tasks);

@@ -1,16 +1,6 @@
 import { SseParser } from '@toolmesh/transport-http/client';
 
-/** The `_meta` every 2026-07-28 request carries. */
-const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
-
-/** The headers of a 2026-07-28 request for `method` (and the tool `name`, for tools/call). */
-const modernHeaders = (method: string, name?: string) => ({
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2026-07-28',
-  'mcp-method': method,
-  ...(name !== undefined && { 'mcp-name': name }),
-});
+import { modernInit, modernRequest } from './modern-request';
 
 /** An open notification stream: every JSON-RPC message it has carried so far, and a way to wait for one. */
 export interface OpenStream {
@@ -60,17 +50,7 @@ export const openListen = (
   mcpUrl: string,
   id: string | number,
   notifications: Record<string, boolean> = { toolsListChanged: true, promptsListChanged: true },
-) =>
-  openStream(mcpUrl, {
-    method: 'POST',
-    headers: modernHeaders('subscriptions/listen'),
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id,
-      method: 'subscriptions/listen',
-      params: { notifications, _meta: MODERN_META },
-    }),
-  });
+) => openStream(mcpUrl, modernInit('subscriptions/listen', { notifications }, { id }));
 
 /** The sample service's own trigger, called directly: the manifest changes and no gateway is told. */
 export const changeManifest = (toolServiceUrl: string) =>
@@ -82,15 +62,4 @@ export const changeManifest = (toolServiceUrl: string) =>
 
 /** A 2026 tools/call of the tool the manifest change adds, at `mcpUrl`: unknown there, it forces a refresh. */
 export const callAddedTool = async (mcpUrl: string) =>
-  (await (
-    await fetch(mcpUrl, {
-      method: 'POST',
-      headers: modernHeaders('tools/call', 'test_added_tool'),
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'test_added_tool', arguments: {}, _meta: MODERN_META },
-      }),
-    })
-  ).json()) as Record<string, unknown>;
+  (await (await modernRequest(mcpUrl, 'tools/call', { name: 'test_added_tool', arguments: {} })).json()) as Record<string, unknown>;
