@@ -7,7 +7,14 @@ import { loadConfig } from './load-config';
 
 const EXAMPLES = path.join(REPO_ROOT, 'config/examples');
 /** The gateway's examples: `gateway*.yaml`, `openapi*.yaml`, and those named for another feature of the gateway. */
-const GATEWAY_FEATURE_EXAMPLES = ['oauth.yaml', 'oauth-token-exchange.yaml', 'mcp-upstreams.yaml', 'skills.yaml', 'governed.yaml', 'user-consent.yaml'];
+const GATEWAY_FEATURE_EXAMPLES = [
+  'oauth.yaml',
+  'oauth-token-exchange.yaml',
+  'mcp-upstreams.yaml',
+  'skills.yaml',
+  'governed.yaml',
+  'user-consent.yaml',
+];
 const gatewayExamples = readdirSync(EXAMPLES).filter(
   (name) => (/^(gateway|openapi)/.test(name) && /\.ya?ml$/.test(name)) || GATEWAY_FEATURE_EXAMPLES.includes(name),
 );
