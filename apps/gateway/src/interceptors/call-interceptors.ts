@@ -1,6 +1,5 @@
-import { errorMessage } from '@toolmesh/protocol';
+import { DEFAULT_MAX_DEPTH, errorMessage } from '@toolmesh/protocol';
 import type { ToolDefinition } from '@toolmesh/registry';
-import { Agent } from 'undici';
 
 import { toolPattern } from '../auth/tool-pattern';
 import {
@@ -11,12 +10,16 @@ import {
   PERSONAL_DATA_KINDS,
   type RefuseRule,
 } from '../config/interceptor-settings';
+import { UndiciToolClient } from '../tool-client/undici-tool-client';
 import type { InterceptedCall, Interceptor, Verdict } from './interceptor';
 import { InterceptorChain } from './interceptor-chain';
 import { parseJsonPath } from './json-path';
 import { redactJudge } from './redact-interceptor';
 import { refuseJudge } from './refuse-interceptor';
 import { type SecretReader, webhookJudge } from './webhook-interceptor';
+
+/** Keep-alive connections to one guardrail: as many calls can wait on it at once before more queue. */
+const WEBHOOK_CONNECTIONS = 128;
 
 /** An interceptor and what it selects. */
 interface Selecting {
@@ -68,11 +71,9 @@ export function buildCallInterceptors(
   secrets: SecretReader,
 ): CallInterceptors | undefined {
   if (entries === undefined || entries.length === 0) return undefined;
-  // One connection pool for every webhook, kept alive: a guardrail is asked on each call it selects.
-  const dispatcher = entries.some((entry) => entry.kind === 'webhook') ? new Agent({ keepAliveTimeout: 10_000 }) : undefined;
   return new CallInterceptors(
     entries.map((entry, i) => ({
-      interceptor: interceptorOf(entry, `interceptors[${i}] (${entry.name})`, dispatcher as Agent, secrets),
+      interceptor: interceptorOf(entry, `interceptors[${i}] (${entry.name})`, secrets),
       ...(entry.endpoints && { endpoints: new Set(entry.endpoints) }),
       ...(entry.bundles && { bundles: new Set(entry.bundles) }),
       ...(entry.tools && { tools: entry.tools.map(toolPattern) }),
@@ -80,7 +81,7 @@ export function buildCallInterceptors(
   );
 }
 
-function interceptorOf(entry: InterceptorSettings, at: string, dispatcher: Agent, secrets: SecretReader): Interceptor {
+function interceptorOf(entry: InterceptorSettings, at: string, secrets: SecretReader): Interceptor {
   const common = {
     name: entry.name,
     mode: entry.mode ?? 'enforce',
@@ -100,14 +101,16 @@ function interceptorOf(entry: InterceptorSettings, at: string, dispatcher: Agent
       };
     case 'webhook': {
       const webhook = entry.webhook as NonNullable<InterceptorSettings['webhook']>;
+      // Its own keep-alive pool, as a tool service has: a guardrail is asked on each call it selects.
+      const client = new UndiciToolClient({
+        connectionsPerOrigin: WEBHOOK_CONNECTIONS,
+        maxReplyBytes: webhook.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES,
+        maxReplyDepth: DEFAULT_MAX_DEPTH,
+      });
       const judge = webhookJudge(
         entry.name,
-        {
-          url: webhook.url,
-          maxReplyBytes: webhook.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES,
-          ...(webhook.headers && { headers: webhook.headers }),
-        },
-        dispatcher,
+        { url: webhook.url, timeoutMs: common.timeoutMs, ...(webhook.headers && { headers: webhook.headers }) },
+        client,
         secrets,
       );
       const phase = entry.phase ?? 'request';

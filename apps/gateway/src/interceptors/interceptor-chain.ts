@@ -60,19 +60,19 @@ export class InterceptorChain {
   }
 
   request(call: InterceptedCall): Promise<PhaseOutcome<Record<string, unknown>>> {
-    return runPhase(this.onRequest, 'request', call.args as Record<string, unknown>, (interceptor, args, signal) =>
-      (interceptor.request as NonNullable<Interceptor['request']>)({ ...call, args }, signal),
+    return runPhase(this.onRequest, 'request', call.args as Record<string, unknown>, (interceptor, args) =>
+      (interceptor.request as NonNullable<Interceptor['request']>)({ ...call, args }),
     );
   }
 
   response(call: InterceptedCall, result: InterceptedResult): Promise<PhaseOutcome<InterceptedResult>> {
-    return runPhase(this.onResponse, 'response', result, (interceptor, current, signal) =>
-      (interceptor.response as NonNullable<Interceptor['response']>)(call, current, signal),
+    return runPhase(this.onResponse, 'response', result, (interceptor, current) =>
+      (interceptor.response as NonNullable<Interceptor['response']>)(call, current),
     );
   }
 }
 
-type Judge<T> = (interceptor: Interceptor, value: T, signal: AbortSignal) => Verdict | Promise<Verdict>;
+type Judge<T> = (interceptor: Interceptor, value: T) => Verdict | Promise<Verdict>;
 
 async function runPhase<T>(
   interceptors: readonly Interceptor[],
@@ -88,7 +88,7 @@ async function runPhase<T>(
     const enforced = interceptor.mode === 'enforce';
     let verdict: Verdict;
     try {
-      verdict = await judged(interceptor, (signal) => judge(interceptor, value, signal));
+      verdict = await judge(interceptor, value);
       if (verdict.kind === 'modify' && 'args' in verdict !== (phase === 'request'))
         throw new Error(`it answered a modified ${'args' in verdict ? 'arguments' : 'result'} on the ${phase}`);
     } catch (error) {
@@ -134,26 +134,6 @@ function recordDecisions({ context }: InterceptedCall, decisions: readonly Inter
     else if (outcome === 'error') decision = { stage: 'interceptor', name, outcome, reason: 'interceptor_failed' };
     else decision = { stage: 'interceptor', name, outcome };
     record.decide(decision);
-  }
-}
-
-/** A judge's verdict, within its interceptor's `timeoutMs` when it answers by a promise; throws when it fails. */
-async function judged(interceptor: Interceptor, judge: (signal: AbortSignal) => Verdict | Promise<Verdict>): Promise<Verdict> {
-  const controller = new AbortController();
-  const answered = judge(controller.signal);
-  // A built-in answers at once, in linear time: no timer, no promise of its own.
-  if (!(answered instanceof Promise)) return answered;
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(new Error(`no answer within ${interceptor.timeoutMs} ms (timeoutMs)`));
-    }, interceptor.timeoutMs);
-  });
-  try {
-    return await Promise.race([answered, timedOut]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

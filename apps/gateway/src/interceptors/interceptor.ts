@@ -32,15 +32,16 @@ export const ALLOW: Verdict = Object.freeze({ kind: 'allow' });
 /**
  * One configured interceptor (SEP-2624's descriptor, as docs/gateway.md "Interceptors" maps it): its name,
  * `mode`, `failOpen`, `timeoutMs`, and a judge per phase it runs on. A judge answers at once or by a
- * promise; it may throw, which the chain treats as the interceptor failing.
+ * promise, which settles within `timeoutMs` (the webhook's one timer bounds its whole exchange: the chain
+ * arms none per call); it may throw or reject, which the chain treats as the interceptor failing.
  */
 export interface Interceptor {
   readonly name: string;
   readonly mode: 'enforce' | 'audit';
   readonly failOpen: boolean;
   readonly timeoutMs: number;
-  readonly request?: (call: InterceptedCall, signal: AbortSignal) => Verdict | Promise<Verdict>;
-  readonly response?: (call: InterceptedCall, result: InterceptedResult, signal: AbortSignal) => Verdict | Promise<Verdict>;
+  readonly request?: (call: InterceptedCall) => Verdict | Promise<Verdict>;
+  readonly response?: (call: InterceptedCall, result: InterceptedResult) => Verdict | Promise<Verdict>;
 }
 
 /**

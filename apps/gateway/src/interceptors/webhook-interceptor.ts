@@ -1,17 +1,16 @@
-import { errorMessage } from '@toolmesh/protocol';
 import secureJson from 'secure-json-parse';
-import { type Dispatcher, request } from 'undici';
 
 import type { ServiceCredentials } from '../call/service-credentials';
 import type { CredentialSource } from '../config/gateway-config';
+import type { ToolClient, ToolHttpResponse } from '../tool-client/tool-client';
 import type { InterceptedCall, InterceptedResult, InterceptorPhase, Verdict } from './interceptor';
 import { parseWebhookReply } from './webhook-reply';
 
-/** Where a webhook interceptor asks, and how much of its answer it reads. */
+/** Where a webhook interceptor asks, and how long it waits. */
 export interface WebhookSettings {
   readonly url: string;
-  /** The longest answer read; a longer one is a failure (`failOpen` decides). */
-  readonly maxReplyBytes: number;
+  /** The interceptor's `timeoutMs`: the whole exchange, connecting and reading the answer included. */
+  readonly timeoutMs: number;
   /** The gateway's credentials for the guardrail, by header name (`webhook.headers`). */
   readonly headers?: Readonly<Record<string, CredentialSource>>;
 }
@@ -24,14 +23,16 @@ export type SecretReader = Pick<ServiceCredentials, 'read'>;
  * shape, docs/gateway.md "Interceptors"): the event, the phase, the payload (tool name, arguments and, on
  * the response, the result) and the caller as verified claims (subject, scopes, client id), with the
  * gateway's own credentials for the service (`webhook.headers`, read from `secrets` at each call). Never the
- * caller's token or any header of the request. Its answer is read by `parseWebhookReply`; an unreachable
- * service, an HTTP status other than 200 or an answer too long throws, and `failOpen` decides. The request
- * is aborted when the chain's `timeoutMs` passes (the signal).
+ * caller's token or any header of the request. It goes out as a tool call does, through a `ToolClient`
+ * (handler-level undici, one timer for the whole exchange, the answer's size and depth bounded as it
+ * arrives: ADR 0005), so a guardrail costs the gateway one outbound hop. Its answer is read by
+ * `parseWebhookReply`; no answer within `timeoutMs`, an unreachable service, an HTTP status other than 200
+ * or an answer too long throws, and `failOpen` decides.
  */
-export function webhookJudge(name: string, settings: WebhookSettings, dispatcher: Dispatcher, secrets: SecretReader) {
-  const url = new URL(settings.url);
+export function webhookJudge(name: string, settings: WebhookSettings, client: ToolClient, secrets: SecretReader) {
+  const endpoint = new URL(settings.url);
   const credentials = Object.entries(settings.headers ?? {});
-  const ask = async (phase: InterceptorPhase, call: InterceptedCall, signal: AbortSignal, result?: InterceptedResult): Promise<Verdict> => {
+  const ask = async (phase: InterceptorPhase, call: InterceptedCall, result?: InterceptedResult): Promise<Verdict> => {
     const payload = { name: call.tool.name, arguments: call.args, ...(result !== undefined && { result }) };
     const body = JSON.stringify({ interceptor: name, event: 'tools/call', phase, payload, context: contextOf(call) });
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
@@ -41,34 +42,37 @@ export function webhookJudge(name: string, settings: WebhookSettings, dispatcher
       if (value !== undefined) headers[header] = value;
       return value === undefined;
     });
-    let status: number;
-    let text: string;
-    try {
-      const response = await request(url, {
-        method: 'POST',
-        headers,
-        body,
-        dispatcher,
-        signal,
-      });
-      status = response.statusCode;
-      text = await readBounded(response.body, settings.maxReplyBytes);
-    } catch (error) {
-      throw new Error(`the guardrail could not be asked: ${errorMessage(error)}`, { cause: error });
-    }
-    if (status !== 200) throw new Error(`the guardrail answered HTTP ${status}${unreadNote(unread)}`);
+    const response = await client.post({ endpoint, headers, body, timeoutMillis: settings.timeoutMs });
+    if (response.kind === 'failure') throw new Error(failureText(response, settings.timeoutMs));
+    if (response.status !== 200) throw new Error(`the guardrail answered HTTP ${response.status}${unreadNote(unread)}`);
     let reply: unknown;
     try {
-      reply = secureJson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' });
+      reply = secureJson.parse(response.body, undefined, { protoAction: 'remove', constructorAction: 'remove' });
     } catch {
       throw new Error('the guardrail answered something other than JSON');
     }
     return parseWebhookReply(reply, phase, call.tool);
   };
   return {
-    request: (call: InterceptedCall, signal: AbortSignal) => ask('request', call, signal),
-    response: (call: InterceptedCall, result: InterceptedResult, signal: AbortSignal) => ask('response', call, signal, result),
+    request: (call: InterceptedCall) => ask('request', call),
+    response: (call: InterceptedCall, result: InterceptedResult) => ask('response', call, result),
   };
+}
+
+/** Why the guardrail gave no answer, in its words rather than a tool service's. */
+function failureText(failure: Extract<ToolHttpResponse, { kind: 'failure' }>, timeoutMs: number): string {
+  switch (failure.reason) {
+    case 'timeout':
+      return `no answer within ${timeoutMs} ms (timeoutMs)`;
+    case 'reply_too_large':
+      return `its answer was not read: ${failure.detail} (webhook.maxReplyBytes)`;
+    case 'reply_too_deep':
+      return `its answer was not read: ${failure.detail}`;
+    case 'connection_refused':
+      return 'the guardrail could not be asked: it refused the connection';
+    default:
+      return `the guardrail could not be asked: ${failure.detail}`;
+  }
 }
 
 /** Which configured credentials were not sent, for a refusal's message: their header names, never a value. */
@@ -92,18 +96,4 @@ function contextOf({ context }: InterceptedCall): Record<string, unknown> {
     claims: { scopes: [...caller.scopes], ...(typeof clientId === 'string' && { clientId }) },
   };
   return { principal: principal ?? null, guid: context.guid, requestId: context.requestId, timestamp: new Date().toISOString() };
-}
-
-async function readBounded(body: Dispatcher.ResponseData['body'], max: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > max) {
-      body.destroy();
-      throw new Error(`its answer is longer than ${max} bytes (webhook.maxReplyBytes)`);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
