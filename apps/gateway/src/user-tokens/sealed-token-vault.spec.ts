@@ -160,6 +160,21 @@ describe('the user-token vault over a real redis-server', () => {
     expect((await one.usable(BOB, 'calendar'))?.accessToken).toBe('b-cal');
   });
 
+  it('fails a read, a store and a revoke with gateway.user_tokens_unavailable when Redis does not answer, naming no subject', async () => {
+    const gone = connectKeyValueStore({ url: 'redis://127.0.0.1:9', connectTimeoutMillis: 200, commandTimeoutMillis: 200 });
+    closers.push(() => gone.close());
+    const one = vault([NEW_KEY], { store: new RedisSealedTokenStore(gone, 'gone') });
+    const attempts = [() => one.usable(ALICE, 'calendar'), () => one.store(ALICE, 'calendar', tokens('a')), () => one.revoke(ALICE)];
+    for (const attempt of attempts) {
+      const error = await attempt().then(
+        () => undefined,
+        (failure: unknown) => failure as GatewayError,
+      );
+      expect(error).toMatchObject({ code: GatewayErrorCode.UserTokensUnavailable });
+      expect(error?.message).not.toContain('alice');
+    }
+  });
+
   it('serves one replica from memory alike, an access token alone until it expires', async () => {
     let now = 1_000_000;
     const memory = new SealedTokenVault({
