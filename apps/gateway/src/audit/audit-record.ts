@@ -34,7 +34,8 @@ export class AuditRecord {
   ended(outcome: ToolCallOutcome, spanContext?: SpanContext): void {
     this.spanContext = spanContext;
     if (outcome.kind === 'result') this.toolError = outcome.result.isError === true;
-    else this.inputRequired = outcome.kind === 'input_required';
+    // A consent the user must give first (issue 48) is a round of input too, whatever form its era gives it.
+    else this.inputRequired = outcome.kind === 'input_required' || outcome.kind === 'consent_required';
   }
 }
 

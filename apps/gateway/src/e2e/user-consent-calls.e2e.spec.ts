@@ -1,3 +1,7 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -6,6 +10,7 @@ import { connectKeyValueStore } from '@toolmesh/registry';
 import { freePort } from '@toolmesh/test-peers/free-port';
 import { startRedis, type TestRedis } from '@toolmesh/test-peers/redis-server';
 
+import { AUDIT_DEFAULTS } from '../config/audit-settings';
 import { type ConsentPeers, SAAS_TOOL, startConsentPeers } from '../test-support/consent-peers';
 import { ScriptedBrowser } from '../test-support/scripted-browser';
 import { startTestGateway, type TestGateway } from '../test-support/test-gateway';
@@ -26,6 +31,8 @@ let redis: TestRedis;
 let peers: ConsentPeers;
 let replicaA: TestGateway;
 let replicaB: TestGateway;
+/** Replica A's audit trail. */
+const auditFile = path.join(mkdtempSync(path.join(tmpdir(), 'user-consent-calls-')), 'audit.jsonl');
 
 /** The caller's access token to the gateway, as `user` signed in at the gateway's issuer. */
 const signIn = (user: string) => peers.accessToken(new ScriptedBrowser(user));
@@ -43,8 +50,9 @@ beforeAll(async () => {
         config.mcp.requestStateKey = 'request-state-key-shared-by-both-replicas';
         config.mcp.redis = { ...config.mcp.redis, url: redis.url, commandTimeoutMillis: 5_000 };
         config.mcp.definitionPins = { approvalToken: { env: 'OPERATOR_TOKEN' } };
+        if (port === peers.port) config.audit = { ...AUDIT_DEFAULTS, otelLogs: false, file: auditFile, subjectKey: { env: 'AUDIT_KEY' } };
       },
-      { env: { ...peers.env, OPERATOR_TOKEN } },
+      { env: { ...peers.env, OPERATOR_TOKEN, AUDIT_KEY: 'audit-subject-key-0123456789abcdefghij' } },
     );
   [replicaA, replicaB] = await Promise.all([replica(peers.port), replica(portB)]);
 });
@@ -53,6 +61,24 @@ afterAll(async () => {
   await Promise.all([replicaA?.stop(), replicaB?.stop()]);
   await Promise.all([peers?.stop(), redis?.kill()]);
 });
+
+/** Replica A's audit trail once it holds a call asked for consent, an input round (it is written at most 20 ms after an answer). */
+async function auditedConsent(): Promise<string> {
+  for (const waitUntil = Date.now() + 5_000; ;) {
+    const trail = readFileSync(auditFile, 'utf8');
+    const kinds = trail
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { tool?: string; outcome: { kind: string } })
+      .filter((event) => event.tool === SAAS_TOOL)
+      .map((event) => event.outcome.kind);
+    if (kinds.includes('inputRequired') || Date.now() > waitUntil) {
+      expect(kinds).toContain('inputRequired');
+      return trail;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 /** What the SaaS API answered the call: whose token reached it. */
 function apiAnswer(result: { content?: unknown }): { user: string; tokenId: string } {
@@ -153,8 +179,12 @@ it('a client that declared no URL elicitation gets an isError result naming the 
   const legacy = await replicaA.rpc('tools/call', { name: SAAS_TOOL, arguments: {} }, { authorization: `Bearer ${await signIn('carol')}` });
   expect(legacy.result?.isError).toBe(true);
   expect(legacy.result?.content?.[0].text).toContain('/consent?request=');
-  // Nothing of any token in either replica's log lines.
+  // Nothing of any token in either replica's log lines, nor a token or a subject in replica A's audit trail,
+  // where each consent asked for is an input round.
   expect(replicaA.logs() + replicaB.logs()).not.toMatch(JWT);
+  const trail = await auditedConsent();
+  expect(trail).not.toMatch(JWT);
+  for (const subject of ['alice', 'bob', 'carol']) expect(trail).not.toContain(subject);
 });
 
 it('the shared Redis holds only ciphertext: each vault entry a dir/A256GCM JWE under a keyed name, and no subject or JWT in any key, header or other value', async () => {
