@@ -1,7 +1,7 @@
 import { type Resource, resourceFromAttributes } from '@opentelemetry/resources';
 
 /** An OpenTelemetry signal the gateway exports: its spans (ADR 0015) and the audit trail's events (ADR 0030). */
-export type OtlpSignal = 'traces' | 'logs';
+type OtlpSignal = 'traces' | 'logs';
 
 /**
  * Where the gateway exports OpenTelemetry signals, and as which service, as the OpenTelemetry environment

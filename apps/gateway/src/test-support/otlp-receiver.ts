@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A span as OTLP/HTTP JSON carries it. */
-export interface ExportedSpan {
+interface ExportedSpan {
   traceId: string;
   spanId: string;
   parentSpanId?: string;
@@ -11,7 +11,7 @@ export interface ExportedSpan {
 }
 
 /** A log record as OTLP/HTTP JSON carries it; `body` and attribute values are OTLP `AnyValue`s (`plainValue` reads them). */
-export interface ExportedLogRecord {
+interface ExportedLogRecord {
   eventName?: string;
   severityNumber?: number;
   severityText?: string;
@@ -21,7 +21,7 @@ export interface ExportedLogRecord {
 }
 
 /** OTLP's `AnyValue` in its JSON form. */
-export interface AnyValue {
+interface AnyValue {
   stringValue?: string;
   boolValue?: boolean;
   intValue?: number | string;
