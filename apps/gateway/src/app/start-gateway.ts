@@ -23,6 +23,7 @@ import { connectCatalogueChanges } from '../mcp/change-notifications/catalogue-c
 import { connectElicitationCompletions } from '../mcp/change-notifications/elicitation-completions';
 import { connectFederatedResourceChanges } from '../mcp/change-notifications/federated-resource-changes';
 import { connectSkillChanges } from '../mcp/change-notifications/skill-changes';
+import { connectTaskStatusChanges } from '../mcp/change-notifications/task-status-changes';
 import { buildTasks } from '../mcp/tasks/build-tasks';
 import { resolveCallerIdentity } from '../tool-client/caller-identity';
 import { UndiciToolClient } from '../tool-client/undici-tool-client';
@@ -190,7 +191,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     logger,
   });
   openStreams = () => eras.listeners.size + curated.openStreams();
-  const pages = consent && userTokens && consent.pages(userTokens.vault, connectElicitationCompletions(eras.listeners, changes));
+  const pages =
+    consent &&
+    userTokens &&
+    consent.pages(userTokens.vault, connectElicitationCompletions([eras.listeners], changes));
+  tasks.serving?.service.onStatusChange(connectTaskStatusChanges(eras.listeners, changes));
   // search_tools's index is brought up to date as each new tool list is installed, not by a request.
   const stopIndexing = eras.search && catalogue.onToolsListChanged((generation) => eras.search?.reindex(generation));
   const notifications = connectCatalogueChanges({

@@ -39,6 +39,7 @@ import { type CatalogueView, toolsListHandler } from './handlers/tools-list';
 import type { TaskServing } from './tasks/build-tasks';
 import { legacyTaskCalls, modernTaskCalls } from './tasks/task-calls';
 import { legacyTaskMethods, modernTaskMethods } from './tasks/task-methods';
+import { legacyTaskStatus, modernListenedTasks } from './tasks/task-status-notifications';
 import { toolResultShaper } from './tool-result-shaping';
 import { CatalogueSearch, type ToolVisibility } from './tool-search/catalogue-search';
 import { callingSearchTools, listingSearchTools } from './tool-search/search-tools';
@@ -167,6 +168,7 @@ export function buildEras(
     listeners,
     callerRequests,
     inFlight,
+    tasks && legacyTaskStatus(tasks),
   );
 
   const results = new ModernResults(mcp.serverInfo, mcp.catalogue.refreshTtlMillis);
@@ -203,7 +205,15 @@ export function buildEras(
         () => results.complete(),
       ),
     ],
-    [McpMethod.SubscriptionsListen, listenHandler(listeners, results.meta, resourcesChange)],
+    [
+      McpMethod.SubscriptionsListen,
+      listenHandler(
+        listeners,
+        results.meta,
+        resourcesChange,
+        tasks && modernListenedTasks(taskDeps(tasks, execution, 'modern', mcp.defaultMaxResultChars), mcp.tasks.listPageSize),
+      ),
+    ],
     ...(tasks ? modernTaskMethods(taskDeps(tasks, execution, 'modern', mcp.defaultMaxResultChars), results.meta) : []),
     // Without an MCP server bundle, 2026 clients still get the empty lists (see empty-prompts-and-resources.ts).
     ...(features ? [] : emptyPromptsAndResources(results)),

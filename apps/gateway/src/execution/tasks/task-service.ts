@@ -43,6 +43,7 @@ export class TaskService {
   /** The tasks this replica polls on its own (created or adopted here): for callers that wait without asking. */
   private readonly local = new Map<string, LocalPoll>();
   private closed = false;
+  private statusChanged: ((owner: string, taskId: string) => void) | undefined;
 
   constructor(
     private readonly store: TaskStore,
@@ -86,12 +87,25 @@ export class TaskService {
    * no such task of this caller (none, expired, or another caller's: the same answer, so ids cannot be probed).
    */
   async view(taskId: string, owner: string, headers: StatusHeaders): Promise<TaskRecord | undefined> {
-    const record = await this.store.read(taskId);
-    if (record === undefined || record.owner !== owner) return undefined;
-    if (isTerminal(record)) return record;
+    const record = await this.peek(taskId, owner);
+    if (record === undefined || isTerminal(record)) return record;
     // A task whose creating replica is gone is polled on here from now on.
     if (!this.local.has(taskId)) this.schedule(record, headers);
     return record.nextPollAt <= this.now() ? this.advance(record, headers) : record;
+  }
+
+  /** The caller's task as the store holds it, its job not read (what a status notification tells); undefined as for `view`. */
+  async peek(taskId: string, owner: string): Promise<TaskRecord | undefined> {
+    const record = await this.store.read(taskId);
+    return record?.owner === owner ? record : undefined;
+  }
+
+  /**
+   * Told, with the task's owner and id, each time this replica writes a task whose status or status message
+   * changed: how listening clients hear of it (status notifications). One listener.
+   */
+  onStatusChange(listener: (owner: string, taskId: string) => void): void {
+    this.statusChanged = listener;
   }
 
   /** Waits (polling as due) until the task ends or `until` (`performance.now()` ms) passes; undefined as for `view`. */
@@ -111,8 +125,8 @@ export class TaskService {
    * the task had ended already (it is left as it was).
    */
   async cancel(taskId: string, owner: string, headers: StatusHeaders): Promise<TaskRecord | 'terminal' | undefined> {
-    const record = await this.store.read(taskId);
-    if (record === undefined || record.owner !== owner) return undefined;
+    const record = await this.peek(taskId, owner);
+    if (record === undefined) return undefined;
     if (isTerminal(record)) return 'terminal';
     const told = record.cancel === 'delete' ? await this.deleteJob(record, headers) : undefined;
     const statusMessage =
@@ -123,6 +137,7 @@ export class TaskService {
           : 'Cancelled at the gateway: polling stopped; the tool service did not accept the cancellation, so its job may still run.';
     const cancelled: TaskRecord = { ...record, status: 'cancelled', statusMessage, lastUpdatedAt: this.now() };
     await this.store.write(cancelled);
+    this.statusChanged?.(owner, taskId);
     this.unschedule(taskId);
     this.logger.info('task_cancelled', { tool: record.tool, toldService: told === true });
     return cancelled;
@@ -166,6 +181,7 @@ export class TaskService {
       const latest = await this.store.read(record.taskId);
       if (latest === undefined || isTerminal(latest)) return latest ?? next;
       await this.store.write(next);
+      if (next.status !== current.status || next.statusMessage !== current.statusMessage) this.statusChanged?.(next.owner, next.taskId);
       if (next.status !== current.status)
         this.logger.info('task_ended', { tool: next.tool, status: next.status, isError: next.result?.isError === true });
       return next;

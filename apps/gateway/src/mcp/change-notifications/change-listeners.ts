@@ -13,6 +13,15 @@ export interface ChangeListener {
    * `notifications/elicitation/complete`. A 2026 stream has none: that revision tells no completion.
    */
   readonly elicitations?: { readonly subjectDigest: string; completed(elicitationId: string): void };
+  /** The stream's caller's tasks (issue 47), where tasks are served: how a status change of one is told. */
+  readonly tasks?: TaskStatusListener;
+}
+
+/** How a stream hears of its caller's tasks: the caller as tasks are owned (`taskOwner`), and what a change of one sends. */
+export interface TaskStatusListener {
+  readonly owner: string;
+  /** Reads the task and sends the era's status notification, if the stream wants that task's. */
+  statusChanged(taskId: string): void;
 }
 
 /** The bounds of `mcp.notifications` (docs/configuration.md). */
@@ -74,6 +83,11 @@ export class ChangeListeners {
   /** A URL-mode elicitation of the subject (`subjectDigest`) completed: its streams on this replica are told. */
   elicitationCompleted(subjectDigest: string, elicitationId: string): void {
     for (const { elicitations } of this.open) if (elicitations?.subjectDigest === subjectDigest) elicitations.completed(elicitationId);
+  }
+
+  /** A task of `owner` changed its status: that owner's streams on this replica are told. */
+  taskStatusChanged(owner: string, taskId: string): void {
+    for (const { tasks } of this.open) if (tasks?.owner === owner) tasks.statusChanged(taskId);
   }
 
   /** Shutdown: every stream is ended, so draining does not wait for clients that would never leave. */

@@ -11,7 +11,7 @@ import {
 import type { DispatchOutcome, RequestContext } from '@toolmesh/transport-http/server';
 
 import { sessionIdFor } from '../caller-capabilities';
-import { type ChangeListeners, noRoomMessage } from '../change-notifications/change-listeners';
+import { type ChangeListeners, noRoomMessage, type TaskStatusListener } from '../change-notifications/change-listeners';
 import { subjectDigest } from '../change-notifications/elicitation-completions';
 import type { RequestHandler } from '../handlers/method-handler';
 import { errorOutcome, resultOutcome } from '../outcomes';
@@ -43,6 +43,8 @@ export class Era2025 implements ProtocolEra {
     private readonly listeners: ChangeListeners,
     private readonly callerRequests: CallerRequests,
     private readonly inFlight: CallsInFlight,
+    /** Where tasks are served (issue 47): how a stream hears of its caller's tasks (`notifications/tasks/status`). */
+    private readonly taskStatus?: (context: RequestContext, send: (message: string) => void) => TaskStatusListener,
   ) {}
 
   async dispatch(message: ParsedMessage, context: RequestContext): Promise<DispatchOutcome | undefined> {
@@ -90,7 +92,10 @@ export class Era2025 implements ProtocolEra {
     (headerValue(context, McpHttpHeader.ProtocolVersion) ?? this.versions.assumeVersionWhenMissing) === BATCH_VERSION &&
     this.versions.supportedVersions.includes(BATCH_VERSION);
 
-  /** GET: the 2025 stream of `notifications/tools/list_changed` (SPEC G21), and of a verified caller's `notifications/elicitation/complete` (issue 48). */
+  /**
+   * GET: the 2025 stream of `notifications/tools/list_changed` (SPEC G21), of a verified caller's
+   * `notifications/elicitation/complete` (issue 48), and of the caller's tasks' `notifications/tasks/status` (issue 47).
+   */
   get(context: RequestContext): DispatchOutcome {
     const header = headerValue(context, McpHttpHeader.ProtocolVersion);
     if (header !== undefined && isModernProtocolVersion(header)) {
@@ -120,6 +125,7 @@ export class Era2025 implements ProtocolEra {
                 completed: (id) => stream.send(elicitationComplete(id)),
               },
             }),
+            ...(this.taskStatus && { tasks: this.taskStatus(context, (message) => stream.send(message)) }),
           },
           stream,
           client,

@@ -15,9 +15,20 @@ export interface ElicitationCompletion {
 }
 
 /**
+ * A task's status changed, on the replica that wrote it (issue 47): its owner as the gateway keys callers
+ * (a digest, never a subject) and its id, for that owner's listening clients on every replica, which read
+ * the task itself from the task store. No status or result travels here.
+ */
+export interface TaskStatusChange {
+  readonly replica: string;
+  readonly owner: string;
+  readonly taskId: string;
+}
+
+/**
  * Tells the other replicas when this one's tool list changed, and hears when theirs did (SPEC G21): how a
  * notification stream open on one replica learns of a change that another replica's refresh saw. An
- * elicitation's completion travels the same way, on its own channel.
+ * elicitation's completion and a task's status change travel the same way, each on its own channel.
  */
 export interface CatalogueChangeChannel {
   publish(change: CatalogueChange): void;
@@ -26,5 +37,8 @@ export interface CatalogueChangeChannel {
   publishCompletion(completion: ElicitationCompletion): void;
   /** `listener` is called with every completion a replica publishes (this one's too: it checks `replica`). */
   subscribeCompletions(listener: (completion: ElicitationCompletion) => void): void;
+  publishTaskStatus(change: TaskStatusChange): void;
+  /** `listener` is called with every task status change a replica publishes (this one's too: it checks `replica`). */
+  subscribeTaskStatus(listener: (change: TaskStatusChange) => void): void;
   close(): Promise<void>;
 }

@@ -2,12 +2,12 @@ import Redis from 'ioredis';
 
 import { RegistryErrorCode } from '../errors';
 import type { CatalogueLog } from '../model/catalogue-log';
-import type { CatalogueChange, CatalogueChangeChannel, ElicitationCompletion } from './change-channel';
+import type { CatalogueChange, CatalogueChangeChannel, ElicitationCompletion, TaskStatusChange } from './change-channel';
 
 export interface RedisChangeChannelOptions {
   /** `redis://...`; never logged. */
   readonly url: string;
-  /** The channels are `{keyPrefix}:catalogue-changed:v1` and `{keyPrefix}:elicitation-completed:v1`. */
+  /** The channels are `{keyPrefix}:catalogue-changed:v1`, `{keyPrefix}:elicitation-completed:v1` and `{keyPrefix}:task-status:v1`. */
   readonly keyPrefix: string;
   readonly commandTimeoutMillis: number;
   readonly log: CatalogueLog;
@@ -23,10 +23,12 @@ export class RedisChangeChannel implements CatalogueChangeChannel {
   private subscriber: Redis | undefined;
   private readonly channel: string;
   private readonly completions: string;
+  private readonly taskStatus: string;
 
   constructor(private readonly options: RedisChangeChannelOptions) {
     this.channel = `${options.keyPrefix}:catalogue-changed:v1`;
     this.completions = `${options.keyPrefix}:elicitation-completed:v1`;
+    this.taskStatus = `${options.keyPrefix}:task-status:v1`;
     this.publisher = this.connect();
   }
 
@@ -46,11 +48,19 @@ export class RedisChangeChannel implements CatalogueChangeChannel {
     this.listen(this.completions, parseCompletion, listener);
   }
 
+  publishTaskStatus(change: TaskStatusChange): void {
+    this.send(this.taskStatus, change);
+  }
+
+  subscribeTaskStatus(listener: (change: TaskStatusChange) => void): void {
+    this.listen(this.taskStatus, parseTaskStatus, listener);
+  }
+
   private send(channel: string, message: object): void {
     this.publisher.publish(channel, JSON.stringify(message)).catch((error: Error) => this.unavailable(error));
   }
 
-  /** On the one subscribing connection, shared by both channels. */
+  /** On the one subscribing connection, shared by every channel. */
   private listen<T>(name: string, parse: (message: string) => T | undefined, listener: (message: T) => void): void {
     const subscriber = (this.subscriber ??= this.connect());
     // Re-subscribed by ioredis itself after a reconnect (autoResubscribe).
@@ -97,6 +107,13 @@ function parseCompletion(message: string): ElicitationCompletion | undefined {
   const value = parsed<ElicitationCompletion>(message);
   return typeof value?.replica === 'string' && typeof value.subjectDigest === 'string' && typeof value.elicitationId === 'string'
     ? { replica: value.replica, subjectDigest: value.subjectDigest, elicitationId: value.elicitationId }
+    : undefined;
+}
+
+function parseTaskStatus(message: string): TaskStatusChange | undefined {
+  const value = parsed<TaskStatusChange>(message);
+  return typeof value?.replica === 'string' && typeof value.owner === 'string' && typeof value.taskId === 'string'
+    ? { replica: value.replica, owner: value.owner, taskId: value.taskId }
     : undefined;
 }
 
