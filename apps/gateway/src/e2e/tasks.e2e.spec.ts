@@ -7,6 +7,7 @@ import type { ServerProcess } from '@toolmesh/test-peers/server-process';
 
 import type { GatewayConfig } from '../config/gateway-config';
 import { modernMessage } from '../test-support/modern-request';
+import { openStream } from '../test-support/notification-streams';
 import { startTestGateway, type TestGateway } from '../test-support/test-gateway';
 import { authTrusting, startTokenIssuer, type TokenIssuer } from '../test-support/token-issuer';
 
@@ -136,6 +137,44 @@ describe('a REST tool three times longer than the call deadline, one gateway wit
     for (const taskId of ids) await legacy('tasks/cancel', { taskId }, carol);
   }, 30_000);
 
+  it("status notifications reach the task's own caller only: on a 2025 GET stream, and on a 2026 listen for its id", async () => {
+    const getStream = (as: Record<string, string>) =>
+      openStream(gw.url, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25', ...as } });
+    const [alices, bobs] = await Promise.all([getStream(alice), getStream(bob)]);
+    const created = await legacy('tools/call', { name: 'slow_compute', arguments: { seconds: 2, label: 'told' }, task: {} }, alice);
+    const taskId = created.result?.task?.taskId as string;
+    const { body, headers } = modern('subscriptions/listen', { notifications: { taskIds: [taskId, 'no-such-task'] } }, true);
+    const listen = await openStream(gw.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers, ...alice },
+      body: JSON.stringify(body),
+    });
+    const isStatus = (method: string) => (message: Record<string, unknown>) =>
+      message.method === method && (message.params as { taskId?: string; status?: string }).status === 'completed';
+    try {
+      // Only the caller's own task is agreed to.
+      expect(await listen.next((m) => m.method === 'notifications/subscriptions/acknowledged')).toMatchObject({
+        params: { notifications: { taskIds: [taskId] } },
+      });
+      expect((await alices.next(isStatus('notifications/tasks/status'))).params).toMatchObject({
+        taskId,
+        status: 'completed',
+        pollInterval: expect.any(Number), // the 2025-11-25 shape
+      });
+      const modernStatus = (await listen.next(isStatus('notifications/tasks'))).params as Record<string, unknown>;
+      expect(modernStatus).toMatchObject({
+        taskId,
+        status: 'completed',
+        ttlMs: expect.any(Number),
+        _meta: { 'io.modelcontextprotocol/subscriptionId': 1 },
+      });
+      expect(resultText(modernStatus.result)).toBe('computed told in 2 s');
+      expect(bobs.messages.filter((m) => String(m.method).startsWith('notifications/tasks'))).toEqual([]);
+    } finally {
+      for (const stream of [alices, bobs, listen]) stream.close();
+    }
+  }, 30_000);
+
   it('cancel reaches the service (DELETE) and the task stays cancelled', async () => {
     const created = await legacy('tools/call', { name: 'slow_compute', arguments: { seconds: 30 }, task: {} }, alice);
     const taskId = created.result?.task?.taskId as string;
@@ -173,7 +212,40 @@ describe('two replicas behind nginx with Redis: the replica that created a task 
     for (const stop of owned.reverse()) await stop().catch(() => undefined);
   }, 60_000);
 
+  it("a task's status change on one replica reaches its caller's stream on the other, over Redis", async () => {
+    const [creating, other] = replicas.map((replica) => (replica as ServerProcess & { match: string[] }).match[1]);
+    const stream = await openStream(other, {
+      method: 'GET',
+      headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+    });
+    try {
+      const created = await fetch(creating, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'slow_compute', arguments: { seconds: 1 }, task: {} },
+        }),
+      });
+      const taskId = ((await created.json()) as Reply).result?.task?.taskId as string;
+      const told = await stream.next(
+        (m) => m.method === 'notifications/tasks/status' && (m.params as { status?: string }).status === 'completed',
+      );
+      expect(told.params).toMatchObject({ taskId, status: 'completed' });
+    } finally {
+      stream.close();
+    }
+  }, 30_000);
+
   it('the task is still read, and its result got, through the other replica', async () => {
+    // Tasks of earlier cases were created too: the creator is the replica that logs one more.
+    const createdBefore = replicas.map((replica) => replica.output().split('event=task_created').length);
     const created = await postModern(nginxUrl, 'tools/call', {
       name: 'slow_compute',
       arguments: { seconds: JOB_SECONDS, label: 'survivor' },
@@ -181,8 +253,9 @@ describe('two replicas behind nginx with Redis: the replica that created a task 
     expect(created.result).toMatchObject({ resultType: 'task', status: 'working' });
     const taskId = created.result?.taskId as string;
     // The creating replica polls the job on its own; it is killed (no drain) a second into the job.
-    await until(() => replicas.some((replica) => replica.output().includes('event=task_created')), 'a replica logged task_created');
-    const creator = replicas.find((replica) => replica.output().includes('event=task_created')) as ServerProcess;
+    const createdHere = (replica: ServerProcess, i: number) => replica.output().split('event=task_created').length > createdBefore[i];
+    await until(() => replicas.some(createdHere), 'a replica logged task_created');
+    const creator = replicas.find(createdHere) as ServerProcess;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     creator.child.kill('SIGKILL');
 
