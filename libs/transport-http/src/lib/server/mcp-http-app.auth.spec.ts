@@ -56,6 +56,7 @@ describe('MCP HTTP front with an authenticator', () => {
       dispatchGet: (context) => (seen.push(context), { status: 200, json: '{}', isError: false }),
       authenticate,
       documents: new Map([['/.well-known/oauth-protected-resource/mcp', METADATA]]),
+      pages: new Map([['/consent', async (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<p>consent</p>')]]),
     });
     server = await listenHttp(app, { port: 0, host: '127.0.0.1' });
     url = `${server.url}/mcp`;
@@ -104,6 +105,12 @@ describe('MCP HTTP front with an authenticator', () => {
     const res = await fetch(`${server.url}/.well-known/oauth-protected-resource/mcp`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual(METADATA);
+  });
+
+  it('serves its browser pages on GET without credentials, at their exact paths only', async () => {
+    const page = await fetch(`${server.url}/consent?request=x`);
+    expect({ status: page.status, text: await page.text() }).toEqual({ status: 200, text: '<p>consent</p>' });
+    expect((await fetch(`${server.url}/consent/other`)).status).toBe(404);
   });
 
   it('logs the refusal reason, never the credential', async () => {
