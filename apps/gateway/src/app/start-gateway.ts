@@ -191,7 +191,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     logger,
   });
   openStreams = () => eras.listeners.size + curated.openStreams();
-  const pages = consent && userTokens && consent.pages(userTokens.vault, connectElicitationCompletions(eras.listeners, changes));
+  const pages =
+    consent &&
+    userTokens &&
+    consent.pages(userTokens.vault, connectElicitationCompletions([eras.listeners, ...curated.listeners], changes));
   tasks.serving?.service.onStatusChange(connectTaskStatusChanges(eras.listeners, changes));
   // search_tools's index is brought up to date as each new tool list is installed, not by a request.
   const stopIndexing = eras.search && catalogue.onToolsListChanged((generation) => eras.search?.reindex(generation));

@@ -50,6 +50,7 @@ beforeAll(async () => {
         config.mcp.requestStateKey = 'request-state-key-shared-by-both-replicas';
         config.mcp.redis = { ...config.mcp.redis, url: redis.url, commandTimeoutMillis: 5_000 };
         config.mcp.definitionPins = { approvalToken: { env: 'OPERATOR_TOKEN' } };
+        config.mcp.endpoints = [{ name: 'calendar', serve: [{ bundle: 'saas' }] }];
         if (port === peers.port) config.audit = { ...AUDIT_DEFAULTS, otelLogs: false, file: auditFile, subjectKey: { env: 'AUDIT_KEY' } };
       },
       { env: { ...peers.env, OPERATOR_TOKEN, AUDIT_KEY: 'audit-subject-key-0123456789abcdefghij' } },
@@ -137,13 +138,15 @@ it("SDK v2 at 2026-07-28: a URL-mode input request (never -32042), the consent c
   }
 });
 
-it('SDK v1 at 2025 on replica B: -32042 with the consent link, completed through replica A, told on B by notifications/elicitation/complete, and the retry on B carries the SaaS token', async () => {
+it("SDK v1 at 2025 on replica B's curated endpoint: -32042 with the consent link, completed through replica A, told on B by notifications/elicitation/complete, and the retry on B carries the SaaS token", async () => {
   const token = await signIn('bob');
   const client = new V1Client({ name: 'consent-sdk-1', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } } });
   const completed = new Promise<string>((resolve) =>
     client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => resolve(notification.params.elicitationId)),
   );
-  await client.connect(new V1Transport(new URL(replicaB.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new V1Transport(new URL(`${replicaB.url}/calendar`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+  );
   try {
     const refused = await client.callTool({ name: SAAS_TOOL, arguments: {} }).then(
       () => undefined,

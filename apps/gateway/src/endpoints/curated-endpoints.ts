@@ -8,6 +8,7 @@ import type { RateLimitAdmission } from '../execution/call-admission';
 import type { ToolExecutionService } from '../execution/tool-execution-service';
 import { buildEras, type CallerAccess, type EraObservers, type GatewayEras } from '../mcp/build-eras';
 import { connectCatalogueChanges } from '../mcp/change-notifications/catalogue-changes';
+import type { ChangeListeners } from '../mcp/change-notifications/change-listeners';
 import { CuratedCatalogue } from './curated-catalogue';
 import { endpointAccess, requiringScopes } from './endpoint-access';
 import { OPERATOR_META_KEY, type OperatorMarker, ToolSelection } from './tool-selection';
@@ -57,6 +58,8 @@ export interface CuratedEndpoints {
   view(name: string): EndpointView | undefined;
   /** Their open notification streams together. */
   openStreams(): number;
+  /** Each one's notification streams, for what is told to a caller rather than about the catalogue (an elicitation's completion, issue 48). */
+  readonly listeners: readonly ChangeListeners[];
   describe(): EndpointDescription[];
   /** Shutdown: their change notifications stopped and their streams ended. */
   stop(): void;
@@ -86,6 +89,7 @@ export function buildCuratedEndpoints(parts: CuratedEndpointParts): CuratedEndpo
     apps: endpoints.map((endpoint) => frontApp(endpoint, parts)),
     view: (name) => byName.get(name),
     openStreams: () => endpoints.reduce((open, endpoint) => open + endpoint.eras.listeners.size, 0),
+    listeners: endpoints.map((endpoint) => endpoint.eras.listeners),
     describe: () => endpoints.map(description),
     stop: () => {
       for (const endpoint of endpoints) endpoint.stop();

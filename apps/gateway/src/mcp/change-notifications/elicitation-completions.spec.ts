@@ -41,7 +41,7 @@ describe("an elicitation's completion reaches its subject's 2025 streams on ever
       const channel = new RedisChangeChannel({ url: redis.url, keyPrefix: 'completions-spec', commandTimeoutMillis: 2_000, log: quiet });
       channels.push(channel);
       const listeners = new ChangeListeners(LIMITS);
-      return { listeners, completed: connectElicitationCompletions(listeners, channel) };
+      return { listeners, completed: connectElicitationCompletions([listeners], channel) };
     };
     const a = replica();
     const b = replica();

@@ -15,16 +15,20 @@ export const subjectDigest = (subject: string): string => hash('sha256', subject
  * it must. Without Redis only this replica's streams are told.
  */
 export function connectElicitationCompletions(
-  listeners: ChangeListeners,
+  /** This replica's streams: the default endpoint's, and each curated endpoint's. */
+  listeners: readonly ChangeListeners[],
   channel: Pick<CatalogueChangeChannel, 'publishCompletion' | 'subscribeCompletions'> | undefined,
 ): (subject: string, bundle: string, elicitationId: string) => void {
   const replica = randomUUID();
   channel?.subscribeCompletions((completion) => {
-    if (completion.replica !== replica) listeners.elicitationCompleted(completion.subjectDigest, completion.elicitationId);
+    if (completion.replica !== replica) tell(completion.subjectDigest, completion.elicitationId);
   });
+  const tell = (digest: string, elicitationId: string) => {
+    for (const each of listeners) each.elicitationCompleted(digest, elicitationId);
+  };
   return (subject, _bundle, elicitationId) => {
     const digest = subjectDigest(subject);
-    listeners.elicitationCompleted(digest, elicitationId);
+    tell(digest, elicitationId);
     channel?.publishCompletion({ replica, subjectDigest: digest, elicitationId });
   };
 }
