@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -9,6 +10,7 @@ import { ElicitationCompleteNotificationSchema } from '@modelcontextprotocol/sdk
 import { connectKeyValueStore } from '@toolmesh/registry';
 import { freePort } from '@toolmesh/test-peers/free-port';
 import { startRedis, type TestRedis } from '@toolmesh/test-peers/redis-server';
+import { REPO_ROOT } from '@toolmesh/test-peers/server-process';
 
 import { AUDIT_DEFAULTS } from '../config/audit-settings';
 import { type ConsentPeers, SAAS_TOOL, startConsentPeers } from '../test-support/consent-peers';
@@ -22,7 +24,8 @@ import { startTestGateway, type TestGateway } from '../test-support/test-gateway
  * (the vault, the change channel) whose consent links both lead to replica A. An SDK v2 client at
  * 2026-07-28 gets a URL-mode input request, an SDK v1 client at 2025 the -32042 error and then
  * `notifications/elicitation/complete` on replica B; a scripted browser completes each consent, and the
- * retried call reaches the API with that user's SaaS token. No JWT is in a log line, an error or a result.
+ * retried call reaches the API with that user's SaaS token; so does the built agent CLI at 2025, as a process.
+ * No JWT is in a log line, an error or a result.
  */
 const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/;
 const OPERATOR_TOKEN = 'operator-token-0123456789abcdef';
@@ -166,6 +169,59 @@ it("SDK v1 at 2025 on replica B's curated endpoint: -32042 with the consent link
   } finally {
     await client.close();
   }
+});
+
+/**
+ * The built agent CLI (`nx build agent-cli`) as its user runs it, with no terminal: `call` of the SaaS tool at
+ * the gateway, with `token` as its bearer. Its stderr is read as it comes, as the user would read the screen:
+ * `onLink` gets the consent link the agent prints. Resolves with its exit code and output.
+ */
+function agentCall(
+  gatewayUrl: string,
+  token: string,
+  onLink: (url: string) => void,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const home = mkdtempSync(path.join(tmpdir(), 'user-consent-agent-'));
+  const config = path.join(home, 'agent-cli.yaml');
+  writeFileSync(
+    config,
+    `mcp:\n  servers:\n    - name: gateway\n      url: ${gatewayUrl}\n      era: legacy\n      headers: { Authorization: "Bearer \${GATEWAY_TOKEN}" }\n` +
+      // A consent never completed fails the call in seconds, naming the limit, not at Jest's timeout.
+      `      serverRequests: { urlWaitMs: 20000 }\n`,
+  );
+  const agent = spawn(
+    process.execPath,
+    [path.join(REPO_ROOT, 'dist/apps/agent-cli/main.js'), 'call', `mcp__gateway__${SAAS_TOOL}`, '{}', '--config', config],
+    {
+      cwd: home,
+      env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: home, GATEWAY_TOKEN: token },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  agent.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  agent.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+    const link = /to continue: (\S+)/.exec(chunk)?.[1];
+    if (link !== undefined) onLink(link);
+  });
+  return new Promise((resolve) => agent.once('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+it("the built agent CLI at 2025, without a terminal: prints the consent link, which the user completes, and its retry reaches the SaaS with the user's token", async () => {
+  const token = await signIn('dave');
+  const consents: Promise<number>[] = [];
+  const run = await agentCall(replicaA.url, token, (link) =>
+    consents.push(new ScriptedBrowser('dave').open(link).then((page) => page.status)),
+  );
+
+  expect(await Promise.all(consents)).toEqual([200]);
+  expect(run.stderr).toMatch(/Open 127\.0\.0\.1:\d+ to continue: http:\/\/127\.0\.0\.1:\d+\/consent\?request=/);
+  expect(run.code).toBe(0);
+  // The API accepts only the SaaS's own tokens: its answer names dave, so the gateway sent his SaaS token.
+  expect(run.stdout).toMatch(/"user":\s*"dave"/);
+  expect(run.stdout + run.stderr).not.toMatch(JWT);
 });
 
 it('a client that declared no URL elicitation gets an isError result naming the link, in either era', async () => {
