@@ -33,6 +33,6 @@ export {
   type UrlElicitationHandlers,
 } from './lib/server-requests';
 export { McpClientError, McpClientErrorCode } from './lib/client-errors';
-export { isTerminal, type McpTask, type TaskStatus } from './lib/tasks/mcp-task';
+export { isTerminal, type McpTask, type TaskCallOutcome, type TaskStatus } from './lib/tasks/mcp-task';
 export { TaskClient } from './lib/tasks/task-client';
 export { ERA_SETTINGS, type EraSetting, type EraVerdict } from './lib/client-era';

@@ -127,6 +127,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     resolveCallerIdentity(options.env),
     { forwardAuthorization: mcp.forwardAuthorization, ...(access.identityHeaders && { identityHeaders: access.identityHeaders }) },
     (name) => catalogue.current()?.tools.get(name),
+    upstreams,
     logger,
   );
   const execution = new ToolExecutionService({
@@ -144,6 +145,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     ...(exchanges && { exchanges }),
     limit: new ToolConcurrencyLimit(mcp.toolClient),
     longCalls: tasks.longCalls,
+    ...(tasks.serving?.federated && { federatedTasks: tasks.serving.federated }),
     ...(consent && userTokens && { userTokens: consent.callerAuthorizations(userTokens.vault) }),
     logger,
     ...(metrics && { observe: (tool, durationMs, failure) => metrics.toolCall(tool, durationMs, failure) }),

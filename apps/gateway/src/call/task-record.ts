@@ -1,4 +1,4 @@
-import type { GatewayCallToolResult, ReplyForm } from './tool-call-outcome';
+import type { ForwardedToolResult, GatewayCallToolResult, ReplyForm } from './tool-call-outcome';
 
 /** MCP's task statuses (both eras); `input_required` is never reached by a REST job. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
@@ -41,6 +41,17 @@ export interface TaskRecord {
   /** The JSON-RPC error (`failed`). */
   readonly error?: TaskError;
 }
+
+/**
+ * A task as the `tasks/*` answers show it: a REST task's record, or an MCP server's task under the gateway's
+ * sealed id (upstreams/federated-tasks.ts), whose result is the server's own.
+ */
+export type TaskView = Pick<
+  TaskRecord,
+  'taskId' | 'tool' | 'status' | 'statusMessage' | 'createdAt' | 'lastUpdatedAt' | 'ttlMs' | 'pollIntervalMs' | 'error'
+> & {
+  readonly result?: GatewayCallToolResult | ForwardedToolResult;
+};
 
 const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
 

@@ -1,6 +1,6 @@
 import type { InputRequired } from './input-required';
 import type { StateRefusal } from './request-state-seal';
-import type { TaskRecord } from './task-record';
+import type { TaskView } from './task-record';
 import type { ConsentRequired } from './user-consent';
 
 /**
@@ -44,5 +44,5 @@ export type ToolCallOutcome =
   | { readonly kind: 'input_required'; readonly input: InputRequired }
   | { readonly kind: 'refused_upstream'; readonly refusal: UpstreamRefusal }
   | { readonly kind: 'invalid_request_state'; readonly reason: StateRefusal }
-  | { readonly kind: 'task'; readonly task: TaskRecord }
+  | { readonly kind: 'task'; readonly task: TaskView }
   | { readonly kind: 'consent_required'; readonly consent: ConsentRequired };

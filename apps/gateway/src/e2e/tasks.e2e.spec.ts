@@ -272,3 +272,78 @@ describe('two replicas behind nginx with Redis: the replica that created a task 
     expect(survivor.output()).toMatch(/event=task_ended tool=slow_compute status=completed/);
   }, 60_000);
 });
+
+describe("an MCP server's tasks through a federating gateway, both eras, with caller auth", () => {
+  // The MCP server is a back gateway serving the sample service's long tools as tasks (both eras); the front
+  // federates it twice, spoken to at 2026-07-28 (`fed_`) and at 2025-11-25 (`old_`).
+  let issuer: TokenIssuer;
+  let tools: SampleToolService;
+  let back: TestGateway;
+  let front: TestGateway;
+  let alice: Record<string, string>;
+  let bob: Record<string, string>;
+
+  beforeAll(async () => {
+    issuer = await startTokenIssuer(AUDIENCE);
+    tools = await startSampleToolService();
+    back = await startTestGateway(tools.url, tasksOn);
+    front = await startTestGateway(tools.url, (config) => {
+      tasksOn(config);
+      config.auth = { ...authTrusting(issuer, AUDIENCE), algorithms: ['RS256'], scopesSupported: ['tools'] };
+      config.mcp.bundles = [
+        { name: 'fed', namePrefix: 'fed_', mcpServer: { url: back.url } },
+        { name: 'old', namePrefix: 'old_', mcpServer: { url: back.url, era: '2025' } },
+      ];
+    });
+    const token = async (sub: string) => ({ authorization: `Bearer ${await issuer.sign({ sub, client_id: 'agent', scope: 'tools' })}` });
+    [alice, bob] = await Promise.all([token('alice'), token('bob')]);
+  }, 60_000);
+  afterAll(async () => {
+    await front?.stop();
+    await back?.stop();
+    await tools?.stop();
+    await issuer?.close();
+  });
+
+  const legacy = async (method: string, params: Record<string, unknown>, as: Record<string, string>): Promise<Reply> =>
+    (await (await front.post({ jsonrpc: '2.0', id: 7, method, params }, as)).json()) as Reply;
+  const modernAs = async (method: string, params: Record<string, unknown>, as: Record<string, string>): Promise<Reply> => {
+    const { body, headers } = modern(method, params, true);
+    return (await (await front.post(body, { ...as, ...headers })).json()) as Reply;
+  };
+
+  for (const prefix of ['fed_', 'old_']) {
+    it(`a 2025-11-25 caller's task of ${prefix}slow_compute: its result through the gateway, another subject refused`, async () => {
+      const created = await legacy('tools/call', { name: `${prefix}slow_compute`, arguments: { seconds: 1, label: prefix }, task: {} }, alice);
+      expect(created.result?.task).toMatchObject({ status: 'working' });
+      const taskId = created.result?.task?.taskId as string;
+      for (const method of ['tasks/get', 'tasks/cancel', 'tasks/result'])
+        expect({ method, error: (await legacy(method, { taskId }, bob)).error?.code }).toEqual({ method, error: -32602 });
+      const result = await legacy('tasks/result', { taskId }, alice);
+      expect(resultText(result.result)).toBe(`computed ${prefix} in 1 s`);
+      expect(result.result?._meta).toMatchObject({ 'io.modelcontextprotocol/related-task': { taskId } });
+      expect((await legacy('tasks/get', { taskId }, alice)).result).toMatchObject({ taskId, status: 'completed' });
+    }, 30_000);
+
+    it(`a 2026-07-28 caller's task of ${prefix}slow_compute: polled to its inlined result; cancel reaches the tool service`, async () => {
+      const created = await modernAs('tools/call', { name: `${prefix}slow_compute`, arguments: { seconds: 1, label: prefix } }, alice);
+      expect(created.result).toMatchObject({ resultType: 'task', status: 'working' });
+      const taskId = created.result?.taskId as string;
+      expect((await modernAs('tasks/get', { taskId }, bob)).error?.code).toBe(-32602);
+      let last = await modernAs('tasks/get', { taskId }, alice);
+      for (const end = Date.now() + 10_000; last.result?.status === 'working' && Date.now() < end; ) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        last = await modernAs('tasks/get', { taskId }, alice);
+      }
+      expect(last.result).toMatchObject({ taskId, status: 'completed' });
+      expect(resultText(last.result?.result)).toBe(`computed ${prefix} in 1 s`);
+
+      // The server (the back gateway) cancels its task, and tells the tool service (DELETE).
+      const cancelledBefore = back.logs().split('event=task_cancelled tool=slow_compute toldService=true').length;
+      const long = await modernAs('tools/call', { name: `${prefix}slow_compute`, arguments: { seconds: 30 } }, alice);
+      expect((await modernAs('tasks/cancel', { taskId: long.result?.taskId as string }, bob)).error?.code).toBe(-32602);
+      expect((await modernAs('tasks/cancel', { taskId: long.result?.taskId as string }, alice)).result).toMatchObject({ resultType: 'complete' });
+      expect(back.logs().split('event=task_cancelled tool=slow_compute toldService=true').length).toBe(cancelledBefore + 1);
+    }, 30_000);
+  }
+});

@@ -10,6 +10,7 @@ import type { ServiceCredentials } from '../call/service-credentials';
 import type { ToolCallOutcome } from '../call/tool-call-outcome';
 import type { CallerIdentity } from '../tool-client/caller-identity';
 import type { ToolClient } from '../tool-client/tool-client';
+import type { FederatedTasks } from '../upstreams/federated-tasks';
 import type { McpUpstreams } from '../upstreams/mcp-upstreams';
 import { CallSlots } from './call-slots';
 import { McpServerInvoker } from './invokers/mcp-server-invoker';
@@ -49,6 +50,8 @@ export interface ToolExecutionOptions {
   readonly observe?: ToolCallObserver;
   /** What becomes of a long tool's `202 Accepted` (issue 47). */
   readonly longCalls?: LongCalls;
+  /** MCP servers' tasks (issue 47): a call of a server's tool whose caller asked for a task is relayed as one. */
+  readonly federatedTasks?: FederatedTasks;
 }
 
 /** Why no tool was found for a name: the gateway's own failures, which each era puts on the wire its own way. */
@@ -84,7 +87,7 @@ export class ToolExecutionService {
     };
     this.service = new ServiceInvoker(http);
     this.openapi = new OpenApiInvoker(http, options.credentials);
-    this.mcp = new McpServerInvoker({ upstreams: options.upstreams, slots, requestStates, logger, observe });
+    this.mcp = new McpServerInvoker({ upstreams: options.upstreams, slots, requestStates, logger, observe, federatedTasks: options.federatedTasks });
   }
 
   /**

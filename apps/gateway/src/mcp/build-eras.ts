@@ -2,7 +2,7 @@ import { isModernProtocolVersion, McpMethod } from '@toolmesh/protocol';
 import type { RoutingHints, ToolCatalogue, ToolsListForm } from '@toolmesh/registry';
 import type { RequestContext } from '@toolmesh/transport-http/server';
 
-import type { GatewayCallToolResult } from '../call/tool-call-outcome';
+import type { ForwardedToolResult, GatewayCallToolResult } from '../call/tool-call-outcome';
 import type { GatewayConfig } from '../config/gateway-config';
 import type { CallAdmission, RateLimitAdmission } from '../execution/call-admission';
 import { legacyCallIdentity, modernCallIdentity } from '../execution/idempotency-key';
@@ -246,7 +246,8 @@ function taskDeps(
   return {
     tasks: tasks.service,
     headersFor: tasks.headersFor,
-    shape: (record: { tool: string }, result: GatewayCallToolResult) => {
+    ...(tasks.federated && { federated: tasks.federated }),
+    shape: (record: { tool: string }, result: GatewayCallToolResult | ForwardedToolResult) => {
       const tool = execution.toolInMemory(record.tool);
       return tool ? shape(tool, result) : result;
     },

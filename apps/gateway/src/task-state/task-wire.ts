@@ -1,5 +1,5 @@
-import type { TaskRecord } from '../call/task-record';
-import type { GatewayCallToolResult } from '../call/tool-call-outcome';
+import type { TaskView } from '../call/task-record';
+import type { ForwardedToolResult, GatewayCallToolResult } from '../call/tool-call-outcome';
 
 /** The Tasks extension's identifier (SEP-2663), declared under `extensions` at 2026-07-28. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -16,10 +16,10 @@ export const TasksMethod = {
 } as const;
 
 /** A result as the era's shaping makes it (output budget, the 2025 wrapping of `structuredContent`). */
-export type ShapeResult = (record: TaskRecord, result: GatewayCallToolResult) => object;
+export type ShapeResult = (record: Pick<TaskView, 'tool'>, result: GatewayCallToolResult | ForwardedToolResult) => object;
 
 /** 2026-07-28 (SEP-2663) `Task`: `ttlMs` and `pollIntervalMs`. */
-export function modernTask(record: TaskRecord): Record<string, unknown> {
+export function modernTask(record: TaskView): Record<string, unknown> {
   return {
     taskId: record.taskId,
     status: record.status,
@@ -32,7 +32,7 @@ export function modernTask(record: TaskRecord): Record<string, unknown> {
 }
 
 /** SEP-2663 `DetailedTask`: the task with its result (`completed`) or its JSON-RPC error (`failed`) inlined. */
-export function modernDetailedTask(record: TaskRecord, shape: ShapeResult): Record<string, unknown> {
+export function modernDetailedTask(record: TaskView, shape: ShapeResult): Record<string, unknown> {
   return {
     ...modernTask(record),
     ...(record.status === 'completed' && record.result !== undefined && { result: shape(record, record.result) }),
@@ -44,7 +44,7 @@ export function modernDetailedTask(record: TaskRecord, shape: ShapeResult): Reco
  * 2025-11-25 `Task`: `ttl` and `pollInterval`; a tool call whose result is an error is a `failed` task in
  * that revision (its `tasks/result` still gives the result), where SEP-2663 keeps it `completed`.
  */
-export function legacyTask(record: TaskRecord): Record<string, unknown> {
+export function legacyTask(record: TaskView): Record<string, unknown> {
   const toolError = record.status === 'completed' && record.result?.isError === true;
   return {
     taskId: record.taskId,

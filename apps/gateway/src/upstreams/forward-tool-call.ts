@@ -85,7 +85,7 @@ function errorResult(text: string): ForwardedToolResult {
  * again. Built member by member: spreads of each call's objects kept them past two young collections
  * (docs/adr/0005-gateway-hot-path.md, twelfth round).
  */
-function passedOn({ content, structuredContent, isError, _meta }: CallToolResult): ForwardedToolResult {
+export function passedOn({ content, structuredContent, isError, _meta }: CallToolResult): ForwardedToolResult {
   const result: { -readonly [K in keyof ForwardedToolResult]: ForwardedToolResult[K] } = {
     content: (content ?? []) as ForwardedToolResult['content'],
   };

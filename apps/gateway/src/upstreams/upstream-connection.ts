@@ -15,6 +15,7 @@ import {
   type ResourceTemplate,
   type ServerRequestHandlers,
   type SkillEntry,
+  type TaskClient,
   type Tool,
 } from '@toolmesh/mcp-client';
 import { type Cancellation, McpMetaKey, McpNotification } from '@toolmesh/protocol';
@@ -214,6 +215,14 @@ export class UpstreamConnection {
     return this.guarded(startedDeadline(call.timeoutMillis), 'completion/complete', ({ features }) =>
       features.complete(params, { timeoutMs: call.timeoutMillis, meta: call.meta }),
     );
+  }
+
+  /**
+   * A request of the server's tasks (issue 47; `TaskClient`, both eras): a tool's call as a task, a task's
+   * state, result or cancellation, within `timeoutMillis` and behind the server's circuit breaker.
+   */
+  tasks<T>(what: string, timeoutMillis: number, run: (tasks: TaskClient) => Promise<T>): Promise<T> {
+    return this.guarded(startedDeadline(timeoutMillis), what, (client) => run(client.tasks));
   }
 
   /**

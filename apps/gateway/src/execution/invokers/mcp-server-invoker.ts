@@ -1,11 +1,14 @@
+import { errorMessage } from '@toolmesh/protocol';
 import type { ToolDefinition, ToolTarget } from '@toolmesh/registry';
 import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
 
 import type { RequestStateSeal } from '../../call/request-state-seal';
 import type { ToolCallOutcome } from '../../call/tool-call-outcome';
-import { type ForwardedCall, type ForwardedCallRequest, forwardToolCall } from '../../upstreams/forward-tool-call';
+import type { FederatedTasks } from '../../upstreams/federated-tasks';
+import { type ForwardedCall, type ForwardedCallRequest, forwardToolCall, passedOn } from '../../upstreams/forward-tool-call';
 import { readForwardedState, sealedInput } from '../../upstreams/forwarded-state';
 import type { McpUpstreams } from '../../upstreams/mcp-upstreams';
+import { refusalOf } from '../../upstreams/upstream-refusal';
 import type { CallSlots } from '../call-slots';
 import { stateBinding } from '../request-state-binding';
 import { type CallExtras, logCallEnd, notCalled, type ToolCallObserver } from '../tool-call';
@@ -20,6 +23,8 @@ export interface McpInvokerDeps {
   readonly requestStates: RequestStateSeal;
   readonly logger: Logger;
   readonly observe?: ToolCallObserver;
+  /** The MCP servers' tasks (issue 47), when the gateway serves tasks: a call whose caller asked for a task is relayed as one. */
+  readonly federatedTasks?: FederatedTasks;
 }
 
 /**
@@ -31,6 +36,67 @@ export class McpServerInvoker implements ToolInvoker<McpTarget> {
   constructor(private readonly deps: McpInvokerDeps) {}
 
   invoke(
+    tool: ToolDefinition,
+    target: McpTarget,
+    args: Record<string, unknown>,
+    context: RequestContext,
+    extras: CallExtras,
+    timeoutMillis: number,
+  ): Promise<ToolCallOutcome> {
+    const { federatedTasks } = this.deps;
+    // A retry that brings answers continues a plain call's MRTR round (the server asked before any task started).
+    if (extras.task !== undefined && extras.answers === undefined && federatedTasks !== undefined)
+      return this.asTask(federatedTasks, tool, target, args, context, extras, timeoutMillis);
+    return this.forward(tool, target, args, context, extras, timeoutMillis);
+  }
+
+  /**
+   * A call whose caller asked for a task (issue 47), made a task request to its server where the server
+   * offers tasks (else forwarded as any call): the server's task under the gateway's sealed id, or the
+   * result it gave at once. Its own requests on the way are not relayed (a task's input is asked through
+   * the task, which is not relayed yet).
+   */
+  private asTask(
+    federated: FederatedTasks,
+    tool: ToolDefinition,
+    target: McpTarget,
+    args: Record<string, unknown>,
+    context: RequestContext,
+    extras: CallExtras,
+    timeoutMillis: number,
+  ): Promise<ToolCallOutcome> {
+    const { name } = tool;
+    const wish = extras.task as NonNullable<CallExtras['task']>;
+    const refused = this.deps.slots.take(tool, context);
+    if (refused !== undefined) return Promise.resolve(refused);
+    const started = performance.now();
+    const ended = (outcome: ToolCallOutcome, status: string): ToolCallOutcome => {
+      this.deps.slots.release(tool);
+      const durationMs = Math.round(performance.now() - started);
+      this.deps.observe?.(name, durationMs, status === 'ok' || status === 'task' || status === 'is_error' ? undefined : status);
+      logCallEnd(this.deps.logger, name, status, durationMs, context);
+      return outcome;
+    };
+    return federated.call(tool.routeToken, name, target.upstreamTool, args, wish.owner, wish.ttlMillis).then(
+      (called) => {
+        if (called === undefined) {
+          this.deps.slots.release(tool);
+          return this.forward(tool, target, args, context, extras, timeoutMillis);
+        }
+        if ('task' in called) return ended({ kind: 'task', task: called.task }, 'task');
+        const result = passedOn(called.result);
+        return ended({ kind: 'result', result }, result.isError === true ? 'is_error' : 'ok');
+      },
+      (error: unknown) => {
+        const refusal = refusalOf(error, extras.callerCapabilities);
+        if (refusal !== undefined) return ended({ kind: 'refused_upstream', refusal }, 'jsonrpc_error');
+        const text = `Tool ${name} failed: ${errorMessage(error)}`;
+        return ended({ kind: 'result', result: { content: [{ type: 'text', text }], isError: true } }, 'failed');
+      },
+    );
+  }
+
+  private forward(
     tool: ToolDefinition,
     { upstreamTool }: McpTarget,
     args: Record<string, unknown>,

@@ -94,7 +94,8 @@ export function toolsCallHandler(
     }
     const refused = era.refuse?.(found, args as Record<string, unknown>, context, id);
     if (refused) return { answered: refused };
-    const taskWish = found.task && era.tasks?.wish(found, params, context, id);
+    // An MCP server's tool may become its server's task whatever its listing says: a 2026-07-28 server decides per call (issue 47).
+    const taskWish = found.task !== undefined || found.target.kind === 'mcp' ? era.tasks?.wish(found, params, context, id) : undefined;
     if (taskWish && 'refused' in taskWish) return taskWish.refused;
     const answersProblem = inputAnswersProblem(params);
     if (answersProblem) return invalidParams(id, answersProblem);

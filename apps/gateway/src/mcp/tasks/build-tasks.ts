@@ -1,6 +1,7 @@
 import { connectKeyValueStore, type ToolDefinition } from '@toolmesh/registry';
 import type { Logger, RequestContext } from '@toolmesh/transport-http/server';
 
+import { RequestStateSeal } from '../../call/request-state-seal';
 import type { GatewayConfig } from '../../config/gateway-config';
 import { OutboundHeaders } from '../../execution/invokers/outbound-headers';
 import { LongCalls, statusHeaders } from '../../execution/tasks/long-calls';
@@ -10,6 +11,8 @@ import { RedisTaskStore } from '../../task-state/redis-task-store';
 import { MemoryTaskStore, type TaskStore } from '../../task-state/task-store';
 import type { CallerIdentity } from '../../tool-client/caller-identity';
 import type { ToolClient } from '../../tool-client/tool-client';
+import { FederatedTasks } from '../../upstreams/federated-tasks';
+import type { McpUpstreams } from '../../upstreams/mcp-upstreams';
 
 /** What the eras serve tasks with (build-eras.ts), when `mcp.tasks.enabled`. */
 export interface TaskServing {
@@ -18,6 +21,8 @@ export interface TaskServing {
   readonly headersFor: (context: RequestContext) => StatusHeaders;
   /** `tasks/list` (2025-11-25) only where callers are authenticated: without, a list would show everybody's tasks. */
   readonly withList: boolean;
+  /** MCP servers' tasks relayed under sealed ids (issue 47), when MCP server bundles are configured. */
+  readonly federated?: FederatedTasks;
 }
 
 /**
@@ -31,9 +36,10 @@ export function buildTasks(
   caller: CallerIdentity,
   settings: Pick<ExecutionSettings, 'forwardAuthorization' | 'identityHeaders'>,
   toolNamed: (name: string) => ToolDefinition | undefined,
+  upstreams: McpUpstreams | undefined,
   logger: Logger,
 ): { longCalls: LongCalls; serving?: TaskServing } {
-  const { tasks, redis } = config.mcp;
+  const { tasks, redis, requestStateKey, maxToolTimeoutMillis } = config.mcp;
   if (!tasks.enabled) return { longCalls: new LongCalls(client, tasks, undefined, logger) };
   const store: TaskStore =
     redis.url === undefined
@@ -49,8 +55,17 @@ export function buildTasks(
         );
   const service = new TaskService(store, client, tasks, toolNamed, logger);
   const headers = new OutboundHeaders(caller, settings);
+  // Sealed with the key of requestState, so that every replica opens a server's task id, for as long as a task may live.
+  const federated =
+    upstreams &&
+    new FederatedTasks(upstreams, RequestStateSeal.fromSecret(requestStateKey, tasks.maxTtlMillis / 1000), tasks, maxToolTimeoutMillis);
   return {
     longCalls: new LongCalls(client, tasks, service, logger),
-    serving: { service, headersFor: (context) => statusHeaders(headers.of(context, {}, undefined)), withList: config.auth !== undefined },
+    serving: {
+      service,
+      headersFor: (context) => statusHeaders(headers.of(context, {}, undefined)),
+      withList: config.auth !== undefined,
+      ...(federated && { federated }),
+    },
   };
 }

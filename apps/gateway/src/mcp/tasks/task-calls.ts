@@ -3,7 +3,7 @@ import type { ToolDefinition } from '@toolmesh/registry';
 import type { RequestContext } from '@toolmesh/transport-http/server';
 
 import { callerKey } from '../../auth/caller-key';
-import type { TaskRecord } from '../../call/task-record';
+import type { TaskView } from '../../call/task-record';
 import type { TaskWish } from '../../execution/tasks/long-calls';
 import { legacyTask, modernTask, TASKS_EXTENSION } from '../../task-state/task-wire';
 import type { HandlerResult } from '../handlers/method-handler';
@@ -20,7 +20,7 @@ export interface TasksCallEra {
     context: RequestContext,
     id: RequestId,
   ): TaskWish | { refused: HandlerResult } | undefined;
-  created(id: RequestId, task: TaskRecord): HandlerResult;
+  created(id: RequestId, task: TaskView): HandlerResult;
 }
 
 /** Whose tasks a request may see: its verified caller's, or with no authentication everybody's (`-`). */

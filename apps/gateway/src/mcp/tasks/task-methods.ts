@@ -11,9 +11,12 @@ import {
   TASKS_EXTENSION,
   TasksMethod,
 } from '../../task-state/task-wire';
+import type { FederatedTasks } from '../../upstreams/federated-tasks';
+import { passedOn } from '../../upstreams/forward-tool-call';
 import type { ModernRequestHandler } from '../era-2026/era-2026';
 import type { HandlerResult, RequestHandler } from '../handlers/method-handler';
 import { errorOutcome, resultOutcome } from '../outcomes';
+import { type FederatedAct, onFederated } from './federated-task-methods';
 import { taskOwner } from './task-calls';
 
 /** What the `tasks/*` handlers need: the tasks, the headers a status read made for a request carries, the era's result shaping. */
@@ -21,6 +24,8 @@ export interface TaskMethodDeps {
   readonly tasks: TaskService;
   readonly headersFor: (context: RequestContext) => StatusHeaders;
   readonly shape: ShapeResult;
+  /** MCP servers' tasks under sealed ids (issue 47), when MCP server bundles are configured. */
+  readonly federated?: FederatedTasks;
 }
 
 /** Margin kept before a request's deadline by `tasks/result`, to answer in time that the task still works. */
@@ -29,9 +34,12 @@ const ANSWER_MARGIN_MILLIS = 500;
 /** One answer for a task that is not there, expired or another caller's: ids cannot be probed (spec: -32602). */
 const NOT_FOUND = 'Task not found: no such task of this caller, or it has expired (its ttl has passed)';
 
+/** The longest task id read: a gateway's own is 24 characters, an MCP server's task sealed (upstreams/federated-tasks.ts) some 350. */
+const MAX_TASK_ID = 1024;
+
 function taskIdOf(params: Record<string, unknown>): string | undefined {
   const { taskId } = params;
-  return typeof taskId === 'string' && taskId.length > 0 && taskId.length <= 256 ? taskId : undefined;
+  return typeof taskId === 'string' && taskId.length > 0 && taskId.length <= MAX_TASK_ID ? taskId : undefined;
 }
 
 /**
@@ -45,6 +53,7 @@ export function modernTaskMethods(deps: TaskMethodDeps, meta: Readonly<Record<st
     (
       answer: (record: TaskRecord, id: RequestId) => DispatchOutcome,
       act: (taskId: string, owner: string, headers: StatusHeaders) => Promise<TaskRecord | 'terminal' | undefined>,
+      relay: (id: RequestId) => FederatedAct<DispatchOutcome>,
     ): ModernRequestHandler =>
     async (params, context, id, envelope) => {
       const extensions = (envelope.clientCapabilities as { extensions?: Record<string, unknown> }).extensions;
@@ -52,6 +61,11 @@ export function modernTaskMethods(deps: TaskMethodDeps, meta: Readonly<Record<st
         return errorOutcome(missingRequiredClientCapability(id, { extensions: { [TASKS_EXTENSION]: {} } }), 400);
       const taskId = taskIdOf(params);
       if (taskId === undefined) return errorOutcome(invalidParams(id, '"taskId" must be a non-empty string'));
+      const federated = await onFederated(deps.federated, taskId, taskOwner(context), id, relay(id));
+      if (federated !== undefined)
+        return 'answer' in federated
+          ? federated.answer
+          : errorOutcome('error' in federated ? federated.error : invalidParams(id, NOT_FOUND));
       const found = await act(taskId, taskOwner(context), deps.headersFor(context));
       if (found === undefined) return errorOutcome(invalidParams(id, NOT_FOUND));
       // A cancel of an ended task is acknowledged as any other (SEP-2663: cancellation is cooperative).
@@ -64,11 +78,30 @@ export function modernTaskMethods(deps: TaskMethodDeps, meta: Readonly<Record<st
       withTask(
         (record, id) => resultOutcome(id, modernDetailedTask(record, deps.shape), complete),
         (taskId, owner, headers) => deps.tasks.view(taskId, owner, headers),
+        (id) => async (federated, task) => resultOutcome(id, modernDetailedTask(await federated.get(task), deps.shape), complete),
       ),
     ],
-    [TasksMethod.Cancel, withTask(acknowledged, (taskId, owner, headers) => deps.tasks.cancel(taskId, owner, headers))],
+    [
+      TasksMethod.Cancel,
+      withTask(
+        acknowledged,
+        (taskId, owner, headers) => deps.tasks.cancel(taskId, owner, headers),
+        (id) => async (federated, task) => {
+          await federated.cancel(task);
+          return resultOutcome(id, {}, complete);
+        },
+      ),
+    ],
     // Nothing is ever asked of the client: every response is for a request not outstanding, ignored as SEP-2663 says.
-    [TasksMethod.Update, withTask(acknowledged, (taskId, owner, headers) => deps.tasks.view(taskId, owner, headers))],
+    // So for an MCP server's task too: its input requests are not relayed yet (never shown), so none is outstanding.
+    [
+      TasksMethod.Update,
+      withTask(
+        acknowledged,
+        (taskId, owner, headers) => deps.tasks.view(taskId, owner, headers),
+        (id) => () => Promise.resolve(resultOutcome(id, {}, complete)),
+      ),
+    ],
   ];
 }
 
@@ -80,10 +113,16 @@ export function modernTaskMethods(deps: TaskMethodDeps, meta: Readonly<Record<st
 export function legacyTaskMethods(deps: TaskMethodDeps, withList: boolean): Array<[string, RequestHandler]> {
   const { tasks, headersFor, shape } = deps;
   const withTask =
-    (act: (taskId: string, context: RequestContext, id: RequestId) => Promise<HandlerResult>): RequestHandler =>
-    (params, context, id) => {
+    (
+      act: (taskId: string, context: RequestContext, id: RequestId) => Promise<HandlerResult>,
+      relay: (id: RequestId, context: RequestContext) => FederatedAct<HandlerResult>,
+    ): RequestHandler =>
+    async (params, context, id) => {
       const taskId = taskIdOf(params);
-      return taskId === undefined ? Promise.resolve(invalidParams(id, '"taskId" must be a non-empty string')) : act(taskId, context, id);
+      if (taskId === undefined) return invalidParams(id, '"taskId" must be a non-empty string');
+      const federated = await onFederated(deps.federated, taskId, taskOwner(context), id, relay(id, context));
+      if (federated === undefined) return act(taskId, context, id);
+      return 'answer' in federated ? federated.answer : 'error' in federated ? federated.error : invalidParams(id, NOT_FOUND);
     };
   const methods: Array<[string, RequestHandler]> = [
     [
@@ -91,7 +130,7 @@ export function legacyTaskMethods(deps: TaskMethodDeps, withList: boolean): Arra
       withTask(async (taskId, context, id) => {
         const record = await tasks.view(taskId, taskOwner(context), headersFor(context));
         return record === undefined ? invalidParams(id, NOT_FOUND) : { result: legacyTask(record) };
-      }),
+      }, legacyGet),
     ],
     [
       TasksMethod.Result,
@@ -120,7 +159,7 @@ export function legacyTaskMethods(deps: TaskMethodDeps, withList: boolean): Arra
               `Task ${taskId} is still working at this request's deadline: call tasks/result again, or poll tasks/get`,
             );
         }
-      }),
+      }, legacyResult(shape)),
     ],
     [
       TasksMethod.Cancel,
@@ -129,7 +168,7 @@ export function legacyTaskMethods(deps: TaskMethodDeps, withList: boolean): Arra
         if (cancelled === undefined) return invalidParams(id, NOT_FOUND);
         if (cancelled === 'terminal') return invalidParams(id, `Cannot cancel task ${taskId}: it has already ended`);
         return { result: legacyTask(cancelled) };
-      }),
+      }, legacyCancel),
     ],
   ];
   if (withList)
@@ -145,3 +184,29 @@ export function legacyTaskMethods(deps: TaskMethodDeps, withList: boolean): Arra
     ]);
   return methods;
 }
+
+/** 2025-11-25 `tasks/get` of an MCP server's task. */
+const legacyGet = (): FederatedAct<HandlerResult> => async (federated, task) => ({ result: legacyTask(await federated.get(task)) });
+
+/** 2025-11-25 `tasks/cancel` of an MCP server's task: the server's cancelled task. */
+const legacyCancel = (): FederatedAct<HandlerResult> => async (federated, task) => {
+  const cancelled = await federated.cancel(task);
+  return { result: cancelled ? legacyTask(cancelled) : {} };
+};
+
+/** 2025-11-25 `tasks/result` of an MCP server's task: the server's result, shaped as the era shapes a call's, tied to the task. */
+const legacyResult =
+  (shape: ShapeResult) =>
+  (id: RequestId, context: RequestContext): FederatedAct<HandlerResult> =>
+  async (federated, task) => {
+    const ended = await federated.result(task, context.deadline - ANSWER_MARGIN_MILLIS);
+    if (ended === undefined)
+      return jsonRpcError(
+        id,
+        JsonRpcErrorCode.InternalError,
+        `Task ${task.sealedId} has no result: cancelled, or still working at this request's deadline (poll tasks/get)`,
+      );
+    const result = shape(task, passedOn(ended));
+    const related = { [RELATED_TASK_META]: { taskId: task.sealedId } };
+    return { result: { ...result, _meta: { ...(result as { _meta?: object })._meta, ...related } } };
+  };

@@ -59,6 +59,9 @@ export function convertMcpTools(
     const manifestTool: Record<string, unknown> = { endpoint: serverUrl };
     for (const field of PUBLIC_TOOL_FIELDS) if (upstream[field] !== undefined) manifestTool[field] = upstream[field];
     manifestTool.name = name;
+    // A tool the server runs as a task when asked (its `execution.taskSupport`): the gateway relays such calls (issue 47).
+    const taskSupport = (upstream.execution as { taskSupport?: unknown } | undefined)?.taskSupport;
+    if (taskSupport === 'optional' || taskSupport === 'required') manifestTool.task = { support: taskSupport };
     converted.push(manifestTool);
     upstreamNames.set(name, upstream.name as string);
     publicMeta.set(name, { ...metaOf(upstream), [ANNOTATIONS_CLAIM_META_KEY]: claim });
