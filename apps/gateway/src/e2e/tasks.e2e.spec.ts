@@ -314,7 +314,11 @@ describe("an MCP server's tasks through a federating gateway, both eras, with ca
 
   for (const prefix of ['fed_', 'old_']) {
     it(`a 2025-11-25 caller's task of ${prefix}slow_compute: its result through the gateway, another subject refused`, async () => {
-      const created = await legacy('tools/call', { name: `${prefix}slow_compute`, arguments: { seconds: 1, label: prefix }, task: {} }, alice);
+      const created = await legacy(
+        'tools/call',
+        { name: `${prefix}slow_compute`, arguments: { seconds: 1, label: prefix }, task: {} },
+        alice,
+      );
       expect(created.result?.task).toMatchObject({ status: 'working' });
       const taskId = created.result?.task?.taskId as string;
       for (const method of ['tasks/get', 'tasks/cancel', 'tasks/result'])
@@ -331,7 +335,7 @@ describe("an MCP server's tasks through a federating gateway, both eras, with ca
       const taskId = created.result?.taskId as string;
       expect((await modernAs('tasks/get', { taskId }, bob)).error?.code).toBe(-32602);
       let last = await modernAs('tasks/get', { taskId }, alice);
-      for (const end = Date.now() + 10_000; last.result?.status === 'working' && Date.now() < end; ) {
+      for (const end = Date.now() + 10_000; last.result?.status === 'working' && Date.now() < end;) {
         await new Promise((resolve) => setTimeout(resolve, 200));
         last = await modernAs('tasks/get', { taskId }, alice);
       }
@@ -342,7 +346,9 @@ describe("an MCP server's tasks through a federating gateway, both eras, with ca
       const cancelledBefore = back.logs().split('event=task_cancelled tool=slow_compute toldService=true').length;
       const long = await modernAs('tools/call', { name: `${prefix}slow_compute`, arguments: { seconds: 30 } }, alice);
       expect((await modernAs('tasks/cancel', { taskId: long.result?.taskId as string }, bob)).error?.code).toBe(-32602);
-      expect((await modernAs('tasks/cancel', { taskId: long.result?.taskId as string }, alice)).result).toMatchObject({ resultType: 'complete' });
+      expect((await modernAs('tasks/cancel', { taskId: long.result?.taskId as string }, alice)).result).toMatchObject({
+        resultType: 'complete',
+      });
       expect(back.logs().split('event=task_cancelled tool=slow_compute toldService=true').length).toBe(cancelledBefore + 1);
     }, 30_000);
   }

@@ -87,7 +87,14 @@ export class ToolExecutionService {
     };
     this.service = new ServiceInvoker(http);
     this.openapi = new OpenApiInvoker(http, options.credentials);
-    this.mcp = new McpServerInvoker({ upstreams: options.upstreams, slots, requestStates, logger, observe, federatedTasks: options.federatedTasks });
+    this.mcp = new McpServerInvoker({
+      upstreams: options.upstreams,
+      slots,
+      requestStates,
+      logger,
+      observe,
+      federatedTasks: options.federatedTasks,
+    });
   }
 
   /**

@@ -32,7 +32,7 @@ export interface FederatedTask extends Inside {
 type FederatedCall = { readonly task: TaskView } | { readonly result: CallToolResult } | undefined;
 
 /**
- * MCP servers' tasks relayed (issue 47; ADR 0028, addendum "MCP servers' tasks"): a task-augmented call of
+ * MCP servers' tasks relayed (issue 47; ADR 0028, "Addendum: MCP servers' tasks"): a task-augmented call of
  * a federated tool becomes the server's task, and our caller gets an id that is the seal of the bundle, the
  * server's task id and the caller's owner key: any replica opens it (the key is `mcp.requestStateKey`), no
  * record is kept, and another caller's request opens nothing. Requests go through the bundle's connection,

@@ -6,7 +6,7 @@ import { type FederatedTask, FederatedTasks } from '../../upstreams/federated-ta
 export type FederatedAct<T> = (federated: FederatedTasks, task: FederatedTask) => Promise<T>;
 
 /**
- * An MCP server's task under the gateway's sealed id (issue 47; ADR 0028, "MCP servers' tasks"): `act` on it
+ * An MCP server's task under the gateway's sealed id (issue 47; ADR 0028, "Addendum: MCP servers' tasks"): `act` on it
  * at its server, through any replica. Undefined when the id is not such a task's, so that the gateway's own
  * tasks are served as ever; `{ notFound }` when it is sealed but not this caller's (or expired, or altered):
  * the same answer as an unknown task's, so ids cannot be probed.
