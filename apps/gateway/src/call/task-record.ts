@@ -55,8 +55,13 @@ export type TaskView = Pick<
 
 const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
 
+/** `completed`, `failed` and `cancelled`: a task in one of them, ours or an MCP server's, never changes again. */
+export function isTerminalStatus(status: TaskStatus): boolean {
+  return TERMINAL.has(status);
+}
+
 export function isTerminal(record: TaskRecord): boolean {
-  return TERMINAL.has(record.status);
+  return isTerminalStatus(record.status);
 }
 
 /** When the record may be deleted: its TTL after creation. */

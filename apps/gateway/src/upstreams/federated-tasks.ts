@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { type CallToolResult, isTerminal, type McpTask, type TaskCallOutcome, type TaskClient } from '@toolmesh/mcp-client';
+import type { CallToolResult, McpTask, TaskCallOutcome, TaskClient } from '@toolmesh/mcp-client';
 
 import type { RequestStateSeal } from '../call/request-state-seal';
-import type { TaskView } from '../call/task-record';
+import { isTerminalStatus, type TaskView } from '../call/task-record';
 import type { ForwardedToolResult } from '../call/tool-call-outcome';
 import type { TaskSettings } from '../config/task-settings';
 import type { McpUpstreams } from './mcp-upstreams';
@@ -117,7 +117,7 @@ export class FederatedTasks {
   /** The server's task, its end (result or error) read in if it ended without one. */
   private async withEnd(tasks: TaskClient, taskId: string): Promise<McpTask> {
     const got = await tasks.get(taskId);
-    if (!isTerminal(got.status) || got.status === 'cancelled' || got.result !== undefined || got.error !== undefined) return got;
+    if (!isTerminalStatus(got.status) || got.status === 'cancelled' || got.result !== undefined || got.error !== undefined) return got;
     try {
       // A 2025-11-25 tool error is a `failed` task with a result: SEP-2663 keeps it `completed`, as the wire shapes expect.
       return { ...got, status: 'completed', result: await tasks.result(taskId, got) };
