@@ -46,6 +46,17 @@ function tasksOn(config: GatewayConfig): void {
   config.mcp.tasks = { ...config.mcp.tasks, enabled: true, poll: { defaultMillis: 500, minMillis: 100, maxMillis: 1_000 } };
 }
 
+/** Caller auth on, trusting `issuer`'s tokens with the `tools` scope. */
+function authOn(config: GatewayConfig, issuer: TokenIssuer): void {
+  config.auth = { ...authTrusting(issuer, AUDIENCE), algorithms: ['RS256'], scopesSupported: ['tools'] };
+}
+
+/** The headers of alice's and bob's calls: each a token of `issuer` with the `tools` scope. */
+function aliceAndBob(issuer: TokenIssuer): Promise<Array<Record<string, string>>> {
+  const token = async (sub: string) => ({ authorization: `Bearer ${await issuer.sign({ sub, client_id: 'agent', scope: 'tools' })}` });
+  return Promise.all([token('alice'), token('bob')]);
+}
+
 describe('a REST tool three times longer than the call deadline, one gateway with caller auth', () => {
   let issuer: TokenIssuer;
   let tools: SampleToolService;
@@ -58,11 +69,10 @@ describe('a REST tool three times longer than the call deadline, one gateway wit
     tools = await startSampleToolService();
     gw = await startTestGateway(tools.url, (config) => {
       tasksOn(config);
-      config.auth = { ...authTrusting(issuer, AUDIENCE), algorithms: ['RS256'], scopesSupported: ['tools'] };
+      authOn(config, issuer);
       config.mcp.tasks = { ...config.mcp.tasks, maxWorkingPerCaller: 2 };
     });
-    const token = async (sub: string) => ({ authorization: `Bearer ${await issuer.sign({ sub, client_id: 'agent', scope: 'tools' })}` });
-    [alice, bob] = await Promise.all([token('alice'), token('bob')]);
+    [alice, bob] = await aliceAndBob(issuer);
   }, 60_000);
   afterAll(async () => {
     await gw?.stop();
@@ -289,14 +299,13 @@ describe("an MCP server's tasks through a federating gateway, both eras, with ca
     back = await startTestGateway(tools.url, tasksOn);
     front = await startTestGateway(tools.url, (config) => {
       tasksOn(config);
-      config.auth = { ...authTrusting(issuer, AUDIENCE), algorithms: ['RS256'], scopesSupported: ['tools'] };
+      authOn(config, issuer);
       config.mcp.bundles = [
         { name: 'fed', namePrefix: 'fed_', mcpServer: { url: back.url } },
         { name: 'old', namePrefix: 'old_', mcpServer: { url: back.url, era: '2025' } },
       ];
     });
-    const token = async (sub: string) => ({ authorization: `Bearer ${await issuer.sign({ sub, client_id: 'agent', scope: 'tools' })}` });
-    [alice, bob] = await Promise.all([token('alice'), token('bob')]);
+    [alice, bob] = await aliceAndBob(issuer);
   }, 60_000);
   afterAll(async () => {
     await front?.stop();
